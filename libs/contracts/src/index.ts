@@ -1,0 +1,2 @@
+export * from './http/envelope';
+export * from './http/error-codes';
