@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { decimalSchema, quotaSchema } from './money';
+import { groupNameSchema } from '../users/roles';
+
+/**
+ * Event payloads, one zod schema per topic, each with a version field `v`. A consumer accepts the
+ * versions it knows and sends the rest to the dead-letter topic. Compacted topics carry the whole
+ * entity; deletion is a tombstone (null value).
+ */
+
+const epochSeconds = z.number().int().nonnegative();
+const id = z.number().int().positive();
+
+export const usageRecordedV1 = z.object({
+  v: z.literal(1),
+  event_id: z.string().uuid(),
+  request_id: z.string().min(1).max(128),
+  user_id: id,
+  token_id: id.nullable(),
+  token_name: z.string().max(64),
+  channel_id: id.nullable(),
+  group: groupNameSchema,
+  model: z.string().min(1).max(128),
+  upstream_model: z.string().max(128),
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  cached_tokens: z.number().int().nonnegative(),
+  quota: quotaSchema.nonnegative(),
+  /** The prices the charge was computed with (USD per 1M tokens) and the group ratio. */
+  price: z.object({
+    input: decimalSchema,
+    output: decimalSchema,
+    cached_input: decimalSchema,
+    group_ratio: decimalSchema,
+  }),
+  latency_ms: z.number().int().nonnegative(),
+  ttft_ms: z.number().int().nonnegative().nullable(),
+  is_stream: z.boolean(),
+  status: z.enum(['success', 'client_aborted', 'upstream_error']),
+  created_at: epochSeconds,
+});
+export type UsageRecorded = z.infer<typeof usageRecordedV1>;
+
+export const identityUserV1 = z.object({
+  v: z.literal(1),
+  id,
+  username: z.string(),
+  display_name: z.string(),
+  role: z.number().int(),
+  status: z.number().int(),
+  group: groupNameSchema,
+  inviter_id: id.nullable(),
+  created_at: epochSeconds,
+  updated_at: epochSeconds,
+});
+export type IdentityUser = z.infer<typeof identityUserV1>;
+
+export const identityTokenV1 = z.object({
+  v: z.literal(1),
+  id,
+  user_id: id,
+  name: z.string(),
+  /** HMAC-SHA256 of the key (hex): relay looks keys up by it; the key itself never travels. */
+  key_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  status: z.number().int(),
+  expired_time: z.number().int(),
+  remain_quota: quotaSchema,
+  unlimited_quota: z.boolean(),
+  model_limits_enabled: z.boolean(),
+  model_limits: z.array(z.string()),
+  allow_ips: z.array(z.string()),
+  group: z.string(),
+  updated_at: epochSeconds,
+});
+export type IdentityToken = z.infer<typeof identityTokenV1>;
+
+export const catalogChannelV1 = z.object({
+  v: z.literal(1),
+  id,
+  type: z.number().int(),
+  name: z.string(),
+  /** The upstream key, encrypted (AES-256-GCM) with the platform's encryption key. */
+  key_encrypted: z.string(),
+  base_url: z.string(),
+  models: z.array(z.string()),
+  model_mapping: z.record(z.string()),
+  groups: z.array(z.string()),
+  priority: z.number().int(),
+  weight: z.number().int().nonnegative(),
+  tag: z.string(),
+  status: z.number().int(),
+  auto_ban: z.boolean(),
+  test_model: z.string(),
+  max_concurrency: z.number().int().nonnegative(),
+  updated_at: epochSeconds,
+});
+export type CatalogChannel = z.infer<typeof catalogChannelV1>;
+
+export const catalogOptionV1 = z.object({
+  v: z.literal(1),
+  key: z.string().min(1).max(128),
+  value: z.string(),
+  updated_at: epochSeconds,
+});
+export type CatalogOption = z.infer<typeof catalogOptionV1>;
+
+/** billing.price carries model prices (key `model:<name>`) and group ratios (key `group:<name>`). */
+export const billingPriceV1 = z.discriminatedUnion('kind', [
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('model'),
+    model: z.string().min(1),
+    provider: z.string(),
+    input_price: decimalSchema,
+    output_price: decimalSchema,
+    cached_input_price: decimalSchema,
+    context_window: z.number().int().nonnegative(),
+    updated_at: epochSeconds,
+  }),
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('group_ratio'),
+    group: groupNameSchema,
+    ratio: decimalSchema,
+    updated_at: epochSeconds,
+  }),
+]);
+export type BillingPrice = z.infer<typeof billingPriceV1>;
+export const priceKey = {
+  model: (model: string) => `model:${model}`,
+  group: (group: string) => `group:${group}`,
+};
+
+export const billingBalanceV1 = z.object({
+  v: z.literal(1),
+  user_id: id,
+  quota: quotaSchema,
+  used_quota: quotaSchema,
+  request_count: z.number().int().nonnegative(),
+  aff_quota: quotaSchema,
+  aff_history_quota: quotaSchema,
+  /** Ledger sequence of the last change: a read model keeps the highest it has seen. */
+  version: z.number().int().nonnegative(),
+  updated_at: epochSeconds,
+});
+export type BillingBalance = z.infer<typeof billingBalanceV1>;
+
+export const billingPaymentV1 = z.object({
+  v: z.literal(1),
+  event_id: z.string().uuid(),
+  payment_id: id,
+  user_id: id,
+  provider: z.enum(['yookassa', 'crypto', 'test']),
+  amount: decimalSchema,
+  currency: z.enum(['RUB', 'USD']),
+  quota: quotaSchema,
+  status: z.enum(['pending', 'success', 'failed', 'canceled', 'refunded', 'test_success']),
+  occurred_at: epochSeconds,
+});
+export type BillingPayment = z.infer<typeof billingPaymentV1>;
+
+/** Schema per topic name, for consumers and tests. */
+export const EVENT_SCHEMAS = {
+  'usage.recorded': usageRecordedV1,
+  'identity.user': identityUserV1,
+  'identity.token': identityTokenV1,
+  'catalog.channel': catalogChannelV1,
+  'catalog.option': catalogOptionV1,
+  'billing.price': billingPriceV1,
+  'billing.balance': billingBalanceV1,
+  'billing.payment': billingPaymentV1,
+} as const;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** `GET /api/status` data: SPEC §3 "System status" plus what the web client needs at start-up. */
+export const systemStatusSchema = z.object({
+  system_name: z.string(),
+  version: z.string(),
+  server_address: z.string(),
+  chat_models: z.array(z.string()),
+  github_oauth: z.boolean(),
+  github_client_id: z.string(),
+  google_oauth: z.boolean(),
+  google_client_id: z.string(),
+  discord_oauth: z.boolean(),
+  discord_client_id: z.string(),
+  discord_redirect_uri: z.string(),
+  email_verification: z.boolean(),
+  quota_per_unit: z.number().int(),
+  default_currency: z.enum(['RUB', 'USD']),
+  payment_test_enabled: z.boolean(),
+  start_time: z.number().int(),
+});
+export type SystemStatus = z.infer<typeof systemStatusSchema>;
