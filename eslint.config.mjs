@@ -1,0 +1,44 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+/** Apps never import apps; web imports only shared libs; only the launcher composes services. */
+const depConstraints = [
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['scope:shared', 'scope:server'] },
+  { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['scope:shared', 'scope:server'] },
+  { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:shared'] },
+  ...['gateway', 'auth', 'billing', 'relay', 'chat', 'admin'].map((s) => ({
+    sourceTag: `scope:${s}`,
+    onlyDependOnLibsWithTags: ['scope:shared', 'scope:server', 'scope:testing'],
+  })),
+  { sourceTag: 'scope:launcher', onlyDependOnLibsWithTags: ['*'] },
+];
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.infra/**', '.cache/**', 'bench/results/**', '**/*.d.ts'],
+  },
+  ...nx.configs['flat/base'],
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { enforceBuildableLibDependency: false, allow: [], depConstraints, checkDynamicDependenciesExceptions: [] },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'e2e/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  prettier,
+);
