@@ -1,1 +1,4 @@
 export * from './port/kv-store.port';
+export { MemoryKvStore, type MemoryKvStoreOptions } from './memory/memory-kv-store';
+export { RedisKvStore, type RedisKvStoreOptions } from './redis/redis-kv-store';
+export { createKvStore, type KvStoreConfig } from './create-kv-store';

@@ -1,0 +1,14 @@
+import type { KvStore } from './port/kv-store.port';
+import { MemoryKvStore } from './memory/memory-kv-store';
+import { RedisKvStore } from './redis/redis-kv-store';
+
+export type KvStoreConfig = { kind: 'redis'; url: string; keyPrefix?: string } | { kind: 'memory' };
+
+export function createKvStore(config: KvStoreConfig): KvStore {
+  switch (config.kind) {
+    case 'redis':
+      return new RedisKvStore(config.url, { keyPrefix: config.keyPrefix });
+    case 'memory':
+      return new MemoryKvStore();
+  }
+}

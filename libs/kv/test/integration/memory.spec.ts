@@ -1,0 +1,4 @@
+import { MemoryKvStore } from '../../src';
+import { describeKvStoreContract } from '../contract/kv-store.contract';
+
+describeKvStoreContract('MemoryKvStore', () => new MemoryKvStore());
