@@ -1,5 +1,6 @@
 export * from './http/envelope';
 export * from './http/error-codes';
+export * from './http/protocol-errors';
 export * from './events/topics';
 export * from './events/money';
 export * from './events/schemas';

@@ -1,0 +1,75 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Dispatcher, Pool } from 'undici';
+import { requestHeadersForBackend, responseHeadersForClient } from './forward-headers';
+
+export interface ProxyTimings {
+  /** When the request was handed to the backend pool (performance.now()). */
+  dispatchedAt: number;
+  /** When the backend's response headers arrived; undefined when it never answered. */
+  headersAt?: number;
+}
+
+export type ProxyOutcome =
+  | { kind: 'completed'; status: number; timings: ProxyTimings }
+  /** The client went away first; the backend call was aborted. */
+  | { kind: 'client_aborted'; timings: ProxyTimings }
+  /** The backend could not be reached or failed before any byte went to the client. */
+  | { kind: 'backend_failed'; error: Error; timings: ProxyTimings }
+  /** The backend failed mid-response: the client's connection is cut, nothing else can be done. */
+  | { kind: 'backend_broke'; error: Error; timings: ProxyTimings };
+
+/**
+ * Streams one request to a backend and its answer back, both ways without buffering, with
+ * back-pressure (undici writes straight into the client response, a Writable) and an abort of the
+ * backend call as soon as the client disconnects.
+ */
+export async function proxyRequest(
+  pool: Pool,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  addedHeaders: Record<string, string>,
+): Promise<ProxyOutcome> {
+  const abort = new AbortController();
+  const timings: ProxyTimings = { dispatchedAt: performance.now() };
+  let clientGone = false;
+  const onClose = () => {
+    if (!res.writableFinished) {
+      clientGone = true;
+      abort.abort();
+    }
+  };
+  res.once('close', onClose);
+
+  const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  try {
+    await pool.stream(
+      {
+        path,
+        method,
+        headers: requestHeadersForBackend(req.headers, addedHeaders),
+        body: hasBody ? req : null,
+        signal: abort.signal,
+      },
+      ({ statusCode, headers }) => {
+        timings.headersAt = performance.now();
+        res.writeHead(statusCode, responseHeadersForClient(headers as Record<string, string | string[] | undefined>));
+        // Flush headers now: a stream's first chunk must not wait for the next write.
+        res.flushHeaders();
+        return res;
+      },
+    );
+    return { kind: 'completed', status: res.statusCode, timings };
+  } catch (err) {
+    const error = err instanceof Error ? err : new Error(String(err));
+    if (clientGone) return { kind: 'client_aborted', timings };
+    if (res.headersSent) {
+      res.destroy(error);
+      return { kind: 'backend_broke', error, timings };
+    }
+    return { kind: 'backend_failed', error, timings };
+  } finally {
+    res.off('close', onClose);
+  }
+}

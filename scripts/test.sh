@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The whole test run: lint, type-check, unit tests, then the adapter contract suites and the
+# integration tests on embedded AND real infrastructure (PostgreSQL, Redis, Kafka started by
+# scripts/infra.sh), then the end-to-end tests in distributed mode. Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+export NX_DAEMON=false NX_NO_CLOUD=true NODE_OPTIONS="${NODE_OPTIONS:-} --max-old-space-size=3072"
+reports="$root/reports"; rm -rf "$reports"; mkdir -p "$reports"
+failures=()
+step() { printf '\n=== %s ===\n' "$1"; }
+
+# Real infrastructure takes longest on a fresh machine (apt, Maven): start it first, in the background.
+infra_log="$reports/infra.log"
+bash scripts/infra.sh up >"$infra_log" 2>&1 &
+infra_pid=$!
+cleanup() { bash scripts/infra.sh down >>"$infra_log" 2>&1 || true; }
+trap cleanup EXIT
+
+step "lint and type-check"
+( npm run -s lint >"$reports/lint.log" 2>&1; echo $? >"$reports/lint.rc" ) &
+lint_pid=$!
+if ! npx tsc -p tsconfig.json; then failures+=("type-check"); fi
+wait $lint_pid
+if [ "$(cat "$reports/lint.rc")" != 0 ]; then cat "$reports/lint.log"; failures+=("lint"); else echo "lint: clean"; fi
+
+step "build"
+if ! node scripts/build.mjs; then failures+=("build"); fi
+
+jest_tier() { # name, extra args...
+  local tier=$1; shift
+  npx jest --selectProjects "$tier" --ci --json --outputFile="$reports/$tier.json" "$@" || failures+=("$tier tests")
+}
+
+step "unit tests"
+jest_tier unit --maxWorkers=2
+
+step "real infrastructure"
+if wait $infra_pid; then
+  cat "$infra_log"
+  eval "$(bash scripts/infra.sh env)"
+else
+  cat "$infra_log"; failures+=("infra")
+fi
+
+step "integration tests (embedded and real infrastructure)"
+jest_tier integration --maxWorkers=2
+
+step "end-to-end tests (distributed mode)"
+jest_tier e2e --runInBand
+
+step "summary"
+node scripts/test-summary.mjs "$reports" "${failures[@]+"${failures[@]}"}"
