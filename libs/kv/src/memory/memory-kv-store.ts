@@ -53,7 +53,11 @@ export class MemoryKvStore implements KvStore {
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     this.assertOpen();
     if (ttlMs !== undefined) assertDuration('ttlMs', ttlMs);
-    this.entries.set(key, { kind: 'string', value, expiresAt: ttlMs === undefined ? null : this.now() + ttlMs });
+    this.entries.set(key, {
+      kind: 'string',
+      value,
+      expiresAt: ttlMs === undefined ? null : this.now() + ttlMs,
+    });
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
@@ -94,7 +98,11 @@ export class MemoryKvStore implements KvStore {
       return by;
     }
     const current = Number(entry.value);
-    if (!/^-?\d+$/.test(entry.value) || !Number.isSafeInteger(current) || !Number.isSafeInteger(current + by)) {
+    if (
+      !/^-?\d+$/.test(entry.value) ||
+      !Number.isSafeInteger(current) ||
+      !Number.isSafeInteger(current + by)
+    ) {
       throw new Error(NOT_AN_INTEGER);
     }
     entry.value = String(current + by);
@@ -140,7 +148,12 @@ export class MemoryKvStore implements KvStore {
     return result;
   }
 
-  async settle(account: string, reservationId: string, actualAmount: number, holdMs: number): Promise<boolean> {
+  async settle(
+    account: string,
+    reservationId: string,
+    actualAmount: number,
+    holdMs: number,
+  ): Promise<boolean> {
     this.assertOpen();
     assertIdentifier('account', account);
     assertIdentifier('reservationId', reservationId);

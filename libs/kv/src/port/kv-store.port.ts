@@ -37,7 +37,13 @@ export interface KvStore {
    * sum of the account's live reservations and holds. A reservation expires after `ttlMs`
    * (a crashed holder frees it). Reserving an id that exists is idempotent.
    */
-  reserve(account: string, reservationId: string, amount: number, available: number, ttlMs: number): Promise<ReserveResult>;
+  reserve(
+    account: string,
+    reservationId: string,
+    amount: number,
+    available: number,
+    ttlMs: number,
+  ): Promise<ReserveResult>;
   /**
    * Replaces a reservation with the real cost. With `holdMs > 0` the cost stays counted as a
    * hold for that long (until the balance read model reflects the charge); with 0 it is dropped.

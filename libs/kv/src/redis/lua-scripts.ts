@@ -2,10 +2,9 @@
  * The Lua scripts behind every multi-step operation of RedisKvStore. Each runs atomically on the
  * server (registered with defineCommand, so called by EVALSHA). Time comes from the server's
  * TIME, never from the caller, so that every replica of a service sees one clock.
- *
- * Numbers handed back to redis.call go through string.format('%.0f'): Lua would otherwise turn
- * them into strings with '%.14g', which mangles large integers into exponent notation.
- * Requires Redis 5 or newer (writes after TIME need effect replication).
+ * Integers stay exact: redis.call passes numbers on with '%.17g' (never use '..' on a large
+ * number, which formats with '%.14g'). Requires Redis 5 or newer (writes after TIME need effect
+ * replication).
  */
 
 export interface ScriptDefinition {
@@ -14,7 +13,6 @@ export interface ScriptDefinition {
 }
 
 const SERVER_NOW = `
-local function int(n) return string.format('%.0f', n) end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 `;
@@ -49,7 +47,7 @@ const hit: ScriptDefinition = {
   lua: `${SERVER_NOW}
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', int(now - window))
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
 if count >= limit then
   -- The hit whose departure brings the count below the limit (the oldest when count == limit).
@@ -62,7 +60,7 @@ while redis.call('ZSCORE', KEYS[1], member) do
   suffix = suffix + 1
   member = base .. '-' .. suffix
 end
-redis.call('ZADD', KEYS[1], int(now), member)
+redis.call('ZADD', KEYS[1], now, member)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return {1, limit - count - 1, 0}
 `,
@@ -80,7 +78,7 @@ local BATCH = 1000
 
 local function purge()
   local total = tonumber(redis.call('GET', TOTAL)) or 0
-  local expired = redis.call('ZRANGEBYSCORE', EXPIRY, '-inf', int(now))
+  local expired = redis.call('ZRANGEBYSCORE', EXPIRY, '-inf', now)
   for first = 1, #expired, BATCH do
     local ids = {unpack(expired, first, math.min(first + BATCH - 1, #expired))}
     for _, amount in ipairs(redis.call('HMGET', AMOUNT, unpack(ids))) do
@@ -88,7 +86,7 @@ local function purge()
     end
     redis.call('HDEL', AMOUNT, unpack(ids))
   end
-  if #expired > 0 then redis.call('ZREMRANGEBYSCORE', EXPIRY, '-inf', int(now)) end
+  if #expired > 0 then redis.call('ZREMRANGEBYSCORE', EXPIRY, '-inf', now) end
   return total
 end
 
@@ -98,7 +96,7 @@ local function persist(total)
     redis.call('DEL', EXPIRY, AMOUNT, TOTAL)
     return
   end
-  redis.call('SET', TOTAL, int(total))
+  redis.call('SET', TOTAL, total)
   redis.call('PEXPIREAT', EXPIRY, latest[2])
   redis.call('PEXPIREAT', AMOUNT, latest[2])
   redis.call('PEXPIREAT', TOTAL, latest[2])
@@ -119,8 +117,8 @@ if total + amount > available then
   persist(total)
   return {0, total}
 end
-redis.call('ZADD', EXPIRY, int(now + ttl), id)
-redis.call('HSET', AMOUNT, id, int(amount))
+redis.call('ZADD', EXPIRY, now + ttl, id)
+redis.call('HSET', AMOUNT, id, amount)
 total = total + amount
 persist(total)
 return {1, total}
@@ -139,8 +137,8 @@ if not previous then
   return 0
 end
 if hold > 0 then
-  redis.call('ZADD', EXPIRY, int(now + hold), id)
-  redis.call('HSET', AMOUNT, id, int(actual))
+  redis.call('ZADD', EXPIRY, now + hold, id)
+  redis.call('HSET', AMOUNT, id, actual)
   total = total - previous + actual
 else
   redis.call('ZREM', EXPIRY, id)
@@ -212,6 +210,11 @@ export interface KvScriptCommands {
     actualAmount: number,
     holdMs: number,
   ): Promise<number>;
-  tollgateKvRelease(expiryKey: string, amountKey: string, totalKey: string, reservationId: string): Promise<number>;
+  tollgateKvRelease(
+    expiryKey: string,
+    amountKey: string,
+    totalKey: string,
+    reservationId: string,
+  ): Promise<number>;
   tollgateKvOutstanding(expiryKey: string, amountKey: string, totalKey: string): Promise<number>;
 }

@@ -101,12 +101,18 @@ export class RedisKvStore implements KvStore {
     return { ok: ok === 1, outstanding };
   }
 
-  async settle(account: string, reservationId: string, actualAmount: number, holdMs: number): Promise<boolean> {
+  async settle(
+    account: string,
+    reservationId: string,
+    actualAmount: number,
+    holdMs: number,
+  ): Promise<boolean> {
     assertIdentifier('reservationId', reservationId);
     assertAmount('actualAmount', actualAmount);
     assertOptionalDelay('holdMs', holdMs);
     return (
-      (await this.redis.tollgateKvSettle(...this.quotaKeys(account), reservationId, actualAmount, holdMs)) === 1
+      (await this.redis.tollgateKvSettle(...this.quotaKeys(account), reservationId, actualAmount, holdMs)) ===
+      1
     );
   }
 

@@ -181,7 +181,9 @@ export function describeKvStoreContract(name: string, makeStore: () => KvStore |
         const allowed = results.filter((r) => r.allowed);
         const refused = results.filter((r) => !r.allowed);
         expect(allowed).toHaveLength(20);
-        expect(allowed.map((r) => r.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+        expect(allowed.map((r) => r.remaining).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 20 }, (_, i) => i),
+        );
         for (const r of refused) {
           expect(r.remaining).toBe(0);
           expect(r.retryAfterMs).toBeGreaterThan(0);
@@ -199,7 +201,11 @@ export function describeKvStoreContract(name: string, makeStore: () => KvStore |
         await store.hit(key, 2, 300);
         for (let i = 0; i < 5; i++) expect((await store.hit(key, 2, 300)).allowed).toBe(false);
         await sleep(400);
-        await expect(store.hit(key, 2, 300)).resolves.toEqual({ allowed: true, remaining: 1, retryAfterMs: 0 });
+        await expect(store.hit(key, 2, 300)).resolves.toEqual({
+          allowed: true,
+          remaining: 1,
+          retryAfterMs: 0,
+        });
       });
 
       it('frees each slot when its own hit leaves the window, not all at once', async () => {
@@ -230,9 +236,18 @@ export function describeKvStoreContract(name: string, makeStore: () => KvStore |
     describe('quota reservations', () => {
       it('reserves while the outstanding sum stays within what is available', async () => {
         const account = fresh('acct');
-        await expect(store.reserve(account, 'r1', 60, 100, 10_000)).resolves.toEqual({ ok: true, outstanding: 60 });
-        await expect(store.reserve(account, 'r2', 40, 100, 10_000)).resolves.toEqual({ ok: true, outstanding: 100 });
-        await expect(store.reserve(account, 'r3', 1, 100, 10_000)).resolves.toEqual({ ok: false, outstanding: 100 });
+        await expect(store.reserve(account, 'r1', 60, 100, 10_000)).resolves.toEqual({
+          ok: true,
+          outstanding: 60,
+        });
+        await expect(store.reserve(account, 'r2', 40, 100, 10_000)).resolves.toEqual({
+          ok: true,
+          outstanding: 100,
+        });
+        await expect(store.reserve(account, 'r3', 1, 100, 10_000)).resolves.toEqual({
+          ok: false,
+          outstanding: 100,
+        });
         await expect(store.outstanding(account)).resolves.toBe(100);
       });
 
@@ -240,7 +255,10 @@ export function describeKvStoreContract(name: string, makeStore: () => KvStore |
         const first = fresh('acct');
         const second = fresh('acct');
         await store.reserve(first, 'r', 70, 100, 10_000);
-        await expect(store.reserve(second, 'r', 70, 100, 10_000)).resolves.toEqual({ ok: true, outstanding: 70 });
+        await expect(store.reserve(second, 'r', 70, 100, 10_000)).resolves.toEqual({
+          ok: true,
+          outstanding: 70,
+        });
         await expect(store.outstanding(first)).resolves.toBe(70);
       });
 
@@ -258,14 +276,23 @@ export function describeKvStoreContract(name: string, makeStore: () => KvStore |
         const account = fresh('acct-idem');
         await store.reserve(account, 'req', 60, 100, 10_000);
         // Would not fit as a second reservation (120 > 100), but it is the same one.
-        await expect(store.reserve(account, 'req', 60, 100, 10_000)).resolves.toEqual({ ok: true, outstanding: 60 });
+        await expect(store.reserve(account, 'req', 60, 100, 10_000)).resolves.toEqual({
+          ok: true,
+          outstanding: 60,
+        });
         await expect(store.outstanding(account)).resolves.toBe(60);
       });
 
       it('refuses everything when nothing is available', async () => {
         const account = fresh('acct-broke');
-        await expect(store.reserve(account, 'req', 1, 0, 10_000)).resolves.toEqual({ ok: false, outstanding: 0 });
-        await expect(store.reserve(account, 'req', 1, -50, 10_000)).resolves.toEqual({ ok: false, outstanding: 0 });
+        await expect(store.reserve(account, 'req', 1, 0, 10_000)).resolves.toEqual({
+          ok: false,
+          outstanding: 0,
+        });
+        await expect(store.reserve(account, 'req', 1, -50, 10_000)).resolves.toEqual({
+          ok: false,
+          outstanding: 0,
+        });
       });
 
       it('frees a reservation that is never settled once its TTL has passed', async () => {
@@ -275,7 +302,10 @@ export function describeKvStoreContract(name: string, makeStore: () => KvStore |
         await sleep(200);
         await expect(store.outstanding(account)).resolves.toBe(0);
         await expect(store.settle(account, 'crashed', 80, 0)).resolves.toBe(false);
-        await expect(store.reserve(account, 'next', 80, 100, 10_000)).resolves.toEqual({ ok: true, outstanding: 80 });
+        await expect(store.reserve(account, 'next', 80, 100, 10_000)).resolves.toEqual({
+          ok: true,
+          outstanding: 80,
+        });
       });
 
       it('settles without a hold by dropping the reservation', async () => {
@@ -291,10 +321,16 @@ export function describeKvStoreContract(name: string, makeStore: () => KvStore |
         await store.reserve(account, 'req', 50, 100, 10_000);
         await expect(store.settle(account, 'req', 30, 150)).resolves.toBe(true);
         await expect(store.outstanding(account)).resolves.toBe(30);
-        await expect(store.reserve(account, 'big', 80, 100, 10_000)).resolves.toEqual({ ok: false, outstanding: 30 });
+        await expect(store.reserve(account, 'big', 80, 100, 10_000)).resolves.toEqual({
+          ok: false,
+          outstanding: 30,
+        });
         await sleep(250);
         await expect(store.outstanding(account)).resolves.toBe(0);
-        await expect(store.reserve(account, 'big', 80, 100, 10_000)).resolves.toEqual({ ok: true, outstanding: 80 });
+        await expect(store.reserve(account, 'big', 80, 100, 10_000)).resolves.toEqual({
+          ok: true,
+          outstanding: 80,
+        });
       });
 
       it('gives a hold its own expiry, replacing the reservation TTL', async () => {
