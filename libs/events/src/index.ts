@@ -1,1 +1,6 @@
 export * from './port/event-bus.port';
+export { InProcessEventBus, type InProcessEventBusOptions } from './in-process/in-process-event-bus';
+export { KafkaEventBus, type KafkaEventBusOptions } from './kafka/kafka-event-bus';
+export { createEventBus, type EventBusConfig } from './create-event-bus';
+export { consoleEventBusLogger, silentEventBusLogger, type EventBusLogger } from './shared/logger';
+export { partitionForKey } from './shared/partitioner';

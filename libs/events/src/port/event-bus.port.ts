@@ -42,10 +42,22 @@ export interface SubscribeOptions<T = unknown> {
    * each failing record goes to `<topic>.dlq` and consumption moves on.
    */
   handler: (batch: EventRecord<T>[]) => Promise<void>;
+  /** Attempts per batch before its failing records are dead-lettered (default 5). */
   maxAttempts?: number;
+  /** Delay before retry n is `initialDelayMs * 2^(n-1)`, capped at `maxDelayMs` (defaults 200 ms, 30 s). */
+  backoff?: BackoffOptions;
+}
+
+export interface BackoffOptions {
+  initialDelayMs?: number;
+  maxDelayMs?: number;
 }
 
 export interface Subscription {
+  /**
+   * Leaves the group: aborts a pending retry wait, lets a running handler call finish (and
+   * commits it if it succeeded), and starts no new one. Uncommitted records go to the next member.
+   */
   stop(): Promise<void>;
 }
 
@@ -63,11 +75,37 @@ export interface CompactedTable<T> {
 }
 
 export interface EventBus {
+  /** Creates the topics that do not exist yet; existing topics are left as they are. */
   ensureTopics(topics: TopicSpec[]): Promise<void>;
+  /** Resolves once every event is durably stored (acked by Kafka, written to the data dir). */
   publish(events: OutgoingEvent[]): Promise<void>;
+  /**
+   * Joins the group and starts consuming; resolves once the member has its partitions, so
+   * events published afterwards reach the group even with `fromBeginning: false`.
+   */
   subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription>;
+  /**
+   * Reads a compacted topic from the beginning, outside any consumer group. A value that
+   * `decode` rejects is logged and its key dropped: a read model fails closed rather than
+   * keeping a stale entity.
+   */
   table<T>(topic: string, decode?: (value: unknown) => T): Promise<CompactedTable<T>>;
   close(): Promise<void>;
 }
 
 export const EVENT_BUS = Symbol('EVENT_BUS');
+
+/** Failed records go to this topic, with the original key, value and headers. */
+export function deadLetterTopic(topic: string): string {
+  return `${topic}.dlq`;
+}
+
+/** Headers added to a dead-lettered record to say where it came from and why it failed. */
+export const DEAD_LETTER_HEADERS = {
+  topic: 'x-dlq-topic',
+  partition: 'x-dlq-partition',
+  offset: 'x-dlq-offset',
+  groupId: 'x-dlq-group-id',
+  attempts: 'x-dlq-attempts',
+  error: 'x-dlq-error',
+} as const;

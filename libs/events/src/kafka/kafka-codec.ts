@@ -1,0 +1,44 @@
+import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
+import type { EventRecord, OutgoingEvent } from '../port/event-bus.port';
+import { encodeValue } from '../shared/validate-events';
+
+export function toKafkaMessage(event: OutgoingEvent): Message {
+  return { key: event.key, value: encodeValue(event), headers: { ...event.headers } };
+}
+
+export type DecodedMessage =
+  { ok: true; record: EventRecord } | { ok: false; raw: EventRecord; error: Error };
+
+/**
+ * Broker message → EventRecord. A value that is not JSON cannot reach a handler; it comes back
+ * with its raw text so the consumer can dead-letter it.
+ */
+export function decodeKafkaMessage(topic: string, partition: number, message: KafkaMessage): DecodedMessage {
+  const text = message.value === null ? null : message.value.toString('utf8');
+  const record: EventRecord = {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key === null ? '' : message.key.toString('utf8'),
+    value: null,
+    headers: decodeHeaders(message.headers),
+    timestamp: Number(message.timestamp),
+  };
+  if (text === null) return { ok: true, record };
+  try {
+    return { ok: true, record: { ...record, value: JSON.parse(text) } };
+  } catch (error) {
+    return { ok: false, raw: { ...record, value: text }, error: error as Error };
+  }
+}
+
+function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    // A header repeated on the wire: the last one wins, as with a plain object.
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    if (last !== undefined) decoded[name] = last.toString();
+  }
+  return decoded;
+}

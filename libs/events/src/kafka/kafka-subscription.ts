@@ -1,0 +1,197 @@
+import type {
+  Admin,
+  Consumer,
+  EachBatchPayload,
+  Kafka,
+  IMemberAssignment,
+  TopicPartitionOffsetAndMetadata,
+} from 'kafkajs';
+import type { EventRecord, OutgoingEvent, SubscribeOptions, Subscription } from '../port/event-bus.port';
+import { sleep } from '../shared/backoff';
+import { deadLetterEvent } from '../shared/dead-letter';
+import { deliverBatch, type DeliveryContext, type DeliveryPolicy } from '../shared/deliver-batch';
+import { errorMessage, type EventBusLogger } from '../shared/logger';
+import { deliveryPolicy } from '../shared/validate-events';
+import { decodeKafkaMessage } from './kafka-codec';
+import {
+  consumerConfig,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  type KafkaConsumerTuning,
+} from './kafka-consumer-tuning';
+
+export interface KafkaSubscriptionDependencies {
+  kafka: Kafka;
+  admin: () => Promise<Admin>;
+  tuning: KafkaConsumerTuning;
+  publishDeadLetter: (event: OutgoingEvent) => Promise<void>;
+  logger: EventBusLogger;
+}
+
+/**
+ * One consumer-group member. Batches come from `eachBatch` with auto-commit off; an offset is
+ * resolved and committed only after the handler succeeded (or the record was dead-lettered).
+ */
+export class KafkaSubscription implements Subscription {
+  private readonly consumer: Consumer;
+  private readonly abort = new AbortController();
+  private readonly policy: DeliveryPolicy;
+  private stopping: Promise<void> | undefined;
+
+  private constructor(
+    private readonly options: SubscribeOptions<unknown>,
+    private readonly deps: KafkaSubscriptionDependencies,
+  ) {
+    this.policy = deliveryPolicy(options);
+    this.consumer = deps.kafka.consumer(consumerConfig(options.groupId, deps.tuning));
+  }
+
+  /** Resolves once the member has joined its group and received its partitions. */
+  static async start(
+    options: SubscribeOptions<unknown>,
+    deps: KafkaSubscriptionDependencies,
+  ): Promise<KafkaSubscription> {
+    const subscription = new KafkaSubscription(options, deps);
+    try {
+      await subscription.run();
+    } catch (error) {
+      await subscription.consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+    return subscription;
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.abort.abort();
+      await this.consumer.disconnect();
+    })();
+    return this.stopping;
+  }
+
+  private async run(): Promise<void> {
+    const { consumer } = this;
+    const joined = new Promise<IMemberAssignment>((resolve, reject) => {
+      consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => resolve(payload.memberAssignment));
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        this.deps.logger.error('kafka consumer crashed', {
+          groupId: this.options.groupId,
+          restart: payload.restart,
+          error: errorMessage(payload.error),
+        });
+        if (!payload.restart) reject(payload.error);
+      });
+    });
+    await consumer.connect();
+    await consumer.subscribe({
+      topics: this.options.topics,
+      fromBeginning: this.options.fromBeginning ?? true,
+    });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.deps.tuning.partitionsConsumedConcurrently ?? 4,
+      eachBatch: (payload) => this.handleBatch(payload),
+    });
+    const assignment = await joined;
+    if (this.options.fromBeginning === false) await this.pinStartingOffsets(assignment);
+  }
+
+  /**
+   * kafkajs looks up "latest" for a partition without a committed offset only at its first
+   * fetch, which may come after subscribe() resolved, losing events published in between.
+   * Committing the current end offsets now makes the starting point no later than this call.
+   */
+  private async pinStartingOffsets(assignment: IMemberAssignment): Promise<void> {
+    const topics = Object.keys(assignment).filter((topic) => assignment[topic].length > 0);
+    if (topics.length === 0) return;
+    const admin = await this.deps.admin();
+    const starts: TopicPartitionOffsetAndMetadata[] = [];
+    for (const { topic, partitions } of await admin.fetchOffsets({ groupId: this.options.groupId, topics })) {
+      const uncommitted = partitions.filter(
+        ({ partition, offset }) => assignment[topic].includes(partition) && Number(offset) < 0,
+      );
+      if (uncommitted.length === 0) continue;
+      const ends = await admin.fetchTopicOffsets(topic);
+      for (const { partition } of uncommitted) {
+        const end = ends.find((candidate) => candidate.partition === partition);
+        if (end) starts.push({ topic, partition, offset: end.high });
+      }
+    }
+    if (starts.length === 0) return;
+    await this.consumer.commitOffsets(starts).catch((error: unknown) => {
+      // A rebalance got there first; the partitions' new owners pin their own start.
+      this.deps.logger.warn('could not pin the starting offsets of a new consumer group', {
+        groupId: this.options.groupId,
+        error: errorMessage(error),
+      });
+    });
+  }
+
+  private async handleBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    const context = this.deliveryContext(payload);
+    let pending: EventRecord[] = [];
+    const deliverPending = async (): Promise<boolean> => {
+      const records = pending;
+      pending = [];
+      return (await deliverBatch(records, this.policy, context)) === 'done';
+    };
+    for (const message of batch.messages) {
+      const decoded = decodeKafkaMessage(batch.topic, batch.partition, message);
+      if (decoded.ok) {
+        pending.push(decoded.record);
+        continue;
+      }
+      // A value that is not JSON can never be handled: straight to the dead-letter topic.
+      if (!(await deliverPending()) || !context.isActive()) return;
+      await context.deadLetter(decoded.raw, decoded.error, 0);
+      await context.commit(decoded.raw);
+    }
+    await deliverPending();
+  }
+
+  private deliveryContext(payload: EachBatchPayload): DeliveryContext<unknown> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const { signal } = this.abort;
+    const isActive = () => isRunning() && !isStale() && !signal.aborted;
+    const heartbeatEvery = this.deps.tuning.heartbeatInterval ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+    return {
+      handler: this.options.handler,
+      isActive,
+      commit: async (record) => {
+        resolveOffset(record.offset);
+        await this.consumer.commitOffsets([
+          { topic: batch.topic, partition: batch.partition, offset: (BigInt(record.offset) + 1n).toString() },
+        ]);
+      },
+      deadLetter: async (record, error, attempts) => {
+        await this.deps.publishDeadLetter(deadLetterEvent(record, this.options.groupId, error, attempts));
+        this.deps.logger.warn('event dead-lettered', {
+          groupId: this.options.groupId,
+          topic: record.topic,
+          partition: record.partition,
+          offset: record.offset,
+          error: errorMessage(error),
+        });
+      },
+      // Long backoffs keep heartbeating so the group does not evict this member meanwhile.
+      wait: async (ms) => {
+        const until = Date.now() + ms;
+        for (let left = ms; left > 0; left = until - Date.now()) {
+          if (!(await sleep(Math.min(left, heartbeatEvery), signal)) || !isActive()) return false;
+          await heartbeat();
+        }
+        return true;
+      },
+      onRetry: (error, attempt, delayMs) =>
+        this.deps.logger.warn('event handler failed; retrying', {
+          groupId: this.options.groupId,
+          topic: batch.topic,
+          partition: batch.partition,
+          attempt,
+          delayMs,
+          error: errorMessage(error),
+        }),
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { BackoffOptions } from '../port/event-bus.port';
+
+export interface BackoffPolicy {
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { initialDelayMs: 200, maxDelayMs: 30_000 };
+
+export function backoffPolicy(options: BackoffOptions = {}): BackoffPolicy {
+  const policy = {
+    initialDelayMs: options.initialDelayMs ?? DEFAULT_BACKOFF.initialDelayMs,
+    maxDelayMs: options.maxDelayMs ?? DEFAULT_BACKOFF.maxDelayMs,
+  };
+  if (policy.initialDelayMs < 0 || policy.maxDelayMs < policy.initialDelayMs) {
+    throw new RangeError(`invalid backoff ${JSON.stringify(policy)}`);
+  }
+  return policy;
+}
+
+/** Delay before retry number `retry` (1 = the first retry): doubles each time, capped. */
+export function backoffDelayMs(retry: number, policy: BackoffPolicy): number {
+  const exponent = Math.max(0, retry - 1);
+  return Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.min(exponent, 52));
+}
+
+/** Waits `ms`; resolves false (early) when the signal aborts. */
+export async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  try {
+    await delay(ms, undefined, { signal });
+    return true;
+  } catch (error) {
+    if (signal.aborted) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+import { CoalescingQueue } from './coalescing-queue';
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('CoalescingQueue', () => {
+  it('coalesces pushes made together into one flush, in push order', async () => {
+    const flushes: number[][] = [];
+    const queue = new CoalescingQueue<number>({ flush: async (items) => void flushes.push(items) });
+    await Promise.all([queue.push([1]), queue.push([2, 3]), queue.push([4])]);
+    expect(flushes).toEqual([[1, 2, 3, 4]]);
+  });
+
+  it('keeps one flush in flight and gathers what arrives meanwhile into the next', async () => {
+    const flushes: number[][] = [];
+    const gate = deferred();
+    const queue = new CoalescingQueue<number>({
+      flush: async (items) => {
+        flushes.push(items);
+        if (flushes.length === 1) await gate.promise;
+      },
+    });
+    const first = queue.push([1]);
+    await new Promise((r) => setTimeout(r, 5));
+    const later = [queue.push([2]), queue.push([3])];
+    await new Promise((r) => setTimeout(r, 5));
+    expect(flushes).toEqual([[1]]);
+    gate.resolve();
+    await Promise.all([first, ...later]);
+    expect(flushes).toEqual([[1], [2, 3]]);
+  });
+
+  it('rejects exactly the pushes of a failed flush', async () => {
+    let calls = 0;
+    const queue = new CoalescingQueue<string>({
+      flush: async () => {
+        calls++;
+        if (calls === 1) throw new Error('disk full');
+      },
+    });
+    const failed = [queue.push(['a']), queue.push(['b'])];
+    await expect(failed[0]).rejects.toThrow('disk full');
+    await expect(failed[1]).rejects.toThrow('disk full');
+    await expect(queue.push(['c'])).resolves.toBeUndefined();
+  });
+
+  it('caps a flush at maxBatchSize without splitting a push', async () => {
+    const flushes: number[][] = [];
+    const queue = new CoalescingQueue<number>({
+      flush: async (items) => void flushes.push(items),
+      maxBatchSize: 3,
+    });
+    await Promise.all([queue.push([1, 2]), queue.push([3, 4]), queue.push([5]), queue.push([6, 7, 8, 9])]);
+    expect(flushes).toEqual([
+      [1, 2],
+      [3, 4, 5],
+      [6, 7, 8, 9],
+    ]);
+  });
+
+  it('drain waits for pending items without the linger delay', async () => {
+    const flushed: number[] = [];
+    const queue = new CoalescingQueue<number>({
+      flush: async (items) => void flushed.push(...items),
+      lingerMs: 60_000,
+    });
+    void queue.push([1]);
+    await queue.drain();
+    expect(flushed).toEqual([1]);
+    await expect(queue.drain()).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,93 @@
+import type { EventRecord } from '../port/event-bus.port';
+import { backoffPolicy } from './backoff';
+import { deliverBatch, type DeliveryContext } from './deliver-batch';
+
+function records(...offsets: number[]): EventRecord<string>[] {
+  return offsets.map((offset) => ({
+    topic: 't',
+    partition: 0,
+    offset: String(offset),
+    key: `k${offset}`,
+    value: `v${offset}`,
+    headers: {},
+    timestamp: 0,
+  }));
+}
+
+function harness(handler: (batch: EventRecord<string>[]) => Promise<void>) {
+  const log = {
+    calls: [] as string[][],
+    commits: [] as string[],
+    deadLetters: [] as string[],
+    waits: [] as number[],
+  };
+  let active = true;
+  const context: DeliveryContext<string> = {
+    handler: async (batch) => {
+      log.calls.push(batch.map((r) => r.offset));
+      await handler(batch);
+    },
+    commit: async (record) => void log.commits.push(record.offset),
+    deadLetter: async (record) => void log.deadLetters.push(record.offset),
+    wait: async (ms) => {
+      log.waits.push(ms);
+      return active;
+    },
+    isActive: () => active,
+  };
+  return { log, context, stop: () => (active = false) };
+}
+
+const policy = { maxAttempts: 3, backoff: backoffPolicy({ initialDelayMs: 10, maxDelayMs: 1000 }) };
+
+describe('deliverBatch', () => {
+  it('commits the last record after the handler succeeds', async () => {
+    const { log, context } = harness(async () => undefined);
+    await expect(deliverBatch(records(0, 1, 2), policy, context)).resolves.toBe('done');
+    expect(log.calls).toEqual([['0', '1', '2']]);
+    expect(log.commits).toEqual(['2']);
+  });
+
+  it('retries a failing batch with doubling delays and commits only after success', async () => {
+    let failures = 2;
+    const { log, context } = harness(async () => {
+      if (failures-- > 0) throw new Error('transient');
+    });
+    await expect(deliverBatch(records(5), policy, context)).resolves.toBe('done');
+    expect(log.calls).toHaveLength(3);
+    expect(log.waits).toEqual([10, 20]);
+    expect(log.commits).toEqual(['5']);
+    expect(log.deadLetters).toEqual([]);
+  });
+
+  it('dead-letters a lone record after maxAttempts and moves on', async () => {
+    const { log, context } = harness(async () => {
+      throw new Error('poison');
+    });
+    await expect(deliverBatch(records(7), policy, context)).resolves.toBe('done');
+    expect(log.calls).toHaveLength(3);
+    expect(log.deadLetters).toEqual(['7']);
+    expect(log.commits).toEqual(['7']);
+  });
+
+  it('isolates a failing batch so only the records that fail alone are dead-lettered', async () => {
+    const { log, context } = harness(async (batch) => {
+      if (batch.some((r) => r.offset === '2')) throw new Error('poison');
+    });
+    await expect(deliverBatch(records(1, 2, 3), policy, context)).resolves.toBe('done');
+    expect(log.calls.slice(3)).toEqual([['1'], ['2'], ['3']]);
+    expect(log.deadLetters).toEqual(['2']);
+    expect(log.commits).toEqual(['1', '2', '3']);
+  });
+
+  it('stops during a retry wait without committing', async () => {
+    const h = harness(async () => {
+      h.stop();
+      throw new Error('fails while stopping');
+    });
+    await expect(deliverBatch(records(1), policy, h.context)).resolves.toBe('stopped');
+    expect(h.log.calls).toHaveLength(1);
+    expect(h.log.commits).toEqual([]);
+    expect(h.log.deadLetters).toEqual([]);
+  });
+});

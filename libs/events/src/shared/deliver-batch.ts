@@ -1,0 +1,70 @@
+import type { EventRecord } from '../port/event-bus.port';
+import { backoffDelayMs, type BackoffPolicy } from './backoff';
+
+export interface DeliveryPolicy {
+  maxAttempts: number;
+  backoff: BackoffPolicy;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+/** What the consumer loop of an adapter plugs into the shared retry/dead-letter logic. */
+export interface DeliveryContext<T> {
+  handler(batch: EventRecord<T>[]): Promise<void>;
+  /** Marks `record` and everything before it in its partition as done. */
+  commit(record: EventRecord<T>): Promise<void>;
+  deadLetter(record: EventRecord<T>, error: unknown, attempts: number): Promise<void>;
+  /** Waits before a retry; resolves false when the consumer is stopping. */
+  wait(ms: number): Promise<boolean>;
+  /** False once the consumer stops or loses the partition: no new handler call starts then. */
+  isActive(): boolean;
+  onRetry?(error: unknown, failedAttempt: number, delayMs: number): void;
+}
+
+/** `done`: every record was handled or dead-lettered and committed; `stopped`: gave up early. */
+export type DeliveryOutcome = 'done' | 'stopped';
+
+/**
+ * Hands one partition's batch to the handler, retrying the whole batch with backoff. When the
+ * batch still fails after `maxAttempts`, its records are tried one by one (once each, since
+ * each has already failed `maxAttempts` times inside the batch) so that only the records that
+ * fail on their own go to the dead-letter topic.
+ */
+export async function deliverBatch<T>(
+  records: EventRecord<T>[],
+  policy: DeliveryPolicy,
+  context: DeliveryContext<T>,
+): Promise<DeliveryOutcome> {
+  if (records.length === 0) return 'done';
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
+    if (!context.isActive()) return 'stopped';
+    try {
+      await context.handler(records);
+      await context.commit(records[records.length - 1]);
+      return 'done';
+    } catch (error) {
+      lastError = error;
+    }
+    if (attempt < policy.maxAttempts) {
+      const delayMs = backoffDelayMs(attempt, policy.backoff);
+      context.onRetry?.(lastError, attempt, delayMs);
+      if (!(await context.wait(delayMs))) return 'stopped';
+    }
+  }
+  if (records.length === 1) {
+    await context.deadLetter(records[0], lastError, policy.maxAttempts);
+    await context.commit(records[0]);
+    return 'done';
+  }
+  for (const record of records) {
+    if (!context.isActive()) return 'stopped';
+    try {
+      await context.handler([record]);
+    } catch (error) {
+      await context.deadLetter(record, error, policy.maxAttempts + 1);
+    }
+    await context.commit(record);
+  }
+  return 'done';
+}

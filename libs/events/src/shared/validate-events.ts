@@ -1,0 +1,39 @@
+import type { OutgoingEvent, SubscribeOptions } from '../port/event-bus.port';
+import { backoffPolicy } from './backoff';
+import { DEFAULT_MAX_ATTEMPTS, type DeliveryPolicy } from './deliver-batch';
+import { assertValidTopicName } from './topic-name';
+
+/** Serialises an event's value as it travels: JSON text, or null for a tombstone. */
+export function encodeValue(event: OutgoingEvent): string | null {
+  if (event.value === null) return null;
+  const json = JSON.stringify(event.value) as string | undefined;
+  if (json === undefined) {
+    throw new TypeError(
+      `Event for ${event.topic}/${event.key} has a value that is not JSON (use null for a tombstone)`,
+    );
+  }
+  return json;
+}
+
+export function assertValidEvent(event: OutgoingEvent): void {
+  assertValidTopicName(event.topic);
+  if (typeof event.key !== 'string') throw new TypeError(`Event for ${event.topic} needs a string key`);
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (typeof value !== 'string')
+      throw new TypeError(`Header ${name} of an event for ${event.topic} is not a string`);
+  }
+}
+
+export function deliveryPolicy(options: SubscribeOptions<unknown>): DeliveryPolicy {
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
+  }
+  return { maxAttempts, backoff: backoffPolicy(options.backoff) };
+}
+
+export function assertValidSubscription(options: SubscribeOptions<unknown>): void {
+  if (!options.groupId) throw new TypeError('subscribe needs a groupId');
+  if (options.topics.length === 0) throw new TypeError(`group ${options.groupId} subscribes to no topic`);
+  options.topics.forEach(assertValidTopicName);
+}

@@ -1,0 +1,29 @@
+import { KafkaEventBus, silentEventBusLogger } from '../../src';
+import { describeEventBusContract } from '../contract/event-bus.contract';
+
+const brokers = process.env['KAFKA_BROKERS'];
+if (!brokers) {
+  throw new Error(
+    'KAFKA_BROKERS is not set: start Kafka with `bash scripts/infra.sh up kafka` and load `eval "$(bash scripts/infra.sh env)"`',
+  );
+}
+
+// Short timings: the suite runs on two shared cores and should not wait on default Kafka timeouts.
+const makeBus = () =>
+  new KafkaEventBus({
+    brokers: brokers.split(','),
+    clientId: 'tollgate-events-contract',
+    logger: silentEventBusLogger,
+    defaultPartitions: 1,
+    lingerMs: 1,
+    retry: { initialRetryTime: 100, retries: 5 },
+    consumer: {
+      sessionTimeout: 6000,
+      heartbeatInterval: 300,
+      rebalanceTimeout: 3000,
+      maxWaitTimeInMs: 100,
+      retry: { initialRetryTime: 100, retries: 5 },
+    },
+  });
+
+describeEventBusContract('KafkaEventBus', makeBus, { restartable: true, deliveryTimeoutMs: 20_000 });
