@@ -1,0 +1,97 @@
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import type { BaseServiceConfig } from '../config/base-service-config';
+import { redactConfig } from '../config/redact-config';
+import { installRequestContextHooks, requestIdFromHeaders } from '../context/request-context.hook';
+import type { ErrorRendererRoute } from '../errors/error-renderer';
+import { NestPinoLogger } from '../logging/nest-logger';
+import { installHttpMetricsHook } from '../metrics/http-metrics.hook';
+import { MetricsService } from '../metrics/metrics.service';
+import { installHttpTracingHooks } from '../telemetry/http-tracing.hook';
+import { installAccessLogHook } from './access-log.hook';
+import { PlatformModule } from './platform.module';
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface ServiceAppOptions<C extends BaseServiceConfig> {
+  service: string;
+  config: C;
+  logger: Logger;
+  /** Error shapes by path prefix, e.g. `{ prefix: '/v1', renderer: openAiErrors }`; the envelope elsewhere. */
+  errorRenderers?: readonly ErrorRendererRoute[];
+  /** Largest accepted request body; larger ones get 413. */
+  bodyLimit?: number;
+  /** Which proxies' X-Forwarded-* headers to believe (Fastify's `trustProxy`). */
+  trustProxy?: boolean | string | string[] | number;
+}
+
+export interface ServiceApp {
+  readonly app: NestFastifyApplication;
+  /** Starts listening and resolves to the bound port (pass 0 for any free one). */
+  listen(port?: number, host?: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+@Module({})
+class ServiceRootModule {}
+
+/** A Nest application on Fastify with everything of the platform wired in, ready to listen. */
+export const createServiceApp = async <C extends BaseServiceConfig>(
+  module: Type<unknown> | DynamicModule,
+  {
+    service,
+    config,
+    logger,
+    errorRenderers,
+    bodyLimit = DEFAULT_BODY_LIMIT_BYTES,
+    trustProxy = true,
+  }: ServiceAppOptions<C>,
+): Promise<ServiceApp> => {
+  const adapter = new FastifyAdapter({
+    trustProxy,
+    bodyLimit,
+    logger: false,
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => requestIdFromHeaders(request.headers),
+  });
+  const root: DynamicModule = {
+    module: ServiceRootModule,
+    imports: [
+      PlatformModule.forRoot({
+        service,
+        logger,
+        internalTokenSecret: config.TOLLGATE_INTERNAL_TOKEN_SECRET,
+        config,
+        ...(errorRenderers ? { errorRenderers } : {}),
+      }),
+      module,
+    ],
+  };
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
+  });
+
+  // Route hooks must exist before app.init() registers the routes.
+  const fastify = app.getHttpAdapter().getInstance();
+  installRequestContextHooks(fastify);
+  installHttpTracingHooks(fastify);
+  installHttpMetricsHook(fastify, app.get(MetricsService));
+  installAccessLogHook(fastify, logger);
+  app.enableShutdownHooks();
+
+  return {
+    app,
+    listen: async (port = config.PORT, host = config.HOST) => {
+      await app.listen(port, host);
+      const { port: bound } = app.getHttpServer().address() as AddressInfo;
+      logger.info({ host, port: bound, config: redactConfig(config) }, `${service} listening`);
+      return bound;
+    },
+    close: () => app.close(),
+  };
+};

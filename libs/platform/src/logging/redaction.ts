@@ -1,0 +1,95 @@
+/**
+ * The one list of log fields whose values never reach a log line: credentials, and request or response
+ * content (prompts, completions, message bodies). Matched at any depth, ignoring case, `-` and `_`,
+ * so `Authorization`, `api_key`, `apiKey` and `x-api-key` are all caught.
+ */
+export const REDACTED_FIELDS = [
+  // credentials
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'cookies',
+  'set-cookie',
+  'x-api-key',
+  'x-goog-api-key',
+  'x-tollgate-identity',
+  'api-key',
+  'key',
+  'password',
+  'new-password',
+  'passwd',
+  'token',
+  'access-token',
+  'refresh-token',
+  'id-token',
+  'secret',
+  'secrets',
+  'client-secret',
+  'private-key',
+  'signature',
+  // request and response content
+  'body',
+  'raw-body',
+  'request-body',
+  'response-body',
+  'payload',
+  'messages',
+  'prompt',
+  'input',
+  'contents',
+  'content',
+  'system',
+  'instructions',
+  'completion',
+  'choices',
+  'candidates',
+] as const;
+
+export const REDACTION_CENSOR = '[REDACTED]';
+/** Deeper structures are not walked; their place is marked instead of risking an unredacted value. */
+const MAX_DEPTH = 8;
+const TRUNCATED = '[Truncated]';
+
+const normalise = (key: string): string => key.toLowerCase().replace(/[-_]/g, '');
+const REDACTED = new Set<string>(REDACTED_FIELDS.map(normalise));
+
+export const isRedactedField = (key: string): boolean => REDACTED.has(normalise(key));
+
+/** Dates, buffers, URLs… serialise themselves and hold no fields of ours. */
+const serialisesItself = (value: object): boolean =>
+  typeof (value as { toJSON?: unknown }).toJSON === 'function';
+
+/** Errors keep what tells what went wrong; their own enumerable fields go through redaction like any object. */
+const errorFields = (error: Error): Record<string, unknown> => ({
+  type: error.name,
+  message: error.message,
+  stack: error.stack,
+  ...(error.cause === undefined ? {} : { cause: error.cause }),
+  ...Object.fromEntries(Object.entries(error)),
+});
+
+/**
+ * A copy of `value` with every redacted field's value censored; parts without such fields are returned as
+ * they are, so a log line costs no copying unless it has something to hide.
+ */
+export const redact = (value: unknown, depth = 0): unknown => {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_DEPTH) return TRUNCATED;
+  if (value instanceof Error) return redact(errorFields(value), depth);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const redacted = redact(item, depth + 1);
+      if (redacted !== item) (copy ??= value.slice())[index] = redacted;
+    });
+    return copy ?? value;
+  }
+  if (value instanceof Map) return redact(Object.fromEntries(value), depth);
+  if (serialisesItself(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const redacted = isRedactedField(key) ? REDACTION_CENSOR : redact(item, depth + 1);
+    if (redacted !== item) (copy ??= { ...value })[key] = redacted;
+  }
+  return copy ?? value;
+};

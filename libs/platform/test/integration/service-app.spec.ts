@@ -1,0 +1,255 @@
+import { Body, Controller, Get, Injectable, Module, Param, Post, type OnModuleInit } from '@nestjs/common';
+import { ErrorCode } from '@tollgate/contracts';
+import {
+  AppException,
+  CurrentIdentity,
+  HealthRegistry,
+  Public,
+  Role,
+  Roles,
+  baseServiceConfigSchema,
+  createLogger,
+  createServiceApp,
+  currentCorrelationHeaders,
+  loadConfig,
+  signInternalToken,
+  type ErrorRenderer,
+  type Identity,
+  type ServiceApp,
+} from '../../src';
+import { z } from 'zod';
+
+const SECRET = 'integration-secret-that-is-long-enough-0123456789';
+const PROMPT = 'tell me the launch codes 7f3a9c';
+
+@Controller('probe')
+class ProbeController {
+  @Public()
+  @Get('context')
+  context(): unknown {
+    return currentCorrelationHeaders();
+  }
+
+  @Public()
+  @Post('context')
+  contextAfterBody(@Body() _body: unknown): unknown {
+    return currentCorrelationHeaders();
+  }
+
+  @Public()
+  @Get('users/:id')
+  user(@Param('id') id: string): unknown {
+    return { id };
+  }
+
+  @Public()
+  @Get('conflict')
+  conflict(): never {
+    throw new AppException(ErrorCode.Conflict, 'That name is taken');
+  }
+
+  @Public()
+  @Post('crash')
+  crash(@Body() _body: unknown): never {
+    throw new Error('database exploded');
+  }
+
+  @Public()
+  @Post('validate')
+  validate(@Body() body: unknown): unknown {
+    return z.object({ email: z.string().email() }).parse(body);
+  }
+
+  @Get('me')
+  me(@CurrentIdentity() identity: Identity): unknown {
+    return identity;
+  }
+
+  @Roles(Role.Admin)
+  @Get('admin')
+  admin(): unknown {
+    return { admin: true };
+  }
+}
+
+@Controller('v1')
+class ProtocolController {
+  @Public()
+  @Get('fail')
+  fail(): never {
+    throw new AppException(ErrorCode.ModelNotFound, 'No such model');
+  }
+}
+
+@Injectable()
+class DatabaseProbe implements OnModuleInit {
+  constructor(private readonly health: HealthRegistry) {}
+
+  onModuleInit(): void {
+    this.health.registerReadinessCheck('database', () => Promise.reject(new Error('connection refused')));
+  }
+}
+
+@Module({ controllers: [ProbeController, ProtocolController], providers: [DatabaseProbe] })
+class ProbeModule {}
+
+const openAiStyle: ErrorRenderer = {
+  render: (error) => ({
+    status: error.status,
+    body: { error: { message: error.message, code: error.code } },
+  }),
+};
+
+describe('createServiceApp', () => {
+  const logLines: string[] = [];
+  let service: ServiceApp;
+  let base: string;
+
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+  const token = (role: Role) =>
+    signInternalToken({ userId: 42, role, via: 'session', sessionId: 's-1' }, SECRET);
+
+  beforeAll(async () => {
+    const config = loadConfig(baseServiceConfigSchema, {
+      SERVICE_NAME: 'probe',
+      PORT: '0',
+      LOG_LEVEL: 'debug',
+      TOLLGATE_INTERNAL_TOKEN_SECRET: SECRET,
+    });
+    const logger = createLogger({
+      service: 'probe',
+      level: config.LOG_LEVEL,
+      destination: { write: (line: string) => void logLines.push(line) },
+    });
+    service = await createServiceApp(ProbeModule, {
+      service: 'probe',
+      config,
+      logger,
+      bodyLimit: 4096,
+      errorRenderers: [{ prefix: '/v1', renderer: openAiStyle }],
+    });
+    const port = await service.listen();
+    base = `http://127.0.0.1:${port}`;
+  });
+
+  afterAll(() => service.close());
+
+  it('answers liveness with status ok', async () => {
+    const response = await get('/health');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers readiness with 503 naming the failing check', async () => {
+    const response = await get('/health/ready');
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      status: 'unavailable',
+      failures: [{ check: 'database', reason: 'connection refused' }],
+    });
+  });
+
+  it('records request durations by route template, never by raw URL', async () => {
+    expect((await get('/probe/users/98765')).status).toBe(200);
+    const response = await get('/metrics');
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const text = await response.text();
+    expect(text).toMatch(
+      /tollgate_http_request_duration_seconds_count\{service="probe",method="GET",route="\/probe\/users\/:id",status="200"\} 1/,
+    );
+    expect(text).not.toContain('98765');
+    expect(text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('echoes a sane x-request-id and replaces an odd one', async () => {
+    const echoed = await get('/probe/context', { 'x-request-id': 'req-abc.123' });
+    expect(echoed.headers.get('x-request-id')).toBe('req-abc.123');
+    expect(await echoed.json()).toEqual({ 'x-request-id': 'req-abc.123', 'x-correlation-id': 'req-abc.123' });
+
+    const replaced = await get('/probe/context', { 'x-request-id': 'has spaces <script>' });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps the request context in handlers that read a body', async () => {
+    const response = await post('/probe/context', '{"a":1}', {
+      'x-request-id': 'after-body-1',
+      'x-correlation-id': 'flow-7',
+    });
+    expect(await response.json()).toEqual({ 'x-request-id': 'after-body-1', 'x-correlation-id': 'flow-7' });
+  });
+
+  it('renders an AppException as the envelope with its status', async () => {
+    const response = await get('/probe/conflict');
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({ success: false, message: 'That name is taken' });
+  });
+
+  it('renders errors under a registered prefix in that protocol shape', async () => {
+    const response = await get('/v1/fail');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: { message: 'No such model', code: 'model_not_found' } });
+  });
+
+  it('answers an unknown route with a 404 envelope', async () => {
+    const response = await get('/nowhere');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ success: false, message: 'Cannot GET /nowhere' });
+  });
+
+  it('answers an oversized body with 413', async () => {
+    const response = await post('/probe/validate', JSON.stringify({ email: 'x'.repeat(8000) }));
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ success: false, message: 'Request body is too large' });
+  });
+
+  it('answers a zod failure with 400 naming the field', async () => {
+    const response = await post('/probe/validate', JSON.stringify({ email: 'not-an-email' }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ success: false, message: 'email: Invalid email' });
+  });
+
+  it('answers an unexpected error with 500 and an error id that is logged with the stack, not the body', async () => {
+    logLines.length = 0;
+    const response = await post(
+      '/probe/crash',
+      JSON.stringify({ messages: [{ role: 'user', content: PROMPT }] }),
+    );
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { success: boolean; message: string };
+    const errorId = /error id: ([0-9a-f-]{36})/.exec(body.message)?.[1];
+    expect(body.success).toBe(false);
+    expect(errorId).toBeDefined();
+
+    const logged = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const report = logged.find((line) => line['errorId'] === errorId);
+    expect(report).toMatchObject({ level: 'error', status: 500, err: { message: 'database exploded' } });
+    expect(JSON.stringify(report)).toContain('at ProbeController.crash');
+    expect(logLines.join('\n')).not.toContain(PROMPT);
+  });
+
+  it('refuses a protected route without a valid internal token', async () => {
+    const missing = await get('/probe/me');
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toEqual({ success: false, message: 'Authentication required' });
+
+    const forged = await get('/probe/me', { 'x-tollgate-identity': `${await token(Role.User)}x` });
+    expect(forged.status).toBe(401);
+  });
+
+  it('hands the verified identity to a protected route', async () => {
+    const response = await get('/probe/me', { 'x-tollgate-identity': await token(Role.User) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ userId: 42, role: Role.User, via: 'session', sessionId: 's-1' });
+  });
+
+  it('enforces the minimum role', async () => {
+    expect((await get('/probe/admin', { 'x-tollgate-identity': await token(Role.User) })).status).toBe(403);
+    expect((await get('/probe/admin', { 'x-tollgate-identity': await token(Role.Root) })).status).toBe(200);
+  });
+});
