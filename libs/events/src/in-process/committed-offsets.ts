@@ -38,6 +38,15 @@ export class CommittedOffsets {
     return lowest;
   }
 
+  /** Highest committed offset over all groups of the partition (0 if none has one). */
+  highestCommitted(topic: string, partition: number): number {
+    let highest = 0;
+    for (const offset of this.byPartition.get(topic)?.get(partition)?.values() ?? []) {
+      highest = Math.max(highest, offset);
+    }
+    return highest;
+  }
+
   async drain(): Promise<void> {
     await this.writes?.drain();
   }

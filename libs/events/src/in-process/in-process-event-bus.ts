@@ -97,7 +97,12 @@ export class InProcessEventBus implements EventBus {
       assertValidEvent(event);
       const topic = this.requireTopic(event.topic);
       const partition = topic.partitions[partitionForKey(event.key, topic.partitions.length)];
-      const record = { key: event.key, value: encodeValue(event), headers: { ...event.headers }, timestamp };
+      const record = {
+        key: event.key,
+        value: encodeValue(event),
+        headers: event.headers ? { ...event.headers } : {},
+        timestamp,
+      };
       const batch = batches.get(partition);
       if (batch) batch.push(record);
       else batches.set(partition, [record]);
@@ -193,6 +198,8 @@ export class InProcessEventBus implements EventBus {
           name,
           partition,
           partitionRecords,
+          // Offsets are never reused, even if a log lost its tail: a group may already be past them.
+          this.offsets.highestCommitted(name, partition),
           {
             compacted,
             retainRecords: this.retainRecords,

@@ -24,6 +24,8 @@ export class PartitionLog {
     readonly topic: string,
     readonly partition: number,
     records: LogRecord[],
+    /** No offset below this is handed out again (a group may have committed up to it). */
+    nextOffsetFloor = 0,
   ) {
     for (let i = 1; i < records.length; i++) {
       if (records[i].offset <= records[i - 1].offset) {
@@ -31,7 +33,8 @@ export class PartitionLog {
       }
     }
     this.records = records;
-    this.highWatermark = records.length > 0 ? records[records.length - 1].offset + 1 : 0;
+    const afterLast = records.length > 0 ? records[records.length - 1].offset + 1 : 0;
+    this.highWatermark = Math.max(afterLast, nextOffsetFloor);
     this.nextOffset = this.highWatermark;
   }
 
@@ -52,7 +55,13 @@ export class PartitionLog {
   }
 
   assignOffsets(records: Array<Omit<LogRecord, 'offset'>>): LogRecord[] {
-    return records.map((record) => ({ ...record, offset: this.nextOffset++ }));
+    return records.map(({ key, value, headers, timestamp }) => ({
+      offset: this.nextOffset++,
+      key,
+      value,
+      headers,
+      timestamp,
+    }));
   }
 
   /** Makes written records readable and tells tables and waiting consumers. */

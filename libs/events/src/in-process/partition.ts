@@ -30,11 +30,12 @@ export class Partition {
     topic: string,
     partition: number,
     records: LogRecord[],
+    nextOffsetFloor: number,
     private readonly policy: PartitionPolicy,
     private readonly storage: PartitionStorage | undefined,
     private readonly logger: EventBusLogger,
   ) {
-    this.log = new PartitionLog(topic, partition, records);
+    this.log = new PartitionLog(topic, partition, records, nextOffsetFloor);
     this.writes = storage && new CoalescingQueue({ flush: (batch) => this.write(storage, batch) });
   }
 

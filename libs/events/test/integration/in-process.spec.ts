@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InProcessEventBus, silentEventBusLogger, type EventRecord } from '../../src';
@@ -134,6 +134,35 @@ describe('InProcessEventBus persistence', () => {
     expect(kept.length).toBeLessThan(5500);
     expect(kept.length).toBeGreaterThanOrEqual(100);
     expect(kept[kept.length - 1].o).toBe(5499);
+  });
+
+  it('never hands out an offset a group has committed, even when the log lost its tail', async () => {
+    const first = open();
+    await first.ensureTopics([{ name: 'usage', partitions: 1 }]);
+    await first.publish(['a', 'b', 'c'].map((value) => ({ topic: 'usage', key: 'user', value })));
+    const seen: EventRecord[] = [];
+    const subscription = await first.subscribe({
+      groupId: 'billing',
+      topics: ['usage'],
+      handler: async (batch) => void seen.push(...batch),
+    });
+    await waitFor(() => seen.length === 3);
+    await subscription.stop();
+    await first.close();
+    const file = partitionFile('usage', 0);
+    writeFileSync(file, `${lines(file)[0]}\n`); // the last two records are gone
+
+    const second = open();
+    const resumed: EventRecord[] = [];
+    await second.subscribe({
+      groupId: 'billing',
+      topics: ['usage'],
+      handler: async (batch) => void resumed.push(...batch),
+    });
+    await second.publish([{ topic: 'usage', key: 'user', value: 'd' }]);
+    await waitFor(() => resumed.length === 1);
+    expect(resumed.map((record) => [record.offset, record.value])).toEqual([['3', 'd']]);
+    await second.close();
   });
 
   it('refuses a second bus on a data dir that is in use', async () => {
