@@ -1,1 +1,26 @@
-export {};
+export { startPgliteServer, type PgliteServer } from './pglite/pglite-server';
+export { openDatabase, type Database } from './database/open-database';
+export {
+  buildOrmOptions,
+  type DatabaseOptions,
+  type EntityDefinition,
+  type MigrationClass,
+} from './database/orm-options';
+export { schemaOf, withSchema, withDatabase, redactUrl } from './database/database-url';
+export { isUniqueViolation } from './database/database-errors';
+export {
+  PersistenceModule,
+  PERSISTENCE_OPTIONS,
+  type PersistenceModuleAsyncOptions,
+} from './nest/persistence.module';
+export { OutboxMessage } from './outbox/outbox-message.entity';
+export { Migration20261122000000CreateOutboxMessages } from './outbox/outbox-messages.migration';
+export { enqueueOutbox } from './outbox/enqueue-outbox';
+export { OutboxRelay, type OutboxRelayOptions, type OutboxRelayLogger } from './outbox/outbox-relay';
+export type { BackoffPolicy } from './outbox/relay-backoff';
+export {
+  createTestDatabaseFactory,
+  type TestDatabase,
+  type TestDatabaseFactory,
+  type TestDatabaseFactoryOptions,
+} from './test-database/test-database-factory';

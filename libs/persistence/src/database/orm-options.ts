@@ -1,0 +1,91 @@
+import type { AnyEntity, Constructor, EntityClass, EntitySchema, MigrationObject } from '@mikro-orm/core';
+import { Migrator, type Migration } from '@mikro-orm/migrations';
+import { PostgreSqlDriver, ReflectMetadataProvider, type Options } from '@mikro-orm/postgresql';
+import { schemaOf, withoutSchema } from './database-url';
+
+export type EntityDefinition = EntityClass<AnyEntity> | EntitySchema;
+export type MigrationClass = Constructor<Migration>;
+
+export interface DatabaseOptions {
+  /** `postgres://user:password@host:port/database`, optionally `?schema=name`. */
+  url: string;
+  /** The service's entities, as classes (decorators) or `defineEntity`/`EntitySchema` objects. */
+  entities: readonly EntityDefinition[];
+  /** Applied in this order at start-up; each class name is its identity in `mikro_orm_migrations`. */
+  migrations: readonly MigrationClass[];
+  /** PGlite behind pglite-socket (one connection, no TLS) rather than a PostgreSQL server. */
+  embedded: boolean;
+  /** Log every query. */
+  debug?: boolean;
+  /** Connections to a PostgreSQL server (ignored when embedded). */
+  poolSize?: number;
+}
+
+const DEFAULT_POOL_SIZE = 10;
+/** A query waiting this long for PGlite's single connection is almost surely the deadlock trap. */
+const EMBEDDED_ACQUIRE_TIMEOUT_MS = 5_000;
+/**
+ * pglite-socket refuses a second connection instead of queueing it. An idle connection is handed
+ * back after a second, and a refused one is retried, so several pools can take turns on one server
+ * (the Jest workers sharing the test server do).
+ */
+const EMBEDDED_IDLE_TIMEOUT_MS = 1_000;
+const EMBEDDED_RECONNECT_INTERVAL_MS = 100;
+const SERVER_ACQUIRE_TIMEOUT_MS = 15_000;
+
+/** Migrations as MikroORM's `migrationsList` wants them: explicit classes, no file globbing. */
+export function migrationList(migrations: readonly MigrationClass[]): MigrationObject[] {
+  const seen = new Set<string>();
+  return migrations.map((migration) => {
+    const name = migration.name;
+    if (name === '')
+      throw new Error('A migration class must have a name: it is recorded in mikro_orm_migrations');
+    if (seen.has(name)) throw new Error(`Migration "${name}" is listed twice`);
+    seen.add(name);
+    return { name, class: migration };
+  });
+}
+
+export function buildOrmOptions(options: DatabaseOptions): Options {
+  const schema = schemaOf(options.url);
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl: withoutSchema(options.url),
+    ...(schema === undefined ? {} : { schema }),
+    entities: [...options.entities],
+    metadataProvider: ReflectMetadataProvider,
+    discovery: { disableDynamicFileAccess: true },
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: migrationList(options.migrations),
+      transactional: true,
+      allOrNothing: true,
+      // The snapshot would be written into the working directory of whoever starts the service.
+      snapshot: false,
+      silent: options.debug !== true,
+    },
+    forceUtcTimezone: true,
+    debug: options.debug === true,
+    pool: options.embedded
+      ? {
+          min: 0,
+          max: 1,
+          acquireTimeoutMillis: EMBEDDED_ACQUIRE_TIMEOUT_MS,
+          idleTimeoutMillis: EMBEDDED_IDLE_TIMEOUT_MS,
+          reapIntervalMillis: EMBEDDED_IDLE_TIMEOUT_MS / 4,
+          propagateCreateError: false,
+          createRetryIntervalMillis: EMBEDDED_RECONNECT_INTERVAL_MS,
+        }
+      : {
+          min: 0,
+          max: options.poolSize ?? DEFAULT_POOL_SIZE,
+          acquireTimeoutMillis: SERVER_ACQUIRE_TIMEOUT_MS,
+        },
+    driverOptions: {
+      // A PGSSLMODE in the environment would otherwise make pg ask PGlite for TLS.
+      ...(options.embedded ? { connection: { ssl: false } } : {}),
+      // Raw SQL (migrations included) must land in the service's schema too.
+      ...(schema === undefined ? {} : { searchPath: [schema] }),
+    },
+  };
+}

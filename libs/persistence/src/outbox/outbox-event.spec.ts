@@ -1,0 +1,25 @@
+import { toOutboxRow, toOutgoingEvent } from './outbox-event';
+
+describe('outbox rows', () => {
+  it('stores an event and gives it back unchanged', () => {
+    const event = {
+      topic: 'billing.balance',
+      key: '42',
+      value: { quota: 10 },
+      headers: { 'event-id': 'e1' },
+    };
+    expect(toOutgoingEvent(toOutboxRow(event))).toEqual(event);
+  });
+
+  it('keeps a tombstone as null and defaults headers to none', () => {
+    const row = toOutboxRow({ topic: 'identity.token', key: '7', value: null });
+    expect(row).toEqual({ topic: 'identity.token', key: '7', value: null, headers: {} });
+    expect(toOutgoingEvent(row).value).toBeNull();
+  });
+
+  it('refuses an event without topic or key, or with an undefined value', () => {
+    expect(() => toOutboxRow({ topic: '', key: '1', value: 1 })).toThrow(/topic/);
+    expect(() => toOutboxRow({ topic: 't', key: '', value: 1 })).toThrow(/key/);
+    expect(() => toOutboxRow({ topic: 't', key: '1', value: undefined })).toThrow(/tombstone/);
+  });
+});

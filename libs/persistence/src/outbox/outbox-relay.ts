@@ -1,0 +1,198 @@
+import { LockMode, type EntityManager } from '@mikro-orm/core';
+import type { EventBus } from '@tollgate/events';
+import { toOutgoingEvent } from './outbox-event';
+import { OutboxMessage } from './outbox-message.entity';
+import { backoffDelay, type BackoffPolicy } from './relay-backoff';
+
+export interface OutboxRelayLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface OutboxRelayOptions {
+  /** The ORM's root EntityManager; the relay works in forks of it. */
+  em: EntityManager;
+  bus: Pick<EventBus, 'publish'>;
+  logger: OutboxRelayLogger;
+  /** Rows published per transaction. */
+  batchSize?: number;
+  /** Poll period when nobody nudges. */
+  pollIntervalMs?: number;
+  /** Delay after consecutive publish failures. */
+  backoff?: BackoffPolicy;
+  /** Published rows are kept this long (for inspection), then deleted. */
+  retentionMs?: number;
+  purgeIntervalMs?: number;
+}
+
+type BatchOutcome = { kind: 'published'; count: number } | { kind: 'behind-another-relay' };
+
+const DEFAULTS = {
+  batchSize: 100,
+  pollIntervalMs: 200,
+  backoff: { initialMs: 500, maxMs: 30_000 },
+  retentionMs: 24 * 60 * 60 * 1000,
+  purgeIntervalMs: 60_000,
+} as const;
+
+/**
+ * Publishes the rows of `outbox_messages` through the event bus, in id order.
+ *
+ * Each batch is one transaction: lock the oldest unpublished rows (`FOR UPDATE SKIP LOCKED`),
+ * publish them, mark them published, commit. If publishing fails, the transaction rolls back and
+ * the rows stay for the next round (after a backoff). If the process dies after the bus accepted
+ * a batch but before the commit, the rows are still unpublished and go out again after restart:
+ * delivery is at least once, never lossy, and consumers deduplicate by event id.
+ *
+ * Several relays may run on one database (replicas): SKIP LOCKED keeps them off each other's rows,
+ * and a relay whose batch is not the oldest pending one backs off instead of publishing it, so
+ * rows are published in id order. Id order is commit order for events written after locking the
+ * row they describe (the usual case); concurrent transactions on different entities may commit
+ * out of id order, which is harmless since order matters per key.
+ *
+ * A row the bus refuses forever blocks the ones behind it, on purpose (order); it is logged on
+ * every attempt.
+ */
+export class OutboxRelay {
+  private readonly em: EntityManager;
+  private readonly bus: Pick<EventBus, 'publish'>;
+  private readonly logger: OutboxRelayLogger;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly backoff: BackoffPolicy;
+  private readonly retentionMs: number;
+  private readonly purgeIntervalMs: number;
+
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private roundInFlight = false;
+  private nudgedDuringRound = false;
+  private consecutiveFailures = 0;
+  private lastPurgeAt = 0;
+  /** Serialises rounds and `flushNow()` of this instance. */
+  private exclusiveTail: Promise<unknown> = Promise.resolve();
+
+  constructor(options: OutboxRelayOptions) {
+    this.em = options.em;
+    this.bus = options.bus;
+    this.logger = options.logger;
+    this.batchSize = options.batchSize ?? DEFAULTS.batchSize;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.pollIntervalMs;
+    this.backoff = options.backoff ?? DEFAULTS.backoff;
+    this.retentionMs = options.retentionMs ?? DEFAULTS.retentionMs;
+    this.purgeIntervalMs = options.purgeIntervalMs ?? DEFAULTS.purgeIntervalMs;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the batch in flight, if any. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.exclusiveTail;
+  }
+
+  /** Call after committing a transaction that enqueued events: publishes without waiting for the poll. */
+  nudge(): void {
+    // While backing off, the bus is failing: nudges would only hammer it.
+    if (!this.running || this.consecutiveFailures > 0) return;
+    if (this.roundInFlight) {
+      this.nudgedDuringRound = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  /** Publishes everything pending now; rejects if the bus fails. Returns the number of events published. */
+  flushNow(): Promise<number> {
+    return this.exclusive(() => this.drain());
+  }
+
+  /** Deletes rows published longer ago than the retention. Returns how many. */
+  purgePublished(): Promise<number> {
+    const cutoff = new Date(Date.now() - this.retentionMs);
+    return this.em.fork().nativeDelete(OutboxMessage, { publishedAt: { $lt: cutoff } });
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.round(), delayMs);
+    // Never the reason a process stays alive.
+    this.timer.unref();
+  }
+
+  private async round(): Promise<void> {
+    this.timer = undefined;
+    if (!this.running) return;
+    this.roundInFlight = true;
+    this.nudgedDuringRound = false;
+    let nextDelayMs = this.pollIntervalMs;
+    try {
+      await this.exclusive(async () => {
+        await this.drain();
+        await this.purgeIfDue();
+      });
+      this.consecutiveFailures = 0;
+      if (this.nudgedDuringRound) nextDelayMs = 0;
+    } catch (error) {
+      this.consecutiveFailures += 1;
+      nextDelayMs = backoffDelay(this.consecutiveFailures, this.backoff);
+      this.logger.warn(
+        { err: error, consecutiveFailures: this.consecutiveFailures, retryInMs: nextDelayMs },
+        'Outbox relay could not publish; the events stay in the outbox for the next attempt',
+      );
+    } finally {
+      this.roundInFlight = false;
+    }
+    if (this.running) this.schedule(nextDelayMs);
+  }
+
+  private async drain(): Promise<number> {
+    let published = 0;
+    for (;;) {
+      const outcome = await this.publishBatch();
+      if (outcome.kind === 'behind-another-relay') return published;
+      published += outcome.count;
+      if (outcome.count < this.batchSize) return published;
+    }
+  }
+
+  private publishBatch(): Promise<BatchOutcome> {
+    return this.em.fork().transactional(async (em): Promise<BatchOutcome> => {
+      const rows = await em.find(
+        OutboxMessage,
+        { publishedAt: null },
+        { orderBy: { id: 'asc' }, limit: this.batchSize, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+      );
+      const first = rows[0];
+      if (first === undefined) return { kind: 'published', count: 0 };
+      // Older rows we could not lock are being published by another relay: ours must wait for them.
+      const olderPending = await em.count(OutboxMessage, { publishedAt: null, id: { $lt: first.id } });
+      if (olderPending > 0) return { kind: 'behind-another-relay' };
+
+      await this.bus.publish(rows.map(toOutgoingEvent));
+      await em.nativeUpdate(
+        OutboxMessage,
+        { id: { $in: rows.map((row) => row.id) } },
+        { publishedAt: new Date() },
+      );
+      return { kind: 'published', count: rows.length };
+    });
+  }
+
+  private async purgeIfDue(): Promise<void> {
+    if (Date.now() - this.lastPurgeAt < this.purgeIntervalMs) return;
+    this.lastPurgeAt = Date.now();
+    await this.purgePublished();
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.exclusiveTail.then(work);
+    this.exclusiveTail = result.catch(() => undefined);
+    return result;
+  }
+}

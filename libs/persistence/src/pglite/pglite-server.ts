@@ -1,0 +1,42 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export interface PgliteServer {
+  /** `postgres://postgres:postgres@127.0.0.1:<port>/postgres` */
+  url: string;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+
+/**
+ * Runs PostgreSQL compiled to WASM (PGlite) in this process, on `dataDir`, behind a loopback
+ * socket speaking the PostgreSQL protocol, so the service talks to it through `pg` like to any
+ * server. It accepts one connection at a time: open it with `openDatabase({ embedded: true })`.
+ *
+ * PGlite loads its WASM through dynamic `import()`, which Jest's sandbox refuses: under Jest,
+ * start it from `globalSetup` instead.
+ */
+export async function startPgliteServer({ dataDir }: { dataDir: string }): Promise<PgliteServer> {
+  // PGlite creates only the last folder of its data directory.
+  await mkdir(dirname(dataDir), { recursive: true });
+  // Loaded on demand so that services on a PostgreSQL server never load the WASM build.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const db = await PGlite.create({ dataDir });
+  const server = new PGLiteSocketServer({ db, host: HOST, port: 0 });
+  try {
+    await server.start();
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const port = Number(server.getServerConn().split(':').pop());
+  return {
+    url: `postgres://postgres:postgres@${HOST}:${port}/postgres`,
+    close: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
