@@ -29,7 +29,39 @@ class SampleController {
   open(): void {}
 }
 
+@Roles(Role.Admin)
+@Controller()
+class AdminController {
+  @Get()
+  list(): void {}
+
+  @Public()
+  @Get()
+  open(): void {}
+}
+
+@Public()
+@Controller()
+class PublicController {
+  @Get()
+  open(): void {}
+
+  @Roles(Role.User)
+  @Get()
+  member(): void {}
+}
+
 type Handler = 'member' | 'admin' | 'root' | 'open';
+
+const contextIn = (controller: new () => object, handler: string, token?: string): ExecutionContext =>
+  ({
+    getType: () => 'http',
+    getHandler: () => (controller.prototype as Record<string, unknown>)[handler],
+    getClass: () => controller,
+    switchToHttp: () => ({
+      getRequest: () => ({ headers: token === undefined ? {} : { [INTERNAL_IDENTITY_HEADER]: token } }),
+    }),
+  }) as unknown as ExecutionContext;
 
 const contextFor = (handler: Handler, token?: string) => {
   const request = {
@@ -92,6 +124,21 @@ describe('InternalIdentityGuard', () => {
     const { context, request } = contextFor('open', await tokenFor(Role.Admin));
     await guard.canActivate(context);
     expect(identityOf(request)?.role).toBe(Role.Admin);
+  });
+});
+
+describe('InternalIdentityGuard on controllers with their own rule', () => {
+  const guard = new InternalIdentityGuard(new Reflector(), SECRET);
+
+  it("lets a method's rule win over its controller's", async () => {
+    expect(
+      await refusal(guard.canActivate(contextIn(AdminController, 'list', await tokenFor(Role.User)))),
+    ).toBe(ErrorCode.Forbidden);
+    await expect(guard.canActivate(contextIn(AdminController, 'open'))).resolves.toBe(true);
+    await expect(guard.canActivate(contextIn(PublicController, 'open'))).resolves.toBe(true);
+    expect(await refusal(guard.canActivate(contextIn(PublicController, 'member')))).toBe(
+      ErrorCode.Unauthenticated,
+    );
   });
 });
 

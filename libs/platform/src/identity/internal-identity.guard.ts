@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ErrorCode } from '@tollgate/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppException } from '../errors/app.exception';
+import { assertUnreachable } from '../errors/assert-unreachable';
 import { MINIMUM_ROLE, PUBLIC_ROUTE } from './identity.decorators';
 import { INTERNAL_IDENTITY_HEADER, InvalidInternalTokenError, verifyInternalToken } from './internal-token';
 import { attachIdentity } from './request-identity';
@@ -11,10 +12,13 @@ import type { Identity } from './identity';
 
 export const INTERNAL_TOKEN_SECRET = Symbol('tollgate:internal-token-secret');
 
+/** What a route demands: nothing, or a verified caller with at least some role. */
+type Access = { kind: 'public' } | { kind: 'identified'; minimum?: Role };
+
 /**
  * Services trust only the gateway: every route needs its signed identity token unless marked @Public().
- * On public routes a valid token is still read, so handlers can tell a signed-in caller apart;
- * @Roles() always requires one.
+ * A method's own @Public() or @Roles() wins over its controller's. On public routes a valid token is
+ * still read, so handlers can tell a signed-in caller apart.
  */
 @Injectable()
 export class InternalIdentityGuard implements CanActivate {
@@ -25,19 +29,30 @@ export class InternalIdentityGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const targets = [context.getHandler(), context.getClass()];
-    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_ROUTE, targets) === true;
-    const minimum = this.reflector.getAllAndOverride<Role | undefined>(MINIMUM_ROLE, targets);
+    const access = this.accessOf(context.getHandler()) ??
+      this.accessOf(context.getClass()) ?? { kind: 'identified' };
     const request = context.switchToHttp().getRequest<FastifyRequest>();
 
-    const identity = await this.identityFrom(request, isPublic && minimum === undefined);
+    const identity = await this.identityFrom(request, access.kind === 'public');
     if (identity) attachIdentity(request, identity);
-    if (isPublic && minimum === undefined) return true;
-    if (!identity) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
-    if (minimum !== undefined && !hasRole(identity.role, minimum)) {
-      throw new AppException(ErrorCode.Forbidden, 'Insufficient permissions');
+    switch (access.kind) {
+      case 'public':
+        return true;
+      case 'identified':
+        if (!identity) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+        if (access.minimum !== undefined && !hasRole(identity.role, access.minimum)) {
+          throw new AppException(ErrorCode.Forbidden, 'Insufficient permissions');
+        }
+        return true;
+      default:
+        return assertUnreachable(access, 'route access');
     }
-    return true;
+  }
+
+  private accessOf(target: Parameters<Reflector['get']>[1]): Access | undefined {
+    if (this.reflector.get<boolean | undefined>(PUBLIC_ROUTE, target) === true) return { kind: 'public' };
+    const minimum = this.reflector.get<Role | undefined>(MINIMUM_ROLE, target);
+    return minimum === undefined ? undefined : { kind: 'identified', minimum };
   }
 
   private async identityFrom(request: FastifyRequest, isPublic: boolean): Promise<Identity | undefined> {

@@ -78,6 +78,15 @@ describe('createLogger redaction', () => {
     expect(raw()).toContain('[REDACTED]');
   });
 
+  it('survives cyclic objects and still censors inside them', () => {
+    const { logger, raw } = capture();
+    const cyclic: Record<string, unknown> = { name: 'loop', password: 'leak-cyclic' };
+    cyclic['self'] = cyclic;
+    logger.info({ cyclic }, 'cycle');
+    expect(raw()).not.toMatch(/leak-/);
+    expect(raw()).toContain('[Circular]');
+  });
+
   it('does not copy objects that hold nothing to redact', () => {
     const clean = { route: '/x', nested: { status: 200 } };
     expect(redact(clean)).toBe(clean);

@@ -68,27 +68,42 @@ const errorFields = (error: Error): Record<string, unknown> => ({
   ...Object.fromEntries(Object.entries(error)),
 });
 
+const CIRCULAR = '[Circular]';
+
 /**
  * A copy of `value` with every redacted field's value censored; parts without such fields are returned as
  * they are, so a log line costs no copying unless it has something to hide.
  */
-export const redact = (value: unknown, depth = 0): unknown => {
+export const redact = (value: unknown): unknown => walk(value, 0, new Set());
+
+const walk = (value: unknown, depth: number, ancestors: Set<object>): unknown => {
   if (value === null || typeof value !== 'object') return value;
   if (depth > MAX_DEPTH) return TRUNCATED;
-  if (value instanceof Error) return redact(errorFields(value), depth);
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    value.forEach((item, index) => {
-      const redacted = redact(item, depth + 1);
-      if (redacted !== item) (copy ??= value.slice())[index] = redacted;
-    });
-    return copy ?? value;
-  }
-  if (value instanceof Map) return redact(Object.fromEntries(value), depth);
+  if (ancestors.has(value)) return CIRCULAR;
+  if (value instanceof Error) return walk(errorFields(value), depth, ancestors);
+  if (value instanceof Map) return walk(Object.fromEntries(value), depth, ancestors);
   if (serialisesItself(value)) return value;
+  ancestors.add(value);
+  try {
+    return Array.isArray(value) ? walkArray(value, depth, ancestors) : walkObject(value, depth, ancestors);
+  } finally {
+    ancestors.delete(value);
+  }
+};
+
+const walkArray = (value: unknown[], depth: number, ancestors: Set<object>): unknown[] => {
+  let copy: unknown[] | undefined;
+  value.forEach((item, index) => {
+    const redacted = walk(item, depth + 1, ancestors);
+    if (redacted !== item) (copy ??= value.slice())[index] = redacted;
+  });
+  return copy ?? value;
+};
+
+const walkObject = (value: object, depth: number, ancestors: Set<object>): object => {
   let copy: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(value)) {
-    const redacted = isRedactedField(key) ? REDACTION_CENSOR : redact(item, depth + 1);
+    const redacted = isRedactedField(key) ? REDACTION_CENSOR : walk(item, depth + 1, ancestors);
     if (redacted !== item) (copy ??= { ...value })[key] = redacted;
   }
   return copy ?? value;
