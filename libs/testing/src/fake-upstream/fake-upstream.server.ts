@@ -53,7 +53,7 @@ class FakeUpstreamServer {
   private readonly stats = new StatsRecorder();
   private readonly failures = new FailureSchedule();
   private readonly promptTokens = new PromptTokenCounter();
-  private readonly server = createServer({ keepAlive: true, noDelay: true }, (request, response) =>
+  private readonly server = createServer({ noDelay: true }, (request, response) =>
     this.onRequest(request, response),
   );
   private sequence = 0;
@@ -131,7 +131,7 @@ class FakeUpstreamServer {
     if (!match.route.hasBody) {
       this.deliver(
         response,
-        match.route.handle(this.upstreamRequest(request, match, query, undefined, behaviour)),
+        this.answer(match, this.upstreamRequest(request, match, query, undefined, behaviour)),
         behaviour,
       );
       return;
@@ -140,7 +140,7 @@ class FakeUpstreamServer {
       if (body.ok) {
         this.deliver(
           response,
-          match.route.handle(this.upstreamRequest(request, match, query, body.value, behaviour)),
+          this.answer(match, this.upstreamRequest(request, match, query, body.value, behaviour)),
           behaviour,
         );
       } else if (body.reason === 'too_large') {
@@ -172,6 +172,16 @@ class FakeUpstreamServer {
       sequence: this.sequence,
       baseUrl: this.baseUrl,
     };
+  }
+
+  /** A bug in a transform must answer a 500, not take the whole process down with an unhandled rejection. */
+  private answer(match: MatchedRoute, request: UpstreamRequest): Reply {
+    try {
+      return match.route.handle(request);
+    } catch (error) {
+      const reason = error instanceof Error ? error.name : 'unknown error';
+      return match.route.family.error(500, `fake upstream failed to answer (${reason})`);
+    }
   }
 
   private injectedFailure(match: MatchedRoute, behaviour: FakeUpstreamBehaviour): Reply {

@@ -470,6 +470,19 @@ describe('fake upstream, behaviours', () => {
     });
   });
 
+  it('takes options and reports stats over HTTP, for a fake in another process', async () => {
+    const patched = await fetch(`${upstream.url}/__fake/options`, {
+      method: 'POST',
+      body: JSON.stringify({ failRate: 1, failStatus: 503 }),
+    });
+    expect(patched.status).toBe(200);
+    await expect(openai.chat.completions.create(chat)).rejects.toMatchObject({ status: 503 });
+    const stats = (await (await fetch(`${upstream.url}/__fake/stats`)).json()) as FakeUpstreamStats;
+    expect(stats).toMatchObject({ requests: 1, injectedFailures: 1 });
+    const refused = await fetch(`${upstream.url}/__fake/options`, { method: 'POST', body: '{"failRate":7}' });
+    expect(refused.status).toBe(400);
+  });
+
   it('lets streams in flight finish on close, then stops', async () => {
     const own = await startFakeUpstream({ ...BASE_BEHAVIOUR, keys: KEYS, chunkMs: 30 });
     const client = new OpenAI({ apiKey: KEYS.openai, baseURL: `${own.url}/v1`, maxRetries: 0 });
