@@ -1,1 +1,2 @@
-export {};
+export { startAdmin } from './start-admin';
+export { adminConfigSchema, type AdminConfig } from './config';

@@ -1,1 +1,2 @@
-export {};
+export { startAuth } from './start-auth';
+export { authConfigSchema, type AuthConfig } from './config';

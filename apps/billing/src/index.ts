@@ -1,1 +1,2 @@
-export {};
+export { startBilling } from './start-billing';
+export { billingConfigSchema, type BillingConfig } from './config';

@@ -1,1 +1,2 @@
-export {};
+export { startChat } from './start-chat';
+export { chatConfigSchema, type ChatConfig } from './config';

@@ -1,1 +1,2 @@
-export {};
+export { startGateway } from './start-gateway';
+export { gatewayConfigSchema, type GatewayConfig } from './config';

@@ -1,1 +1,2 @@
-export {};
+export { startRelay } from './start-relay';
+export { relayConfigSchema, type RelayConfig } from './config';

@@ -1,1 +1,1 @@
-export {};
+export { startEmbedded, type EmbeddedPlatform, type EmbeddedOptions } from './embedded';

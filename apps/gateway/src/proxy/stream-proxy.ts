@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { Dispatcher, Pool } from 'undici';
 import { requestHeadersForBackend, responseHeadersForClient } from './forward-headers';
 
@@ -23,13 +24,16 @@ export type ProxyOutcome =
  * back-pressure (undici writes straight into the client response, a Writable) and an abort of the
  * backend call as soon as the client disconnects.
  */
-export async function proxyRequest(
-  pool: Pool,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  addedHeaders: Record<string, string>,
-): Promise<ProxyOutcome> {
+export interface ProxyCall {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The request body to stream through; null for none. */
+  body: Readable | null;
+  addedHeaders: Record<string, string>;
+}
+
+export async function proxyRequest(pool: Pool, call: ProxyCall, res: ServerResponse): Promise<ProxyOutcome> {
   const abort = new AbortController();
   const timings: ProxyTimings = { dispatchedAt: performance.now() };
   let clientGone = false;
@@ -41,15 +45,15 @@ export async function proxyRequest(
   };
   res.once('close', onClose);
 
-  const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
+  const method = call.method as Dispatcher.HttpMethod;
   const hasBody = method !== 'GET' && method !== 'HEAD';
   try {
     await pool.stream(
       {
-        path,
+        path: call.path,
         method,
-        headers: requestHeadersForBackend(req.headers, addedHeaders),
-        body: hasBody ? req : null,
+        headers: requestHeadersForBackend(call.headers, call.addedHeaders),
+        body: hasBody ? call.body : null,
         signal: abort.signal,
       },
       ({ statusCode, headers }) => {

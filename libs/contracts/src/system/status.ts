@@ -20,3 +20,6 @@ export const systemStatusSchema = z.object({
   start_time: z.number().int(),
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
+
+/** The platform's release, shown in /api/status and the changelog. */
+export const TOLLGATE_VERSION = '0.1.0';

@@ -1,0 +1,15 @@
+import { Controller, Get } from '@nestjs/common';
+import { ok, type Envelope, type SystemStatus } from '@tollgate/contracts';
+import { Public } from '@tollgate/platform';
+import { StatusService } from './status.service';
+
+@Controller('api/status')
+export class StatusController {
+  constructor(private readonly statusService: StatusService) {}
+
+  @Public()
+  @Get()
+  get(): Envelope<SystemStatus> {
+    return ok(this.statusService.status());
+  }
+}

@@ -1,0 +1,9 @@
+import { loadConfig } from '@tollgate/platform';
+import { startNestService, type Env, type RunningService, type ServiceRuntime } from '@tollgate/runtime';
+import { AuthModule } from './auth.module';
+import { authConfigSchema } from './config';
+
+export async function startAuth(env: Env, runtime: ServiceRuntime): Promise<RunningService> {
+  const config = loadConfig(authConfigSchema, env);
+  return startNestService({ name: 'auth', config, module: AuthModule.register(config, runtime) });
+}

@@ -1,0 +1,22 @@
+import { TOPICS, type IdentityUser } from '@tollgate/contracts';
+import type { OutgoingEvent } from '@tollgate/events';
+import type { User } from './user.entity';
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** The whole user on the compacted identity.user topic, keyed by id; what other services may know of a user. */
+export function identityUserEvent(user: User): OutgoingEvent {
+  const value: IdentityUser = {
+    v: 1,
+    id: user.id,
+    username: user.username,
+    display_name: user.displayName,
+    role: user.role,
+    status: user.status,
+    group: user.group,
+    inviter_id: user.inviterId,
+    created_at: seconds(user.createdAt),
+    updated_at: seconds(user.updatedAt),
+  };
+  return { topic: TOPICS.identityUser.name, key: String(user.id), value };
+}

@@ -1,0 +1,43 @@
+import { Entity, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { Role, UserStatus } from '@tollgate/contracts';
+
+@Entity({ tableName: 'users' })
+export class User {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @Property({ type: 'text', unique: true })
+  username!: string;
+
+  /** argon2id hash; null for accounts that only sign in through OAuth. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  passwordHash!: string | null;
+
+  @Property({ type: 'text' })
+  displayName!: string;
+
+  @Property({ type: 'text', nullable: true, unique: true })
+  email!: string | null;
+
+  @Property({ type: 'smallint' })
+  role: Opt<Role> = Role.User;
+
+  @Property({ type: 'smallint' })
+  status: Opt<UserStatus> = UserStatus.Enabled;
+
+  @Property({ type: 'text', fieldName: 'group' })
+  group: Opt<string> = 'default';
+
+  @Index()
+  @Property({ type: 'integer', nullable: true })
+  inviterId!: number | null;
+
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+
+  @Property({ type: 'datetime', onUpdate: () => new Date() })
+  updatedAt: Opt<Date> = new Date();
+
+  @Property({ type: 'datetime', nullable: true })
+  deletedAt!: Date | null;
+}

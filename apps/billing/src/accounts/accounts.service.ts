@@ -1,0 +1,36 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import type { IdentityUser } from '@tollgate/contracts';
+import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
+import { Account } from './account.entity';
+import { billingBalanceEvent } from './balance-events';
+
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly outbox: OutboxRelay,
+  ) {}
+
+  /**
+   * Opens an account for each user that has none, in one transaction, and publishes their balances.
+   * Redelivered or repeated users are no-ops, so the identity.user consumer is idempotent.
+   */
+  async openAccounts(users: readonly IdentityUser[]): Promise<number> {
+    if (users.length === 0) return 0;
+    const ids = [...new Set(users.map((u) => u.id))];
+    const opened = await this.em.fork().transactional(async (tx) => {
+      const existing = new Set((await tx.find(Account, { userId: { $in: ids } }, { fields: ['userId'] })).map((a) => a.userId));
+      const created = ids.filter((id) => !existing.has(id)).map((userId) => tx.create(Account, { userId }));
+      await tx.flush();
+      await enqueueOutbox(tx, created.map(billingBalanceEvent));
+      return created.length;
+    });
+    if (opened > 0) this.outbox.nudge();
+    return opened;
+  }
+
+  async find(userId: number): Promise<Account | null> {
+    return this.em.fork().findOne(Account, { userId });
+  }
+}

@@ -1,0 +1,28 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
+import { Account } from './accounts/account.entity';
+import { AccountsService } from './accounts/accounts.service';
+import { IdentityUserConsumer } from './accounts/identity-user.consumer';
+import type { BillingConfig } from './config';
+import { AccountsMigration } from './migrations/20261122-accounts.migration';
+
+@Module({})
+export class BillingModule {
+  static register(config: BillingConfig, runtime: ServiceRuntime): DynamicModule {
+    return {
+      module: BillingModule,
+      imports: [
+        ServiceInfrastructureModule.forRoot({
+          runtime,
+          database: {
+            url: config.DATABASE_URL,
+            entities: [Account],
+            migrations: [AccountsMigration],
+            outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
+          },
+        }),
+      ],
+      providers: [AccountsService, IdentityUserConsumer],
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { baseServiceConfig, envInt, secret } from '@tollgate/platform';
+
+const serviceUrl = z.string().url('must be a URL like http://127.0.0.1:3001');
+
+export const gatewayConfigSchema = z.object({
+  ...baseServiceConfig,
+  SERVICE_NAME: baseServiceConfig.SERVICE_NAME.default('gateway'),
+  PORT: baseServiceConfig.PORT.default('3000'),
+  AUTH_URL: serviceUrl,
+  BILLING_URL: serviceUrl,
+  RELAY_URL: serviceUrl,
+  CHAT_URL: serviceUrl,
+  ADMIN_URL: serviceUrl,
+  REDIS_URL: secret(z.string().url().optional()),
+  /** The built web app (apps/web/dist); served at / when set and present. */
+  WEB_DIST_DIR: z.string().optional(),
+  GATEWAY_BODY_LIMIT_BYTES: envInt().pipe(z.number().min(1024)).default('10485760'),
+  /** Requests per minute per client IP on this gateway instance; 0 turns the limit off. */
+  GATEWAY_RATE_LIMIT_PER_MINUTE: envInt().pipe(z.number().min(0)).default('6000'),
+  /** Keep-alive connections per backend service. */
+  GATEWAY_BACKEND_CONNECTIONS: envInt().pipe(z.number().min(1)).default('128'),
+  /** Comma-separated origins allowed to call the API from a browser; empty = same origin only. */
+  CORS_ORIGINS: z.string().default(''),
+});
+export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

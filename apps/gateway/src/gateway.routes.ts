@@ -1,0 +1,133 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, type BackendService, type CompiledRouteTable } from '@tollgate/contracts';
+import { BodyTooLargeError, limitedBody } from './limits/body-limit';
+import type { ClientRateLimiter } from './limits/client-rate-limiter';
+import type { CorsPolicy } from './limits/cors-policy';
+import type { BackendPools } from './proxy/backend-pools';
+import { sendGatewayError } from './proxy/gateway-errors';
+import { proxyRequest, type ProxyOutcome } from './proxy/stream-proxy';
+import type { WebStatic } from './static/web-static';
+
+export interface ProxyObservation {
+  service: BackendService;
+  outcome: ProxyOutcome['kind'];
+  status: number;
+  /** Time spent in the gateway itself rather than waiting on the backend. */
+  overheadMs: number;
+}
+
+export interface GatewayRouteDeps {
+  routes: CompiledRouteTable;
+  pools: BackendPools;
+  web?: WebStatic;
+  limiter: ClientRateLimiter;
+  cors: CorsPolicy;
+  bodyLimitBytes: number;
+  observe(observation: ProxyObservation): void;
+  onBackendError(service: BackendService, error: Error): void;
+}
+
+const PROXIED_PREFIXES = ['/api', '/v1', '/v1beta'];
+
+/**
+ * The edge: every /api, /v1 and /v1beta request streams to the service that owns it; anything
+ * else is the web app. Bodies are never parsed here: the routes live in their own Fastify scope
+ * whose only content-type parser leaves the body as the raw stream.
+ */
+export async function registerGatewayRoutes(fastify: FastifyInstance, deps: GatewayRouteDeps): Promise<void> {
+  await fastify.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    const proxy = (request: FastifyRequest, reply: FastifyReply) => forward(request, reply, deps);
+    for (const prefix of PROXIED_PREFIXES) {
+      scope.all(prefix, proxy);
+      scope.all(`${prefix}/*`, proxy);
+    }
+
+    const web = deps.web;
+    if (web?.available()) {
+      const serveWeb = (request: FastifyRequest, reply: FastifyReply) => {
+        reply.hijack();
+        web.serve(request.raw, reply.raw, request.url);
+      };
+      scope.get('/', serveWeb);
+      scope.get('/*', serveWeb);
+    }
+  });
+}
+
+async function forward(request: FastifyRequest, reply: FastifyReply, deps: GatewayRouteDeps): Promise<void> {
+  reply.hijack();
+  const startedAt = performance.now();
+  const req = request.raw;
+  const res = reply.raw;
+  const path = request.url;
+  res.setHeader('x-request-id', request.id);
+
+  if (deps.cors.apply(req, res)) return;
+
+  const route = deps.routes.match(path);
+  if (!route) {
+    sendGatewayError(res, path, 404, ErrorCode.NotFound, `No route for ${request.method} ${path.split('?')[0]}`);
+    return;
+  }
+
+  const rate = await deps.limiter.check(request.ip);
+  if (!rate.allowed) {
+    sendGatewayError(res, path, 429, ErrorCode.RateLimited, 'Too many requests, slow down', {
+      'retry-after': String(rate.retryAfterSeconds),
+    });
+    return;
+  }
+
+  if (route.minRole !== undefined) {
+    // Sessions are resolved by the accounts feature; until a caller carries one, admin-only
+    // prefixes are refused here rather than forwarded.
+    sendGatewayError(res, path, 401, ErrorCode.Unauthenticated, 'Authentication required');
+    return;
+  }
+
+  const body = limitedBody(req, deps.bodyLimitBytes);
+  if (!body) {
+    sendGatewayError(res, path, 413, ErrorCode.PayloadTooLarge, `Request body is larger than ${deps.bodyLimitBytes} bytes`);
+    return;
+  }
+
+  const outcome = await proxyRequest(
+    deps.pools.get(route.service),
+    {
+      method: request.method,
+      path,
+      headers: req.headers,
+      body,
+      addedHeaders: {
+        'x-request-id': request.id,
+        'x-forwarded-for': request.ip,
+        'x-forwarded-proto': request.protocol,
+      },
+    },
+    res,
+  );
+
+  if (outcome.kind === 'backend_failed') {
+    if (outcome.error instanceof BodyTooLargeError) {
+      sendGatewayError(res, path, 413, ErrorCode.PayloadTooLarge, outcome.error.message);
+    } else {
+      deps.onBackendError(route.service, outcome.error);
+      sendGatewayError(res, path, 502, ErrorCode.UpstreamServiceDown, `The ${route.service} service is unavailable`);
+    }
+  } else if (outcome.kind === 'backend_broke') {
+    deps.onBackendError(route.service, outcome.error);
+  }
+
+  // Streaming overlaps forwarding with the backend's own work, so the gateway's share is what it
+  // spent before dispatching (routing, limits) — or everything, when the backend never answered.
+  const { dispatchedAt, headersAt } = outcome.timings;
+  deps.observe({
+    service: route.service,
+    outcome: outcome.kind,
+    status: outcome.kind === 'completed' ? outcome.status : res.statusCode,
+    overheadMs: headersAt === undefined ? performance.now() - startedAt : dispatchedAt - startedAt,
+  });
+}

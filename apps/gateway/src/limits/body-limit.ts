@@ -1,0 +1,27 @@
+import type { IncomingMessage } from 'node:http';
+import { Transform, type Readable } from 'node:stream';
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`Request body is larger than ${limit} bytes`);
+  }
+}
+
+/**
+ * The request body as it should be forwarded. A declared Content-Length over the limit is refused
+ * before anything is read (null); a body without one is counted on the way and cut at the limit.
+ */
+export function limitedBody(req: IncomingMessage, limit: number): Readable | null {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined) return Number(declared) > limit ? null : req;
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      seen += chunk.length;
+      if (seen > limit) cb(new BodyTooLargeError(limit));
+      else cb(null, chunk);
+    },
+  });
+  req.on('error', (err) => counter.destroy(err));
+  return req.pipe(counter);
+}

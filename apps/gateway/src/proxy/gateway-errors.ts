@@ -1,0 +1,21 @@
+import type { ServerResponse } from 'node:http';
+import { ErrorCode, fail, protocolOfPath, renderProtocolError } from '@tollgate/contracts';
+
+/** The gateway's own refusals, in the envelope on /api and in the caller's protocol on /v1 and /v1beta. */
+export function sendGatewayError(
+  res: ServerResponse,
+  path: string,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const isModelApi = path.startsWith('/v1/') || path === '/v1' || path.startsWith('/v1beta');
+  const body = JSON.stringify(isModelApi ? renderProtocolError(protocolOfPath(path), status, code, message) : fail(message));
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}

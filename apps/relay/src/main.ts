@@ -1,0 +1,4 @@
+import { createDistributedRuntime, runMain } from '@tollgate/runtime';
+import { startRelay } from './start-relay';
+
+void runMain(startRelay, () => createDistributedRuntime(process.env, 'relay', { bus: true, kv: true }), process.env);

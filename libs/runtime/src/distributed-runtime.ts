@@ -1,0 +1,39 @@
+import { createEventBus } from '@tollgate/events';
+import { createKvStore, MemoryKvStore } from '@tollgate/kv';
+import { ConfigError, loadConfig } from '@tollgate/platform';
+import { z } from 'zod';
+import type { Env, ServiceRuntime } from './service-runtime';
+
+const infraSchema = z.object({
+  SERVICE_NAME: z.string().min(1),
+  KAFKA_BROKERS: z.string().optional(),
+  REDIS_URL: z.string().url().optional(),
+});
+
+export interface DistributedRuntimeNeeds {
+  /** The service publishes or consumes events (every service but the gateway). */
+  bus: boolean;
+  /** The service keeps shared state in Redis; without it a process-local store is used. */
+  kv: boolean;
+}
+
+/** Kafka and Redis clients for a service running as its own process. */
+export function createDistributedRuntime(env: Env, serviceName: string, needs: DistributedRuntimeNeeds): ServiceRuntime {
+  const config = loadConfig(infraSchema, { ...env, SERVICE_NAME: env.SERVICE_NAME ?? serviceName });
+  const missing = [];
+  if (needs.bus && !config.KAFKA_BROKERS) missing.push({ variable: 'KAFKA_BROKERS', reason: 'is missing' });
+  if (needs.kv && !config.REDIS_URL) missing.push({ variable: 'REDIS_URL', reason: 'is missing' });
+  if (missing.length) throw new ConfigError(missing);
+
+  const brokers = (config.KAFKA_BROKERS ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  return {
+    bus: needs.bus
+      ? createEventBus({ kind: 'kafka', brokers, clientId: config.SERVICE_NAME })
+      : createEventBus({ kind: 'memory' }),
+    kv: config.REDIS_URL ? createKvStore({ kind: 'redis', url: config.REDIS_URL }) : new MemoryKvStore(),
+    embedded: false,
+  };
+}

@@ -1,0 +1,5 @@
+export * from './service-runtime';
+export * from './distributed-runtime';
+export * from './run-main';
+export * from './service-infrastructure.module';
+export * from './start-nest-service';

@@ -1,0 +1,36 @@
+import type { Env, RunningService, ServiceRuntime } from './service-runtime';
+
+/**
+ * The body of a service's main.ts: start it, print where it listens, and on SIGINT/SIGTERM close
+ * the service, then the runtime's clients, once. A failed start prints the reason and exits 1.
+ */
+export async function runMain(
+  start: (env: Env, runtime: ServiceRuntime) => Promise<RunningService>,
+  makeRuntime: () => ServiceRuntime,
+  env: Env,
+): Promise<void> {
+  let runtime: ServiceRuntime | undefined;
+  let service: RunningService | undefined;
+  let closing = false;
+  const close = async (code: number) => {
+    if (closing) return;
+    closing = true;
+    try {
+      await service?.close();
+      await runtime?.bus.close();
+      await runtime?.kv.close();
+    } finally {
+      process.exit(code);
+    }
+  };
+  process.once('SIGINT', () => void close(0));
+  process.once('SIGTERM', () => void close(0));
+  try {
+    runtime = makeRuntime();
+    service = await start(env, runtime);
+    process.stdout.write(`${service.name} listening on ${service.url}\n`);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    await close(1);
+  }
+}

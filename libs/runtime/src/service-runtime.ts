@@ -1,0 +1,25 @@
+import type { EventBus } from '@tollgate/events';
+import type { KvStore } from '@tollgate/kv';
+
+/**
+ * What a service is started with besides its environment: the shared infrastructure adapters.
+ * Embedded mode hands every service the same in-process bus and memory store; distributed mode
+ * builds Kafka and Redis clients from the environment.
+ */
+export interface ServiceRuntime {
+  bus: EventBus;
+  kv: KvStore;
+  /** PGlite behind the database URL (one connection; no advisory locks). */
+  embedded: boolean;
+}
+
+export interface RunningService {
+  readonly name: string;
+  readonly port: number;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export type StartService = (env: Env, runtime: ServiceRuntime) => Promise<RunningService>;
