@@ -171,7 +171,16 @@ export class InProcessEventBus implements EventBus {
 
   private async ensureTopic(spec: TopicSpec): Promise<void> {
     assertValidTopicName(spec.name);
-    if (this.topics.has(spec.name)) return;
+    const existing = this.topics.get(spec.name);
+    if (existing) {
+      if (spec.compacted !== undefined && spec.compacted !== existing.compacted) {
+        this.logger.warn('topic exists with another cleanup policy; left as it is', {
+          topic: spec.name,
+          compacted: existing.compacted,
+        });
+      }
+      return;
+    }
     const pending = this.creatingTopics.get(spec.name);
     if (pending) return pending;
     const partitions = spec.partitions ?? this.defaultPartitions;

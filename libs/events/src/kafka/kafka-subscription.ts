@@ -81,6 +81,8 @@ export class KafkaSubscription implements Subscription {
         if (!payload.restart) reject(payload.error);
       });
     });
+    // A crash after connect() failed or after the join would otherwise be an unhandled rejection.
+    joined.catch(() => undefined);
     await consumer.connect();
     await consumer.subscribe({
       topics: this.options.topics,

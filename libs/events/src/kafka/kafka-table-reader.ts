@@ -51,6 +51,14 @@ export class KafkaTableReader {
       consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
         this.advance(payload.topic, payload.partition, Number(payload.lastOffset) + 1),
       );
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        this.deps.logger.error('compacted table reader crashed', {
+          topics: [...this.views.keys()],
+          restart: payload.restart,
+          error: errorMessage(payload.error),
+        });
+        if (!payload.restart) this.failAll(payload.error);
+      });
       await consumer.connect();
       if (this.stopping) return;
       await consumer.subscribe({ topics: [...this.views.keys()], fromBeginning: true });
@@ -60,9 +68,13 @@ export class KafkaTableReader {
         topics: [...this.views.keys()],
         error: errorMessage(error),
       });
-      for (const views of this.views.values()) views.forEach((view) => view.fail(error));
+      this.failAll(error);
       await this.consumer?.disconnect().catch(() => undefined);
     }
+  }
+
+  private failAll(error: unknown): void {
+    for (const views of this.views.values()) views.forEach((view) => view.fail(error));
   }
 
   /** Returns true when that was the reader's last table and it stopped. */

@@ -39,7 +39,9 @@ export interface SubscribeOptions<T = unknown> {
   /**
    * Called with one or more records of one partition, in order. Offsets are committed only
    * after it resolves. If it throws, the batch is retried with backoff; after `maxAttempts`
-   * each failing record goes to `<topic>.dlq` and consumption moves on.
+   * its records are tried one by one, each one that still fails goes to `<topic>.dlq`, and
+   * consumption moves on. Calls for one partition never overlap; calls for different
+   * partitions may. Delivery is at least once: handlers must be idempotent.
    */
   handler: (batch: EventRecord<T>[]) => Promise<void>;
   /** Attempts per batch before its failing records are dead-lettered (default 5). */
@@ -66,7 +68,10 @@ export interface CompactedTable<T> {
   get(key: string): T | undefined;
   entries(): IterableIterator<[string, T]>;
   readonly size: number;
-  /** Resolves once every partition has been read up to the end offset seen at start-up. */
+  /**
+   * Resolves once every partition has been read up to the end offset seen at start-up; rejects
+   * if the topic cannot be read (unknown topic, broker unreachable) or the table is stopped first.
+   */
   caughtUp(): Promise<void>;
   isCaughtUp(): boolean;
   /** Called after every applied change (value undefined = deleted by tombstone). */

@@ -157,6 +157,19 @@ export function describeEventBusContract(
       for (const partition of partitionsOf(a)) expect(partitionsOf(c).has(partition)).toBe(false);
     });
 
+    it('delivers every one of many concurrent publishes exactly once', async () => {
+      const b = await bus();
+      const topic = unique('concurrent');
+      await b.ensureTopics([{ name: topic, partitions: 2 }]);
+      const received = inbox();
+      await subscribe(b, { groupId: unique('g'), topics: [topic], handler: received.handler });
+      const values = Array.from({ length: 300 }, (_, i) => i);
+      await Promise.all(values.map((i) => b.publish([{ topic, key: `user-${i % 7}`, value: i }])));
+      await received.waitForCount(values.length);
+      await pause(200);
+      expect(received.records.map((record) => record.value as number).sort((x, y) => x - y)).toEqual(values);
+    });
+
     it('starts a new group at the end of the topic when fromBeginning is false', async () => {
       const b = await bus();
       const topic = unique('from-end');
