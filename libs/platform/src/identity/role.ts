@@ -1,8 +1,6 @@
-/** Roles as new-api numbers them; a higher role includes every lower one. Belongs in contracts (see report). */
-export enum Role {
-  User = 1,
-  Admin = 10,
-  Root = 100,
-}
+import { Role } from '@tollgate/contracts';
 
+export { Role };
+
+/** A higher role includes every lower one (root includes admin includes user). */
 export const hasRole = (role: Role, minimum: Role): boolean => role >= minimum;
