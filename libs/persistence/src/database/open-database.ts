@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/core';
 import { MikroORM as PostgreSqlMikroORM, type PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { withAdvisoryLock } from './advisory-lock';
-import { schemaOf } from './database-url';
+import { redactUrl, schemaOf } from './database-url';
 import { buildOrmOptions, type DatabaseOptions } from './orm-options';
 
 export type Database = MikroORM<PostgreSqlDriver>;
@@ -14,7 +14,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await migrate(orm, options);
   } catch (error) {
     await orm.close(true);
-    throw error;
+    const hint = options.embedded ? ' (PGlite: is its server running, and its one connection free?)' : '';
+    const message = `Could not open and migrate the database at ${redactUrl(options.url)}${hint}`;
+    throw new Error(`${message}: ${String(error)}`, { cause: error });
   }
   return orm;
 }
