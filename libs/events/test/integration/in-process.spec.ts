@@ -173,6 +173,12 @@ describe('InProcessEventBus persistence', () => {
     await second.close();
   });
 
+  it('takes over a lock left by a process that no longer runs', async () => {
+    writeFileSync(join(dataDir, 'LOCK'), '2147483646');
+    const bus = open();
+    await bus.close();
+  });
+
   it('refuses to publish to a topic that was never created', async () => {
     const bus = open();
     await expect(bus.publish([{ topic: 'missing', key: 'k', value: 1 }])).rejects.toThrow(/ensureTopics/);
