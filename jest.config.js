@@ -2,7 +2,10 @@
 // environment printed by `scripts/infra.sh env` (the test script sets it up).
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }];
 const moduleNameMapper = { '^@tollgate/([a-z-]+)$': '<rootDir>/libs/$1/src' };
-const appsMapper = { '^@tollgate/(gateway|auth|billing|relay|chat|admin)$': '<rootDir>/apps/$1/src' };
+const appsMapper = {
+  '^@tollgate/(gateway|auth|billing|relay|chat|admin)$': '<rootDir>/apps/$1/src',
+  '^@tollgate/launcher$': '<rootDir>/tools/launcher/src',
+};
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',

@@ -13,6 +13,8 @@ export interface TableReaderDependencies {
   logger: EventBusLogger;
 }
 
+const START_RETRY_WINDOW_MS = 30_000;
+
 /**
  * Reads compacted topics from the beginning for a set of tables, under a group id of its own
  * that never commits: no group's committed offsets are involved, and every start replays the
@@ -42,7 +44,7 @@ export class KafkaTableReader {
 
   private async connectAndRun(): Promise<void> {
     try {
-      await this.readEndOffsets();
+      await this.readEndOffsetsPatiently();
       if (this.stopping) return;
       const groupId = `${this.deps.clientId}.table.${randomUUID()}`;
       const consumer = this.deps.kafka.consumer(consumerConfig(groupId, this.deps.tuning));
@@ -94,6 +96,29 @@ export class KafkaTableReader {
       await this.consumer?.disconnect();
     })();
     return this.stopping;
+  }
+
+  /**
+   * Topics created a moment ago (a fresh cluster, or ensureTopics just before) answer "not the
+   * leader" until their partitions have leaders: such retriable errors are retried for a while.
+   */
+  private async readEndOffsetsPatiently(): Promise<void> {
+    const deadline = Date.now() + START_RETRY_WINDOW_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.readEndOffsets();
+        return;
+      } catch (error) {
+        const retriable = (error as { retriable?: boolean }).retriable === true;
+        if (!retriable || this.stopping || Date.now() > deadline) throw error;
+        this.deps.logger.warn('compacted table reader waiting for partition leaders', {
+          topics: [...this.views.keys()],
+          attempt,
+          error: errorMessage(error),
+        });
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)));
+      }
+    }
   }
 
   private async readEndOffsets(): Promise<void> {

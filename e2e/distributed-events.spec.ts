@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { Role } from '@tollgate/contracts';
+import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
+import { signInternalToken } from '@tollgate/platform';
+import { eventually, infrastructureEnv, REPO_ROOT, runId } from './support/e2e-env';
+
+jest.setTimeout(180_000);
+
+/**
+ * The platform as separate processes on real PostgreSQL, Redis and Kafka: an outbox event survives a
+ * crash between the database commit and the publish, and entities published on compacted topics by
+ * one service are seen by the others.
+ */
+describe('distributed platform: outbox and compacted topics', () => {
+  const infra = infrastructureEnv();
+  const id = runId();
+  const secret = randomBytes(32).toString('hex');
+  const rootUsername = `root_${id}`;
+  let platform: DistributedPlatform;
+  const clients: Client[] = [];
+
+  const db = async (service: 'auth' | 'billing'): Promise<Client> => {
+    const client = new Client({ connectionString: platform.databaseUrls[service] });
+    await client.connect();
+    clients.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    platform = await startDistributed({
+      repoRoot: REPO_ROOT,
+      env: {
+        TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+        TOLLGATE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        TOLLGATE_ROOT_USERNAME: rootUsername,
+        TOLLGATE_ROOT_PASSWORD: 'e2e-root-password',
+        LOG_LEVEL: 'info',
+      },
+      ...infra,
+      databasePrefix: `e2e_${id}`,
+      logDir: join(REPO_ROOT, 'reports', 'e2e-logs', id),
+      // auth and billing are started by the test itself, in a particular order.
+      skip: ['auth', 'billing'],
+    });
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.end()));
+    await platform?.stop();
+  });
+
+  let rootId: number;
+
+  it('keeps a committed outbox event across a SIGKILL before it was published, and publishes it after restart', async () => {
+    // auth commits the root user and its identity.user event, but does not publish (relay off)…
+    await platform.services.auth.start({ OUTBOX_RELAY_ENABLED: 'false' });
+    const auth = await db('auth');
+    const root = await auth.query<{ id: number }>('select id from users where username = $1 and role = $2', [rootUsername, Role.Root]);
+    expect(root.rows).toHaveLength(1);
+    rootId = root.rows[0]!.id;
+    const pending = await auth.query('select id from outbox_messages where topic = $1 and published_at is null', ['identity.user']);
+    expect(pending.rowCount).toBe(1);
+
+    // …and dies at once.
+    await platform.services.auth.kill('SIGKILL');
+
+    // billing, consuming identity.user, has nothing to see yet.
+    await platform.services.billing.start();
+    const billing = await db('billing');
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await billing.query('select 1 from accounts where user_id = $1', [rootId])).rowCount).toBe(0);
+
+    // After a restart the event goes out, and billing opens the account exactly once.
+    await platform.services.auth.start();
+    await eventually(
+      async () => ((await billing.query('select 1 from accounts where user_id = $1', [rootId])).rowCount === 1 ? true : undefined),
+      60_000,
+      'billing to open the root user’s account',
+    );
+    const published = await auth.query('select published_at from outbox_messages where topic = $1', ['identity.user']);
+    expect(published.rows.every((r: { published_at: Date | null }) => r.published_at !== null)).toBe(true);
+    expect((await auth.query('select count(*)::int as n from users where role = $1', [Role.Root])).rows[0].n).toBe(1);
+    expect((await billing.query('select count(*)::int as n from accounts')).rows[0].n).toBe(1);
+  });
+
+  it('lets relay see what auth and billing published on compacted topics', async () => {
+    const token = await signInternalToken({ userId: 1, role: Role.Root, via: 'session' }, secret);
+    const entry = async (model: string, key: number) => {
+      const res = await fetch(`${platform.services.relay.url}/internal/read-models/${model}/${key}`, {
+        headers: { 'x-tollgate-identity': token },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: { present: boolean } }).data;
+    };
+    await eventually(async () => ((await entry('users', rootId)).present ? true : undefined), 30_000, 'relay to see the user');
+    await eventually(async () => ((await entry('balances', rootId)).present ? true : undefined), 30_000, 'relay to see the balance');
+  });
+
+  it('refuses the internal read-model view without the gateway’s signed identity', async () => {
+    const res = await fetch(`${platform.services.relay.url}/internal/read-models`);
+    expect(res.status).toBe(401);
+  });
+
+  it('serves the system status through the gateway', async () => {
+    const res = await fetch(`${platform.url}/api/status`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { success: boolean; data: Record<string, unknown> };
+    expect(body.success).toBe(true);
+    for (const field of ['chat_models', 'github_client_id', 'google_client_id', 'discord_client_id', 'discord_redirect_uri', 'server_address', 'github_oauth', 'google_oauth', 'discord_oauth']) {
+      expect(body.data).toHaveProperty(field);
+    }
+  });
+});

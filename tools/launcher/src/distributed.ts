@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import { BACKEND_SERVICES, type BackendService, type ServiceName } from '@tollgate/contracts';
+import type { Env } from '@tollgate/runtime';
+import { freePort } from './free-port';
+import { databaseUrl, ensureDatabases } from './service-databases';
+import { ServiceProcess } from './service-process';
+
+const DATABASE_SERVICES = ['auth', 'billing', 'chat', 'admin'] as const;
+
+export interface DistributedOptions {
+  repoRoot: string;
+  /** Base environment of every service: secrets, root user, OAuth ids, …; plus the infrastructure. */
+  env: Env;
+  /** Admin URL of the PostgreSQL server; each service gets its own database on it. */
+  postgresAdminUrl: string;
+  redisUrl: string;
+  kafkaBrokers: string;
+  /** Database names are `<prefix>_<service>` (default `tollgate`). */
+  databasePrefix?: string;
+  gatewayPort?: number;
+  /** Fixed ports per service; free ones otherwise. */
+  servicePorts?: Partial<Record<BackendService, number>>;
+  logDir: string;
+  /** Services not to start now (a test starts them itself). */
+  skip?: readonly BackendService[];
+}
+
+export interface DistributedPlatform {
+  url: string;
+  services: Record<ServiceName, ServiceProcess>;
+  databaseUrls: Record<(typeof DATABASE_SERVICES)[number], string>;
+  stop(): Promise<void>;
+}
+
+/** Every service in its own process on real PostgreSQL, Redis and Kafka, the gateway in front. */
+export async function startDistributed(options: DistributedOptions): Promise<DistributedPlatform> {
+  mkdirSync(options.logDir, { recursive: true });
+  const prefix = options.databasePrefix ?? 'tollgate';
+  const databaseUrls = Object.fromEntries(
+    DATABASE_SERVICES.map((s) => [s, databaseUrl(options.postgresAdminUrl, `${prefix}_${s}`)]),
+  ) as DistributedPlatform['databaseUrls'];
+  await ensureDatabases(options.postgresAdminUrl, DATABASE_SERVICES.map((s) => `${prefix}_${s}`));
+
+  const ports = {} as Record<ServiceName, number>;
+  for (const name of BACKEND_SERVICES) ports[name] = options.servicePorts?.[name] ?? (await freePort());
+  ports.gateway = options.gatewayPort ?? (await freePort());
+
+  const common: Env = { ...options.env, REDIS_URL: options.redisUrl, KAFKA_BROKERS: options.kafkaBrokers };
+  const envOf = (name: ServiceName): Env => {
+    if (name === 'gateway') {
+      const url = (s: BackendService) => `http://127.0.0.1:${ports[s]}`;
+      return {
+        ...common,
+        AUTH_URL: url('auth'),
+        BILLING_URL: url('billing'),
+        RELAY_URL: url('relay'),
+        CHAT_URL: url('chat'),
+        ADMIN_URL: url('admin'),
+      };
+    }
+    const db = (DATABASE_SERVICES as readonly string[]).includes(name)
+      ? { DATABASE_URL: databaseUrls[name as (typeof DATABASE_SERVICES)[number]] }
+      : {};
+    return { ...common, ...db };
+  };
+
+  const services = {} as Record<ServiceName, ServiceProcess>;
+  for (const name of [...BACKEND_SERVICES, 'gateway'] as ServiceName[]) {
+    services[name] = new ServiceProcess({ name, repoRoot: options.repoRoot, port: ports[name], env: envOf(name), logDir: options.logDir });
+  }
+
+  const started: ServiceProcess[] = [];
+  const stop = async () => {
+    await Promise.all(Object.values(services).map((s) => s.kill('SIGTERM')));
+  };
+  try {
+    const skip = new Set(options.skip ?? []);
+    await Promise.all(
+      BACKEND_SERVICES.filter((s) => !skip.has(s)).map(async (name) => {
+        await services[name].start();
+        started.push(services[name]);
+      }),
+    );
+    await services.gateway.start();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: services.gateway.url, services, databaseUrls, stop };
+}

@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { Env } from '@tollgate/runtime';
+
+export interface ServiceProcessOptions {
+  name: string;
+  repoRoot: string;
+  port: number;
+  env: Env;
+  /** Each process's stdout and stderr go to <logDir>/<name>.log. */
+  logDir: string;
+  readyTimeoutMs?: number;
+}
+
+/** One service running as its own Node process (apps/<name>/dist/main.js). */
+export class ServiceProcess {
+  private child?: ChildProcess;
+  private log?: WriteStream;
+  private exited?: Promise<void>;
+
+  constructor(private readonly options: ServiceProcessOptions) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.options.port}`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Starts the process (with extra variables, when given) and waits until /health/ready says yes. */
+  async start(extraEnv: Env = {}): Promise<void> {
+    const { name, repoRoot, port, env, logDir } = this.options;
+    this.log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
+    const child = spawn(process.execPath, [join(repoRoot, 'apps', name, 'dist', 'main.js')], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env, ...extraEnv, SERVICE_NAME: name, HOST: '127.0.0.1', PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout?.pipe(this.log, { end: false });
+    child.stderr?.pipe(this.log, { end: false });
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    await this.waitReady(this.options.readyTimeoutMs ?? 60_000);
+  }
+
+  /** Sends a signal (SIGKILL simulates a crash) and waits for the process to be gone. */
+  async kill(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    await this.exited;
+    clearTimeout(timer);
+    this.log?.end();
+  }
+
+  private async waitReady(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last = 'no answer yet';
+    while (Date.now() < deadline) {
+      if (this.child?.exitCode !== null && this.child?.exitCode !== undefined) {
+        throw new Error(`${this.name} exited with code ${this.child.exitCode} during start-up; see ${this.options.logDir}/${this.name}.log`);
+      }
+      try {
+        const res = await fetch(`${this.url}/health/ready`);
+        if (res.ok) return;
+        last = `${res.status} ${await res.text()}`;
+      } catch (err) {
+        last = err instanceof Error ? err.message : String(err);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`${this.name} not ready after ${timeoutMs} ms (${last}); see ${this.options.logDir}/${this.name}.log`);
+  }
+}
