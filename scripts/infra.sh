@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR/infra
 # Real PostgreSQL, Redis and Kafka on free loopback ports, for integration tests and the distributed mode.
 #
 #   bash scripts/infra.sh up|down|env|status [postgres] [redis] [kafka]     (no names = all three)
@@ -19,20 +20,17 @@ INFRA_SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/infra" && pwd)"
 INFRA_REPO_DIR="$(cd "$INFRA_SCRIPT_DIR/../.." && pwd)"
 INFRA_STATE_DIR="${TOLLGATE_INFRA_DIR:-$INFRA_REPO_DIR/.infra}"
 
-# shellcheck source=infra/lib.sh
 source "$INFRA_SCRIPT_DIR/lib.sh"
-# shellcheck source=infra/postgres.sh
 source "$INFRA_SCRIPT_DIR/postgres.sh"
-# shellcheck source=infra/redis.sh
 source "$INFRA_SCRIPT_DIR/redis.sh"
-# shellcheck source=infra/kafka.sh
 source "$INFRA_SCRIPT_DIR/kafka.sh"
 
 ALL_SERVICES=(postgres redis kafka)
 
+# Prints the header comment of this file.
 usage() {
-  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-  exit 2
+  awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "${BASH_SOURCE[0]}" >&2
+  exit "${1:-2}"
 }
 
 # Serialises up/down on one state dir, so two callers do not start the same service twice.
@@ -144,7 +142,7 @@ main() {
     env) cmd_env "$explicit" "${services[@]}" ;;
     down) cmd_down "${services[@]}" ;;
     status) cmd_status "${services[@]}" ;;
-    -h | --help | help) usage ;;
+    -h | --help | help) usage 0 ;;
     *) die "unknown command '$command' (expected up, down, env or status)" ;;
   esac
 }

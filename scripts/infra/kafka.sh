@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Apache Kafka for tests: one KRaft node acting as broker and controller, run straight from the jars
 # Maven Central publishes (no distribution tarball needed). Sourced by infra.sh.
 # State: <state>/kafka/{port,controller.port,kafka.pid,server.properties,data/,logs/}.
@@ -6,11 +7,6 @@
 KAFKA_VERSION="${TOLLGATE_KAFKA_VERSION:-3.9.1}"
 KAFKA_CACHE_DIR="${TOLLGATE_CACHE_DIR:-$HOME/.cache/tollgate}"
 KAFKA_JARS="$KAFKA_CACHE_DIR/kafka-$KAFKA_VERSION"
-# KAFKA_TOOL runs a Kafka command-line tool (a main class from the jars) in a small, quick-starting JVM.
-KAFKA_TOOL_JVM=(-Xms64m -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.awt.headless=true)
-KAFKA_TOOL=(java "${KAFKA_TOOL_JVM[@]}" -Dlog4j.configuration="file:$INFRA_SCRIPT_DIR/kafka/tools-log4j.properties"
-  -cp "$KAFKA_JARS/*")
-KAFKA_SERVER_JVM=(-Xms256m -Xmx768m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true)
 KAFKA_STOP_GRACE="${TOLLGATE_KAFKA_STOP_GRACE:-30}"
 
 kafka_install() {
@@ -32,20 +28,36 @@ kafka_install() {
   mv "$staging" "$KAFKA_JARS"
 }
 
+# The broker's class-data archive (see kafka/broker.sh), one per JVM build: keyed by libjvm's mtime and size.
+kafka_class_data_archive() {
+  local java_home key=default
+  java_home="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"
+  if [[ -f "$java_home/lib/server/libjvm.so" ]]; then
+    key="jvm-$(stat -c '%Y-%s' "$java_home/lib/server/libjvm.so")"
+  fi
+  printf '%s/cds/broker-%s.jsa' "$KAFKA_JARS" "$key"
+}
+
 kafka_port() { read_file_or_empty "$(service_dir kafka)/port"; }
 kafka_pid() { read_file_or_empty "$(service_dir kafka)/kafka.pid"; }
 kafka_logfile() { printf '%s/logs/server.log' "$(service_dir kafka)"; }
 kafka_brokers() { printf '127.0.0.1:%s' "$(kafka_port)"; }
 
-kafka_running() { pid_matches "$(kafka_pid)" "$(service_dir kafka)/server.properties"; }
+# Matches broker.sh while it formats, and the JVM it becomes: both carry the state dir on their command line.
+kafka_running() { pid_matches "$(kafka_pid)" "$(service_dir kafka)"; }
 
 # Ready means a client gets answers: BrokerApiVersionsCommand bootstraps with a Metadata request and
-# then asks the broker for its API versions. The port check first spares a JVM start per poll.
+# then asks the broker for its API versions. The port check first spares a JVM start per poll; the
+# broker's class-data archive, when there is one, halves the probe's own start.
 kafka_healthy() {
-  local port
+  local port archive class_data=()
   port="$(kafka_port)"
   [[ -n "$port" ]] && port_open "$port" || return 1
-  timeout 30 "${KAFKA_TOOL[@]}" kafka.admin.BrokerApiVersionsCommand --bootstrap-server "127.0.0.1:$port" \
+  archive="$(kafka_class_data_archive)"
+  [[ -s "$archive" ]] && class_data=(-XX:SharedArchiveFile="$archive")
+  timeout 30 java -Xms64m -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.awt.headless=true \
+    "${class_data[@]}" -Dlog4j.configuration="file:$INFRA_SCRIPT_DIR/kafka/tools-log4j.properties" \
+    -cp "$KAFKA_JARS/*" kafka.admin.BrokerApiVersionsCommand --bootstrap-server "127.0.0.1:$port" \
     >"$(service_dir kafka)/probe.log" 2>&1
 }
 
@@ -96,19 +108,12 @@ kafka_start() {
 
   # A cluster id is 16 random bytes in unpadded base64url; generating it here saves a JVM start.
   cluster_id="$(node -e 'process.stdout.write(require("crypto").randomBytes(16).toString("base64url"))')"
-  if ! "${KAFKA_TOOL[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" --ignore-formatted \
-    >"$dir/logs/format.log" 2>&1; then
-    log_tail "$dir/logs/format.log"
-    die "kafka: formatting the log directory failed"
-  fi
 
   log "kafka: starting $KAFKA_VERSION on 127.0.0.1:$port (controller 127.0.0.1:$controller_port)"
-  # Own session, so the broker outlives this script and ignores the caller's Ctrl-C; the inner shell
-  # records its own pid and then becomes the JVM, so the pid file names the broker itself.
-  setsid bash -c 'printf "%s\n" "$$" >"$1"; shift; exec "$@"' _ "$dir/kafka.pid" \
-    java "${KAFKA_SERVER_JVM[@]}" \
-    -Dlog4j.configuration="file:$INFRA_SCRIPT_DIR/kafka/log4j.properties" -Dkafka.logs.dir="$dir/logs" \
-    -cp "$KAFKA_JARS/*" kafka.Kafka "$dir/server.properties" \
+  # broker.sh formats the log dir, then execs the JVM: the pid it records is the broker's. setsid makes
+  # it the leader of its own session and process group, so it outlives this script, ignores the
+  # caller's Ctrl-C, and kafka_stop can signal the group (the format JVM included, if still running).
+  setsid bash "$INFRA_SCRIPT_DIR/kafka/broker.sh" "$dir" "$KAFKA_JARS" "$cluster_id" "$(kafka_class_data_archive)" \
     </dev/null >>"$dir/logs/console.log" 2>&1 &
   local deadline=$((SECONDS + 10))
   until [[ -s "$dir/kafka.pid" ]]; do
@@ -121,6 +126,7 @@ kafka_wait() {
   local dir
   dir="$(service_dir kafka)"
   if ! wait_until kafka kafka_healthy kafka_running "$(kafka_logfile)"; then
+    log_tail "$dir/logs/format.log" 20
     log_tail "$dir/logs/console.log" 20
     log_tail "$dir/probe.log" 20
     die "kafka did not become ready"
@@ -129,13 +135,28 @@ kafka_wait() {
 }
 
 kafka_stop() {
-  local dir
+  local dir pid
   dir="$(service_dir kafka)"
   if kafka_running; then
+    pid="$(kafka_pid)"
     log "kafka: stopping"
-    terminate_pid "$(kafka_pid)" "$KAFKA_STOP_GRACE" kafka
+    if terminate_pid "-$pid" "$KAFKA_STOP_GRACE" kafka; then
+      kafka_publish_class_data "$pid"
+    fi
+    rm -f "$(kafka_class_data_archive).$pid.partial"
   fi
   rm -rf "$dir"
+}
+
+# A broker that ran without an archive wrote one as it exited; only a clean exit leaves a whole file.
+kafka_publish_class_data() {
+  local archive partial
+  archive="$(kafka_class_data_archive)"
+  partial="$archive.$1.partial"
+  if [[ -s "$partial" && ! -s "$archive" ]]; then
+    mv -f "$partial" "$archive"
+    log "kafka: saved a class-data archive for faster starts ($archive)"
+  fi
 }
 
 kafka_env() { printf 'export KAFKA_BROKERS=%s\n' "$(kafka_brokers)"; }

@@ -1,10 +1,17 @@
+# shellcheck shell=bash
 # Shared helpers for scripts/infra.sh: logging, state paths, free ports, waiting, package installs.
 # Sourced, never executed. Expects INFRA_STATE_DIR and INFRA_SCRIPT_DIR to be set by infra.sh.
 
 INFRA_TIMEOUT="${TOLLGATE_INFRA_TIMEOUT:-120}"
 INFRA_APT_UPDATED=0
 
-log() { printf 'infra: %s\n' "$*" >&2; }
+INFRA_STARTED_US="${EPOCHREALTIME/./}"
+
+# Messages go to stderr (stdout carries only export lines), stamped with the seconds since start.
+log() {
+  local elapsed_ms=$(((${EPOCHREALTIME/./} - INFRA_STARTED_US) / 1000))
+  printf 'infra: [%d.%01ds] %s\n' $((elapsed_ms / 1000)) $((elapsed_ms % 1000 / 100)) "$*" >&2
+}
 
 die() {
   printf 'infra: error: %s\n' "$*" >&2
@@ -60,7 +67,7 @@ pid_matches() {
 }
 
 read_file_or_empty() {
-  [[ -r "$1" ]] && cat "$1" || true
+  if [[ -r "$1" ]]; then cat "$1"; fi
 }
 
 # wait_until DESCRIPTION PROBE ALIVE LOGFILE
@@ -84,24 +91,44 @@ wait_until() {
   done
 }
 
-# Waits up to SECONDS for PID to exit; true if it did.
+# True while PID (or any process of group -PGID) runs. A zombie counts as exited: PID 1 on some
+# machines reaps orphans only every second or two.
+process_alive() {
+  local target="$1" file stat fields
+  local files=("/proc/$target/stat")
+  [[ "$target" == -* ]] && files=(/proc/[0-9]*/stat)
+  for file in "${files[@]}"; do
+    { stat="$(<"$file")"; } 2>/dev/null || continue
+    # After "pid (comm) ": state, ppid, pgrp, ...; comm may hold spaces and parentheses.
+    read -r -a fields <<<"${stat##*) }"
+    [[ "${fields[0]}" == Z ]] && continue
+    if [[ "$target" != -* || "${fields[2]}" == "${target#-}" ]]; then
+      return 0
+    fi
+  done
+  return 1
+}
+
+# Waits up to SECONDS for PID (or every process of group -PGID) to exit; true if it did.
 wait_for_exit() {
   local pid="$1" seconds="$2"
   local deadline=$((SECONDS + seconds))
-  while kill -0 "$pid" 2>/dev/null; do
+  while process_alive "$pid"; do
     ((SECONDS >= deadline)) && return 1
     sleep 0.2
   done
 }
 
-# Sends SIGTERM, waits, then SIGKILL: for processes without a protocol-level shutdown.
+# Sends SIGTERM to PID (or to group -PGID), waits, then SIGKILL: for processes without a
+# protocol-level shutdown. True when SIGTERM sufficed.
 terminate_pid() {
   local pid="$1" grace="$2" name="$3"
-  kill -TERM "$pid" 2>/dev/null || return 0
+  kill -TERM -- "$pid" 2>/dev/null || return 0
   if ! wait_for_exit "$pid" "$grace"; then
     log "$name (pid $pid) still running after ${grace}s: sending SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
+    kill -KILL -- "$pid" 2>/dev/null || true
     wait_for_exit "$pid" 10 || die "$name (pid $pid) survived SIGKILL"
+    return 1
   fi
 }
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # PostgreSQL 15 for tests: a throw-away cluster on a free loopback port, owned by the postgres OS user.
 # Sourced by infra.sh. State: <state>/postgres/{port,datadir}; the cluster lives in the directory named
 # by `datadir` (inside <state>/postgres, or under /tmp when the postgres user cannot reach the state dir).

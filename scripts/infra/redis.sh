@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Redis for tests: an in-memory server (no RDB, no AOF) on a free loopback port.
 # Sourced by infra.sh. State: <state>/redis/{port,redis.pid,redis.log}.
 
@@ -11,7 +12,8 @@ redis_pid() { read_file_or_empty "$(service_dir redis)/redis.pid"; }
 redis_logfile() { printf '%s/redis.log' "$(service_dir redis)"; }
 redis_url() { printf 'redis://127.0.0.1:%s' "$(redis_port)"; }
 
-redis_cli() { redis-cli -h 127.0.0.1 -p "$(redis_port)" "$@"; }
+# Bounded, so a hung server cannot hang up/down.
+redis_cli() { timeout 5 redis-cli -h 127.0.0.1 -p "$(redis_port)" "$@"; }
 
 # redis-server rewrites its title to "redis-server 127.0.0.1:<port>".
 redis_running() {
@@ -55,7 +57,7 @@ redis_stop() {
     log "redis: stopping"
     redis_cli shutdown nosave >/dev/null 2>&1 || true
     if ! wait_for_exit "$pid" 10; then
-      terminate_pid "$pid" 5 redis
+      terminate_pid "$pid" 5 redis || true
     fi
   fi
   rm -rf "$dir"
