@@ -7,9 +7,10 @@ import { startChat } from '@tollgate/chat';
 import { InProcessEventBus } from '@tollgate/events';
 import { startGateway } from '@tollgate/gateway';
 import { MemoryKvStore } from '@tollgate/kv';
-import { startPgliteServer, type PgliteServer } from '@tollgate/persistence';
+import type { PgliteServer } from '@tollgate/persistence';
 import { startRelay } from '@tollgate/relay';
 import type { Env, RunningService, ServiceRuntime, StartService } from '@tollgate/runtime';
+import { startServiceDatabase } from './embedded-databases';
 import { embeddedSecrets } from './embedded-secrets';
 
 export interface EmbeddedPlatform {
@@ -61,7 +62,7 @@ export async function startEmbedded({ env, repoRoot, log = () => undefined }: Em
     const gatewayPort = env.PORT || '3000';
     const serverAddress = env.SERVER_ADDRESS || `http://localhost:${gatewayPort}`;
     for (const [name, start] of DATABASE_SERVICES) {
-      const db = await startPgliteServer({ dataDir: join(dataDir, 'pg', name) });
+      const db = await startServiceDatabase(join(dataDir, 'pg'), name);
       databases.push(db);
       const service = await start({ ...baseEnv, DATABASE_URL: db.url, SERVER_ADDRESS: serverAddress }, runtime);
       services.push(service);

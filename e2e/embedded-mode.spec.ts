@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@tollgate/launcher';
+import { eventually, REPO_ROOT } from './support/e2e-env';
+
+jest.setTimeout(240_000);
+
+interface Run {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `npm start`'s entry point (built by the test run), as a newcomer would start it. */
+function startEmbedded(dataDir: string, port: number): Run {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'launcher', 'dist', 'main-embedded.js')], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      TOLLGATE_DATA_DIR: dataDir,
+      TOLLGATE_ROOT_PASSWORD: 'embedded-root-password',
+      GITHUB_CLIENT_ID: 'gh-client',
+      GITHUB_CLIENT_SECRET: 'gh-secret',
+      DISCORD_CLIENT_ID: 'discord-without-secret',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+describe('embedded mode (npm start)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-embedded-'));
+  let run: Run | undefined;
+
+  afterAll(async () => {
+    if (run && run.child.exitCode === null) {
+      run.child.kill('SIGKILL');
+      await run.exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves /api/status and the web app from one process, stops on Ctrl-C, and keeps its data across a restart', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    run = startEmbedded(dataDir, port);
+    const current = run;
+    const status = await eventually(
+      async () => {
+        if (current.child.exitCode !== null) throw new Error(`exited early:\n${current.output()}`);
+        const res = await fetch(`${base}/api/status`);
+        return res.ok ? ((await res.json()) as { success: boolean; data: Record<string, unknown> }) : undefined;
+      },
+      120_000,
+      '/api/status in embedded mode',
+    );
+    expect(status.success).toBe(true);
+    expect(status.data).toMatchObject({
+      github_oauth: true,
+      github_client_id: 'gh-client',
+      google_oauth: false,
+      discord_oauth: false,
+      discord_client_id: 'discord-without-secret',
+      server_address: `http://localhost:${port}`,
+      chat_models: [],
+    });
+    expect(status.data).toHaveProperty('discord_redirect_uri');
+    expect(status.data).toHaveProperty('google_client_id');
+
+    const page = await fetch(`${base}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('<div id="root">');
+    expect((await fetch(`${base}/dashboard`)).headers.get('content-type')).toContain('text/html');
+    const rootCreated = /Root user \\?"root\\?" created/;
+    expect(run.output()).toMatch(rootCreated);
+
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+
+    // Same data directory: the root exists already, nothing is created twice.
+    run = startEmbedded(dataDir, port);
+    const again = run;
+    await eventually(
+      async () => {
+        if (again.child.exitCode !== null) throw new Error(`exited early:\n${again.output()}`);
+        return (await fetch(`${base}/health/ready`)).ok ? true : undefined;
+      },
+      120_000,
+      'the restarted platform',
+    );
+    expect(run.output()).not.toMatch(rootCreated);
+    expect(run.output()).not.toContain('No root user exists');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+});
