@@ -17,7 +17,15 @@ const depConstraints = [
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.infra/**', '.cache/**', 'bench/results/**', '**/*.d.ts'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      '.infra/**',
+      '.cache/**',
+      'bench/results/**',
+      '**/*.d.ts',
+    ],
   },
   ...nx.configs['flat/base'],
   ...tseslint.configs.recommended,
@@ -26,10 +34,36 @@ export default tseslint.config(
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        { enforceBuildableLibDependency: false, allow: [], depConstraints, checkDynamicDependenciesExceptions: [] },
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints,
+          checkDynamicDependenciesExceptions: [],
+        },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    // The launcher is the one composition root: it starts the services, so it alone imports apps.
+    files: ['tools/launcher/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [
+            '@tollgate/gateway',
+            '@tollgate/auth',
+            '@tollgate/billing',
+            '@tollgate/relay',
+            '@tollgate/chat',
+            '@tollgate/admin',
+          ],
+          depConstraints,
+        },
+      ],
     },
   },
   {

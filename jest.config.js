@@ -24,7 +24,7 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{apps,libs}/*/test/integration/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,tools}/*/test/integration/**/*.spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
     },

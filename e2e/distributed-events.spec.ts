@@ -57,10 +57,16 @@ describe('distributed platform: outbox and compacted topics', () => {
     // auth commits the root user and its identity.user event, but does not publish (relay off)…
     await platform.services.auth.start({ OUTBOX_RELAY_ENABLED: 'false' });
     const auth = await db('auth');
-    const root = await auth.query<{ id: number }>('select id from users where username = $1 and role = $2', [rootUsername, Role.Root]);
+    const root = await auth.query<{ id: number }>('select id from users where username = $1 and role = $2', [
+      rootUsername,
+      Role.Root,
+    ]);
     expect(root.rows).toHaveLength(1);
     rootId = root.rows[0]!.id;
-    const pending = await auth.query('select id from outbox_messages where topic = $1 and published_at is null', ['identity.user']);
+    const pending = await auth.query(
+      'select id from outbox_messages where topic = $1 and published_at is null',
+      ['identity.user'],
+    );
     expect(pending.rowCount).toBe(1);
 
     // …and dies at once.
@@ -75,13 +81,20 @@ describe('distributed platform: outbox and compacted topics', () => {
     // After a restart the event goes out, and billing opens the account exactly once.
     await platform.services.auth.start();
     await eventually(
-      async () => ((await billing.query('select 1 from accounts where user_id = $1', [rootId])).rowCount === 1 ? true : undefined),
+      async () =>
+        (await billing.query('select 1 from accounts where user_id = $1', [rootId])).rowCount === 1
+          ? true
+          : undefined,
       60_000,
       'billing to open the root user’s account',
     );
-    const published = await auth.query('select published_at from outbox_messages where topic = $1', ['identity.user']);
+    const published = await auth.query('select published_at from outbox_messages where topic = $1', [
+      'identity.user',
+    ]);
     expect(published.rows.every((r: { published_at: Date | null }) => r.published_at !== null)).toBe(true);
-    expect((await auth.query('select count(*)::int as n from users where role = $1', [Role.Root])).rows[0].n).toBe(1);
+    expect(
+      (await auth.query('select count(*)::int as n from users where role = $1', [Role.Root])).rows[0].n,
+    ).toBe(1);
     expect((await billing.query('select count(*)::int as n from accounts')).rows[0].n).toBe(1);
   });
 
@@ -94,8 +107,16 @@ describe('distributed platform: outbox and compacted topics', () => {
       expect(res.status).toBe(200);
       return ((await res.json()) as { data: { present: boolean } }).data;
     };
-    await eventually(async () => ((await entry('users', rootId)).present ? true : undefined), 30_000, 'relay to see the user');
-    await eventually(async () => ((await entry('balances', rootId)).present ? true : undefined), 30_000, 'relay to see the balance');
+    await eventually(
+      async () => ((await entry('users', rootId)).present ? true : undefined),
+      30_000,
+      'relay to see the user',
+    );
+    await eventually(
+      async () => ((await entry('balances', rootId)).present ? true : undefined),
+      30_000,
+      'relay to see the balance',
+    );
   });
 
   it('refuses the internal read-model view without the gateway’s signed identity', async () => {
@@ -108,7 +129,17 @@ describe('distributed platform: outbox and compacted topics', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { success: boolean; data: Record<string, unknown> };
     expect(body.success).toBe(true);
-    for (const field of ['chat_models', 'github_client_id', 'google_client_id', 'discord_client_id', 'discord_redirect_uri', 'server_address', 'github_oauth', 'google_oauth', 'discord_oauth']) {
+    for (const field of [
+      'chat_models',
+      'github_client_id',
+      'google_client_id',
+      'discord_client_id',
+      'discord_redirect_uri',
+      'server_address',
+      'github_oauth',
+      'google_oauth',
+      'discord_oauth',
+    ]) {
       expect(body.data).toHaveProperty(field);
     }
   });

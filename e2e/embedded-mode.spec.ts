@@ -56,7 +56,9 @@ describe('embedded mode (npm start)', () => {
       async () => {
         if (current.child.exitCode !== null) throw new Error(`exited early:\n${current.output()}`);
         const res = await fetch(`${base}/api/status`);
-        return res.ok ? ((await res.json()) as { success: boolean; data: Record<string, unknown> }) : undefined;
+        return res.ok
+          ? ((await res.json()) as { success: boolean; data: Record<string, unknown> })
+          : undefined;
       },
       120_000,
       '/api/status in embedded mode',

@@ -39,7 +39,12 @@ const sources = Math.max(
   newestMtime(join(root, 'libs', 'contracts', 'src')),
 );
 if (force || !existsSync(built) || statSync(built).mtimeMs < sources) {
-  run('web app', process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], web);
+  run(
+    'web app',
+    process.execPath,
+    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+    web,
+  );
 } else {
   console.log('build: web app is up to date');
 }

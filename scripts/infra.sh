@@ -63,9 +63,25 @@ write_env_file() {
   fi
 }
 
+# Services this `up` started that are not ready yet: stopped again if `up` fails, so a failed start
+# leaves no half-started server behind.
+INFRA_PENDING=()
+
+stop_pending_on_failure() {
+  local status=$? service
+  ((status != 0)) || return 0
+  for service in "${INFRA_PENDING[@]}"; do
+    log "$service: stopping it, as \`up\` failed"
+    ("${service}_stop") || true
+  done
+  (write_env_file) || true
+  exit "$status"
+}
+
 cmd_up() {
-  local service started=()
+  local service
   lock_state_dir
+  trap stop_pending_on_failure EXIT
   for service in "$@"; do "${service}_install" 9>&-; done
 
   # Kafka first: its JVM boots while PostgreSQL and Redis start, then everything is waited for.
@@ -79,10 +95,11 @@ cmd_up() {
       log "$service: running but not answering: restarting it"
     fi
     "${service}_stop"
+    INFRA_PENDING+=("$service")
     "${service}_start" 9>&-
-    started+=("$service")
   done
-  for service in "${started[@]}"; do "${service}_wait"; done
+  for service in "${INFRA_PENDING[@]}"; do "${service}_wait"; done
+  INFRA_PENDING=()
 
   write_env_file
   print_env "$@"
@@ -124,18 +141,18 @@ main() {
   (($# >= 1)) || usage
   local command="$1" service explicit=no
   shift
-  local services=()
-  for service in "$@"; do
-    case "$service" in
-      postgres | redis | kafka) [[ " ${services[*]-} " == *" $service "* ]] || services+=("$service") ;;
-      *) die "unknown service '$service' (expected postgres, redis or kafka)" ;;
-    esac
+  local services=() requested=("$@")
+  for service in "${requested[@]}"; do
+    [[ " ${ALL_SERVICES[*]} " == *" $service "* ]] ||
+      die "unknown service '$service' (expected postgres, redis or kafka)"
   done
-  if ((${#services[@]} == 0)); then
-    services=("${ALL_SERVICES[@]}")
-  else
-    explicit=yes
-  fi
+  # Always in the canonical order, each once.
+  for service in "${ALL_SERVICES[@]}"; do
+    if ((${#requested[@]} == 0)) || [[ " ${requested[*]} " == *" $service "* ]]; then
+      services+=("$service")
+    fi
+  done
+  ((${#requested[@]} == 0)) || explicit=yes
 
   case "$command" in
     up) cmd_up "${services[@]}" ;;

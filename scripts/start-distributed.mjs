@@ -7,8 +7,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
-execFileSync('bash', [join(root, 'scripts', 'infra.sh'), 'up'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-const envText = execFileSync('bash', [join(root, 'scripts', 'infra.sh'), 'env'], { cwd: root, encoding: 'utf8' });
+execFileSync('bash', [join(root, 'scripts', 'infra.sh'), 'up'], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const envText = execFileSync('bash', [join(root, 'scripts', 'infra.sh'), 'env'], {
+  cwd: root,
+  encoding: 'utf8',
+});
 for (const line of envText.split('\n')) {
   const m = /^export ([A-Z_]+)=(.*)$/.exec(line.trim());
   if (m) process.env[m[1]] = m[2].replace(/^['"]|['"]$/g, '');

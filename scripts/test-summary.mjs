@@ -17,8 +17,12 @@ for (const tier of ['unit', 'integration', 'e2e']) {
   }
   const r = JSON.parse(readFileSync(file, 'utf8'));
   // A suite that failed to load has no test results but counts as a failure.
-  const brokenSuites = r.testResults.filter((s) => s.status === 'failed' && s.assertionResults.length === 0).length;
-  console.log(`${tier}: ${r.numPassedTests} passed, ${r.numFailedTests + brokenSuites} failed, ${r.numPendingTests} skipped`);
+  const brokenSuites = r.testResults.filter(
+    (s) => s.status === 'failed' && s.assertionResults.length === 0,
+  ).length;
+  console.log(
+    `${tier}: ${r.numPassedTests} passed, ${r.numFailedTests + brokenSuites} failed, ${r.numPendingTests} skipped`,
+  );
   passed += r.numPassedTests;
   failed += r.numFailedTests + brokenSuites;
   skipped += r.numPendingTests + r.numTodoTests;

@@ -7,7 +7,9 @@ export const REPO_ROOT = join(__dirname, '..', '..');
 export function infrastructureEnv(): { postgresAdminUrl: string; redisUrl: string; kafkaBrokers: string } {
   const missing = ['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS'].filter((name) => !process.env[name]);
   if (missing.length) {
-    throw new Error(`e2e tests need ${missing.join(', ')}: run \`eval "$(bash scripts/infra.sh env)"\` first (npm test does)`);
+    throw new Error(
+      `e2e tests need ${missing.join(', ')}: run \`eval "$(bash scripts/infra.sh env)"\` first (npm test does)`,
+    );
   }
   return {
     postgresAdminUrl: process.env.DATABASE_URL as string,
@@ -19,7 +21,11 @@ export function infrastructureEnv(): { postgresAdminUrl: string; redisUrl: strin
 export const runId = (): string => randomBytes(4).toString('hex');
 
 /** Polls until `probe` returns a value other than undefined, or fails with the last reason. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

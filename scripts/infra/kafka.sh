@@ -17,7 +17,7 @@ kafka_install() {
   local staging="$KAFKA_JARS.partial.$$"
   rm -rf "$staging"
   mkdir -p "$KAFKA_CACHE_DIR"
-  if ! mvn -B -q -f "$INFRA_SCRIPT_DIR/kafka/pom.xml" -Dkafka.version="$KAFKA_VERSION" \
+  if ! mvn -B -q -Dstyle.color=never -f "$INFRA_SCRIPT_DIR/kafka/pom.xml" -Dkafka.version="$KAFKA_VERSION" \
     dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$staging" >"$KAFKA_CACHE_DIR/mvn.log" 2>&1; then
     log_tail "$KAFKA_CACHE_DIR/mvn.log"
     rm -rf "$staging"

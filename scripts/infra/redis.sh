@@ -55,8 +55,7 @@ redis_stop() {
   if redis_running; then
     pid="$(redis_pid)"
     log "redis: stopping"
-    redis_cli shutdown nosave >/dev/null 2>&1 || true
-    if ! wait_for_exit "$pid" 10; then
+    if ! { redis_cli shutdown nosave >/dev/null 2>&1 && wait_for_exit "$pid" 10; }; then
       terminate_pid "$pid" 5 redis || true
     fi
   fi

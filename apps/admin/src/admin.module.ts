@@ -12,7 +12,12 @@ export class AdminModule {
       imports: [
         ServiceInfrastructureModule.forRoot({
           runtime,
-          database: { url: config.DATABASE_URL, entities: [], migrations: [], outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED },
+          database: {
+            url: config.DATABASE_URL,
+            entities: [],
+            migrations: [],
+            outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
+          },
         }),
       ],
       controllers: [StatusController],

@@ -1,4 +1,8 @@
 import { createDistributedRuntime, runMain } from '@tollgate/runtime';
 import { startAdmin } from './start-admin';
 
-void runMain(startAdmin, () => createDistributedRuntime(process.env, 'admin', { bus: true, kv: false }), process.env);
+void runMain(
+  startAdmin,
+  () => createDistributedRuntime(process.env, 'admin', { bus: true, kv: false }),
+  process.env,
+);

@@ -1,4 +1,8 @@
 import { createDistributedRuntime, runMain } from '@tollgate/runtime';
 import { startBilling } from './start-billing';
 
-void runMain(startBilling, () => createDistributedRuntime(process.env, 'billing', { bus: true, kv: true }), process.env);
+void runMain(
+  startBilling,
+  () => createDistributedRuntime(process.env, 'billing', { bus: true, kv: true }),
+  process.env,
+);

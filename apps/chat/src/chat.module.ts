@@ -11,7 +11,12 @@ export class ChatModule {
       imports: [
         ServiceInfrastructureModule.forRoot({
           runtime,
-          database: { url: config.DATABASE_URL, entities: [], migrations: [], outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED },
+          database: {
+            url: config.DATABASE_URL,
+            entities: [],
+            migrations: [],
+            outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
+          },
         }),
       ],
     };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseServiceConfig, envInt, secret } from '@tollgate/platform';
+import { trustedProxiesProblem } from './client/client-address';
 
 const serviceUrl = z.string().url('must be a URL like http://127.0.0.1:3001');
 
@@ -22,5 +23,22 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_BACKEND_CONNECTIONS: envInt().pipe(z.number().min(1)).default('128'),
   /** Comma-separated origins allowed to call the API from a browser; empty = same origin only. */
   CORS_ORIGINS: z.string().default(''),
+  /**
+   * Comma-separated addresses or CIDR ranges (or loopback, linklocal, uniquelocal) of the balancer
+   * in front, whose X-Forwarded-For/-Proto are believed; empty = the connecting peer is the client.
+   */
+  GATEWAY_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .superRefine((list, ctx) => {
+      const problem = trustedProxiesProblem(list);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    }),
 });
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, type BackendService, type CompiledRouteTable } from '@tollgate/contracts';
+import type { ClientAddressResolver } from './client/client-address';
 import { BodyTooLargeError, limitedBody } from './limits/body-limit';
 import type { ClientRateLimiter } from './limits/client-rate-limiter';
 import type { CorsPolicy } from './limits/cors-policy';
@@ -20,6 +21,7 @@ export interface GatewayRouteDeps {
   routes: CompiledRouteTable;
   pools: BackendPools;
   web?: WebStatic;
+  clientAddress: ClientAddressResolver;
   limiter: ClientRateLimiter;
   cors: CorsPolicy;
   bodyLimitBytes: number;
@@ -49,6 +51,8 @@ export async function registerGatewayRoutes(fastify: FastifyInstance, deps: Gate
     if (web?.available()) {
       const serveWeb = (request: FastifyRequest, reply: FastifyReply) => {
         reply.hijack();
+        // Hijacked: the headers the platform set on the Fastify reply are never written.
+        reply.raw.setHeader('x-request-id', request.id);
         web.serve(request.raw, reply.raw, request.url);
       };
       scope.get('/', serveWeb);
@@ -69,11 +73,18 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
 
   const route = deps.routes.match(path);
   if (!route) {
-    sendGatewayError(res, path, 404, ErrorCode.NotFound, `No route for ${request.method} ${path.split('?')[0]}`);
+    sendGatewayError(
+      res,
+      path,
+      404,
+      ErrorCode.NotFound,
+      `No route for ${request.method} ${path.split('?')[0]}`,
+    );
     return;
   }
 
-  const rate = await deps.limiter.check(request.ip);
+  const client = deps.clientAddress.resolve(req);
+  const rate = await deps.limiter.check(client.ip);
   if (!rate.allowed) {
     sendGatewayError(res, path, 429, ErrorCode.RateLimited, 'Too many requests, slow down', {
       'retry-after': String(rate.retryAfterSeconds),
@@ -90,7 +101,13 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
 
   const body = limitedBody(req, deps.bodyLimitBytes);
   if (!body) {
-    sendGatewayError(res, path, 413, ErrorCode.PayloadTooLarge, `Request body is larger than ${deps.bodyLimitBytes} bytes`);
+    sendGatewayError(
+      res,
+      path,
+      413,
+      ErrorCode.PayloadTooLarge,
+      `Request body is larger than ${deps.bodyLimitBytes} bytes`,
+    );
     return;
   }
 
@@ -103,8 +120,8 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
       body,
       addedHeaders: {
         'x-request-id': request.id,
-        'x-forwarded-for': request.ip,
-        'x-forwarded-proto': request.protocol,
+        'x-forwarded-for': client.ip,
+        'x-forwarded-proto': client.protocol,
       },
     },
     res,
@@ -115,7 +132,13 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
       sendGatewayError(res, path, 413, ErrorCode.PayloadTooLarge, outcome.error.message);
     } else {
       deps.onBackendError(route.service, outcome.error);
-      sendGatewayError(res, path, 502, ErrorCode.UpstreamServiceDown, `The ${route.service} service is unavailable`);
+      sendGatewayError(
+        res,
+        path,
+        502,
+        ErrorCode.UpstreamServiceDown,
+        `The ${route.service} service is unavailable`,
+      );
     }
   } else if (outcome.kind === 'backend_broke') {
     deps.onBackendError(route.service, outcome.error);

@@ -1,4 +1,8 @@
 import { createDistributedRuntime, runMain } from '@tollgate/runtime';
 import { startGateway } from './start-gateway';
 
-void runMain((env) => startGateway(env), () => createDistributedRuntime(process.env, 'gateway', { bus: false, kv: false }), process.env);
+void runMain(
+  (env) => startGateway(env),
+  () => createDistributedRuntime(process.env, 'gateway', { bus: false, kv: false }),
+  process.env,
+);

@@ -2,6 +2,7 @@ import { compileRouteTable, type BackendService } from '@tollgate/contracts';
 import { createLogger, loadConfig, MetricsService } from '@tollgate/platform';
 import { startNestService, type Env, type RunningService } from '@tollgate/runtime';
 import type { FastifyInstance } from 'fastify';
+import { ClientAddressResolver } from './client/client-address';
 import { gatewayConfigSchema, type GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import { registerGatewayRoutes } from './gateway.routes';
@@ -24,7 +25,10 @@ function backendUrls(config: GatewayConfig): Record<BackendService, string> {
 export async function startGateway(env: Env): Promise<RunningService> {
   const config = loadConfig(gatewayConfigSchema, env);
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-  const pools = new BackendPools({ urls: backendUrls(config), connectionsPerBackend: config.GATEWAY_BACKEND_CONNECTIONS });
+  const pools = new BackendPools({
+    urls: backendUrls(config),
+    connectionsPerBackend: config.GATEWAY_BACKEND_CONNECTIONS,
+  });
 
   const running = await startNestService({
     name: 'gateway',
@@ -37,11 +41,13 @@ export async function startGateway(env: Env): Promise<RunningService> {
         routes: compileRouteTable(),
         pools,
         ...(config.WEB_DIST_DIR ? { web: new WebStatic(config.WEB_DIST_DIR) } : {}),
+        clientAddress: new ClientAddressResolver(config.GATEWAY_TRUSTED_PROXIES),
         limiter: new ClientRateLimiter(config.GATEWAY_RATE_LIMIT_PER_MINUTE),
         cors: new CorsPolicy(config.CORS_ORIGINS),
         bodyLimitBytes: config.GATEWAY_BODY_LIMIT_BYTES,
         observe: (o) => overhead.observe({ route: o.service }, o.overheadMs / 1000),
-        onBackendError: (service, error) => logger.warn({ service, err: error.message }, 'backend call failed'),
+        onBackendError: (service, error) =>
+          logger.warn({ service, err: error.message }, 'backend call failed'),
       });
     },
   });

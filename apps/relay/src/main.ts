@@ -1,4 +1,8 @@
 import { createDistributedRuntime, runMain } from '@tollgate/runtime';
 import { startRelay } from './start-relay';
 
-void runMain(startRelay, () => createDistributedRuntime(process.env, 'relay', { bus: true, kv: true }), process.env);
+void runMain(
+  startRelay,
+  () => createDistributedRuntime(process.env, 'relay', { bus: true, kv: true }),
+  process.env,
+);

@@ -6,5 +6,10 @@ import { RelayModule } from './relay.module';
 
 export async function startRelay(env: Env, runtime: ServiceRuntime): Promise<RunningService> {
   const config = loadConfig(relayConfigSchema, env);
-  return startNestService({ name: 'relay', config, module: RelayModule.register(runtime), errorRenderers: RELAY_ERROR_RENDERERS });
+  return startNestService({
+    name: 'relay',
+    config,
+    module: RelayModule.register(runtime),
+    errorRenderers: RELAY_ERROR_RENDERERS,
+  });
 }

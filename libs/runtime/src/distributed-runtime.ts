@@ -18,7 +18,11 @@ export interface DistributedRuntimeNeeds {
 }
 
 /** Kafka and Redis clients for a service running as its own process. */
-export function createDistributedRuntime(env: Env, serviceName: string, needs: DistributedRuntimeNeeds): ServiceRuntime {
+export function createDistributedRuntime(
+  env: Env,
+  serviceName: string,
+  needs: DistributedRuntimeNeeds,
+): ServiceRuntime {
   const config = loadConfig(infraSchema, { ...env, SERVICE_NAME: env.SERVICE_NAME ?? serviceName });
   const missing = [];
   if (needs.bus && !config.KAFKA_BROKERS) missing.push({ variable: 'KAFKA_BROKERS', reason: 'is missing' });

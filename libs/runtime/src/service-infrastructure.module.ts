@@ -106,7 +106,11 @@ export class ServiceInfrastructureModule {
         {
           provide: OutboxRelay,
           useFactory: (em: EntityManager, logger: Logger) =>
-            new OutboxRelay({ em, bus: runtime.bus, logger: { warn: (details, message) => logger.warn(details, message) } }),
+            new OutboxRelay({
+              em,
+              bus: runtime.bus,
+              logger: { warn: (details, message) => logger.warn(details, message) },
+            }),
           inject: [EntityManager, LOGGER],
         },
         OutboxRelayLifecycle,

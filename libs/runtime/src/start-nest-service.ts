@@ -1,5 +1,11 @@
 import type { DynamicModule } from '@nestjs/common';
-import { createLogger, createServiceApp, type BaseServiceConfig, type ErrorRendererRoute, type Logger } from '@tollgate/platform';
+import {
+  createLogger,
+  createServiceApp,
+  type BaseServiceConfig,
+  type ErrorRendererRoute,
+  type Logger,
+} from '@tollgate/platform';
 import type { RunningService } from './service-runtime';
 
 export interface NestServiceSpec<C extends BaseServiceConfig> {
@@ -15,7 +21,9 @@ export interface NestServiceSpec<C extends BaseServiceConfig> {
 }
 
 /** Creates the service's Nest app with the platform wired in, listens, and returns its handle. */
-export async function startNestService<C extends BaseServiceConfig>(spec: NestServiceSpec<C>): Promise<RunningService> {
+export async function startNestService<C extends BaseServiceConfig>(
+  spec: NestServiceSpec<C>,
+): Promise<RunningService> {
   const logger = spec.logger ?? createLogger({ service: spec.name, level: spec.config.LOG_LEVEL });
   const service = await createServiceApp(spec.module, {
     service: spec.name,

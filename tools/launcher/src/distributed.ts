@@ -39,7 +39,10 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
   const databaseUrls = Object.fromEntries(
     DATABASE_SERVICES.map((s) => [s, databaseUrl(options.postgresAdminUrl, `${prefix}_${s}`)]),
   ) as DistributedPlatform['databaseUrls'];
-  await ensureDatabases(options.postgresAdminUrl, DATABASE_SERVICES.map((s) => `${prefix}_${s}`));
+  await ensureDatabases(
+    options.postgresAdminUrl,
+    DATABASE_SERVICES.map((s) => `${prefix}_${s}`),
+  );
 
   const ports = {} as Record<ServiceName, number>;
   for (const name of BACKEND_SERVICES) ports[name] = options.servicePorts?.[name] ?? (await freePort());
@@ -66,7 +69,13 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
 
   const services = {} as Record<ServiceName, ServiceProcess>;
   for (const name of [...BACKEND_SERVICES, 'gateway'] as ServiceName[]) {
-    services[name] = new ServiceProcess({ name, repoRoot: options.repoRoot, port: ports[name], env: envOf(name), logDir: options.logDir });
+    services[name] = new ServiceProcess({
+      name,
+      repoRoot: options.repoRoot,
+      port: ports[name],
+      env: envOf(name),
+      logDir: options.logDir,
+    });
   }
 
   const started: ServiceProcess[] = [];

@@ -18,8 +18,11 @@ export function embeddedSecrets(env: Env, dataDir: string): EmbeddedSecrets {
   if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<EmbeddedSecrets>;
   const secrets: EmbeddedSecrets = {
     TOLLGATE_INTERNAL_TOKEN_SECRET:
-      env.TOLLGATE_INTERNAL_TOKEN_SECRET || stored.TOLLGATE_INTERNAL_TOKEN_SECRET || randomBytes(32).toString('hex'),
-    TOLLGATE_ENCRYPTION_KEY: env.TOLLGATE_ENCRYPTION_KEY || stored.TOLLGATE_ENCRYPTION_KEY || randomBytes(32).toString('base64'),
+      env.TOLLGATE_INTERNAL_TOKEN_SECRET ||
+      stored.TOLLGATE_INTERNAL_TOKEN_SECRET ||
+      randomBytes(32).toString('hex'),
+    TOLLGATE_ENCRYPTION_KEY:
+      env.TOLLGATE_ENCRYPTION_KEY || stored.TOLLGATE_ENCRYPTION_KEY || randomBytes(32).toString('base64'),
   };
   if (
     stored.TOLLGATE_INTERNAL_TOKEN_SECRET !== secrets.TOLLGATE_INTERNAL_TOKEN_SECRET ||

@@ -39,7 +39,11 @@ const DATABASE_SERVICES: readonly [string, StartService][] = [
  * port with its own database (a PGlite instance each), the gateway in front. The bus is in-process
  * and the key-value store in memory, both shared by the services as Kafka and Redis would be.
  */
-export async function startEmbedded({ env, repoRoot, log = () => undefined }: EmbeddedOptions): Promise<EmbeddedPlatform> {
+export async function startEmbedded({
+  env,
+  repoRoot,
+  log = () => undefined,
+}: EmbeddedOptions): Promise<EmbeddedPlatform> {
   const dataDir = resolve(env.TOLLGATE_DATA_DIR || join(repoRoot, 'data'));
   mkdirSync(dataDir, { recursive: true });
   const secrets = embeddedSecrets(env, dataDir);
@@ -64,7 +68,10 @@ export async function startEmbedded({ env, repoRoot, log = () => undefined }: Em
     for (const [name, start] of DATABASE_SERVICES) {
       const db = await startServiceDatabase(join(dataDir, 'pg'), name);
       databases.push(db);
-      const service = await start({ ...baseEnv, DATABASE_URL: db.url, SERVER_ADDRESS: serverAddress }, runtime);
+      const service = await start(
+        { ...baseEnv, DATABASE_URL: db.url, SERVER_ADDRESS: serverAddress },
+        runtime,
+      );
       services.push(service);
       log(`${name} on ${service.url}`);
     }

@@ -9,7 +9,8 @@ import { embeddedSecrets } from './embedded-secrets';
 async function main(): Promise<void> {
   const env = process.env;
   const missing = ['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS'].filter((v) => !env[v]);
-  if (missing.length) throw new Error(`missing ${missing.join(', ')}: run through "npm run start:distributed"`);
+  if (missing.length)
+    throw new Error(`missing ${missing.join(', ')}: run through "npm run start:distributed"`);
   const repoRoot = join(__dirname, '..', '..', '..');
   const dataDir = env.TOLLGATE_DATA_DIR || join(repoRoot, 'data');
   const { DATABASE_URL: _admin, ...base } = env;
@@ -22,7 +23,9 @@ async function main(): Promise<void> {
     gatewayPort: Number(env.PORT || 3000),
     logDir: join(dataDir, 'logs'),
   });
-  console.log(`Tollgate is running on ${platform.url} (distributed mode; logs in ${join(dataDir, 'logs')}). Ctrl-C stops it.`);
+  console.log(
+    `Tollgate is running on ${platform.url} (distributed mode; logs in ${join(dataDir, 'logs')}). Ctrl-C stops it.`,
+  );
   const stop = () => void platform.stop().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -5,8 +5,14 @@ import { startEmbedded } from './embedded';
 async function main(): Promise<void> {
   const repoRoot = join(__dirname, '..', '..', '..');
   const started = Date.now();
-  const platform = await startEmbedded({ env: process.env, repoRoot, log: (line) => console.log(`  ${line}`) });
-  console.log(`Tollgate is running on ${platform.url} (embedded mode, started in ${Date.now() - started} ms). Ctrl-C stops it.`);
+  const platform = await startEmbedded({
+    env: process.env,
+    repoRoot,
+    log: (line) => console.log(`  ${line}`),
+  });
+  console.log(
+    `Tollgate is running on ${platform.url} (embedded mode, started in ${Date.now() - started} ms). Ctrl-C stops it.`,
+  );
 
   let closing = false;
   const stop = (signal: string) => {

@@ -65,7 +65,9 @@ export class ServiceProcess {
     let last = 'no answer yet';
     while (Date.now() < deadline) {
       if (this.child?.exitCode !== null && this.child?.exitCode !== undefined) {
-        throw new Error(`${this.name} exited with code ${this.child.exitCode} during start-up; see ${this.options.logDir}/${this.name}.log`);
+        throw new Error(
+          `${this.name} exited with code ${this.child.exitCode} during start-up; see ${this.options.logDir}/${this.name}.log`,
+        );
       }
       try {
         const res = await fetch(`${this.url}/health/ready`);
@@ -76,6 +78,8 @@ export class ServiceProcess {
       }
       await new Promise((r) => setTimeout(r, 200));
     }
-    throw new Error(`${this.name} not ready after ${timeoutMs} ms (${last}); see ${this.options.logDir}/${this.name}.log`);
+    throw new Error(
+      `${this.name} not ready after ${timeoutMs} ms (${last}); see ${this.options.logDir}/${this.name}.log`,
+    );
   }
 }

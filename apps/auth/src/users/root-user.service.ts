@@ -28,9 +28,13 @@ export class RootUserService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const outcome = await this.ensureRootUser();
     if (outcome === 'not_configured') {
-      this.logger.warn('No root user exists: set TOLLGATE_ROOT_USERNAME and TOLLGATE_ROOT_PASSWORD to create one');
+      this.logger.warn(
+        'No root user exists: set TOLLGATE_ROOT_USERNAME and TOLLGATE_ROOT_PASSWORD to create one',
+      );
     } else if (outcome === 'username_taken') {
-      this.logger.error(`No root user exists and "${this.config.TOLLGATE_ROOT_USERNAME}" is taken by another user`);
+      this.logger.error(
+        `No root user exists and "${this.config.TOLLGATE_ROOT_USERNAME}" is taken by another user`,
+      );
     } else if (outcome === 'created') {
       this.logger.log(`Root user "${this.config.TOLLGATE_ROOT_USERNAME}" created`);
     }

@@ -20,7 +20,9 @@ export class AccountsService {
     if (users.length === 0) return 0;
     const ids = [...new Set(users.map((u) => u.id))];
     const opened = await this.em.fork().transactional(async (tx) => {
-      const existing = new Set((await tx.find(Account, { userId: { $in: ids } }, { fields: ['userId'] })).map((a) => a.userId));
+      const existing = new Set(
+        (await tx.find(Account, { userId: { $in: ids } }, { fields: ['userId'] })).map((a) => a.userId),
+      );
       const created = ids.filter((id) => !existing.has(id)).map((userId) => tx.create(Account, { userId }));
       await tx.flush();
       await enqueueOutbox(tx, created.map(billingBalanceEvent));

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { identityUserV1, TOPICS, type IdentityUser } from '@tollgate/contracts';
 import { EVENT_BUS, type EventBus, type EventRecord, type Subscription } from '@tollgate/events';
 import { AccountsService } from './accounts.service';

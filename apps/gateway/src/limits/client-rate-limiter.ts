@@ -20,7 +20,8 @@ export class ClientRateLimiter {
       await this.limiter.consume(ip);
       return { allowed: true };
     } catch (res) {
-      if (res instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+      if (res instanceof RateLimiterRes)
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
       throw res;
     }
   }

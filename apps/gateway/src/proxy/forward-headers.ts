@@ -17,7 +17,15 @@ const DROPPED_REQUEST = new Set([
   'x-forwarded-host',
 ]);
 
-const DROPPED_RESPONSE = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const DROPPED_RESPONSE = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /**
  * Headers sent to a backend service: the client's, minus hop-by-hop ones and anything claiming

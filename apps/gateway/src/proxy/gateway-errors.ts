@@ -15,7 +15,13 @@ export function sendGatewayError(
     return;
   }
   const isModelApi = path.startsWith('/v1/') || path === '/v1' || path.startsWith('/v1beta');
-  const body = JSON.stringify(isModelApi ? renderProtocolError(protocolOfPath(path), status, code, message) : fail(message));
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
+  const body = JSON.stringify(
+    isModelApi ? renderProtocolError(protocolOfPath(path), status, code, message) : fail(message),
+  );
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    ...headers,
+  });
   res.end(body);
 }

@@ -58,7 +58,10 @@ export async function proxyRequest(pool: Pool, call: ProxyCall, res: ServerRespo
       },
       ({ statusCode, headers }) => {
         timings.headersAt = performance.now();
-        res.writeHead(statusCode, responseHeadersForClient(headers as Record<string, string | string[] | undefined>));
+        res.writeHead(
+          statusCode,
+          responseHeadersForClient(headers as Record<string, string | string[] | undefined>),
+        );
         // Flush headers now: a stream's first chunk must not wait for the next write.
         res.flushHeaders();
         return res;

@@ -26,7 +26,10 @@ export class ReadModelsController {
       throw new AppException(ErrorCode.NotFound, `No read model "${name}"`);
     }
     const value: unknown = this.readModels.get()[name as ReadModelName].get(key);
-    const version = value && typeof value === 'object' && 'version' in value ? (value as { version: number }).version : null;
+    const version =
+      value && typeof value === 'object' && 'version' in value
+        ? (value as { version: number }).version
+        : null;
     return ok({ present: value !== undefined, version });
   }
 }

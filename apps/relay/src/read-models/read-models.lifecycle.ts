@@ -13,7 +13,8 @@ export class ReadModelsLifecycle implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.readModels.open();
     this.health.registerReadinessCheck('read-models', () => {
-      if (!this.readModels.isCaughtUp()) throw new Error('read models are still catching up with their topics');
+      if (!this.readModels.isCaughtUp())
+        throw new Error('read models are still catching up with their topics');
     });
   }
 }

@@ -35,7 +35,9 @@ describe('event schemas', () => {
 
   it('refuses fractional quota and float prices', () => {
     expect(usageRecordedV1.safeParse({ ...usage, quota: 4.5 }).success).toBe(false);
-    expect(usageRecordedV1.safeParse({ ...usage, price: { ...usage.price, input: 0.15 } }).success).toBe(false);
+    expect(usageRecordedV1.safeParse({ ...usage, price: { ...usage.price, input: 0.15 } }).success).toBe(
+      false,
+    );
   });
 
   it('refuses an unknown version', () => {
@@ -43,7 +45,13 @@ describe('event schemas', () => {
   });
 
   it('tells model prices from group ratios', () => {
-    const ratio = billingPriceV1.parse({ v: 1, kind: 'group_ratio', group: 'vip', ratio: '0.9', updated_at: 1 });
+    const ratio = billingPriceV1.parse({
+      v: 1,
+      kind: 'group_ratio',
+      group: 'vip',
+      ratio: '0.9',
+      updated_at: 1,
+    });
     expect(ratio.kind).toBe('group_ratio');
   });
 });

@@ -5,7 +5,8 @@ export type ApiProtocol = 'openai' | 'anthropic' | 'gemini';
 
 export function protocolOfPath(path: string): ApiProtocol {
   if (path.startsWith('/v1beta/')) return 'gemini';
-  if (path === '/v1/messages' || path.startsWith('/v1/messages/') || path.startsWith('/v1/messages?')) return 'anthropic';
+  if (path === '/v1/messages' || path.startsWith('/v1/messages/') || path.startsWith('/v1/messages?'))
+    return 'anthropic';
   return 'openai';
 }
 
@@ -46,13 +47,37 @@ const GEMINI_STATUS: Record<number, string> = {
 };
 
 /** The error body each provider's official SDK parses. */
-export function renderProtocolError(protocol: ApiProtocol, status: number, code: ErrorCode, message: string): unknown {
+export function renderProtocolError(
+  protocol: ApiProtocol,
+  status: number,
+  code: ErrorCode,
+  message: string,
+): unknown {
   switch (protocol) {
     case 'openai':
-      return { error: { message, type: OPENAI_TYPE[code] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), param: null, code } };
+      return {
+        error: {
+          message,
+          type: OPENAI_TYPE[code] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'),
+          param: null,
+          code,
+        },
+      };
     case 'anthropic':
-      return { type: 'error', error: { type: ANTHROPIC_TYPE[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message } };
+      return {
+        type: 'error',
+        error: {
+          type: ANTHROPIC_TYPE[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'),
+          message,
+        },
+      };
     case 'gemini':
-      return { error: { code: status, message, status: GEMINI_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT') } };
+      return {
+        error: {
+          code: status,
+          message,
+          status: GEMINI_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT'),
+        },
+      };
   }
 }
