@@ -2,12 +2,14 @@ import { createEventBus } from '@tollgate/events';
 import { createKvStore, MemoryKvStore } from '@tollgate/kv';
 import { ConfigError, loadConfig } from '@tollgate/platform';
 import { z } from 'zod';
+import { busLoggerFor } from './bus-logger';
 import type { Env, ServiceRuntime } from './service-runtime';
 
 const infraSchema = z.object({
   SERVICE_NAME: z.string().min(1),
   KAFKA_BROKERS: z.string().optional(),
   REDIS_URL: z.string().url().optional(),
+  LOG_LEVEL: z.string().optional(),
 });
 
 export interface DistributedRuntimeNeeds {
@@ -33,10 +35,11 @@ export function createDistributedRuntime(
     .split(',')
     .map((b) => b.trim())
     .filter(Boolean);
+  const logger = busLoggerFor(config.SERVICE_NAME, config.LOG_LEVEL);
   return {
     bus: needs.bus
-      ? createEventBus({ kind: 'kafka', brokers, clientId: config.SERVICE_NAME })
-      : createEventBus({ kind: 'memory' }),
+      ? createEventBus({ kind: 'kafka', brokers, clientId: config.SERVICE_NAME, logger })
+      : createEventBus({ kind: 'memory', logger }),
     kv: config.REDIS_URL ? createKvStore({ kind: 'redis', url: config.REDIS_URL }) : new MemoryKvStore(),
     embedded: false,
   };

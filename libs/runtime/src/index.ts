@@ -3,3 +3,4 @@ export * from './distributed-runtime';
 export * from './run-main';
 export * from './service-infrastructure.module';
 export * from './start-nest-service';
+export * from './bus-logger';

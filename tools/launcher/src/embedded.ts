@@ -9,7 +9,7 @@ import { startGateway } from '@tollgate/gateway';
 import { MemoryKvStore } from '@tollgate/kv';
 import type { PgliteServer } from '@tollgate/persistence';
 import { startRelay } from '@tollgate/relay';
-import type { Env, RunningService, ServiceRuntime, StartService } from '@tollgate/runtime';
+import { busLoggerFor, type Env, type RunningService, type ServiceRuntime, type StartService } from '@tollgate/runtime';
 import { startServiceDatabase } from './embedded-databases';
 import { embeddedSecrets } from './embedded-secrets';
 
@@ -49,7 +49,7 @@ export async function startEmbedded({
   const secrets = embeddedSecrets(env, dataDir);
   const baseEnv: Env = { ...env, ...secrets, HOST: '127.0.0.1', PORT: '0' };
 
-  const bus = new InProcessEventBus({ dataDir: join(dataDir, 'bus') });
+  const bus = new InProcessEventBus({ dataDir: join(dataDir, 'bus'), logger: busLoggerFor('embedded', env.LOG_LEVEL) });
   const kv = new MemoryKvStore();
   const runtime: ServiceRuntime = { bus, kv, embedded: true };
   const databases: PgliteServer[] = [];
