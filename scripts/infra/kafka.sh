@@ -106,8 +106,14 @@ kafka_start() {
   printf '%s\n' "$controller_port" >"$dir/controller.port"
   kafka_write_config "$dir" "$port" "$controller_port"
 
-  # A cluster id is 16 random bytes in unpadded base64url; generating it here saves a JVM start.
-  cluster_id="$(node -e 'process.stdout.write(require("crypto").randomBytes(16).toString("base64url"))')"
+  # A cluster id is 16 random bytes in unpadded base64url; generating it here saves a JVM start. Like
+  # Kafka's own Uuid.randomUuid, avoid a leading "-": StorageTool would read the id as an option.
+  cluster_id="$(node -e '
+    const { randomBytes } = require("crypto");
+    let id;
+    do id = randomBytes(16).toString("base64url"); while (id.startsWith("-"));
+    process.stdout.write(id);
+  ')"
 
   log "kafka: starting $KAFKA_VERSION on 127.0.0.1:$port (controller 127.0.0.1:$controller_port)"
   # broker.sh formats the log dir, then execs the JVM: the pid it records is the broker's. setsid makes

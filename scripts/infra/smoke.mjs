@@ -27,8 +27,14 @@ async function checkPostgres(url) {
 }
 
 async function checkRedis(url) {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  let connectionError;
+  redis.on('error', (error) => {
+    connectionError = error; // connect() only says "Connection is closed"; this says why
+  });
+  await redis.connect().catch((error) => {
+    throw connectionError ?? error;
+  });
   try {
     const key = `smoke:${randomUUID()}`;
     const value = randomUUID();
