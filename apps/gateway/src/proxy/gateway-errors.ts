@@ -14,7 +14,8 @@ export function sendGatewayError(
     res.destroy();
     return;
   }
-  const isModelApi = path.startsWith('/v1/') || path === '/v1' || path.startsWith('/v1beta');
+  const pathname = path.split('?', 1)[0] ?? path;
+  const isModelApi = pathname === '/v1' || pathname.startsWith('/v1/') || pathname.startsWith('/v1beta');
   const body = JSON.stringify(
     isModelApi ? renderProtocolError(protocolOfPath(path), status, code, message) : fail(message),
   );

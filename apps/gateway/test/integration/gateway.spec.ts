@@ -1,0 +1,620 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { Agent, request, type Dispatcher } from 'undici';
+import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
+import type { Env, RunningService } from '@tollgate/runtime';
+import { startGateway } from '../../src';
+import { RecordingBackend, deadUrl } from './recording-backend';
+
+const SECRET = 'gateway-integration-secret-0123456789abcdef';
+// Above Fastify's own 1 MiB default, so the test shows that limit is not the one applied.
+const BODY_LIMIT = 2 * 1024 * 1024;
+const ALLOWED_ORIGIN = 'https://app.example.com';
+const INDEX_HTML = '<!doctype html><title>tollgate</title><div id="root"></div>';
+const ASSET_JS = 'console.log("tollgate asset");';
+const OUTSIDE_SECRET = 'outside-the-web-root';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const URL_VARIABLE: Record<BackendService, string> = {
+  auth: 'AUTH_URL',
+  billing: 'BILLING_URL',
+  relay: 'RELAY_URL',
+  chat: 'CHAT_URL',
+  admin: 'ADMIN_URL',
+};
+
+let tempRoot: string;
+let webDir: string;
+const backends = {} as Record<BackendService, RecordingBackend>;
+let gateway: RunningService;
+let downGateway: RunningService;
+let throttledGateway: RunningService;
+const client = new Agent({ keepAliveTimeout: 1000 });
+
+function gatewayEnv(urls: Record<BackendService, string>, extra: Record<string, string> = {}): Env {
+  const env: Record<string, string> = {
+    TOLLGATE_INTERNAL_TOKEN_SECRET: SECRET,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: webDir,
+    ...extra,
+  };
+  for (const service of BACKEND_SERVICES) env[URL_VARIABLE[service]] = urls[service];
+  return env;
+}
+
+type CallOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
+  method?: Dispatcher.HttpMethod;
+};
+
+async function call(target: RunningService, path: string, options: CallOptions = {}) {
+  const response = await request(`${target.url}${path}`, { dispatcher: client, ...options });
+  const text = await response.body.text();
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    text,
+    json: () => JSON.parse(text) as unknown,
+  };
+}
+
+function receivedBy(service: BackendService) {
+  return backends[service].received;
+}
+
+function allReceived() {
+  return BACKEND_SERVICES.flatMap((service) => receivedBy(service).map((r) => ({ service, ...r })));
+}
+
+/** A raw request as node:http sends it: the path goes on the wire exactly as written. */
+function rawGet(target: RunningService, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${target.url}/`, { path, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 2000) throw new Error('condition not met within 2 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function chunkedBody(totalBytes: number): Readable {
+  const chunk = Buffer.alloc(16 * 1024, 'a');
+  let left = totalBytes;
+  return new Readable({
+    read() {
+      if (left <= 0) return this.push(null);
+      const piece = chunk.subarray(0, Math.min(left, chunk.length));
+      left -= piece.length;
+      this.push(piece);
+    },
+  });
+}
+
+beforeAll(async () => {
+  tempRoot = await mkdtemp(join(tmpdir(), 'tollgate-gateway-'));
+  webDir = join(tempRoot, 'web');
+  await mkdir(join(webDir, 'assets'), { recursive: true });
+  await writeFile(join(webDir, 'index.html'), INDEX_HTML);
+  await writeFile(join(webDir, 'assets', 'app-3f9a.js'), ASSET_JS);
+  // A sibling whose name starts like the web root's, to catch a prefix-only containment check.
+  await writeFile(join(tempRoot, 'outside.txt'), OUTSIDE_SECRET);
+  await mkdir(join(tempRoot, 'web-private'));
+  await writeFile(join(tempRoot, 'web-private', 'secret.txt'), OUTSIDE_SECRET);
+
+  for (const service of BACKEND_SERVICES) backends[service] = await RecordingBackend.start(service);
+  const urls = Object.fromEntries(BACKEND_SERVICES.map((s) => [s, backends[s].url])) as Record<
+    BackendService,
+    string
+  >;
+  const dead = await deadUrl();
+  const deadUrls = Object.fromEntries(BACKEND_SERVICES.map((s) => [s, dead])) as Record<
+    BackendService,
+    string
+  >;
+
+  gateway = await startGateway(
+    gatewayEnv(urls, { GATEWAY_BODY_LIMIT_BYTES: String(BODY_LIMIT), CORS_ORIGINS: ALLOWED_ORIGIN }),
+  );
+  downGateway = await startGateway(gatewayEnv(deadUrls));
+  throttledGateway = await startGateway(gatewayEnv(urls, { GATEWAY_RATE_LIMIT_PER_MINUTE: '3' }));
+});
+
+afterAll(async () => {
+  await Promise.all([gateway, downGateway, throttledGateway].map((g) => g?.close()));
+  await Promise.all(Object.values(backends).map((b) => b.close()));
+  await client.close();
+  if (tempRoot) await rm(tempRoot, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  for (const backend of Object.values(backends)) backend.reset();
+});
+
+describe('routing to the owning backend', () => {
+  const cases: [Dispatcher.HttpMethod, string, BackendService][] = [
+    ['GET', '/api/user/self', 'auth'],
+    ['POST', '/api/user/login?turnstile=abc', 'auth'],
+    ['GET', '/api/token/?p=1&size=10', 'auth'],
+    ['GET', '/api/oauth/github?code=xyz', 'auth'],
+    ['GET', '/api/user/payment/logs?p=2', 'billing'],
+    ['POST', '/api/user/aff_transfer', 'billing'],
+    ['GET', '/api/log/self?type=2', 'billing'],
+    ['GET', '/api/pricing', 'billing'],
+    ['POST', '/api/promo/redeem', 'billing'],
+    ['PUT', '/api/chat/42', 'chat'],
+    ['GET', '/api/chat', 'chat'],
+    ['GET', '/api/status', 'admin'],
+    ['GET', '/api/notice', 'admin'],
+    ['POST', '/v1/chat/completions', 'relay'],
+    ['POST', '/v1/messages?beta=true', 'relay'],
+    ['GET', '/v1/models', 'relay'],
+    ['POST', '/v1beta/models/x:generateContent', 'relay'],
+    ['POST', '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', 'relay'],
+  ];
+
+  it.each(cases)(
+    '%s %s reaches %s with method, path, query, body and headers intact',
+    async (method, path, service) => {
+      const hasBody = method !== 'GET';
+      const body = hasBody ? Buffer.from(JSON.stringify({ text: 'привет, мир', path }), 'utf8') : undefined;
+      const response = await call(gateway, path, {
+        method,
+        headers: {
+          authorization: 'Bearer sk-test-key',
+          'new-api-user': '7',
+          'x-custom-header': 'kept as is',
+          ...(hasBody ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body } : {}),
+      });
+
+      expect(response.status).toBe(200);
+      expect(response.json()).toEqual({ backend: service });
+      expect(response.headers['x-backend']).toBe(service);
+      const received = allReceived();
+      expect(received).toHaveLength(1);
+      const [seen] = received;
+      expect(seen!.service).toBe(service);
+      expect(seen!.method).toBe(method);
+      expect(seen!.url).toBe(path);
+      expect(seen!.headers.authorization).toBe('Bearer sk-test-key');
+      expect(seen!.headers['new-api-user']).toBe('7');
+      expect(seen!.headers['x-custom-header']).toBe('kept as is');
+      if (body) {
+        expect(seen!.headers['content-type']).toBe('application/json');
+        expect(seen!.body.equals(body)).toBe(true);
+      } else {
+        expect(seen!.body).toHaveLength(0);
+      }
+    },
+  );
+
+  it('passes a multipart upload byte for byte', async () => {
+    const boundary = 'tollgate-boundary-7d9';
+    const audio = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256));
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.mp3"\r\n\r\n`),
+      audio,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+
+    const response = await call(gateway, '/v1/audio/transcriptions', {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+
+    expect(response.status).toBe(200);
+    const [seen] = receivedBy('relay');
+    expect(seen!.headers['content-type']).toBe(`multipart/form-data; boundary=${boundary}`);
+    expect(seen!.body.equals(body)).toBe(true);
+  });
+
+  it('passes a body without a content type', async () => {
+    const response = await call(gateway, '/api/user/logout', { method: 'POST', body: 'plain bytes' });
+
+    expect(response.status).toBe(200);
+    expect(receivedBy('auth')[0]!.body.toString()).toBe('plain bytes');
+  });
+
+  it('passes a body larger than a megabyte when under the gateway limit', async () => {
+    const body = Buffer.alloc(BODY_LIMIT - 1024, 'x');
+
+    const response = await call(gateway, '/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+
+    expect(response.status).toBe(200);
+    expect(receivedBy('relay')[0]!.body.equals(body)).toBe(true);
+  });
+
+  it('sends the request id and the client address, never a client-supplied identity or forwarding header', async () => {
+    const response = await call(gateway, '/v1/chat/completions', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-request-id': 'client-req-0042',
+        'x-tollgate-identity': 'forged.internal.token',
+        'x-forwarded-for': '6.6.6.6',
+        'x-forwarded-host': 'evil.example',
+      },
+      body: '{}',
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.headers['x-request-id']).toBe('client-req-0042');
+    const [seen] = receivedBy('relay');
+    expect(seen!.headers['x-request-id']).toBe('client-req-0042');
+    expect(seen!.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(seen!.headers['x-forwarded-host']).toBeUndefined();
+    expect(seen!.headers['x-tollgate-identity']).toBeUndefined();
+  });
+
+  it('replaces an insane incoming request id with its own, and tells the backend the same one', async () => {
+    const response = await call(gateway, '/api/status', {
+      headers: { 'x-request-id': 'not a sane id; drop table' },
+    });
+
+    const id = response.headers['x-request-id'];
+    expect(id).toMatch(UUID);
+    expect(receivedBy('admin')[0]!.headers['x-request-id']).toBe(id);
+  });
+});
+
+describe('streaming', () => {
+  it('passes each chunk to the client as the backend writes it', async () => {
+    const writtenAt: number[] = [];
+    backends.relay.handlePath('/v1/stream-probe', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let n = 0;
+      const timer = setInterval(() => {
+        n += 1;
+        writtenAt.push(performance.now());
+        if (n < 5) {
+          res.write(`data: {"n":${n}}\n\n`);
+        } else {
+          clearInterval(timer);
+          res.end('data: [DONE]\n\n');
+        }
+      }, 100);
+    });
+
+    const response = await request(`${gateway.url}/v1/stream-probe`, { dispatcher: client });
+    const arrivedAt: number[] = [];
+    let text = '';
+    for await (const chunk of response.body) {
+      arrivedAt.push(performance.now());
+      text += (chunk as Buffer).toString();
+    }
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/event-stream');
+    expect(text).toBe('data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3}\n\ndata: {"n":4}\n\ndata: [DONE]\n\n');
+    expect(writtenAt).toHaveLength(5);
+    // The first chunk was in the client's hands before the backend even wrote its second one.
+    expect(arrivedAt[0]!).toBeLessThan(writtenAt[1]!);
+    expect(arrivedAt.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('aborts the backend call when the client disconnects mid-stream', async () => {
+    let backendFinished = false;
+    let timer: NodeJS.Timeout | undefined;
+    const backendClosed = new Promise<void>((resolve) => {
+      backends.relay.handlePath('/v1/endless-probe', (req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: first\n\n');
+        timer = setInterval(() => res.write('data: more\n\n'), 50);
+        res.on('finish', () => (backendFinished = true));
+        res.on('close', () => {
+          clearInterval(timer);
+          resolve();
+        });
+        req.resume();
+      });
+    });
+
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(`${gateway.url}/v1/endless-probe`, { agent: false }, (res: IncomingMessage) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (error) => {
+        if (!req.destroyed) reject(error);
+      });
+      req.end();
+    });
+
+    await backendClosed;
+    expect(backendFinished).toBe(false);
+  });
+
+  it('aborts the backend call when the client gives up before the first byte', async () => {
+    const backendClosed = new Promise<boolean>((resolve) => {
+      backends.relay.handlePath('/v1/thinking-probe', (req, res) => {
+        let finished = false;
+        res.on('finish', () => (finished = true));
+        res.on('close', () => resolve(finished));
+        req.resume();
+      });
+    });
+
+    const req = httpRequest(`${gateway.url}/v1/thinking-probe`, { agent: false });
+    req.on('error', () => undefined);
+    req.end();
+    await waitUntil(() => receivedBy('relay').length === 1);
+    req.destroy();
+
+    expect(await backendClosed).toBe(false);
+  });
+
+  it('cuts the client off, rather than ending cleanly, when the backend breaks mid-stream', async () => {
+    backends.relay.handlePath('/v1/breaking-probe', (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: partial\n\n', () => setTimeout(() => res.socket?.destroy(), 50));
+      req.resume();
+    });
+
+    const outcome = await new Promise<{ received: string; endedCleanly: boolean }>((resolve, reject) => {
+      const req = httpRequest(`${gateway.url}/v1/breaking-probe`, { agent: false }, (res) => {
+        let received = '';
+        let endedCleanly = false;
+        res.on('data', (chunk: Buffer) => (received += chunk.toString()));
+        res.on('end', () => (endedCleanly = true));
+        res.on('error', () => undefined);
+        res.on('close', () => resolve({ received, endedCleanly }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+    expect(outcome).toEqual({ received: 'data: partial\n\n', endedCleanly: false });
+  });
+});
+
+describe('refusals', () => {
+  it.each([
+    ['/api/user/self', { success: false, message: expect.stringContaining('auth') }],
+    [
+      '/v1/chat/completions',
+      {
+        error: {
+          message: expect.stringContaining('relay'),
+          type: 'server_error',
+          param: null,
+          code: 'upstream_service_down',
+        },
+      },
+    ],
+    [
+      '/v1/messages',
+      { type: 'error', error: { type: 'api_error', message: expect.stringContaining('relay') } },
+    ],
+    [
+      '/v1beta/models/x:generateContent',
+      { error: { code: 502, message: expect.stringContaining('relay'), status: 'UNAVAILABLE' } },
+    ],
+  ])('answers 502 in the caller’s shape when the backend of %s is down', async (path, shape) => {
+    const response = await call(downGateway, path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"model":"gpt-x"}',
+    });
+
+    expect(response.status).toBe(502);
+    expect(response.headers['x-request-id']).toBeDefined();
+    expect(response.json()).toEqual(shape);
+  });
+
+  it('refuses a declared body over the limit with 413 without reaching the backend', async () => {
+    const response = await call(gateway, '/api/user/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.alloc(BODY_LIMIT + 1, 'a'),
+    });
+
+    expect(response.status).toBe(413);
+    expect(response.json()).toEqual({ success: false, message: expect.stringContaining(String(BODY_LIMIT)) });
+    expect(allReceived()).toHaveLength(0);
+  });
+
+  it('cuts a chunked body at the limit and answers 413 in the caller’s shape', async () => {
+    const response = await call(gateway, '/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chunkedBody(BODY_LIMIT + 64 * 1024),
+    });
+
+    expect(response.status).toBe(413);
+    expect(response.json()).toEqual({
+      error: expect.objectContaining({ code: 'payload_too_large', param: null }),
+    });
+    for (const seen of receivedBy('relay')) expect(seen.body.length).toBeLessThanOrEqual(BODY_LIMIT);
+  });
+
+  it('forwards a chunked body under the limit whole', async () => {
+    const response = await call(gateway, '/v1/embeddings', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chunkedBody(BODY_LIMIT - 100),
+    });
+
+    expect(response.status).toBe(200);
+    const [seen] = receivedBy('relay');
+    expect(seen!.headers['transfer-encoding']).toBe('chunked');
+    expect(seen!.body.equals(Buffer.alloc(BODY_LIMIT - 100, 'a'))).toBe(true);
+  });
+
+  it('answers 429 with Retry-After once a client passes its per-minute limit, whatever it claims to be', async () => {
+    // A made-up X-Forwarded-For per call must not buy a fresh bucket: no proxy is trusted here.
+    const claiming = (n: number): CallOptions => ({ headers: { 'x-forwarded-for': `203.0.113.${n}` } });
+    for (let n = 1; n <= 3; n++)
+      expect((await call(throttledGateway, '/api/status', claiming(n))).status).toBe(200);
+
+    const refused = await call(throttledGateway, '/api/status', claiming(4));
+    const refusedOnV1 = await call(throttledGateway, '/v1/models', claiming(5));
+
+    expect(refused.status).toBe(429);
+    expect(refused.json()).toEqual({ success: false, message: expect.any(String) });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refusedOnV1.status).toBe(429);
+    expect(refusedOnV1.json()).toEqual({
+      error: expect.objectContaining({ type: 'rate_limit_error', code: 'rate_limited' }),
+    });
+    expect(receivedBy('admin')).toHaveLength(3);
+    expect(receivedBy('relay')).toHaveLength(0);
+  });
+
+  it.each(['/api/channel/', '/api/channel/42', '/api/option/'])(
+    'refuses admin-only %s with 401 before the backend',
+    async (path) => {
+      const response = await call(gateway, path);
+
+      expect(response.status).toBe(401);
+      expect(response.json()).toEqual({ success: false, message: expect.any(String) });
+      expect(allReceived()).toHaveLength(0);
+    },
+  );
+
+  it('answers 404 in the envelope for an /api path no service owns', async () => {
+    const response = await call(gateway, '/api/x');
+
+    expect(response.status).toBe(404);
+    expect(response.json()).toEqual({ success: false, message: expect.any(String) });
+    expect(allReceived()).toHaveLength(0);
+  });
+});
+
+describe('CORS', () => {
+  it('answers a preflight from an allowed origin itself', async () => {
+    const response = await call(gateway, '/api/user/self', {
+      method: 'OPTIONS',
+      headers: {
+        origin: ALLOWED_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, new-api-user',
+      },
+    });
+
+    expect(response.status).toBe(204);
+    expect(response.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
+    expect(response.headers['access-control-allow-credentials']).toBe('true');
+    expect(response.headers['access-control-allow-methods']).toContain('POST');
+    expect(response.headers['access-control-allow-headers']).toContain('new-api-user');
+    expect(allReceived()).toHaveLength(0);
+  });
+
+  it('adds the allow header to a real call from an allowed origin', async () => {
+    const response = await call(gateway, '/api/status', { headers: { origin: ALLOWED_ORIGIN } });
+
+    expect(response.status).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
+    expect(response.headers['access-control-expose-headers']).toContain('x-request-id');
+  });
+
+  it('gives an unknown origin no allow header', async () => {
+    const preflight = await call(gateway, '/api/status', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    const real = await call(gateway, '/api/status', { headers: { origin: 'https://evil.example' } });
+
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(real.status).toBe(200);
+    expect(real.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('web app', () => {
+  it.each(['/', '/dashboard/tokens', '/dashboard/tokens?p=2'])('serves index.html at %s', async (path) => {
+    const response = await call(gateway, path);
+
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.text).toBe(INDEX_HTML);
+  });
+
+  it('serves a hashed asset with a long cache lifetime', async () => {
+    const response = await call(gateway, '/assets/app-3f9a.js');
+
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toContain('javascript');
+    expect(response.headers['cache-control']).toContain('max-age=31536000');
+    expect(response.headers['cache-control']).toContain('immutable');
+    expect(response.text).toBe(ASSET_JS);
+  });
+
+  it.each([
+    '/../outside.txt',
+    '/%2e%2e/outside.txt',
+    '/assets/%2e%2e/%2e%2e/outside.txt',
+    '/..%2fweb-private%2fsecret.txt',
+    '/%2e%2e/web-private/secret.txt',
+  ])('never serves a file outside the web root for %s', async (path) => {
+    const response = await rawGet(gateway, path);
+
+    expect(response.body).not.toContain(OUTSIDE_SECRET);
+  });
+});
+
+describe('operations', () => {
+  it('answers /health and /health/ready', async () => {
+    const live = await call(gateway, '/health');
+    const ready = await call(gateway, '/health/ready');
+
+    expect(live.status).toBe(200);
+    expect(live.json()).toEqual({ status: 'ok' });
+    expect(ready.status).toBe(200);
+    expect(ready.json()).toEqual(expect.objectContaining({ status: 'ok' }));
+  });
+
+  it('exposes the gateway overhead of proxied requests in /metrics', async () => {
+    await call(gateway, '/api/pricing');
+
+    const metrics = await call(gateway, '/metrics');
+
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(
+      /tollgate_gateway_overhead_seconds_count\{[^}]*route="billing"[^}]*\} [1-9]/,
+    );
+  });
+
+  it.each([
+    '/',
+    '/dashboard/tokens',
+    '/assets/app-3f9a.js',
+    '/health',
+    '/health/ready',
+    '/metrics',
+    '/api/status',
+    '/api/x',
+    '/api/channel/',
+    '/v1/models',
+  ])('puts a request id on the answer to %s, keeping a sane incoming one', async (path) => {
+    const generated = await call(gateway, path);
+    const kept = await call(gateway, path, { headers: { 'x-request-id': 'trace-abc.123' } });
+
+    expect(generated.headers['x-request-id']).toMatch(UUID);
+    expect(kept.headers['x-request-id']).toBe('trace-abc.123');
+  });
+});

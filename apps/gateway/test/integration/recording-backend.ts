@@ -1,0 +1,89 @@
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** Answers a request itself instead of the default echo; the request is already recorded (without body). */
+export type CustomHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * A stand-in for one backend service: records every request it receives and, unless a path has a
+ * custom handler, reads the whole body and answers 200 with JSON naming itself.
+ */
+export class RecordingBackend {
+  readonly received: ReceivedRequest[] = [];
+  private readonly handlers = new Map<string, CustomHandler>();
+
+  private constructor(
+    readonly name: string,
+    private readonly server: Server,
+  ) {}
+
+  static async start(name: string): Promise<RecordingBackend> {
+    const server = createServer();
+    const backend = new RecordingBackend(name, server);
+    server.on('request', (req, res) => backend.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return backend;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Answers requests whose path (without query) is exactly `path` with `handler`. */
+  handlePath(path: string, handler: CustomHandler): void {
+    this.handlers.set(path, handler);
+  }
+
+  reset(): void {
+    this.received.length = 0;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const record: ReceivedRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: Buffer.alloc(0),
+    };
+    this.received.push(record);
+    const custom = this.handlers.get((req.url ?? '').split('?')[0] ?? '');
+    if (custom) {
+      custom(req, res);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      record.body = Buffer.concat(chunks);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-backend': this.name });
+      res.end(JSON.stringify({ backend: this.name }));
+    });
+  }
+}
+
+/** A loopback URL where nothing listens (a port that was free a moment ago). */
+export async function deadUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
