@@ -7,6 +7,8 @@ describe('protocol errors', () => {
     expect(protocolOfPath('/v1/messages')).toBe('anthropic');
     expect(protocolOfPath('/v1/messages?beta=true')).toBe('anthropic');
     expect(protocolOfPath('/v1beta/models/gemini-2.5-flash:generateContent')).toBe('gemini');
+    expect(protocolOfPath('/v1beta')).toBe('gemini');
+    expect(protocolOfPath('/v1betax')).toBe('openai');
   });
 
   it('renders each provider shape', () => {

@@ -4,7 +4,7 @@ import { ErrorCode } from './error-codes';
 export type ApiProtocol = 'openai' | 'anthropic' | 'gemini';
 
 export function protocolOfPath(path: string): ApiProtocol {
-  if (path.startsWith('/v1beta/')) return 'gemini';
+  if (path === '/v1beta' || path.startsWith('/v1beta/') || path.startsWith('/v1beta?')) return 'gemini';
   if (path === '/v1/messages' || path.startsWith('/v1/messages/') || path.startsWith('/v1/messages?'))
     return 'anthropic';
   return 'openai';
