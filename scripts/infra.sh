@@ -5,7 +5,7 @@
 #   bash scripts/infra.sh up|down|env|status [postgres] [redis] [kafka]     (no names = all three)
 #
 #   up      install what is missing, start what is not already running healthy, wait until ready,
-#           write <state>/env and print it
+#           then write <state>/env (export lines of every running service) and print it
 #   env     print `export DATABASE_URL=… REDIS_URL=… KAFKA_BROKERS=…` lines for running services,
 #           for `eval "$(bash scripts/infra.sh env)"`
 #   down    stop the services and delete their throw-away data
@@ -102,7 +102,7 @@ cmd_up() {
   INFRA_PENDING=()
 
   write_env_file
-  print_env "$@"
+  cat "$INFRA_STATE_DIR/env"
 }
 
 cmd_env() {

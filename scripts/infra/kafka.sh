@@ -5,7 +5,7 @@
 # Jars: <cache>/kafka-<version>/*.jar, resolved once through scripts/infra/kafka/pom.xml.
 
 KAFKA_VERSION="${TOLLGATE_KAFKA_VERSION:-3.9.1}"
-KAFKA_CACHE_DIR="${TOLLGATE_CACHE_DIR:-$HOME/.cache/tollgate}"
+KAFKA_CACHE_DIR="${TOLLGATE_CACHE_DIR:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/tollgate}"
 KAFKA_JARS="$KAFKA_CACHE_DIR/kafka-$KAFKA_VERSION"
 KAFKA_STOP_GRACE="${TOLLGATE_KAFKA_STOP_GRACE:-30}"
 

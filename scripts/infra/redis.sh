@@ -33,19 +33,24 @@ redis_start() {
   printf '%s\n' "$port" >"$dir/port"
   log "redis: starting on 127.0.0.1:$port"
   # --port 0 would disable TCP, hence an explicit free port. --daemonize makes it its own session.
-  redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
-    --dir "$dir" --pidfile "$dir/redis.pid" --logfile "$(redis_logfile)" --loglevel warning ||
-    {
+  if ! redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    --dir "$dir" --pidfile "$dir/redis.pid" --logfile "$(redis_logfile)" --loglevel warning; then
+    log_tail "$(redis_logfile)"
+    die "redis: redis-server failed to start"
+  fi
+  # The daemon writes its pid file once it listens; a failed bind exits before that.
+  local deadline=$((SECONDS + 10))
+  until [[ -s "$dir/redis.pid" ]]; do
+    if ((SECONDS >= deadline)); then
       log_tail "$(redis_logfile)"
-      die "redis: redis-server failed to start"
-    }
+      die "redis: the server wrote no pid file within 10s"
+    fi
+    sleep 0.05
+  done
 }
 
-# The pid file appears once the daemon has forked; until then "running" cannot be judged.
-redis_running_or_starting() { [[ ! -s "$(service_dir redis)/redis.pid" ]] || redis_running; }
-
 redis_wait() {
-  wait_until redis redis_healthy redis_running_or_starting "$(redis_logfile)" || die "redis did not become ready"
+  wait_until redis redis_healthy redis_running "$(redis_logfile)" || die "redis did not become ready"
   log "redis: ready at $(redis_url)"
 }
 
