@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { Migration20261122000000CreateOutboxMessages } from '@tollgate/persistence';
+import { startChat } from '../../src';
+import { getJson, waitUntilReady } from '../support/http';
+import {
+  INFRASTRUCTURES,
+  openInfrastructure,
+  withDatabase,
+  type TestInfrastructure,
+} from '../support/test-infrastructure';
+
+jest.setTimeout(60_000);
+
+describe.each(INFRASTRUCTURES)('chat on %s infrastructure', (kind) => {
+  let infra: TestInfrastructure;
+
+  beforeAll(async () => {
+    infra = await openInfrastructure(kind, 'chat-it');
+  });
+
+  afterAll(async () => {
+    await infra?.close();
+  });
+
+  it('starts on an empty database, migrates it and becomes ready', async () => {
+    const database = await infra.createDatabase();
+    const chat = await startChat(
+      {
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'error',
+        DATABASE_URL: database.url,
+        TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
+      },
+      infra.runtime,
+    );
+    try {
+      await waitUntilReady(chat.url);
+      expect(await getJson(`${chat.url}/health/ready`)).toEqual({
+        status: 200,
+        body: { status: 'ok', checks: ['database'] },
+      });
+    } finally {
+      await chat.close();
+    }
+
+    const { migrations, outbox } = await withDatabase(database, async (query) => ({
+      migrations: await query<{ name: string }>('select name from mikro_orm_migrations order by id'),
+      outbox: await query<{ pending: string }>('select count(*) as pending from outbox_messages'),
+    }));
+    expect(migrations.map((migration) => migration.name)).toEqual([
+      Migration20261122000000CreateOutboxMessages.name,
+    ]);
+    expect(outbox).toEqual([{ pending: '0' }]);
+  });
+});

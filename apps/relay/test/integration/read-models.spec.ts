@@ -1,0 +1,144 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import {
+  Role,
+  TOPICS,
+  UserStatus,
+  type BillingBalance,
+  type Envelope,
+  type IdentityUser,
+} from '@tollgate/contracts';
+import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
+import type { RunningService } from '@tollgate/runtime';
+import { startRelay } from '../../src';
+import { CatchUpGate } from '../support/catch-up-gate';
+import { eventually, getJson, waitUntilReady } from '../support/http';
+import { INFRASTRUCTURES, openInfrastructure, type TestInfrastructure } from '../support/test-infrastructure';
+
+jest.setTimeout(60_000);
+
+interface Entry {
+  present: boolean;
+  version: number | null;
+}
+type Tables = Record<string, { topic: string; size: number; caught_up: boolean }>;
+
+/** Ids far above anything a test database hands out, fresh per run: older records on Kafka never collide. */
+const randomUserId = (): number => randomInt(100_000_000, 2_000_000_000);
+
+describe.each(INFRASTRUCTURES)('relay on %s infrastructure', (kind) => {
+  const secret = randomBytes(32).toString('hex');
+  const gate = new CatchUpGate();
+  let infra: TestInfrastructure;
+  let relay: RunningService;
+
+  const asRole = async (role: Role): Promise<Record<string, string>> => ({
+    [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId: 1, role, via: 'session' }, secret),
+  });
+  const readModels = async <T>(path: string, role: Role = Role.Root) =>
+    getJson<Envelope<T>>(`${relay.url}/internal/read-models${path}`, await asRole(role));
+
+  beforeAll(async () => {
+    infra = await openInfrastructure(kind, 'relay-it');
+    const env = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error', TOLLGATE_INTERNAL_TOKEN_SECRET: secret };
+    relay = await startRelay(env, { ...infra.runtime, bus: gate.wrap(infra.runtime.bus) });
+  });
+
+  afterAll(async () => {
+    await relay?.close();
+    await infra?.close();
+  });
+
+  it('is not ready until its read models have caught up, and ready after', async () => {
+    const before = await getJson(`${relay.url}/health/ready`);
+    expect(before.status).toBe(503);
+    expect(before.body).toEqual({
+      status: 'unavailable',
+      failures: [{ check: 'read-models', reason: expect.stringContaining('catching up') }],
+    });
+    expect((await getJson(`${relay.url}/health`)).status).toBe(200);
+
+    gate.open();
+    await waitUntilReady(relay.url);
+    const after = await getJson(`${relay.url}/health/ready`);
+    expect(after.body).toEqual({ status: 'ok', checks: ['read-models'] });
+    const tables = await readModels<Tables>('');
+    expect(tables.status).toBe(200);
+    expect(Object.keys(tables.body.data!).sort()).toEqual([
+      'balances',
+      'channels',
+      'prices',
+      'tokens',
+      'users',
+    ]);
+    expect(Object.values(tables.body.data!).every((table) => table.caught_up)).toBe(true);
+  });
+
+  it('shows a billing.balance and an identity.user published after start', async () => {
+    const userId = randomUserId();
+    const now = Math.floor(Date.now() / 1000);
+    const balance: BillingBalance = {
+      v: 1,
+      user_id: userId,
+      quota: 500_000,
+      used_quota: 0,
+      request_count: 0,
+      aff_quota: 0,
+      aff_history_quota: 0,
+      version: 7,
+      updated_at: now,
+    };
+    const user: IdentityUser = {
+      v: 1,
+      id: userId,
+      username: `user_${userId}`,
+      display_name: `User ${userId}`,
+      role: Role.User,
+      status: UserStatus.Enabled,
+      group: 'default',
+      inviter_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await expect(readModels<Entry>(`/balances/${userId}`)).resolves.toMatchObject({
+      body: { data: { present: false } },
+    });
+
+    await infra.runtime.bus.publish([
+      { topic: TOPICS.billingBalance.name, key: String(userId), value: balance },
+      { topic: TOPICS.identityUser.name, key: String(userId), value: user },
+    ]);
+
+    const entryOf = (name: string) =>
+      eventually(`${name}/${userId} in relay's read models`, async () => {
+        const { body } = await readModels<Entry>(`/${name}/${userId}`);
+        return body.data?.present ? body.data : undefined;
+      });
+    await expect(entryOf('balances')).resolves.toEqual({ present: true, version: 7 });
+    await expect(entryOf('users')).resolves.toEqual({ present: true, version: null });
+  });
+
+  it('answers 401 without a valid identity token and 403 for a caller below root', async () => {
+    const anonymous = await getJson<Envelope<unknown>>(`${relay.url}/internal/read-models`);
+    expect(anonymous).toEqual({ status: 401, body: { success: false, message: expect.any(String) } });
+
+    const forged = await signInternalToken(
+      { userId: 1, role: Role.Root, via: 'session' },
+      randomBytes(32).toString('hex'),
+    );
+    const wrongSecret = await getJson(`${relay.url}/internal/read-models`, {
+      [INTERNAL_IDENTITY_HEADER]: forged,
+    });
+    expect(wrongSecret.status).toBe(401);
+
+    const admin = await readModels<unknown>('/balances/1', Role.Admin);
+    expect(admin).toEqual({ status: 403, body: { success: false, message: expect.any(String) } });
+  });
+
+  it('answers 404 for a read model it does not have', async () => {
+    const unknown = await readModels<unknown>('/invoices/1');
+    expect(unknown).toEqual({
+      status: 404,
+      body: { success: false, message: expect.stringContaining('invoices') },
+    });
+  });
+});
