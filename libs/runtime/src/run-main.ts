@@ -1,14 +1,19 @@
+import { startTelemetry, type Telemetry } from '@tollgate/platform';
 import type { Env, RunningService, ServiceRuntime } from './service-runtime';
 
 /**
- * The body of a service's main.ts: start it, print where it listens, and on SIGINT/SIGTERM close
- * the service, then the runtime's clients, once. A failed start prints the reason and exits 1.
+ * The body of a service's main.ts: start OpenTelemetry (exporting only when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set), start the service, print where it listens, and on
+ * SIGINT/SIGTERM close the service, then the runtime's clients, then telemetry, once. A failed start
+ * prints the reason and exits 1.
  */
 export async function runMain(
+  serviceName: string,
   start: (env: Env, runtime: ServiceRuntime) => Promise<RunningService>,
   makeRuntime: () => ServiceRuntime,
   env: Env,
 ): Promise<void> {
+  let telemetry: Telemetry | undefined;
   let runtime: ServiceRuntime | undefined;
   let service: RunningService | undefined;
   let closing = false;
@@ -19,6 +24,7 @@ export async function runMain(
       await service?.close();
       await runtime?.bus.close();
       await runtime?.kv.close();
+      await telemetry?.shutdown();
     } finally {
       process.exit(code);
     }
@@ -26,6 +32,10 @@ export async function runMain(
   process.once('SIGINT', () => void close(0));
   process.once('SIGTERM', () => void close(0));
   try {
+    telemetry = startTelemetry({
+      serviceName: `tollgate-${serviceName}`,
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+    });
     runtime = makeRuntime();
     service = await start(env, runtime);
     process.stdout.write(`${service.name} listening on ${service.url}\n`);

@@ -6,10 +6,17 @@ import { startBilling } from '@tollgate/billing';
 import { startChat } from '@tollgate/chat';
 import { InProcessEventBus } from '@tollgate/events';
 import { startGateway } from '@tollgate/gateway';
+import { startTelemetry } from '@tollgate/platform';
 import { MemoryKvStore } from '@tollgate/kv';
 import type { PgliteServer } from '@tollgate/persistence';
 import { startRelay } from '@tollgate/relay';
-import { busLoggerFor, type Env, type RunningService, type ServiceRuntime, type StartService } from '@tollgate/runtime';
+import {
+  busLoggerFor,
+  type Env,
+  type RunningService,
+  type ServiceRuntime,
+  type StartService,
+} from '@tollgate/runtime';
 import { startServiceDatabase } from './embedded-databases';
 import { embeddedSecrets } from './embedded-secrets';
 
@@ -49,7 +56,15 @@ export async function startEmbedded({
   const secrets = embeddedSecrets(env, dataDir);
   const baseEnv: Env = { ...env, ...secrets, HOST: '127.0.0.1', PORT: '0' };
 
-  const bus = new InProcessEventBus({ dataDir: join(dataDir, 'bus'), logger: busLoggerFor('embedded', env.LOG_LEVEL) });
+  // OpenTelemetry is one SDK per process: in embedded mode the platform reports as one service.
+  const telemetry = startTelemetry({
+    serviceName: 'tollgate-embedded',
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+  });
+  const bus = new InProcessEventBus({
+    dataDir: join(dataDir, 'bus'),
+    logger: busLoggerFor('embedded', env.LOG_LEVEL),
+  });
   const kv = new MemoryKvStore();
   const runtime: ServiceRuntime = { bus, kv, embedded: true };
   const databases: PgliteServer[] = [];
@@ -60,6 +75,7 @@ export async function startEmbedded({
     for (const db of databases) await db.close().catch(() => undefined);
     await bus.close();
     await kv.close();
+    await telemetry.shutdown();
   };
 
   try {

@@ -19,17 +19,17 @@ export class ReadModelsController {
     return ok(this.readModels.describe());
   }
 
-  /** Whether an entity is present, and its version where it has one; never the entity itself. */
+  /** Whether an entity is present, with its version and update time where it has them; never the entity itself. */
   @Get(':name/:key')
   entry(@Param('name') name: string, @Param('key') key: string) {
     if (!NAMES.includes(name as ReadModelName)) {
       throw new AppException(ErrorCode.NotFound, `No read model "${name}"`);
     }
     const value: unknown = this.readModels.get()[name as ReadModelName].get(key);
-    const version =
-      value && typeof value === 'object' && 'version' in value
-        ? (value as { version: number }).version
+    const field = (f: string): number | null =>
+      value && typeof value === 'object' && f in value
+        ? ((value as Record<string, unknown>)[f] as number)
         : null;
-    return ok({ present: value !== undefined, version });
+    return ok({ present: value !== undefined, version: field('version'), updated_at: field('updated_at') });
   }
 }
