@@ -113,8 +113,8 @@ describe.each(INFRASTRUCTURES)('relay on %s infrastructure', (kind) => {
         const { body } = await readModels<Entry>(`/${name}/${userId}`);
         return body.data?.present ? body.data : undefined;
       });
-    await expect(entryOf('balances')).resolves.toEqual({ present: true, version: 7 });
-    await expect(entryOf('users')).resolves.toEqual({ present: true, version: null });
+    await expect(entryOf('balances')).resolves.toEqual({ present: true, version: 7, updated_at: now });
+    await expect(entryOf('users')).resolves.toEqual({ present: true, version: null, updated_at: now });
   });
 
   it('answers 401 without a valid identity token and 403 for a caller below root', async () => {
