@@ -4,3 +4,4 @@ export * from './run-main';
 export * from './service-infrastructure.module';
 export * from './start-nest-service';
 export * from './bus-logger';
+export * from './correlated-event-bus';

@@ -23,6 +23,7 @@ import {
 } from '@tollgate/persistence';
 import { HealthRegistry, LOGGER } from '@tollgate/platform';
 import type { Logger } from 'pino';
+import { CorrelatedEventBus } from './correlated-event-bus';
 import type { ServiceRuntime } from './service-runtime';
 
 export interface ServiceDatabaseOptions {
@@ -86,7 +87,7 @@ class DatabaseReadiness {
 export class ServiceInfrastructureModule {
   static forRoot({ runtime, database }: ServiceInfrastructureOptions): DynamicModule {
     const providers: Provider[] = [
-      { provide: EVENT_BUS, useValue: runtime.bus },
+      { provide: EVENT_BUS, useValue: new CorrelatedEventBus(runtime.bus) },
       { provide: KV_STORE, useValue: runtime.kv },
       TopicsBootstrap,
     ];

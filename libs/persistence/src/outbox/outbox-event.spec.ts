@@ -1,3 +1,4 @@
+import { runWithRequestContext } from '@tollgate/platform';
 import { toOutboxRow, toOutgoingEvent } from './outbox-event';
 
 describe('outbox rows', () => {
@@ -21,5 +22,13 @@ describe('outbox rows', () => {
     expect(() => toOutboxRow({ topic: '', key: '1', value: 1 })).toThrow(/topic/);
     expect(() => toOutboxRow({ topic: 't', key: '', value: 1 })).toThrow(/key/);
     expect(() => toOutboxRow({ topic: 't', key: '1', value: undefined })).toThrow(/tombstone/);
+  });
+
+  it('keeps the ids of the request that wrote the event, under explicit headers', () => {
+    const row = runWithRequestContext({ requestId: 'req-7', correlationId: 'corr-7' }, () =>
+      toOutboxRow({ topic: 't', key: '1', value: 1, headers: { 'x-correlation-id': 'explicit' } }),
+    );
+    expect(row.headers).toEqual({ 'x-request-id': 'req-7', 'x-correlation-id': 'explicit' });
+    expect(toOutgoingEvent(row).headers).toEqual(row.headers);
   });
 });

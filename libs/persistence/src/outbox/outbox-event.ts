@@ -1,4 +1,5 @@
 import type { OutgoingEvent } from '@tollgate/events';
+import { currentCorrelationHeaders } from '@tollgate/platform';
 
 /** The columns an event is stored in while it waits in the outbox. */
 export interface OutboxRow {
@@ -14,7 +15,14 @@ export function toOutboxRow(event: OutgoingEvent): OutboxRow {
   if (event.value === undefined) {
     throw new Error(`An outbox event for ${event.topic} has value undefined: use null for a tombstone`);
   }
-  return { topic: event.topic, key: event.key, value: event.value, headers: { ...event.headers } };
+  // The ids of the request that made the change travel with its event, even though the relay
+  // publishes it later, outside that request.
+  return {
+    topic: event.topic,
+    key: event.key,
+    value: event.value,
+    headers: { ...currentCorrelationHeaders(), ...event.headers },
+  };
 }
 
 export function toOutgoingEvent(row: OutboxRow): OutgoingEvent {
