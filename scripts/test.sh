@@ -17,8 +17,8 @@ infra_pid=$!
 cleanup() { bash scripts/infra.sh down >>"$infra_log" 2>&1 || true; }
 trap cleanup EXIT
 
-step "lint and type-check"
-( npm run -s lint >"$reports/lint.log" 2>&1; echo $? >"$reports/lint.rc" ) &
+step "lint, format and type-check"
+( { npm run -s lint && npx prettier --check . --log-level warn; } >"$reports/lint.log" 2>&1; echo $? >"$reports/lint.rc" ) &
 lint_pid=$!
 if ! npx tsc -p tsconfig.json; then failures+=("type-check"); fi
 wait $lint_pid

@@ -130,7 +130,9 @@ results.forEach((result, i) => {
     console.log(`ok   ${name.padEnd(8)} ${process.env[variable]}: ${result.value}`);
   } else {
     failed += 1;
-    console.log(`FAIL ${name.padEnd(8)} ${process.env[variable] ?? '-'}: ${result.reason?.message ?? result.reason}`);
+    console.log(
+      `FAIL ${name.padEnd(8)} ${process.env[variable] ?? '-'}: ${result.reason?.message ?? result.reason}`,
+    );
   }
 });
 console.log(`${checks.length - failed} passed, ${failed} failed`);

@@ -33,7 +33,10 @@ export class KafkaTopics {
           configEntries: spec.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
         })),
       });
-      await waitForLeaders(admin, missing.map((spec) => spec.name));
+      await waitForLeaders(
+        admin,
+        missing.map((spec) => spec.name),
+      );
     }
     wanted.forEach((spec) => this.known.add(spec.name));
   }
@@ -60,7 +63,8 @@ async function waitForLeaders(admin: Admin, topics: string[]): Promise<void> {
     } catch (error) {
       if ((error as { retriable?: boolean }).retriable !== true) throw error;
     }
-    if (Date.now() > deadline) throw new Error(`topics ${topics.join(', ')} have no partition leaders after ${LEADER_WAIT_MS} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`topics ${topics.join(', ')} have no partition leaders after ${LEADER_WAIT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 50 * attempt)));
   }
 }
