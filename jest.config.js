@@ -22,6 +22,19 @@ module.exports = {
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/apps/web/'],
     },
     {
+      // The web app's component tests: jsdom, React, the web app's own tsconfig (compiled to CommonJS here).
+      rootDir: __dirname,
+      displayName: 'unit-web',
+      testEnvironment: 'jsdom',
+      testMatch: ['<rootDir>/apps/web/src/**/*.spec.{ts,tsx}'],
+      transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/apps/web/tsconfig.spec.json' }] },
+      moduleNameMapper: {
+        '^@tollgate/contracts$': '<rootDir>/libs/contracts/src',
+        '\\.(css)$': '<rootDir>/apps/web/test/style-stub.js',
+      },
+      setupFilesAfterEnv: ['<rootDir>/apps/web/test/setup-tests.ts'],
+    },
+    {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/*/test/integration/**/*.spec.ts'],

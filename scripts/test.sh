@@ -27,13 +27,14 @@ if [ "$(cat "$reports/lint.rc")" != 0 ]; then cat "$reports/lint.log"; failures+
 step "build"
 if ! node scripts/build.mjs; then failures+=("build"); fi
 
-jest_tier() { # name, extra args...
-  local tier=$1; shift
-  npx jest --selectProjects "$tier" --ci --json --outputFile="$reports/$tier.json" "$@" || failures+=("$tier tests")
+jest_tier() { # tier name, Jest projects (comma-separated), extra args...
+  local tier=$1 projects=$2; shift 2
+  # shellcheck disable=SC2086
+  npx jest --selectProjects ${projects//,/ } --ci --json --outputFile="$reports/$tier.json" "$@" || failures+=("$tier tests")
 }
 
 step "unit tests"
-jest_tier unit --maxWorkers=2
+jest_tier unit unit,unit-web --maxWorkers=2
 
 step "real infrastructure"
 if wait $infra_pid; then
@@ -44,10 +45,10 @@ else
 fi
 
 step "integration tests (embedded and real infrastructure)"
-jest_tier integration --maxWorkers=2
+jest_tier integration integration --maxWorkers=2
 
 step "end-to-end tests (distributed mode)"
-jest_tier e2e --runInBand
+jest_tier e2e e2e --runInBand
 
 step "summary"
 node scripts/test-summary.mjs "$reports" "${failures[@]+"${failures[@]}"}"
