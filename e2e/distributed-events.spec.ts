@@ -5,7 +5,8 @@ import { identityUserV1, Role, TOPICS, type IdentityUser } from '@tollgate/contr
 import { KafkaEventBus, type Subscription } from '@tollgate/events';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
 import { signInternalToken } from '@tollgate/platform';
-import { eventually, infrastructureEnv, REPO_ROOT, runId } from './support/e2e-env';
+import { eventually, newRunId } from '@tollgate/testing';
+import { infrastructureEnv, REPO_ROOT } from './support/e2e-env';
 
 jest.setTimeout(180_000);
 
@@ -17,7 +18,7 @@ jest.setTimeout(180_000);
  */
 describe('distributed platform: outbox and compacted topics', () => {
   const infra = infrastructureEnv();
-  const id = runId();
+  const id = newRunId();
   const secret = randomBytes(32).toString('hex');
   const rootUsername = `root_${id}`;
   let platform: DistributedPlatform;
@@ -96,19 +97,19 @@ describe('distributed platform: outbox and compacted topics', () => {
     // After a restart the event goes out, once, and billing opens the account.
     await platform.services.auth.start();
     await eventually(
+      'the root user on identity.user',
       async () => (rootEvents.length > 0 ? true : undefined),
       60_000,
-      'the root user on identity.user',
     );
     expect(rootEvents[0]).toMatchObject({ id: rootId, role: Role.Root });
     const billing = await db('billing');
     await eventually(
+      'billing to open the root user’s account',
       async () =>
         (await billing.query('select 1 from accounts where user_id = $1', [rootId])).rowCount === 1
           ? true
           : undefined,
       60_000,
-      'billing to open the root user’s account',
     );
     const published = await auth.query('select published_at from outbox_messages where topic = $1', [
       'identity.user',
@@ -143,15 +144,15 @@ describe('distributed platform: outbox and compacted topics', () => {
     ).rows[0]!;
     // The entries relay holds are this run's: same key and same update time as the rows behind them.
     await eventually(
+      'relay to see the user',
       async () => ((await entry('users', rootId)).updated_at === seconds(user.updated_at) ? true : undefined),
       30_000,
-      'relay to see the user',
     );
     await eventually(
+      'relay to see the balance',
       async () =>
         (await entry('balances', rootId)).updated_at === seconds(account.updated_at) ? true : undefined,
       30_000,
-      'relay to see the balance',
     );
   });
 

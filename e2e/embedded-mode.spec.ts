@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@tollgate/launcher';
-import { eventually, REPO_ROOT } from './support/e2e-env';
+import { eventually, freePort } from '@tollgate/testing';
+import { REPO_ROOT } from './support/e2e-env';
 
 jest.setTimeout(240_000);
 
@@ -53,6 +53,7 @@ describe('embedded mode (npm start)', () => {
     run = startEmbedded(dataDir, port);
     const current = run;
     const status = await eventually(
+      '/api/status in embedded mode',
       async () => {
         if (current.child.exitCode !== null) throw new Error(`exited early:\n${current.output()}`);
         const res = await fetch(`${base}/api/status`);
@@ -61,7 +62,6 @@ describe('embedded mode (npm start)', () => {
           : undefined;
       },
       120_000,
-      '/api/status in embedded mode',
     );
     expect(status.success).toBe(true);
     expect(status.data).toMatchObject({
@@ -91,12 +91,12 @@ describe('embedded mode (npm start)', () => {
     run = startEmbedded(dataDir, port);
     const again = run;
     await eventually(
+      'the restarted platform',
       async () => {
         if (again.child.exitCode !== null) throw new Error(`exited early:\n${again.output()}`);
         return (await fetch(`${base}/health/ready`)).ok ? true : undefined;
       },
       120_000,
-      'the restarted platform',
     );
     expect(run.output()).not.toMatch(rootCreated);
     expect(run.output()).not.toContain('No root user exists');

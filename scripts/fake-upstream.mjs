@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const library = join(root, 'libs', 'testing');
-const entry = join(library, 'dist', 'index.js');
+// The CLI module itself, not the index: the index also loads the service harness (MikroORM, kafkajs).
+const entry = join(library, 'dist', 'fake-upstream', 'fake-upstream.cli.js');
 // tsc -b rewrites the build info on every build that emits, so its time is the build's time.
 const buildInfo = join(library, 'dist', 'tsconfig.tsbuildinfo');
 const require = createRequire(import.meta.url);

@@ -5,3 +5,4 @@ export * from './service-infrastructure.module';
 export * from './start-nest-service';
 export * from './bus-logger';
 export * from './correlated-event-bus';
+export * from './free-port';

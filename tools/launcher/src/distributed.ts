@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { BACKEND_SERVICES, type BackendService, type ServiceName } from '@tollgate/contracts';
-import type { Env } from '@tollgate/runtime';
-import { freePort } from './free-port';
+import { freePort, type Env } from '@tollgate/runtime';
 import { databaseUrl, ensureDatabases } from './service-databases';
 import { ServiceProcess } from './service-process';
 

@@ -1,4 +1,3 @@
 export { startEmbedded, type EmbeddedPlatform, type EmbeddedOptions } from './embedded';
 export { startDistributed, type DistributedPlatform, type DistributedOptions } from './distributed';
 export { ServiceProcess } from './service-process';
-export { freePort } from './free-port';

@@ -7,14 +7,19 @@ import {
   type SystemStatus,
 } from '@tollgate/contracts';
 import type { Env } from '@tollgate/runtime';
+import {
+  getJson,
+  INFRASTRUCTURES,
+  openInfrastructure,
+  waitUntilReady,
+  type TestInfrastructureWithDatabase,
+} from '@tollgate/testing';
 import { startAdmin } from '../../src';
-import { getJson, waitUntilReady } from '../support/http';
-import { INFRASTRUCTURES, openInfrastructure, type TestInfrastructure } from '../support/test-infrastructure';
 
 jest.setTimeout(60_000);
 
 describe.each(INFRASTRUCTURES)('admin on %s infrastructure', (kind) => {
-  let infra: TestInfrastructure;
+  let infra: TestInfrastructureWithDatabase;
 
   beforeAll(async () => {
     infra = await openInfrastructure(kind, 'admin-it');

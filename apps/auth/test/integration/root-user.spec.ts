@@ -4,15 +4,17 @@ import { identityUserV1, Role, TOPICS, type IdentityUser } from '@tollgate/contr
 import type { TestDatabase } from '@tollgate/persistence';
 import { ConfigError } from '@tollgate/platform';
 import type { Env } from '@tollgate/runtime';
-import { startAuth } from '../../src';
-import { eventually, freePort, waitUntilReady } from '../support/http';
-import { TopicRecorder } from '../support/topic-recorder';
 import {
+  eventually,
+  freePort,
   INFRASTRUCTURES,
   openInfrastructure,
+  TopicRecorder,
+  waitUntilReady,
   withDatabase,
-  type TestInfrastructure,
-} from '../support/test-infrastructure';
+  type TestInfrastructureWithDatabase,
+} from '@tollgate/testing';
+import { startAuth } from '../../src';
 
 jest.setTimeout(60_000);
 
@@ -32,7 +34,7 @@ interface OutboxRow {
 const PUBLISH_SETTLE_MS = 1_000;
 
 describe.each(INFRASTRUCTURES)('auth on %s infrastructure', (kind) => {
-  let infra: TestInfrastructure;
+  let infra: TestInfrastructureWithDatabase;
   let userEvents: TopicRecorder;
   const internalSecret = randomBytes(32).toString('hex');
 

@@ -1,19 +1,22 @@
-import { randomBytes, randomInt } from 'node:crypto';
-import { Role, TOPICS, UserStatus, type BillingBalance, type IdentityUser } from '@tollgate/contracts';
+import { randomBytes } from 'node:crypto';
+import { TOPICS, type BillingBalance } from '@tollgate/contracts';
 import { DEAD_LETTER_HEADERS, deadLetterTopic, partitionForKey, type EventRecord } from '@tollgate/events';
 import type { TestDatabase } from '@tollgate/persistence';
 import type { Env } from '@tollgate/runtime';
-import { startBilling } from '../../src';
-import { IDENTITY_USER_GROUP } from '../../src/accounts/identity-user.consumer';
-import { eventually, waitUntilReady } from '../support/http';
-import { TopicRecorder } from '../support/topic-recorder';
 import {
+  anIdentityUser,
+  eventually,
   INFRASTRUCTURES,
   openInfrastructure,
+  randomUserId,
   TOPIC_PARTITIONS,
+  TopicRecorder,
+  waitUntilReady,
   withDatabase,
-  type TestInfrastructure,
-} from '../support/test-infrastructure';
+  type TestInfrastructureWithDatabase,
+} from '@tollgate/testing';
+import { startBilling } from '../../src';
+import { IDENTITY_USER_GROUP } from '../../src/accounts/identity-user.consumer';
 
 jest.setTimeout(60_000);
 
@@ -29,9 +32,6 @@ interface AccountRow {
 
 const ascending = (ids: readonly number[]): number[] => [...ids].sort((a, b) => a - b);
 
-/** Ids far above anything a test database hands out, fresh per run: older records on Kafka never collide. */
-const randomUserId = (): number => randomInt(100_000_000, 2_000_000_000);
-
 /**
  * The next id whose records land on the same partition as `id`'s. A partition is consumed in
  * order, so once billing has handled such a record it has handled every earlier one of `id`.
@@ -43,24 +43,8 @@ function idOnSamePartition(id: number): number {
   return candidate;
 }
 
-function anIdentityUser(id: number): IdentityUser {
-  const now = Math.floor(Date.now() / 1000);
-  return {
-    v: 1,
-    id,
-    username: `user_${id}`,
-    display_name: `User ${id}`,
-    role: Role.User,
-    status: UserStatus.Enabled,
-    group: 'default',
-    inviter_id: null,
-    created_at: now,
-    updated_at: now,
-  };
-}
-
 describe.each(INFRASTRUCTURES)('billing on %s infrastructure', (kind) => {
-  let infra: TestInfrastructure;
+  let infra: TestInfrastructureWithDatabase;
   let balances: TopicRecorder;
   let deadLetters: TopicRecorder;
 

@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Migration20261122000000CreateOutboxMessages } from '@tollgate/persistence';
-import { startChat } from '../../src';
-import { getJson, waitUntilReady } from '../support/http';
 import {
+  getJson,
   INFRASTRUCTURES,
   openInfrastructure,
+  waitUntilReady,
   withDatabase,
-  type TestInfrastructure,
-} from '../support/test-infrastructure';
+  type TestInfrastructureWithDatabase,
+} from '@tollgate/testing';
+import { startChat } from '../../src';
 
 jest.setTimeout(60_000);
 
 describe.each(INFRASTRUCTURES)('chat on %s infrastructure', (kind) => {
-  let infra: TestInfrastructure;
+  let infra: TestInfrastructureWithDatabase;
 
   beforeAll(async () => {
     infra = await openInfrastructure(kind, 'chat-it');

@@ -1,18 +1,19 @@
-import { randomBytes, randomInt } from 'node:crypto';
-import {
-  Role,
-  TOPICS,
-  UserStatus,
-  type BillingBalance,
-  type Envelope,
-  type IdentityUser,
-} from '@tollgate/contracts';
+import { randomBytes } from 'node:crypto';
+import { Role, TOPICS, type BillingBalance, type Envelope } from '@tollgate/contracts';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
 import type { RunningService } from '@tollgate/runtime';
+import {
+  anIdentityUser,
+  eventually,
+  getJson,
+  INFRASTRUCTURES,
+  openInfrastructure,
+  randomUserId,
+  waitUntilReady,
+  type TestInfrastructure,
+} from '@tollgate/testing';
 import { startRelay } from '../../src';
 import { CatchUpGate } from '../support/catch-up-gate';
-import { eventually, getJson, waitUntilReady } from '../support/http';
-import { INFRASTRUCTURES, openInfrastructure, type TestInfrastructure } from '../support/test-infrastructure';
 
 jest.setTimeout(60_000);
 
@@ -21,9 +22,6 @@ interface Entry {
   version: number | null;
 }
 type Tables = Record<string, { topic: string; size: number; caught_up: boolean }>;
-
-/** Ids far above anything a test database hands out, fresh per run: older records on Kafka never collide. */
-const randomUserId = (): number => randomInt(100_000_000, 2_000_000_000);
 
 describe.each(INFRASTRUCTURES)('relay on %s infrastructure', (kind) => {
   const secret = randomBytes(32).toString('hex');
@@ -38,7 +36,7 @@ describe.each(INFRASTRUCTURES)('relay on %s infrastructure', (kind) => {
     getJson<Envelope<T>>(`${relay.url}/internal/read-models${path}`, await asRole(role));
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'relay-it');
+    infra = await openInfrastructure(kind, 'relay-it', { database: false });
     const env = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error', TOLLGATE_INTERNAL_TOKEN_SECRET: secret };
     relay = await startRelay(env, { ...infra.runtime, bus: gate.wrap(infra.runtime.bus) });
   });
@@ -87,18 +85,7 @@ describe.each(INFRASTRUCTURES)('relay on %s infrastructure', (kind) => {
       version: 7,
       updated_at: now,
     };
-    const user: IdentityUser = {
-      v: 1,
-      id: userId,
-      username: `user_${userId}`,
-      display_name: `User ${userId}`,
-      role: Role.User,
-      status: UserStatus.Enabled,
-      group: 'default',
-      inviter_id: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const user = anIdentityUser(userId, now);
     await expect(readModels<Entry>(`/balances/${userId}`)).resolves.toMatchObject({
       body: { data: { present: false } },
     });

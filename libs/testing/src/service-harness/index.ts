@@ -1,0 +1,18 @@
+export { eventually } from './eventually';
+export { anIdentityUser, randomUserId } from './identity-user.fixture';
+export { getJson, waitUntilReady, type JsonResponse } from './http';
+// One implementation, in the runtime lib, shared with the launcher.
+export { freePort } from '@tollgate/runtime';
+export { requireEnv, START_INFRASTRUCTURE_HINT } from './require-env';
+export { newRunId } from './run-id';
+export {
+  INFRASTRUCTURES,
+  openInfrastructure,
+  TOPIC_PARTITIONS,
+  type InfrastructureKind,
+  type InfrastructureOptions,
+  type TestInfrastructure,
+  type TestInfrastructureWithDatabase,
+} from './test-infrastructure';
+export { TopicRecorder } from './topic-recorder';
+export { withDatabase, type QueryRows } from './with-database';

@@ -1,0 +1,106 @@
+import { InProcessEventBus, KafkaEventBus, silentEventBusLogger, type EventBus } from '@tollgate/events';
+import { MemoryKvStore, RedisKvStore, type KvStore } from '@tollgate/kv';
+import { createTestDatabaseFactory, OutboxMessage, type TestDatabase } from '@tollgate/persistence';
+import type { ServiceRuntime } from '@tollgate/runtime';
+import { requireEnv, START_INFRASTRUCTURE_HINT } from './require-env';
+import { newRunId } from './run-id';
+
+/**
+ * The two infrastructures a service runs on, for integration tests that run every scenario on
+ * both: `embedded` (the Jest PGlite server with a schema per database, the in-process bus, the
+ * memory store) and `real` (PostgreSQL, Kafka and Redis from the environment).
+ */
+export type InfrastructureKind = 'embedded' | 'real';
+export const INFRASTRUCTURES: readonly InfrastructureKind[] = ['embedded', 'real'];
+
+/** Partitions of the topics the buses create; tests that reason about record order per partition need it. */
+export const TOPIC_PARTITIONS = 3;
+
+export interface TestInfrastructure {
+  readonly kind: InfrastructureKind;
+  /** What the service is started with; reused across restarts, closed by `close()`. */
+  readonly runtime: ServiceRuntime;
+  /** Unique per infrastructure: names, ids and consumer groups that cannot meet older data on Kafka. */
+  readonly runId: string;
+  close(): Promise<void>;
+}
+
+export interface TestInfrastructureWithDatabase extends TestInfrastructure {
+  /** An empty database of its own: the service applies its migrations when it starts. */
+  createDatabase(): Promise<TestDatabase>;
+}
+
+export interface InfrastructureOptions {
+  /** False for a service that keeps no database: then no database server is needed either. */
+  database?: boolean;
+}
+
+const EMBEDDED_DATABASE_HINT =
+  'run the test through the Jest "integration" project, whose globalSetup starts PGlite';
+
+export function openInfrastructure(
+  kind: InfrastructureKind,
+  clientId: string,
+  options?: InfrastructureOptions & { database?: true },
+): Promise<TestInfrastructureWithDatabase>;
+export function openInfrastructure(
+  kind: InfrastructureKind,
+  clientId: string,
+  options: InfrastructureOptions & { database: false },
+): Promise<TestInfrastructure>;
+export async function openInfrastructure(
+  kind: InfrastructureKind,
+  clientId: string,
+  { database = true }: InfrastructureOptions = {},
+): Promise<TestInfrastructure | TestInfrastructureWithDatabase> {
+  const runId = newRunId();
+  const databaseVariable = kind === 'embedded' ? 'TOLLGATE_TEST_PGLITE_URL' : 'DATABASE_URL';
+  const env = requireEnv(
+    [...(database ? [databaseVariable] : []), ...(kind === 'real' ? ['KAFKA_BROKERS', 'REDIS_URL'] : [])],
+    kind === 'embedded' ? EMBEDDED_DATABASE_HINT : START_INFRASTRUCTURE_HINT,
+  );
+  const bus: EventBus =
+    kind === 'embedded'
+      ? new InProcessEventBus({ logger: silentEventBusLogger, defaultPartitions: TOPIC_PARTITIONS })
+      : new KafkaEventBus({
+          brokers: env['KAFKA_BROKERS'].split(','),
+          clientId: `${clientId}-${runId}`,
+          logger: silentEventBusLogger,
+          defaultPartitions: TOPIC_PARTITIONS,
+          lingerMs: 1,
+          retry: { initialRetryTime: 100, retries: 5 },
+          // Short timings so joining, leaving and stopping a consumer take well under a second.
+          consumer: {
+            sessionTimeout: 6000,
+            heartbeatInterval: 300,
+            rebalanceTimeout: 3000,
+            maxWaitTimeInMs: 100,
+          },
+        });
+  const kv: KvStore = kind === 'embedded' ? new MemoryKvStore() : new RedisKvStore(env['REDIS_URL']);
+  const infrastructure: TestInfrastructure = {
+    kind,
+    runId,
+    runtime: { bus, kv, embedded: kind === 'embedded' },
+    async close() {
+      await bus.close();
+      await kv.close();
+    },
+  };
+  if (!database) return infrastructure;
+
+  const databases = createTestDatabaseFactory({
+    adminUrl: env[databaseVariable],
+    // No migrations here: starting the service is what migrates its database.
+    migrations: [],
+    entities: [OutboxMessage],
+  });
+  return {
+    ...infrastructure,
+    createDatabase: () => databases.create(),
+    async close() {
+      await infrastructure.close();
+      await databases.dispose();
+    },
+  };
+}
