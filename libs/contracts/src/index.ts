@@ -7,3 +7,5 @@ export * from './events/schemas';
 export * from './routes/route-table';
 export * from './system/status';
 export * from './users/roles';
+export * from './billing';
+export * from './auth';

@@ -1,0 +1,3 @@
+export * from './charge';
+export * from './decimal';
+export * from './pricing';
