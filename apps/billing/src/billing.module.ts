@@ -5,6 +5,10 @@ import { AccountsService } from './accounts/accounts.service';
 import { IdentityUserConsumer } from './accounts/identity-user.consumer';
 import type { BillingConfig } from './config';
 import { AccountsMigration } from './migrations/20261122-accounts.migration';
+import { PricesMigration } from './migrations/20261123-prices.migration';
+import { GroupRatio } from './pricing/group-ratio.entity';
+import { ModelPrice } from './pricing/model-price.entity';
+import { PricingModule } from './pricing/pricing.module';
 
 @Module({})
 export class BillingModule {
@@ -16,11 +20,12 @@ export class BillingModule {
           runtime,
           database: {
             url: config.DATABASE_URL,
-            entities: [Account],
-            migrations: [AccountsMigration],
+            entities: [Account, ModelPrice, GroupRatio],
+            migrations: [AccountsMigration, PricesMigration],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),
+        PricingModule,
       ],
       providers: [AccountsService, IdentityUserConsumer],
     };

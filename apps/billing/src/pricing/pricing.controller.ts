@@ -1,0 +1,40 @@
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import {
+  groupRatioUpdateSchema,
+  modelPriceUpdateSchema,
+  ok,
+  pricingPathSchemas,
+  type Envelope,
+  type ModelPricing,
+  type PricingResponse,
+} from '@tollgate/contracts';
+import { Public, Role, Roles } from '@tollgate/platform';
+import { PricingService } from './pricing.service';
+
+@Controller('api/pricing')
+export class PricingController {
+  constructor(private readonly pricing: PricingService) {}
+
+  @Public()
+  @Get()
+  catalogue(): Promise<PricingResponse> {
+    return this.pricing.catalogue();
+  }
+
+  @Roles(Role.Admin)
+  @Put('models/:model')
+  async setModelPrice(@Param() params: unknown, @Body() body: unknown): Promise<Envelope<ModelPricing>> {
+    const { model } = pricingPathSchemas.model.parse(params);
+    return ok(await this.pricing.setModelPrice(model, modelPriceUpdateSchema.parse(body)));
+  }
+
+  @Roles(Role.Admin)
+  @Put('groups/:group')
+  async setGroupRatio(
+    @Param() params: unknown,
+    @Body() body: unknown,
+  ): Promise<Envelope<{ group: string; ratio: number }>> {
+    const { group } = pricingPathSchemas.group.parse(params);
+    return ok(await this.pricing.setGroupRatio(group, groupRatioUpdateSchema.parse(body)));
+  }
+}

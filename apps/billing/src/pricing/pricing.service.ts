@@ -1,0 +1,113 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import type { GroupRatioUpdate, ModelPriceUpdate, ModelPricing, PricingResponse } from '@tollgate/contracts';
+import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
+import { GroupRatio } from './group-ratio.entity';
+import { ModelPrice } from './model-price.entity';
+import { groupRatioEvent, modelPriceEvent } from './price-events';
+
+const toPricing = (price: ModelPrice): ModelPricing => ({
+  model: price.model,
+  context_window: price.contextWindow,
+  provider: price.provider,
+  input_price: Number(price.inputPrice),
+  output_price: Number(price.outputPrice),
+  cached_input_price: Number(price.cachedInputPrice),
+  intelligence: price.intelligence,
+  speed: price.speed,
+  sota: price.sota,
+  deprecated: price.deprecated,
+});
+
+/**
+ * The model catalogue and group ratios. Every change goes to billing.price through the outbox in
+ * the transaction that makes it, so relay's price table never misses or invents one.
+ */
+@Injectable()
+export class PricingService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly outbox: OutboxRelay,
+  ) {}
+
+  /** The public price list: numbers are for display only; stored and published values stay decimal strings. */
+  async catalogue(): Promise<PricingResponse> {
+    const em = this.em.fork();
+    const [models, groups] = await Promise.all([
+      em.find(ModelPrice, {}, { orderBy: { provider: 'asc', model: 'asc' } }),
+      em.find(GroupRatio, {}, { orderBy: { group: 'asc' } }),
+    ]);
+    return {
+      success: true,
+      message: '',
+      data: models.map(toPricing),
+      group_ratio: Object.fromEntries(groups.map((g) => [g.group, Number(g.ratio)])),
+    };
+  }
+
+  /** Creates or replaces a model's entry and publishes it. */
+  async setModelPrice(model: string, update: ModelPriceUpdate): Promise<ModelPricing> {
+    const saved = await this.em.fork().transactional(async (tx) => {
+      const now = new Date();
+      const price =
+        (await tx.findOne(ModelPrice, { model }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ??
+        tx.create(ModelPrice, { model, ...this.modelFields(update), createdAt: now });
+      tx.assign(price, { ...this.modelFields(update), updatedAt: now, publishedAt: now });
+      await tx.flush();
+      await enqueueOutbox(tx, [modelPriceEvent(price)]);
+      return price;
+    });
+    this.outbox.nudge();
+    return toPricing(saved);
+  }
+
+  /** Creates or replaces a group's ratio and publishes it. */
+  async setGroupRatio(group: string, update: GroupRatioUpdate): Promise<{ group: string; ratio: number }> {
+    const saved = await this.em.fork().transactional(async (tx) => {
+      const now = new Date();
+      const ratio =
+        (await tx.findOne(GroupRatio, { group }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ??
+        tx.create(GroupRatio, { group, ratio: update.ratio, createdAt: now });
+      tx.assign(ratio, { ratio: update.ratio, updatedAt: now, publishedAt: now });
+      await tx.flush();
+      await enqueueOutbox(tx, [groupRatioEvent(ratio)]);
+      return ratio;
+    });
+    this.outbox.nudge();
+    return { group: saved.group, ratio: Number(saved.ratio) };
+  }
+
+  /**
+   * Publishes every entry that has never been published (the seeded ones), once: rows are claimed
+   * with FOR UPDATE SKIP LOCKED, so replicas starting together never publish one entry twice.
+   */
+  async publishUnpublished(): Promise<number> {
+    const published = await this.em.fork().transactional(async (tx) => {
+      const claim = { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE } as const;
+      const models = await tx.find(ModelPrice, { publishedAt: null }, claim);
+      const groups = await tx.find(GroupRatio, { publishedAt: null }, claim);
+      const now = new Date();
+      for (const entry of [...models, ...groups]) entry.publishedAt = now;
+      await tx.flush();
+      await enqueueOutbox(tx, [...models.map(modelPriceEvent), ...groups.map(groupRatioEvent)]);
+      return models.length + groups.length;
+    });
+    if (published > 0) this.outbox.nudge();
+    return published;
+  }
+
+  private modelFields(update: ModelPriceUpdate) {
+    return {
+      provider: update.provider,
+      inputPrice: update.input_price,
+      outputPrice: update.output_price,
+      cachedInputPrice: update.cached_input_price,
+      contextWindow: update.context_window,
+      intelligence: update.intelligence,
+      speed: update.speed,
+      sota: update.sota,
+      deprecated: update.deprecated,
+    };
+  }
+}

@@ -1,0 +1,288 @@
+import { randomBytes } from 'node:crypto';
+import {
+  priceKey,
+  pricingResponseSchema,
+  Role,
+  TOPICS,
+  type BillingPrice,
+  type PricingResponse,
+} from '@tollgate/contracts';
+import type { TestDatabase } from '@tollgate/persistence';
+import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
+import type { Env } from '@tollgate/runtime';
+import {
+  eventually,
+  getJson,
+  INFRASTRUCTURES,
+  openInfrastructure,
+  randomUserId,
+  TopicRecorder,
+  waitUntilReady,
+  withDatabase,
+  type TestInfrastructureWithDatabase,
+} from '@tollgate/testing';
+import { startBilling } from '../../src';
+import { SEED_GROUP_RATIOS, SEED_MODEL_PRICES } from '../../src/migrations/20261123-prices.seed';
+
+jest.setTimeout(60_000);
+
+const REQUIRED_MODELS = [
+  'gpt-5',
+  'gpt-5-mini',
+  'gpt-4.1',
+  'gpt-4o',
+  'gpt-4o-mini',
+  'o3',
+  'o4-mini',
+  'text-embedding-3-small',
+  'claude-opus-4-1',
+  'claude-sonnet-4-5',
+  'claude-haiku-4-5',
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+  'deepseek-chat',
+  'deepseek-reasoner',
+  'glm-4.6',
+];
+
+const SEEDED_KEYS = [
+  ...SEED_MODEL_PRICES.map((price) => priceKey.model(price.model)),
+  ...Object.keys(SEED_GROUP_RATIOS).map(priceKey.group),
+];
+
+interface Answer<T = unknown> {
+  status: number;
+  body: T;
+}
+
+describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => {
+  let infra: TestInfrastructureWithDatabase;
+  let prices: TopicRecorder;
+  const secret = randomBytes(32).toString('hex');
+
+  const billingEnv = (database: TestDatabase): Env => ({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'error',
+    DATABASE_URL: database.url,
+    TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+  });
+
+  const runBilling = async (database: TestDatabase, whileRunning: (url: string) => Promise<void>) => {
+    const billing = await startBilling(billingEnv(database), infra.runtime);
+    try {
+      await waitUntilReady(billing.url);
+      await whileRunning(billing.url);
+    } finally {
+      await billing.close();
+    }
+  };
+
+  const identityHeader = async (role: Role): Promise<Record<string, string>> => ({
+    [INTERNAL_IDENTITY_HEADER]: await signInternalToken(
+      { userId: randomUserId(), role, via: 'session' },
+      secret,
+    ),
+  });
+
+  const put = async (url: string, body: unknown, headers: Record<string, string>): Promise<Answer> => {
+    const response = await fetch(url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+
+  const outboxCountsByKey = (database: TestDatabase) =>
+    withDatabase(database, async (query) => {
+      const rows = await query<{ key: string; count: string }>(
+        'select key, count(*) as count from outbox_messages where topic = ? group by key',
+        [TOPICS.billingPrice.name],
+      );
+      return Object.fromEntries(rows.map((row) => [row.key, Number(row.count)]));
+    });
+
+  const publishedPrices = (key: string) =>
+    prices.records.filter((record) => record.key === key).map((record) => record.value as BillingPrice);
+
+  const aModelPrice = (overrides: Record<string, unknown> = {}) => ({
+    provider: 'openai',
+    input_price: '2.75',
+    output_price: 11,
+    cached_input_price: '1.375000',
+    context_window: 128_000,
+    intelligence: 3,
+    speed: 4,
+    sota: false,
+    deprecated: true,
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    infra = await openInfrastructure(kind, 'billing-prices-it');
+    await infra.runtime.bus.ensureTopics([TOPICS.billingPrice]);
+    prices = await TopicRecorder.start(
+      infra.runtime.bus,
+      TOPICS.billingPrice.name,
+      `billing-prices-it.${infra.runId}`,
+    );
+  });
+
+  afterAll(async () => {
+    await prices?.stop();
+    await infra?.close();
+  });
+
+  it('answers the seeded catalogue publicly and publishes each seeded entry exactly once across restarts', async () => {
+    const database = await infra.createDatabase();
+    let answer: Answer<PricingResponse> | undefined;
+    await runBilling(database, async (url) => {
+      answer = await getJson<PricingResponse>(`${url}/api/pricing`);
+      await eventually('every seeded entry on billing.price', async () =>
+        SEEDED_KEYS.every((key) => publishedPrices(key).length > 0) ? true : undefined,
+      );
+    });
+    await runBilling(database, async () => undefined);
+
+    expect(answer!.status).toBe(200);
+    const body = pricingResponseSchema.parse(answer!.body);
+    expect(body.data.map((row) => row.model)).toEqual(expect.arrayContaining(REQUIRED_MODELS));
+    expect(body.data.find((row) => row.model === 'gpt-4o')).toEqual({
+      model: 'gpt-4o',
+      context_window: 128_000,
+      provider: 'openai',
+      input_price: 2.5,
+      output_price: 10,
+      cached_input_price: 1.25,
+      intelligence: 3,
+      speed: 4,
+      sota: false,
+      deprecated: false,
+    });
+    expect(body.group_ratio).toEqual({ default: 1, default_prev: 1, vip: 0.9, svip: 0.8, enterprise: 0.75 });
+    expect(publishedPrices(priceKey.model('claude-sonnet-4-5'))[0]).toEqual({
+      v: 1,
+      kind: 'model',
+      model: 'claude-sonnet-4-5',
+      provider: 'anthropic',
+      input_price: '3',
+      output_price: '15',
+      cached_input_price: '0.3',
+      context_window: 200_000,
+      updated_at: expect.any(Number),
+    });
+    expect(publishedPrices(priceKey.group('enterprise'))[0]).toMatchObject({
+      kind: 'group_ratio',
+      ratio: '0.75',
+    });
+    // The restart found nothing unpublished: one outbox row per seeded entry, no more.
+    expect(await outboxCountsByKey(database)).toEqual(Object.fromEntries(SEEDED_KEYS.map((key) => [key, 1])));
+  });
+
+  it('lets an admin edit a price and a group ratio, answering and publishing the new values', async () => {
+    const database = await infra.createDatabase();
+    const newModel = `it-model-${infra.runId}`.toLowerCase();
+    const group = `it-group-${infra.runId}`.toLowerCase();
+    let after: Answer<PricingResponse> | undefined;
+    await runBilling(database, async (url) => {
+      const admin = await identityHeader(Role.Admin);
+      const edited = await put(`${url}/api/pricing/models/gpt-4o`, aModelPrice(), admin);
+      expect(edited).toEqual({
+        status: 200,
+        body: expect.objectContaining({
+          success: true,
+          data: expect.objectContaining({ input_price: 2.75 }),
+        }),
+      });
+      expect(
+        (await put(`${url}/api/pricing/models/${newModel}`, aModelPrice({ provider: 'acme' }), admin)).status,
+      ).toBe(200);
+      expect((await put(`${url}/api/pricing/groups/vip`, { ratio: '1.25' }, admin)).status).toBe(200);
+      expect((await put(`${url}/api/pricing/groups/${group}`, { ratio: 0.5 }, admin)).status).toBe(200);
+      after = await getJson<PricingResponse>(`${url}/api/pricing`);
+      await eventually('the edits on billing.price', async () =>
+        publishedPrices(priceKey.group(group)).length > 0 &&
+        publishedPrices(priceKey.model(newModel)).length > 0
+          ? true
+          : undefined,
+      );
+    });
+
+    expect(after!.body.data.find((row) => row.model === 'gpt-4o')).toMatchObject({
+      input_price: 2.75,
+      output_price: 11,
+      cached_input_price: 1.375,
+      deprecated: true,
+    });
+    expect(after!.body.data.find((row) => row.model === newModel)).toMatchObject({ provider: 'acme' });
+    expect(after!.body.group_ratio).toMatchObject({ vip: 1.25, [group]: 0.5 });
+    expect(publishedPrices(priceKey.model(newModel))).toEqual([
+      {
+        v: 1,
+        kind: 'model',
+        model: newModel,
+        provider: 'acme',
+        input_price: '2.75',
+        output_price: '11',
+        cached_input_price: '1.375',
+        context_window: 128_000,
+        updated_at: expect.any(Number),
+      },
+    ]);
+    expect(publishedPrices(priceKey.group(group))).toEqual([
+      { v: 1, kind: 'group_ratio', group, ratio: '0.5', updated_at: expect.any(Number) },
+    ]);
+    const counts = await outboxCountsByKey(database);
+    expect(counts[priceKey.model('gpt-4o')]).toBe(2); // seeded, then edited
+    expect(counts[priceKey.group('vip')]).toBe(2);
+    const vipEvents = await withDatabase(database, (query) =>
+      query<{ value: unknown }>('select value from outbox_messages where key = ? order by id', [
+        priceKey.group('vip'),
+      ]),
+    );
+    expect(vipEvents.map((row) => row.value)).toEqual([
+      expect.objectContaining({ ratio: '0.9' }),
+      expect.objectContaining({ ratio: '1.25' }),
+    ]);
+  });
+
+  it('refuses edits from non-admins (403), anonymous callers (401) and bad input (400), changing nothing', async () => {
+    const database = await infra.createDatabase();
+    const answers: Record<string, Answer> = {};
+    let after: Answer<PricingResponse> | undefined;
+    await runBilling(database, async (url) => {
+      const admin = await identityHeader(Role.Admin);
+      const gpt4o = `${url}/api/pricing/models/gpt-4o`;
+      answers['user'] = await put(gpt4o, aModelPrice(), await identityHeader(Role.User));
+      answers['anonymous'] = await put(gpt4o, aModelPrice(), {});
+      answers['negative price'] = await put(gpt4o, aModelPrice({ input_price: '-1' }), admin);
+      answers['too precise'] = await put(gpt4o, aModelPrice({ output_price: '0.0000001' }), admin);
+      answers['missing field'] = await put(gpt4o, { provider: 'openai' }, admin);
+      answers['bad ratio'] = await put(`${url}/api/pricing/groups/vip`, { ratio: 'cheap' }, admin);
+      answers['bad group name'] = await put(`${url}/api/pricing/groups/no%20spaces`, { ratio: '1' }, admin);
+      answers['not an object'] = await put(gpt4o, 'gpt-4o', admin);
+      after = await getJson<PricingResponse>(`${url}/api/pricing`);
+    });
+
+    const statuses = Object.fromEntries(
+      Object.entries(answers).map(([name, answer]) => [name, answer.status]),
+    );
+    expect(statuses).toEqual({
+      user: 403,
+      anonymous: 401,
+      'negative price': 400,
+      'too precise': 400,
+      'missing field': 400,
+      'bad ratio': 400,
+      'bad group name': 400,
+      'not an object': 400,
+    });
+    for (const answer of Object.values(answers)) {
+      expect(answer.body).toEqual({ success: false, message: expect.any(String) });
+    }
+    expect(answers['negative price'].body).toMatchObject({ message: expect.stringContaining('input_price') });
+    expect(after!.body.data.find((row) => row.model === 'gpt-4o')).toMatchObject({ input_price: 2.5 });
+    expect(after!.body.group_ratio['vip']).toBe(0.9);
+  });
+});
