@@ -5,7 +5,10 @@ import { AccountsService } from './accounts/accounts.service';
 import { IdentityUserConsumer } from './accounts/identity-user.consumer';
 import type { BillingConfig } from './config';
 import { AccountsMigration } from './migrations/20261122-accounts.migration';
+import { LedgerEntry } from './ledger/ledger-entry.entity';
+import { LedgerModule } from './ledger/ledger.module';
 import { PricesMigration } from './migrations/20261123-prices.migration';
+import { LedgerMigration } from './migrations/20261124-ledger.migration';
 import { GroupRatio } from './pricing/group-ratio.entity';
 import { ModelPrice } from './pricing/model-price.entity';
 import { PricingModule } from './pricing/pricing.module';
@@ -20,12 +23,13 @@ export class BillingModule {
           runtime,
           database: {
             url: config.DATABASE_URL,
-            entities: [Account, ModelPrice, GroupRatio],
-            migrations: [AccountsMigration, PricesMigration],
+            entities: [Account, ModelPrice, GroupRatio, LedgerEntry],
+            migrations: [AccountsMigration, PricesMigration, LedgerMigration],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),
         PricingModule,
+        LedgerModule,
       ],
       providers: [AccountsService, IdentityUserConsumer],
     };
