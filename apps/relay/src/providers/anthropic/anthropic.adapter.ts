@@ -1,0 +1,30 @@
+import type { ProviderAdapter } from '../provider-adapter';
+import { UnsupportedOperationError } from '../provider-errors';
+import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-request';
+import { toAnthropicMessagesRequest } from './chat-request';
+import { fromAnthropicMessage } from './chat-response';
+import { AnthropicChatStream } from './chat-stream';
+import { ANTHROPIC_VERSION } from './types';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+export const anthropicAdapter: ProviderAdapter = {
+  family: 'anthropic',
+  name: 'anthropic',
+  buildChatRequest: (request, target) => ({
+    method: 'POST',
+    url: joinUrl(baseUrlOrDefault(target, ANTHROPIC_DEFAULT_BASE_URL), '/v1/messages'),
+    headers: {
+      'content-type': JSON_CONTENT_TYPE,
+      'x-api-key': target.apiKey,
+      'anthropic-version': ANTHROPIC_VERSION,
+    },
+    body: JSON.stringify(toAnthropicMessagesRequest(request, target.upstreamModel)),
+    stream: request.stream === true,
+  }),
+  parseChatResponse: (body, context) => fromAnthropicMessage(body, context),
+  createChatStreamTransformer: (context) => new AnthropicChatStream(context),
+  buildPassThroughRequest: (operation) => {
+    throw new UnsupportedOperationError('anthropic', operation);
+  },
+};

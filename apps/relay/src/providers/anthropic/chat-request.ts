@@ -1,0 +1,146 @@
+import { parseBase64DataUrl } from '../data-url';
+import { contentParts, contentText } from '../openai/content';
+import type {
+  ChatCompletionRequest,
+  ChatMessage,
+  ContentPart,
+  FunctionTool,
+  ToolChoice,
+} from '../openai/types';
+import { UntranslatableRequestError } from '../provider-errors';
+import { parseToolArguments } from '../tool-arguments';
+import type {
+  AnthropicContentBlock,
+  AnthropicMessageParam,
+  AnthropicMessagesRequest,
+  AnthropicTool,
+  AnthropicToolChoice,
+} from './types';
+
+/** Anthropic requires max_tokens; OpenAI clients often leave it out. */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+function imageBlock(url: string): AnthropicContentBlock {
+  const inline = parseBase64DataUrl(url);
+  return inline === undefined
+    ? { type: 'image', source: { type: 'url', url } }
+    : { type: 'image', source: { type: 'base64', media_type: inline.mimeType, data: inline.data } };
+}
+
+function userBlocks(parts: ContentPart[]): AnthropicContentBlock[] {
+  const blocks: AnthropicContentBlock[] = [];
+  for (const part of parts) {
+    if (part.type === 'text') blocks.push({ type: 'text', text: String(part['text'] ?? '') });
+    else if (part.type === 'image_url') {
+      const url = (part['image_url'] as { url?: unknown } | undefined)?.url;
+      if (typeof url !== 'string') throw new UntranslatableRequestError('image_url part without a url');
+      blocks.push(imageBlock(url));
+    } else throw new UntranslatableRequestError(`content part "${part.type}" is not supported by Anthropic`);
+  }
+  return blocks;
+}
+
+function isInstruction(
+  message: ChatMessage,
+): message is Extract<ChatMessage, { role: 'system' | 'developer' }> {
+  return message.role === 'system' || message.role === 'developer';
+}
+
+function messageBlocks(
+  message: Exclude<ChatMessage, { role: 'system' | 'developer' }>,
+): AnthropicContentBlock[] {
+  switch (message.role) {
+    case 'user':
+      return userBlocks(contentParts(message.content));
+    case 'assistant': {
+      const text = contentText(message.content);
+      const blocks: AnthropicContentBlock[] = text === '' ? [] : [{ type: 'text', text }];
+      for (const call of message.tool_calls ?? []) {
+        blocks.push({
+          type: 'tool_use',
+          id: call.id,
+          name: call.function.name,
+          input: parseToolArguments(call.function.arguments, call.function.name),
+        });
+      }
+      return blocks;
+    }
+    case 'tool':
+      return [
+        { type: 'tool_result', tool_use_id: message.tool_call_id, content: contentText(message.content) },
+      ];
+  }
+}
+
+/**
+ * System and developer messages become `system`; tool results become user turns of tool_result
+ * blocks; consecutive turns of one role are merged, as Anthropic wants alternating roles.
+ */
+function splitMessages(messages: ChatMessage[]): { system: string[]; turns: AnthropicMessageParam[] } {
+  const system: string[] = [];
+  const turns: AnthropicMessageParam[] = [];
+  for (const message of messages) {
+    if (isInstruction(message)) {
+      system.push(contentText(message.content));
+      continue;
+    }
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const blocks = messageBlocks(message);
+    if (blocks.length === 0) continue;
+    const previous = turns[turns.length - 1];
+    if (previous !== undefined && previous.role === role)
+      (previous.content as AnthropicContentBlock[]).push(...blocks);
+    else turns.push({ role, content: blocks });
+  }
+  return { system, turns };
+}
+
+function anthropicTools(tools: FunctionTool[]): AnthropicTool[] {
+  return tools.map((tool) => ({
+    name: tool.function.name,
+    ...(tool.function.description === undefined ? {} : { description: tool.function.description }),
+    input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+  }));
+}
+
+function anthropicToolChoice(choice: ToolChoice, parallel: boolean | undefined): AnthropicToolChoice {
+  const noParallel = parallel === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'auto') return { type: 'auto', ...noParallel };
+  if (choice === 'required') return { type: 'any', ...noParallel };
+  return { type: 'tool', name: choice.function.name, ...noParallel };
+}
+
+function stopSequences(stop: ChatCompletionRequest['stop']): string[] | undefined {
+  if (stop === undefined || stop === null) return undefined;
+  return typeof stop === 'string' ? [stop] : stop;
+}
+
+/** OpenAI chat request → Anthropic Messages request for the given upstream model. */
+export function toAnthropicMessagesRequest(
+  request: ChatCompletionRequest,
+  upstreamModel: string,
+): AnthropicMessagesRequest {
+  const { system, turns } = splitMessages(request.messages);
+  const result: AnthropicMessagesRequest = {
+    model: upstreamModel,
+    messages: turns,
+    max_tokens: request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+  };
+  if (system.length > 0) result.system = system.join('\n\n');
+  const stop = stopSequences(request.stop);
+  if (stop !== undefined && stop.length > 0) result.stop_sequences = stop;
+  if (request.stream === true) result.stream = true;
+  if (request.temperature !== undefined) result.temperature = request.temperature;
+  if (request.top_p !== undefined) result.top_p = request.top_p;
+  if (request.tools !== undefined && request.tools.length > 0) {
+    result.tools = anthropicTools(request.tools);
+    if (request.tool_choice !== undefined) {
+      result.tool_choice = anthropicToolChoice(request.tool_choice, request.parallel_tool_calls);
+    } else if (request.parallel_tool_calls === false) {
+      result.tool_choice = { type: 'auto', disable_parallel_tool_use: true };
+    }
+  }
+  if (request.user !== undefined) result.metadata = { user_id: request.user };
+  return result;
+}

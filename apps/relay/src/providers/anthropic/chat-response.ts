@@ -1,0 +1,47 @@
+import { toOpenAiUsage } from '../openai/usage';
+import type { ChatCompletionResponse, ResponseContext, ToolCall } from '../openai/types';
+import { MalformedUpstreamResponseError } from '../provider-errors';
+import { finishReasonFromAnthropic } from './stop-reason';
+import type { AnthropicMessage } from './types';
+import { normalizeAnthropicUsage } from './usage';
+
+/** Anthropic message → OpenAI chat completion. */
+export function fromAnthropicMessage(body: unknown, context: ResponseContext): ChatCompletionResponse {
+  const message = body as Partial<AnthropicMessage> | null;
+  if (typeof message !== 'object' || message === null || !Array.isArray(message.content)) {
+    throw new MalformedUpstreamResponseError('Anthropic message without a content array');
+  }
+  let text = '';
+  let reasoning = '';
+  const toolCalls: ToolCall[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') text += block.text;
+    else if (block.type === 'thinking') reasoning += block.thinking;
+    else if (block.type === 'tool_use') {
+      toolCalls.push({
+        id: block.id,
+        type: 'function',
+        function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+      });
+    }
+  }
+  return {
+    id: message.id ?? '',
+    object: 'chat.completion',
+    created: context.created,
+    model: message.model ?? '',
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: text === '' && toolCalls.length > 0 ? null : text,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          ...(reasoning === '' ? {} : { reasoning_content: reasoning }),
+        },
+        finish_reason: finishReasonFromAnthropic(message.stop_reason),
+      },
+    ],
+    usage: toOpenAiUsage(normalizeAnthropicUsage(message.usage)),
+  };
+}

@@ -1,0 +1,35 @@
+import type { FinishReason } from '../openai/types';
+import type { AnthropicStopReason } from './types';
+
+export function finishReasonFromAnthropic(
+  reason: AnthropicStopReason | null | undefined,
+): FinishReason | null {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+    case 'pause_turn':
+      return 'stop';
+    case 'max_tokens':
+      return 'length';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'refusal':
+      return 'content_filter';
+    default:
+      return null;
+  }
+}
+
+export function stopReasonFromFinish(reason: FinishReason | null | undefined): AnthropicStopReason {
+  switch (reason) {
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return 'end_turn';
+  }
+}

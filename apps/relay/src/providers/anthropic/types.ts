@@ -1,0 +1,120 @@
+/** Anthropic Messages API shapes, as documented; only the fields the relay converts are typed. */
+
+export interface AnthropicTextBlock {
+  type: 'text';
+  text: string;
+}
+
+export type AnthropicImageSource =
+  { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+
+export interface AnthropicImageBlock {
+  type: 'image';
+  source: AnthropicImageSource;
+}
+
+export interface AnthropicToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface AnthropicToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: string | Array<AnthropicTextBlock | AnthropicImageBlock>;
+  is_error?: boolean;
+}
+
+export interface AnthropicThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+}
+
+export type AnthropicContentBlock =
+  | AnthropicTextBlock
+  | AnthropicImageBlock
+  | AnthropicToolUseBlock
+  | AnthropicToolResultBlock
+  | AnthropicThinkingBlock;
+
+export interface AnthropicMessageParam {
+  role: 'user' | 'assistant';
+  content: string | AnthropicContentBlock[];
+}
+
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema: Record<string, unknown>;
+}
+
+export type AnthropicToolChoice =
+  | { type: 'auto'; disable_parallel_tool_use?: boolean }
+  | { type: 'any'; disable_parallel_tool_use?: boolean }
+  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
+  | { type: 'none' };
+
+export interface AnthropicMessagesRequest {
+  model: string;
+  messages: AnthropicMessageParam[];
+  max_tokens: number;
+  system?: string | AnthropicTextBlock[];
+  stop_sequences?: string[];
+  stream?: boolean;
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  tools?: AnthropicTool[];
+  tool_choice?: AnthropicToolChoice;
+  metadata?: { user_id?: string };
+  [field: string]: unknown;
+}
+
+export type AnthropicStopReason =
+  'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal';
+
+export interface AnthropicUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+export interface AnthropicMessage {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: AnthropicContentBlock[];
+  stop_reason: AnthropicStopReason | null;
+  stop_sequence: string | null;
+  usage: AnthropicUsage;
+}
+
+/** The data of each streamed event, discriminated by `type` (equal to the SSE event name). */
+export type AnthropicStreamEvent =
+  | { type: 'message_start'; message: AnthropicMessage }
+  | { type: 'content_block_start'; index: number; content_block: AnthropicContentBlock }
+  | {
+      type: 'content_block_delta';
+      index: number;
+      delta:
+        | { type: 'text_delta'; text: string }
+        | { type: 'input_json_delta'; partial_json: string }
+        | { type: 'thinking_delta'; thinking: string }
+        | { type: 'signature_delta'; signature: string };
+    }
+  | { type: 'content_block_stop'; index: number }
+  | {
+      type: 'message_delta';
+      delta: { stop_reason: AnthropicStopReason | null; stop_sequence: string | null };
+      usage: Partial<AnthropicUsage>;
+    }
+  | { type: 'message_stop' }
+  | { type: 'ping' }
+  | { type: 'error'; error: { type: string; message: string } };
+
+export const ANTHROPIC_VERSION = '2023-06-01';

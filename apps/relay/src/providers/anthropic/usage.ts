@@ -1,0 +1,26 @@
+import { tokenCount, type NormalizedUsage } from '../usage';
+import type { AnthropicUsage } from './types';
+
+/**
+ * Anthropic counts cache reads and cache writes apart from `input_tokens`; the canonical prompt
+ * count includes both, and cached tokens are the reads.
+ */
+export function normalizeAnthropicUsage(usage: Partial<AnthropicUsage> | undefined): NormalizedUsage {
+  const cacheRead = tokenCount(usage?.cache_read_input_tokens);
+  const cacheWrite = tokenCount(usage?.cache_creation_input_tokens);
+  return {
+    prompt_tokens: tokenCount(usage?.input_tokens) + cacheRead + cacheWrite,
+    completion_tokens: tokenCount(usage?.output_tokens),
+    cached_tokens: cacheRead,
+  };
+}
+
+/** The reverse, for answers to Anthropic clients: cached tokens are reported as cache reads. */
+export function toAnthropicUsage(usage: NormalizedUsage): AnthropicUsage {
+  return {
+    input_tokens: Math.max(0, usage.prompt_tokens - usage.cached_tokens),
+    output_tokens: usage.completion_tokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: usage.cached_tokens,
+  };
+}

@@ -1,0 +1,71 @@
+import type { ChatCompletionResponse, ResponseContext, ToolCall } from '../openai/types';
+import { toOpenAiUsage } from '../openai/usage';
+import { MalformedUpstreamResponseError } from '../provider-errors';
+import { finishReasonFromGemini } from './finish-reason';
+import { geminiToolCallId } from './tool-call-id';
+import type { GeminiGenerateContentResponse, GeminiPart } from './types';
+import { normalizeGeminiUsage } from './usage';
+
+export interface ConvertedParts {
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+}
+
+/** Text, thought text and function calls of one candidate's parts; `firstToolIndex` numbers calls across chunks. */
+export function convertParts(
+  parts: GeminiPart[],
+  responseId: string | undefined,
+  firstToolIndex: number,
+): ConvertedParts {
+  const converted: ConvertedParts = { text: '', reasoning: '', toolCalls: [] };
+  for (const part of parts) {
+    if (part.functionCall !== undefined) {
+      const index = firstToolIndex + converted.toolCalls.length;
+      converted.toolCalls.push({
+        id: geminiToolCallId(responseId, index, part.functionCall.id),
+        type: 'function',
+        function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+      });
+    } else if (typeof part.text === 'string') {
+      if (part.thought === true) converted.reasoning += part.text;
+      else converted.text += part.text;
+    }
+  }
+  return converted;
+}
+
+/** Gemini generateContent answer → OpenAI chat completion (first candidate). */
+export function fromGeminiResponse(body: unknown, context: ResponseContext): ChatCompletionResponse {
+  const response = body as GeminiGenerateContentResponse | null;
+  if (typeof response !== 'object' || response === null) {
+    throw new MalformedUpstreamResponseError('Gemini answer is not an object');
+  }
+  const candidate = response.candidates?.[0];
+  const converted = convertParts(candidate?.content?.parts ?? [], response.responseId, 0);
+  const calledTools = converted.toolCalls.length > 0;
+  // A prompt blocked by safety filters has no candidate at all.
+  const finishReason =
+    candidate === undefined && response.promptFeedback?.blockReason !== undefined
+      ? 'content_filter'
+      : finishReasonFromGemini(candidate?.finishReason, calledTools);
+  return {
+    id: response.responseId ?? '',
+    object: 'chat.completion',
+    created: context.created,
+    model: response.modelVersion ?? context.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: converted.text === '' && calledTools ? null : converted.text,
+          ...(calledTools ? { tool_calls: converted.toolCalls } : {}),
+          ...(converted.reasoning === '' ? {} : { reasoning_content: converted.reasoning }),
+        },
+        finish_reason: finishReason,
+      },
+    ],
+    usage: toOpenAiUsage(normalizeGeminiUsage(response.usageMetadata)),
+  };
+}

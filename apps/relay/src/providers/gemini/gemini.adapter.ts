@@ -1,0 +1,29 @@
+import type { ProviderAdapter } from '../provider-adapter';
+import { UnsupportedOperationError } from '../provider-errors';
+import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-request';
+import { toGeminiRequest } from './chat-request';
+import { fromGeminiResponse } from './chat-response';
+import { GeminiChatStream } from './chat-stream';
+
+export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+export const geminiAdapter: ProviderAdapter = {
+  family: 'gemini',
+  name: 'gemini',
+  buildChatRequest: (request, target) => {
+    const model = encodeURIComponent(target.upstreamModel);
+    const method = request.stream === true ? ':streamGenerateContent?alt=sse' : ':generateContent';
+    return {
+      method: 'POST',
+      url: joinUrl(baseUrlOrDefault(target, GEMINI_DEFAULT_BASE_URL), `/v1beta/models/${model}${method}`),
+      headers: { 'content-type': JSON_CONTENT_TYPE, 'x-goog-api-key': target.apiKey },
+      body: JSON.stringify(toGeminiRequest(request)),
+      stream: request.stream === true,
+    };
+  },
+  parseChatResponse: (body, context) => fromGeminiResponse(body, context),
+  createChatStreamTransformer: (context) => new GeminiChatStream(context),
+  buildPassThroughRequest: (operation) => {
+    throw new UnsupportedOperationError('gemini', operation);
+  },
+};

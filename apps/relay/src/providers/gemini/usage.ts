@@ -1,0 +1,23 @@
+import { tokenCount, type NormalizedUsage } from '../usage';
+import type { GeminiUsageMetadata } from './types';
+
+/**
+ * promptTokenCount already includes cached content; thinking tokens are billed as output, so
+ * they count as completion tokens, as do tool-use prompt tokens for the prompt side.
+ */
+export function normalizeGeminiUsage(usage: GeminiUsageMetadata | undefined): NormalizedUsage {
+  return {
+    prompt_tokens: tokenCount(usage?.promptTokenCount) + tokenCount(usage?.toolUsePromptTokenCount),
+    completion_tokens: tokenCount(usage?.candidatesTokenCount) + tokenCount(usage?.thoughtsTokenCount),
+    cached_tokens: tokenCount(usage?.cachedContentTokenCount),
+  };
+}
+
+export function toGeminiUsage(usage: NormalizedUsage): GeminiUsageMetadata {
+  return {
+    promptTokenCount: usage.prompt_tokens,
+    candidatesTokenCount: usage.completion_tokens,
+    totalTokenCount: usage.prompt_tokens + usage.completion_tokens,
+    ...(usage.cached_tokens > 0 ? { cachedContentTokenCount: usage.cached_tokens } : {}),
+  };
+}

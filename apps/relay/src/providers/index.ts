@@ -1,0 +1,29 @@
+export { adapterForChannelType, supportedChannelTypes, UnknownChannelTypeError } from './registry';
+export { CHANNEL_TYPES, type ChannelType } from './channel-types';
+export type {
+  ChatStreamTransformer,
+  PassThroughOperation,
+  ProviderAdapter,
+  ProviderFamily,
+} from './provider-adapter';
+export type { ChannelTarget, UpstreamHttpRequest } from './upstream-request';
+export type { NormalizedUsage } from './usage';
+export {
+  MalformedUpstreamResponseError,
+  MissingBaseUrlError,
+  UnsupportedOperationError,
+  UntranslatableRequestError,
+  UpstreamStreamError,
+} from './provider-errors';
+export {
+  OPENAI_STREAM_DONE,
+  serializeSseEvent,
+  serializeSseJson,
+  SseDecoder,
+  SseProtocolError,
+  type SseEvent,
+} from './sse';
+export { normalizeOpenAiUsage, toOpenAiUsage } from './openai/usage';
+export { normalizeAnthropicUsage } from './anthropic/usage';
+export { normalizeGeminiUsage } from './gemini/usage';
+export type * from './openai/types';

@@ -1,0 +1,40 @@
+import type {
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  ChatCompletionResponse,
+  JsonObject,
+  ResponseContext,
+} from './openai/types';
+import type { SseEvent } from './sse';
+import type { ChannelTarget, UpstreamHttpRequest } from './upstream-request';
+import type { NormalizedUsage } from './usage';
+
+export type ProviderFamily = 'openai' | 'azure' | 'anthropic' | 'gemini';
+
+/** The OpenAI endpoints other than chat that the relay forwards with the model mapped. */
+export type PassThroughOperation =
+  'completions' | 'embeddings' | 'images.generations' | 'audio.speech' | 'responses';
+
+/** Turns one upstream's stream events into canonical chunks, keeping what it needs between events. */
+export interface ChatStreamTransformer {
+  push(event: SseEvent): ChatCompletionChunk[];
+  /** Called when the upstream body ended; returns whatever the end of the stream completes. */
+  end(): ChatCompletionChunk[];
+  /** The usage reported so far (also after a cut stream), if the upstream reported any. */
+  usage(): NormalizedUsage | undefined;
+}
+
+export interface ProviderAdapter {
+  readonly family: ProviderFamily;
+  /** A short name for logs and metrics labels. */
+  readonly name: string;
+  buildChatRequest(request: ChatCompletionRequest, target: ChannelTarget): UpstreamHttpRequest;
+  parseChatResponse(body: unknown, context: ResponseContext): ChatCompletionResponse;
+  createChatStreamTransformer(context: ResponseContext): ChatStreamTransformer;
+  /** Throws UnsupportedOperationError when the family has no such endpoint. */
+  buildPassThroughRequest(
+    operation: PassThroughOperation,
+    body: JsonObject,
+    target: ChannelTarget,
+  ): UpstreamHttpRequest;
+}

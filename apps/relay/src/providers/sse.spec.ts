@@ -1,0 +1,60 @@
+import { serializeSseEvent, serializeSseJson, SseDecoder, type SseEvent } from './sse';
+
+function decodeInPieces(bytes: Uint8Array, pieceSize: number): SseEvent[] {
+  const decoder = new SseDecoder();
+  const events: SseEvent[] = [];
+  for (let offset = 0; offset < bytes.length; offset += pieceSize) {
+    events.push(...decoder.push(bytes.subarray(offset, offset + pieceSize)));
+  }
+  events.push(...decoder.end());
+  return events;
+}
+
+const STREAM =
+  'event: message_start\r\ndata: {"text":"héllo 世界 🙂"}\r\n\r\n' +
+  ': keep-alive comment\n\n' +
+  'data: first line\ndata: second line\n\n' +
+  'data: [DONE]\n\n';
+
+const EXPECTED: SseEvent[] = [
+  { event: 'message_start', data: '{"text":"héllo 世界 🙂"}' },
+  { data: 'first line\nsecond line' },
+  { data: '[DONE]' },
+];
+
+describe('SseDecoder', () => {
+  const bytes = new TextEncoder().encode(STREAM);
+
+  it('decodes the same events whatever the chunk size, including splits inside \\r\\n and UTF-8 characters', () => {
+    for (const pieceSize of [1, 2, 3, 5, 7, 13, bytes.length]) {
+      expect(decodeInPieces(bytes, pieceSize)).toEqual(EXPECTED);
+    }
+  });
+
+  it('accepts string chunks as well as bytes', () => {
+    const decoder = new SseDecoder();
+    expect([...decoder.push('data: {"a"'), ...decoder.push(':1}\n'), ...decoder.push('\n')]).toEqual([
+      { data: '{"a":1}' },
+    ]);
+  });
+
+  it('drops an event cut off before its blank line, as the SSE format says', () => {
+    const decoder = new SseDecoder();
+    expect(decoder.push('data: complete\n\ndata: cut')).toEqual([{ data: 'complete' }]);
+    expect(decoder.end()).toEqual([]);
+  });
+});
+
+describe('serializeSseEvent', () => {
+  it('writes the event name and splits multi-line data into data lines, which decode back to the same event', () => {
+    const event = { event: 'content_block_delta', data: 'one\ntwo' };
+    const text = serializeSseEvent(event);
+    expect(text).toBe('event: content_block_delta\ndata: one\ndata: two\n\n');
+    expect(new SseDecoder().push(text)).toEqual([event]);
+  });
+
+  it('serialises JSON payloads as one data line', () => {
+    expect(serializeSseJson({ a: 'b' })).toBe('data: {"a":"b"}\n\n');
+    expect(serializeSseJson({ type: 'ping' }, 'ping')).toBe('event: ping\ndata: {"type":"ping"}\n\n');
+  });
+});
