@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '@tollgate/runtime';
 
@@ -13,6 +13,7 @@ interface EmbeddedSecrets {
  * data directory (mode 0600) so that keys encrypted yesterday still decrypt today.
  */
 export function embeddedSecrets(env: Env, dataDir: string): EmbeddedSecrets {
+  mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'secrets.json');
   let stored: Partial<EmbeddedSecrets> = {};
   if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<EmbeddedSecrets>;

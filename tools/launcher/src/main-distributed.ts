@@ -14,13 +14,14 @@ async function main(): Promise<void> {
   const repoRoot = join(__dirname, '..', '..', '..');
   const dataDir = env.TOLLGATE_DATA_DIR || join(repoRoot, 'data');
   const { DATABASE_URL: _admin, ...base } = env;
+  const port = Number(env.PORT || 3000);
   const platform = await startDistributed({
     repoRoot,
-    env: { ...base, ...embeddedSecrets(env, dataDir) },
+    env: { SERVER_ADDRESS: `http://localhost:${port}`, ...base, ...embeddedSecrets(env, dataDir) },
     postgresAdminUrl: env.DATABASE_URL as string,
     redisUrl: env.REDIS_URL as string,
     kafkaBrokers: env.KAFKA_BROKERS as string,
-    gatewayPort: Number(env.PORT || 3000),
+    gatewayPort: port,
     logDir: join(dataDir, 'logs'),
   });
   console.log(
