@@ -1,1 +1,31 @@
 import '@testing-library/jest-dom';
+
+// jsdom lacks the observers Radix's positioning uses; they need only exist.
+class NoopObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+globalThis.ResizeObserver ??= NoopObserver as unknown as typeof ResizeObserver;
+
+// react-router reads TextEncoder at import; jsdom does not provide it, Node does.
+import { TextDecoder, TextEncoder } from 'node:util';
+Object.assign(globalThis, { TextEncoder, TextDecoder });
+
+// The data router builds a Request per navigation; jsdom has none. Ours have no loaders, so a
+// Request carrying url, method, headers and signal is all it reads.
+if (typeof globalThis.Request === 'undefined') {
+  class TestRequest {
+    readonly url: string;
+    readonly method: string;
+    readonly headers: Headers;
+    readonly signal: AbortSignal;
+    constructor(input: string | URL, init: RequestInit = {}) {
+      this.url = String(input);
+      this.method = (init.method ?? 'GET').toUpperCase();
+      this.headers = new Headers(init.headers);
+      this.signal = init.signal ?? new AbortController().signal;
+    }
+  }
+  globalThis.Request = TestRequest as unknown as typeof Request;
+}

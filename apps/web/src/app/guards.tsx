@@ -1,0 +1,22 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { useIsSignedIn } from '../features/session/user-id-store';
+import { ROUTES } from './routes';
+
+/** A page that needs sign-in sends a visitor with no stored user id to /login (SPEC §2). */
+export function RequireSignIn({ children }: { children: ReactNode }) {
+  const signedIn = useIsSignedIn();
+  const location = useLocation();
+  if (!signedIn) return <Navigate to={ROUTES.login} replace state={{ from: location.pathname }} />;
+  return children;
+}
+
+/**
+ * /login with a stored user id goes to the dashboard, on both route sets. (The original compared
+ * the mobile path with /landing-login, so a signed-in phone user stayed on /login: a defect.)
+ */
+export function RedirectSignedIn({ children }: { children: ReactNode }) {
+  const signedIn = useIsSignedIn();
+  if (signedIn) return <Navigate to={ROUTES.dashboard} replace />;
+  return children;
+}

@@ -1,0 +1,34 @@
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { onUnauthorized } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { persistOptions, queryClient } from '../../app/query';
+import { ROUTES } from '../../app/routes';
+import { notify } from '../shell/notify';
+import { fetchSelf } from './session-api';
+import { forgetSession } from './sign-out';
+import { useIsSignedIn } from './user-id-store';
+
+/**
+ * Looks the stored user up at start-up (SPEC §4); when any call made as that user answers 401,
+ * says 'Авторизация не удалась' / 'выход из системы', forgets the session and goes to /.
+ */
+export function SessionGuard() {
+  const { t } = useTranslation('session');
+  const navigate = useNavigate();
+  const signedIn = useIsSignedIn();
+
+  useQuery({ queryKey: queryKeys.self, queryFn: fetchSelf, enabled: signedIn });
+
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        notify.destructive(t('auth_failed'), { description: t('signing_out'), id: 'session-expired' });
+        void forgetSession(queryClient, persistOptions.persister).then(() => navigate(ROUTES.home));
+      }),
+    [navigate, t],
+  );
+  return null;
+}

@@ -1,0 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
+import { statusQuery } from './system-api';
+
+export function useSystemStatus() {
+  return useQuery(statusQuery);
+}

@@ -1,0 +1,13 @@
+import { Faq, Features, Footer, Hero, WhyUs } from '../features/landing/components/landing-sections';
+
+export function LandingPage() {
+  return (
+    <>
+      <Hero />
+      <Features />
+      <WhyUs />
+      <Faq />
+      <Footer />
+    </>
+  );
+}
