@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router-dom';
+import { BareLayout } from '../features/shell/layouts/bare-layout';
 import { DesktopLayout } from '../features/shell/layouts/desktop-layout';
 import { MobileLayout } from '../features/shell/layouts/mobile-layout';
 import { LandingPage } from '../pages/landing-page';
@@ -58,6 +59,8 @@ export function buildRoutes(device: Device): RouteObject[] {
           ],
         };
   const desktopOnly: RouteObject[] =
-    device === 'desktop' ? [{ path: ROUTES.login, element: loginRoute }] : [];
+    device === 'desktop'
+      ? [{ element: <BareLayout />, children: [{ path: ROUTES.login, element: loginRoute }] }]
+      : [];
   return [{ element: <AppShell />, children: [...desktopOnly, ...sharedRoutes, site] }];
 }

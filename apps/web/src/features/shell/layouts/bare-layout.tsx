@@ -1,0 +1,18 @@
+import { Outlet } from 'react-router-dom';
+import { LanguageSwitch } from '../components/language-switch';
+import { BrandLink } from './brand-link';
+
+/** For desktop pages outside the site frame (/login): just the brand and the language switch. */
+export function BareLayout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="mx-auto flex h-16 w-full max-w-6xl items-center justify-between px-4 lg:px-8">
+        <BrandLink />
+        <LanguageSwitch />
+      </header>
+      <main className="flex flex-1 flex-col">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
