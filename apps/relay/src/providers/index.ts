@@ -27,3 +27,7 @@ export { normalizeOpenAiUsage, toOpenAiUsage } from './openai/usage';
 export { normalizeAnthropicUsage } from './anthropic/usage';
 export { normalizeGeminiUsage } from './gemini/usage';
 export type * from './openai/types';
+export { fromAnthropicClientRequest } from './anthropic/client-request';
+export { toAnthropicClientResponse } from './anthropic/client-response';
+export { AnthropicClientStream } from './anthropic/client-stream';
+export type * from './anthropic/types';

@@ -1,0 +1,108 @@
+import { toBase64DataUrl } from '../data-url';
+import type { ChatCompletionRequest, ChatMessage, ContentPart, ToolChoice } from '../openai/types';
+import { UntranslatableRequestError } from '../provider-errors';
+import type { AnthropicContentBlock, AnthropicMessagesRequest, AnthropicToolChoice } from './types';
+
+function textOf(content: string | AnthropicContentBlock[] | undefined): string {
+  if (content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+}
+
+function imagePart(block: Extract<AnthropicContentBlock, { type: 'image' }>): ContentPart {
+  const url =
+    block.source.type === 'base64'
+      ? toBase64DataUrl({ mimeType: block.source.media_type, data: block.source.data })
+      : block.source.url;
+  return { type: 'image_url', image_url: { url } };
+}
+
+/** A user turn: tool results become tool messages first, the rest one user message. */
+function userMessages(content: string | AnthropicContentBlock[]): ChatMessage[] {
+  if (typeof content === 'string') return [{ role: 'user', content }];
+  const messages: ChatMessage[] = [];
+  const parts: ContentPart[] = [];
+  for (const block of content) {
+    if (block.type === 'tool_result') {
+      const result = typeof block.content === 'string' ? block.content : textOf(block.content);
+      messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: result });
+    } else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+    else if (block.type === 'image') parts.push(imagePart(block));
+    else throw new UntranslatableRequestError(`a user turn cannot hold a ${block.type} block`);
+  }
+  if (parts.length > 0) messages.push({ role: 'user', content: parts });
+  return messages;
+}
+
+function assistantMessage(content: string | AnthropicContentBlock[]): ChatMessage {
+  if (typeof content === 'string') return { role: 'assistant', content };
+  const toolCalls = content
+    .filter(
+      (block): block is Extract<AnthropicContentBlock, { type: 'tool_use' }> => block.type === 'tool_use',
+    )
+    .map((block) => ({
+      id: block.id,
+      type: 'function' as const,
+      function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+    }));
+  const text = textOf(content);
+  return {
+    role: 'assistant',
+    content: text === '' && toolCalls.length > 0 ? null : text,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
+}
+
+function toolChoice(choice: AnthropicToolChoice): ToolChoice {
+  switch (choice.type) {
+    case 'auto':
+      return 'auto';
+    case 'any':
+      return 'required';
+    case 'none':
+      return 'none';
+    case 'tool':
+      return { type: 'function', function: { name: choice.name } };
+  }
+}
+
+/** Anthropic Messages request (from `/v1/messages` clients) → canonical OpenAI chat request. */
+export function fromAnthropicClientRequest(request: AnthropicMessagesRequest): ChatCompletionRequest {
+  const messages: ChatMessage[] = [];
+  const system = typeof request.system === 'string' ? request.system : textOf(request.system);
+  if (system !== '') messages.push({ role: 'system', content: system });
+  for (const message of request.messages) {
+    if (message.role === 'user') messages.push(...userMessages(message.content));
+    else messages.push(assistantMessage(message.content));
+  }
+  const result: ChatCompletionRequest = { model: request.model, messages, max_tokens: request.max_tokens };
+  if (request.stream === true) {
+    result.stream = true;
+    result.stream_options = { include_usage: true };
+  }
+  if (request.temperature !== undefined) result.temperature = request.temperature;
+  if (request.top_p !== undefined) result.top_p = request.top_p;
+  if (request.stop_sequences !== undefined && request.stop_sequences.length > 0)
+    result.stop = request.stop_sequences;
+  if (request.metadata?.user_id !== undefined) result.user = request.metadata.user_id;
+  if (request.tools !== undefined && request.tools.length > 0) {
+    result.tools = request.tools.map((tool) => ({
+      type: 'function',
+      function: {
+        name: tool.name,
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        parameters: tool.input_schema,
+      },
+    }));
+    if (request.tool_choice !== undefined) {
+      result.tool_choice = toolChoice(request.tool_choice);
+      if (
+        'disable_parallel_tool_use' in request.tool_choice &&
+        request.tool_choice.disable_parallel_tool_use === true
+      ) {
+        result.parallel_tool_calls = false;
+      }
+    }
+  }
+  return result;
+}

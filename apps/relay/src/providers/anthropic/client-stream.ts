@@ -1,0 +1,117 @@
+import type { ChatCompletionChunk, FinishReason } from '../openai/types';
+import { normalizeOpenAiUsage } from '../openai/usage';
+import type { SseEvent } from '../sse';
+import type { NormalizedUsage } from '../usage';
+import { stopReasonFromFinish } from './stop-reason';
+import { toAnthropicUsage } from './usage';
+
+type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; toolIndex: number };
+
+function sse(type: string, payload: object): SseEvent {
+  return { event: type, data: JSON.stringify({ type, ...payload }) };
+}
+
+/**
+ * Canonical chunks → Anthropic's event sequence for `/v1/messages` clients: message_start, then one
+ * content block per run of text or per tool call (tool arguments as input_json_delta), then
+ * message_delta with the stop reason and usage, and message_stop. The usage arrives last on
+ * OpenAI-style streams, so message_start carries zero input tokens and message_delta the real counts.
+ */
+export class AnthropicClientStream {
+  private started = false;
+  private blockIndex = -1;
+  private open: OpenBlock | undefined;
+  private finishReason: FinishReason | null = null;
+  private usage: NormalizedUsage = { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0 };
+
+  constructor(private readonly requestedModel: string) {}
+
+  push(chunk: ChatCompletionChunk): SseEvent[] {
+    const events: SseEvent[] = [];
+    if (!this.started) {
+      this.started = true;
+      events.push(
+        sse('message_start', {
+          message: {
+            id: chunk.id,
+            type: 'message',
+            role: 'assistant',
+            model: this.requestedModel,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: toAnthropicUsage(this.usage),
+          },
+        }),
+      );
+    }
+    const usage = normalizeOpenAiUsage(chunk.usage);
+    if (usage !== undefined) this.usage = usage;
+    const choice = chunk.choices[0];
+    if (choice === undefined) return events;
+    const delta = choice.delta;
+    if (delta.reasoning_content !== undefined && delta.reasoning_content !== '') {
+      events.push(...this.ensureOpen({ kind: 'thinking' }, { type: 'thinking', thinking: '' }));
+      events.push(this.delta({ type: 'thinking_delta', thinking: delta.reasoning_content }));
+    }
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      events.push(...this.ensureOpen({ kind: 'text' }, { type: 'text', text: '' }));
+      events.push(this.delta({ type: 'text_delta', text: delta.content }));
+    }
+    for (const call of delta.tool_calls ?? []) {
+      const sameCall = this.open?.kind === 'tool' && this.open.toolIndex === call.index;
+      if (!sameCall) {
+        events.push(...this.close());
+        this.blockIndex += 1;
+        this.open = { kind: 'tool', toolIndex: call.index };
+        events.push(
+          sse('content_block_start', {
+            index: this.blockIndex,
+            content_block: {
+              type: 'tool_use',
+              id: call.id ?? '',
+              name: call.function?.name ?? '',
+              input: {},
+            },
+          }),
+        );
+      }
+      const argumentsPiece = call.function?.arguments ?? '';
+      if (argumentsPiece !== '')
+        events.push(this.delta({ type: 'input_json_delta', partial_json: argumentsPiece }));
+    }
+    if (choice.finish_reason !== null) this.finishReason = choice.finish_reason;
+    return events;
+  }
+
+  /** Ends the answer once the canonical stream is over (after its usage chunk). */
+  end(): SseEvent[] {
+    return [
+      ...this.close(),
+      sse('message_delta', {
+        delta: { stop_reason: stopReasonFromFinish(this.finishReason), stop_sequence: null },
+        usage: toAnthropicUsage(this.usage),
+      }),
+      sse('message_stop', {}),
+    ];
+  }
+
+  private ensureOpen(block: OpenBlock, contentBlock: object): SseEvent[] {
+    if (this.open?.kind === block.kind) return [];
+    const events = this.close();
+    this.blockIndex += 1;
+    this.open = block;
+    events.push(sse('content_block_start', { index: this.blockIndex, content_block: contentBlock }));
+    return events;
+  }
+
+  private delta(delta: object): SseEvent {
+    return sse('content_block_delta', { index: this.blockIndex, delta });
+  }
+
+  private close(): SseEvent[] {
+    if (this.open === undefined) return [];
+    this.open = undefined;
+    return [sse('content_block_stop', { index: this.blockIndex })];
+  }
+}
