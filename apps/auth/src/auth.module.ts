@@ -1,10 +1,26 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
+import { BalancesReadModel } from './balances/balances-read-model';
 import type { AuthConfig } from './config';
+import { mailSenderProvider } from './mail/mail-sender.provider';
 import { UsersMigration } from './migrations/20261122-users.migration';
+import { RegistrationMigration } from './migrations/20261201-registration.migration';
+import { RegistrationController } from './registration/registration.controller';
+import { RegistrationService } from './registration/registration.service';
+import { SelfController } from './self/self.controller';
+import { SelfService } from './self/self.service';
+import { InternalSessionsController } from './sessions/internal-sessions.controller';
+import { ServiceTokenGuard } from './sessions/service-token.guard';
+import { SessionStore } from './sessions/session.store';
+import { SessionsController } from './sessions/sessions.controller';
+import { SessionsService } from './sessions/sessions.service';
 import { PasswordHasher } from './users/password-hasher';
 import { RootUserService } from './users/root-user.service';
 import { User } from './users/user.entity';
+import { UsersRepository } from './users/users.repository';
+import { VerificationCodesStore } from './verification/verification-codes.store';
+import { VerificationController } from './verification/verification.controller';
+import { VerificationService } from './verification/verification.service';
 
 @Module({})
 export class AuthModule {
@@ -17,12 +33,32 @@ export class AuthModule {
           database: {
             url: config.DATABASE_URL,
             entities: [User],
-            migrations: [UsersMigration],
+            migrations: [UsersMigration, RegistrationMigration],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),
       ],
-      providers: [PasswordHasher, RootUserService],
+      controllers: [
+        VerificationController,
+        RegistrationController,
+        SessionsController,
+        SelfController,
+        InternalSessionsController,
+      ],
+      providers: [
+        PasswordHasher,
+        RootUserService,
+        UsersRepository,
+        mailSenderProvider,
+        VerificationCodesStore,
+        VerificationService,
+        RegistrationService,
+        SessionStore,
+        SessionsService,
+        ServiceTokenGuard,
+        BalancesReadModel,
+        SelfService,
+      ],
     };
   }
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { baseServiceConfig, envBoolean, secret } from '@tollgate/platform';
+import { baseServiceConfig, envBoolean, envInt, secret } from '@tollgate/platform';
+
+const positiveInt = (fallback: string) => envInt().pipe(z.number().int().min(1)).default(fallback);
 
 export const authConfigSchema = z.object({
   ...baseServiceConfig,
@@ -15,5 +17,21 @@ export const authConfigSchema = z.object({
   TOLLGATE_ROOT_PASSWORD: secret(z.string().min(8, 'must be at least 8 characters').max(64).optional()),
   /** Run the outbox publisher in this process (false: another replica or a worker publishes). */
   OUTBOX_RELAY_ENABLED: envBoolean().default('true'),
+  /** Registration needs a code mailed to the address (on in production). */
+  TOLLGATE_EMAIL_VERIFICATION: envBoolean().default('true'),
+  /** smtp(s)://user:pass@host:port; without it mail is written as .eml files to MAIL_OUTBOX_DIR. */
+  SMTP_URL: secret(
+    z.string().url('must be a URL like smtps://user:password@smtp.example.com:465').optional(),
+  ),
+  MAIL_FROM: z.string().min(3).default('Tollgate <no-reply@tollgate.local>'),
+  TOLLGATE_DATA_DIR: z.string().min(1).default('data'),
+  /** Where mail goes without SMTP; defaults to <TOLLGATE_DATA_DIR>/outbox. */
+  MAIL_OUTBOX_DIR: z.string().min(1).optional(),
+  AUTH_SESSION_TTL_HOURS: positiveInt('720'),
+  /** Sign-in attempts per minute from one client address and for one username. */
+  AUTH_LOGIN_LIMIT_PER_IP: positiveInt('30'),
+  AUTH_LOGIN_LIMIT_PER_USERNAME: positiveInt('10'),
+  /** Verification codes one client address may ask for per hour. */
+  AUTH_VERIFICATION_LIMIT_PER_IP: positiveInt('20'),
 });
 export type AuthConfig = z.output<typeof authConfigSchema>;

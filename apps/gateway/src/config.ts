@@ -19,6 +19,11 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_BODY_LIMIT_BYTES: envInt().pipe(z.number().min(1024)).default('10485760'),
   /** Requests per minute per client IP on this gateway instance; 0 turns the limit off. */
   GATEWAY_RATE_LIMIT_PER_MINUTE: envInt().pipe(z.number().min(0)).default('6000'),
+  /**
+   * How long a live session looked up in auth is trusted without asking again; a logout takes
+   * effect within this. At most 2 s.
+   */
+  GATEWAY_SESSION_CACHE_MS: envInt().pipe(z.number().min(0).max(2000)).default('1000'),
   /** Keep-alive connections per backend service. */
   GATEWAY_BACKEND_CONNECTIONS: envInt().pipe(z.number().min(1)).default('128'),
   /** Comma-separated origins allowed to call the API from a browser; empty = same origin only. */

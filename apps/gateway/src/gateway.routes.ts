@@ -7,6 +7,8 @@ import type { CorsPolicy } from './limits/cors-policy';
 import type { BackendPools } from './proxy/backend-pools';
 import { sendGatewayError } from './proxy/gateway-errors';
 import { proxyRequest, type ProxyOutcome } from './proxy/stream-proxy';
+import { SessionLookupError } from './session/auth-session-lookup';
+import type { SessionStep } from './session/session-step';
 import type { WebStatic } from './static/web-static';
 
 export interface ProxyObservation {
@@ -24,6 +26,7 @@ export interface GatewayRouteDeps {
   clientAddress: ClientAddressResolver;
   limiter: ClientRateLimiter;
   cors: CorsPolicy;
+  session: SessionStep;
   bodyLimitBytes: number;
   observe(observation: ProxyObservation): void;
   onBackendError(service: BackendService, error: Error): void;
@@ -92,10 +95,22 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     return;
   }
 
-  if (route.minRole !== undefined) {
-    // Sessions are resolved by the accounts feature; until a caller carries one, admin-only
-    // prefixes are refused here rather than forwarded.
-    sendGatewayError(res, path, 401, ErrorCode.Unauthenticated, 'Authentication required');
+  let session;
+  try {
+    session = await deps.session.decide(path, route, req.headers);
+  } catch (err) {
+    // The reply is hijacked: nothing answers for us, so every failure must be answered here.
+    const error = err instanceof Error ? err : new Error(String(err));
+    deps.onBackendError('auth', error);
+    if (error instanceof SessionLookupError) {
+      sendGatewayError(res, path, 502, ErrorCode.UpstreamServiceDown, 'The auth service is unavailable');
+    } else {
+      sendGatewayError(res, path, 500, ErrorCode.Internal, 'The session could not be checked');
+    }
+    return;
+  }
+  if (session.kind === 'refuse') {
+    sendGatewayError(res, path, session.status, session.code, session.message);
     return;
   }
 
@@ -122,6 +137,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
         'x-request-id': request.id,
         'x-forwarded-for': client.ip,
         'x-forwarded-proto': client.protocol,
+        ...session.headers,
       },
     },
     res,

@@ -9,6 +9,10 @@ import { registerGatewayRoutes } from './gateway.routes';
 import { ClientRateLimiter } from './limits/client-rate-limiter';
 import { CorsPolicy } from './limits/cors-policy';
 import { BackendPools } from './proxy/backend-pools';
+import { authSessionLookup } from './session/auth-session-lookup';
+import { ServiceTokenSigner } from './session/service-token';
+import { SessionResolver } from './session/session-resolver';
+import { SessionStep } from './session/session-step';
 import { WebStatic } from './static/web-static';
 
 function backendUrls(config: GatewayConfig): Record<BackendService, string> {
@@ -44,6 +48,16 @@ export async function startGateway(env: Env): Promise<RunningService> {
         clientAddress: new ClientAddressResolver(config.GATEWAY_TRUSTED_PROXIES),
         limiter: new ClientRateLimiter(config.GATEWAY_RATE_LIMIT_PER_MINUTE),
         cors: new CorsPolicy(config.CORS_ORIGINS),
+        session: new SessionStep(
+          new SessionResolver(
+            authSessionLookup(
+              pools.get('auth'),
+              new ServiceTokenSigner(config.TOLLGATE_INTERNAL_TOKEN_SECRET),
+            ),
+            config.GATEWAY_SESSION_CACHE_MS,
+          ),
+          config.TOLLGATE_INTERNAL_TOKEN_SECRET,
+        ),
         bodyLimitBytes: config.GATEWAY_BODY_LIMIT_BYTES,
         observe: (o) => overhead.observe({ route: o.service }, o.overheadMs / 1000),
         onBackendError: (service, error) =>

@@ -32,6 +32,22 @@ export class User {
   @Property({ type: 'integer', nullable: true })
   inviterId!: number | null;
 
+  /** The user's invite code, made on first request; null until then. */
+  @Property({ type: 'text', nullable: true, unique: true })
+  affCode: (string & Opt) | null = null;
+
+  /** new-api's per-user settings document (JSON text), empty until the user saves some. */
+  @Property({ type: 'text' })
+  setting: Opt<string> = '';
+
+  /** When the user accepted the offer, rules and policy; null for accounts made by configuration. */
+  @Property({ type: 'datetime', nullable: true })
+  termsAcceptedAt: (Date & Opt) | null = null;
+
+  /** When the user consented to the processing of personal data. */
+  @Property({ type: 'datetime', nullable: true })
+  dataProcessingAcceptedAt: (Date & Opt) | null = null;
+
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 

@@ -1,0 +1,18 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { MailSender, OutgoingMail } from './mail-sender';
+
+/** Delivers through an SMTP server given as a URL (smtp:// or smtps://, credentials in it). */
+export class SmtpMailSender implements MailSender {
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(smtpUrl);
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    await this.transport.sendMail({ from: this.from, ...mail, textEncoding: 'base64' });
+  }
+}

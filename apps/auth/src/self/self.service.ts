@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { ErrorCode, type SelfUser } from '@tollgate/contracts';
+import { AppException } from '@tollgate/platform';
+import { BalancesReadModel } from '../balances/balances-read-model';
+import { sessionUserOf } from '../users/session-user';
+import { UsersRepository } from '../users/users.repository';
+
+/** GET /api/user/self: the account, its invite figures and its balance from billing (0 before billing has one). */
+@Injectable()
+export class SelfService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly balances: BalancesReadModel,
+  ) {}
+
+  async self(userId: number): Promise<SelfUser> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+    const balance = this.balances.of(userId);
+    return {
+      ...sessionUserOf(user),
+      email: user.email,
+      quota: balance?.quota ?? 0,
+      used_quota: balance?.used_quota ?? 0,
+      request_count: balance?.request_count ?? 0,
+      aff_code: user.affCode,
+      aff_count: await this.users.countInvitedBy(userId),
+      aff_quota: balance?.aff_quota ?? 0,
+      aff_history_quota: balance?.aff_history_quota ?? 0,
+      inviter_id: user.inviterId,
+      setting: user.setting,
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import {
+  envelopeSchema,
+  SESSION_LOOKUP,
+  sessionIdentitySchema,
+  type SessionIdentity,
+} from '@tollgate/contracts';
+import type { Pool } from 'undici';
+import type { ServiceTokenSigner } from './service-token';
+
+/** Asks auth whose session a cookie value opens; null when none (ended, expired, unknown). */
+export type SessionLookup = (secret: string) => Promise<SessionIdentity | null>;
+
+const LOOKUP_TIMEOUT_MS = 3_000;
+const lookupAnswer = envelopeSchema(sessionIdentitySchema);
+
+export class SessionLookupError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'SessionLookupError';
+  }
+}
+
+export function authSessionLookup(auth: Pool, signer: ServiceTokenSigner): SessionLookup {
+  return async (secret) => {
+    let response;
+    try {
+      response = await auth.request({
+        method: SESSION_LOOKUP.method,
+        path: SESSION_LOOKUP.path,
+        headers: { 'content-type': 'application/json', [SESSION_LOOKUP.header]: await signer.token() },
+        body: JSON.stringify({ session: secret }),
+        signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new SessionLookupError('auth could not be reached for a session look-up', { cause: error });
+    }
+    const { statusCode, body } = response;
+    if (statusCode === 401) {
+      await body.dump();
+      return null;
+    }
+    if (statusCode !== 200) {
+      await body.dump();
+      throw new SessionLookupError(`auth answered a session look-up with ${statusCode}`);
+    }
+    const parsed = lookupAnswer.safeParse(await body.json());
+    if (!parsed.success || !parsed.data.data) {
+      throw new SessionLookupError('auth answered a session look-up in an unexpected shape');
+    }
+    return parsed.data.data;
+  };
+}

@@ -1,0 +1,62 @@
+import type { SessionIdentity } from '@tollgate/contracts';
+import { SessionResolver } from './session-resolver';
+
+const alice: SessionIdentity = { userId: 7, role: 1, group: 'default', sessionId: 's-7' };
+
+function lookupOf(answers: Record<string, SessionIdentity | null>) {
+  const calls: string[] = [];
+  const lookup = (secret: string) => {
+    calls.push(secret);
+    return Promise.resolve(answers[secret] ?? null);
+  };
+  return { lookup, calls };
+}
+
+describe('SessionResolver', () => {
+  it('remembers a live session for the cache time only', async () => {
+    let now = 1_000;
+    const { lookup, calls } = lookupOf({ a: alice });
+    const resolver = new SessionResolver(lookup, 1000, () => now);
+
+    expect(await resolver.resolve('a')).toEqual(alice);
+    now += 999;
+    expect(await resolver.resolve('a')).toEqual(alice);
+    expect(calls).toEqual(['a']);
+    now += 1;
+    await resolver.resolve('a');
+    expect(calls).toEqual(['a', 'a']);
+  });
+
+  it('never remembers an unknown session, nor answers one cookie with another’s session', async () => {
+    const { lookup, calls } = lookupOf({ a: alice });
+    const resolver = new SessionResolver(lookup, 1000);
+
+    expect(await resolver.resolve('b')).toBeNull();
+    expect(await resolver.resolve('b')).toBeNull();
+    await resolver.resolve('a');
+    expect(await resolver.resolve('a-but-longer')).toBeNull();
+    expect(calls).toEqual(['b', 'b', 'a', 'a-but-longer']);
+  });
+
+  it('shares one look-up between concurrent requests with the same cookie', async () => {
+    const { lookup, calls } = lookupOf({ a: alice });
+    const resolver = new SessionResolver(lookup, 0);
+
+    const answers = await Promise.all([resolver.resolve('a'), resolver.resolve('a'), resolver.resolve('a')]);
+
+    expect(answers).toEqual([alice, alice, alice]);
+    expect(calls).toEqual(['a']);
+  });
+
+  it('passes a failed look-up on and asks again next time', async () => {
+    let fail = true;
+    const resolver = new SessionResolver(
+      () => (fail ? Promise.reject(new Error('auth down')) : Promise.resolve(alice)),
+      1000,
+    );
+
+    await expect(resolver.resolve('a')).rejects.toThrow('auth down');
+    fail = false;
+    await expect(resolver.resolve('a')).resolves.toEqual(alice);
+  });
+});

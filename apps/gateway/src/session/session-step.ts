@@ -1,0 +1,96 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { fastifyCookie } from '@fastify/cookie';
+import {
+  ErrorCode,
+  SESSION_COOKIE_NAME,
+  SESSION_ENTRY_PATHS,
+  type RouteEntry,
+  type SessionIdentity,
+} from '@tollgate/contracts';
+import { INTERNAL_IDENTITY_HEADER, signInternalToken, type Role } from '@tollgate/platform';
+import type { SessionResolver } from './session-resolver';
+
+export type SessionDecision =
+  | { kind: 'forward'; headers: Record<string, string> }
+  | { kind: 'refuse'; status: number; code: ErrorCode; message: string };
+
+const NEW_API_USER_HEADER = 'new-api-user';
+
+const pathnameOf = (path: string) => path.split('?', 1)[0] ?? path;
+const isUnder = (pathname: string, prefix: string) =>
+  pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+function sessionSecretOf(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers.cookie;
+  if (!header) return undefined;
+  return fastifyCookie.parse(header)[SESSION_COOKIE_NAME] || undefined;
+}
+
+/**
+ * Who is calling an /api route, as far as the browser session tells. A signed-in caller must name
+ * themselves in New-Api-User (a page of another site cannot set it); the route table's minimum role
+ * is enforced here; services get the caller as a signed internal identity, or no identity at all
+ * and decide for themselves whether the route is public.
+ */
+export class SessionStep {
+  constructor(
+    private readonly sessions: SessionResolver,
+    private readonly internalTokenSecret: string,
+  ) {}
+
+  async decide(path: string, route: RouteEntry, headers: IncomingHttpHeaders): Promise<SessionDecision> {
+    const pathname = pathnameOf(path);
+    const identity = isUnder(pathname, '/api') ? await this.sessionIdentity(pathname, headers) : undefined;
+    if (identity === 'mismatch') {
+      return {
+        kind: 'refuse',
+        status: 401,
+        code: ErrorCode.UserHeaderMismatch,
+        message: 'New-Api-User does not match the signed-in user',
+      };
+    }
+    if (route.minRole !== undefined) {
+      if (!identity) {
+        return {
+          kind: 'refuse',
+          status: 401,
+          code: ErrorCode.Unauthenticated,
+          message: 'Authentication required',
+        };
+      }
+      if (identity.role < route.minRole) {
+        return {
+          kind: 'refuse',
+          status: 403,
+          code: ErrorCode.Forbidden,
+          message: 'Insufficient permissions',
+        };
+      }
+    }
+    if (!identity) return { kind: 'forward', headers: {} };
+    const token = await signInternalToken(
+      {
+        userId: identity.userId,
+        role: identity.role as Role,
+        group: identity.group,
+        sessionId: identity.sessionId,
+        via: 'session',
+      },
+      this.internalTokenSecret,
+    );
+    return { kind: 'forward', headers: { [INTERNAL_IDENTITY_HEADER]: token } };
+  }
+
+  private async sessionIdentity(
+    pathname: string,
+    headers: IncomingHttpHeaders,
+  ): Promise<SessionIdentity | 'mismatch' | undefined> {
+    const secret = sessionSecretOf(headers);
+    if (!secret) return undefined;
+    const identity = await this.sessions.resolve(secret);
+    if (!identity) return undefined;
+    if (headers[NEW_API_USER_HEADER] === String(identity.userId)) return identity;
+    // Signing in or out with a stale cookie must work; there the session is simply not used.
+    return SESSION_ENTRY_PATHS.some((entry) => isUnder(pathname, entry)) ? undefined : 'mismatch';
+  }
+}

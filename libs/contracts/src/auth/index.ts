@@ -1,0 +1,4 @@
+export * from './auth-message-keys';
+export * from './auth-requests';
+export * from './auth-responses';
+export * from './session-lookup';
