@@ -54,7 +54,14 @@ export async function startEmbedded({
   const dataDir = resolve(env.TOLLGATE_DATA_DIR || join(repoRoot, 'data'));
   mkdirSync(dataDir, { recursive: true });
   const secrets = embeddedSecrets(env, dataDir);
-  const baseEnv: Env = { ...env, ...secrets, HOST: '127.0.0.1', PORT: '0' };
+  const baseEnv: Env = {
+    ...env,
+    ...secrets,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    // Without SMTP, auth writes each mail as an .eml file here.
+    MAIL_OUTBOX_DIR: env.MAIL_OUTBOX_DIR || join(dataDir, 'outbox'),
+  };
 
   // OpenTelemetry is one SDK per process: in embedded mode the platform reports as one service.
   const telemetry = startTelemetry({

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
-import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
+import {
+  BACKEND_SERVICES,
+  Role,
+  SESSION_COOKIE_NAME,
+  SESSION_LOOKUP,
+  type BackendService,
+} from '@tollgate/contracts';
+import { verifyInternalToken } from '@tollgate/platform';
+import { jwtVerify } from 'jose';
 import type { Env, RunningService } from '@tollgate/runtime';
 import { startGateway } from '../../src';
 import { RecordingBackend, deadUrl } from './recording-backend';
@@ -501,6 +509,108 @@ describe('refusals', () => {
     expect(response.status).toBe(404);
     expect(response.json()).toEqual({ success: false, message: expect.any(String) });
     expect(allReceived()).toHaveLength(0);
+  });
+});
+
+describe('sessions', () => {
+  const SESSIONS: Record<string, { userId: number; role: Role; group: string; sessionId: string }> = {
+    'user-cookie': { userId: 7, role: Role.User, group: 'vip', sessionId: 'sid-7' },
+    'root-cookie': { userId: 1, role: Role.Root, group: 'default', sessionId: 'sid-1' },
+  };
+  let lookups: { serviceTokenValid: boolean; session: string }[];
+  let authDown: boolean;
+
+  beforeEach(() => {
+    lookups = [];
+    authDown = false;
+    backends.auth.handlePath(SESSION_LOOKUP.path, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        void (async () => {
+          const token = String(req.headers[SESSION_LOOKUP.header] ?? '');
+          const serviceTokenValid = await jwtVerify(token, Buffer.from(SECRET), {
+            issuer: SESSION_LOOKUP.issuer,
+            audience: SESSION_LOOKUP.audience,
+          }).then(
+            () => true,
+            () => false,
+          );
+          const { session } = JSON.parse(Buffer.concat(chunks).toString()) as { session: string };
+          lookups.push({ serviceTokenValid, session });
+          const identity = SESSIONS[session];
+          const status = authDown ? 500 : identity && serviceTokenValid ? 200 : 401;
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify(
+              status === 200
+                ? { success: true, message: '', data: identity }
+                : { success: false, message: 'no' },
+            ),
+          );
+        })();
+      });
+    });
+  });
+
+  const signedIn = (cookie: string, newApiUser?: string) => ({
+    headers: {
+      cookie: `${SESSION_COOKIE_NAME}=${cookie}`,
+      ...(newApiUser === undefined ? {} : { 'new-api-user': newApiUser }),
+    },
+  });
+  const forwardedTo = (service: BackendService) =>
+    receivedBy(service).filter((r) => r.url !== SESSION_LOOKUP.path);
+
+  it('looks the cookie up in auth with its service token and forwards the caller as a signed identity', async () => {
+    const response = await call(gateway, '/api/chat', signedIn('user-cookie', '7'));
+
+    expect(response.status).toBe(200);
+    expect(lookups).toEqual([{ serviceTokenValid: true, session: 'user-cookie' }]);
+    const identity = forwardedTo('chat')[0]!.headers['x-tollgate-identity'] as string;
+    await expect(verifyInternalToken(identity, SECRET)).resolves.toEqual({
+      userId: 7,
+      role: Role.User,
+      group: 'vip',
+      sessionId: 'sid-7',
+      via: 'session',
+    });
+  });
+
+  it('refuses a New-Api-User that is not the session’s user with 401 before the backend', async () => {
+    const response = await call(gateway, '/api/chat', signedIn('user-cookie', '8'));
+
+    expect(response.status).toBe(401);
+    expect(response.json()).toEqual({ success: false, message: expect.any(String) });
+    expect(forwardedTo('chat')).toHaveLength(0);
+  });
+
+  it('forwards an unknown cookie anonymously, and never caches it', async () => {
+    await call(gateway, '/api/chat', signedIn('stale-cookie', '7'));
+    await call(gateway, '/api/chat', signedIn('stale-cookie', '7'));
+
+    expect(lookups).toHaveLength(2);
+    expect(forwardedTo('chat').map((r) => r.headers['x-tollgate-identity'])).toEqual([undefined, undefined]);
+  });
+
+  it('answers 403 to a user session on an admin route and forwards the root’s', async () => {
+    const asUser = await call(gateway, '/api/channel/', signedIn('user-cookie', '7'));
+    const asRoot = await call(gateway, '/api/option/', signedIn('root-cookie', '1'));
+
+    expect(asUser.status).toBe(403);
+    expect(asUser.json()).toEqual({ success: false, message: expect.any(String) });
+    expect(asRoot.status).toBe(200);
+    expect(forwardedTo('admin')).toHaveLength(1);
+  });
+
+  it('answers 502 in the envelope when auth cannot answer a session look-up', async () => {
+    authDown = true;
+
+    const response = await call(gateway, '/api/chat', signedIn('fresh-cookie', '7'));
+
+    expect(response.status).toBe(502);
+    expect(response.json()).toEqual({ success: false, message: expect.stringContaining('auth') });
+    expect(forwardedTo('chat')).toHaveLength(0);
   });
 });
 
