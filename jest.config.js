@@ -39,6 +39,7 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/*/test/integration/**/*.spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
+      setupFiles: ['<rootDir>/libs/testing/src/jest/pglite-per-worker.ts'],
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
     },
     {

@@ -5,32 +5,40 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /**
- * Integration tier: one PGlite server for the whole run, whose URL test files read from
- * TOLLGATE_TEST_PGLITE_URL (each file takes its own schema through the persistence lib's test
- * database factory). It must start here: PGlite loads its WASM with a dynamic import(), which
+ * Integration tier: one PGlite server per Jest worker, because a PGlite server serves one
+ * connection at a time and files running in parallel would otherwise starve each other. Their URLs
+ * go out in TOLLGATE_TEST_PGLITE_URLS; `pglite-per-worker.ts` (a setup file) points each worker's
+ * TOLLGATE_TEST_PGLITE_URL at its own (each file takes its own schema through the persistence lib's
+ * test database factory). They must start here: PGlite loads its WASM with a dynamic import(), which
  * Jest's per-file sandbox refuses. Global setup and teardown share this process's globals.
  */
 export interface PgliteTestServer {
   dataRoot: string;
-  db: PGlite;
-  server: PGLiteSocketServer;
+  instances: { db: PGlite; server: PGLiteSocketServer }[];
 }
 
 export const PGLITE_TEST_SERVER = Symbol.for('tollgate.jest.pgliteTestServer');
 const HOST = '127.0.0.1';
 
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: { maxWorkers?: number }): Promise<void> {
+  const workers = Math.min(4, Math.max(1, globalConfig.maxWorkers ?? 1));
   const dataRoot = await mkdtemp(join(tmpdir(), 'tollgate-jest-pglite-'));
-  const dataDir = join(dataRoot, 'pg');
-  await cp(await initialisedDataDir(), dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir });
-  // One connection at a time: PGlite is a single session; pools wait their turn.
-  const server = new PGLiteSocketServer({ db, host: HOST, port: 0 });
-  await server.start();
-  const port = server.getServerConn().split(':').pop();
-  process.env.TOLLGATE_TEST_PGLITE_URL = `postgres://postgres:postgres@${HOST}:${port}/postgres`;
-  const state: PgliteTestServer = { dataRoot, db, server };
+  const template = await initialisedDataDir();
+  const state: PgliteTestServer = { dataRoot, instances: [] };
   Object.assign(globalThis, { [PGLITE_TEST_SERVER]: state });
+  const urls: string[] = [];
+  for (let worker = 1; worker <= workers; worker++) {
+    const dataDir = join(dataRoot, `pg-${worker}`);
+    await cp(template, dataDir, { recursive: true });
+    const db = await PGlite.create({ dataDir });
+    // One connection at a time: PGlite is a single session; pools wait their turn.
+    const server = new PGLiteSocketServer({ db, host: HOST, port: 0 });
+    await server.start();
+    state.instances.push({ db, server });
+    urls.push(`postgres://postgres:postgres@${HOST}:${server.getServerConn().split(':').pop()}/postgres`);
+  }
+  process.env.TOLLGATE_TEST_PGLITE_URLS = urls.join(',');
+  process.env.TOLLGATE_TEST_PGLITE_URL = urls[0];
 }
 
 /**

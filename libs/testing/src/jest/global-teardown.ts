@@ -5,7 +5,9 @@ export default async function globalTeardown(): Promise<void> {
   const state = (globalThis as { [PGLITE_TEST_SERVER]?: PgliteTestServer })[PGLITE_TEST_SERVER];
   if (state === undefined) return;
   delete (globalThis as { [PGLITE_TEST_SERVER]?: PgliteTestServer })[PGLITE_TEST_SERVER];
-  await state.server.stop();
-  await state.db.close();
+  for (const { server, db } of state.instances) {
+    await server.stop();
+    await db.close();
+  }
   await rm(state.dataRoot, { recursive: true, force: true });
 }
