@@ -44,6 +44,37 @@ describe('login screen', () => {
     }
   });
 
+  it('sends the consents the server records with the registration', async () => {
+    const fetch = answerApi({
+      '/api/user/register': ok({ id: 7, username: 'anna', display_name: 'anna', role: 1 }),
+    });
+    renderApp('/login');
+    await screen.findByRole('heading', { name: 'Вход в Tollgate' });
+    await userEvent.type(field('username'), 'anna');
+    await userEvent.type(field('email'), 'anna@example.com');
+    await userEvent.type(field('password'), 'secret-123');
+    await userEvent.type(field('confirmPassword'), 'secret-123');
+    await userEvent.type(field('verification_code'), '123456');
+    await userEvent.click(field('agreeToTerms'));
+    await userEvent.click(field('agreeToDataProcessing'));
+    await userEvent.click(screen.getByRole('button', { name: 'Зарегистрироваться' }));
+    await waitFor(() =>
+      expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/api/user/register'))).toBe(true),
+    );
+    const [, init] = fetch.mock.calls.find(([url]) => String(url).endsWith('/api/user/register')) as [
+      string,
+      RequestInit,
+    ];
+    expect(JSON.parse(String(init.body))).toEqual({
+      username: 'anna',
+      password: 'secret-123',
+      email: 'anna@example.com',
+      verification_code: '123456',
+      agree_to_terms: true,
+      agree_to_data_processing: true,
+    });
+  });
+
   it('enables the login button only when both fields are filled', async () => {
     answerApi({});
     renderApp('/login?tab=login');

@@ -7,6 +7,9 @@ export interface RegisterPayload {
   password: string;
   email: string;
   verification_code: string;
+  /** Consents the server records with their time; the form only submits when both are given. */
+  agree_to_terms: boolean;
+  agree_to_data_processing: boolean;
 }
 
 /** SPEC §5: sign-in succeeds only when the answer has success and data. */

@@ -49,6 +49,8 @@ export function RegisterForm() {
         password: form.password,
         email: form.email.trim(),
         verification_code: form.verification_code.trim(),
+        agree_to_terms: form.agreeToTerms,
+        agree_to_data_processing: form.agreeToDataProcessing,
       });
       completeSignIn(user, t('register_success'));
     } catch (failure) {
