@@ -1,0 +1,48 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { TOPICS, usageRecordedV1, type UsageRecorded } from '@tollgate/contracts';
+import { EVENT_BUS, type EventBus, type EventRecord, type Subscription } from '@tollgate/events';
+import { UsageSettlementService } from './usage-settlement.service';
+
+export const USAGE_GROUP = 'billing.usage';
+
+/**
+ * Charges usage.recorded, one transaction per batch. The bus commits offsets only after the
+ * handler resolves, so a crash after the database commit redelivers the batch, and the unique
+ * event id makes that a no-op. A record that fails validation fails the batch; the bus then
+ * retries record by record and dead-letters only that one.
+ */
+@Injectable()
+export class UsageRecordedConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(UsageRecordedConsumer.name);
+  private subscription?: Subscription;
+
+  constructor(
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    private readonly settlement: UsageSettlementService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscription = await this.bus.subscribe({
+      groupId: USAGE_GROUP,
+      topics: [TOPICS.usageRecorded.name],
+      handler: (batch) => this.handle(batch),
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.stop();
+  }
+
+  async handle(batch: EventRecord[]): Promise<void> {
+    const events: UsageRecorded[] = batch.map((record) => usageRecordedV1.parse(record.value));
+    const { settled } = await this.settlement.settle(events);
+    if (settled < events.length)
+      this.logger.log(`skipped ${events.length - settled} usage event(s) settled before`);
+  }
+}
