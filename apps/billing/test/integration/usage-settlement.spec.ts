@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Role, TOPICS, type BillingBalance, type UsageRecorded } from '@tollgate/contracts';
-import { deadLetterTopic, partitionForKey } from '@tollgate/events';
+import { deadLetterTopic, partitionForKey, type EventBus } from '@tollgate/events';
 import type { TestDatabase } from '@tollgate/persistence';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import type { Env } from '@tollgate/runtime';
+import type { Env, ServiceRuntime } from '@tollgate/runtime';
 import {
   eventually,
   getJson,
@@ -18,6 +18,7 @@ import {
   type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
 import { startBilling } from '../../src';
+import { USAGE_GROUP } from '../../src/usage/usage-recorded.consumer';
 
 jest.setTimeout(90_000);
 
@@ -56,6 +57,35 @@ function userOnSamePartition(userId: number): number {
   return candidate;
 }
 
+/**
+ * The bus billing gets in place of `bus`: the usage group's handler runs (and commits) and then
+ * throws, as if the process died before the offset commit. `first` resolves at the first crash.
+ */
+function crashingAfterCommit(bus: EventBus): { bus: EventBus; first: Promise<void> } {
+  let crashed!: () => void;
+  const first = new Promise<void>((resolve) => (crashed = resolve));
+  const crashing: EventBus = {
+    ensureTopics: (topics) => bus.ensureTopics(topics),
+    publish: (events) => bus.publish(events),
+    table: (topic, decode) => bus.table(topic, decode),
+    close: () => bus.close(),
+    subscribe: (options) =>
+      bus.subscribe(
+        options.groupId !== USAGE_GROUP
+          ? options
+          : {
+              ...options,
+              handler: async (batch) => {
+                await options.handler(batch);
+                crashed();
+                throw new Error('crashed after the database commit, before the offset commit');
+              },
+            },
+      ),
+  };
+  return { bus: crashing, first };
+}
+
 interface Settled {
   quota: number;
   used_quota: number;
@@ -89,8 +119,9 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
   const runBilling = async (
     database: TestDatabase,
     whileRunning: () => Promise<void>,
+    runtime: ServiceRuntime = infra.runtime,
   ): Promise<JsonResponse> => {
-    const billing = await startBilling(billingEnv(database), infra.runtime);
+    const billing = await startBilling(billingEnv(database), runtime);
     try {
       await waitUntilReady(billing.url);
       await whileRunning();
@@ -217,19 +248,26 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
     const database = await infra.createDatabase();
     const userId = randomUserId();
     const event = aUsageEvent(userId, 5_000);
+    const crashes = crashingAfterCommit(infra.runtime.bus);
 
-    await runBilling(database, async () => {
-      await publish([event]);
-      await balanceAfter(userId, 1);
-    });
-    // The offset never committed: after the restart the bus delivers the settled event again.
-    await publish([event]);
+    // Every handler call commits its transaction and then fails, so the offset is never committed.
+    await runBilling(
+      database,
+      async () => {
+        await publish([event]);
+        await crashes.first;
+        await balanceAfter(userId, 1);
+      },
+      { ...infra.runtime, bus: crashes.bus },
+    );
     const after = aUsageEvent(userId, 1);
     await publish([after]);
+    // Restarted without the fault: the bus delivers the settled event again, then the next one.
     const audit = await runBilling(database, async () => {
       await balanceAfter(userId, 2);
     });
 
+    expect(deadLetters.records.filter((record) => record.key === String(userId))).toEqual([]);
     expect(await settledState(database, userId)).toEqual(charged([5_000, 1]));
     expect(audit).toEqual(auditIsClean);
   });
