@@ -1,10 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { SERVICE_CONFIG } from '@tollgate/platform';
 import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
 import { BalancesReadModel } from './balances/balances-read-model';
 import type { AuthConfig } from './config';
 import { mailSenderProvider } from './mail/mail-sender.provider';
 import { UsersMigration } from './migrations/20261122-users.migration';
 import { RegistrationMigration } from './migrations/20261201-registration.migration';
+import { TokensMigration } from './migrations/20261215-tokens.migration';
 import { RegistrationController } from './registration/registration.controller';
 import { RegistrationService } from './registration/registration.service';
 import { SelfController } from './self/self.controller';
@@ -16,6 +18,11 @@ import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 import { PasswordHasher } from './users/password-hasher';
 import { RootUserService } from './users/root-user.service';
+import { ApiKeyCipher, parseMasterKey } from './tokens/token-crypto';
+import { Token } from './tokens/token.entity';
+import { TokensController } from './tokens/tokens.controller';
+import { TokensRepository } from './tokens/tokens.repository';
+import { TokensService } from './tokens/tokens.service';
 import { User } from './users/user.entity';
 import { UsersRepository } from './users/users.repository';
 import { VerificationCodesStore } from './verification/verification-codes.store';
@@ -32,8 +39,8 @@ export class AuthModule {
           runtime,
           database: {
             url: config.DATABASE_URL,
-            entities: [User],
-            migrations: [UsersMigration, RegistrationMigration],
+            entities: [User, Token],
+            migrations: [UsersMigration, RegistrationMigration, TokensMigration],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),
@@ -44,6 +51,7 @@ export class AuthModule {
         SessionsController,
         SelfController,
         InternalSessionsController,
+        TokensController,
       ],
       providers: [
         PasswordHasher,
@@ -58,6 +66,14 @@ export class AuthModule {
         ServiceTokenGuard,
         BalancesReadModel,
         SelfService,
+        {
+          provide: ApiKeyCipher,
+          useFactory: (authConfig: AuthConfig) =>
+            new ApiKeyCipher(parseMasterKey(authConfig.TOLLGATE_ENCRYPTION_KEY)),
+          inject: [SERVICE_CONFIG],
+        },
+        TokensRepository,
+        TokensService,
       ],
     };
   }

@@ -78,6 +78,24 @@ const MESSAGES: Record<AuthMessageKey, Record<Locale, string>> = {
     ru: 'Ваш код подтверждения: {code}\nКод действует {minutes} минут. Если вы не запрашивали код, просто проигнорируйте это письмо.',
     en: 'Your verification code: {code}\nThe code is valid for {minutes} minutes. If you did not ask for it, ignore this email.',
   },
+  token_name_required: { ru: 'Название токена не может быть пустым', en: 'Token name cannot be empty' },
+  token_name_too_long: {
+    ru: 'Название токена должно быть не длиннее 50 символов',
+    en: 'The token name must be at most 50 characters long',
+  },
+  token_ip_invalid: {
+    ru: 'Разрешённые IP: укажите адреса или подсети CIDR',
+    en: 'Allowed IPs must be addresses or CIDR blocks',
+  },
+  token_quota_negative: {
+    ru: 'Квота токена не может быть отрицательной',
+    en: 'The token quota cannot be negative',
+  },
+  token_field_invalid: { ru: 'Некорректные параметры токена', en: 'Invalid token parameters' },
+  token_not_found: { ru: 'Токен не найден', en: 'Token not found' },
+  token_created: { ru: 'Токен создан', en: 'Token created' },
+  token_updated: { ru: 'Токен обновлён', en: 'Token updated' },
+  token_deleted: { ru: 'Токен удалён', en: 'Token deleted' },
 };
 
 export type MessageParams = Readonly<Record<string, string | number>>;

@@ -31,6 +31,15 @@ export const AUTH_MESSAGE_KEYS = [
   'logout_success',
   'verification_mail_subject',
   'verification_mail_body',
+  'token_name_required',
+  'token_name_too_long',
+  'token_ip_invalid',
+  'token_quota_negative',
+  'token_field_invalid',
+  'token_not_found',
+  'token_created',
+  'token_updated',
+  'token_deleted',
 ] as const;
 
 export type AuthMessageKey = (typeof AUTH_MESSAGE_KEYS)[number];

@@ -2,3 +2,4 @@ export * from './auth-message-keys';
 export * from './auth-requests';
 export * from './auth-responses';
 export * from './session-lookup';
+export * from './tokens';
