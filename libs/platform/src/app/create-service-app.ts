@@ -54,6 +54,8 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
   const adapter = new FastifyAdapter({
     trustProxy,
     bodyLimit,
+    // new-api's paths carry a trailing slash (`/api/token/`, `/api/user/`); they name the same route.
+    routerOptions: { ignoreTrailingSlash: true },
     logger: false,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => requestIdFromHeaders(request.headers),

@@ -146,6 +146,11 @@ describe('createServiceApp', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
+  it('treats a trailing slash as the same route, as new-api clients send it', async () => {
+    const response = await get('/health/');
+    expect(response.status).toBe(200);
+  });
+
   it('answers readiness with 503 naming the failing check', async () => {
     const response = await get('/health/ready');
     expect(response.status).toBe(503);
