@@ -6,3 +6,4 @@ export * from './start-nest-service';
 export * from './bus-logger';
 export * from './correlated-event-bus';
 export * from './free-port';
+export * from './bus-consumer';

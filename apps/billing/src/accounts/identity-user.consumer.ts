@@ -1,37 +1,21 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { identityUserV1, TOPICS, type IdentityUser } from '@tollgate/contracts';
-import { EVENT_BUS, type EventBus, type EventRecord, type Subscription } from '@tollgate/events';
+import { EVENT_BUS, type EventBus, type EventRecord } from '@tollgate/events';
+import { BusConsumer } from '@tollgate/runtime';
 import { AccountsService } from './accounts.service';
 
 export const IDENTITY_USER_GROUP = 'billing.identity-user';
 
 /** Opens an account when a user appears on identity.user. Idempotent: a user seen twice opens one account. */
 @Injectable()
-export class IdentityUserConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class IdentityUserConsumer extends BusConsumer {
   private readonly logger = new Logger(IdentityUserConsumer.name);
-  private subscription?: Subscription;
 
   constructor(
-    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(EVENT_BUS) bus: EventBus,
     private readonly accounts: AccountsService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe({
-      groupId: IDENTITY_USER_GROUP,
-      topics: [TOPICS.identityUser.name],
-      handler: (batch) => this.handle(batch),
-    });
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.subscription?.stop();
+  ) {
+    super(bus, { groupId: IDENTITY_USER_GROUP, topics: [TOPICS.identityUser.name] });
   }
 
   async handle(batch: EventRecord[]): Promise<void> {

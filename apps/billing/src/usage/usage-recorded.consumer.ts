@@ -1,12 +1,7 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TOPICS, usageRecordedV1, type UsageRecorded } from '@tollgate/contracts';
-import { EVENT_BUS, type EventBus, type EventRecord, type Subscription } from '@tollgate/events';
+import { EVENT_BUS, type EventBus, type EventRecord } from '@tollgate/events';
+import { BusConsumer } from '@tollgate/runtime';
 import { UsageSettlementService } from './usage-settlement.service';
 
 export const USAGE_GROUP = 'billing.usage';
@@ -18,25 +13,14 @@ export const USAGE_GROUP = 'billing.usage';
  * retries record by record and dead-letters only that one.
  */
 @Injectable()
-export class UsageRecordedConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class UsageRecordedConsumer extends BusConsumer {
   private readonly logger = new Logger(UsageRecordedConsumer.name);
-  private subscription?: Subscription;
 
   constructor(
-    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(EVENT_BUS) bus: EventBus,
     private readonly settlement: UsageSettlementService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe({
-      groupId: USAGE_GROUP,
-      topics: [TOPICS.usageRecorded.name],
-      handler: (batch) => this.handle(batch),
-    });
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.subscription?.stop();
+  ) {
+    super(bus, { groupId: USAGE_GROUP, topics: [TOPICS.usageRecorded.name] });
   }
 
   async handle(batch: EventRecord[]): Promise<void> {
