@@ -9,3 +9,4 @@ export * from './system/status';
 export * from './users/roles';
 export * from './billing';
 export * from './auth';
+export * from './internal/service-calls';

@@ -32,7 +32,7 @@ export {
 export { requestContextOf } from './context/request-context.hook';
 
 // errors
-export { AppException, type ErrorDetails } from './errors/app.exception';
+export { AppException, type AppExceptionOptions, type ErrorDetails } from './errors/app.exception';
 export { assertUnreachable } from './errors/assert-unreachable';
 export {
   envelopeErrorRenderer,
@@ -97,3 +97,9 @@ export {
   type ServiceApp,
   type ServiceAppOptions,
 } from './app/create-service-app';
+
+// secrets and service-to-service calls
+export { parseMasterKey, deriveKey } from './security/master-key';
+export { SecretBox, SealedTextError } from './security/secret-box';
+export { SERVICE_TOKEN_HEADER, ServiceTokenSigner, verifyServiceToken } from './security/service-token';
+export { ServiceOnly, ServiceTokenGuard } from './security/service-only.guard';

@@ -68,6 +68,20 @@ describe('PlatformExceptionFilter', () => {
     expect(logger.error).not.toHaveBeenCalled();
   });
 
+  it("sends the headers an AppException carries, such as Retry-After, in any protocol's shape", () => {
+    const reply = fakeReply();
+    new PlatformExceptionFilter(fakeLogger() as unknown as Logger, [
+      { prefix: '/v1', renderer: openai },
+    ]).catch(
+      new AppException(ErrorCode.RateLimited, 'Too many requests', undefined, {
+        headers: { 'retry-after': '7' },
+      }),
+      httpHost('/v1/chat/completions', reply),
+    );
+    expect(reply.status).toHaveBeenCalledWith(429);
+    expect(reply.headers).toHaveBeenCalledWith({ 'retry-after': '7', 'x-error': '1' });
+  });
+
   it('logs an unexpected error with its stack and error id, without the request body', () => {
     const logger = fakeLogger();
     const reply = fakeReply();

@@ -2,6 +2,7 @@ import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common'
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { requestContextOf } from '../context/request-context.hook';
+import { AppException } from './app.exception';
 import { assertUnreachable } from './assert-unreachable';
 import { describeError, type DescribedError } from './describe-error';
 import { selectErrorRenderer, type ErrorRendererRoute } from './error-renderer';
@@ -38,9 +39,10 @@ export class PlatformExceptionFilter implements ExceptionFilter {
       return;
     }
     const rendered = selectErrorRenderer(this.renderers, request.url).render(described);
+    const ownHeaders = exception instanceof AppException ? exception.headers : undefined;
     void reply
       .status(rendered.status)
-      .headers({ ...rendered.headers })
+      .headers({ ...ownHeaders, ...rendered.headers })
       .send(rendered.body);
   }
 

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { catalogChannelV1 } from '../events/schemas';
+
+/**
+ * Calls one service makes to another directly (never through the gateway: /internal/ is not in the
+ * route table). Each names the audience its service token is signed for, so a token for one call is
+ * useless for any other.
+ */
+export interface ServiceCall {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Express-style path; `:name` segments are filled in by the caller. */
+  readonly path: string;
+  readonly audience: string;
+}
+
+/** HKDF purpose of the key that seals upstream channel keys (admin seals, relay opens). */
+export const CHANNEL_KEY_ENCRYPTION_PURPOSE = 'tollgate/channel-key/encryption/v1';
+
+/** Admin asks relay to send one small real request through a channel. */
+export const CHANNEL_TEST_CALL = {
+  method: 'POST',
+  path: '/internal/channels/test',
+  audience: 'relay:channel-test',
+} as const satisfies ServiceCall;
+
+export const channelTestRequest = z.object({
+  channel: catalogChannelV1,
+  model: z.string().min(1).max(128).optional(),
+});
+export type ChannelTestRequest = z.infer<typeof channelTestRequest>;
+
+/** Always answered with HTTP 200 once understood; `success` says whether the upstream call worked. */
+export const channelTestResult = z.object({
+  success: z.boolean(),
+  time_ms: z.number().int().nonnegative(),
+  model: z.string(),
+  message: z.string(),
+});
+export type ChannelTestResult = z.infer<typeof channelTestResult>;
+
+/** Relay tells admin that a channel's key is invalid or its quota exhausted (channels with auto_ban). */
+export const CHANNEL_AUTO_DISABLE_CALL = {
+  method: 'POST',
+  path: '/internal/channels/:id/auto-disable',
+  audience: 'admin:channel-status',
+} as const satisfies ServiceCall;
+
+export const channelAutoDisableRequest = z.object({
+  reason: z.string().max(500),
+  status_code: z.number().int().min(100).max(599).optional(),
+});
+export type ChannelAutoDisableRequest = z.infer<typeof channelAutoDisableRequest>;
+
+/** Auth's user admin sets a user's balance; billing records the difference as one adjustment entry. */
+export const ACCOUNT_SET_QUOTA_CALL = {
+  method: 'POST',
+  path: '/internal/accounts/:userId/quota',
+  audience: 'billing:account-quota',
+} as const satisfies ServiceCall;
+
+export const accountSetQuotaRequest = z.object({
+  quota: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  idempotency_key: z.string().min(1).max(128),
+  actor_id: z.number().int().positive(),
+  reason: z.string().max(500).optional(),
+});
+export type AccountSetQuotaRequest = z.infer<typeof accountSetQuotaRequest>;
+
+export const accountSetQuotaResult = z.object({
+  user_id: z.number().int().positive(),
+  quota: z.number().int(),
+  delta: z.number().int(),
+});
+export type AccountSetQuotaResult = z.infer<typeof accountSetQuotaResult>;
+
+/** Fills `:name` segments of a call's path. */
+export function servicePath(
+  call: ServiceCall,
+  params: Readonly<Record<string, string | number>> = {},
+): string {
+  return call.path.replace(/:([A-Za-z]+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name} for ${call.path}`);
+    return encodeURIComponent(String(value));
+  });
+}
