@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { BACKEND_SERVICES, type BackendService, type ServiceName } from '@tollgate/contracts';
 import { freePort, type Env } from '@tollgate/runtime';
+import { serviceUrlEnv } from './service-urls';
 import { databaseUrl, ensureDatabases } from './service-databases';
 import { ServiceProcess } from './service-process';
 
@@ -47,19 +48,14 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
   for (const name of BACKEND_SERVICES) ports[name] = options.servicePorts?.[name] ?? (await freePort());
   ports.gateway = options.gatewayPort ?? (await freePort());
 
-  const common: Env = { ...options.env, REDIS_URL: options.redisUrl, KAFKA_BROKERS: options.kafkaBrokers };
+  const common: Env = {
+    ...options.env,
+    REDIS_URL: options.redisUrl,
+    KAFKA_BROKERS: options.kafkaBrokers,
+    ...serviceUrlEnv(ports),
+  };
   const envOf = (name: ServiceName): Env => {
-    if (name === 'gateway') {
-      const url = (s: BackendService) => `http://127.0.0.1:${ports[s]}`;
-      return {
-        ...common,
-        AUTH_URL: url('auth'),
-        BILLING_URL: url('billing'),
-        RELAY_URL: url('relay'),
-        CHAT_URL: url('chat'),
-        ADMIN_URL: url('admin'),
-      };
-    }
+    if (name === 'gateway') return common;
     const db = (DATABASE_SERVICES as readonly string[]).includes(name)
       ? { DATABASE_URL: databaseUrls[name as (typeof DATABASE_SERVICES)[number]] }
       : {};

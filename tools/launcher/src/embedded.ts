@@ -10,14 +10,17 @@ import { startTelemetry } from '@tollgate/platform';
 import { MemoryKvStore } from '@tollgate/kv';
 import type { PgliteServer } from '@tollgate/persistence';
 import { startRelay } from '@tollgate/relay';
+import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
 import {
   busLoggerFor,
+  freePort,
   type Env,
   type RunningService,
   type ServiceRuntime,
   type StartService,
 } from '@tollgate/runtime';
 import { startServiceDatabase } from './embedded-databases';
+import { serviceUrlEnv } from './service-urls';
 import { embeddedSecrets } from './embedded-secrets';
 
 export interface EmbeddedPlatform {
@@ -34,7 +37,7 @@ export interface EmbeddedOptions {
   log?: (line: string) => void;
 }
 
-const DATABASE_SERVICES: readonly [string, StartService][] = [
+const DATABASE_SERVICES: readonly [BackendService, StartService][] = [
   ['auth', startAuth],
   ['billing', startBilling],
   ['chat', startChat],
@@ -54,14 +57,23 @@ export async function startEmbedded({
   const dataDir = resolve(env.TOLLGATE_DATA_DIR || join(repoRoot, 'data'));
   mkdirSync(dataDir, { recursive: true });
   const secrets = embeddedSecrets(env, dataDir);
+  // Services call each other (admin → relay, relay → admin, auth → billing), so every port is chosen first.
+  const ports = {} as Record<BackendService, number>;
+  for (const name of BACKEND_SERVICES) ports[name] = await freePort();
+  const serviceUrls = serviceUrlEnv(ports);
   const baseEnv: Env = {
     ...env,
     ...secrets,
+    ...serviceUrls,
     HOST: '127.0.0.1',
-    PORT: '0',
     // Without SMTP, auth writes each mail as an .eml file here.
     MAIL_OUTBOX_DIR: env.MAIL_OUTBOX_DIR || join(dataDir, 'outbox'),
   };
+  const envOf = (name: BackendService, extra: Env = {}): Env => ({
+    ...baseEnv,
+    ...extra,
+    PORT: String(ports[name]),
+  });
 
   // OpenTelemetry is one SDK per process: in embedded mode the platform reports as one service.
   const telemetry = startTelemetry({
@@ -92,26 +104,20 @@ export async function startEmbedded({
       const db = await startServiceDatabase(join(dataDir, 'pg'), name);
       databases.push(db);
       const service = await start(
-        { ...baseEnv, DATABASE_URL: db.url, SERVER_ADDRESS: serverAddress },
+        envOf(name, { DATABASE_URL: db.url, SERVER_ADDRESS: serverAddress }),
         runtime,
       );
       services.push(service);
       log(`${name} on ${service.url}`);
     }
-    const relay = await startRelay(baseEnv, runtime);
+    const relay = await startRelay(envOf('relay'), runtime);
     services.push(relay);
     log(`relay on ${relay.url}`);
 
-    const url = (name: string) => services.find((s) => s.name === name)?.url ?? '';
     const gateway = await startGateway({
       ...baseEnv,
       HOST: env.HOST || '127.0.0.1',
       PORT: gatewayPort,
-      AUTH_URL: url('auth'),
-      BILLING_URL: url('billing'),
-      RELAY_URL: url('relay'),
-      CHAT_URL: url('chat'),
-      ADMIN_URL: url('admin'),
       WEB_DIST_DIR: env.WEB_DIST_DIR || join(repoRoot, 'apps', 'web', 'dist'),
     });
     services.push(gateway);
