@@ -18,6 +18,8 @@ export interface ApiClientDeps {
   readUserId: () => number | null;
   /** Called when a call made as a signed-in user answers 401 (SPEC §6: the user is signed out). */
   onUnauthorized: () => void;
+  /** The interface language, sent as Accept-Language so server messages come in it. */
+  readLanguage?: () => string;
 }
 
 export interface ApiClient {
@@ -25,6 +27,8 @@ export interface ApiClient {
   send<T>(method: HttpMethod, path: string, options?: RequestOptions): Promise<Envelope<T>>;
   /** A successful answer's data; an answer without data is a `rejected` ApiError. */
   data<T>(method: HttpMethod, path: string, options?: RequestOptions): Promise<T>;
+  /** A file answer (CSV export): the body as a Blob; an error status is an `http` ApiError. */
+  file(path: string, options?: RequestOptions): Promise<Blob>;
 }
 
 export const API_BASE = '/api';
@@ -50,11 +54,13 @@ async function readEnvelope(response: Response): Promise<Envelope<unknown> | nul
 
 /** The single client for `/api` (SPEC §6–9): credentials, New-Api-User, retries, 401 sign-out. */
 export function createApiClient(deps: ApiClientDeps): ApiClient {
-  async function send<T>(
+  /** Sends with the retry policy; answers the final response and who it was sent as. */
+  async function exchange(
     method: HttpMethod,
     path: string,
-    options: RequestOptions = {},
-  ): Promise<Envelope<T>> {
+    options: RequestOptions,
+    accept: string,
+  ): Promise<{ response: Response; userId: number | null }> {
     let userId: number | null;
     try {
       userId = deps.readUserId();
@@ -62,8 +68,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       if (error instanceof InvalidUserIdError) throw new ApiError('invalid_user_id', error.message);
       throw error;
     }
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: accept };
     if (userId !== null) headers['New-Api-User'] = String(userId);
+    const language = deps.readLanguage?.();
+    if (language) headers['Accept-Language'] = language;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const init: RequestInit = {
       method,
@@ -84,13 +92,22 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         await deps.sleep(retryDelayMs(retriesDone));
         continue;
       }
-      const envelope = await readEnvelope(response);
       if (response.status === 401 && userId !== null) deps.onUnauthorized();
-      if (!response.ok) throw new ApiError('http', envelope?.message ?? '', response.status);
-      if (!envelope) throw new ApiError('network', '', response.status);
-      if (!envelope.success) throw new ApiError('rejected', envelope.message ?? '', response.status);
-      return envelope as Envelope<T>;
+      return { response, userId };
     }
+  }
+
+  async function send<T>(
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<Envelope<T>> {
+    const { response } = await exchange(method, path, options, 'application/json');
+    const envelope = await readEnvelope(response);
+    if (!response.ok) throw new ApiError('http', envelope?.message ?? '', response.status);
+    if (!envelope) throw new ApiError('network', '', response.status);
+    if (!envelope.success) throw new ApiError('rejected', envelope.message ?? '', response.status);
+    return envelope as Envelope<T>;
   }
 
   return {
@@ -101,6 +118,14 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         throw new ApiError('rejected', envelope.message ?? '');
       }
       return envelope.data;
+    },
+    async file(path: string, options: RequestOptions = {}): Promise<Blob> {
+      const { response } = await exchange('GET', path, options, 'text/csv, application/json');
+      if (!response.ok) {
+        const envelope = await readEnvelope(response);
+        throw new ApiError('http', envelope?.message ?? '', response.status);
+      }
+      return response.blob();
     },
   };
 }
@@ -119,4 +144,5 @@ export const api: ApiClient = createApiClient({
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   readUserId: () => readStoredUserId(),
   onUnauthorized: () => unauthorizedHandlers.forEach((handler) => handler()),
+  readLanguage: () => document.documentElement.lang,
 });

@@ -2,12 +2,23 @@
 export const ROUTES = {
   home: '/',
   login: '/login',
-  dashboard: '/dashboard',
-  dashboardPayment: '/dashboard/payment',
+  price: '/price',
+  docs: '/docs',
+  changelog: '/changelog',
+  about: '/about',
+  compare: '/compare',
   privacy: '/privacy',
   terms: '/terms',
   offer: '/offer',
   topup: '/topup',
+  dashboard: '/dashboard',
+  dashboardTokens: '/dashboard/tokens',
+  dashboardActivity: '/dashboard/activity',
+  dashboardPayment: '/dashboard/payment',
+  dashboardSettings: '/dashboard/settings',
+  dashboardPrice: '/dashboard/price',
+  dashboardDocs: '/dashboard/docs',
+  dashboardChangelog: '/dashboard/changelog',
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;
 
@@ -22,3 +33,24 @@ export const DEFAULT_LOGIN_TAB: LoginTab = 'register';
 export function loginPath(tab: LoginTab): string {
   return `${ROUTES.login}?tab=${tab}`;
 }
+
+/** The settings screen's tabs, kept in `?tab=`; account is the default. */
+export const SETTINGS_TABS = ['account', 'application'] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+/**
+ * Pages shown both on the public site and inside the dashboard (price, docs, model, compare,
+ * changelog, legal texts) link within the frame they are shown in: `base` is '' or '/dashboard'.
+ */
+export type SiteBase = '' | typeof ROUTES.dashboard;
+
+export const sitePaths = (base: SiteBase) => ({
+  price: `${base}/price`,
+  compare: `${base}/compare`,
+  changelog: `${base}/changelog`,
+  model: (name: string) => `${base}/model/${encodeURIComponent(name)}`,
+  docs: (sectionId: string) => `${base}/docs/${sectionId}`,
+  privacy: `${base}/privacy`,
+  terms: `${base}/terms`,
+  offer: `${base}/offer`,
+});

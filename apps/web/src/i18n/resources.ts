@@ -3,16 +3,36 @@ import ruShell from '../locales/ru/shell.json';
 import ruSession from '../locales/ru/session.json';
 import ruAuth from '../locales/ru/auth.json';
 import ruLanding from '../locales/ru/landing.json';
+import ruDashboard from '../locales/ru/dashboard.json';
+import ruTokens from '../locales/ru/tokens.json';
 import enCommon from '../locales/en/common.json';
 import enShell from '../locales/en/shell.json';
 import enSession from '../locales/en/session.json';
 import enAuth from '../locales/en/auth.json';
 import enLanding from '../locales/en/landing.json';
+import enDashboard from '../locales/en/dashboard.json';
+import enTokens from '../locales/en/tokens.json';
 
 /** One namespace per feature; every language lists the same namespaces (checked by locales.spec.ts). */
 export const resources = {
-  ru: { common: ruCommon, shell: ruShell, session: ruSession, auth: ruAuth, landing: ruLanding },
-  en: { common: enCommon, shell: enShell, session: enSession, auth: enAuth, landing: enLanding },
+  ru: {
+    common: ruCommon,
+    shell: ruShell,
+    session: ruSession,
+    auth: ruAuth,
+    landing: ruLanding,
+    dashboard: ruDashboard,
+    tokens: ruTokens,
+  },
+  en: {
+    common: enCommon,
+    shell: enShell,
+    session: enSession,
+    auth: enAuth,
+    landing: enLanding,
+    dashboard: enDashboard,
+    tokens: enTokens,
+  },
 } as const;
 
 export const NAMESPACES = Object.keys(resources.ru) as (keyof (typeof resources)['ru'])[];

@@ -1,15 +1,12 @@
 import { useEffect } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { onUnauthorized } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
 import { persistOptions, queryClient } from '../../app/query';
 import { ROUTES } from '../../app/routes';
 import { notify } from '../shell/notify';
-import { fetchSelf } from './session-api';
+import { useAccount } from './session-api';
 import { forgetSession } from './sign-out';
-import { useIsSignedIn } from './user-id-store';
 
 /**
  * Looks the stored user up at start-up (SPEC §4); when any call made as that user answers 401,
@@ -18,9 +15,7 @@ import { useIsSignedIn } from './user-id-store';
 export function SessionGuard() {
   const { t } = useTranslation('session');
   const navigate = useNavigate();
-  const signedIn = useIsSignedIn();
-
-  useQuery({ queryKey: queryKeys.self, queryFn: fetchSelf, enabled: signedIn });
+  useAccount();
 
   useEffect(
     () =>

@@ -1,0 +1,180 @@
+import type { TokenView } from '@tollgate/contracts';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../../ui/dialog';
+import { buttonClass, inputClass, labelClass } from '../../../ui/styles';
+import { FormError } from '../../auth/components/form-message';
+import {
+  EMPTY_TOKEN_FORM,
+  draftFromForm,
+  formFromToken,
+  type TokenDraft,
+  type TokenForm,
+} from '../token-draft';
+
+interface TokenFormDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The key being edited; absent to create one. */
+  token?: TokenView;
+  busy: boolean;
+  onSubmit: (draft: TokenDraft) => Promise<unknown>;
+}
+
+/** Create or edit a key: name, expiry, its own quota, model and IP limits. */
+export function TokenFormDialog({ open, onOpenChange, token, busy, onSubmit }: TokenFormDialogProps) {
+  const { t } = useTranslation('tokens');
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={token ? t('edit_title') : t('create_title')}
+      description={t('form_description')}
+    >
+      {open && (
+        <TokenFormBody
+          key={token?.id ?? 'new'}
+          initial={token ? formFromToken(token) : EMPTY_TOKEN_FORM}
+          busy={busy}
+          submitLabel={token ? t('save') : t('create')}
+          onCancel={() => onOpenChange(false)}
+          onSubmit={onSubmit}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+interface TokenFormBodyProps {
+  initial: TokenForm;
+  busy: boolean;
+  submitLabel: string;
+  onCancel: () => void;
+  onSubmit: (draft: TokenDraft) => Promise<unknown>;
+}
+
+function TokenFormBody({ initial, busy, submitLabel, onCancel, onSubmit }: TokenFormBodyProps) {
+  const { t } = useTranslation('tokens');
+  const [form, setForm] = useState<TokenForm>(initial);
+  const [problem, setProblem] = useState<string | null>(null);
+  const set = <K extends keyof TokenForm>(field: K, value: TokenForm[K]) =>
+    setForm((f) => ({ ...f, [field]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = draftFromForm(form);
+    if ('problem' in result) {
+      setProblem(t(`problem_${result.problem}`));
+      return;
+    }
+    setProblem(null);
+    void onSubmit(result.draft).catch(() => undefined);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+      <div className="flex flex-col gap-1">
+        <label htmlFor="token-name" className={labelClass}>
+          {t('field_name')}
+        </label>
+        <input
+          id="token-name"
+          name="name"
+          className={inputClass}
+          value={form.name}
+          maxLength={50}
+          onChange={(e) => set('name', e.target.value)}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="token-expires" className={labelClass}>
+          {t('field_expires')}
+        </label>
+        <input
+          id="token-expires"
+          name="expired_time"
+          type="datetime-local"
+          className={inputClass}
+          value={form.expiresAt}
+          onChange={(e) => set('expiresAt', e.target.value)}
+        />
+        <p className="text-xs text-slate-500">{t('field_expires_hint')}</p>
+      </div>
+      <fieldset className="flex flex-col gap-2">
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            name="unlimited_quota"
+            className="size-4 accent-indigo-600"
+            checked={form.unlimitedQuota}
+            onChange={(e) => set('unlimitedQuota', e.target.checked)}
+          />
+          {t('field_unlimited')}
+        </label>
+        {!form.unlimitedQuota && (
+          <div className="flex flex-col gap-1">
+            <label htmlFor="token-quota" className={labelClass}>
+              {t('field_quota_usd')}
+            </label>
+            <input
+              id="token-quota"
+              name="remain_quota"
+              inputMode="decimal"
+              className={inputClass}
+              value={form.quotaUsd}
+              onChange={(e) => set('quotaUsd', e.target.value)}
+            />
+            <p className="text-xs text-slate-500">{t('field_quota_hint')}</p>
+          </div>
+        )}
+      </fieldset>
+      <fieldset className="flex flex-col gap-2">
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            name="model_limits_enabled"
+            className="size-4 accent-indigo-600"
+            checked={form.modelLimitsEnabled}
+            onChange={(e) => set('modelLimitsEnabled', e.target.checked)}
+          />
+          {t('field_model_limits_enabled')}
+        </label>
+        {form.modelLimitsEnabled && (
+          <textarea
+            aria-label={t('field_model_limits')}
+            name="model_limits"
+            rows={3}
+            className={inputClass}
+            placeholder="gpt-4o-mini&#10;claude-sonnet-4-5"
+            value={form.modelLimits}
+            onChange={(e) => set('modelLimits', e.target.value)}
+          />
+        )}
+      </fieldset>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="token-ips" className={labelClass}>
+          {t('field_allow_ips')}
+        </label>
+        <textarea
+          id="token-ips"
+          name="allow_ips"
+          rows={2}
+          className={inputClass}
+          placeholder="203.0.113.7&#10;10.0.0.0/8"
+          value={form.allowIps}
+          onChange={(e) => set('allowIps', e.target.value)}
+        />
+        <p className="text-xs text-slate-500">{t('field_allow_ips_hint')}</p>
+      </div>
+      <FormError message={problem} />
+      <div className="flex justify-end gap-2">
+        <button type="button" className={buttonClass.secondary} onClick={onCancel}>
+          {t('cancel')}
+        </button>
+        <button type="submit" className={buttonClass.primary} disabled={busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

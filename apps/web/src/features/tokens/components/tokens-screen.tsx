@@ -1,0 +1,103 @@
+import type { TokenView } from '@tollgate/contracts';
+import { TokenStatus } from '@tollgate/contracts';
+import { useDeferredValue, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../ui/confirm-dialog';
+import { PageHeader } from '../../../ui/page-header';
+import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
+import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
+import { useMoney } from '../../currency/use-money';
+import { useCopyTokenKey, useTokenMutations, useTokens } from '../hooks';
+import { TokenFormDialog } from './token-form-dialog';
+import { TokenRow } from './token-row';
+
+type Editing = { mode: 'create' } | { mode: 'edit'; token: TokenView } | null;
+
+/** SPEC §2 token screen: list, search, create, edit, enable/disable, delete (confirmed), copy. */
+export function TokensScreen() {
+  const { t } = useTranslation('tokens');
+  const [keyword, setKeyword] = useState('');
+  const search = useDeferredValue(keyword.trim());
+  const tokens = useTokens(search);
+  const { create, update, toggle, remove } = useTokenMutations();
+  const copy = useCopyTokenKey();
+  const money = useMoney();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<TokenView | null>(null);
+
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        actions={
+          <button
+            type="button"
+            className={buttonClass.primary}
+            onClick={() => setEditing({ mode: 'create' })}
+          >
+            {t('create_button')}
+          </button>
+        }
+      />
+      <div className={cardClass}>
+        <input
+          type="search"
+          aria-label={t('search_label')}
+          placeholder={t('search_placeholder')}
+          className={inputClass}
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+        />
+        <div className="mt-4">
+          {tokens.isPending && <Loading />}
+          {tokens.isError && <ErrorState error={tokens.error} onRetry={() => void tokens.refetch()} />}
+          {tokens.data && tokens.data.length === 0 && (
+            <EmptyState text={search ? t('no_results') : t('empty')} />
+          )}
+          {tokens.data && tokens.data.length > 0 && (
+            <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+              {tokens.data.map((token) => (
+                <TokenRow
+                  key={token.id}
+                  token={token}
+                  formatQuota={money.formatQuota}
+                  busy={copy.isPending || toggle.isPending}
+                  onCopy={() => copy.mutate(token.id)}
+                  onEdit={() => setEditing({ mode: 'edit', token })}
+                  onToggle={() =>
+                    toggle.mutate({ id: token.id, enable: token.status !== TokenStatus.Enabled })
+                  }
+                  onDelete={() => setDeleting(token)}
+                />
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+      <TokenFormDialog
+        open={editing !== null}
+        onOpenChange={(open) => !open && setEditing(null)}
+        token={editing?.mode === 'edit' ? editing.token : undefined}
+        busy={create.isPending || update.isPending}
+        onSubmit={async (draft) => {
+          if (editing?.mode === 'edit') await update.mutateAsync({ id: editing.token.id, draft });
+          else await create.mutateAsync(draft);
+          setEditing(null);
+        }}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={t('delete_title')}
+        description={t('delete_text', { name: deleting?.name ?? '' })}
+        confirmLabel={t('delete')}
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (!deleting) return;
+          remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
+        }}
+      />
+    </>
+  );
+}

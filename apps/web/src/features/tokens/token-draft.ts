@@ -1,0 +1,138 @@
+import {
+  TOKEN_NEVER_EXPIRES,
+  createTokenRequestSchema,
+  toScaledInteger,
+  type AuthMessageKey,
+  type TokenView,
+} from '@tollgate/contracts';
+import { QUOTA_PER_USD } from '../currency/money';
+
+/** What the key form edits, as text the way the inputs hold it. */
+export interface TokenForm {
+  name: string;
+  /** '' for never, else a local 'YYYY-MM-DDTHH:mm' from the datetime input. */
+  expiresAt: string;
+  unlimitedQuota: boolean;
+  /** The key's own spending limit in US dollars (decimal text). */
+  quotaUsd: string;
+  modelLimitsEnabled: boolean;
+  /** Model names, one per line or comma-separated. */
+  modelLimits: string;
+  /** Addresses or CIDR blocks, one per line. */
+  allowIps: string;
+}
+
+/** The request body for POST/PUT /api/token/ (the contracts' field names). */
+export interface TokenDraft {
+  name: string;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: boolean;
+  model_limits_enabled: boolean;
+  model_limits: string[];
+  allow_ips: string[];
+}
+
+export const EMPTY_TOKEN_FORM: TokenForm = {
+  name: '',
+  expiresAt: '',
+  unlimitedQuota: true,
+  quotaUsd: '',
+  modelLimitsEnabled: false,
+  modelLimits: '',
+  allowIps: '',
+};
+
+const SCHEMA_PROBLEMS = [
+  'token_name_required',
+  'token_name_too_long',
+  'token_ip_invalid',
+  'token_quota_negative',
+  'token_field_invalid',
+] as const satisfies readonly AuthMessageKey[];
+type SchemaProblem = (typeof SCHEMA_PROBLEMS)[number];
+
+/** Why the form cannot be sent; each has a text in the tokens namespace (`problem_<name>`). */
+export type TokenFormProblem = SchemaProblem | 'token_quota_invalid' | 'token_expiry_past';
+
+function schemaProblem(message: string): SchemaProblem {
+  return SCHEMA_PROBLEMS.find((key) => key === message) ?? 'token_field_invalid';
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+function toLocalInput(epochSeconds: number): string {
+  const d = new Date(epochSeconds * 1000);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function quotaToUsdText(quota: number): string {
+  const micros = (BigInt(quota) * 1_000_000n) / QUOTA_PER_USD;
+  const whole = micros / 1_000_000n;
+  const fraction = (micros % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}
+
+/** Quota units for a dollar amount, exactly (rounded down to a whole unit); null when not an amount. */
+export function usdToQuota(text: string): number | null {
+  const cleaned = text.trim().replace(',', '.');
+  try {
+    const micros = toScaledInteger(cleaned, 6);
+    const quota = (micros * QUOTA_PER_USD) / 1_000_000n;
+    return quota <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(quota) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function formFromToken(token: TokenView): TokenForm {
+  return {
+    name: token.name,
+    expiresAt: token.expired_time === TOKEN_NEVER_EXPIRES ? '' : toLocalInput(token.expired_time),
+    unlimitedQuota: token.unlimited_quota,
+    quotaUsd: token.unlimited_quota ? '' : quotaToUsdText(token.remain_quota),
+    modelLimitsEnabled: token.model_limits_enabled,
+    modelLimits: token.model_limits.split(',').filter(Boolean).join('\n'),
+    allowIps: token.allow_ips,
+  };
+}
+
+const lines = (text: string) =>
+  text
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+
+/**
+ * The form as a request body, checked with the same schema the server uses (SPEC §5: the name
+ * cannot be empty), or the first problem found.
+ */
+export function draftFromForm(
+  form: TokenForm,
+  now: Date = new Date(),
+): { draft: TokenDraft } | { problem: TokenFormProblem } {
+  let expiredTime = TOKEN_NEVER_EXPIRES;
+  if (form.expiresAt) {
+    const at = new Date(form.expiresAt).getTime();
+    if (Number.isNaN(at)) return { problem: 'token_field_invalid' };
+    if (at <= now.getTime()) return { problem: 'token_expiry_past' };
+    expiredTime = Math.floor(at / 1000);
+  }
+  let remainQuota = 0;
+  if (!form.unlimitedQuota) {
+    const quota = usdToQuota(form.quotaUsd);
+    if (quota === null) return { problem: 'token_quota_invalid' };
+    remainQuota = quota;
+  }
+  const draft: TokenDraft = {
+    name: form.name.trim(),
+    expired_time: expiredTime,
+    remain_quota: remainQuota,
+    unlimited_quota: form.unlimitedQuota,
+    model_limits_enabled: form.modelLimitsEnabled,
+    model_limits: form.modelLimitsEnabled ? lines(form.modelLimits) : [],
+    allow_ips: lines(form.allowIps),
+  };
+  const checked = createTokenRequestSchema.safeParse(draft);
+  if (!checked.success) return { problem: schemaProblem(checked.error.issues[0].message) };
+  return { draft };
+}

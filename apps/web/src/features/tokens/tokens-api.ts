@@ -1,0 +1,41 @@
+import {
+  TOKEN_PAGE_DEFAULT_SIZE,
+  tokenKeySchema,
+  tokenViewSchema,
+  type TokenStatus,
+  type TokenView,
+} from '@tollgate/contracts';
+import { z } from 'zod';
+import { api } from '../../api/client';
+import type { TokenDraft } from './token-draft';
+
+const tokenPageSchema = z.object({ items: z.array(tokenViewSchema), total: z.number().int() });
+
+/** The caller's keys (SPEC §9: 100 a page); a keyword searches their names. */
+export async function fetchTokens(keyword: string): Promise<TokenView[]> {
+  const query = { p: 1, page_size: TOKEN_PAGE_DEFAULT_SIZE };
+  const data = keyword
+    ? await api.data<unknown>('GET', '/token/search', { query: { ...query, keyword } })
+    : await api.data<unknown>('GET', '/token/', { query });
+  return tokenPageSchema.parse(data).items;
+}
+
+export async function createToken(draft: TokenDraft): Promise<TokenView> {
+  return tokenViewSchema.parse(await api.data<unknown>('POST', '/token/', { body: draft }));
+}
+
+export async function updateToken(
+  id: number,
+  changes: Partial<TokenDraft> & { status?: TokenStatus },
+): Promise<TokenView> {
+  return tokenViewSchema.parse(await api.data<unknown>('PUT', '/token/', { body: { id, ...changes } }));
+}
+
+export async function deleteToken(id: number): Promise<void> {
+  await api.send('DELETE', `/token/${id}`);
+}
+
+/** The whole key, for its owner's "copy" (lists show it masked). */
+export async function fetchTokenKey(id: number): Promise<string> {
+  return tokenKeySchema.parse(await api.data<unknown>('POST', `/token/${id}/key`)).key;
+}

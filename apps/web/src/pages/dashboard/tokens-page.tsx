@@ -1,0 +1,5 @@
+import { TokensScreen } from '../../features/tokens/components/tokens-screen';
+
+export function TokensPage() {
+  return <TokensScreen />;
+}
