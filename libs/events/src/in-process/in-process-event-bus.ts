@@ -7,6 +7,7 @@ import type {
   Subscription,
   TopicSpec,
 } from '../port/event-bus.port';
+import { partitionLag, type ConsumerLagReader, type PartitionLag } from '../port/consumer-lag.port';
 import { consoleEventBusLogger, type EventBusLogger } from '../shared/logger';
 import { partitionForKey } from '../shared/partitioner';
 import { TableView } from '../shared/table-view';
@@ -43,7 +44,7 @@ interface Topic {
  * The embedded mode's event bus: Kafka's semantics (partitions, consumer groups, committed
  * offsets, compaction, dead letters) for services that share one Node process.
  */
-export class InProcessEventBus implements EventBus {
+export class InProcessEventBus implements EventBus, ConsumerLagReader {
   private readonly logger: EventBusLogger;
   private readonly defaultPartitions: number;
   private readonly retainRecords: number;
@@ -154,6 +155,18 @@ export class InProcessEventBus implements EventBus {
     view.markCaughtUp();
     this.tables.add(view as TableView<unknown>);
     return view;
+  }
+
+  async consumerLag(groupId: string, topicName: string): Promise<PartitionLag[]> {
+    this.assertOpen();
+    return this.requireTopic(topicName).partitions.map(({ log }) =>
+      partitionLag(
+        topicName,
+        log.partition,
+        { startOffset: log.startOffset, endOffset: log.endOffset },
+        this.offsets.get(groupId, topicName, log.partition) ?? null,
+      ),
+    );
   }
 
   async close(): Promise<void> {

@@ -7,11 +7,13 @@ import type {
   Subscription,
   TopicSpec,
 } from '../port/event-bus.port';
+import type { ConsumerLagReader, PartitionLag } from '../port/consumer-lag.port';
 import { consoleEventBusLogger, type EventBusLogger } from '../shared/logger';
 import { assertValidTopicName } from '../shared/topic-name';
 import { assertValidSubscription } from '../shared/validate-events';
 import type { KafkaConsumerTuning } from './kafka-consumer-tuning';
 import { kafkaLogCreator } from './kafka-log';
+import { readKafkaConsumerLag } from './kafka-consumer-lag';
 import { KafkaPublisher, type KafkaPublisherOptions } from './kafka-publisher';
 import { KafkaSubscription } from './kafka-subscription';
 import { KafkaTables } from './kafka-tables';
@@ -35,7 +37,7 @@ export interface KafkaEventBusOptions extends KafkaPublisherOptions {
 }
 
 /** The distributed mode's event bus on Kafka (kafkajs). */
-export class KafkaEventBus implements EventBus {
+export class KafkaEventBus implements EventBus, ConsumerLagReader {
   private readonly kafka: Kafka;
   private readonly logger: EventBusLogger;
   private readonly publisher: KafkaPublisher;
@@ -125,6 +127,12 @@ export class KafkaEventBus implements EventBus {
     this.assertOpen();
     assertValidTopicName(topic);
     return this.tables.open(topic, decode);
+  }
+
+  async consumerLag(groupId: string, topic: string): Promise<PartitionLag[]> {
+    this.assertOpen();
+    assertValidTopicName(topic);
+    return readKafkaConsumerLag(await this.admin(), groupId, topic);
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   DEAD_LETTER_HEADERS,
   deadLetterTopic,
+  type ConsumerLagReader,
   type EventBus,
   type EventRecord,
   type SubscribeOptions,
@@ -17,6 +18,9 @@ export interface EventBusContractOptions {
   /** How long to wait for a delivery before failing (default 10 s). */
   deliveryTimeoutMs?: number;
 }
+
+/** Every adapter is an event bus that can also report consumer lag. */
+export type ContractBus = EventBus & ConsumerLagReader;
 
 /** Records what a handler receives and lets a test wait for it. */
 class Inbox<T = unknown> {
@@ -60,7 +64,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function describeEventBusContract(
   name: string,
-  makeBus: () => EventBus | Promise<EventBus>,
+  makeBus: () => ContractBus | Promise<ContractBus>,
   options: EventBusContractOptions = {},
 ): void {
   const timeoutMs = options.deliveryTimeoutMs ?? 10_000;
@@ -70,10 +74,10 @@ export function describeEventBusContract(
 
   describe(`${name} (event bus contract)`, () => {
     jest.setTimeout(timeoutMs * 3);
-    const open: EventBus[] = [];
+    const open: ContractBus[] = [];
     const subscriptions: Subscription[] = [];
 
-    async function bus(): Promise<EventBus> {
+    async function bus(): Promise<ContractBus> {
       const created = await makeBus();
       open.push(created);
       return created;
@@ -117,6 +121,35 @@ export function describeEventBusContract(
       expect([0, 1]).toContain(record.partition);
       expect(record.offset).toMatch(/^\d+$/);
       expect(record.timestamp).toBeGreaterThanOrEqual(before - 5_000);
+    });
+
+    it("reports a group's lag per partition: everything before it consumes, nothing once it has committed", async () => {
+      const b = await bus();
+      const topic = unique('lag');
+      await b.ensureTopics([{ name: topic, partitions: 2 }]);
+      const groupId = unique('g');
+      const keys = Array.from({ length: 7 }, (_, i) => `user-${i}`);
+      await b.publish(keys.map((key) => ({ topic, key, value: key })));
+
+      const before = await b.consumerLag(groupId, topic);
+      expect(before.map((entry) => entry.partition)).toEqual([0, 1]);
+      expect(before.every((entry) => entry.committedOffset === null && entry.lag === entry.endOffset)).toBe(
+        true,
+      );
+      expect(before.reduce((sum, entry) => sum + entry.lag, 0)).toBe(keys.length);
+
+      const received = inbox();
+      await subscribe(b, { groupId, topics: [topic], handler: received.handler });
+      await received.waitForCount(keys.length);
+      // Offsets are committed after the handler resolves, so the lag reaches 0 a moment after delivery.
+      let after = await b.consumerLag(groupId, topic);
+      const deadline = Date.now() + timeoutMs;
+      while (after.some((entry) => entry.lag > 0) && Date.now() < deadline) {
+        await pause(100);
+        after = await b.consumerLag(groupId, topic);
+      }
+      expect(after).toEqual(before.map((entry) => ({ ...entry, committedOffset: entry.endOffset, lag: 0 })));
+      await expect(b.consumerLag(groupId, unique('missing'))).rejects.toThrow();
     });
 
     it('gives every consumer group every event', async () => {
