@@ -1,16 +1,25 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@tollgate/platform';
 import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
+import { AccessTokensController } from './access-tokens/access-tokens.controller';
+import { AccessTokensService } from './access-tokens/access-tokens.service';
+import { AffiliateController } from './affiliate/affiliate.controller';
+import { AffiliateService } from './affiliate/affiliate.service';
 import { BalancesReadModel } from './balances/balances-read-model';
 import type { AuthConfig } from './config';
 import { mailSenderProvider } from './mail/mail-sender.provider';
 import { UsersMigration } from './migrations/20261122-users.migration';
 import { RegistrationMigration } from './migrations/20261201-registration.migration';
 import { TokensMigration } from './migrations/20261215-tokens.migration';
+import { AccountsMigration } from './migrations/20261222-accounts.migration';
+import { PasswordResetController } from './password-reset/password-reset.controller';
+import { PasswordResetService } from './password-reset/password-reset.service';
 import { RegistrationController } from './registration/registration.controller';
 import { RegistrationService } from './registration/registration.service';
 import { SelfController } from './self/self.controller';
 import { SelfService } from './self/self.service';
+import { ProfileService } from './self/profile.service';
+import { SettingsService } from './self/settings.service';
 import { InternalSessionsController } from './sessions/internal-sessions.controller';
 import { ServiceTokenGuard } from './sessions/service-token.guard';
 import { SessionStore } from './sessions/session.store';
@@ -40,7 +49,7 @@ export class AuthModule {
           database: {
             url: config.DATABASE_URL,
             entities: [User, Token],
-            migrations: [UsersMigration, RegistrationMigration, TokensMigration],
+            migrations: [UsersMigration, RegistrationMigration, TokensMigration, AccountsMigration],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),
@@ -52,6 +61,9 @@ export class AuthModule {
         SelfController,
         InternalSessionsController,
         TokensController,
+        AccessTokensController,
+        PasswordResetController,
+        AffiliateController,
       ],
       providers: [
         PasswordHasher,
@@ -66,6 +78,11 @@ export class AuthModule {
         ServiceTokenGuard,
         BalancesReadModel,
         SelfService,
+        ProfileService,
+        SettingsService,
+        AccessTokensService,
+        PasswordResetService,
+        AffiliateService,
         {
           provide: ApiKeyCipher,
           useFactory: (authConfig: AuthConfig) =>

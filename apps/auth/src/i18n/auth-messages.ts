@@ -96,6 +96,94 @@ const MESSAGES: Record<AuthMessageKey, Record<Locale, string>> = {
   token_created: { ru: 'Токен создан', en: 'Token created' },
   token_updated: { ru: 'Токен обновлён', en: 'Token updated' },
   token_deleted: { ru: 'Токен удалён', en: 'Token deleted' },
+  display_name_invalid: {
+    ru: "Отображаемое имя: от 1 до 20 символов — буквы, цифры, пробелы, «_», «.», «'» и «-»",
+    en: 'A display name is 1 to 20 characters: letters, digits, spaces, "_", ".", "\'" and "-"',
+  },
+  original_password_required: {
+    ru: 'Для смены пароля или email введите текущий пароль',
+    en: 'Enter your current password to change the password or email',
+  },
+  original_password_wrong: { ru: 'Неверный текущий пароль', en: 'The current password is wrong' },
+  setting_invalid: { ru: 'Некорректные настройки', en: 'Invalid settings' },
+  profile_updated: { ru: 'Профиль обновлён', en: 'Profile updated' },
+  password_updated: { ru: 'Пароль успешно обновлен', en: 'Password updated successfully' },
+  settings_saved: { ru: 'Настройки сохранены', en: 'Settings saved' },
+  account_deleted: { ru: 'Аккаунт удалён', en: 'Account deleted' },
+  root_cannot_be_deleted: {
+    ru: 'Аккаунт суперадминистратора нельзя удалить',
+    en: 'The root account cannot be deleted',
+  },
+  reset_fields_required: {
+    ru: 'Пожалуйста, введите новый пароль',
+    en: 'Please enter a new password',
+  },
+  reset_code_sent: {
+    ru: 'Код для сброса пароля отправлен на ваш email',
+    en: 'A password reset code has been sent to your email',
+  },
+  reset_rate_limited: {
+    ru: 'Слишком много запросов сброса пароля. Попробуйте снова через {seconds} с',
+    en: 'Too many password reset requests. Try again in {seconds} s',
+  },
+  reset_mail_subject: { ru: 'Сброс пароля Tollgate', en: 'Your Tollgate password reset code' },
+  reset_mail_body: {
+    ru: 'Ваш код для сброса пароля: {code}\nКод действует {minutes} минут. Если вы не запрашивали сброс, просто проигнорируйте это письмо.',
+    en: 'Your password reset code: {code}\nThe code is valid for {minutes} minutes. If you did not ask for it, ignore this email.',
+  },
+  user_field_invalid: { ru: 'Некорректные параметры пользователя', en: 'Invalid user parameters' },
+  user_action_invalid: {
+    ru: 'Неизвестное действие: допустимы disable, enable, promote, demote, delete',
+    en: 'Unknown action: use disable, enable, promote, demote or delete',
+  },
+  user_not_found: { ru: 'Пользователь не найден', en: 'User not found' },
+  role_change_root_only: {
+    ru: 'Менять роль пользователя может только суперадминистратор',
+    en: 'Only the root user can change roles',
+  },
+  cannot_manage_peer: {
+    ru: 'Нельзя управлять пользователем с такой же или более высокой ролью',
+    en: 'You cannot manage a user whose role is equal to or higher than yours',
+  },
+  quota_change_failed: {
+    ru: 'Не удалось изменить баланс пользователя. Попробуйте позже',
+    en: 'The user’s balance could not be changed. Please try again later',
+  },
+  user_created: { ru: 'Пользователь создан', en: 'User created' },
+  user_updated: { ru: 'Пользователь обновлён', en: 'User updated' },
+  user_deleted: { ru: 'Пользователь удалён', en: 'User deleted' },
+  oauth_provider_unknown: { ru: 'Неизвестный провайдер OAuth', en: 'Unknown OAuth provider' },
+  oauth_not_configured: { ru: '{provider} OAuth не настроен', en: '{provider} OAuth is not configured' },
+  oauth_state_invalid: {
+    ru: 'Состояние {provider} OAuth не найдено или устарело. Попробуйте войти ещё раз',
+    en: '{provider} OAuth state not found or expired. Please sign in again',
+  },
+  oauth_consent_required: {
+    ru: 'Для регистрации через OAuth необходимо принять Оферту, Правила и Политику сервиса, а также согласиться на обработку персональных данных',
+    en: 'To register through OAuth, please accept the Offer, the Rules and the Policy of the service and consent to the processing of personal data',
+  },
+  oauth_failed: {
+    ru: 'Не удалось войти через {provider}. Попробуйте ещё раз',
+    en: 'Signing in with {provider} failed. Please try again',
+  },
+  oauth_already_linked: {
+    ru: 'Этот аккаунт {provider} уже привязан к другому пользователю',
+    en: 'This {provider} account is already linked to another user',
+  },
+  oauth_not_linked: { ru: 'Аккаунт {provider} не привязан', en: 'No {provider} account is linked' },
+  oauth_last_sign_in_method: {
+    ru: 'Нельзя отвязать единственный способ входа: сначала задайте пароль',
+    en: 'This is your only way to sign in: set a password before unlinking it',
+  },
+  oauth_unlinked: { ru: 'Аккаунт {provider} отвязан', en: 'The {provider} account is unlinked' },
+  oauth_rate_limited: {
+    ru: 'Слишком много попыток входа через OAuth. Попробуйте снова через {seconds} с',
+    en: 'Too many OAuth sign-in attempts. Try again in {seconds} s',
+  },
+  access_token_rate_limited: {
+    ru: 'Слишком много запросов токена доступа. Попробуйте снова через {seconds} с',
+    en: 'Too many access token requests. Try again in {seconds} s',
+  },
 };
 
 export type MessageParams = Readonly<Record<string, string | number>>;

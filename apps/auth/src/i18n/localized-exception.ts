@@ -1,5 +1,5 @@
-import type { AuthMessageKey, ErrorCode } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
+import { ErrorCode, type AuthMessageKey } from '@tollgate/contracts';
+import { AppException, type AppExceptionOptions } from '@tollgate/platform';
 import { message, type MessageParams } from './auth-messages';
 import type { Locale } from './locale';
 
@@ -9,6 +9,22 @@ export function localizedException(
   key: AuthMessageKey,
   locale: Locale,
   params?: MessageParams,
+  options?: AppExceptionOptions,
 ): AppException {
-  return new AppException(code, message(key, locale, params));
+  return new AppException(code, message(key, locale, params), undefined, options);
+}
+
+/** 429 with `Retry-After`, its message saying the same number of seconds. */
+export function tooManyRequests(
+  key: AuthMessageKey,
+  locale: Locale,
+  retryAfterSeconds: number,
+): AppException {
+  return localizedException(
+    ErrorCode.RateLimited,
+    key,
+    locale,
+    { seconds: retryAfterSeconds },
+    { headers: { 'retry-after': String(retryAfterSeconds) } },
+  );
 }

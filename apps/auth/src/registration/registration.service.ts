@@ -31,7 +31,7 @@ export class RegistrationService {
       if (!request.verification_code) {
         throw localizedException(ErrorCode.ValidationFailed, 'verification_code_required', locale);
       }
-      if (!(await this.codes.matches(request.email, request.verification_code))) {
+      if (!(await this.codes.matches('verification', request.email, request.verification_code))) {
         throw localizedException(ErrorCode.ValidationFailed, 'verification_code_invalid', locale);
       }
     }
@@ -51,7 +51,7 @@ export class RegistrationService {
         locale,
       );
     }
-    if (verifying) await this.codes.consume(request.email);
+    if (verifying) await this.codes.consume('verification', request.email);
     return { user: sessionUserOf(outcome.user), session: await this.sessions.start(outcome.user.id) };
   }
 }

@@ -1,14 +1,69 @@
-import { Controller, Get } from '@nestjs/common';
-import { ok, type Envelope, type SelfUser } from '@tollgate/contracts';
+import { Body, Controller, Delete, Get, Put, Res } from '@nestjs/common';
+import {
+  ok,
+  updateSelfRequestSchema,
+  updateSettingRequestSchema,
+  type Envelope,
+  type SelfUser,
+  type SessionUser,
+  type UserSettings,
+} from '@tollgate/contracts';
 import { CurrentIdentity, type Identity } from '@tollgate/platform';
+import type { FastifyReply } from 'fastify';
+import { OverHttps } from '../http/request-meta.decorators';
+import { message } from '../i18n/auth-messages';
+import type { Locale } from '../i18n/locale';
+import { parseRequest } from '../i18n/parse-request';
+import { RequestLocale } from '../i18n/request-locale.decorator';
+import { clearedSessionCookie } from '../sessions/session-cookie';
+import { ProfileService } from './profile.service';
 import { SelfService } from './self.service';
+import { SettingsService } from './settings.service';
 
-@Controller('api/user/self')
+@Controller('api/user')
 export class SelfController {
-  constructor(private readonly selfService: SelfService) {}
+  constructor(
+    private readonly selfService: SelfService,
+    private readonly profile: ProfileService,
+    private readonly settings: SettingsService,
+  ) {}
 
-  @Get()
+  @Get('self')
   async get(@CurrentIdentity() identity: Identity): Promise<Envelope<SelfUser>> {
     return ok(await this.selfService.self(identity.userId));
+  }
+
+  @Put('self')
+  async update(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<SessionUser>> {
+    const request = parseRequest(updateSelfRequestSchema, body, locale, 'user_field_invalid');
+    const change = await this.profile.update(identity.userId, request, locale);
+    return ok(change.user, message(change.message, locale));
+  }
+
+  /** Soft delete of the caller's own account; its sessions stop resolving and the cookie is cleared. */
+  @Delete('self')
+  async delete(
+    @CurrentIdentity() identity: Identity,
+    @OverHttps() https: boolean,
+    @RequestLocale() locale: Locale,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Envelope<null>> {
+    await this.profile.delete(identity.userId, locale);
+    void reply.header('set-cookie', clearedSessionCookie(https));
+    return ok(null, message('account_deleted', locale));
+  }
+
+  @Put('setting')
+  async updateSetting(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<UserSettings>> {
+    const request = parseRequest(updateSettingRequestSchema, body, locale, 'setting_invalid');
+    return ok(await this.settings.update(identity.userId, request), message('settings_saved', locale));
   }
 }

@@ -29,6 +29,9 @@ export class SelfService {
       aff_history_quota: balance?.aff_history_quota ?? 0,
       inviter_id: user.inviterId,
       setting: user.setting,
+      github_id: user.githubId ?? '',
+      google_id: user.googleId ?? '',
+      discord_id: user.discordId ?? '',
     };
   }
 }

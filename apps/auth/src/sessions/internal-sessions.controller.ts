@@ -8,6 +8,7 @@ import {
   type SessionIdentity,
 } from '@tollgate/contracts';
 import { AppException, Public } from '@tollgate/platform';
+import { AccessTokensService } from '../access-tokens/access-tokens.service';
 import { ServiceTokenGuard } from './service-token.guard';
 import { SessionsService } from './sessions.service';
 
@@ -16,13 +17,20 @@ import { SessionsService } from './sessions.service';
 @Public()
 @UseGuards(ServiceTokenGuard)
 export class InternalSessionsController {
-  constructor(private readonly sessions: SessionsService) {}
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly accessTokens: AccessTokensService,
+  ) {}
 
   @Post(SESSION_LOOKUP.path)
   @HttpCode(200)
   async resolve(@Body() body: unknown): Promise<Envelope<SessionIdentity>> {
     const parsed = sessionLookupRequestSchema.safeParse(body);
-    const identity = parsed.success ? await this.sessions.resolve(parsed.data.session) : null;
+    const identity = !parsed.success
+      ? null
+      : 'session' in parsed.data
+        ? await this.sessions.resolve(parsed.data.session)
+        : await this.accessTokens.resolve(parsed.data.access_token);
     if (!identity) throw new AppException(ErrorCode.Unauthenticated, 'No such session');
     return ok(identity);
   }

@@ -11,7 +11,7 @@ import { InjectServiceConfig } from '@tollgate/platform';
 import type { AuthConfig } from '../config';
 import { enforceRateLimits } from '../http/rate-limit';
 import type { Locale } from '../i18n/locale';
-import { localizedException } from '../i18n/localized-exception';
+import { localizedException, tooManyRequests } from '../i18n/localized-exception';
 import { PasswordHasher } from '../users/password-hasher';
 import { sessionUserOf } from '../users/session-user';
 import { UsersRepository } from '../users/users.repository';
@@ -55,7 +55,7 @@ export class SessionsService {
           windowMs: MINUTE_MS,
         },
       ],
-      (seconds) => localizedException(ErrorCode.RateLimited, 'login_rate_limited', locale, { seconds }),
+      (seconds) => tooManyRequests('login_rate_limited', locale, seconds),
     );
     const user = await this.users.findByLogin(request.username);
     const hash = user?.passwordHash ?? (await this.decoy());
@@ -88,7 +88,13 @@ export class SessionsService {
       await this.sessions.end(secret);
       return null;
     }
-    return { userId: user.id, role: user.role, group: user.group, sessionId: session.sessionId };
+    return {
+      userId: user.id,
+      role: user.role,
+      group: user.group,
+      sessionId: session.sessionId,
+      via: 'session',
+    };
   }
 
   private decoy(): Promise<string> {

@@ -20,3 +20,8 @@ export function identityUserEvent(user: User): OutgoingEvent {
   };
   return { topic: TOPICS.identityUser.name, key: String(user.id), value };
 }
+
+/** A deleted user: compaction forgets them; services keep what history they own. */
+export function identityUserTombstone(id: number): OutgoingEvent {
+  return { topic: TOPICS.identityUser.name, key: String(id), value: null };
+}

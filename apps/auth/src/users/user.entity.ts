@@ -48,6 +48,20 @@ export class User {
   @Property({ type: 'datetime', nullable: true })
   dataProcessingAcceptedAt: (Date & Opt) | null = null;
 
+  /** SHA-256 (hex) of the personal access token; the token itself is shown once and never kept. */
+  @Property({ type: 'text', nullable: true, unique: true, hidden: true })
+  accessTokenHash: (string & Opt) | null = null;
+
+  /** The linked accounts' ids at each OAuth provider; null when not linked. */
+  @Property({ type: 'text', nullable: true, unique: true })
+  githubId: (string & Opt) | null = null;
+
+  @Property({ type: 'text', nullable: true, unique: true })
+  googleId: (string & Opt) | null = null;
+
+  @Property({ type: 'text', nullable: true, unique: true })
+  discordId: (string & Opt) | null = null;
+
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 

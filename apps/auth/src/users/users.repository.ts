@@ -1,20 +1,45 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import type { OAuthProvider } from '@tollgate/contracts';
 import { enqueueOutbox, isUniqueViolation, OutboxRelay } from '@tollgate/persistence';
-import { identityUserEvent } from './user-events';
+import { identityTokenTombstone } from '../tokens/token-events';
+import { Token } from '../tokens/token.entity';
+import { identityUserEvent, identityUserTombstone } from './user-events';
 import { User } from './user.entity';
 
 export interface NewUser {
   username: string;
-  email: string;
-  passwordHash: string;
+  email: string | null;
+  /** Null for an account that signs in only through OAuth. */
+  passwordHash: string | null;
+  displayName?: string;
   inviterId: number | null;
-  consentedAt: Date;
+  /** When the person accepted the terms and the data processing; null for accounts made by an admin. */
+  consentedAt: Date | null;
+  linked?: { provider: OAuthProvider; providerId: string };
 }
 
-export type CreateOutcome = { kind: 'created'; user: User } | { kind: 'taken'; field: 'username' | 'email' };
+/** A unique field another account already has. */
+export type TakenField = 'username' | 'email' | 'access_token' | 'aff_code' | OAuthProvider;
 
-/** The users table: the only place auth's user queries live. */
+export type CreateOutcome = { kind: 'created'; user: User } | { kind: 'taken'; field: TakenField };
+export type ChangeOutcome =
+  { kind: 'changed'; user: User } | { kind: 'not_found' } | { kind: 'taken'; field: TakenField };
+
+/** The column of each provider's account id. */
+export const PROVIDER_ID_FIELD = {
+  github: 'githubId',
+  google: 'googleId',
+  discord: 'discordId',
+} as const satisfies Record<OAuthProvider, keyof User>;
+
+/** `%` and `_` in a keyword match themselves. */
+const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The users table: the only place auth's user queries live. Every change that other services may
+ * see is published whole on identity.user in the same transaction.
+ */
 @Injectable()
 export class UsersRepository {
   constructor(
@@ -34,6 +59,18 @@ export class UsersRepository {
       : em.findOne(User, { username: login, deletedAt: null });
   }
 
+  findByEmail(email: string): Promise<User | null> {
+    return this.em.fork().findOne(User, { email, deletedAt: null });
+  }
+
+  findByAccessTokenHash(hash: string): Promise<User | null> {
+    return this.em.fork().findOne(User, { accessTokenHash: hash, deletedAt: null });
+  }
+
+  findByProviderId(provider: OAuthProvider, providerId: string): Promise<User | null> {
+    return this.em.fork().findOne(User, { [PROVIDER_ID_FIELD[provider]]: providerId, deletedAt: null });
+  }
+
   async emailTaken(email: string): Promise<boolean> {
     return (await this.em.fork().count(User, { email })) > 0;
   }
@@ -47,22 +84,46 @@ export class UsersRepository {
     return this.em.fork().count(User, { inviterId: id });
   }
 
-  /** Inserts the user and its identity.user event in one transaction; a taken name or address is an outcome. */
+  /** A page of live users, newest first; `keyword` matches part of the name, display name or address, or the id. */
+  async page(page: number, pageSize: number, keyword?: string): Promise<{ items: User[]; total: number }> {
+    const where = keyword
+      ? {
+          deletedAt: null,
+          $or: [
+            { username: { $ilike: likePattern(keyword) } },
+            { displayName: { $ilike: likePattern(keyword) } },
+            { email: { $ilike: likePattern(keyword) } },
+            ...(/^\d{1,9}$/.test(keyword) ? [{ id: Number(keyword) }] : []),
+          ],
+        }
+      : { deletedAt: null };
+    const [items, total] = await this.em.fork().findAndCount(User, where, {
+      orderBy: { id: 'desc' },
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
+    return { items, total };
+  }
+
+  /** Inserts the user and its identity.user event in one transaction; a taken name, address or account is an outcome. */
   async create(input: NewUser): Promise<CreateOutcome> {
     const em = this.em.fork();
     if (await this.usernameTaken(em, input.username)) return { kind: 'taken', field: 'username' };
-    if (await em.count(User, { email: input.email })) return { kind: 'taken', field: 'email' };
+    if (input.email !== null && (await em.count(User, { email: input.email }))) {
+      return { kind: 'taken', field: 'email' };
+    }
     try {
       const user = await em.transactional(async (tx) => {
         const created = tx.create(User, {
           username: input.username,
           passwordHash: input.passwordHash,
-          displayName: input.username,
+          displayName: input.displayName ?? input.username,
           email: input.email,
           inviterId: input.inviterId,
           termsAcceptedAt: input.consentedAt,
           dataProcessingAcceptedAt: input.consentedAt,
           deletedAt: null,
+          ...(input.linked ? { [PROVIDER_ID_FIELD[input.linked.provider]]: input.linked.providerId } : {}),
         });
         await tx.flush();
         await enqueueOutbox(tx, [identityUserEvent(created)]);
@@ -71,13 +132,69 @@ export class UsersRepository {
       this.outbox.nudge();
       return { kind: 'created', user };
     } catch (error) {
-      // Someone registered the same name or address between the checks and the insert.
+      // Someone registered the same name, address or account between the checks and the insert.
       if (!isUniqueViolation(error)) throw error;
-      return {
-        kind: 'taken',
-        field: (await this.usernameTaken(this.em.fork(), input.username)) ? 'username' : 'email',
-      };
+      if (await this.usernameTaken(this.em.fork(), input.username))
+        return { kind: 'taken', field: 'username' };
+      return { kind: 'taken', field: input.linked && !input.email ? input.linked.provider : 'email' };
     }
+  }
+
+  /**
+   * Applies `apply` to the live user `id` in a transaction, publishing the user when `publish`
+   * (a change other services may see). A unique field another account has is an outcome.
+   */
+  async change(
+    id: number,
+    apply: (user: User) => void,
+    options: { publish: boolean; taken?: TakenField } = { publish: true },
+  ): Promise<ChangeOutcome> {
+    try {
+      const user = await this.em.fork().transactional(async (tx) => {
+        const found = await tx.findOne(User, { id, deletedAt: null });
+        if (!found) return null;
+        apply(found);
+        found.updatedAt = new Date();
+        await tx.flush();
+        if (options.publish) await enqueueOutbox(tx, [identityUserEvent(found)]);
+        return found;
+      });
+      if (!user) return { kind: 'not_found' };
+      if (options.publish) this.outbox.nudge();
+      return { kind: 'changed', user };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return { kind: 'taken', field: options.taken ?? 'email' };
+    }
+  }
+
+  /**
+   * Soft delete: the row stays (usage and ledger history point at it) with its username reserved,
+   * while the address and linked accounts are freed, the access token ends, and every API key is
+   * removed with its tombstone. identity.user gets the user's tombstone. False when no live user.
+   */
+  async softDelete(id: number): Promise<boolean> {
+    const deleted = await this.em.fork().transactional(async (tx) => {
+      const user = await tx.findOne(User, { id, deletedAt: null });
+      if (!user) return false;
+      const tokens = await tx.find(Token, { userId: id }, { fields: ['id'] });
+      await tx.nativeDelete(Token, { userId: id });
+      user.deletedAt = new Date();
+      user.email = null;
+      user.accessTokenHash = null;
+      user.githubId = null;
+      user.googleId = null;
+      user.discordId = null;
+      user.affCode = null;
+      await tx.flush();
+      await enqueueOutbox(tx, [
+        ...tokens.map((token) => identityTokenTombstone(token.id)),
+        identityUserTombstone(id),
+      ]);
+      return true;
+    });
+    if (deleted) this.outbox.nudge();
+    return deleted;
   }
 
   private async usernameTaken(em: EntityManager, username: string): Promise<boolean> {

@@ -7,20 +7,23 @@ export const CODE_COOLDOWN_MS = 60_000;
 /** Wrong guesses before a code is thrown away: a 6-digit code must not be guessable by trying. */
 const MAX_ATTEMPTS = 5;
 
+/** What a code is for: confirming an address at registration, or resetting a password. */
+export type CodePurpose = 'verification' | 'reset';
+
 export type IssueOutcome = { kind: 'issued'; code: string } | { kind: 'cooldown'; retryAfterSeconds: number };
 
 const digest = (code: string) => createHash('sha256').update(code).digest();
 
 /**
- * One-time e-mail codes in the key-value store: one per address, valid 10 minutes, at most one
+ * One-time e-mail codes in the key-value store: one per address and purpose, valid 10 minutes, at most one
  * issued per minute, kept only as a hash.
  */
 @Injectable()
 export class VerificationCodesStore {
   constructor(@Inject(KV_STORE) private readonly kv: KvStore) {}
 
-  async issue(email: string): Promise<IssueOutcome> {
-    const keys = this.keys(email);
+  async issue(purpose: CodePurpose, email: string): Promise<IssueOutcome> {
+    const keys = this.keys(purpose, email);
     if (!(await this.kv.setIfAbsent(keys.cooldown, '1', CODE_COOLDOWN_MS))) {
       const ttl = await this.kv.ttl(keys.cooldown);
       return { kind: 'cooldown', retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
@@ -32,15 +35,15 @@ export class VerificationCodesStore {
   }
 
   /** Undoes an issue whose mail could not be sent, so the person can ask again at once. */
-  async withdraw(email: string): Promise<void> {
-    const keys = this.keys(email);
+  async withdraw(purpose: CodePurpose, email: string): Promise<void> {
+    const keys = this.keys(purpose, email);
     await this.kv.del(keys.code);
     await this.kv.del(keys.cooldown);
   }
 
   /** Whether `code` is the live code of the address; each wrong guess counts towards throwing it away. */
-  async matches(email: string, code: string): Promise<boolean> {
-    const keys = this.keys(email);
+  async matches(purpose: CodePurpose, email: string, code: string): Promise<boolean> {
+    const keys = this.keys(purpose, email);
     const stored = await this.kv.get(keys.code);
     if (!stored || !/^\d{6}$/.test(code)) return false;
     if (timingSafeEqual(Buffer.from(stored, 'hex'), digest(code))) return true;
@@ -48,17 +51,17 @@ export class VerificationCodesStore {
     return false;
   }
 
-  async consume(email: string): Promise<void> {
-    const keys = this.keys(email);
+  async consume(purpose: CodePurpose, email: string): Promise<void> {
+    const keys = this.keys(purpose, email);
     await this.kv.del(keys.code);
     await this.kv.del(keys.attempts);
   }
 
-  private keys(email: string) {
+  private keys(purpose: CodePurpose, email: string) {
     return {
-      code: `auth:verification:code:${email}`,
-      cooldown: `auth:verification:cooldown:${email}`,
-      attempts: `auth:verification:attempts:${email}`,
+      code: `auth:${purpose}:code:${email}`,
+      cooldown: `auth:${purpose}:cooldown:${email}`,
+      attempts: `auth:${purpose}:attempts:${email}`,
     };
   }
 }

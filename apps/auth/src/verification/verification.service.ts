@@ -6,7 +6,7 @@ import type { AuthConfig } from '../config';
 import { enforceRateLimits } from '../http/rate-limit';
 import { message } from '../i18n/auth-messages';
 import type { Locale } from '../i18n/locale';
-import { localizedException } from '../i18n/localized-exception';
+import { localizedException, tooManyRequests } from '../i18n/localized-exception';
 import { MAIL_SENDER, type MailSender } from '../mail/mail-sender';
 import { UsersRepository } from '../users/users.repository';
 import { CODE_TTL_MS, VerificationCodesStore } from './verification-codes.store';
@@ -36,17 +36,14 @@ export class VerificationService {
           windowMs: HOUR_MS,
         },
       ],
-      (seconds) =>
-        localizedException(ErrorCode.RateLimited, 'verification_rate_limited', locale, { seconds }),
+      (seconds) => tooManyRequests('verification_rate_limited', locale, seconds),
     );
     if (await this.users.emailTaken(email)) {
       throw localizedException(ErrorCode.Conflict, 'email_taken', locale);
     }
-    const issued = await this.codes.issue(email);
+    const issued = await this.codes.issue('verification', email);
     if (issued.kind === 'cooldown') {
-      throw localizedException(ErrorCode.RateLimited, 'verification_cooldown', locale, {
-        seconds: issued.retryAfterSeconds,
-      });
+      throw tooManyRequests('verification_cooldown', locale, issued.retryAfterSeconds);
     }
     try {
       const params = { code: issued.code, minutes: CODE_TTL_MS / 60_000 };
@@ -56,7 +53,7 @@ export class VerificationService {
         text: message('verification_mail_body', locale, params),
       });
     } catch (error) {
-      await this.codes.withdraw(email);
+      await this.codes.withdraw('verification', email);
       this.logger.warn(
         `verification mail not sent: ${error instanceof Error ? error.message : String(error)}`,
       );

@@ -3,6 +3,7 @@ import { SESSION_COOKIE_NAME } from '@tollgate/contracts';
 export interface Answer {
   status: number;
   body: { success: boolean; message: string; data?: Record<string, unknown> };
+  headers: Headers;
   setCookie: string[];
   /** The session cookie's value when the answer set one. */
   session: string | undefined;
@@ -34,7 +35,7 @@ export async function call(baseUrl: string, path: string, options: CallOptions =
   const session = setCookie
     .map((cookie) => new RegExp(`^${SESSION_COOKIE_NAME}=([^;]*)`).exec(cookie)?.[1])
     .find((value) => value !== undefined);
-  return { status: response.status, body, setCookie, session };
+  return { status: response.status, body, headers: response.headers, setCookie, session };
 }
 
 export const cookieHeader = (session: string) => ({ cookie: `${SESSION_COOKIE_NAME}=${session}` });

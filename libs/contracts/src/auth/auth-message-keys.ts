@@ -40,6 +40,45 @@ export const AUTH_MESSAGE_KEYS = [
   'token_created',
   'token_updated',
   'token_deleted',
+  // profile and settings
+  'display_name_invalid',
+  'original_password_required',
+  'original_password_wrong',
+  'setting_invalid',
+  'profile_updated',
+  'password_updated',
+  'settings_saved',
+  'account_deleted',
+  'root_cannot_be_deleted',
+  // password reset
+  'reset_fields_required',
+  'reset_code_sent',
+  'reset_rate_limited',
+  'reset_mail_subject',
+  'reset_mail_body',
+  // user admin
+  'user_field_invalid',
+  'user_action_invalid',
+  'user_not_found',
+  'role_change_root_only',
+  'cannot_manage_peer',
+  'quota_change_failed',
+  'user_created',
+  'user_updated',
+  'user_deleted',
+  // OAuth
+  'oauth_provider_unknown',
+  'oauth_not_configured',
+  'oauth_state_invalid',
+  'oauth_consent_required',
+  'oauth_failed',
+  'oauth_already_linked',
+  'oauth_not_linked',
+  'oauth_last_sign_in_method',
+  'oauth_unlinked',
+  'oauth_rate_limited',
+  // access tokens
+  'access_token_rate_limited',
 ] as const;
 
 export type AuthMessageKey = (typeof AUTH_MESSAGE_KEYS)[number];

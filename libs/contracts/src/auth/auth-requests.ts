@@ -6,18 +6,18 @@ export const EMAIL_PATTERN = /^[\w.-]+@([\w-]+\.)+[\w-]{2,4}$/;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 22;
 export const USERNAME_MAX_LENGTH = 20;
-const EMAIL_MAX_LENGTH = 254;
+export const EMAIL_MAX_LENGTH = 254;
 /** Letters and digits of any script, "_", "-", "."; nothing that renders as markup or controls a terminal. */
-const USERNAME_PATTERN = /^[\p{L}\p{N}_.-]+$/u;
-const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cf}]*$/u;
+export const USERNAME_PATTERN = /^[\p{L}\p{N}_.-]+$/u;
+export const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cf}]*$/u;
 
 const key = (message: AuthMessageKey) => message;
 
 /** A required text field: absent, not a string, or blank all answer `missing`. */
-const requiredText = (missing: AuthMessageKey) =>
+export const requiredText = (missing: AuthMessageKey) =>
   z.string({ required_error: key(missing), invalid_type_error: key(missing) });
 
-const emailField = (missing: AuthMessageKey) =>
+export const emailField = (missing: AuthMessageKey) =>
   requiredText(missing)
     .trim()
     .min(1, key(missing))
@@ -25,11 +25,13 @@ const emailField = (missing: AuthMessageKey) =>
     .regex(EMAIL_PATTERN, key('email_invalid'))
     .transform((email) => email.toLowerCase());
 
-const passwordField = requiredText('register_fields_required')
-  .min(1, key('register_fields_required'))
-  .min(PASSWORD_MIN_LENGTH, key('password_too_short'))
-  .max(PASSWORD_MAX_LENGTH, key('password_too_long'))
-  .regex(NO_CONTROL_CHARACTERS, key('password_invalid_chars'));
+/** A new password: 8–22 characters, no control characters; `missing` when absent or empty. */
+export const passwordField = (missing: AuthMessageKey = 'register_fields_required') =>
+  requiredText(missing)
+    .min(1, key(missing))
+    .min(PASSWORD_MIN_LENGTH, key('password_too_short'))
+    .max(PASSWORD_MAX_LENGTH, key('password_too_long'))
+    .regex(NO_CONTROL_CHARACTERS, key('password_invalid_chars'));
 
 const consent = (missing: AuthMessageKey) => z.literal(true, { errorMap: () => ({ message: key(missing) }) });
 
@@ -41,7 +43,7 @@ export const registerRequestSchema = z.object({
     .max(USERNAME_MAX_LENGTH, key('username_invalid'))
     .regex(USERNAME_PATTERN, key('username_invalid')),
   email: emailField('register_fields_required'),
-  password: passwordField,
+  password: passwordField(),
   /** Required when the platform verifies e-mail addresses (TOLLGATE_EMAIL_VERIFICATION). */
   verification_code: z
     .string({ invalid_type_error: key('verification_code_invalid') })

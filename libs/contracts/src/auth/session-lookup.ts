@@ -16,16 +16,28 @@ export const SESSION_LOOKUP = {
   audience: 'tollgate-auth:session-lookup',
 } as const;
 
-export const sessionLookupRequestSchema = z.object({ session: z.string().min(1).max(256) });
+/**
+ * What the gateway asks about: a session cookie's value, or the personal access token a script sends
+ * as `Authorization` on /api (GET /api/user/token issues it; `Bearer ` in front is allowed).
+ */
+export const sessionLookupRequestSchema = z.union([
+  z.object({ session: z.string().min(1).max(256) }).strict(),
+  z.object({ access_token: z.string().min(1).max(256) }).strict(),
+]);
 export type SessionLookupRequest = z.infer<typeof sessionLookupRequestSchema>;
+
+/** How the caller proved who they are; absent means a session (answers of older auth replicas). */
+export const SESSION_VIA = ['session', 'access_token'] as const;
+export type SessionVia = (typeof SESSION_VIA)[number];
 
 /** A live session's caller, with the user's current role and group. */
 export const sessionIdentitySchema = z.object({
   userId: z.number().int().positive(),
   role: z.number().int(),
   group: z.string().min(1),
-  /** A public id of the session, never the cookie value. */
+  /** A public id of the session (or of the access token), never the cookie value or the token. */
   sessionId: z.string().min(1),
+  via: z.enum(SESSION_VIA).optional(),
 });
 export type SessionIdentity = z.infer<typeof sessionIdentitySchema>;
 

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { ErrorCode, Role, type AuthMessageKey, type UpdateSelfRequest } from '@tollgate/contracts';
+import { AppException } from '@tollgate/platform';
+import type { Locale } from '../i18n/locale';
+import { localizedException } from '../i18n/localized-exception';
+import { PasswordHasher } from '../users/password-hasher';
+import { sessionUserOf } from '../users/session-user';
+import { UsersRepository } from '../users/users.repository';
+import type { SessionUser } from '@tollgate/contracts';
+
+export interface ProfileChange {
+  user: SessionUser;
+  /** What to tell the person: a changed password is named, anything else is a profile update. */
+  message: AuthMessageKey;
+}
+
+/** The signed-in user changing or deleting their own account (PUT and DELETE /api/user/self). */
+@Injectable()
+export class ProfileService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly passwords: PasswordHasher,
+  ) {}
+
+  /** A new password or address needs the current password, when the account has one (OAuth-only accounts have none). */
+  async update(userId: number, request: UpdateSelfRequest, locale: Locale): Promise<ProfileChange> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+    const emailChanges = request.email !== undefined && request.email !== user.email;
+    if ((request.password !== undefined || emailChanges) && user.passwordHash) {
+      if (request.original_password === undefined) {
+        throw localizedException(ErrorCode.ValidationFailed, 'original_password_required', locale);
+      }
+      if (!(await this.passwords.verify(user.passwordHash, request.original_password))) {
+        throw localizedException(ErrorCode.ValidationFailed, 'original_password_wrong', locale);
+      }
+    }
+    const passwordHash =
+      request.password === undefined ? undefined : await this.passwords.hash(request.password);
+    const outcome = await this.users.change(userId, (found) => {
+      if (request.display_name !== undefined) found.displayName = request.display_name;
+      if (emailChanges) found.email = request.email ?? null;
+      if (passwordHash !== undefined) found.passwordHash = passwordHash;
+    });
+    if (outcome.kind === 'not_found')
+      throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+    if (outcome.kind === 'taken') throw localizedException(ErrorCode.Conflict, 'email_taken', locale);
+    return {
+      user: sessionUserOf(outcome.user),
+      message: passwordHash === undefined ? 'profile_updated' : 'password_updated',
+    };
+  }
+
+  /** Soft delete; the root account stays, so the platform always has one. */
+  async delete(userId: number, locale: Locale): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+    if (user.role >= Role.Root)
+      throw localizedException(ErrorCode.Forbidden, 'root_cannot_be_deleted', locale);
+    await this.users.softDelete(userId);
+  }
+}
