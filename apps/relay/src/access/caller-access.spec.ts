@@ -1,0 +1,113 @@
+import {
+  ErrorCode,
+  TokenStatus,
+  UserStatus,
+  type IdentityToken,
+  type IdentityUser,
+} from '@tollgate/contracts';
+import type { CompactedTable } from '@tollgate/events';
+import { aToken, aUser } from '../../test/support/fixtures';
+import { RelayError } from '../errors/relay-error';
+import { CallerAccess, effectiveGroup } from './caller-access';
+import { ApiKeyHasher, KeyIndex } from './key-index';
+
+const NOW = 1_800_000_000;
+const hasher = new ApiKeyHasher(Buffer.alloc(32, 7));
+const KEY = 'sk-valid-key';
+
+function accessWith(token: Partial<IdentityToken>, user: Partial<IdentityUser> = {}): CallerAccess {
+  const full = aToken({ id: 3, user_id: 7, key_hash: hasher.hash(KEY), ...token });
+  const table = {
+    entries: () => new Map([['3', full]]).entries(),
+    onChange: () => () => undefined,
+  } as unknown as CompactedTable<IdentityToken>;
+  const owner = { ...aUser(7), ...user };
+  return new CallerAccess(
+    new KeyIndex(table),
+    hasher,
+    { get: (id) => (id === '7' ? owner : undefined) },
+    () => NOW,
+  );
+}
+
+function refusal(run: () => unknown): { code: ErrorCode; status: number; message: string } {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof RelayError)
+      return { code: error.code, status: error.status, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('CallerAccess', () => {
+  it('lets a valid key through with its owner and group', () => {
+    const caller = accessWith({}).authenticate(KEY, '198.51.100.1', 'openai');
+    expect(caller).toMatchObject({ token: { id: 3 }, user: { id: 7 }, group: 'default' });
+  });
+
+  it('answers 401 for a missing or unknown key', () => {
+    const access = accessWith({});
+    expect(refusal(() => access.authenticate(undefined, '::1', 'anthropic'))).toMatchObject({
+      status: 401,
+      message: expect.stringContaining('x-api-key'),
+    });
+    expect(refusal(() => access.authenticate('sk-other', '::1', 'openai'))).toMatchObject({
+      code: ErrorCode.InvalidApiKey,
+      status: 401,
+    });
+  });
+
+  it('answers 401 for disabled and expired keys, by status or by expiry time', () => {
+    expect(
+      refusal(() => accessWith({ status: TokenStatus.Disabled }).authenticate(KEY, '::1', 'openai')).status,
+    ).toBe(401);
+    expect(
+      refusal(() => accessWith({ status: TokenStatus.Expired }).authenticate(KEY, '::1', 'openai')).status,
+    ).toBe(401);
+    expect(
+      refusal(() => accessWith({ expired_time: NOW }).authenticate(KEY, '::1', 'openai')).message,
+    ).toMatch(/expired/);
+    expect(accessWith({ expired_time: NOW + 1 }).authenticate(KEY, '::1', 'openai').token.id).toBe(3);
+  });
+
+  it('answers 402 for a limited key with no quota left, never for an unlimited one', () => {
+    expect(
+      refusal(() =>
+        accessWith({ unlimited_quota: false, remain_quota: 0 }).authenticate(KEY, '::1', 'openai'),
+      ),
+    ).toMatchObject({ code: ErrorCode.InsufficientQuota, status: 402 });
+    expect(
+      accessWith({ unlimited_quota: true, remain_quota: 0 }).authenticate(KEY, '::1', 'openai'),
+    ).toBeDefined();
+  });
+
+  it('answers 403 for a disabled owner and for an address outside the allow-list', () => {
+    expect(
+      refusal(() => accessWith({}, { status: UserStatus.Disabled }).authenticate(KEY, '::1', 'openai'))
+        .status,
+    ).toBe(403);
+    const limited = accessWith({ allow_ips: ['10.0.0.0/8'] });
+    expect(limited.authenticate(KEY, '10.1.2.3', 'openai')).toBeDefined();
+    expect(refusal(() => limited.authenticate(KEY, '192.0.2.1', 'openai'))).toMatchObject({
+      code: ErrorCode.IpNotAllowed,
+      status: 403,
+    });
+  });
+
+  it('answers 403 for a model outside an enabled model list only', () => {
+    const limited = accessWith({ model_limits_enabled: true, model_limits: ['gpt-4o-mini'] });
+    const caller = limited.authenticate(KEY, '::1', 'openai');
+    expect(() => limited.assertModelAllowed(caller, 'gpt-4o-mini')).not.toThrow();
+    expect(refusal(() => limited.assertModelAllowed(caller, 'gpt-4o'))).toMatchObject({ status: 403 });
+    const open = accessWith({ model_limits_enabled: false, model_limits: ['gpt-4o-mini'] });
+    expect(() => open.assertModelAllowed(open.authenticate(KEY, '::1', 'openai'), 'gpt-4o')).not.toThrow();
+  });
+
+  it('uses the key group when it names one, else the owner group', () => {
+    const user = { ...aUser(7), group: 'vip' };
+    expect(effectiveGroup(aToken({ group: 'enterprise-acme' }), user)).toBe('enterprise-acme');
+    expect(effectiveGroup(aToken({ group: '' }), user)).toBe('vip');
+  });
+});

@@ -1,0 +1,96 @@
+import {
+  ErrorCode,
+  TOKEN_NEVER_EXPIRES,
+  TokenStatus,
+  UserStatus,
+  type ApiProtocol,
+  type IdentityToken,
+  type IdentityUser,
+} from '@tollgate/contracts';
+import { RelayError } from '../errors/relay-error';
+import { missingKeyMessage } from './api-key';
+import { IpAllowList } from './ip-allow-list';
+import type { ApiKeyHasher, KeyIndex } from './key-index';
+
+/** Who is calling: the key, its owner, and the group whose channels and prices apply. */
+export interface Caller {
+  token: IdentityToken;
+  user: IdentityUser;
+  group: string;
+}
+
+export interface UserLookup {
+  get(userId: string): IdentityUser | undefined;
+}
+
+const GROUP_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The key's own group when it names one (new-api lets a key override its owner's group), else the owner's. */
+export function effectiveGroup(token: IdentityToken, user: IdentityUser): string {
+  return GROUP_NAME.test(token.group) ? token.group : user.group;
+}
+
+/**
+ * Decides from memory alone whether a key may make a call: known, enabled, not expired, quota left,
+ * owner enabled, client address allowed. Every refusal is a RelayError with the issue's status.
+ */
+export class CallerAccess {
+  private readonly allowLists = new WeakMap<IdentityToken, IpAllowList>();
+
+  constructor(
+    private readonly keys: KeyIndex,
+    private readonly hasher: ApiKeyHasher,
+    private readonly users: UserLookup,
+    private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
+
+  authenticate(apiKey: string | undefined, clientIp: string, protocol: ApiProtocol): Caller {
+    if (apiKey === undefined) throw new RelayError(ErrorCode.InvalidApiKey, missingKeyMessage(protocol));
+    const token = this.keys.find(this.hasher.hash(apiKey));
+    if (token === undefined) throw new RelayError(ErrorCode.InvalidApiKey, 'Invalid API key');
+    this.assertUsable(token);
+    const user = this.users.get(String(token.user_id));
+    if (user === undefined) throw new RelayError(ErrorCode.InvalidApiKey, 'Invalid API key');
+    if (user.status !== UserStatus.Enabled)
+      throw new RelayError(ErrorCode.Forbidden, 'The account this API key belongs to is disabled');
+    if (!this.allowListOf(token).allows(clientIp))
+      throw new RelayError(ErrorCode.IpNotAllowed, 'This API key may not be used from this IP address');
+    return { token, user, group: effectiveGroup(token, user) };
+  }
+
+  /** The key's model list, when it has one enabled, must name the model. */
+  assertModelAllowed(caller: Caller, model: string): void {
+    const { token } = caller;
+    if (token.model_limits_enabled && !token.model_limits.includes(model)) {
+      throw new RelayError(ErrorCode.ModelNotAllowed, `This API key may not use the model ${model}`);
+    }
+  }
+
+  private assertUsable(token: IdentityToken): void {
+    switch (token.status) {
+      case TokenStatus.Enabled:
+        break;
+      case TokenStatus.Expired:
+        throw new RelayError(ErrorCode.InvalidApiKey, 'This API key has expired');
+      case TokenStatus.Exhausted:
+        throw new RelayError(ErrorCode.InsufficientQuota, 'This API key has used up its quota');
+      default:
+        throw new RelayError(ErrorCode.InvalidApiKey, 'This API key is disabled');
+    }
+    if (token.expired_time !== TOKEN_NEVER_EXPIRES && token.expired_time <= this.nowSeconds()) {
+      throw new RelayError(ErrorCode.InvalidApiKey, 'This API key has expired');
+    }
+    if (!token.unlimited_quota && token.remain_quota <= 0) {
+      throw new RelayError(ErrorCode.InsufficientQuota, 'This API key has used up its quota');
+    }
+  }
+
+  private allowListOf(token: IdentityToken): IpAllowList {
+    let list = this.allowLists.get(token);
+    if (list === undefined) {
+      list = new IpAllowList(token.allow_ips);
+      this.allowLists.set(token, list);
+    }
+    return list;
+  }
+}

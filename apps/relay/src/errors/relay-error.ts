@@ -1,0 +1,39 @@
+import { ERROR_STATUS, renderProtocolError, type ApiProtocol, type ErrorCode } from '@tollgate/contracts';
+
+/**
+ * An expected refusal on the hot path (bad key, no balance, upstream trouble). Its message is shown
+ * to the caller in the caller's protocol, so it must be written for them and never carry a prompt.
+ */
+export class RelayError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Seconds for a `Retry-After` header (429 and 503). */
+    readonly retryAfterSeconds?: number,
+    /** Overrides the code's usual status, e.g. an upstream 400 passed on as 400. */
+    status?: number,
+  ) {
+    super(message);
+    this.name = 'RelayError';
+    this.status = status ?? ERROR_STATUS[code];
+  }
+}
+
+export interface RenderedRelayError {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** The error in the shape the caller's SDK parses, with `Retry-After` when the error has one. */
+export function renderRelayError(protocol: ApiProtocol, error: RelayError): RenderedRelayError {
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  return {
+    status: error.status,
+    headers,
+    body: renderProtocolError(protocol, error.status, error.code, error.message),
+  };
+}

@@ -1,0 +1,217 @@
+import { Readable } from 'node:stream';
+import { chargeQuota, ErrorCode, type BillingPrice, type UsageRecorded } from '@tollgate/contracts';
+import { MemoryKvStore } from '@tollgate/kv';
+import { MetricsService, type Logger } from '@tollgate/platform';
+import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import type { CallerAccess } from '../access/caller-access';
+import { RelayError } from '../errors/relay-error';
+import { PriceBook } from '../pricing/price-book';
+import { adapterForChannelType, type ChatCompletionChunk } from '../providers';
+import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
+import { QuotaReservations, userAccount } from '../quota/quota-reservations';
+import type { CallContext } from './call-context';
+import { ChatRelay } from './chat-relay';
+import { ClientGoneError, type ClientReply } from './client-reply';
+import { Metering } from './metering';
+import { RelayMetrics } from './relay-metrics';
+import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+
+const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
+const silent = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as Logger;
+/** One token per word: enough to tell counted usage from reported usage. */
+const words = {
+  countTextTokens: (text: string) => text.split(/\s+/).filter((w) => w !== '').length,
+  countPromptTokens: () => 10,
+};
+
+class RecordingReply implements ClientReply {
+  readonly controller = new AbortController();
+  readonly written: string[] = [];
+  json: { status: number; body: unknown } | undefined;
+  streamStarted = false;
+  ended = false;
+  /** Throw ClientGoneError from this write on (0-based), as a client that left would. */
+  goneAfterWrites = Infinity;
+
+  get signal() {
+    return this.controller.signal;
+  }
+  sendJson(status: number, body: unknown) {
+    this.json = { status, body };
+  }
+  sendRaw() {
+    throw new Error('not used by chat');
+  }
+  startStream() {
+    this.streamStarted = true;
+  }
+  async write(text: string | Buffer) {
+    if (this.written.length >= this.goneAfterWrites) {
+      this.controller.abort();
+      throw new ClientGoneError();
+    }
+    this.written.push(String(text));
+  }
+  end() {
+    this.ended = true;
+  }
+}
+
+function upstreamBody(text: string) {
+  return Object.assign(Readable.from([Buffer.from(text)]), {
+    json: async () => JSON.parse(text) as unknown,
+    text: async () => text,
+  });
+}
+
+const chunk = (
+  content: string | undefined,
+  extra: Partial<ChatCompletionChunk> = {},
+): ChatCompletionChunk => ({
+  id: 'c1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-4o-mini',
+  choices: content === undefined ? [] : [{ index: 0, delta: { content }, finish_reason: null }],
+  ...extra,
+});
+const sse = (chunks: ChatCompletionChunk[]) =>
+  chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n';
+
+function setup(balance: number, upstream: string | Error) {
+  const kv = new MemoryKvStore();
+  const events: UsageRecorded[] = [];
+  const release = jest.fn();
+  const prices = new Map<string, BillingPrice>([['model:gpt', aModelPrice('gpt')]]);
+  const metrics = new RelayMetrics(new MetricsService('relay-test'));
+  const dispatch = jest.fn(async (): Promise<Dispatched> => {
+    if (upstream instanceof Error) throw upstream;
+    return {
+      response: {
+        statusCode: 200,
+        headers: {},
+        body: upstreamBody(upstream),
+      } as unknown as Dispatched['response'],
+      route: { channel: aChannel({ id: 9 }), upstreamModel: 'gpt-4o-mini' },
+      adapter: adapterForChannelType(1),
+      release,
+      sentAt: 0,
+    };
+  });
+  const relay = new ChatRelay({
+    access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
+    prices: new PriceBook({ get: (key) => prices.get(key) }),
+    metering: new Metering({
+      reservations: new QuotaReservations(
+        kv,
+        { quotaOf: () => balance },
+        { reservationTtlMs: 60_000, holdMs: 60_000 },
+      ),
+      sink: { record: async (event) => void events.push(event) },
+      metrics,
+      logger: silent,
+      estimatePolicy: { defaultMaxOutputTokens: 100 },
+      now: () => 0,
+    }),
+    dispatcher: { dispatch } as unknown as UpstreamDispatcher,
+    metrics,
+    logger: silent,
+    tokens: words,
+    now: () => 0,
+  });
+  const context: CallContext = {
+    requestId: 'req-1',
+    protocol: 'openai',
+    caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
+    startedAt: 0,
+  };
+  return { kv, events, release, dispatch, relay, context };
+}
+
+const request = (extra: Record<string, unknown> = {}) => ({
+  body: { model: 'gpt', messages: [{ role: 'user', content: 'hi' }], max_tokens: 20, ...extra },
+});
+
+describe('ChatRelay', () => {
+  it('answers a plain call, publishes its usage and holds the real charge', async () => {
+    const usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
+    const answer = {
+      id: 'x',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
+      usage,
+    };
+    const { kv, events, release, relay, context } = setup(1_000_000, JSON.stringify(answer));
+    const reply = new RecordingReply();
+    await relay.handle(context, openAiChatProtocol, request(), reply);
+
+    expect(reply.json).toEqual({ status: 200, body: answer });
+    expect(release).toHaveBeenCalled();
+    const charge = chargeQuota({ prompt_tokens: 12, completion_tokens: 5, cached_tokens: 0 }, PRICE);
+    expect(events).toEqual([
+      expect.objectContaining({
+        status: 'success',
+        quota: charge,
+        channel_id: 9,
+        model: 'gpt',
+        is_stream: false,
+      }),
+    ]);
+    expect(await kv.outstanding(userAccount(7))).toBe(charge);
+  });
+
+  it('streams chunks, hides the forced usage chunk from a client that did not ask, and bills from it', async () => {
+    const body = sse([
+      chunk('Hello'),
+      chunk(' world'),
+      chunk(undefined, { usage: { prompt_tokens: 11, completion_tokens: 2, total_tokens: 13 } }),
+    ]);
+    const { events, relay, context } = setup(1_000_000, body);
+    const reply = new RecordingReply();
+    await relay.handle(context, openAiChatProtocol, request({ stream: true }), reply);
+
+    expect(reply.streamStarted).toBe(true);
+    expect(reply.ended).toBe(true);
+    expect(reply.written.join('')).not.toContain('usage');
+    expect(reply.written.at(-1)).toBe('data: [DONE]\n\n');
+    expect(events[0]).toMatchObject({
+      status: 'success',
+      prompt_tokens: 11,
+      completion_tokens: 2,
+      is_stream: true,
+    });
+    expect(events[0]!.ttft_ms).not.toBeNull();
+  });
+
+  it('charges a client that left mid-stream for the prompt and what was generated', async () => {
+    const body = sse([chunk('one two'), chunk(' three'), chunk(' four five six')]);
+    const { events, relay, context } = setup(1_000_000, body);
+    const reply = new RecordingReply();
+    reply.goneAfterWrites = 2;
+    await relay.handle(context, openAiChatProtocol, request({ stream: true }), reply);
+
+    expect(events[0]).toMatchObject({ status: 'client_aborted', prompt_tokens: 10, completion_tokens: 6 });
+  });
+
+  it('frees the reservation and charges nothing when no channel served the call', async () => {
+    const failure = new RelayError(ErrorCode.UpstreamError, 'upstream down');
+    const { kv, events, relay, context } = setup(1_000_000, failure);
+    await expect(relay.handle(context, openAiChatProtocol, request(), new RecordingReply())).rejects.toBe(
+      failure,
+    );
+    expect(events).toEqual([]);
+    expect(await kv.outstanding(userAccount(7))).toBe(0);
+  });
+
+  it('refuses with 402 before any upstream call when the balance cannot cover the estimate', async () => {
+    const { dispatch, relay, context } = setup(1, '{}');
+    await expect(
+      relay.handle(context, openAiChatProtocol, request(), new RecordingReply()),
+    ).rejects.toMatchObject({
+      status: 402,
+    });
+    expect(dispatch).not.toHaveBeenCalled();
+  });
+});

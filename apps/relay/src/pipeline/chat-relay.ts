@@ -1,0 +1,216 @@
+import { ErrorCode } from '@tollgate/contracts';
+import type { Logger } from '@tollgate/platform';
+import type { CallerAccess } from '../access/caller-access';
+import { RelayError } from '../errors/relay-error';
+import type { PriceBook } from '../pricing/price-book';
+import {
+  MalformedUpstreamResponseError,
+  normalizeOpenAiUsage,
+  SseDecoder,
+  SseProtocolError,
+  UpstreamStreamError,
+  type ChatCompletionChunk,
+  type ChatCompletionRequest,
+} from '../providers';
+import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../protocols/chat-client-protocol';
+import type { CallStatus } from '../usage/usage-event';
+import type { CallContext } from './call-context';
+import { ClientGoneError, type ClientReply } from './client-reply';
+import type { MeteredCall, Metering } from './metering';
+import type { RelayMetrics } from './relay-metrics';
+import type { TokenCounter } from './token-counter';
+import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+import { GeneratedText, usageOrCounted } from './usage-fallback';
+
+export interface ChatRelayDeps {
+  access: CallerAccess;
+  prices: PriceBook;
+  metering: Metering;
+  dispatcher: UpstreamDispatcher;
+  metrics: RelayMetrics;
+  logger: Logger;
+  tokens: TokenCounter;
+  now: () => number;
+}
+
+const malformed = (): RelayError =>
+  new RelayError(ErrorCode.UpstreamError, 'The upstream provider sent an answer that could not be read');
+
+/**
+ * Chat in any client dialect through a channel of any family: the client's request becomes the
+ * canonical one, goes to the channel's adapter, and its answer comes back in the client's dialect,
+ * chunk by chunk for streams. Priced and reserved before anything is sent; charged once at the end.
+ */
+export class ChatRelay {
+  constructor(private readonly deps: ChatRelayDeps) {}
+
+  async handle(
+    context: CallContext,
+    protocol: ChatClientProtocol,
+    input: ChatRouteInput,
+    reply: ClientReply,
+  ): Promise<void> {
+    const request = protocol.toChatRequest(input);
+    const stream = protocol.isStream(request, input);
+    const model = request.model;
+    this.deps.access.assertModelAllowed(context.caller, model);
+    const quote = this.deps.prices.quote(model, context.caller.group);
+    const promptTokens = this.deps.tokens.countPromptTokens(request);
+    const metered = await this.deps.metering.open(context, quote, {
+      promptTokens,
+      maxOutputTokens: request.max_completion_tokens ?? request.max_tokens,
+    });
+    let dispatched: Dispatched;
+    try {
+      dispatched = await this.deps.dispatcher.dispatch(context, model, reply.signal, (adapter, target) =>
+        adapter.buildChatRequest(request, target),
+      );
+    } catch (error) {
+      await metered.abandon();
+      throw error;
+    }
+    if (stream)
+      await this.relayStream(context, protocol, input, request, reply, metered, dispatched, promptTokens);
+    else await this.relayPlain(protocol, request, reply, metered, dispatched, promptTokens);
+  }
+
+  private async relayPlain(
+    protocol: ChatClientProtocol,
+    request: ChatCompletionRequest,
+    reply: ClientReply,
+    metered: MeteredCall,
+    dispatched: Dispatched,
+    promptTokens: number,
+  ): Promise<void> {
+    const { response: upstream, route, adapter, release } = dispatched;
+    let parsed;
+    try {
+      const body: unknown = await upstream.body.json();
+      parsed = adapter.parseChatResponse(body, {
+        created: Math.floor(Date.now() / 1000),
+        model: route.upstreamModel,
+      });
+    } catch (error) {
+      release();
+      await metered.abandon();
+      if (reply.signal.aborted) throw new ClientGoneError();
+      if (error instanceof MalformedUpstreamResponseError || error instanceof SyntaxError) throw malformed();
+      throw error;
+    }
+    release();
+    this.deps.metrics.upstream(
+      adapter.name,
+      route.channel.id,
+      metered.quote.model,
+      (this.deps.now() - dispatched.sentAt) / 1000,
+    );
+    const generated = new GeneratedText(this.deps.tokens);
+    generated.addResponse(parsed);
+    const usage = usageOrCounted(normalizeOpenAiUsage(parsed.usage), promptTokens, generated);
+    if (!reply.signal.aborted) reply.sendJson(200, protocol.renderResponse(parsed, request.model));
+    await metered.finish({
+      channel: route.channel,
+      provider: adapter.name,
+      upstreamModel: route.upstreamModel,
+      usage,
+      status: 'success',
+      ttftMs: null,
+      isStream: false,
+    });
+  }
+
+  private async relayStream(
+    context: CallContext,
+    protocol: ChatClientProtocol,
+    input: ChatRouteInput,
+    request: ChatCompletionRequest,
+    reply: ClientReply,
+    metered: MeteredCall,
+    dispatched: Dispatched,
+    promptTokens: number,
+  ): Promise<void> {
+    const { response: upstream, route, adapter, release } = dispatched;
+    const out = protocol.createStream(request, input);
+    const decoder = new SseDecoder();
+    const transformer = adapter.createChatStreamTransformer({
+      created: Math.floor(Date.now() / 1000),
+      model: route.upstreamModel,
+    });
+    const generated = new GeneratedText(this.deps.tokens);
+    let ttftMs: number | null = null;
+    let status: CallStatus = 'success';
+
+    const forward = async (chunks: ChatCompletionChunk[]): Promise<void> => {
+      for (const chunk of chunks) {
+        generated.addChunk(chunk);
+        const text = out.push(chunk);
+        if (ttftMs === null && GeneratedText.hasOutput(chunk)) {
+          ttftMs = this.deps.now() - context.startedAt;
+          this.deps.metrics.firstToken(adapter.name, metered.quote.model, ttftMs / 1000);
+        }
+        if (text !== '') await reply.write(text);
+      }
+    };
+
+    reply.startStream(out.contentType);
+    try {
+      for await (const bytes of upstream.body as AsyncIterable<Buffer>) {
+        for (const event of decoder.push(bytes)) await forward(transformer.push(event));
+      }
+      for (const event of decoder.end()) await forward(transformer.push(event));
+      await forward(transformer.end());
+      await reply.write(out.end());
+    } catch (error) {
+      status = reply.signal.aborted || error instanceof ClientGoneError ? 'client_aborted' : 'upstream_error';
+      if (status === 'upstream_error') {
+        this.logStreamFailure(context, route.channel.id, error);
+        await this.tryWrite(reply, out, streamFailure(error));
+      }
+    } finally {
+      reply.end();
+      release();
+    }
+    this.deps.metrics.upstream(
+      adapter.name,
+      route.channel.id,
+      metered.quote.model,
+      (this.deps.now() - dispatched.sentAt) / 1000,
+    );
+    await metered.finish({
+      channel: route.channel,
+      provider: adapter.name,
+      upstreamModel: route.upstreamModel,
+      usage: usageOrCounted(transformer.usage(), promptTokens, generated),
+      status,
+      ttftMs,
+      isStream: true,
+    });
+  }
+
+  private async tryWrite(reply: ClientReply, out: ClientChatStream, error: RelayError): Promise<void> {
+    try {
+      await reply.write(out.fail(error));
+    } catch {
+      // The client left as well; nothing more to tell it.
+    }
+  }
+
+  private logStreamFailure(context: CallContext, channelId: number, error: unknown): void {
+    this.deps.logger.warn(
+      { requestId: context.requestId, channelId, reason: (error as Error).name },
+      'upstream stream failed after it started',
+    );
+  }
+}
+
+function streamFailure(error: unknown): RelayError {
+  if (error instanceof UpstreamStreamError) {
+    return new RelayError(
+      ErrorCode.UpstreamError,
+      'The upstream provider reported an error during the answer',
+    );
+  }
+  if (error instanceof MalformedUpstreamResponseError || error instanceof SseProtocolError)
+    return malformed();
+  return new RelayError(ErrorCode.UpstreamError, 'The upstream provider broke off the answer');
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { CatalogChannel, UsageRecorded } from '@tollgate/contracts';
+import type { Logger } from '@tollgate/platform';
+import type { NormalizedUsage } from '../providers';
+import {
+  actualQuota,
+  estimateQuota,
+  type EstimateInput,
+  type EstimatePolicy,
+  type Quote,
+} from '../pricing/price-book';
+import { QuotaRefusedError, type QuotaReservations, type Reservation } from '../quota/quota-reservations';
+import { usageRecordedEvent, type CallStatus } from '../usage/usage-event';
+import type { CallContext } from './call-context';
+import type { RelayMetrics } from './relay-metrics';
+
+/** Where usage.recorded goes (the event bus, batched). */
+export interface UsageSink {
+  record(event: UsageRecorded): Promise<void>;
+}
+
+export interface EndedCall {
+  channel: CatalogChannel;
+  provider: string;
+  upstreamModel: string;
+  usage: NormalizedUsage;
+  status: CallStatus;
+  ttftMs: number | null;
+  isStream: boolean;
+}
+
+interface MeteringDeps {
+  reservations: QuotaReservations;
+  sink: UsageSink;
+  metrics: RelayMetrics;
+  logger: Logger;
+  estimatePolicy: EstimatePolicy;
+  now: () => number;
+}
+
+/** A call whose estimate is reserved: it ends charged (finish) or free (abandon), exactly once. */
+export class MeteredCall {
+  constructor(
+    private readonly deps: MeteringDeps,
+    /** Also the reservation's id: one call, one event, one reservation. */
+    readonly eventId: string,
+    private readonly context: CallContext,
+    readonly quote: Quote,
+    readonly estimate: number,
+    private readonly reservation: Reservation,
+  ) {}
+
+  /**
+   * Publishes usage.recorded, then turns the reservation into a hold of the real cost. A call the
+   * upstream broke off is not charged; the event still records it for the usage log.
+   */
+  async finish(call: EndedCall): Promise<void> {
+    const quota = call.status === 'upstream_error' ? 0 : actualQuota(this.quote, call.usage);
+    const event = usageRecordedEvent({
+      eventId: this.eventId,
+      requestId: this.context.requestId,
+      caller: this.context.caller,
+      channelId: call.channel.id,
+      model: this.quote.model,
+      upstreamModel: call.upstreamModel,
+      price: this.quote.price,
+      usage: call.usage,
+      quota,
+      latencyMs: this.deps.now() - this.context.startedAt,
+      ttftMs: call.ttftMs,
+      isStream: call.isStream,
+      status: call.status,
+      createdAt: Math.floor(Date.now() / 1000),
+    });
+    const { metrics, logger } = this.deps;
+    metrics.request(this.context.protocol, this.quote.model, call.provider, call.status);
+    metrics.usage(this.quote.model, call.usage);
+    try {
+      await this.deps.sink.record(event);
+    } catch (error) {
+      logger.error(
+        { requestId: this.context.requestId, eventId: this.eventId, err: (error as Error).name },
+        'usage.recorded could not be published',
+      );
+    }
+    // Settled even when the event was lost: the hold only errs on the side of the balance.
+    const settled = await this.reservation.settle(quota);
+    if (!settled) {
+      logger.warn(
+        { requestId: this.context.requestId, eventId: this.eventId },
+        'the reservation had expired before the call ended',
+      );
+    }
+  }
+
+  /** Nothing was served: the estimate is freed and nothing is charged. */
+  abandon(): Promise<void> {
+    return this.reservation.release();
+  }
+}
+
+/** Prices and reserves a call before it goes upstream. */
+export class Metering {
+  constructor(private readonly deps: MeteringDeps) {}
+
+  /** Throws QuotaRefusedError (402) when the balance or the key's quota cannot cover the estimate. */
+  async open(context: CallContext, quote: Quote, input: EstimateInput): Promise<MeteredCall> {
+    const estimate = estimateQuota(quote, input, this.deps.estimatePolicy);
+    const eventId = randomUUID();
+    try {
+      const reservation = await this.deps.reservations.reserve(context.caller, eventId, estimate);
+      return new MeteredCall(this.deps, eventId, context, quote, estimate, reservation);
+    } catch (error) {
+      if (error instanceof QuotaRefusedError) this.deps.metrics.refusal(error.reason);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,221 @@
+import { ErrorCode } from '@tollgate/contracts';
+import { z } from 'zod';
+import type { CallerAccess } from '../access/caller-access';
+import { RelayError } from '../errors/relay-error';
+import type { PriceBook } from '../pricing/price-book';
+import {
+  OPENAI_STREAM_DONE,
+  serializeSseEvent,
+  SseDecoder,
+  type JsonObject,
+  type NormalizedUsage,
+  type PassThroughOperation,
+  type SseEvent,
+} from '../providers';
+import { parseClientBody } from '../protocols/request-validation';
+import type { CallStatus } from '../usage/usage-event';
+import type { CallContext } from './call-context';
+import { ClientGoneError, type ClientReply } from './client-reply';
+import type { Metering } from './metering';
+import type { RelayMetrics } from './relay-metrics';
+import {
+  countedPassThroughUsage,
+  estimatePromptTokens,
+  maxOutputTokensOf,
+  usageInPayload,
+} from './pass-through-usage';
+import type { TokenCounter } from './token-counter';
+import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+
+export interface PassThroughRelayDeps {
+  access: CallerAccess;
+  prices: PriceBook;
+  metering: Metering;
+  dispatcher: UpstreamDispatcher;
+  metrics: RelayMetrics;
+  tokens: TokenCounter;
+  now: () => number;
+}
+
+const passThroughBody = z.object({ model: z.string().min(1).max(128) }).passthrough();
+
+type Answer = {
+  usage: NormalizedUsage | undefined;
+  status: CallStatus;
+  ttftMs: number | null;
+  stream: boolean;
+};
+
+function headerText(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+function parsedData(event: SseEvent): unknown {
+  if (event.data === OPENAI_STREAM_DONE) return undefined;
+  try {
+    return JSON.parse(event.data) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The OpenAI endpoints besides chat (completions, embeddings, responses, images, speech): the body goes
+ * to an OpenAI-style channel with the model mapped, the answer comes back as the upstream sent it, and
+ * the call is charged by the usage the upstream reports (counted from the input when it reports none).
+ */
+export class PassThroughRelay {
+  constructor(private readonly deps: PassThroughRelayDeps) {}
+
+  async handle(
+    context: CallContext,
+    operation: PassThroughOperation,
+    rawBody: unknown,
+    bodyBytes: number,
+    reply: ClientReply,
+  ): Promise<void> {
+    const body = parseClientBody(passThroughBody, rawBody) as JsonObject & { model: string };
+    this.deps.access.assertModelAllowed(context.caller, body.model);
+    const quote = this.deps.prices.quote(body.model, context.caller.group);
+    const promptEstimate = estimatePromptTokens(bodyBytes);
+    const metered = await this.deps.metering.open(context, quote, {
+      promptTokens: promptEstimate,
+      maxOutputTokens: maxOutputTokensOf(operation, body),
+    });
+    let dispatched: Dispatched;
+    try {
+      dispatched = await this.deps.dispatcher.dispatch(context, body.model, reply.signal, (adapter, target) =>
+        adapter.buildPassThroughRequest(operation, body, target),
+      );
+    } catch (error) {
+      await metered.abandon();
+      throw error;
+    }
+    const { route, adapter, release } = dispatched;
+    let answer: Answer;
+    try {
+      answer = await this.relayAnswer(context, dispatched, body, reply);
+    } catch (error) {
+      await metered.abandon();
+      if (reply.signal.aborted) throw new ClientGoneError();
+      throw error;
+    } finally {
+      release();
+    }
+    this.deps.metrics.upstream(
+      adapter.name,
+      route.channel.id,
+      quote.model,
+      (this.deps.now() - dispatched.sentAt) / 1000,
+    );
+    await metered.finish({
+      channel: route.channel,
+      provider: adapter.name,
+      upstreamModel: route.upstreamModel,
+      usage: answer.usage ?? countedPassThroughUsage(body, promptEstimate, this.deps.tokens),
+      status: answer.status,
+      ttftMs: answer.ttftMs,
+      isStream: answer.stream,
+    });
+  }
+
+  private async relayAnswer(
+    context: CallContext,
+    dispatched: Dispatched,
+    body: JsonObject,
+    reply: ClientReply,
+  ): Promise<Answer> {
+    const contentType = headerText(dispatched.response.headers['content-type']);
+    if (contentType.startsWith('text/event-stream'))
+      return this.relayEvents(context, dispatched, body, reply);
+    if (contentType.includes('json')) {
+      const text = await dispatched.response.body.text();
+      let payload: unknown;
+      try {
+        payload = JSON.parse(text) as unknown;
+      } catch {
+        throw new RelayError(
+          ErrorCode.UpstreamError,
+          'The upstream provider sent an answer that could not be read',
+        );
+      }
+      if (!reply.signal.aborted) reply.sendRaw(200, contentType, text);
+      return { usage: usageInPayload(payload), status: 'success', ttftMs: null, stream: false };
+    }
+    return this.relayBytes(context, dispatched, contentType, reply);
+  }
+
+  /** Audio and other binary answers, passed on as they arrive. */
+  private async relayBytes(
+    context: CallContext,
+    dispatched: Dispatched,
+    contentType: string,
+    reply: ClientReply,
+  ): Promise<Answer> {
+    reply.startStream(contentType === '' ? 'application/octet-stream' : contentType);
+    let ttftMs: number | null = null;
+    try {
+      for await (const bytes of dispatched.response.body as AsyncIterable<Buffer>) {
+        ttftMs ??= this.deps.now() - context.startedAt;
+        await reply.write(bytes);
+      }
+      return { usage: undefined, status: 'success', ttftMs, stream: false };
+    } catch {
+      return {
+        usage: undefined,
+        status: reply.signal.aborted ? 'client_aborted' : 'upstream_error',
+        ttftMs,
+        stream: false,
+      };
+    } finally {
+      reply.end();
+    }
+  }
+
+  /** Completions and Responses streams: events pass through; the usage is read on the way. */
+  private async relayEvents(
+    context: CallContext,
+    dispatched: Dispatched,
+    body: JsonObject,
+    reply: ClientReply,
+  ): Promise<Answer> {
+    const streamOptions = body['stream_options'] as { include_usage?: unknown } | undefined;
+    const clientWantsUsage = streamOptions?.include_usage === true;
+    const decoder = new SseDecoder();
+    let usage: NormalizedUsage | undefined;
+    let ttftMs: number | null = null;
+    const forward = async (events: SseEvent[]): Promise<void> => {
+      for (const event of events) {
+        const payload = parsedData(event);
+        const found = usageInPayload(payload);
+        if (found !== undefined) usage = found;
+        const record = payload as { choices?: unknown[]; usage?: unknown } | undefined;
+        // Completions' usage chunk was forced upstream; a client that did not ask does not get it.
+        if (!clientWantsUsage && record?.usage !== undefined && Array.isArray(record.choices)) {
+          if (record.choices.length === 0) continue;
+          const { usage: _usage, ...rest } = record;
+          await reply.write(serializeSseEvent({ ...event, data: JSON.stringify(rest) }));
+          continue;
+        }
+        ttftMs ??= this.deps.now() - context.startedAt;
+        await reply.write(serializeSseEvent(event));
+      }
+    };
+    reply.startStream('text/event-stream; charset=utf-8');
+    try {
+      for await (const bytes of dispatched.response.body as AsyncIterable<Buffer>)
+        await forward(decoder.push(bytes));
+      await forward(decoder.end());
+      return { usage, status: 'success', ttftMs, stream: true };
+    } catch {
+      return {
+        usage,
+        status: reply.signal.aborted ? 'client_aborted' : 'upstream_error',
+        ttftMs,
+        stream: true,
+      };
+    } finally {
+      reply.end();
+    }
+  }
+}

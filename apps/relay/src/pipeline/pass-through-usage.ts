@@ -1,0 +1,60 @@
+import type { PassThroughOperation } from '../providers';
+import { normalizeOpenAiUsage, type JsonObject, type NormalizedUsage } from '../providers';
+import type { TokenCounter } from './token-counter';
+
+/**
+ * Pass-through bodies are estimated by size rather than tokenised: three bytes per token is more
+ * tokens than any real text has, so the reservation errs on the side of the balance.
+ */
+const BYTES_PER_TOKEN_ESTIMATE = 3;
+
+export function estimatePromptTokens(bodyBytes: number): number {
+  return Math.ceil(bodyBytes / BYTES_PER_TOKEN_ESTIMATE);
+}
+
+/** The answer length a pass-through request allows, when its operation generates text at all. */
+export function maxOutputTokensOf(operation: PassThroughOperation, body: JsonObject): number | undefined {
+  if (operation === 'embeddings' || operation === 'audio.speech' || operation === 'images.generations')
+    return 0;
+  const limit = body['max_tokens'] ?? body['max_output_tokens'];
+  return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : undefined;
+}
+
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value))
+    return value.filter((item): item is string => typeof item === 'string').join('\n');
+  return '';
+}
+
+/** The prompt as counted from the body's text fields, for upstreams that report no usage. */
+export function countedPassThroughUsage(
+  body: JsonObject,
+  fallbackPromptTokens: number,
+  counter: TokenCounter,
+): NormalizedUsage {
+  const text = [body['instructions'], body['prompt'], body['input']]
+    .map(textOf)
+    .filter((t) => t !== '')
+    .join('\n');
+  return {
+    prompt_tokens: text === '' ? fallbackPromptTokens : counter.countTextTokens(text),
+    completion_tokens: 0,
+    cached_tokens: 0,
+  };
+}
+
+/**
+ * Usage from a pass-through JSON answer or stream event: a top-level `usage` (completions, embeddings,
+ * images) or the Responses API's `response.usage` (its `response.completed` event).
+ */
+export function usageInPayload(payload: unknown): NormalizedUsage | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const record = payload as JsonObject;
+  const direct = normalizeOpenAiUsage(record['usage']);
+  if (direct !== undefined) return direct;
+  const response = record['response'];
+  return typeof response === 'object' && response !== null
+    ? normalizeOpenAiUsage((response as JsonObject)['usage'])
+    : undefined;
+}

@@ -1,0 +1,67 @@
+import type { ApiProtocol, CatalogChannel } from '@tollgate/contracts';
+import type { MetricsService } from '@tollgate/platform';
+import type { NormalizedUsage } from '../providers';
+import type { RefusalReason } from '../quota/quota-reservations';
+
+/** Label for a model outside the price catalogue: labels never carry what a client typed. */
+export const UNKNOWN_MODEL = 'unknown';
+export const NO_PROVIDER = 'none';
+
+export type RetryReason = 'connect' | 'rate_limited' | 'upstream_5xx' | 'queue';
+
+/** The relay's metrics from the platform catalogue, with bounded labels only. */
+export class RelayMetrics {
+  private readonly requests;
+  private readonly upstreamLatency;
+  private readonly timeToFirstToken;
+  private readonly tokens;
+  private readonly retries;
+  private readonly channelHealthy;
+  private readonly queueDepth;
+  private readonly refused;
+
+  constructor(metrics: MetricsService) {
+    this.requests = metrics.counter('relayRequests');
+    this.upstreamLatency = metrics.histogram('relayUpstreamLatency');
+    this.timeToFirstToken = metrics.histogram('relayTimeToFirstToken');
+    this.tokens = metrics.histogram('relayTokens');
+    this.retries = metrics.counter('relayRetries');
+    this.channelHealthy = metrics.gauge('channelHealthy');
+    this.queueDepth = metrics.gauge('relayQueueDepth');
+    this.refused = metrics.counter('refusedReservations');
+  }
+
+  /** outcome: the usage status, or the error code of a refused call. */
+  request(protocol: ApiProtocol, model: string, provider: string, outcome: string): void {
+    this.requests.inc({ protocol, model, provider, outcome });
+  }
+
+  upstream(provider: string, channelId: number, model: string, seconds: number): void {
+    this.upstreamLatency.observe({ provider, channel: String(channelId), model }, seconds);
+  }
+
+  firstToken(provider: string, model: string, seconds: number): void {
+    this.timeToFirstToken.observe({ provider, model }, seconds);
+  }
+
+  usage(model: string, usage: NormalizedUsage): void {
+    this.tokens.observe({ model, kind: 'prompt' }, usage.prompt_tokens);
+    this.tokens.observe({ model, kind: 'completion' }, usage.completion_tokens);
+  }
+
+  retry(provider: string, reason: RetryReason): void {
+    this.retries.inc({ provider, reason });
+  }
+
+  health(channel: CatalogChannel, provider: string, healthy: boolean): void {
+    this.channelHealthy.set({ channel: String(channel.id), provider }, healthy ? 1 : 0);
+  }
+
+  queue(channelId: number, depth: number): void {
+    this.queueDepth.set({ channel: String(channelId) }, depth);
+  }
+
+  refusal(reason: RefusalReason): void {
+    this.refused.inc({ reason });
+  }
+}

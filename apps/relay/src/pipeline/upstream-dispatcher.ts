@@ -1,0 +1,164 @@
+import { ErrorCode } from '@tollgate/contracts';
+import type { Logger } from '@tollgate/platform';
+import { RelayError } from '../errors/relay-error';
+import {
+  adapterForChannelType,
+  MissingBaseUrlError,
+  UnknownChannelTypeError,
+  UnsupportedOperationError,
+  UntranslatableRequestError,
+  type ChannelTarget,
+  type ProviderAdapter,
+  type UpstreamHttpRequest,
+} from '../providers';
+import {
+  QueueFullError,
+  QueueTimeoutError,
+  upstreamHttpFailure,
+  type AttemptFailure,
+  type ChannelRouter,
+  type Release,
+  type RouteAttempt,
+} from '../routing';
+import { ChannelKeyError, type ChannelKeys } from '../upstream/channel-keys';
+import {
+  readLimited,
+  UpstreamConnectError,
+  type UpstreamClient,
+  type UpstreamResponse,
+} from '../upstream/upstream-client';
+import type { CallContext } from './call-context';
+import { ClientGoneError } from './client-reply';
+import type { RelayMetrics } from './relay-metrics';
+import { clientErrorForFailure, retryAfterSeconds, retryReason } from './upstream-failure';
+
+/** The upstream said yes (2xx); nothing has reached the client yet. */
+export interface Dispatched {
+  response: UpstreamResponse;
+  route: RouteAttempt;
+  adapter: ProviderAdapter;
+  /** Frees the channel's concurrency slot; call once the answer is over. */
+  release: Release;
+  /** performance.now() when the request went out. */
+  sentAt: number;
+}
+
+/** Builds the upstream call for a channel's adapter; UnsupportedOperationError skips the channel. */
+export type BuildUpstreamRequest = (adapter: ProviderAdapter, target: ChannelTarget) => UpstreamHttpRequest;
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+const noChannel = (model: string): RelayError =>
+  new RelayError(ErrorCode.NoChannelAvailable, `No channel is available for the model ${model} right now`, 1);
+
+/**
+ * Sends a call to the first channel of the router's plan that answers 2xx. Connect errors, 429 and
+ * 5xx move on to the next channel: nothing has reached the client at this point, so a retry is
+ * invisible to it. Every other refusal ends the call with the matching client error.
+ */
+export class UpstreamDispatcher {
+  constructor(
+    private readonly router: ChannelRouter,
+    private readonly upstream: UpstreamClient,
+    private readonly keys: ChannelKeys,
+    private readonly metrics: RelayMetrics,
+    private readonly logger: Logger,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Throws RelayError when no channel served the call, ClientGoneError when the client left. */
+  async dispatch(
+    context: CallContext,
+    model: string,
+    signal: AbortSignal,
+    build: BuildUpstreamRequest,
+  ): Promise<Dispatched> {
+    const plan = this.router.plan(model, context.caller.group);
+    let lastError: RelayError | undefined;
+    for (const route of plan) {
+      const prepared = this.prepare(route, build);
+      if (prepared === undefined) continue;
+      const { adapter, request } = prepared;
+      let release: Release;
+      try {
+        release = await this.router.acquire(route.channel, context.caller.group, signal);
+      } catch (error) {
+        if (signal.aborted) throw new ClientGoneError();
+        if (error instanceof QueueTimeoutError || error instanceof QueueFullError) {
+          lastError = new RelayError(ErrorCode.ServiceUnavailable, error.message, error.retryAfterSeconds);
+          this.metrics.retry(adapter.name, 'queue');
+          continue;
+        }
+        throw error;
+      }
+      const sentAt = this.now();
+      let failure: AttemptFailure;
+      let retryAfter: number | undefined;
+      try {
+        const response = await this.upstream.send(request, signal);
+        if (response.statusCode >= 200 && response.statusCode < 300) {
+          this.router.recordSuccess(route.channel);
+          return { response, route, adapter, release, sentAt };
+        }
+        retryAfter = retryAfterSeconds(response.headers['retry-after']);
+        failure = upstreamHttpFailure(
+          response.statusCode,
+          await readLimited(response.body, ERROR_BODY_LIMIT).catch(() => ''),
+        );
+      } catch (error) {
+        release();
+        if (signal.aborted) throw new ClientGoneError();
+        if (!(error instanceof UpstreamConnectError)) throw error;
+        failure = { kind: 'connect', message: error.message };
+      }
+      release();
+      this.router.recordFailure(route.channel, failure);
+      this.logger.warn(
+        {
+          requestId: context.requestId,
+          channelId: route.channel.id,
+          provider: adapter.name,
+          failure: failure.kind === 'http' ? failure.status : failure.message,
+        },
+        'upstream attempt failed',
+      );
+      lastError = clientErrorForFailure(failure, retryAfter);
+      if (!this.router.isRetriable(failure)) throw lastError;
+      this.metrics.retry(adapter.name, retryReason(failure));
+    }
+    throw lastError ?? noChannel(model);
+  }
+
+  /** The adapter and request for a channel, or undefined when the channel cannot take this call. */
+  private prepare(
+    route: RouteAttempt,
+    build: BuildUpstreamRequest,
+  ): { adapter: ProviderAdapter; request: UpstreamHttpRequest } | undefined {
+    try {
+      const adapter = adapterForChannelType(route.channel.type);
+      const target: ChannelTarget = {
+        baseUrl: route.channel.base_url,
+        apiKey: this.keys.keyOf(route.channel),
+        upstreamModel: route.upstreamModel,
+      };
+      return { adapter, request: build(adapter, target) };
+    } catch (error) {
+      if (error instanceof UntranslatableRequestError) {
+        throw new RelayError(ErrorCode.ValidationFailed, error.message);
+      }
+      if (error instanceof UnsupportedOperationError) return undefined;
+      if (
+        error instanceof UnknownChannelTypeError ||
+        error instanceof MissingBaseUrlError ||
+        error instanceof ChannelKeyError
+      ) {
+        this.logger.warn(
+          { channelId: route.channel.id, reason: error.name },
+          'channel skipped: misconfigured',
+        );
+        return undefined;
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { ErrorCode } from '@tollgate/contracts';
+import { RelayError } from '../errors/relay-error';
+import type { AttemptFailure } from '../routing';
+import type { RetryReason } from './relay-metrics';
+
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+/** `Retry-After` in seconds from an upstream header (seconds or an HTTP date), if it has a usable one. */
+export function retryAfterSeconds(
+  header: string | string[] | undefined,
+  now = Date.now(),
+): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/**
+ * What the client is told when the last attempt failed. The client's own mistakes (400, 413, 422) pass
+ * on with the upstream's words, since only they say what to fix; every other upstream trouble is the
+ * relay's, answered 429, 502 or 504 without the provider's text.
+ */
+export function clientErrorForFailure(failure: AttemptFailure, retryAfter?: number): RelayError {
+  if (failure.kind === 'connect') {
+    return /TIMEOUT/i.test(failure.message)
+      ? new RelayError(ErrorCode.UpstreamTimeout, 'The upstream provider did not answer in time')
+      : new RelayError(ErrorCode.UpstreamError, 'The upstream provider could not be reached');
+  }
+  const { status } = failure;
+  if (status === 400 || status === 422) {
+    return new RelayError(
+      ErrorCode.ValidationFailed,
+      failure.message ?? 'The upstream provider refused the request',
+      undefined,
+      status,
+    );
+  }
+  if (status === 413) {
+    return new RelayError(
+      ErrorCode.PayloadTooLarge,
+      failure.message ?? 'The request is too large for the upstream provider',
+    );
+  }
+  if (status === 429) {
+    return new RelayError(
+      ErrorCode.RateLimited,
+      'The upstream provider is rate limiting requests; try again later',
+      retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS,
+    );
+  }
+  if (status === 408 || status === 504) {
+    return new RelayError(ErrorCode.UpstreamTimeout, 'The upstream provider did not answer in time');
+  }
+  return new RelayError(ErrorCode.UpstreamError, `The upstream provider answered with an error (${status})`);
+}
+
+export function retryReason(failure: AttemptFailure): RetryReason {
+  if (failure.kind === 'connect') return 'connect';
+  return failure.status === 429 ? 'rate_limited' : 'upstream_5xx';
+}

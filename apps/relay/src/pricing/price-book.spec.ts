@@ -1,0 +1,84 @@
+import { ErrorCode, type BillingPrice } from '@tollgate/contracts';
+import { RelayError } from '../errors/relay-error';
+import { actualQuota, estimateQuota, PriceBook } from './price-book';
+
+const entries = new Map<string, BillingPrice>([
+  [
+    'model:gpt-4o-mini',
+    {
+      v: 1,
+      kind: 'model',
+      model: 'gpt-4o-mini',
+      provider: 'openai',
+      input_price: '0.15',
+      output_price: '0.6',
+      cached_input_price: '0.075',
+      context_window: 1000,
+      updated_at: 0,
+    },
+  ],
+  ['group:vip', { v: 1, kind: 'group_ratio', group: 'vip', ratio: '0.5', updated_at: 0 }],
+]);
+const book = new PriceBook({ get: (key) => entries.get(key) });
+
+describe('PriceBook', () => {
+  it('quotes a model with the group ratio, or list price for a group without one', () => {
+    expect(book.quote('gpt-4o-mini', 'vip').price).toEqual({
+      input: '0.15',
+      output: '0.6',
+      cached_input: '0.075',
+      group_ratio: '0.5',
+    });
+    expect(book.quote('gpt-4o-mini', 'default').price.group_ratio).toBe('1');
+  });
+
+  it('refuses an unpriced model with a 404 that names it', () => {
+    try {
+      book.quote('no-such-model', 'default');
+      throw new Error('expected a refusal');
+    } catch (error) {
+      expect(error).toBeInstanceOf(RelayError);
+      expect(error).toMatchObject({ code: ErrorCode.ModelNotFound, status: 404 });
+      expect((error as Error).message).toContain('no-such-model');
+    }
+    expect(book.has('gpt-4o-mini')).toBe(true);
+    expect(book.has('no-such-model')).toBe(false);
+  });
+});
+
+describe('estimateQuota', () => {
+  const quote = book.quote('gpt-4o-mini', 'default');
+
+  it('charges the prompt and the whole allowed answer', () => {
+    // 100 × 0.15 + 200 × 0.6 = 135 USD per 1M → 135 / 1e6 × 500 000 = 67.5 → 68
+    expect(
+      estimateQuota(quote, { promptTokens: 100, maxOutputTokens: 200 }, { defaultMaxOutputTokens: 50 }),
+    ).toBe(68);
+  });
+
+  it('assumes the default answer length when the client sets none', () => {
+    expect(
+      estimateQuota(
+        quote,
+        { promptTokens: 100, maxOutputTokens: undefined },
+        { defaultMaxOutputTokens: 200 },
+      ),
+    ).toBe(68);
+  });
+
+  it('cuts the answer to what the context window can still hold', () => {
+    // window 1000, prompt 900 → at most 100 output: 900 × 0.15 + 100 × 0.6 = 195 → 97.5 → 98
+    expect(
+      estimateQuota(quote, { promptTokens: 900, maxOutputTokens: 5000 }, { defaultMaxOutputTokens: 50 }),
+    ).toBe(98);
+  });
+});
+
+describe('actualQuota', () => {
+  it('bills cached tokens at the cached price and caps cached at the prompt', () => {
+    const quote = book.quote('gpt-4o-mini', 'default');
+    expect(actualQuota(quote, { prompt_tokens: 100, completion_tokens: 0, cached_tokens: 100 })).toBe(
+      actualQuota(quote, { prompt_tokens: 100, completion_tokens: 0, cached_tokens: 500 }),
+    );
+  });
+});

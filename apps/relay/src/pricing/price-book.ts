@@ -1,0 +1,91 @@
+import {
+  chargeQuota,
+  ErrorCode,
+  priceKey,
+  type BillingPrice,
+  type PriceSnapshot,
+  type TokenUsage,
+} from '@tollgate/contracts';
+import { RelayError } from '../errors/relay-error';
+
+export interface PriceLookup {
+  get(key: string): BillingPrice | undefined;
+}
+
+/** A model's prices for one group, with what the estimate needs to know about the model. */
+export interface Quote {
+  model: string;
+  price: PriceSnapshot;
+  /** 0 when the catalogue does not say. */
+  contextWindow: number;
+}
+
+/** A group without a ratio of its own pays list prices. */
+const LIST_PRICE_RATIO = '1';
+
+/** Prices from the billing.price read model: `model:<name>` entries and `group:<name>` ratios. */
+export class PriceBook {
+  constructor(private readonly prices: PriceLookup) {}
+
+  /** Throws ModelNotFound (404) for a model the catalogue does not price: it cannot be billed. */
+  quote(model: string, group: string): Quote {
+    const entry = this.prices.get(priceKey.model(model));
+    if (entry === undefined || entry.kind !== 'model') {
+      throw new RelayError(ErrorCode.ModelNotFound, `The model ${model} does not exist or has no price`);
+    }
+    const ratio = this.prices.get(priceKey.group(group));
+    return {
+      model: entry.model,
+      contextWindow: entry.context_window,
+      price: {
+        input: entry.input_price,
+        output: entry.output_price,
+        cached_input: entry.cached_input_price,
+        group_ratio: ratio?.kind === 'group_ratio' ? ratio.ratio : LIST_PRICE_RATIO,
+      },
+    };
+  }
+
+  /** Whether the catalogue prices the model (for listing models). */
+  has(model: string): boolean {
+    return this.prices.get(priceKey.model(model))?.kind === 'model';
+  }
+}
+
+export interface EstimateInput {
+  promptTokens: number;
+  /** What the client allows the answer to be; undefined when it set no limit. */
+  maxOutputTokens: number | undefined;
+}
+
+export interface EstimatePolicy {
+  /** Output tokens assumed when the client sets no limit. */
+  defaultMaxOutputTokens: number;
+}
+
+/**
+ * The reservation for a call: the charge as if the whole allowed answer were generated. A client
+ * limit above the model's context window is cut to what the window can still hold.
+ */
+export function estimateQuota(quote: Quote, input: EstimateInput, policy: EstimatePolicy): number {
+  let output = input.maxOutputTokens ?? policy.defaultMaxOutputTokens;
+  if (quote.contextWindow > 0) {
+    output = Math.min(output, Math.max(quote.contextWindow - input.promptTokens, 1));
+  }
+  return chargeQuota(
+    {
+      prompt_tokens: input.promptTokens,
+      completion_tokens: Math.max(0, Math.floor(output)),
+      cached_tokens: 0,
+    },
+    quote.price,
+  );
+}
+
+/** The real charge. Cached tokens above the prompt (a confused upstream) are capped rather than refused. */
+export function actualQuota(quote: Quote, usage: TokenUsage): number {
+  return chargeQuota(
+    { ...usage, cached_tokens: Math.min(usage.cached_tokens, usage.prompt_tokens) },
+    quote.price,
+  );
+}

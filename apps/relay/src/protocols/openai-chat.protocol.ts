@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import {
+  OPENAI_STREAM_DONE,
+  serializeSseEvent,
+  serializeSseJson,
+  type ChatCompletionChunk,
+  type ChatCompletionRequest,
+} from '../providers';
+import { renderRelayError } from '../errors/relay-error';
+import type { ChatClientProtocol, ClientChatStream } from './chat-client-protocol';
+import { parseClientBody } from './request-validation';
+
+export const SSE_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
+
+const chatRequestSchema = z
+  .object({
+    model: z.string().min(1).max(128),
+    messages: z.array(z.object({ role: z.string() }).passthrough()).min(1),
+    stream: z.boolean().optional(),
+    max_tokens: z.number().int().positive().optional(),
+    max_completion_tokens: z.number().int().positive().optional(),
+  })
+  .passthrough();
+
+/**
+ * The usage chunk is forced upstream (the relay bills from it); a client that did not ask for it gets
+ * the stream it would get from OpenAI: no usage chunk, no usage field.
+ */
+class OpenAiChatStreamOut implements ClientChatStream {
+  readonly contentType = SSE_CONTENT_TYPE;
+
+  constructor(private readonly includeUsage: boolean) {}
+
+  push(chunk: ChatCompletionChunk): string {
+    if (this.includeUsage) return serializeSseJson(chunk);
+    if (chunk.choices.length === 0) return '';
+    if (!('usage' in chunk)) return serializeSseJson(chunk);
+    const { usage: _usage, ...rest } = chunk;
+    return serializeSseJson(rest);
+  }
+
+  end(): string {
+    return serializeSseEvent({ data: OPENAI_STREAM_DONE });
+  }
+
+  fail(error: Parameters<ClientChatStream['fail']>[0]): string {
+    return serializeSseJson(renderRelayError('openai', error).body) + this.end();
+  }
+}
+
+export const openAiChatProtocol: ChatClientProtocol = {
+  protocol: 'openai',
+  toChatRequest: (input) => parseClientBody(chatRequestSchema, input.body) as ChatCompletionRequest,
+  isStream: (request) => request.stream === true,
+  renderResponse: (response) => response,
+  createStream: (request) => new OpenAiChatStreamOut(request.stream_options?.include_usage === true),
+};

@@ -1,0 +1,15 @@
+import { ErrorCode } from '@tollgate/contracts';
+import type { z } from 'zod';
+import { RelayError } from '../errors/relay-error';
+
+/** Parses a client body with a schema; the first problem, with its path, becomes a 400 for the client. */
+export function parseClientBody<S extends z.ZodTypeAny>(schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data as z.output<S>;
+  const issue = result.error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? 'body' : issue.path.join('.');
+  throw new RelayError(
+    ErrorCode.ValidationFailed,
+    `Invalid request: ${where}: ${issue?.message ?? 'invalid'}`,
+  );
+}

@@ -1,0 +1,37 @@
+import { usageRecordedV1 } from '@tollgate/contracts';
+import { aToken, aUser } from '../../test/support/fixtures';
+import { usageRecordedEvent } from './usage-event';
+
+describe('usageRecordedEvent', () => {
+  it('builds a valid usage.recorded v1 payload from a served call', () => {
+    const event = usageRecordedEvent({
+      eventId: '6f1c1a55-9a3e-4e43-8d55-0c51d2a4a7b1',
+      requestId: 'r'.repeat(200),
+      caller: { token: aToken({ id: 3, name: 'n'.repeat(80) }), user: aUser(7), group: 'vip' },
+      channelId: 11,
+      model: 'gpt-4o-mini',
+      upstreamModel: 'gpt-4o-mini-2024-07-18',
+      price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
+      usage: { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 12 },
+      quota: 3,
+      latencyMs: 12.6,
+      ttftMs: 4.2,
+      isStream: true,
+      status: 'client_aborted',
+      createdAt: 1_800_000_000,
+    });
+    expect(usageRecordedV1.parse(event)).toEqual(event);
+    expect(event).toMatchObject({
+      user_id: 7,
+      token_id: 3,
+      channel_id: 11,
+      group: 'vip',
+      cached_tokens: 10,
+      latency_ms: 13,
+      ttft_ms: 4,
+      status: 'client_aborted',
+    });
+    expect(event.request_id).toHaveLength(128);
+    expect(event.token_name).toHaveLength(64);
+  });
+});

@@ -1,0 +1,51 @@
+import type { PriceSnapshot, UsageRecorded } from '@tollgate/contracts';
+import type { Caller } from '../access/caller-access';
+import type { NormalizedUsage } from '../providers';
+
+export type CallStatus = UsageRecorded['status'];
+
+export interface ServedCall {
+  eventId: string;
+  requestId: string;
+  caller: Caller;
+  channelId: number | null;
+  model: string;
+  upstreamModel: string;
+  price: PriceSnapshot;
+  usage: NormalizedUsage;
+  quota: number;
+  latencyMs: number;
+  ttftMs: number | null;
+  isStream: boolean;
+  status: CallStatus;
+  /** Epoch seconds. */
+  createdAt: number;
+}
+
+const whole = (value: number): number => Math.max(0, Math.round(value));
+
+/** The usage.recorded payload for one call: counts, charge and price snapshot, never its content. */
+export function usageRecordedEvent(call: ServedCall): UsageRecorded {
+  return {
+    v: 1,
+    event_id: call.eventId,
+    request_id: call.requestId.slice(0, 128),
+    user_id: call.caller.user.id,
+    token_id: call.caller.token.id,
+    token_name: call.caller.token.name.slice(0, 64),
+    channel_id: call.channelId,
+    group: call.caller.group,
+    model: call.model.slice(0, 128),
+    upstream_model: call.upstreamModel.slice(0, 128),
+    prompt_tokens: call.usage.prompt_tokens,
+    completion_tokens: call.usage.completion_tokens,
+    cached_tokens: Math.min(call.usage.cached_tokens, call.usage.prompt_tokens),
+    quota: call.quota,
+    price: { ...call.price },
+    latency_ms: whole(call.latencyMs),
+    ttft_ms: call.ttftMs === null ? null : whole(call.ttftMs),
+    is_stream: call.isStream,
+    status: call.status,
+    created_at: call.createdAt,
+  };
+}
