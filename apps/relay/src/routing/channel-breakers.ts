@@ -1,0 +1,143 @@
+import type { CatalogChannel } from '@tollgate/contracts';
+import {
+  circuitBreaker,
+  type CircuitBreakerPolicy,
+  CircuitState,
+  ConsecutiveBreaker,
+  handleAll,
+  type IDisposable,
+} from 'cockatiel';
+import type { RoutingOptions } from './routing-options';
+
+interface ChannelCircuit {
+  readonly policy: CircuitBreakerPolicy;
+  readonly subscriptions: IDisposable[];
+  /** The latest copy of the channel, handed to onHealthChange. */
+  channel: CatalogChannel;
+  openedAt: number;
+  healthy: boolean;
+  /** A failure was recorded since the last success (cockatiel's own counter may lag behind). */
+  failedSinceSuccess: boolean;
+  /**
+   * Outcomes reach cockatiel one after another through this chain: execute() is asynchronous and
+   * takes more microtasks for a success than for a failure, so unchained they could overtake.
+   */
+  applied: Promise<void>;
+}
+
+const CHANNEL_FAILED = new Error('channel attempt failed');
+const succeed = (): void => undefined;
+const fail = (): never => {
+  throw CHANNEL_FAILED;
+};
+/** An outcome is fed for its effect on the circuit; what execute() returns or rethrows is moot. */
+const ignore = (): void => undefined;
+
+/**
+ * One cockatiel circuit breaker per channel, fed with the outcome of each attempt after the fact
+ * (the attempt itself runs in the relay pipeline, between plan() and recordX()). Cockatiel's
+ * clock is Date.now(); it moves an open circuit to half-open on the first outcome recorded after
+ * the delay, so admits() applies the same delay to let plans try the channel again meanwhile.
+ * A circuit exists only for channels that have failed: the common path allocates nothing.
+ */
+export class ChannelBreakers {
+  private readonly circuits = new Map<number, ChannelCircuit>();
+
+  constructor(
+    private readonly settings: RoutingOptions['breaker'],
+    private readonly onHealthChange?: (channel: CatalogChannel, healthy: boolean) => void,
+  ) {}
+
+  /** Closed and half-open circuits admit the channel; an open one only once its delay has passed. */
+  admits(channelId: number): boolean {
+    if (this.circuits.size === 0) return true;
+    const circuit = this.circuits.get(channelId);
+    if (!circuit) return true;
+    switch (circuit.policy.state) {
+      case CircuitState.Closed:
+      case CircuitState.HalfOpen:
+        return true;
+      case CircuitState.Open:
+        return Date.now() - circuit.openedAt >= this.settings.halfOpenAfterMs;
+      default:
+        return false;
+    }
+  }
+
+  /** The circuit's state, for health reports and tests. */
+  state(channelId: number): CircuitState {
+    return this.circuits.get(channelId)?.policy.state ?? CircuitState.Closed;
+  }
+
+  recordSuccess(channel: CatalogChannel): void {
+    const circuit = this.circuits.get(channel.id);
+    if (!circuit) return;
+    circuit.channel = channel;
+    if (circuit.policy.state === CircuitState.Closed && !circuit.failedSinceSuccess) return;
+    circuit.failedSinceSuccess = false;
+    this.apply(circuit, succeed);
+  }
+
+  recordFailure(channel: CatalogChannel): void {
+    const circuit = this.circuitFor(channel);
+    circuit.channel = channel;
+    circuit.failedSinceSuccess = true;
+    this.apply(circuit, fail);
+  }
+
+  /** Forgets channels that left the table. */
+  retainOnly(liveIds: ReadonlySet<number>): void {
+    for (const [id, circuit] of this.circuits) {
+      if (!liveIds.has(id)) {
+        this.circuits.delete(id);
+        disposeAll(circuit.subscriptions);
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const circuit of this.circuits.values()) disposeAll(circuit.subscriptions);
+    this.circuits.clear();
+  }
+
+  private circuitFor(channel: CatalogChannel): ChannelCircuit {
+    const existing = this.circuits.get(channel.id);
+    if (existing) return existing;
+    const policy = circuitBreaker(handleAll, {
+      halfOpenAfter: this.settings.halfOpenAfterMs,
+      breaker: new ConsecutiveBreaker(this.settings.consecutiveFailures),
+    });
+    const circuit: ChannelCircuit = {
+      policy,
+      subscriptions: [],
+      channel,
+      openedAt: 0,
+      healthy: true,
+      failedSinceSuccess: false,
+      applied: Promise.resolve(),
+    };
+    circuit.subscriptions.push(
+      policy.onBreak(() => {
+        circuit.openedAt = Date.now();
+        this.setHealth(circuit, false);
+      }),
+      policy.onReset(() => this.setHealth(circuit, true)),
+    );
+    this.circuits.set(channel.id, circuit);
+    return circuit;
+  }
+
+  private apply(circuit: ChannelCircuit, outcome: () => void): void {
+    circuit.applied = circuit.applied.then(() => circuit.policy.execute(outcome).then(ignore, ignore));
+  }
+
+  private setHealth(circuit: ChannelCircuit, healthy: boolean): void {
+    if (circuit.healthy === healthy) return;
+    circuit.healthy = healthy;
+    this.onHealthChange?.(circuit.channel, healthy);
+  }
+}
+
+function disposeAll(subscriptions: readonly IDisposable[]): void {
+  for (const subscription of subscriptions) subscription.dispose();
+}

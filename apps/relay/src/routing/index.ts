@@ -1,0 +1,10 @@
+export type { AttemptFailure } from './attempt-failure';
+export { upstreamHttpFailure } from './attempt-failure';
+export type { ChannelFault } from './channel-fault';
+export { detectChannelFault } from './channel-fault';
+export type { Release } from './channel-queues';
+export { ChannelRouter, type ChannelTable } from './channel-router';
+export { QueueFullError, QueueTimeoutError } from './queue-errors';
+export type { RouteAttempt } from './route-attempt';
+export type { RoutingHooks } from './routing-hooks';
+export { DEFAULT_ROUTING_OPTIONS, type RoutingOptions } from './routing-options';
