@@ -16,7 +16,13 @@ export const gatewayConfigSchema = z.object({
   REDIS_URL: secret(z.string().url().optional()),
   /** The built web app (apps/web/dist); served at / when set and present. */
   WEB_DIST_DIR: z.string().optional(),
+  /** Largest request body on /v1 and /v1beta (images and long contexts travel there). */
   GATEWAY_BODY_LIMIT_BYTES: envInt().pipe(z.number().min(1024)).default('10485760'),
+  /**
+   * Largest request body on /api. Keep it at or under the services' own limit (1 MiB): then the gateway
+   * answers 413 itself instead of streaming a body the service would refuse half-way.
+   */
+  GATEWAY_API_BODY_LIMIT_BYTES: envInt().pipe(z.number().min(1024)).default('1048576'),
   /** Requests per minute per client IP on this gateway instance; 0 turns the limit off. */
   GATEWAY_RATE_LIMIT_PER_MINUTE: envInt().pipe(z.number().min(0)).default('6000'),
   /**

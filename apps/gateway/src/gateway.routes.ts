@@ -27,7 +27,10 @@ export interface GatewayRouteDeps {
   limiter: ClientRateLimiter;
   cors: CorsPolicy;
   session: SessionStep;
+  /** Body limit of /v1 and /v1beta (relay). */
   bodyLimitBytes: number;
+  /** Body limit of /api (the other services), never above bodyLimitBytes. */
+  apiBodyLimitBytes: number;
   observe(observation: ProxyObservation): void;
   onBackendError(service: BackendService, error: Error): void;
 }
@@ -114,14 +117,20 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     return;
   }
 
-  const body = limitedBody(req, deps.bodyLimitBytes);
+  const bodyLimit =
+    route.service === 'relay' ? deps.bodyLimitBytes : Math.min(deps.apiBodyLimitBytes, deps.bodyLimitBytes);
+  const body = limitedBody(req, bodyLimit);
   if (!body) {
+    // The body stays unread: closing the connection spares draining megabytes only to throw them away.
     sendGatewayError(
       res,
       path,
       413,
       ErrorCode.PayloadTooLarge,
-      `Request body is larger than ${deps.bodyLimitBytes} bytes`,
+      `Request body is larger than ${bodyLimit} bytes`,
+      {
+        connection: 'close',
+      },
     );
     return;
   }

@@ -431,15 +431,39 @@ describe('refusals', () => {
   });
 
   it('refuses a declared body over the limit with 413 without reaching the backend', async () => {
-    const response = await call(gateway, '/api/user/login', {
+    const response = await call(gateway, '/v1/chat/completions', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: Buffer.alloc(BODY_LIMIT + 1, 'a'),
     });
 
     expect(response.status).toBe(413);
-    expect(response.json()).toEqual({ success: false, message: expect.stringContaining(String(BODY_LIMIT)) });
+    expect(response.json()).toEqual({
+      error: expect.objectContaining({
+        code: 'payload_too_large',
+        message: expect.stringContaining(String(BODY_LIMIT)),
+      }),
+    });
     expect(allReceived()).toHaveLength(0);
+  });
+
+  it('holds /api bodies to the services’ own limit, so a too-large one is answered at once, not cut half-way', async () => {
+    const between = Buffer.alloc(1024 * 1024 + 1, 'a');
+    const api = await call(gateway, '/api/user/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: between,
+    });
+    expect(api.status).toBe(413);
+    expect(api.json()).toEqual({ success: false, message: expect.stringContaining('1048576') });
+    expect(allReceived()).toHaveLength(0);
+
+    const v1 = await call(gateway, '/v1/embeddings', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: between,
+    });
+    expect(v1.status).toBe(200);
   });
 
   it('cuts a chunked body at the limit and answers 413 in the caller’s shape', async () => {
