@@ -1,32 +1,39 @@
 import type { CatalogChannel } from '@tollgate/contracts';
 
+interface BannedAs {
+  status: number;
+  key: string;
+}
+
 /**
- * Channels this relay has auto-banned, each with the status it had at that moment. The ban holds
- * until the channel's status changes in the table (admin disabled it, then re-enabled it, or the
- * periodic test did), so one dead key produces one ban, however many requests hit it meanwhile.
+ * Channels this relay has auto-banned, each as it was at that moment. The ban holds until the
+ * table shows the channel with another status (auto-disabled, then re-enabled by an operator or the
+ * periodic test) or another key (an operator replaced it), so one dead key produces one ban,
+ * however many requests hit it meanwhile.
  */
 export class AutoBans {
-  private readonly statusAtBan = new Map<number, number>();
+  private readonly banned = new Map<number, BannedAs>();
 
   has(channelId: number): boolean {
-    return this.statusAtBan.size !== 0 && this.statusAtBan.has(channelId);
+    return this.banned.size !== 0 && this.banned.has(channelId);
   }
 
   /** Returns true when the channel was not banned yet. */
   ban(channel: CatalogChannel): boolean {
-    if (this.statusAtBan.has(channel.id)) return false;
-    this.statusAtBan.set(channel.id, channel.status);
+    if (this.banned.has(channel.id)) return false;
+    this.banned.set(channel.id, { status: channel.status, key: channel.key_encrypted });
     return true;
   }
 
-  /** Lifts the ban once the table shows the channel with another status. */
+  /** Lifts the ban once the table shows the channel with another status or key. */
   observe(channel: CatalogChannel): void {
-    const status = this.statusAtBan.get(channel.id);
-    if (status !== undefined && status !== channel.status) this.statusAtBan.delete(channel.id);
+    const as = this.banned.get(channel.id);
+    if (as && (as.status !== channel.status || as.key !== channel.key_encrypted))
+      this.banned.delete(channel.id);
   }
 
   /** Forgets channels that left the table. */
   retainOnly(liveIds: ReadonlySet<number>): void {
-    for (const id of this.statusAtBan.keys()) if (!liveIds.has(id)) this.statusAtBan.delete(id);
+    for (const id of this.banned.keys()) if (!liveIds.has(id)) this.banned.delete(id);
   }
 }

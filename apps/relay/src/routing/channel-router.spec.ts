@@ -143,6 +143,16 @@ describe('ChannelRouter', () => {
       ]);
     });
 
+    it('lifts the ban when an operator replaces the key, not on other edits', () => {
+      routerOver([aChannel({ id: 1 })]);
+      const channel = router.plan('gpt-4o', 'default')[0]!.channel;
+      router.recordFailure(channel, invalidKey);
+      table.put({ ...channel, name: 'renamed' });
+      expect(router.plan('gpt-4o', 'default')).toEqual([]);
+      table.put({ ...channel, key_encrypted: 'another key' });
+      expect(ids(router.plan('gpt-4o', 'default'))).toEqual([1]);
+    });
+
     it('keeps a channel without auto_ban and lets its breaker judge it', async () => {
       routerOver([aChannel({ id: 1, auto_ban: false })]);
       const channel = router.plan('gpt-4o', 'default')[0]!.channel;
