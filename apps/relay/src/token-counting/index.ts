@@ -1,0 +1,3 @@
+export { countPromptTokens } from './prompt-tokens';
+export { countTextTokens } from './text-tokens';
+export { IMAGE_TOKENS, LOW_DETAIL_IMAGE_TOKENS } from './image-tokens';
