@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { baseServiceConfig, secret } from '@tollgate/platform';
+import { baseServiceConfig, envInt, secret } from '@tollgate/platform';
+
+const wholeNumber = (fallback: string, min = 0) => envInt().pipe(z.number().int().min(min)).default(fallback);
 
 export const relayConfigSchema = z.object({
   ...baseServiceConfig,
@@ -7,5 +9,30 @@ export const relayConfigSchema = z.object({
   PORT: baseServiceConfig.PORT.default('3003'),
   REDIS_URL: secret(z.string().url().optional()),
   KAFKA_BROKERS: z.string().optional(),
+  /** 32 bytes, base64 or hex: the API-key lookup HMAC and the channel-key encryption derive from it. */
+  TOLLGATE_ENCRYPTION_KEY: secret(z.string().min(32, 'must be a 32-byte key, base64 or hex')),
+  /** Where admin listens, for reporting channels to auto-disable. */
+  ADMIN_URL: z.string().url().default('http://127.0.0.1:3005'),
+  /** Largest /v1 request body (images in prompts make bodies large). */
+  RELAY_BODY_LIMIT_BYTES: wholeNumber(String(32 * 1024 * 1024), 1024),
+  /** A reservation nobody settles (a crashed replica) frees itself after this long. */
+  RELAY_RESERVATION_TTL_MS: wholeNumber('900000', 1000),
+  /** How long a settled charge keeps counting against the balance: an upper bound on billing's lag. */
+  RELAY_QUOTA_HOLD_MS: wholeNumber('60000', 0),
+  /** Output tokens assumed for the reservation when the client sets no max_tokens. */
+  RELAY_DEFAULT_MAX_OUTPUT_TOKENS: wholeNumber('4096', 1),
+  /** Longest wait for an upstream's status and headers. */
+  RELAY_UPSTREAM_HEADERS_TIMEOUT_MS: wholeNumber('300000', 1000),
+  RELAY_UPSTREAM_CONNECTIONS: wholeNumber('256', 1),
+  /** Further channels tried after a connect error, 429 or 5xx (before the client got any byte). */
+  RELAY_MAX_RETRIES: wholeNumber('2', 0),
+  /** How long a call may wait for a slot on a channel at its max_concurrency (then 503). */
+  RELAY_QUEUE_TIMEOUT_MS: wholeNumber('10000', 1),
+  RELAY_QUEUE_CAPACITY: wholeNumber('1000', 0),
+  /** Groups served first from a full channel's queue, comma-separated. */
+  RELAY_PRIORITY_GROUPS: z.string().default('enterprise,svip'),
+  /** Consecutive failures that take a channel out of rotation, and for how long. */
+  RELAY_BREAKER_FAILURES: wholeNumber('5', 1),
+  RELAY_BREAKER_HALF_OPEN_MS: wholeNumber('30000', 0),
 });
 export type RelayConfig = z.output<typeof relayConfigSchema>;

@@ -1,8 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
+import { ChannelTestController } from './channel-test/channel-test.controller';
 import { ReadModelsController } from './read-models/read-models.controller';
 import { ReadModelsLifecycle } from './read-models/read-models.lifecycle';
 import { ReadModelsService } from './read-models/read-models.service';
+import { RelayRuntime } from './relay-runtime';
 
 @Module({})
 export class RelayModule {
@@ -10,8 +12,8 @@ export class RelayModule {
     return {
       module: RelayModule,
       imports: [ServiceInfrastructureModule.forRoot({ runtime })],
-      controllers: [ReadModelsController],
-      providers: [ReadModelsService, ReadModelsLifecycle],
+      controllers: [ReadModelsController, ChannelTestController],
+      providers: [ReadModelsService, ReadModelsLifecycle, RelayRuntime],
     };
   }
 }

@@ -1,15 +1,28 @@
-import { loadConfig } from '@tollgate/platform';
+import { createLogger, loadConfig } from '@tollgate/platform';
 import { startNestService, type Env, type RunningService, type ServiceRuntime } from '@tollgate/runtime';
 import { relayConfigSchema } from './config';
 import { RELAY_ERROR_RENDERERS } from './errors/protocol-error-renderers';
+import { registerV1Routes } from './http/v1-routes';
 import { RelayModule } from './relay.module';
+import { RelayRuntime } from './relay-runtime';
 
 export async function startRelay(env: Env, runtime: ServiceRuntime): Promise<RunningService> {
   const config = loadConfig(relayConfigSchema, env);
+  const logger = createLogger({ service: 'relay', level: config.LOG_LEVEL });
   return startNestService({
     name: 'relay',
     config,
+    logger,
     module: RelayModule.register(runtime),
     errorRenderers: RELAY_ERROR_RENDERERS,
+    bodyLimit: config.RELAY_BODY_LIMIT_BYTES,
+    beforeListen: async (app) => {
+      const relay = app.get(RelayRuntime);
+      registerV1Routes(app.getHttpAdapter().getInstance(), {
+        hotPath: () => relay.current(),
+        logger,
+        refused: (protocol, outcome) => relay.refused(protocol, outcome),
+      });
+    },
   });
 }

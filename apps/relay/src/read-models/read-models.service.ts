@@ -39,11 +39,17 @@ const TOPIC_OF: Record<ReadModelName, string> = {
 @Injectable()
 export class ReadModelsService implements OnModuleDestroy {
   private models?: ReadModels;
+  private opening?: Promise<ReadModels>;
 
   constructor(@Inject(EVENT_BUS) private readonly bus: EventBus) {}
 
-  async open(): Promise<ReadModels> {
-    if (this.models) return this.models;
+  /** Opens the tables once; later and concurrent callers share the same opening. */
+  open(): Promise<ReadModels> {
+    this.opening ??= this.openTables();
+    return this.opening;
+  }
+
+  private async openTables(): Promise<ReadModels> {
     const [tokens, users, channels, prices, balances] = await Promise.all([
       this.bus.table(TOPIC_OF.tokens, (v) => identityTokenV1.parse(v)),
       this.bus.table(TOPIC_OF.users, (v) => identityUserV1.parse(v)),

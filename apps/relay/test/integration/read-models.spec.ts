@@ -37,7 +37,13 @@ describe.each(INFRASTRUCTURES)('relay on %s infrastructure', (kind) => {
 
   beforeAll(async () => {
     infra = await openInfrastructure(kind, 'relay-it', { database: false });
-    const env = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error', TOLLGATE_INTERNAL_TOKEN_SECRET: secret };
+    const env = {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'error',
+      TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+      TOLLGATE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    };
     relay = await startRelay(env, { ...infra.runtime, bus: gate.wrap(infra.runtime.bus) });
   });
 

@@ -1,0 +1,71 @@
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { ClientGoneError, type ClientReply } from '../pipeline/client-reply';
+
+/** Stream chunks are small; a little buffering lets a slow client apply back-pressure early. */
+const STREAM_HIGH_WATER_MARK = 16 * 1024;
+
+/**
+ * A ClientReply over Fastify. Streams go out through a PassThrough that Fastify pipes to the socket,
+ * so its hooks (access log, metrics) still see the response; the client closing the connection before
+ * the answer finished aborts `signal`, which cancels the upstream call.
+ */
+export class FastifyClientReply implements ClientReply {
+  private readonly controller = new AbortController();
+  private stream: PassThrough | undefined;
+
+  constructor(private readonly reply: FastifyReply) {
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) this.controller.abort(new ClientGoneError());
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get streamStarted(): boolean {
+    return this.stream !== undefined;
+  }
+
+  sendJson(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+    void this.reply
+      .code(status)
+      .headers(headers)
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(body));
+  }
+
+  sendRaw(status: number, contentType: string, body: Buffer | string): void {
+    void this.reply.code(status).type(contentType).send(body);
+  }
+
+  startStream(contentType: string): void {
+    const stream = new PassThrough({ highWaterMark: STREAM_HIGH_WATER_MARK });
+    // Fastify destroys the stream when the client leaves; the abort signal reports that instead.
+    stream.on('error', () => undefined);
+    this.stream = stream;
+    void this.reply
+      .code(200)
+      .headers({ 'cache-control': 'no-cache', 'x-accel-buffering': 'no' })
+      .type(contentType)
+      .send(stream);
+  }
+
+  async write(text: string | Buffer): Promise<void> {
+    const stream = this.stream;
+    if (stream === undefined) throw new Error('write() before startStream()');
+    if (this.signal.aborted || stream.destroyed) throw new ClientGoneError();
+    if (stream.write(text)) return;
+    try {
+      await once(stream, 'drain', { signal: this.signal });
+    } catch {
+      throw new ClientGoneError();
+    }
+  }
+
+  end(): void {
+    if (this.stream !== undefined && !this.stream.destroyed) this.stream.end();
+  }
+}

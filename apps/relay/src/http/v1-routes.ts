@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, protocolOfPath, type ApiProtocol } from '@tollgate/contracts';
+import type { Logger } from '@tollgate/platform';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { extractApiKey } from '../access/api-key';
+import { RelayError, renderRelayError } from '../errors/relay-error';
+import type { CallContext } from '../pipeline/call-context';
+import { ClientGoneError } from '../pipeline/client-reply';
+import type { PassThroughOperation } from '../providers';
+import { UntranslatableRequestError } from '../providers';
+import { anthropicMessagesProtocol } from '../protocols/anthropic-messages.protocol';
+import type { ChatClientProtocol } from '../protocols/chat-client-protocol';
+import { geminiGenerateProtocol } from '../protocols/gemini-generate.protocol';
+import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
+import type { HotPath } from '../relay-runtime';
+import { FastifyClientReply } from './fastify-client-reply';
+
+export interface V1RouteDeps {
+  /** The hot path, once the relay has opened its read models. */
+  hotPath(): HotPath | undefined;
+  logger: Logger;
+  refused(protocol: ApiProtocol, outcome: string): void;
+}
+
+const PASS_THROUGH_ROUTES: ReadonlyArray<[string, PassThroughOperation]> = [
+  ['/v1/completions', 'completions'],
+  ['/v1/embeddings', 'embeddings'],
+  ['/v1/responses', 'responses'],
+  ['/v1/images/generations', 'images.generations'],
+  ['/v1/audio/speech', 'audio.speech'],
+];
+
+const GEMINI_ACTION = /^([^/:]+):(generateContent|streamGenerateContent)$/;
+
+const notReady = (): RelayError =>
+  new RelayError(ErrorCode.ServiceUnavailable, 'The relay is starting; try again in a moment', 1);
+
+/** Fastify's own refusals (body too large, bad JSON, wrong content type) in the protocol's words. */
+function fastifyRefusal(error: FastifyError): RelayError | undefined {
+  const status = error.statusCode;
+  if (status === undefined || status < 400 || status >= 500) return undefined;
+  if (status === 413) return new RelayError(ErrorCode.PayloadTooLarge, 'The request body is too large');
+  return new RelayError(ErrorCode.ValidationFailed, `Invalid request: ${error.message}`, undefined, status);
+}
+
+/**
+ * The /v1 and /v1beta routes, straight on Fastify: no Nest controller, guard or interceptor runs per
+ * call, and the body is parsed once by Fastify's JSON parser. Errors answer in the caller's protocol.
+ */
+export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): void {
+  const send = (reply: FastifyReply, protocol: ApiProtocol, error: RelayError): FastifyReply => {
+    const rendered = renderRelayError(protocol, error);
+    return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+  };
+
+  /** Runs a call with its accepted caller; every failure ends in the protocol's error shape. */
+  const serve =
+    (
+      protocol: ApiProtocol,
+      run: (
+        hot: HotPath,
+        context: CallContext,
+        client: FastifyClientReply,
+        request: FastifyRequest,
+      ) => Promise<void>,
+    ) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const startedAt = performance.now();
+      const client = new FastifyClientReply(reply);
+      try {
+        const hot = deps.hotPath();
+        if (hot === undefined || !hot.isCaughtUp()) throw notReady();
+        const caller = hot.access.authenticate(
+          extractApiKey(request.headers, request.query),
+          request.ip,
+          protocol,
+        );
+        await run(hot, { requestId: request.id, protocol, caller, startedAt }, client, request);
+      } catch (error) {
+        if (error instanceof ClientGoneError) return reply;
+        const relayError = toRelayError(error, request, deps.logger);
+        deps.refused(protocol, relayError.code);
+        if (client.streamStarted || reply.sent) return reply;
+        return send(reply, protocol, relayError);
+      }
+      return reply;
+    };
+
+  const chat = (
+    protocol: ChatClientProtocol,
+    fromPath?: (request: FastifyRequest) => { model: string; stream: boolean },
+  ) =>
+    serve(protocol.protocol, (hot, context, client, request) =>
+      hot.chat.handle(
+        context,
+        protocol,
+        {
+          body: request.body,
+          query: request.query as Record<string, unknown>,
+          ...(fromPath ? fromPath(request) : {}),
+        },
+        client,
+      ),
+    );
+
+  void fastify.register(async (scope) => {
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const protocol = protocolOfPath(request.url);
+      return send(reply, protocol, fastifyRefusal(error) ?? toRelayError(error, request, deps.logger));
+    });
+
+    scope.post('/v1/chat/completions', chat(openAiChatProtocol));
+    scope.post('/v1/messages', chat(anthropicMessagesProtocol));
+    scope.post(
+      '/v1beta/models/*',
+      chat(geminiGenerateProtocol, (request) => {
+        const action = GEMINI_ACTION.exec((request.params as { '*': string })['*']);
+        if (action === null) {
+          throw new RelayError(
+            ErrorCode.NotFound,
+            'Unknown method: use {model}:generateContent or :streamGenerateContent',
+          );
+        }
+        return { model: decodeURIComponent(action[1]!), stream: action[2] === 'streamGenerateContent' };
+      }),
+    );
+    for (const [path, operation] of PASS_THROUGH_ROUTES) {
+      scope.post(
+        path,
+        serve('openai', (hot, context, client, request) =>
+          hot.passThrough.handle(context, operation, request.body, bodyBytesOf(request), client),
+        ),
+      );
+    }
+    scope.get(
+      '/v1/models',
+      serve('openai', async (hot, context, client) => {
+        client.sendJson(200, { object: 'list', data: hot.models(context.caller) });
+      }),
+    );
+    scope.get(
+      '/v1/models/:model',
+      serve('openai', async (hot, context, client, request) => {
+        const name = (request.params as { model: string }).model;
+        const model = hot.models(context.caller).find((m) => m.id === name);
+        if (model === undefined)
+          throw new RelayError(ErrorCode.ModelNotFound, `The model ${name} does not exist`);
+        client.sendJson(200, model);
+      }),
+    );
+  });
+}
+
+function bodyBytesOf(request: FastifyRequest): number {
+  const declared = Number(request.headers['content-length']);
+  return Number.isFinite(declared) && declared > 0 ? declared : JSON.stringify(request.body ?? '').length;
+}
+
+/** Expected refusals keep their words; anything else is logged under an id the client is given. */
+function toRelayError(error: unknown, request: FastifyRequest, logger: Logger): RelayError {
+  if (error instanceof RelayError) return error;
+  if (error instanceof UntranslatableRequestError)
+    return new RelayError(ErrorCode.ValidationFailed, error.message);
+  const errorId = randomUUID();
+  logger.error(
+    // The stack without its first line: a message may quote the input (JSON.parse does), frames never do.
+    { requestId: request.id, errorId, err: { name: (error as Error).name, frames: framesOf(error) } },
+    'unexpected error on the hot path',
+  );
+  return new RelayError(ErrorCode.Internal, `Internal error (id ${errorId})`);
+}
+
+function framesOf(error: unknown): string | undefined {
+  const stack = (error as Error | undefined)?.stack;
+  return stack?.split('\n').slice(1).join('\n');
+}

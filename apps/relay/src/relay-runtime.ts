@@ -1,0 +1,160 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { TOPICS, type ApiProtocol, type CatalogChannel } from '@tollgate/contracts';
+import { EVENT_BUS, type EventBus } from '@tollgate/events';
+import { KV_STORE, type KvStore } from '@tollgate/kv';
+import {
+  InjectLogger,
+  InjectServiceConfig,
+  MetricsService,
+  parseMasterKey,
+  type Logger,
+} from '@tollgate/platform';
+import { CallerAccess } from './access/caller-access';
+import { ApiKeyHasher, KeyIndex } from './access/key-index';
+import { ChannelStatusClient } from './admin/channel-status.client';
+import { ChannelTester } from './channel-test/channel-tester';
+import type { RelayConfig } from './config';
+import { modelsForCaller, type OpenAiModel } from './models/model-listing';
+import { ChatRelay } from './pipeline/chat-relay';
+import { Metering } from './pipeline/metering';
+import { PassThroughRelay } from './pipeline/pass-through-relay';
+import { RelayMetrics } from './pipeline/relay-metrics';
+import { UpstreamDispatcher } from './pipeline/upstream-dispatcher';
+import { PriceBook } from './pricing/price-book';
+import { adapterForChannelType, UnknownChannelTypeError } from './providers';
+import { QuotaReservations } from './quota/quota-reservations';
+import { ReadModelsService, type ReadModels } from './read-models/read-models.service';
+import { ChannelRouter } from './routing';
+import { countPromptTokens, countTextTokens } from './token-counting';
+import { ChannelKeys } from './upstream/channel-keys';
+import { UpstreamClient } from './upstream/upstream-client';
+import type { Caller } from './access/caller-access';
+
+/** Everything a /v1 call needs, built once the read models are open. */
+export interface HotPath {
+  access: CallerAccess;
+  chat: ChatRelay;
+  passThrough: PassThroughRelay;
+  models(caller: Caller): OpenAiModel[];
+  isCaughtUp(): boolean;
+}
+
+function providerName(channel: CatalogChannel): string {
+  try {
+    return adapterForChannelType(channel.type).name;
+  } catch (error) {
+    if (error instanceof UnknownChannelTypeError) return 'unknown';
+    throw error;
+  }
+}
+
+/**
+ * Builds the relay's hot path from its infrastructure: key index, router, pools, metering. Routes are
+ * registered on Fastify before this exists (Nest opens modules later), so they ask for it per call.
+ */
+@Injectable()
+export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
+  private hotPath?: HotPath;
+  private tester?: ChannelTester;
+  private readonly closers: (() => Promise<void> | void)[] = [];
+
+  constructor(
+    private readonly readModels: ReadModelsService,
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(KV_STORE) private readonly kv: KvStore,
+    private readonly metricsService: MetricsService,
+    @InjectLogger() private readonly logger: Logger,
+    @InjectServiceConfig() private readonly config: RelayConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const models = await this.readModels.open();
+    const masterKey = parseMasterKey(this.config.TOLLGATE_ENCRYPTION_KEY);
+    const upstream = new UpstreamClient({
+      connectionsPerOrigin: this.config.RELAY_UPSTREAM_CONNECTIONS,
+      headersTimeoutMs: this.config.RELAY_UPSTREAM_HEADERS_TIMEOUT_MS,
+    });
+    const keys = new ChannelKeys(masterKey);
+    this.tester = new ChannelTester(upstream, keys);
+    this.hotPath = this.build(models, masterKey, upstream, keys);
+    this.closers.push(() => upstream.close());
+  }
+
+  /** The hot path, or undefined until the read models are open. */
+  current(): HotPath | undefined {
+    return this.hotPath;
+  }
+
+  channelTester(): ChannelTester {
+    if (this.tester === undefined) throw new Error('relay is not started yet');
+    return this.tester;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    for (const close of this.closers.reverse()) await close();
+  }
+
+  private build(models: ReadModels, masterKey: Buffer, upstream: UpstreamClient, keys: ChannelKeys): HotPath {
+    const { config, logger } = this;
+    const metrics = new RelayMetrics(this.metricsService);
+    const keyIndex = new KeyIndex(models.tokens);
+    this.closers.push(() => keyIndex.close());
+    const access = new CallerAccess(keyIndex, new ApiKeyHasher(masterKey), models.users);
+    const admin = new ChannelStatusClient(config.ADMIN_URL, config.TOLLGATE_INTERNAL_TOKEN_SECRET, logger);
+    const router = new ChannelRouter(
+      models.channels,
+      {
+        maxRetries: config.RELAY_MAX_RETRIES,
+        queueTimeoutMs: config.RELAY_QUEUE_TIMEOUT_MS,
+        queueCapacity: config.RELAY_QUEUE_CAPACITY,
+        priorityGroups: config.RELAY_PRIORITY_GROUPS.split(',')
+          .map((g) => g.trim())
+          .filter((g) => g !== ''),
+        breaker: {
+          consecutiveFailures: config.RELAY_BREAKER_FAILURES,
+          halfOpenAfterMs: config.RELAY_BREAKER_HALF_OPEN_MS,
+        },
+      },
+      {
+        onAutoBan: (channel, reason, status) => admin.autoDisable(channel.id, reason, status),
+        onHealthChange: (channel, healthy) => metrics.health(channel, providerName(channel), healthy),
+        onQueueDepth: (channelId, depth) => metrics.queue(channelId, depth),
+      },
+    );
+    this.closers.push(() => router.dispose());
+    const prices = new PriceBook(models.prices);
+    const now = () => performance.now();
+    const metering = new Metering({
+      reservations: new QuotaReservations(
+        this.kv,
+        { quotaOf: (userId) => models.balances.get(String(userId))?.quota },
+        { reservationTtlMs: config.RELAY_RESERVATION_TTL_MS, holdMs: config.RELAY_QUOTA_HOLD_MS },
+      ),
+      sink: {
+        record: (event) =>
+          this.bus.publish([{ topic: TOPICS.usageRecorded.name, key: String(event.user_id), value: event }]),
+      },
+      metrics,
+      logger,
+      estimatePolicy: { defaultMaxOutputTokens: config.RELAY_DEFAULT_MAX_OUTPUT_TOKENS },
+      now,
+    });
+    const dispatcher = new UpstreamDispatcher(router, upstream, keys, metrics, logger, now);
+    const tokens = { countPromptTokens, countTextTokens };
+    const shared = { access, prices, metering, dispatcher, metrics, tokens, now };
+    return {
+      access,
+      chat: new ChatRelay({ ...shared, logger }),
+      passThrough: new PassThroughRelay(shared),
+      models: (caller) => modelsForCaller({ channels: models.channels, prices: models.prices }, caller),
+      isCaughtUp: () => this.readModels.isCaughtUp(),
+    };
+  }
+
+  /** For refusals before a call reaches the pipeline (bad key, bad body). */
+  refused(protocol: ApiProtocol, outcome: string): void {
+    this.metricsService
+      .counter('relayRequests')
+      .inc({ protocol, model: 'unknown', provider: 'none', outcome });
+  }
+}

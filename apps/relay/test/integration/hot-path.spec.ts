@@ -1,0 +1,318 @@
+import { randomBytes } from 'node:crypto';
+import {
+  CHANNEL_TEST_CALL,
+  chargeQuota,
+  TOPICS,
+  usageRecordedV1,
+  type UsageRecorded,
+} from '@tollgate/contracts';
+import { SERVICE_TOKEN_HEADER, ServiceTokenSigner } from '@tollgate/platform';
+import type { RunningService } from '@tollgate/runtime';
+import {
+  eventually,
+  INFRASTRUCTURES,
+  openInfrastructure,
+  startFakeUpstream,
+  TopicRecorder,
+  waitUntilReady,
+  type FakeUpstream,
+  type TestInfrastructure,
+} from '@tollgate/testing';
+import { startRelay } from '../../src';
+import { userAccount } from '../../src/quota/quota-reservations';
+import { RelayWorld, type TestKey } from '../support/relay-world';
+import { sseData, sseEventNames } from '../support/sse-text';
+
+jest.setTimeout(90_000);
+
+const CHANNEL_TYPE = { openai: 1, anthropic: 14, gemini: 24 } as const;
+const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
+
+describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => {
+  const secret = randomBytes(32).toString('hex');
+  let infra: TestInfrastructure;
+  let world: RelayWorld;
+  let upstream: FakeUpstream;
+  let failing: FakeUpstream;
+  let relay: RunningService;
+  let usage: TopicRecorder;
+  let rich: TestKey;
+  let gpt: string;
+  let claude: string;
+  let fallback: string;
+
+  const post = (path: string, headers: Record<string, string>, body: unknown) =>
+    fetch(`${relay.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const bearer = (key: TestKey) => ({ authorization: `Bearer ${key.apiKey}` });
+  const chat = (model: string, extra: Record<string, unknown> = {}) => ({
+    model,
+    messages: [{ role: 'user', content: 'Hello there' }],
+    max_tokens: 16,
+    ...extra,
+  });
+  /** New entities reach relay through the topics; a key works once GET /v1/models accepts it. */
+  const keyReady = (key: TestKey) =>
+    eventually(`key of user ${key.userId} in relay`, async () => {
+      const res = await fetch(`${relay.url}/v1/models`, { headers: bearer(key) });
+      return res.status === 200 ? true : undefined;
+    });
+  const eventsOf = (key: TestKey): UsageRecorded[] =>
+    usage.values<UsageRecorded>((event) => event.user_id === key.userId);
+  const eventCount = (key: TestKey, n: number) =>
+    eventually(`${n} usage.recorded events of user ${key.userId}`, async () =>
+      eventsOf(key).length >= n ? eventsOf(key) : undefined,
+    );
+
+  beforeAll(async () => {
+    infra = await openInfrastructure(kind, 'relay-hot-path', { database: false });
+    world = new RelayWorld(infra.runtime.bus, infra.runId);
+    upstream = await startFakeUpstream({ completionTokens: 8, chunks: 4 });
+    failing = await startFakeUpstream({ failRate: 1, failStatus: 503 });
+    gpt = world.model('gpt');
+    claude = world.model('claude');
+    fallback = world.model('fallback');
+    relay = await startRelay(
+      {
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'error',
+        TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+        TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
+        RELAY_QUOTA_HOLD_MS: '60000',
+      },
+      infra.runtime,
+    );
+    usage = await TopicRecorder.start(
+      infra.runtime.bus,
+      TOPICS.usageRecorded.name,
+      `relay-it-usage-${infra.runId}`,
+    );
+    await Promise.all([world.price(gpt), world.price(claude), world.price(fallback)]);
+    await world.channel({
+      key: 'sk-fake-openai-key',
+      base_url: upstream.url,
+      models: [gpt],
+      model_mapping: { [gpt]: 'gpt-4o-mini' },
+    });
+    await world.channel({
+      type: CHANNEL_TYPE.anthropic,
+      key: 'sk-ant-fake-anthropic-key',
+      base_url: upstream.url,
+      models: [claude],
+      model_mapping: { [claude]: 'claude-sonnet-5-5' },
+    });
+    // The better channel for `fallback` always fails with 503; the worse one works.
+    await world.channel({
+      key: 'sk-fake-openai-key',
+      base_url: failing.url,
+      models: [fallback],
+      priority: 10,
+    });
+    await world.channel({
+      type: CHANNEL_TYPE.gemini,
+      key: 'fake-gemini-key',
+      base_url: upstream.url,
+      models: [fallback],
+      priority: 0,
+      model_mapping: { [fallback]: 'gemini-2.5-flash' },
+    });
+    rich = await world.key(50_000_000);
+    await waitUntilReady(relay.url);
+    await eventually('relay to serve the run’s models', async () => {
+      const res = await fetch(`${relay.url}/v1/models`, { headers: bearer(rich) });
+      const body = (await res.json()) as { data?: { id: string }[] };
+      return body.data?.length === 3 ? true : undefined;
+    });
+  });
+
+  afterAll(async () => {
+    await usage?.stop();
+    await relay?.close();
+    await upstream?.close();
+    await failing?.close();
+    await infra?.close();
+  });
+
+  it('answers a plain chat completion, charges its usage once and holds the charge in kv', async () => {
+    const key = await world.key(1_000_000);
+    await keyReady(key);
+    const res = await post('/v1/chat/completions', bearer(key), chat(gpt));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      choices: { message: { content: string } }[];
+      usage: { prompt_tokens: number; completion_tokens: number };
+    };
+    expect(body.choices[0]!.message.content.length).toBeGreaterThan(0);
+    const [event] = await eventCount(key, 1);
+    expect(usageRecordedV1.parse(event)).toMatchObject({
+      model: gpt,
+      upstream_model: 'gpt-4o-mini',
+      status: 'success',
+      is_stream: false,
+      group: world.group,
+      prompt_tokens: body.usage.prompt_tokens,
+      completion_tokens: body.usage.completion_tokens,
+      price: PRICE,
+    });
+    const expected = chargeQuota({ ...body.usage, cached_tokens: 0 }, PRICE);
+    expect(event!.quota).toBe(expected);
+    expect(await infra.runtime.kv.outstanding(userAccount(key.userId))).toBe(expected);
+  });
+
+  it('streams chat with [DONE], and sends the usage chunk only to a client that asked for it', async () => {
+    const quiet = await (
+      await post('/v1/chat/completions', bearer(rich), chat(gpt, { stream: true }))
+    ).text();
+    const quietData = sseData(quiet);
+    expect(quietData.at(-1)).toBe('[DONE]');
+    expect(quietData.slice(0, -1).every((d) => !('usage' in JSON.parse(d)))).toBe(true);
+
+    const asked = await post(
+      '/v1/chat/completions',
+      bearer(rich),
+      chat(gpt, { stream: true, stream_options: { include_usage: true } }),
+    );
+    expect(asked.headers.get('content-type')).toContain('text/event-stream');
+    const chunks = sseData(await asked.text())
+      .slice(0, -1)
+      .map((d) => JSON.parse(d) as { usage?: { completion_tokens: number } });
+    expect(chunks.at(-1)?.usage?.completion_tokens).toBe(8);
+  });
+
+  it('serves an OpenAI client from an Anthropic channel, plain and streamed', async () => {
+    const plain = await post('/v1/chat/completions', bearer(rich), chat(claude));
+    expect(plain.status).toBe(200);
+    expect(await plain.json()).toMatchObject({
+      object: 'chat.completion',
+      choices: [{ message: { role: 'assistant' } }],
+    });
+    const streamed = sseData(
+      await (await post('/v1/chat/completions', bearer(rich), chat(claude, { stream: true }))).text(),
+    );
+    expect(streamed.at(-1)).toBe('[DONE]');
+    expect(streamed.length).toBeGreaterThan(2);
+  });
+
+  it('serves an Anthropic client (x-api-key) from an OpenAI channel, plain and streamed', async () => {
+    const body = { model: gpt, max_tokens: 16, messages: [{ role: 'user', content: 'Hello' }] };
+    const plain = await post('/v1/messages', { 'x-api-key': rich.apiKey }, body);
+    expect(plain.status).toBe(200);
+    expect(await plain.json()).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: gpt,
+      stop_reason: expect.any(String),
+    });
+    const streamed = await (
+      await post('/v1/messages', { 'x-api-key': rich.apiKey }, { ...body, stream: true })
+    ).text();
+    const names = sseEventNames(streamed);
+    expect(names[0]).toBe('message_start');
+    expect(names.at(-1)).toBe('message_stop');
+    expect(names).toContain('content_block_delta');
+  });
+
+  it('serves a Gemini client (?key=, alt=sse) from an OpenAI channel', async () => {
+    const body = {
+      contents: [{ role: 'user', parts: [{ text: 'Hello' }] }],
+      generationConfig: { maxOutputTokens: 16 },
+    };
+    const plain = await post(`/v1beta/models/${gpt}:generateContent?key=${rich.apiKey}`, {}, body);
+    expect(plain.status).toBe(200);
+    expect(await plain.json()).toMatchObject({
+      candidates: [{ content: { role: 'model' } }],
+      usageMetadata: expect.any(Object),
+    });
+    const streamed = await post(
+      `/v1beta/models/${gpt}:streamGenerateContent?alt=sse`,
+      { 'x-goog-api-key': rich.apiKey },
+      body,
+    );
+    const objects = sseData(await streamed.text()).map((d) => JSON.parse(d) as { usageMetadata?: unknown });
+    expect(objects.length).toBeGreaterThan(1);
+    expect(objects.at(-1)?.usageMetadata).toBeDefined();
+  });
+
+  it('retries a failing channel on the next one before anything reached the client', async () => {
+    failing.resetStats();
+    const res = await post('/v1/chat/completions', bearer(rich), chat(fallback));
+    expect(res.status).toBe(200);
+    expect(failing.stats().injectedFailures).toBeGreaterThan(0);
+  });
+
+  it('refuses in each protocol’s shape: bad key 401, unknown model 404, model outside the key list 403', async () => {
+    const openai = await post('/v1/chat/completions', { authorization: 'Bearer sk-nope' }, chat(gpt));
+    expect(openai.status).toBe(401);
+    expect(await openai.json()).toMatchObject({
+      error: { code: 'invalid_api_key', type: expect.any(String) },
+    });
+    const anthropic = await post('/v1/messages', {}, { model: gpt, max_tokens: 1, messages: [] });
+    expect(anthropic.status).toBe(401);
+    expect(await anthropic.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+    const gemini = await post(`/v1beta/models/${gpt}:generateContent`, {}, {});
+    expect(await gemini.json()).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
+
+    const unknown = await post('/v1/chat/completions', bearer(rich), chat(`nope-${world.runId}`));
+    expect(unknown.status).toBe(404);
+    const limited = await world.key(1_000_000, { model_limits_enabled: true, model_limits: [claude] });
+    await keyReady(limited);
+    expect((await post('/v1/chat/completions', bearer(limited), chat(gpt))).status).toBe(403);
+  });
+
+  it('answers 402 without calling upstream when the balance cannot cover the estimate', async () => {
+    const poor = await world.key(1);
+    await keyReady(poor);
+    upstream.resetStats();
+    const res = await post('/v1/chat/completions', bearer(poor), chat(gpt));
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({ error: { code: 'insufficient_quota' } });
+    expect(upstream.stats().requests).toBe(0);
+  });
+
+  it('passes embeddings through and charges the reported usage', async () => {
+    const res = await post('/v1/embeddings', bearer(rich), { model: gpt, input: 'Hello there' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { embedding: number[] }[]; usage: { prompt_tokens: number } };
+    expect(body.data[0]!.embedding.length).toBeGreaterThan(0);
+    await eventually('the embeddings usage event', async () =>
+      eventsOf(rich).find((e) => e.completion_tokens === 0 && e.prompt_tokens === body.usage.prompt_tokens),
+    );
+  });
+
+  it('tests a channel for admin with a service token, and refuses a caller without one', async () => {
+    const channel = await world.channel({
+      key: 'sk-fake-openai-key',
+      base_url: upstream.url,
+      models: ['gpt-4o-mini'],
+    });
+    const url = `${relay.url}${CHANNEL_TEST_CALL.path}`;
+    const token = await new ServiceTokenSigner(secret, CHANNEL_TEST_CALL.audience).token();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: token },
+      body: JSON.stringify({ channel }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      success: true,
+      model: 'gpt-4o-mini',
+      time_ms: expect.any(Number),
+    });
+    const broken = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: token },
+      body: JSON.stringify({ channel: { ...channel, base_url: failing.url } }),
+    });
+    expect(await broken.json()).toMatchObject({ success: false });
+    const anonymous = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(anonymous.status).toBe(401);
+  });
+});

@@ -1,0 +1,106 @@
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import {
+  CHANNEL_KEY_ENCRYPTION_PURPOSE,
+  TOKEN_KEY_HASH_PURPOSE,
+  TOPICS,
+  type BillingBalance,
+  type CatalogChannel,
+  type IdentityToken,
+} from '@tollgate/contracts';
+import type { EventBus } from '@tollgate/events';
+import { deriveKey, SecretBox } from '@tollgate/platform';
+import { aChannel, aModelPrice, aToken, aUser } from './fixtures';
+
+export interface TestKey {
+  apiKey: string;
+  token: IdentityToken;
+  userId: number;
+}
+
+/**
+ * The entities relay reads, published straight onto their compacted topics as auth, billing and admin
+ * would. Names, groups and ids are unique to the run, so a shared broker's older entities never match.
+ */
+export class RelayWorld {
+  readonly masterKey = randomBytes(32);
+  readonly group: string;
+  private readonly channelBox = new SecretBox(deriveKey(this.masterKey, CHANNEL_KEY_ENCRYPTION_PURPOSE));
+  private readonly hmacKey = deriveKey(this.masterKey, TOKEN_KEY_HASH_PURPOSE);
+
+  constructor(
+    private readonly bus: EventBus,
+    readonly runId: string,
+  ) {
+    this.group = `g_${runId}`;
+  }
+
+  get encryptionKey(): string {
+    return this.masterKey.toString('base64');
+  }
+
+  /** A model name of this run (the channel maps it to what the fake upstream is asked for). */
+  model(base: string): string {
+    return `${base}-${this.runId}`;
+  }
+
+  async price(model: string, group_ratio = '1'): Promise<void> {
+    await this.bus.publish([
+      { topic: TOPICS.billingPrice.name, key: `model:${model}`, value: aModelPrice(model) },
+      {
+        topic: TOPICS.billingPrice.name,
+        key: `group:${this.group}`,
+        value: { v: 1, kind: 'group_ratio', group: this.group, ratio: group_ratio, updated_at: 0 },
+      },
+    ]);
+  }
+
+  /** A channel of this run's group, its upstream key sealed as admin seals it. */
+  async channel(overrides: Partial<CatalogChannel> & { key: string }): Promise<CatalogChannel> {
+    const { key, ...rest } = overrides;
+    const channel = aChannel({
+      id: randomInt(100_000_000, 2_000_000_000),
+      groups: [this.group],
+      ...rest,
+      key_encrypted: this.channelBox.seal(key),
+    });
+    await this.bus.publish([{ topic: TOPICS.catalogChannel.name, key: String(channel.id), value: channel }]);
+    return channel;
+  }
+
+  /** A user with a balance and an API key of this run's group. */
+  async key(balance: number, token: Partial<IdentityToken> = {}): Promise<TestKey> {
+    const userId = randomInt(100_000_000, 2_000_000_000);
+    const apiKey = `sk-${randomBytes(24).toString('hex')}`;
+    const entity = aToken({
+      id: randomInt(100_000_000, 2_000_000_000),
+      user_id: userId,
+      key_hash: createHmac('sha256', this.hmacKey).update(apiKey, 'utf8').digest('hex'),
+      group: this.group,
+      ...token,
+    });
+    await this.bus.publish([
+      { topic: TOPICS.identityUser.name, key: String(userId), value: aUser(userId) },
+      { topic: TOPICS.billingBalance.name, key: String(userId), value: this.balance(userId, balance) },
+      { topic: TOPICS.identityToken.name, key: String(entity.id), value: entity },
+    ]);
+    return { apiKey, token: entity, userId };
+  }
+
+  async updateToken(token: IdentityToken): Promise<void> {
+    await this.bus.publish([{ topic: TOPICS.identityToken.name, key: String(token.id), value: token }]);
+  }
+
+  private balance(userId: number, quota: number): BillingBalance {
+    return {
+      v: 1,
+      user_id: userId,
+      quota,
+      used_quota: 0,
+      request_count: 0,
+      aff_quota: 0,
+      aff_history_quota: 0,
+      version: 1,
+      updated_at: Math.floor(Date.now() / 1000),
+    };
+  }
+}
