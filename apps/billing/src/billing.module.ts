@@ -14,6 +14,17 @@ import { GroupRatio } from './pricing/group-ratio.entity';
 import { ModelPrice } from './pricing/model-price.entity';
 import { PricingModule } from './pricing/pricing.module';
 import { UsageModule } from './usage/usage.module';
+import { AdjustmentsModule } from './adjustments/adjustments.module';
+import { AffiliateModule } from './affiliate/affiliate.module';
+import { ExchangeRateRecord } from './exchange-rate/exchange-rate.entity';
+import { ExchangeRateModule } from './exchange-rate/exchange-rate.module';
+import { AffiliateMigration } from './migrations/20261126-affiliate.migration';
+import { ExchangeRatesMigration } from './migrations/20261126-exchange-rates.migration';
+import { PaymentsMigration } from './migrations/20261126-payments.migration';
+import { Payment } from './payments/payment.entity';
+import { PaymentsModule } from './payments/payments.module';
+import { PromoCode } from './promo/promo-code.entity';
+import { PromoModule } from './promo/promo.module';
 
 @Module({})
 export class BillingModule {
@@ -25,14 +36,27 @@ export class BillingModule {
           runtime,
           database: {
             url: config.DATABASE_URL,
-            entities: [Account, ModelPrice, GroupRatio, LedgerEntry],
-            migrations: [AccountsMigration, PricesMigration, LedgerMigration, UsageLogsMigration],
+            entities: [Account, ModelPrice, GroupRatio, LedgerEntry, ExchangeRateRecord, PromoCode, Payment],
+            migrations: [
+              AccountsMigration,
+              PricesMigration,
+              LedgerMigration,
+              UsageLogsMigration,
+              ExchangeRatesMigration,
+              PaymentsMigration,
+              AffiliateMigration,
+            ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),
         PricingModule,
         LedgerModule,
         UsageModule,
+        ExchangeRateModule,
+        PromoModule,
+        PaymentsModule,
+        AffiliateModule,
+        AdjustmentsModule,
       ],
       providers: [AccountsService, IdentityUserConsumer],
     };

@@ -1,2 +1,4 @@
 export * from './fake-upstream';
 export * from './service-harness';
+export * from './fake-cbr';
+export * from './fake-payments';

@@ -1,0 +1,24 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import {
+  affiliateTransferRequestSchema,
+  ok,
+  type AffiliateTransferResult,
+  type Envelope,
+} from '@tollgate/contracts';
+import { CurrentIdentity, type Identity } from '@tollgate/platform';
+import { AffiliateService } from './affiliate.service';
+
+@Controller('api/user/aff_transfer')
+export class AffiliateController {
+  constructor(private readonly affiliate: AffiliateService) {}
+
+  @HttpCode(200)
+  @Post()
+  async transfer(
+    @Body() body: unknown,
+    @CurrentIdentity() caller: Identity,
+  ): Promise<Envelope<AffiliateTransferResult>> {
+    const { quota } = affiliateTransferRequestSchema.parse(body);
+    return ok(await this.affiliate.transfer(caller.userId, quota));
+  }
+}

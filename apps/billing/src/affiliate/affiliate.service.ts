@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { ErrorCode, type AffiliateTransferResult } from '@tollgate/contracts';
+import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
+import { AppException, InjectServiceConfig } from '@tollgate/platform';
+import { billingBalanceEvent } from '../accounts/balance-events';
+import type { BillingConfig } from '../config';
+import { percentOf } from '../exchange-rate/ruble-quota';
+import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
+import { LedgerService } from '../ledger/ledger.service';
+import { openAndLockAccounts } from '../payments/open-account';
+
+/**
+ * The affiliate programme: an inviter earns AFFILIATE_REWARD_PERCENT of each successful top-up of
+ * the users they invited, as affiliate quota, and moves it to their balance when they like. Both
+ * movements are entries of the append-only affiliate ledger, so aff_quota is the sum of its entries.
+ */
+@Injectable()
+export class AffiliateService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly ledger: LedgerService,
+    private readonly outbox: OutboxRelay,
+    @InjectServiceConfig() private readonly config: BillingConfig,
+  ) {}
+
+  async inviterOf(em: EntityManager, userId: number): Promise<number | undefined> {
+    const [row] = await em.execute<{ inviter_id: number | null }[]>(
+      'select inviter_id from affiliate_links where user_id = ?',
+      [userId],
+    );
+    return row?.inviter_id ?? undefined;
+  }
+
+  /**
+   * Credits the inviter's share of a top-up, once per payment, inside the payment's transaction.
+   * The inviter's account must already be locked by the caller (see openAndLockAccounts).
+   */
+  async reward(
+    em: EntityManager,
+    inviterId: number,
+    inviteeId: number,
+    topUpQuota: number,
+    paymentId: number,
+  ) {
+    const amount = percentOf(topUpQuota, this.config.AFFILIATE_REWARD_PERCENT);
+    if (amount <= 0 || inviterId === inviteeId) return;
+    const inserted = await em.execute<{ id: string }[]>(
+      `insert into affiliate_entries (user_id, kind, amount, idempotency_key, invitee_id, payment_id)
+       values (?, 'reward', ?, ?, ?, ?) on conflict (idempotency_key) do nothing returning id`,
+      [inviterId, amount, `payment:${paymentId}:affiliate_reward`, inviteeId, paymentId],
+    );
+    if (inserted.length === 0) return;
+    const [inviter] = (await openAndLockAccounts(em, [inviterId])).values();
+    inviter!.affQuota += amount;
+    inviter!.affHistoryQuota += amount;
+    inviter!.version += 1;
+    inviter!.updatedAt = new Date();
+    await em.flush();
+    await enqueueOutbox(em, [billingBalanceEvent(inviter!)]);
+  }
+
+  /** Moves `quota` of the caller's affiliate quota to their balance. */
+  async transfer(userId: number, quota: number): Promise<AffiliateTransferResult> {
+    const minimum = this.config.AFFILIATE_MIN_TRANSFER_QUOTA;
+    if (quota < minimum) {
+      throw new AppException(ErrorCode.ValidationFailed, `Минимальная сумма перевода — ${minimum} квоты`);
+    }
+    const result = await this.em.fork().transactional(async (tx) => {
+      const account = (await openAndLockAccounts(tx, [userId])).get(userId)!;
+      if (account.affQuota < quota) {
+        throw new AppException(ErrorCode.ValidationFailed, 'Недостаточно партнёрской квоты');
+      }
+      const key = `affiliate-transfer:${randomUUID()}`;
+      await tx.execute(
+        `insert into affiliate_entries (user_id, kind, amount, idempotency_key) values (?, 'transfer', ?, ?)`,
+        [userId, -quota, key],
+      );
+      account.affQuota -= quota;
+      await tx.flush();
+      await this.ledger.post(tx, [
+        { userId, kind: LedgerEntryKind.AffiliateTransfer, amount: quota, idempotencyKey: key },
+      ]);
+      return { quota: account.quota, aff_quota: account.affQuota, transferred: quota };
+    });
+    this.outbox.nudge();
+    return result;
+  }
+}

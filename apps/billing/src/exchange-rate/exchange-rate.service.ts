@@ -1,0 +1,109 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable, Logger } from '@nestjs/common';
+import type { ExchangeRate } from '@tollgate/contracts';
+import { InjectServiceConfig } from '@tollgate/platform';
+import type { BillingConfig } from '../config';
+import { CbrClient } from './cbr.client';
+import { ExchangeRateRecord, USD_RUB } from './exchange-rate.entity';
+import { rateInForce, type StoredRates } from './rate-in-force';
+
+/** Replicas read the stored rates at most this often; a change made elsewhere shows within it. */
+const CACHE_MS = 10_000;
+/** After a failed fetch, asking for the rate does not wait on the bank again before this. */
+const RETRY_AFTER_FAILURE_MS = 60_000;
+
+/**
+ * The dollar's rate in rubles: the Central Bank's daily rate, fetched periodically and kept in the
+ * database, an admin override, and the configured fallback when the bank was never reached.
+ */
+@Injectable()
+export class ExchangeRateService {
+  private readonly logger = new Logger(ExchangeRateService.name);
+  private cached: { stored: StoredRates; readAt: number } | undefined;
+  private refreshing: Promise<boolean> | undefined;
+  private lastFailureAt = 0;
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly bank: CbrClient,
+    @InjectServiceConfig() private readonly config: BillingConfig,
+  ) {}
+
+  async current(): Promise<ExchangeRate> {
+    let stored = await this.stored();
+    if (stored.bankRate === null && stored.overrideRate === null && this.mayAskTheBank()) {
+      await this.refresh();
+      stored = await this.stored();
+    }
+    return rateInForce(
+      stored,
+      {
+        staleAfterMs: this.config.EXCHANGE_RATE_STALE_AFTER_SECONDS * 1000,
+        configuredRate: this.config.TOLLGATE_USD_RUB,
+      },
+      new Date(),
+    );
+  }
+
+  /** Fetches the bank's rate and stores it; a failure is recorded and the last known rate stays. Never throws. */
+  refresh(): Promise<boolean> {
+    this.refreshing ??= this.fetchAndStore().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  /** Sets (or, with null, removes) the admin's rate, which wins over the bank's until removed. */
+  async setOverride(rate: string | null, actorId: number): Promise<ExchangeRate> {
+    await this.em
+      .fork()
+      .nativeUpdate(
+        ExchangeRateRecord,
+        { pair: USD_RUB },
+        rate === null
+          ? { overrideRate: null, overrideSetAt: null, overrideSetBy: actorId, updatedAt: new Date() }
+          : { overrideRate: rate, overrideSetAt: new Date(), overrideSetBy: actorId, updatedAt: new Date() },
+      );
+    this.cached = undefined;
+    return this.current();
+  }
+
+  private mayAskTheBank(): boolean {
+    return Date.now() - this.lastFailureAt > RETRY_AFTER_FAILURE_MS;
+  }
+
+  private async fetchAndStore(): Promise<boolean> {
+    const em = this.em.fork();
+    try {
+      const { rate, date } = await this.bank.usdRate();
+      await em.nativeUpdate(
+        ExchangeRateRecord,
+        { pair: USD_RUB },
+        { bankRate: rate, bankRateDate: date, bankFetchedAt: new Date(), updatedAt: new Date() },
+      );
+      this.cached = undefined;
+      return true;
+    } catch (error) {
+      this.lastFailureAt = Date.now();
+      this.logger.warn(`the Central Bank's rate could not be refreshed: ${(error as Error).message}`);
+      await em
+        .nativeUpdate(ExchangeRateRecord, { pair: USD_RUB }, { bankFailedAt: new Date() })
+        .catch(() => undefined);
+      this.cached = undefined;
+      return false;
+    }
+  }
+
+  private async stored(): Promise<StoredRates> {
+    if (this.cached && Date.now() - this.cached.readAt < CACHE_MS) return this.cached.stored;
+    const record = await this.em.fork().findOneOrFail(ExchangeRateRecord, { pair: USD_RUB });
+    const stored: StoredRates = {
+      bankRate: record.bankRate,
+      bankFetchedAt: record.bankFetchedAt,
+      overrideRate: record.overrideRate,
+      overrideSetAt: record.overrideSetAt,
+    };
+    this.cached = { stored, readAt: Date.now() };
+    return stored;
+  }
+}

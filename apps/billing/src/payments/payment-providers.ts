@@ -1,0 +1,23 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode, type PaymentProviderName } from '@tollgate/contracts';
+import { AppException } from '@tollgate/platform';
+import { PAYMENT_PROVIDER_LIST, type PaymentProvider } from './providers/payment-provider.port';
+
+/** The configured providers by name. */
+@Injectable()
+export class PaymentProviders {
+  private readonly byName: ReadonlyMap<PaymentProviderName, PaymentProvider>;
+
+  constructor(@Inject(PAYMENT_PROVIDER_LIST) providers: readonly PaymentProvider[]) {
+    this.byName = new Map(providers.map((provider) => [provider.name, provider]));
+  }
+
+  /** The provider, when it is configured here; a 400 otherwise. */
+  enabled(name: PaymentProviderName): PaymentProvider {
+    const provider = this.byName.get(name);
+    if (!provider?.enabled()) {
+      throw new AppException(ErrorCode.ValidationFailed, 'Этот способ оплаты сейчас недоступен');
+    }
+    return provider;
+  }
+}

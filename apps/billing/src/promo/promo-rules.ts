@@ -1,0 +1,49 @@
+import { normalizeDecimal, toScaledInteger, type PromoType } from '@tollgate/contracts';
+import { percentOf, rublesToQuota } from '../exchange-rate/ruble-quota';
+
+/** What decides whether a code may be used now; counts include pending payments' live reservations. */
+export interface PromoUsability {
+  active: boolean;
+  deleted: boolean;
+  startsAt: Date | null;
+  expiresAt: Date | null;
+  maxUses: number;
+  perUserLimit: number;
+  /** Consumed uses plus live reservations. */
+  heldUses: number;
+  /** This user's consumed uses plus live reservations. */
+  heldByUser: number;
+}
+
+/** Why a code cannot be used; callers answer PROMO_INVALID_MESSAGE whatever it is. */
+export type PromoRefusal =
+  'inactive' | 'not_started' | 'expired' | 'exhausted' | 'user_limit' | 'below_min_amount';
+
+export function promoRefusal(promo: PromoUsability, now: Date): PromoRefusal | undefined {
+  if (!promo.active || promo.deleted) return 'inactive';
+  if (promo.startsAt && now < promo.startsAt) return 'not_started';
+  if (promo.expiresAt && now >= promo.expiresAt) return 'expired';
+  if (promo.maxUses > 0 && promo.heldUses >= promo.maxUses) return 'exhausted';
+  if (promo.perUserLimit > 0 && promo.heldByUser >= promo.perUserLimit) return 'user_limit';
+  return undefined;
+}
+
+export function belowMinAmount(amount: string, minAmount: string): boolean {
+  return toScaledInteger(amount, 2) < toScaledInteger(normalizeDecimal(minAmount), 2);
+}
+
+/** Bonus quota: `percent` of the top-up's quota, or `fixed` rubles converted at the payment's rate; rounded down. */
+export function promoBonusQuota(type: PromoType, value: string, topUpQuota: number, usdRub: string): number {
+  const exact = normalizeDecimal(value);
+  return type === 'percent' ? percentOf(topUpQuota, exact) : rublesToQuota(exact, usdRub);
+}
+
+/** What the user is told the code gives. */
+export function promoDescription(type: PromoType, value: string, minAmount: string): string {
+  const bonus =
+    type === 'percent'
+      ? `+${normalizeDecimal(value)}% к пополнению`
+      : `+${normalizeDecimal(value)} ₽ к пополнению`;
+  const min = normalizeDecimal(minAmount);
+  return min === '0' ? `Бонус ${bonus}` : `Бонус ${bonus} от ${min} ₽`;
+}

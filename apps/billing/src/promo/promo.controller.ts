@@ -1,0 +1,64 @@
+import { Body, Controller, HttpCode, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  fail,
+  ok,
+  pageQuerySchema,
+  promoCreateSchema,
+  promoIdParamsSchema,
+  promoUpdateSchema,
+  promoValidateRequestSchema,
+  type Envelope,
+  type Page,
+  type Promo,
+  type PromoValidation,
+} from '@tollgate/contracts';
+import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
+import { PromoService } from './promo.service';
+
+const promoPageQuery = pageQuerySchema(20, 100);
+
+@Controller('api/promo')
+export class PromoController {
+  constructor(private readonly promos: PromoService) {}
+
+  @Roles(Role.Admin)
+  @Get()
+  async list(@Query() query: unknown): Promise<Envelope<Page<Promo>>> {
+    const { page, pageSize } = promoPageQuery.parse(query);
+    return ok(await this.promos.list(page, pageSize));
+  }
+
+  @Roles(Role.Admin)
+  @HttpCode(200)
+  @Post()
+  async create(@Body() body: unknown): Promise<Envelope<Promo>> {
+    return ok(await this.promos.create(promoCreateSchema.parse(body)));
+  }
+
+  @Roles(Role.Admin)
+  @Put(':id')
+  async update(@Param() params: unknown, @Body() body: unknown): Promise<Envelope<Promo>> {
+    const { id } = promoIdParamsSchema.parse(params);
+    return ok(await this.promos.update(id, promoUpdateSchema.parse(body)));
+  }
+
+  @Roles(Role.Admin)
+  @Delete(':id')
+  async remove(@Param() params: unknown): Promise<Envelope<null>> {
+    await this.promos.remove(promoIdParamsSchema.parse(params).id);
+    return ok(null);
+  }
+
+  /** An unusable code is an answer, not an error: `success: false` with the message the web shows. */
+  @HttpCode(200)
+  @Post('validate')
+  async validate(
+    @Body() body: unknown,
+    @CurrentIdentity() caller: Identity,
+  ): Promise<Envelope<PromoValidation>> {
+    const validation = await this.promos.validate(promoValidateRequestSchema.parse(body).code, caller.userId);
+    return validation.valid
+      ? ok(validation, validation.description)
+      : { ...fail(validation.description), data: validation };
+  }
+}

@@ -1,0 +1,150 @@
+import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import {
+  ErrorCode,
+  normalizeDecimal,
+  PROMO_INVALID_MESSAGE,
+  type Page,
+  type Promo,
+  type PromoCreate,
+  type PromoUpdate,
+  type PromoValidation,
+} from '@tollgate/contracts';
+import { AppException } from '@tollgate/platform';
+import { PromoCode } from './promo-code.entity';
+import { escapeLike } from './promo-redemptions.service';
+import { promoDescription, promoRefusal } from './promo-rules';
+import { PromoUsageRepository } from './promo-usage.repository';
+
+const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
+const fromEpoch = (seconds: number | null | undefined): Date | null | undefined =>
+  seconds === undefined ? undefined : seconds === null ? null : new Date(seconds * 1000);
+
+export function toPromo(promo: PromoCode): Promo {
+  return {
+    id: promo.id,
+    code: promo.code,
+    type: promo.type,
+    value: normalizeDecimal(promo.value),
+    max_uses: promo.maxUses,
+    per_user_limit: promo.perUserLimit,
+    min_amount: normalizeDecimal(promo.minAmount),
+    starts_at: promo.startsAt ? epochSeconds(promo.startsAt) : null,
+    expires_at: promo.expiresAt ? epochSeconds(promo.expiresAt) : null,
+    active: promo.active,
+    used_count: promo.usedCount,
+    created_at: epochSeconds(promo.createdAt),
+    updated_at: epochSeconds(promo.updatedAt),
+  };
+}
+
+const duplicateCode = () =>
+  new AppException(ErrorCode.Conflict, 'A promo code with this code already exists');
+const notFound = () => new AppException(ErrorCode.NotFound, 'Promo code not found');
+
+/** Admins' management of promo codes, and the users' check of a code before paying. */
+@Injectable()
+export class PromoService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly usage: PromoUsageRepository,
+  ) {}
+
+  async list(page: number, pageSize: number): Promise<Page<Promo>> {
+    const [items, total] = await this.em
+      .fork()
+      .findAndCount(
+        PromoCode,
+        { deletedAt: null },
+        { orderBy: { id: 'desc' }, limit: pageSize, offset: (page - 1) * pageSize },
+      );
+    return { page, page_size: pageSize, total, items: items.map(toPromo) };
+  }
+
+  async create(input: PromoCreate): Promise<Promo> {
+    const em = this.em.fork();
+    const promo = em.create(PromoCode, {
+      code: input.code,
+      type: input.type,
+      value: input.value,
+      maxUses: input.max_uses,
+      perUserLimit: input.per_user_limit,
+      minAmount: input.min_amount,
+      startsAt: fromEpoch(input.starts_at) ?? null,
+      expiresAt: fromEpoch(input.expires_at) ?? null,
+      active: input.active,
+    });
+    await this.flushUnique(em);
+    return toPromo(promo);
+  }
+
+  async update(id: number, patch: PromoUpdate): Promise<Promo> {
+    const em = this.em.fork();
+    const promo = await em.findOne(PromoCode, { id, deletedAt: null });
+    if (!promo) throw notFound();
+    const changes = {
+      code: patch.code,
+      type: patch.type,
+      value: patch.value,
+      maxUses: patch.max_uses,
+      perUserLimit: patch.per_user_limit,
+      minAmount: patch.min_amount,
+      startsAt: fromEpoch(patch.starts_at),
+      expiresAt: fromEpoch(patch.expires_at),
+      active: patch.active,
+    };
+    em.assign(promo, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
+    if (promo.maxUses > 0 && promo.maxUses < promo.usedCount) {
+      throw new AppException(
+        ErrorCode.ValidationFailed,
+        `max_uses: the code has been used ${promo.usedCount} times`,
+      );
+    }
+    if (promo.startsAt && promo.expiresAt && promo.expiresAt <= promo.startsAt) {
+      throw new AppException(ErrorCode.ValidationFailed, 'expires_at: must be after starts_at');
+    }
+    promo.updatedAt = new Date();
+    await this.flushUnique(em);
+    return toPromo(promo);
+  }
+
+  /** Deleted codes stop working at once but stay for the payments that used them. */
+  async remove(id: number): Promise<void> {
+    const deleted = await this.em
+      .fork()
+      .nativeUpdate(
+        PromoCode,
+        { id, deletedAt: null },
+        { deletedAt: new Date(), active: false, updatedAt: new Date() },
+      );
+    if (deleted === 0) throw notFound();
+  }
+
+  /** Whether `userId` could use `code` now; never tells why not. */
+  async validate(code: string, userId: number): Promise<PromoValidation> {
+    const invalid: PromoValidation = { valid: false, code, description: PROMO_INVALID_MESSAGE };
+    if (code === '') return invalid;
+    const em = this.em.fork();
+    const [promo] = await em.find(PromoCode, { code: { $ilike: escapeLike(code) }, deletedAt: null });
+    if (!promo) return invalid;
+    const now = new Date();
+    if (promoRefusal(await this.usage.usability(em, promo, userId, now), now)) return invalid;
+    return {
+      valid: true,
+      code: promo.code,
+      type: promo.type,
+      value: normalizeDecimal(promo.value),
+      min_amount: normalizeDecimal(promo.minAmount),
+      description: promoDescription(promo.type, promo.value, promo.minAmount),
+    };
+  }
+
+  private async flushUnique(em: EntityManager): Promise<void> {
+    try {
+      await em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw duplicateCode();
+      throw error;
+    }
+  }
+}

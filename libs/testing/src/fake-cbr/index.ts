@@ -1,0 +1,1 @@
+export { startFakeCbr, type FakeCbr } from './fake-cbr.server';

@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { parseJson, startFakeHttpServer, type FakeReply, type FakeRequest } from './fake-http';
+
+export type FakeYookassaStatus = 'pending' | 'waiting_for_capture' | 'succeeded' | 'canceled';
+
+interface Amount {
+  value: string;
+  currency: string;
+}
+
+export interface FakeYookassaPayment {
+  id: string;
+  status: FakeYookassaStatus;
+  amount: Amount;
+  paid: boolean;
+  description?: string;
+  metadata?: Record<string, string>;
+  /** The request body the shop sent, receipt included. */
+  request: Record<string, unknown>;
+}
+
+export interface FakeYookassaRefund {
+  id: string;
+  payment_id: string;
+  status: 'succeeded';
+  amount: Amount;
+}
+
+export interface FakeYookassa {
+  /** The API base, for YOOKASSA_API_URL: `http://127.0.0.1:<port>/v3`. */
+  readonly apiUrl: string;
+  readonly shopId: string;
+  readonly secretKey: string;
+  payments(): FakeYookassaPayment[];
+  /** The payer paid (`succeeded`) or gave up (`canceled`). */
+  setStatus(paymentId: string, status: FakeYookassaStatus): void;
+  /** A refund of `amount` (default: all of it), as the shop's back office would make. */
+  refund(paymentId: string, amount?: string): FakeYookassaRefund;
+  /** The body YooKassa POSTs to the shop's notification URL for the object's current state. */
+  notification(
+    event: 'payment.succeeded' | 'payment.canceled' | 'payment.waiting_for_capture' | 'refund.succeeded',
+    objectId: string,
+  ): unknown;
+  close(): Promise<void>;
+}
+
+const error = (status: number, code: string, description: string): FakeReply => ({
+  status,
+  body: { type: 'error', id: randomUUID(), code, description },
+});
+
+/**
+ * YooKassa's API v3 on a loopback port: Basic authentication with the shop id and secret key, an
+ * Idempotence-Key on every POST (the same key answers the same object), payments with a redirect
+ * confirmation, refunds, and the notification bodies YooKassa sends (which carry no signature).
+ */
+export async function startFakeYookassa(
+  credentials: { shopId: string; secretKey: string } = {
+    shopId: '100500',
+    secretKey: `test_${randomUUID()}`,
+  },
+): Promise<FakeYookassa> {
+  const payments = new Map<string, FakeYookassaPayment>();
+  const refunds = new Map<string, FakeYookassaRefund>();
+  const byIdempotenceKey = new Map<string, unknown>();
+  const expectedAuth = `Basic ${Buffer.from(`${credentials.shopId}:${credentials.secretKey}`).toString('base64')}`;
+  let origin = '';
+
+  const paymentView = (payment: FakeYookassaPayment) => ({
+    id: payment.id,
+    status: payment.status,
+    paid: payment.paid,
+    amount: payment.amount,
+    description: payment.description,
+    metadata: payment.metadata,
+    created_at: new Date().toISOString(),
+    test: true,
+    ...(payment.status === 'pending'
+      ? { confirmation: { type: 'redirect', confirmation_url: `${origin}/checkout/${payment.id}` } }
+      : {}),
+  });
+
+  const createPayment = (body: Record<string, unknown>): FakeReply => {
+    const amount = body['amount'] as Amount | undefined;
+    const confirmation = body['confirmation'] as { type?: string; return_url?: string } | undefined;
+    const receipt = body['receipt'] as { customer?: { email?: string } } | undefined;
+    if (!amount?.value || !amount.currency) return error(400, 'invalid_request', 'amount is required');
+    if (confirmation?.type !== 'redirect' || !confirmation.return_url) {
+      return error(400, 'invalid_request', 'confirmation.return_url is required for redirect');
+    }
+    if (!receipt?.customer?.email) return error(400, 'invalid_request', 'receipt.customer.email is required');
+    const payment: FakeYookassaPayment = {
+      id: randomUUID(),
+      status: 'pending',
+      paid: false,
+      amount,
+      description: body['description'] as string | undefined,
+      metadata: body['metadata'] as Record<string, string> | undefined,
+      request: body,
+    };
+    payments.set(payment.id, payment);
+    return { status: 200, body: paymentView(payment) };
+  };
+
+  const createRefund = (body: Record<string, unknown>): FakeReply => {
+    const payment = payments.get(String(body['payment_id']));
+    if (!payment || payment.status !== 'succeeded')
+      return error(400, 'invalid_request', 'payment cannot be refunded');
+    const amount = (body['amount'] as Amount | undefined) ?? payment.amount;
+    const refund: FakeYookassaRefund = {
+      id: randomUUID(),
+      payment_id: payment.id,
+      status: 'succeeded',
+      amount,
+    };
+    refunds.set(refund.id, refund);
+    return { status: 200, body: refund };
+  };
+
+  const route = (request: FakeRequest): FakeReply => {
+    if (request.headers.authorization !== expectedAuth)
+      return error(401, 'invalid_credentials', 'Authentication error');
+    const [, version, collection, id] = request.path.split('/');
+    if (version !== 'v3') return error(404, 'not_found', 'unknown path');
+    if (request.method === 'POST' && !id) {
+      const key = request.headers['idempotence-key'];
+      if (typeof key !== 'string' || key === '')
+        return error(400, 'invalid_request', 'Idempotence-Key header is required');
+      const body = parseJson(request.rawBody);
+      if (typeof body !== 'object' || body === null)
+        return error(400, 'invalid_request', 'JSON body expected');
+      const remembered = byIdempotenceKey.get(`${collection}:${key}`);
+      if (remembered) return { status: 200, body: remembered };
+      const reply =
+        collection === 'payments'
+          ? createPayment(body as Record<string, unknown>)
+          : collection === 'refunds'
+            ? createRefund(body as Record<string, unknown>)
+            : error(404, 'not_found', 'unknown path');
+      if (reply.status === 200) byIdempotenceKey.set(`${collection}:${key}`, reply.body);
+      return reply;
+    }
+    if (request.method === 'GET' && id) {
+      if (collection === 'payments') {
+        const payment = payments.get(id);
+        return payment
+          ? { status: 200, body: paymentView(payment) }
+          : error(404, 'not_found', 'payment not found');
+      }
+      if (collection === 'refunds') {
+        const refund = refunds.get(id);
+        return refund ? { status: 200, body: refund } : error(404, 'not_found', 'refund not found');
+      }
+    }
+    return error(404, 'not_found', 'unknown path');
+  };
+
+  const server = await startFakeHttpServer(route);
+  origin = server.origin;
+  const paymentOrFail = (id: string): FakeYookassaPayment => {
+    const payment = payments.get(id);
+    if (!payment) throw new Error(`the fake YooKassa has no payment ${id}`);
+    return payment;
+  };
+
+  return {
+    apiUrl: `${server.origin}/v3`,
+    shopId: credentials.shopId,
+    secretKey: credentials.secretKey,
+    payments: () => [...payments.values()],
+    setStatus(paymentId, status) {
+      const payment = paymentOrFail(paymentId);
+      payment.status = status;
+      payment.paid = status === 'succeeded' || status === 'waiting_for_capture';
+    },
+    refund(paymentId, amount) {
+      const payment = paymentOrFail(paymentId);
+      const reply = createRefund({
+        payment_id: paymentId,
+        amount: { value: amount ?? payment.amount.value, currency: payment.amount.currency },
+      });
+      if (reply.status !== 200) throw new Error(`the fake YooKassa cannot refund ${paymentId}`);
+      return reply.body as FakeYookassaRefund;
+    },
+    notification(event, objectId) {
+      const object = event.startsWith('refund.')
+        ? (refunds.get(objectId) ?? { id: objectId })
+        : payments.has(objectId)
+          ? paymentView(paymentOrFail(objectId))
+          : { id: objectId, status: 'succeeded', paid: true, amount: { value: '1000.00', currency: 'RUB' } };
+      return { type: 'notification', event, object };
+    },
+    close: () => server.close(),
+  };
+}
