@@ -1,21 +1,33 @@
+import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { Navigate } from 'react-router-dom';
 import { DashboardLayout } from '../features/dashboard/layouts/dashboard-layout';
 import { MobileDashboardLayout } from '../features/dashboard/layouts/mobile-dashboard-layout';
+import { DocsView } from '../features/docs/components/docs-view';
+import { ModelCompare } from '../features/pricing/components/model-compare';
+import { ModelDetails } from '../features/pricing/components/model-details';
+import { PriceList } from '../features/pricing/components/price-list';
 import { BareLayout } from '../features/shell/layouts/bare-layout';
 import { DesktopLayout } from '../features/shell/layouts/desktop-layout';
 import { MobileLayout } from '../features/shell/layouts/mobile-layout';
+import { AboutPage } from '../features/site/components/about-page';
+import { ChangelogPage } from '../features/site/components/changelog-page';
+import { LegalPage } from '../features/site/components/legal-page';
+import { ActivityPage } from '../pages/dashboard/activity-page';
 import { DashboardHomePage } from '../pages/dashboard/dashboard-home-page';
+import { PaymentPage } from '../pages/dashboard/payment-page';
+import { SettingsPage } from '../pages/dashboard/settings-page';
 import { TokensPage } from '../pages/dashboard/tokens-page';
 import { LandingPage } from '../pages/landing-page';
 import { LoginPage } from '../pages/login-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { OAuthReturnPage } from '../pages/oauth-return-page';
 import { TopupRedirect } from '../pages/topup-redirect';
+import { SitePage } from '../ui/site-page';
 import { AppShell } from './app-shell';
 import type { Device } from './device';
 import { RedirectSignedIn, RequireSignIn } from './guards';
-import { OAUTH_PROVIDERS, ROUTES } from './routes';
+import { DEFAULT_DOCS_SECTION_PATH, OAUTH_PROVIDERS, ROUTES } from './routes';
 
 const loginRoute = (
   <RedirectSignedIn>
@@ -39,28 +51,57 @@ const sharedRoutes: RouteObject[] = [
   },
 ];
 
-/** Dashboard sections both sets have (SPEC §2); chat and admin come in a later issue. */
-const dashboardChildren: RouteObject[] = [
-  { index: true, element: <DashboardHomePage /> },
-  { path: 'tokens', element: <TokensPage /> },
-  { path: '*', element: <NotFoundPage /> },
-];
+/** The pages the public site and the dashboard both show; `frame` wraps them for the public site. */
+function contentPages(frame: (page: ReactNode) => ReactNode): RouteObject[] {
+  return [
+    { path: 'price', element: frame(<PriceList />) },
+    { path: 'compare', element: frame(<ModelCompare />) },
+    { path: 'model/:modelName', element: frame(<ModelDetails />) },
+    { path: 'docs/:sectionId', element: frame(<DocsView />) },
+    { path: 'changelog', element: frame(<ChangelogPage />) },
+    { path: 'privacy', element: frame(<LegalPage document="privacy" />) },
+    { path: 'terms', element: frame(<LegalPage document="terms" />) },
+    { path: 'offer', element: frame(<LegalPage document="offer" />) },
+  ];
+}
 
-/** Public pages both site frames have (SPEC §2). */
-const publicChildren: RouteObject[] = [{ index: true, element: <LandingPage /> }];
+const inSite = (page: ReactNode) => <SitePage>{page}</SitePage>;
+const asIs = (page: ReactNode) => page;
 
+/**
+ * SPEC §2 dashboard children. The desktop set lists terms, privacy and offer inside the dashboard,
+ * the mobile set does not; chat and admin come in a later issue, so their routes are absent.
+ */
 function dashboardRoute(device: Device): RouteObject {
+  const legal = new Set(['privacy', 'terms', 'offer']);
+  const shared = contentPages(asIs).filter((route) => device === 'desktop' || !legal.has(route.path ?? ''));
   return {
     path: ROUTES.dashboard,
     element: (
       <RequireSignIn>{device === 'mobile' ? <MobileDashboardLayout /> : <DashboardLayout />}</RequireSignIn>
     ),
-    children: dashboardChildren,
+    children: [
+      { index: true, element: <DashboardHomePage /> },
+      { path: 'tokens', element: <TokensPage /> },
+      { path: 'activity', element: <ActivityPage /> },
+      { path: 'payment', element: <PaymentPage /> },
+      { path: 'settings', element: <SettingsPage /> },
+      { path: 'docs', element: <DocsView /> },
+      ...shared,
+      { path: '*', element: <NotFoundPage /> },
+    ],
   };
 }
 
 /** SPEC §2 route sets: the user-agent picks one at start-up. */
 export function buildRoutes(device: Device): RouteObject[] {
+  const publicChildren: RouteObject[] = [
+    { index: true, element: <LandingPage /> },
+    ...contentPages(inSite),
+    { path: 'about', element: inSite(<AboutPage />) },
+    // SPEC §2 lists a bare /docs on the mobile set only; both sets send it to the first section.
+    { path: 'docs', element: <Navigate to={DEFAULT_DOCS_SECTION_PATH} replace /> },
+  ];
   const site: RouteObject =
     device === 'mobile'
       ? {
@@ -69,7 +110,6 @@ export function buildRoutes(device: Device): RouteObject[] {
           children: [
             ...publicChildren,
             { path: ROUTES.login.slice(1), element: loginRoute },
-            { path: 'docs', element: <Navigate to="/docs/getting-started" replace /> },
             { path: '*', element: <NotFoundPage /> },
           ],
         }

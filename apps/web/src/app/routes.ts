@@ -22,6 +22,9 @@ export const ROUTES = {
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;
 
+/** SPEC §2: /docs opens the first section, the introduction. */
+export const DEFAULT_DOCS_SECTION_PATH = '/docs/getting-started';
+
 export const OAUTH_PROVIDERS = ['github', 'google', 'discord'] as const;
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 

@@ -5,6 +5,12 @@ import ruAuth from '../locales/ru/auth.json';
 import ruLanding from '../locales/ru/landing.json';
 import ruDashboard from '../locales/ru/dashboard.json';
 import ruTokens from '../locales/ru/tokens.json';
+import ruActivity from '../locales/ru/activity.json';
+import ruPayment from '../locales/ru/payment.json';
+import ruSettings from '../locales/ru/settings.json';
+import ruPricing from '../locales/ru/pricing.json';
+import ruDocs from '../locales/ru/docs.json';
+import ruSite from '../locales/ru/site.json';
 import enCommon from '../locales/en/common.json';
 import enShell from '../locales/en/shell.json';
 import enSession from '../locales/en/session.json';
@@ -12,6 +18,12 @@ import enAuth from '../locales/en/auth.json';
 import enLanding from '../locales/en/landing.json';
 import enDashboard from '../locales/en/dashboard.json';
 import enTokens from '../locales/en/tokens.json';
+import enActivity from '../locales/en/activity.json';
+import enPayment from '../locales/en/payment.json';
+import enSettings from '../locales/en/settings.json';
+import enPricing from '../locales/en/pricing.json';
+import enDocs from '../locales/en/docs.json';
+import enSite from '../locales/en/site.json';
 
 /** One namespace per feature; every language lists the same namespaces (checked by locales.spec.ts). */
 export const resources = {
@@ -23,6 +35,12 @@ export const resources = {
     landing: ruLanding,
     dashboard: ruDashboard,
     tokens: ruTokens,
+    activity: ruActivity,
+    payment: ruPayment,
+    settings: ruSettings,
+    pricing: ruPricing,
+    docs: ruDocs,
+    site: ruSite,
   },
   en: {
     common: enCommon,
@@ -32,6 +50,12 @@ export const resources = {
     landing: enLanding,
     dashboard: enDashboard,
     tokens: enTokens,
+    activity: enActivity,
+    payment: enPayment,
+    settings: enSettings,
+    pricing: enPricing,
+    docs: enDocs,
+    site: enSite,
   },
 } as const;
 

@@ -1,5 +1,5 @@
-import { daysOf, moscowDayOf, type DayRange, type IsoDay } from './date-range';
-import type { StatisticsRow } from './activity-api';
+import type { DailyModelUsage } from './activity-api';
+import { daysOf, type DayRange, type IsoDay } from './date-range';
 
 export interface DayUsage {
   day: IsoDay;
@@ -8,17 +8,13 @@ export interface DayUsage {
   tokens: number;
 }
 
-function dayOfRow(row: StatisticsRow): IsoDay {
-  return typeof row.day === 'number' ? moscowDayOf(row.day) : row.day.slice(0, 10);
-}
-
 /** Sums the per-model rows into one entry per day of the range; a day without rows had no usage. */
-export function dailyUsage(rows: readonly StatisticsRow[], range: DayRange): DayUsage[] {
+export function dailyUsage(rows: readonly DailyModelUsage[], range: DayRange): DayUsage[] {
   const byDay = new Map<IsoDay, DayUsage>(
     daysOf(range).map((day) => [day, { day, quota: 0, requests: 0, tokens: 0 }]),
   );
   for (const row of rows) {
-    const entry = byDay.get(dayOfRow(row));
+    const entry = byDay.get(row.date);
     if (!entry) continue;
     entry.quota += row.quota;
     entry.requests += row.requests;

@@ -1,16 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { exchangeRateSchema } from '@tollgate/contracts';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { parseRate } from './money';
-
-/** `GET /api/exchange-rate`: rubles per dollar as an exact decimal, where it came from, whether it is stale. */
-const exchangeRateSchema = z.object({
-  usd_rub: z.union([z.string(), z.number()]),
-  updated_at: z.union([z.number(), z.string()]).optional(),
-  source: z.string().optional(),
-  stale: z.boolean().optional(),
-});
 
 export interface ExchangeRate {
   /** Rubles per dollar × 10^6. */
@@ -22,11 +14,11 @@ export interface ExchangeRate {
 export async function fetchExchangeRate(): Promise<ExchangeRate> {
   const data = exchangeRateSchema.parse(await api.data<unknown>('GET', '/exchange-rate'));
   const usdRubScaled = parseRate(data.usd_rub);
-  if (usdRubScaled === null) throw new Error(`Unusable exchange rate: ${String(data.usd_rub)}`);
-  return { usdRubScaled, usdRub: String(data.usd_rub), stale: data.stale ?? false };
+  if (usdRubScaled === null) throw new Error(`Unusable exchange rate: ${data.usd_rub}`);
+  return { usdRubScaled, usdRub: data.usd_rub, stale: data.stale };
 }
 
-/** Kept as a string in the cache: a BigInt cannot be persisted as JSON. */
+/** `GET /api/exchange-rate`, kept as a string in the cache: a BigInt cannot be persisted as JSON. */
 export const exchangeRateQuery = queryOptions({
   queryKey: queryKeys.exchangeRate,
   queryFn: async () => {

@@ -10,6 +10,8 @@ export interface RegisterPayload {
   /** Consents the server records with their time; the form only submits when both are given. */
   agree_to_terms: boolean;
   agree_to_data_processing: boolean;
+  /** The inviter's code from an invite link. */
+  aff_code?: string;
 }
 
 /** SPEC §5: sign-in succeeds only when the answer has success and data. */

@@ -4,8 +4,8 @@ import type { SystemStatus } from '@tollgate/contracts';
 import { OAUTH_PROVIDERS, type OAuthProvider } from '../../../app/routes';
 import { errorMessage } from '../../../api/error-message';
 import { useSystemStatus } from '../../system/use-system-status';
-import { fetchOAuthState } from '../api/auth-api';
-import { isOAuthEnabled, oauthAuthorizeUrl, oauthClientId, storeOAuthState } from '../oauth';
+import { beginOAuth } from '../begin-oauth';
+import { isOAuthEnabled, oauthClientId } from '../oauth';
 import { validateOAuthConsent } from '../validation';
 
 interface OAuthButtonsProps {
@@ -40,9 +40,7 @@ export function OAuthButtons({
     if (!oauthClientId(current, provider)) return onError(t('oauth_not_configured', { provider: label }));
     setPending(provider);
     try {
-      const state = await fetchOAuthState();
-      storeOAuthState(provider, state);
-      redirect(oauthAuthorizeUrl(provider, current, state, window.location.origin));
+      await beginOAuth(provider, current, redirect);
     } catch (failure) {
       onError(errorMessage(failure, t));
     } finally {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { ROUTES } from '../../../app/routes';
 import { errorMessage } from '../../../api/error-message';
 import { notify } from '../../shell/notify';
@@ -28,6 +28,7 @@ const legalLink = 'text-indigo-600 underline hover:text-indigo-800';
 
 export function RegisterForm() {
   const { t } = useTranslation('auth');
+  const [searchParams] = useSearchParams();
   const completeSignIn = useCompleteSignIn();
   const [form, setForm] = useState<RegisterFields>(EMPTY);
   const [error, setError] = useState<string | null>(null);
@@ -36,6 +37,9 @@ export function RegisterForm() {
 
   const set = <K extends keyof RegisterFields>(field: K, value: RegisterFields[K]) =>
     setForm((f) => ({ ...f, [field]: value }));
+
+  // An invite link is /login?aff=<code>: the inviter is recorded at registration.
+  const inviteCode = searchParams.get('aff')?.trim() ?? '';
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -51,6 +55,7 @@ export function RegisterForm() {
         verification_code: form.verification_code.trim(),
         agree_to_terms: form.agreeToTerms,
         agree_to_data_processing: form.agreeToDataProcessing,
+        ...(inviteCode ? { aff_code: inviteCode } : {}),
       });
       completeSignIn(user, t('register_success'));
     } catch (failure) {

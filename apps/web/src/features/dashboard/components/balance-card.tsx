@@ -8,7 +8,7 @@ import { buttonClass, cardClass } from '../../../ui/styles';
 import { CurrencyFallbackNote } from './currency-fallback-note';
 
 /** The balance, what has been spent and how many requests, in the chosen currency. */
-export function BalanceCard() {
+export function BalanceCard({ showTopUp = true }: { showTopUp?: boolean }) {
   const { t } = useTranslation('dashboard');
   const account = useAccount();
   const money = useMoney();
@@ -35,9 +35,11 @@ export function BalanceCard() {
             </div>
           </dl>
           <CurrencyFallbackNote money={money} />
-          <Link to={ROUTES.dashboardPayment} className={`${buttonClass.primary} mt-4`}>
-            {t('balance_top_up')}
-          </Link>
+          {showTopUp && (
+            <Link to={ROUTES.dashboardPayment} className={`${buttonClass.primary} mt-4`}>
+              {t('balance_top_up')}
+            </Link>
+          )}
         </>
       )}
     </section>

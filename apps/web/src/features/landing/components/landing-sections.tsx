@@ -125,6 +125,12 @@ export function Footer() {
           <Link to={ROUTES.offer} className="hover:text-slate-800">
             {t('footer_offer')}
           </Link>
+          <Link to={ROUTES.about} className="hover:text-slate-800">
+            {t('footer_about')}
+          </Link>
+          <Link to={ROUTES.changelog} className="hover:text-slate-800">
+            {t('footer_changelog')}
+          </Link>
         </nav>
       </div>
     </footer>

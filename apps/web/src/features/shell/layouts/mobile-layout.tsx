@@ -1,6 +1,7 @@
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ROUTES } from '../../../app/routes';
+import { DEFAULT_DOCS_SECTION_PATH, ROUTES } from '../../../app/routes';
+import { useIsSignedIn } from '../../session/user-id-store';
 import { LanguageSwitch } from '../components/language-switch';
 import { MOBILE_BOTTOM_BAR_PX, useMobileBodyHeight } from '../mobile-body-height';
 import { BrandLink } from './brand-link';
@@ -14,6 +15,7 @@ export function MobileLayout() {
   const { pathname } = useLocation();
   useMobileBodyHeight(pathname);
   const onLogin = pathname === ROUTES.login;
+  const signedIn = useIsSignedIn();
   return (
     <div className="flex h-full flex-col">
       <header className="flex h-14 shrink-0 items-center justify-between border-b border-slate-200 bg-white px-4">
@@ -32,8 +34,14 @@ export function MobileLayout() {
           <NavLink to={ROUTES.home} end className={tabClass}>
             {t('nav_home')}
           </NavLink>
-          <NavLink to={ROUTES.login} className={tabClass}>
-            {t('nav_login')}
+          <NavLink to={ROUTES.price} className={tabClass}>
+            {t('nav_price')}
+          </NavLink>
+          <NavLink to={DEFAULT_DOCS_SECTION_PATH} className={tabClass}>
+            {t('nav_docs')}
+          </NavLink>
+          <NavLink to={signedIn ? ROUTES.dashboard : ROUTES.login} className={tabClass}>
+            {signedIn ? t('nav_dashboard') : t('nav_login')}
           </NavLink>
         </nav>
       )}

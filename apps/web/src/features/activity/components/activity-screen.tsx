@@ -1,0 +1,183 @@
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../ui/page-header';
+import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
+import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { DailyUsageChart } from '../../charts/daily-usage-chart';
+import { useMoney } from '../../currency/use-money';
+import { FormError } from '../../auth/components/form-message';
+import { LOG_PAGE_SIZE, type LogFilters } from '../activity-api';
+import { dailyUsage } from '../daily-usage';
+import { defaultRange, rangeProblem, rangeSeconds, type DayRange } from '../date-range';
+import { useLogs, useStatistics } from '../hooks';
+import { useExportLogs } from '../use-export-logs';
+import { LogsTable } from './logs-table';
+
+/** SPEC §2 activity: a date range under 31 days (14 days back by default), records, chart, CSV export. */
+export function ActivityScreen() {
+  const { t } = useTranslation('activity');
+  const money = useMoney();
+  const [range, setRange] = useState<DayRange>(() => defaultRange());
+  const [modelName, setModelName] = useState('');
+  const [tokenName, setTokenName] = useState('');
+  const [page, setPage] = useState(1);
+  const problem = rangeProblem(range);
+  const bounds = problem ? null : rangeSeconds(range);
+  const filters: LogFilters = {
+    startTimestamp: bounds?.start ?? 0,
+    endTimestamp: bounds?.end ?? 0,
+    modelName: modelName.trim(),
+    tokenName: tokenName.trim(),
+  };
+  const logs = useLogs(filters, page, !problem);
+  const statistics = useStatistics(range, !problem);
+  const days = useMemo(
+    () => (statistics.data && !problem ? dailyUsage(statistics.data, range) : []),
+    [statistics.data, range, problem],
+  );
+  const exporter = useExportLogs();
+  const pages = logs.data ? Math.max(1, Math.ceil(logs.data.total / LOG_PAGE_SIZE)) : 1;
+
+  const changeRange = (next: Partial<DayRange>) => {
+    setRange((current) => ({ ...current, ...next }));
+    setPage(1);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        actions={
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            disabled={Boolean(problem) || exporter.isPending}
+            onClick={() =>
+              exporter.mutate({ filters, fileName: `tollgate-activity-${range.start}-${range.end}.csv` })
+            }
+          >
+            {t('export')}
+          </button>
+        }
+      />
+      <section className={cardClass} aria-label={t('filters_label')}>
+        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          <div className="flex flex-col gap-1">
+            <label htmlFor="activity-start" className={labelClass}>
+              {t('from')}
+            </label>
+            <input
+              id="activity-start"
+              type="date"
+              className={inputClass}
+              value={range.start}
+              onChange={(e) => changeRange({ start: e.target.value })}
+            />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="activity-end" className={labelClass}>
+              {t('to')}
+            </label>
+            <input
+              id="activity-end"
+              type="date"
+              className={inputClass}
+              value={range.end}
+              onChange={(e) => changeRange({ end: e.target.value })}
+            />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="activity-model" className={labelClass}>
+              {t('model_filter')}
+            </label>
+            <input
+              id="activity-model"
+              className={inputClass}
+              value={modelName}
+              onChange={(e) => {
+                setModelName(e.target.value);
+                setPage(1);
+              }}
+            />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="activity-token" className={labelClass}>
+              {t('token_filter')}
+            </label>
+            <input
+              id="activity-token"
+              className={inputClass}
+              value={tokenName}
+              onChange={(e) => {
+                setTokenName(e.target.value);
+                setPage(1);
+              }}
+            />
+          </div>
+        </div>
+        {problem && (
+          <div className="mt-3">
+            <FormError message={t(`range_${problem}`)} />
+          </div>
+        )}
+      </section>
+      {!problem && (
+        <section className={cardClass} aria-labelledby="activity-chart-title">
+          <h2 id="activity-chart-title" className="text-sm font-medium text-slate-500">
+            {t('chart_title')}
+          </h2>
+          <div className="mt-4">
+            {statistics.isPending && <Loading />}
+            {statistics.isError && (
+              <ErrorState error={statistics.error} onRetry={() => void statistics.refetch()} />
+            )}
+            {statistics.data && (
+              <DailyUsageChart
+                days={days}
+                formatQuota={money.formatQuota}
+                quotaToAmount={money.quotaToAmount}
+              />
+            )}
+          </div>
+        </section>
+      )}
+      {!problem && (
+        <section className={cardClass} aria-labelledby="activity-records-title">
+          <h2 id="activity-records-title" className="text-sm font-medium text-slate-500">
+            {t('records_title')}
+          </h2>
+          <div className="mt-2">
+            {logs.isPending && <Loading />}
+            {logs.isError && <ErrorState error={logs.error} onRetry={() => void logs.refetch()} />}
+            {logs.data && logs.data.items.length === 0 && <EmptyState text={t('empty')} />}
+            {logs.data && logs.data.items.length > 0 && (
+              <>
+                <LogsTable items={logs.data.items} formatQuota={money.formatQuota} />
+                <div className="mt-3 flex items-center justify-between text-sm text-slate-600">
+                  <button
+                    type="button"
+                    className={buttonClass.ghost}
+                    disabled={page <= 1}
+                    onClick={() => setPage((p) => p - 1)}
+                  >
+                    {t('previous')}
+                  </button>
+                  <span>{t('page_of', { page, pages })}</span>
+                  <button
+                    type="button"
+                    className={buttonClass.ghost}
+                    disabled={page >= pages}
+                    onClick={() => setPage((p) => p + 1)}
+                  >
+                    {t('next')}
+                  </button>
+                </div>
+              </>
+            )}
+          </div>
+        </section>
+      )}
+    </>
+  );
+}

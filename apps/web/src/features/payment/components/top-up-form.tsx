@@ -1,0 +1,220 @@
+import type { PaymentProviderName, PromoValidation } from '@tollgate/contracts';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { ROUTES, sitePaths } from '../../../app/routes';
+import { errorMessage } from '../../../api/error-message';
+import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { FormError } from '../../auth/components/form-message';
+import { useAccount } from '../../session/session-api';
+import { notify } from '../../shell/notify';
+import { useSystemStatus } from '../../system/use-system-status';
+import { useCreatePayment, useValidatePromo } from '../hooks';
+import { checkPaymentForm, type PaymentFormState } from '../payment-form';
+import { CryptoFeeTable } from './crypto-fee-table';
+
+const PRESET_AMOUNTS = ['500', '1000', '3000', '5000'] as const;
+const paths = sitePaths(ROUTES.dashboard);
+
+type PromoState = { code: string; result: PromoValidation } | null;
+
+/** SPEC §2 payment: amount, card or crypto, promo checked by the server, receipt e-mail and agreement. */
+export function TopUpForm() {
+  const { t } = useTranslation('payment');
+  const account = useAccount();
+  const status = useSystemStatus();
+  const promo = useValidatePromo();
+  const payment = useCreatePayment();
+  const [form, setForm] = useState<PaymentFormState>({
+    amount: '1000',
+    provider: 'yookassa',
+    promoCode: '',
+    email: '',
+    agreed: false,
+  });
+  const [emailTouched, setEmailTouched] = useState(false);
+  const [checkedPromo, setCheckedPromo] = useState<PromoState>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const email = emailTouched ? form.email : form.email || (account.data?.email ?? '');
+  const providers: PaymentProviderName[] = status.data?.payment_test_enabled
+    ? ['yookassa', 'crypto', 'test']
+    : ['yookassa', 'crypto'];
+  const set = <K extends keyof PaymentFormState>(field: K, value: PaymentFormState[K]) =>
+    setForm((f) => ({ ...f, [field]: value }));
+
+  /** The server's verdict on the code; 'Промокод недействителен' when it cannot be used. */
+  const checkPromo = async (code: string): Promise<boolean> => {
+    try {
+      const result = await promo.mutateAsync(code);
+      setCheckedPromo({ code, result });
+      if (!result.valid) setProblem(t('promo_invalid'));
+      return result.valid;
+    } catch (error) {
+      setCheckedPromo(null);
+      setProblem(`${t('promo_check_failed')}: ${errorMessage(error, t)}`);
+      return false;
+    }
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const checked = checkPaymentForm({ ...form, email });
+    if ('problem' in checked) {
+      setProblem(t(`problem_${checked.problem}`));
+      return;
+    }
+    setProblem(null);
+    const code = form.promoCode.trim();
+    if (code && !(checkedPromo?.code === code && checkedPromo.result.valid) && !(await checkPromo(code)))
+      return;
+    try {
+      const created = await payment.mutateAsync({
+        amount: checked.amount,
+        promo_code: code || undefined,
+        provider: form.provider,
+        email: email.trim(),
+      });
+      if (created.pay_url) {
+        window.location.assign(created.pay_url);
+        return;
+      }
+      if (created.status === 'success' || created.status === 'test_success') notify.success(t('paid'));
+      else notify.default(t('created_pending'));
+    } catch (error) {
+      setProblem(errorMessage(error, t));
+    }
+  };
+
+  const promoResult =
+    checkedPromo && checkedPromo.code === form.promoCode.trim() ? checkedPromo.result : null;
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate className={`${cardClass} flex flex-col gap-5`}>
+      <div className="flex flex-col gap-2">
+        <label htmlFor="payment-amount" className={labelClass}>
+          {t('amount')}
+        </label>
+        <div className="flex flex-wrap gap-2">
+          {PRESET_AMOUNTS.map((preset) => (
+            <button
+              key={preset}
+              type="button"
+              onClick={() => set('amount', preset)}
+              className={`rounded-lg border px-3 py-1.5 text-sm font-medium ${
+                form.amount === preset
+                  ? 'border-indigo-500 bg-indigo-50 text-indigo-700'
+                  : 'border-slate-300 text-slate-700 hover:bg-slate-50'
+              }`}
+            >
+              {t('amount_preset', { amount: Number(preset).toLocaleString('ru-RU') })}
+            </button>
+          ))}
+        </div>
+        <input
+          id="payment-amount"
+          name="amount"
+          inputMode="decimal"
+          className={inputClass}
+          value={form.amount}
+          onChange={(e) => set('amount', e.target.value)}
+        />
+      </div>
+      <fieldset className="flex flex-col gap-2">
+        <legend className={labelClass}>{t('provider')}</legend>
+        <div className="mt-2 grid gap-2 sm:grid-cols-3">
+          {providers.map((provider) => (
+            <label
+              key={provider}
+              className={`flex cursor-pointer flex-col rounded-lg border p-3 text-sm ${
+                form.provider === provider
+                  ? 'border-indigo-500 bg-indigo-50'
+                  : 'border-slate-300 hover:bg-slate-50'
+              }`}
+            >
+              <span className="flex items-center gap-2 font-medium text-slate-800">
+                <input
+                  type="radio"
+                  name="provider"
+                  value={provider}
+                  className="accent-indigo-600"
+                  checked={form.provider === provider}
+                  onChange={() => set('provider', provider)}
+                />
+                {t(`provider_${provider}`)}
+              </span>
+              <span className="mt-1 text-xs text-slate-500">{t(`provider_${provider}_hint`)}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {form.provider === 'crypto' && <CryptoFeeTable />}
+      <div className="flex flex-col gap-1">
+        <label htmlFor="payment-promo" className={labelClass}>
+          {t('promo')}
+        </label>
+        <div className="flex gap-2">
+          <input
+            id="payment-promo"
+            name="promo_code"
+            className={inputClass}
+            value={form.promoCode}
+            onChange={(e) => set('promoCode', e.target.value)}
+          />
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            disabled={!form.promoCode.trim() || promo.isPending}
+            onClick={() => void checkPromo(form.promoCode.trim())}
+          >
+            {t('promo_apply')}
+          </button>
+        </div>
+        {promoResult?.valid && (
+          <p className="text-sm text-emerald-700">
+            {t('promo_valid', { description: promoResult.description })}
+          </p>
+        )}
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="payment-email" className={labelClass}>
+          {t('receipt_email')}
+        </label>
+        <input
+          id="payment-email"
+          name="email"
+          type="email"
+          className={inputClass}
+          value={email}
+          onChange={(e) => {
+            setEmailTouched(true);
+            set('email', e.target.value);
+          }}
+        />
+        <p className="text-xs text-slate-500">{t('receipt_email_hint')}</p>
+      </div>
+      <label className="flex items-start gap-2 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          name="agreement"
+          className="mt-0.5 size-4 shrink-0 accent-indigo-600"
+          checked={form.agreed}
+          onChange={(e) => set('agreed', e.target.checked)}
+        />
+        <span>
+          {t('agreement_before')}{' '}
+          <Link to={paths.terms} className="text-indigo-600 underline">
+            {t('agreement_terms')}
+          </Link>{' '}
+          {t('agreement_and')}{' '}
+          <Link to={paths.offer} className="text-indigo-600 underline">
+            {t('agreement_offer')}
+          </Link>
+        </span>
+      </label>
+      <FormError message={problem} />
+      <button type="submit" className={buttonClass.primary} disabled={payment.isPending || promo.isPending}>
+        {t('pay')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,5 @@
+import { ActivityScreen } from '../../features/activity/components/activity-screen';
+
+export function ActivityPage() {
+  return <ActivityScreen />;
+}

@@ -1,0 +1,128 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { answerApi, enabledStatus, renderApp } from '../../../test/render-app';
+import { STORAGE_KEYS } from '../../lib/local-storage-keys';
+
+const ok = (data?: unknown) => ({ status: 200, body: { success: true, message: '', data } });
+
+const account = {
+  id: 5,
+  username: 'anna',
+  display_name: 'Анна',
+  role: 1,
+  status: 1,
+  group: 'default',
+  email: 'anna@example.ru',
+  quota: 1_000_000,
+  used_quota: 250_000,
+  request_count: 12,
+  aff_code: null,
+  aff_count: 0,
+  aff_quota: 0,
+  aff_history_quota: 0,
+  inviter_id: null,
+  setting: '{}',
+  github_id: '',
+  google_id: '',
+  discord_id: '',
+};
+
+const token = {
+  id: 7,
+  user_id: 5,
+  key: 'sk-abcd****wxyz',
+  name: 'ci',
+  status: 1,
+  created_time: 1,
+  accessed_time: 1,
+  expired_time: -1,
+  remain_quota: 0,
+  unlimited_quota: true,
+  used_quota: 0,
+  model_limits_enabled: false,
+  model_limits: '',
+  allow_ips: '',
+  group: '',
+};
+
+const sentTo = (fetch: jest.Mock, path: string, method: string) =>
+  fetch.mock.calls.some(([url, init]) => String(url).split('?')[0] === path && init?.method === method);
+
+describe('dashboard screens', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(STORAGE_KEYS.userId, '5');
+    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    localStorage.setItem(STORAGE_KEYS.defaultCurrency, 'USD');
+  });
+
+  it('lists keys and will not create one without a name', async () => {
+    const fetch = answerApi({
+      '/api/user/self': ok(account),
+      '/api/token/': ok({ items: [token], total: 1, page: 1, page_size: 100 }),
+    });
+    renderApp('/dashboard/tokens');
+    expect(await screen.findByText('sk-abcd****wxyz')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Создать ключ' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Создать' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Название ключа не может быть пустым');
+    expect(sentTo(fetch, '/api/token/', 'POST')).toBe(false);
+  });
+
+  it('deletes a key only after confirmation', async () => {
+    const fetch = answerApi({
+      '/api/user/self': ok(account),
+      '/api/token/': ok({ items: [token], total: 1, page: 1, page_size: 100 }),
+      '/api/token/7': ok(null),
+    });
+    renderApp('/dashboard/tokens');
+    await userEvent.click(await screen.findByRole('button', { name: 'Удалить' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Ключ «ci» перестанет работать');
+    expect(sentTo(fetch, '/api/token/7', 'DELETE')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/token/7', 'DELETE')).toBe(true));
+  });
+
+  it('shows the balance in the chosen currency', async () => {
+    answerApi({ '/api/user/self': ok(account) });
+    renderApp('/dashboard/payment');
+    expect(await screen.findByTestId('balance')).toHaveTextContent(/^2,00\s\$$/);
+  });
+
+  it("says 'Промокод недействителен' when the server refuses the code, and creates no payment", async () => {
+    const fetch = answerApi({
+      '/api/user/self': ok(account),
+      '/api/status': ok(enabledStatus),
+      '/api/promo/validate': ok({ valid: false, code: 'NOPE', description: '' }),
+    });
+    renderApp('/dashboard/payment');
+    await userEvent.type(await screen.findByLabelText('Промокод'), 'NOPE');
+    await userEvent.click(screen.getByRole('checkbox', { name: /Я принимаю/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Перейти к оплате' }));
+    expect(await screen.findByText('Промокод недействителен')).toHaveAttribute('role', 'alert');
+    expect(sentTo(fetch, '/api/user/payment', 'POST')).toBe(false);
+  });
+
+  it('needs the agreement before paying', async () => {
+    answerApi({ '/api/user/self': ok(account), '/api/status': ok(enabledStatus) });
+    renderApp('/dashboard/payment');
+    await screen.findByDisplayValue('anna@example.ru');
+    await userEvent.click(screen.getByRole('button', { name: 'Перейти к оплате' }));
+    expect(screen.getByText('Необходимо принять Правила и Оферту')).toHaveAttribute('role', 'alert');
+  });
+
+  it('shows an honest error when the changelog cannot be read', async () => {
+    answerApi({ '/api/user/self': ok(account) });
+    renderApp('/changelog');
+    expect(await screen.findByRole('alert')).toHaveTextContent('No route for /api/versions');
+  });
+
+  it.each(['desktop', 'mobile'] as const)('opens the docs introduction from /docs (%s)', async (device) => {
+    answerApi({});
+    const { router } = renderApp('/docs', device);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/docs/getting-started'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Введение' })).toBeInTheDocument();
+  });
+});
