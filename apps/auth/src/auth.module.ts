@@ -5,6 +5,9 @@ import { AccessTokensController } from './access-tokens/access-tokens.controller
 import { AccessTokensService } from './access-tokens/access-tokens.service';
 import { AffiliateController } from './affiliate/affiliate.controller';
 import { AffiliateService } from './affiliate/affiliate.service';
+import { BillingQuotaClient } from './billing/billing-quota.client';
+import { UserAdminController } from './user-admin/user-admin.controller';
+import { UserAdminService } from './user-admin/user-admin.service';
 import { BalancesReadModel } from './balances/balances-read-model';
 import type { AuthConfig } from './config';
 import { mailSenderProvider } from './mail/mail-sender.provider';
@@ -64,6 +67,7 @@ export class AuthModule {
         AccessTokensController,
         PasswordResetController,
         AffiliateController,
+        UserAdminController,
       ],
       providers: [
         PasswordHasher,
@@ -83,6 +87,8 @@ export class AuthModule {
         AccessTokensService,
         PasswordResetService,
         AffiliateService,
+        BillingQuotaClient,
+        UserAdminService,
         {
           provide: ApiKeyCipher,
           useFactory: (authConfig: AuthConfig) =>

@@ -31,6 +31,8 @@ export const authConfigSchema = z.object({
   /** Sign-in attempts per minute from one client address and for one username. */
   AUTH_LOGIN_LIMIT_PER_IP: positiveInt('30'),
   AUTH_LOGIN_LIMIT_PER_USERNAME: positiveInt('10'),
+  /** Billing's internal address: user admin sets balances there (ACCOUNT_SET_QUOTA_CALL). */
+  BILLING_URL: z.string().url().default('http://127.0.0.1:3002'),
   /** Verification codes one client address may ask for per hour. */
   AUTH_VERIFICATION_LIMIT_PER_IP: positiveInt('20'),
 });

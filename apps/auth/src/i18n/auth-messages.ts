@@ -145,6 +145,11 @@ const MESSAGES: Record<AuthMessageKey, Record<Locale, string>> = {
     ru: 'Нельзя управлять пользователем с такой же или более высокой ролью',
     en: 'You cannot manage a user whose role is equal to or higher than yours',
   },
+  user_already_admin: { ru: 'Пользователь уже администратор', en: 'The user is already an admin' },
+  user_already_user: {
+    ru: 'Пользователь уже обычный пользователь',
+    en: 'The user is already an ordinary user',
+  },
   quota_change_failed: {
     ru: 'Не удалось изменить баланс пользователя. Попробуйте позже',
     en: 'The user’s balance could not be changed. Please try again later',

@@ -40,8 +40,8 @@ export interface SignedInUser {
 }
 
 export interface AccountsHarnessOptions {
-  /** Extra auth settings (e.g. BILLING_URL, OAuth providers). */
-  authEnv?: Env;
+  /** Extra auth settings (e.g. BILLING_URL, OAuth providers), made once the infrastructure is open. */
+  authEnv?: (infra: TestInfrastructureWithDatabase) => Promise<Env>;
   /** Topics to record from the moment the harness starts. */
   record?: TopicDefinition[];
   /** Where the gateway sends /api routes of other services (a stand-in). */
@@ -64,6 +64,7 @@ export class AccountsHarness {
   private database!: TestDatabase;
   private authPort!: number;
   private ipCounter = 0;
+  private extraEnv: Env = {};
 
   constructor(
     private readonly kind: InfrastructureKind,
@@ -86,6 +87,7 @@ export class AccountsHarness {
         ),
       );
     }
+    this.extraEnv = (await this.options.authEnv?.(this.infra)) ?? {};
     this.database = await this.infra.createDatabase();
     this.authPort = await freePort();
     await this.startAuth();
@@ -227,7 +229,7 @@ export class AccountsHarness {
         TOLLGATE_EMAIL_VERIFICATION: 'false',
         MAIL_OUTBOX_DIR: this.outboxDir,
         AUTH_VERIFICATION_LIMIT_PER_IP: '100',
-        ...this.options.authEnv,
+        ...this.extraEnv,
       },
       this.infra.runtime,
     );

@@ -609,6 +609,9 @@ describe.each(INFRASTRUCTURES)('accounts on %s infrastructure', (kind) => {
         aff_history_quota: 0,
         inviter_id: null,
         setting: '',
+        github_id: '',
+        google_id: '',
+        discord_id: '',
       });
 
       await infra.runtime.bus.publish([

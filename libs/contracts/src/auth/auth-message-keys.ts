@@ -62,6 +62,8 @@ export const AUTH_MESSAGE_KEYS = [
   'user_not_found',
   'role_change_root_only',
   'cannot_manage_peer',
+  'user_already_admin',
+  'user_already_user',
   'quota_change_failed',
   'user_created',
   'user_updated',

@@ -1,0 +1,260 @@
+import { Role, TOPICS, UserStatus, type AdminUserView, type IdentityUser } from '@tollgate/contracts';
+import { eventually, INFRASTRUCTURES } from '@tollgate/testing';
+import { AccountsHarness, EN, PASSWORD, RU, type SignedInUser } from './accounts-harness';
+import { FakeBilling } from './fake-billing';
+
+jest.setTimeout(120_000);
+
+describe.each(INFRASTRUCTURES)('user admin on %s infrastructure', (kind) => {
+  let billing: FakeBilling;
+  const h: AccountsHarness = new AccountsHarness(kind, 'auth-user-admin-it', {
+    record: [TOPICS.identityUser],
+    authEnv: async (infra) => {
+      billing = new FakeBilling(h.secret, infra.runtime.bus);
+      await billing.start();
+      return { BILLING_URL: billing.url };
+    },
+  });
+  let root: SignedInUser;
+  let admin: SignedInUser;
+
+  beforeAll(async () => {
+    await h.start();
+    root = await h.signIn(h.rootName, h.rootPassword);
+    admin = await h.signedInUser();
+    const promoted = await root.call('/api/user/manage', { body: { id: admin.id, action: 'promote' } });
+    expect(promoted.body.data).toMatchObject({ role: Role.Admin });
+  });
+  afterAll(async () => {
+    await h.stop();
+    await billing?.close();
+  });
+
+  const view = (answer: { body: { data?: unknown } }) => answer.body.data as AdminUserView;
+
+  it('lists users ten to a page, newest first, searches them and reads one', async () => {
+    const user = await h.signedInUser();
+
+    const page = await admin.call('/api/user/?p=1');
+    const found = await admin.call(`/api/user/search?keyword=${user.username.slice(2)}`);
+    const read = await admin.call(`/api/user/${user.id}`);
+    const missing = await admin.call('/api/user/999999', { headers: EN });
+
+    expect(page.status).toBe(200);
+    expect(page.body.data).toMatchObject({ page: 1, page_size: 10, total: expect.any(Number) });
+    expect((page.body.data as { items: AdminUserView[] }).items[0]!.id).toBe(user.id);
+    expect((found.body.data as { items: AdminUserView[] }).items.map((u) => u.id)).toEqual([user.id]);
+    expect(view(read)).toMatchObject({
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      role: Role.User,
+      status: UserStatus.Enabled,
+      quota: 0,
+      github_id: '',
+    });
+    expect(missing).toMatchObject({ status: 404, body: { message: 'User not found' } });
+  });
+
+  it('refuses the admin calls to an ordinary user with 403', async () => {
+    const user = await h.signedInUser();
+    expect((await user.call('/api/user/')).status).toBe(403);
+    expect((await user.call('/api/user/manage', { body: { id: admin.id, action: 'disable' } })).status).toBe(
+      403,
+    );
+  });
+
+  it('creates a user who can sign in, refusing a taken username', async () => {
+    const username = h.newName();
+
+    const created = await admin.call('/api/user/', {
+      body: { username, password: PASSWORD, display_name: 'Made By Admin' },
+      headers: RU,
+    });
+    const again = await admin.call('/api/user/', { body: { username, password: PASSWORD }, headers: EN });
+
+    expect(created).toMatchObject({ status: 200, body: { message: 'Пользователь создан' } });
+    expect(view(created)).toMatchObject({
+      username,
+      display_name: 'Made By Admin',
+      role: Role.User,
+      email: null,
+    });
+    expect(again).toMatchObject({ status: 409, body: { message: 'This username is already taken' } });
+    expect((await h.signIn(username, PASSWORD)).id).toBe(view(created).id);
+  });
+
+  it('sets the balance through billing (visible in self), the group and the password', async () => {
+    const user = await h.signedInUser();
+
+    const updated = await admin.call('/api/user/', {
+      method: 'PUT',
+      body: { id: user.id, quota: 1_500_000, group: 'vip', password: 'admin-set-pw1' },
+    });
+
+    expect(updated.status).toBe(200);
+    expect(billing.calls.at(-1)).toEqual({
+      userId: user.id,
+      request: {
+        quota: 1_500_000,
+        idempotency_key: expect.any(String),
+        actor_id: admin.id,
+        reason: expect.any(String),
+      },
+    });
+    const self = await eventually('the balance in self', async () => {
+      const answer = await user.call('/api/user/self');
+      return answer.body.data?.['quota'] === 1_500_000 ? answer : undefined;
+    });
+    expect(self.body.data).toMatchObject({ group: 'vip' });
+    await eventually(
+      'the new group on identity.user',
+      async () =>
+        h.recorder(TOPICS.identityUser).values<IdentityUser>((u) => u.id === user.id && u.group === 'vip')[0],
+    );
+    expect((await h.signIn(user.username, 'admin-set-pw1')).id).toBe(user.id);
+  });
+
+  it('changes nothing when billing cannot set the balance: 503 with Retry-After', async () => {
+    const user = await h.signedInUser();
+    billing.failing = true;
+    try {
+      const refused = await admin.call('/api/user/', {
+        method: 'PUT',
+        body: { id: user.id, quota: 10, display_name: 'Not Applied' },
+        headers: EN,
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.body.message).toBe('The user’s balance could not be changed. Please try again later');
+      expect(refused.headers.get('retry-after')).toBe('5');
+    } finally {
+      billing.failing = false;
+    }
+    expect(view(await admin.call(`/api/user/${user.id}`)).display_name).toBe(user.username);
+  });
+
+  it('lets only root change roles; admins cannot manage their peers or root', async () => {
+    const user = await h.signedInUser();
+    const otherAdmin = await h.signedInUser();
+    await root.call('/api/user/manage', { body: { id: otherAdmin.id, action: 'promote' } });
+
+    const byAdmin = await admin.call('/api/user/', {
+      method: 'PUT',
+      body: { id: user.id, role: Role.Admin },
+      headers: EN,
+    });
+    const promoteByAdmin = await admin.call('/api/user/manage', {
+      body: { id: user.id, action: 'promote' },
+      headers: EN,
+    });
+    const peer = await admin.call('/api/user/manage', {
+      body: { id: otherAdmin.id, action: 'disable' },
+      headers: EN,
+    });
+    const rootTarget = await admin.call('/api/user/', {
+      method: 'PUT',
+      body: { id: root.id, display_name: 'x' },
+    });
+    const byRoot = await root.call('/api/user/', { method: 'PUT', body: { id: user.id, role: Role.Admin } });
+    const demoted = await root.call('/api/user/manage', { body: { id: user.id, action: 'demote' } });
+    const demoteAgain = await root.call('/api/user/manage', {
+      body: { id: user.id, action: 'demote' },
+      headers: EN,
+    });
+
+    expect(byAdmin).toMatchObject({ status: 403, body: { message: 'Only the root user can change roles' } });
+    expect(promoteByAdmin.status).toBe(403);
+    expect(peer).toMatchObject({
+      status: 403,
+      body: { message: 'You cannot manage a user whose role is equal to or higher than yours' },
+    });
+    expect(rootTarget.status).toBe(403);
+    expect(view(byRoot).role).toBe(Role.Admin);
+    expect(view(demoted).role).toBe(Role.User);
+    expect(demoteAgain).toMatchObject({
+      status: 409,
+      body: { message: 'The user is already an ordinary user' },
+    });
+  });
+
+  it('disables a user (sign-in refused, sessions ended), enables again, and deletes', async () => {
+    const user = await h.signedInUser();
+
+    const disabled = await admin.call('/api/user/manage', { body: { id: user.id, action: 'disable' } });
+    expect(view(disabled).status).toBe(UserStatus.Disabled);
+    expect((await h.lookup({ session: user.session })).status).toBe(401);
+    await expect(h.signIn(user.username, PASSWORD)).rejects.toThrow(/403/);
+
+    await admin.call('/api/user/manage', { body: { id: user.id, action: 'enable' } });
+    const again = await h.signIn(user.username, PASSWORD);
+    expect((await again.call('/api/user/self')).status).toBe(200);
+
+    const deleted = await admin.call(`/api/user/${user.id}`, { method: 'DELETE', headers: EN });
+    expect(deleted).toMatchObject({ status: 200, body: { message: 'User deleted' } });
+    expect((await admin.call(`/api/user/${user.id}`)).status).toBe(404);
+    expect((await h.lookup({ session: again.session })).status).toBe(401);
+    const unknownAction = await admin.call('/api/user/manage', {
+      body: { id: user.id, action: 'explode' },
+      headers: EN,
+    });
+    expect(unknownAction.status).toBe(400);
+  });
+
+  describe('bad input never breaks a write', () => {
+    const badValues: [string, unknown][] = [
+      ['a string', 'abc'],
+      ['an object', { $ne: null }],
+      ['an array', [1]],
+      ['an SQL fragment', '1; drop table users; --'],
+      ['HTML', '<img src=x onerror=alert(1)>'],
+      ['control characters', 'ab\u0000\u0007cd'],
+      ['a 1 MB string', 'a'.repeat(1_000_000)],
+      ['a negative number', -5],
+      ['a fraction', 1.5],
+    ];
+    const writes: [string, string, string, Record<string, unknown>][] = [
+      ['POST', '/api/user/', 'username', { password: PASSWORD }],
+      ['POST', '/api/user/', 'password', { username: 'fresh' }],
+      ['POST', '/api/user/', 'display_name', { username: 'fresh2', password: PASSWORD }],
+      ['PUT', '/api/user/', 'id', {}],
+      ['PUT', '/api/user/', 'quota', {}],
+      ['PUT', '/api/user/', 'role', {}],
+      ['PUT', '/api/user/', 'group', {}],
+      ['POST', '/api/user/manage', 'id', { action: 'disable' }],
+      ['POST', '/api/user/manage', 'action', {}],
+    ];
+    const TEXT_FIELDS = ['username', 'display_name', 'group'];
+    let target: SignedInUser;
+    beforeAll(async () => {
+      target = await h.signedInUser();
+    });
+
+    it.each(
+      writes.flatMap(([method, path, field, base]) =>
+        badValues
+          // A short word is a fine name or group: it is bad input only where a number belongs.
+          .filter(([label]) => !(label === 'a string' && TEXT_FIELDS.includes(field)))
+          .map(([label, value]) => [method, path, field, label, base, value] as const),
+      ),
+    )(
+      '%s %s with %s as %s: a 4xx envelope, nothing changed',
+      async (method, path, field, _label, base, value) => {
+        const body = { id: target.id, ...base, [field]: value };
+        const calls = billing.calls.length;
+
+        const answer = await admin.call(path, { method, body, headers: EN });
+
+        expect(answer.status).toBeGreaterThanOrEqual(400);
+        expect(answer.status).toBeLessThan(500);
+        expect(answer.body).toEqual({ success: false, message: expect.any(String) });
+        expect(billing.calls.length).toBe(calls);
+        expect(view(await admin.call(`/api/user/${target.id}`))).toMatchObject({
+          display_name: target.username,
+          role: Role.User,
+          status: UserStatus.Enabled,
+          group: 'default',
+        });
+      },
+    );
+  });
+});
