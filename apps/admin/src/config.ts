@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseServiceConfig, envBoolean, secret } from '@tollgate/platform';
+import { baseServiceConfig, envBoolean, envInt, secret } from '@tollgate/platform';
 
 const commaList = z
   .string()
@@ -33,5 +33,13 @@ export const adminConfigSchema = z.object({
   TOLLGATE_EMAIL_VERIFICATION: envBoolean().default('true'),
   TOLLGATE_PAYMENT_TEST: envBoolean().default('false'),
   TOLLGATE_DEFAULT_CURRENCY: z.enum(['RUB', 'USD']).catch('RUB').default('RUB'),
+  /** 32 bytes, base64 or hex: seals upstream channel keys at rest and on catalog.channel (relay opens them). */
+  TOLLGATE_ENCRYPTION_KEY: secret(z.string().min(32, 'must be a 32-byte key, base64 or hex')),
+  /** Relay's own address (not the gateway's): channel tests go to its /internal/ route. */
+  RELAY_URL: z.string().url().default('http://127.0.0.1:3003'),
+  /** How long one channel test may take before it counts as failed. */
+  CHANNEL_TEST_TIMEOUT_SECONDS: envInt().pipe(z.number().int().min(1).max(600)).default('60'),
+  /** How often auto-disabled channels are tested and re-enabled when they pass; 0 turns it off. */
+  CHANNEL_AUTO_ENABLE_INTERVAL_SECONDS: envInt().pipe(z.number().int().min(0)).default('300'),
 });
 export type AdminConfig = z.output<typeof adminConfigSchema>;

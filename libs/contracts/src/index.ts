@@ -10,3 +10,4 @@ export * from './users/roles';
 export * from './billing';
 export * from './auth';
 export * from './internal/service-calls';
+export * from './channels';

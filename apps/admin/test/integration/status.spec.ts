@@ -38,6 +38,7 @@ describe.each(INFRASTRUCTURES)('admin on %s infrastructure', (kind) => {
       LOG_LEVEL: 'error',
       DATABASE_URL: database.url,
       TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
+      TOLLGATE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       ...settings,
     };
     const admin = await startAdmin(env, infra.runtime);

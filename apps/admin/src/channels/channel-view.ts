@@ -1,0 +1,31 @@
+import type { ChannelView } from '@tollgate/contracts';
+import type { Channel } from './channel.entity';
+
+const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : 0);
+
+/** A channel as the admin API shows it (new-api's shape), its key masked. */
+export function channelView(channel: Channel): ChannelView {
+  return {
+    id: channel.id,
+    type: channel.type,
+    name: channel.name,
+    key: channel.keyMasked,
+    base_url: channel.baseUrl,
+    models: channel.models.join(','),
+    model_mapping: Object.keys(channel.modelMapping).length > 0 ? JSON.stringify(channel.modelMapping) : '',
+    group: channel.groups.join(','),
+    priority: channel.priority,
+    weight: channel.weight,
+    tag: channel.tag,
+    status: channel.status,
+    status_reason: channel.statusReason,
+    status_time: seconds(channel.statusChangedAt),
+    auto_ban: channel.autoBan ? 1 : 0,
+    test_model: channel.testModel,
+    response_time: channel.responseTime,
+    test_time: seconds(channel.testedAt),
+    used_quota: channel.usedQuota,
+    max_concurrency: channel.maxConcurrency,
+    created_time: seconds(channel.createdAt),
+  };
+}

@@ -1,0 +1,71 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  channelIdSchema,
+  channelListQuerySchema,
+  channelSearchQuerySchema,
+  channelTestQuerySchema,
+  createChannelRequestSchema,
+  ok,
+  updateChannelRequestSchema,
+  type ChannelPage,
+  type ChannelTestAnswer,
+  type ChannelView,
+  type Envelope,
+} from '@tollgate/contracts';
+import { Role, Roles } from '@tollgate/platform';
+import { ChannelsService } from './channels.service';
+
+/** new-api's /api/channel calls, for administrators (the gateway checks the role too). */
+@Roles(Role.Admin)
+@Controller('api/channel')
+export class ChannelsController {
+  constructor(private readonly channels: ChannelsService) {}
+
+  @Get()
+  async list(@Query() query: unknown): Promise<Envelope<ChannelPage>> {
+    return ok(await this.channels.list(channelListQuerySchema.parse(query)));
+  }
+
+  @Get('search')
+  async search(@Query() query: unknown): Promise<Envelope<ChannelPage>> {
+    return ok(await this.channels.list(channelSearchQuerySchema.parse(query)));
+  }
+
+  /** new-api's answer: `{success, message, time}` with time in seconds, HTTP 200 whether the channel worked or not. */
+  @Get('test/:id')
+  async test(@Param('id') id: string, @Query() query: unknown): Promise<ChannelTestAnswer> {
+    const { model } = channelTestQuerySchema.parse(query);
+    const result = await this.channels.test(channelIdSchema.parse(id), model);
+    return {
+      success: result.success,
+      message: result.message,
+      time: result.time_ms / 1000,
+      data: { model: result.model, time_ms: result.time_ms },
+    };
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string): Promise<Envelope<ChannelView>> {
+    return ok(await this.channels.get(channelIdSchema.parse(id)));
+  }
+
+  /** One channel answers as itself, a batch as the list of channels it made. */
+  @Post()
+  @HttpCode(200)
+  async create(@Body() body: unknown): Promise<Envelope<ChannelView | ChannelView[]>> {
+    const request = createChannelRequestSchema.parse(body);
+    const created = await this.channels.create(request);
+    return ok(created.length === 1 && request.keys.length === 1 ? created[0]! : created, 'Channel created');
+  }
+
+  @Put()
+  async update(@Body() body: unknown): Promise<Envelope<ChannelView>> {
+    return ok(await this.channels.update(updateChannelRequestSchema.parse(body)), 'Channel updated');
+  }
+
+  @Delete(':id')
+  async delete(@Param('id') id: string): Promise<Envelope<null>> {
+    await this.channels.delete(channelIdSchema.parse(id));
+    return ok(null, 'Channel deleted');
+  }
+}

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { SERVICE_CONFIG } from '@tollgate/platform';
+import type { AdminConfig } from '../config';
+import { ChannelAutoEnableJob } from './channel-auto-enable.job';
+import { ChannelKeySealer } from './channel-key';
+import { ChannelStatusController } from './channel-status.controller';
+import { ChannelsController } from './channels.controller';
+import { ChannelsRepository } from './channels.repository';
+import { ChannelsService } from './channels.service';
+import { RelayChannelTester } from './relay-channel-tester';
+
+@Module({
+  controllers: [ChannelsController, ChannelStatusController],
+  providers: [
+    {
+      provide: ChannelKeySealer,
+      useFactory: (config: AdminConfig) => new ChannelKeySealer(config.TOLLGATE_ENCRYPTION_KEY),
+      inject: [SERVICE_CONFIG],
+    },
+    RelayChannelTester,
+    ChannelsRepository,
+    ChannelsService,
+    ChannelAutoEnableJob,
+  ],
+})
+export class ChannelsModule {}

@@ -1,0 +1,169 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CHANNEL_TYPES_NEEDING_BASE_URL,
+  ChannelStatus,
+  ErrorCode,
+  type ChannelAutoDisableRequest,
+  type ChannelListQuery,
+  type ChannelPage,
+  type ChannelSearchQuery,
+  type ChannelStatusResult,
+  type ChannelTestResult,
+  type ChannelView,
+  type CreateChannelRequest,
+  type UpdateChannelRequest,
+} from '@tollgate/contracts';
+import { AppException } from '@tollgate/platform';
+import { catalogChannel } from './channel-events';
+import { ChannelKeySealer } from './channel-key';
+import { channelView } from './channel-view';
+import type { Channel } from './channel.entity';
+import { ChannelsRepository, type ChannelFilter } from './channels.repository';
+import { RelayChannelTester } from './relay-channel-tester';
+
+const NO_CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]+/gu;
+
+const notFound = () => new AppException(ErrorCode.NotFound, 'Channel not found');
+
+const isSearch = (query: ChannelListQuery | ChannelSearchQuery): query is ChannelSearchQuery =>
+  'keyword' in query;
+
+/** The model a test uses: the one asked for, else the channel's test model, else its first model. */
+export const testModelOf = (channel: Channel, requested?: string): string =>
+  requested ?? (channel.testModel || channel.models[0] || '');
+
+/** Channels: the admin API, the system's own status changes, and tests through relay. */
+@Injectable()
+export class ChannelsService {
+  constructor(
+    private readonly channels: ChannelsRepository,
+    private readonly sealer: ChannelKeySealer,
+    private readonly tester: RelayChannelTester,
+  ) {}
+
+  async list(query: ChannelListQuery | ChannelSearchQuery): Promise<ChannelPage> {
+    const filter: ChannelFilter = {
+      status: query.status,
+      type: query.type,
+      ...(isSearch(query) ? { keyword: query.keyword, group: query.group, model: query.model } : {}),
+    };
+    const order = { idSort: query.idSort };
+    const [slice, typeCounts] = await Promise.all([
+      query.tagMode
+        ? this.channels.tagPage(filter, order, query.page, query.pageSize)
+        : this.channels.page(filter, order, query.page, query.pageSize),
+      this.channels.typeCounts(filter),
+    ]);
+    return {
+      page: query.page,
+      page_size: query.pageSize,
+      total: slice.total,
+      items: slice.items.map(channelView),
+      type_counts: typeCounts,
+    };
+  }
+
+  async get(id: number): Promise<ChannelView> {
+    const channel = await this.channels.find(id);
+    if (!channel) throw notFound();
+    return channelView(channel);
+  }
+
+  /** One channel per key (a batch gives several keys), all created or none. */
+  async create(request: CreateChannelRequest): Promise<ChannelView[]> {
+    const created = await this.channels.create(
+      request.keys.map((key) => ({ ...request.channel, ...this.sealer.seal(key) })),
+    );
+    return created.map(channelView);
+  }
+
+  async update(request: UpdateChannelRequest): Promise<ChannelView> {
+    const { id, ...changes } = request;
+    const sealed = changes.key === undefined ? undefined : this.sealer.seal(changes.key);
+    const channel = await this.channels.modify(id, (found) => {
+      if (changes.type !== undefined) found.type = changes.type;
+      if (changes.name !== undefined) found.name = changes.name;
+      if (sealed) {
+        found.keyEncrypted = sealed.keyEncrypted;
+        found.keyMasked = sealed.keyMasked;
+      }
+      if (changes.base_url !== undefined) found.baseUrl = changes.base_url;
+      if (changes.models !== undefined) found.models = changes.models;
+      if (changes.model_mapping !== undefined) found.modelMapping = changes.model_mapping;
+      if (changes.group !== undefined) found.groups = changes.group;
+      if (changes.priority !== undefined) found.priority = changes.priority;
+      if (changes.weight !== undefined) found.weight = changes.weight;
+      if (changes.tag !== undefined) found.tag = changes.tag;
+      if (changes.auto_ban !== undefined) found.autoBan = changes.auto_ban;
+      if (changes.test_model !== undefined) found.testModel = changes.test_model;
+      if (changes.max_concurrency !== undefined) found.maxConcurrency = changes.max_concurrency;
+      if (changes.status !== undefined && changes.status !== found.status) {
+        found.status = changes.status;
+        found.statusReason = '';
+        found.statusChangedAt = new Date();
+      }
+      if (CHANNEL_TYPES_NEEDING_BASE_URL.includes(found.type) && found.baseUrl === '') {
+        throw new AppException(ErrorCode.ValidationFailed, 'base_url: is required for this channel type');
+      }
+      return true;
+    });
+    if (!channel) throw notFound();
+    return channelView(channel);
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.channels.delete(id))) throw notFound();
+  }
+
+  /**
+   * Relay found the channel's key invalid or its quota exhausted. Only an enabled channel with
+   * auto_ban moves (to auto-disabled); any other state is left as it is, so repeated reports are harmless.
+   */
+  async autoDisable(id: number, request: ChannelAutoDisableRequest): Promise<ChannelStatusResult> {
+    const reason = request.reason.replace(NO_CONTROL_CHARACTERS, ' ').trim();
+    const channel = await this.channels.modify(id, (found) => {
+      if (found.status !== ChannelStatus.Enabled || !found.autoBan) return false;
+      found.status = ChannelStatus.AutoDisabled;
+      found.statusReason = request.status_code ? `HTTP ${request.status_code}: ${reason}` : reason;
+      found.statusChangedAt = new Date();
+      return true;
+    });
+    if (!channel) throw notFound();
+    return { id: channel.id, status: channel.status };
+  }
+
+  /**
+   * One real request through the channel, by relay; the time it took is recorded on the channel.
+   * Throws RelayUnavailableError when relay cannot be asked.
+   */
+  async test(id: number, model?: string, signal?: AbortSignal): Promise<ChannelTestResult> {
+    const channel = await this.channels.find(id);
+    if (!channel) throw notFound();
+    const testModel = testModelOf(channel, model);
+    const result = await this.tester.test(
+      { channel: catalogChannel(channel), ...(testModel ? { model: testModel } : {}) },
+      signal,
+    );
+    await this.channels.recordTest(id, result.time_ms, new Date());
+    return result;
+  }
+
+  /** Ids of the channels the system disabled, for the re-enable job. */
+  autoDisabledIds(): Promise<number[]> {
+    return this.channels.autoDisabledIds();
+  }
+
+  /** Re-enables a channel the system disabled; true when it moved (an administrator may have acted meanwhile). */
+  async reenable(id: number): Promise<boolean> {
+    let moved = false;
+    await this.channels.modify(id, (found) => {
+      if (found.status !== ChannelStatus.AutoDisabled) return false;
+      found.status = ChannelStatus.Enabled;
+      found.statusReason = '';
+      found.statusChangedAt = new Date();
+      moved = true;
+      return true;
+    });
+    return moved;
+  }
+}

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { NOTICE_OPTION_KEY, type OptionView, type UpdateOptionRequest } from './option-requests';
+import { OptionsRepository } from './options.repository';
+
+/** Runtime settings (new-api's options) and the notice kept among them. */
+@Injectable()
+export class OptionsService {
+  constructor(private readonly options: OptionsRepository) {}
+
+  async list(): Promise<OptionView[]> {
+    return (await this.options.all()).map(({ key, value }) => ({ key, value }));
+  }
+
+  async set(request: UpdateOptionRequest): Promise<OptionView> {
+    const { key, value } = await this.options.set(request.key, request.value);
+    return { key, value };
+  }
+
+  /** The notice shown to every visitor; empty when none is set. */
+  async notice(): Promise<string> {
+    return (await this.options.find(NOTICE_OPTION_KEY))?.value ?? '';
+  }
+}

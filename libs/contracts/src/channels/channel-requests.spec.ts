@@ -1,0 +1,88 @@
+import {
+  channelListQuerySchema,
+  createChannelRequestSchema,
+  updateChannelRequestSchema,
+} from './channel-requests';
+import { ChannelStatus } from './channel-types';
+
+const minimal = { type: 1, name: 'main', key: 'sk-one', models: 'gpt-4o' };
+
+describe('channel requests', () => {
+  it('fills new-api defaults for a plain channel body', () => {
+    expect(createChannelRequestSchema.parse(minimal)).toEqual({
+      keys: ['sk-one'],
+      channel: {
+        type: 1,
+        name: 'main',
+        base_url: '',
+        models: ['gpt-4o'],
+        model_mapping: {},
+        group: ['default'],
+        priority: 0,
+        weight: 0,
+        tag: '',
+        status: ChannelStatus.Enabled,
+        auto_ban: true,
+        test_model: '',
+        max_concurrency: 0,
+      },
+    });
+  });
+
+  it('reads comma lists, JSON mappings and 0/1 flags, trimming and deduplicating', () => {
+    const { channel } = createChannelRequestSchema.parse({
+      ...minimal,
+      models: ' gpt-4o ,gpt-4o-mini,,gpt-4o\n',
+      group: '',
+      model_mapping: '{"gpt-4o": "gpt-4o-2024-08-06"}',
+      auto_ban: 0,
+      base_url: 'https://api.example.test/v1//',
+    });
+    expect(channel).toMatchObject({
+      models: ['gpt-4o', 'gpt-4o-mini'],
+      group: ['default'],
+      model_mapping: { 'gpt-4o': 'gpt-4o-2024-08-06' },
+      auto_ban: false,
+      base_url: 'https://api.example.test/v1',
+    });
+  });
+
+  it('splits a batch into one key per non-empty line and refuses a line break in single mode', () => {
+    const batch = createChannelRequestSchema.parse({
+      mode: 'batch',
+      channel: { ...minimal, key: 'sk-a\r\n\n  sk-b  \n' },
+    });
+    expect(batch.keys).toEqual(['sk-a', 'sk-b']);
+    expect(
+      createChannelRequestSchema.safeParse({ mode: 'single', channel: { ...minimal, key: 'sk-a\nsk-b' } })
+        .success,
+    ).toBe(false);
+  });
+
+  it('needs a base URL for Azure and custom channels only', () => {
+    expect(createChannelRequestSchema.safeParse({ ...minimal, type: 3 }).success).toBe(false);
+    expect(createChannelRequestSchema.safeParse({ ...minimal, type: 8 }).success).toBe(false);
+    expect(
+      createChannelRequestSchema.safeParse({ ...minimal, type: 8, base_url: 'http://10.0.0.5:8000' }).success,
+    ).toBe(true);
+  });
+
+  it('treats an empty key in an update as "keep the stored key"', () => {
+    expect(updateChannelRequestSchema.parse({ id: 4, key: '' })).toEqual({ id: 4 });
+    expect(updateChannelRequestSchema.parse({ id: 4, key: ' sk-new ' })).toEqual({ id: 4, key: 'sk-new' });
+  });
+
+  it("reads new-api's list query", () => {
+    expect(
+      channelListQuerySchema.parse({ p: '3', page_size: '20', id_sort: 'true', tag_mode: 'false' }),
+    ).toEqual({
+      page: 3,
+      pageSize: 20,
+      idSort: true,
+      tagMode: false,
+      status: 'all',
+      type: undefined,
+    });
+    expect(channelListQuerySchema.parse({})).toMatchObject({ page: 1, pageSize: 10, idSort: false });
+  });
+});

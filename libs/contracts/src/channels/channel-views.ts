@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { pageSchema } from '../http/envelope';
+
+/**
+ * A channel as the admin API shows it: new-api's field names, `models` and `group` comma-separated,
+ * `model_mapping` as JSON text ('' when none), `auto_ban` 1/0, times in epoch seconds (0 = never),
+ * and the upstream key masked (`sk-ab…wxyz`), never whole.
+ */
+export const channelViewSchema = z.object({
+  id: z.number().int().positive(),
+  type: z.number().int(),
+  name: z.string(),
+  key: z.string(),
+  base_url: z.string(),
+  models: z.string(),
+  model_mapping: z.string(),
+  group: z.string(),
+  priority: z.number().int(),
+  weight: z.number().int(),
+  tag: z.string(),
+  status: z.number().int(),
+  /** Why the system disabled the channel ('' otherwise). */
+  status_reason: z.string(),
+  status_time: z.number().int(),
+  auto_ban: z.union([z.literal(0), z.literal(1)]),
+  test_model: z.string(),
+  /** Milliseconds the last test took. */
+  response_time: z.number().int(),
+  test_time: z.number().int(),
+  used_quota: z.number().int(),
+  max_concurrency: z.number().int(),
+  created_time: z.number().int(),
+});
+export type ChannelView = z.infer<typeof channelViewSchema>;
+
+/** A page of channels plus how many channels of each type match (new-api's `type_counts`). */
+export const channelPageSchema = pageSchema(channelViewSchema).extend({
+  type_counts: z.record(z.number().int()),
+});
+export type ChannelPage = z.infer<typeof channelPageSchema>;
+
+/** GET /api/channel/test/:id, as new-api answers it: `time` in seconds; `data` adds the model and milliseconds. */
+export const channelTestAnswerSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  time: z.number().nonnegative(),
+  data: z.object({ model: z.string(), time_ms: z.number().int().nonnegative() }),
+});
+export type ChannelTestAnswer = z.infer<typeof channelTestAnswerSchema>;
+
+/** The answer of CHANNEL_AUTO_DISABLE_CALL (admin's /internal/channels/:id/auto-disable). */
+export const channelStatusResultSchema = z.object({
+  id: z.number().int().positive(),
+  status: z.number().int(),
+});
+export type ChannelStatusResult = z.infer<typeof channelStatusResultSchema>;

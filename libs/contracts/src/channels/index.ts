@@ -1,0 +1,3 @@
+export * from './channel-types';
+export * from './channel-requests';
+export * from './channel-views';
