@@ -1,4 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { TOPICS } from '@tollgate/contracts';
+import { readsConsumerLag } from '@tollgate/events';
 import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
 import { Account } from './accounts/account.entity';
 import { AccountsService } from './accounts/accounts.service';
@@ -14,6 +16,15 @@ import { GroupRatio } from './pricing/group-ratio.entity';
 import { ModelPrice } from './pricing/model-price.entity';
 import { PricingModule } from './pricing/pricing.module';
 import { UsageModule } from './usage/usage.module';
+import { LogsStatisticsMigration } from './migrations/20261127-logs-statistics.migration';
+import { UsageLog } from './logs/usage-log.entity';
+import { Username } from './logs/username.entity';
+import { LogsModule } from './logs/logs.module';
+import { RetentionModule } from './retention/retention.module';
+import { UsageDailyStat } from './statistics/usage-daily-stat.entity';
+import { StatisticsModule } from './statistics/statistics.module';
+import { ConsumerLagModule } from './usage/consumer-lag.module';
+import { USAGE_GROUP } from './usage/usage-recorded.consumer';
 import { AdjustmentsModule } from './adjustments/adjustments.module';
 import { AffiliateModule } from './affiliate/affiliate.module';
 import { ExchangeRateRecord } from './exchange-rate/exchange-rate.entity';
@@ -36,7 +47,18 @@ export class BillingModule {
           runtime,
           database: {
             url: config.DATABASE_URL,
-            entities: [Account, ModelPrice, GroupRatio, LedgerEntry, ExchangeRateRecord, PromoCode, Payment],
+            entities: [
+              Account,
+              ModelPrice,
+              GroupRatio,
+              LedgerEntry,
+              UsageLog,
+              Username,
+              UsageDailyStat,
+              ExchangeRateRecord,
+              PromoCode,
+              Payment,
+            ],
             migrations: [
               AccountsMigration,
               PricesMigration,
@@ -45,6 +67,7 @@ export class BillingModule {
               ExchangeRatesMigration,
               PaymentsMigration,
               AffiliateMigration,
+              LogsStatisticsMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
@@ -52,6 +75,20 @@ export class BillingModule {
         PricingModule,
         LedgerModule,
         UsageModule,
+        LogsModule,
+        StatisticsModule,
+        RetentionModule.register({
+          days: config.LOG_RETENTION_DAYS,
+          intervalMs: config.LOG_RETENTION_INTERVAL_SECONDS * 1000,
+          batchSize: config.LOG_RETENTION_BATCH_SIZE,
+        }),
+        ConsumerLagModule.register({
+          // The runtime's own bus: the service's EVENT_BUS is a wrapper that only publishes and subscribes.
+          reader: readsConsumerLag(runtime.bus) ? runtime.bus : undefined,
+          groupId: USAGE_GROUP,
+          topic: TOPICS.usageRecorded.name,
+          intervalMs: config.CONSUMER_LAG_INTERVAL_SECONDS * 1000,
+        }),
         ExchangeRateModule,
         PromoModule,
         PaymentsModule,

@@ -10,6 +10,18 @@ export const billingConfigSchema = z.object({
   REDIS_URL: secret(z.string().url().optional()),
   KAFKA_BROKERS: z.string().optional(),
   OUTBOX_RELAY_ENABLED: envBoolean().default('true'),
+
+  // usage log and statistics
+  /** Usage log rows older than this many days are deleted (0 keeps them); rollups and the ledger stay. */
+  LOG_RETENTION_DAYS: envInt()
+    .pipe(z.number().refine((days) => days === 0 || days >= 14, 'must be 0 (keep) or at least 14 days'))
+    .default('90'),
+  LOG_RETENTION_INTERVAL_SECONDS: envInt().pipe(z.number().min(1)).default('3600'),
+  /** Rows per DELETE of the retention job. */
+  LOG_RETENTION_BATCH_SIZE: envInt().pipe(z.number().min(1).max(100_000)).default('5000'),
+  /** How often the usage consumer's lag is read into tollgate_consumer_lag_messages. */
+  CONSUMER_LAG_INTERVAL_SECONDS: envInt().pipe(z.number().min(1)).default('15'),
+
   // exchange rate
   /** The Central Bank of Russia's daily rates (XML, windows-1251). */
   CBR_DAILY_URL: z.string().url().default('https://www.cbr.ru/scripts/XML_daily.asp'),

@@ -5,6 +5,8 @@ import { OutboxRelay } from '@tollgate/persistence';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
 import { LedgerService } from '../ledger/ledger.service';
 import type { LedgerPosting } from '../ledger/posting';
+import { dailyUsageDeltas } from '../statistics/daily-usage';
+import { StatisticsRepository } from '../statistics/statistics.repository';
 
 export interface SettlementResult {
   /** Events charged now; the rest had been settled before (redeliveries). */
@@ -85,8 +87,8 @@ export function usagePosting(event: UsageRecorded): LedgerPosting {
 }
 
 /**
- * Settles usage events in one transaction: the usage-log rows and their ledger entries are written
- * together, and an event id seen before changes nothing.
+ * Settles usage events in one transaction: the usage-log rows, their ledger entries and the daily
+ * statistics are written together, and an event id seen before changes nothing.
  */
 @Injectable()
 export class UsageSettlementService {
@@ -94,6 +96,7 @@ export class UsageSettlementService {
     private readonly em: EntityManager,
     private readonly ledger: LedgerService,
     private readonly outbox: OutboxRelay,
+    private readonly statistics: StatisticsRepository,
   ) {}
 
   async settle(batch: readonly UsageRecorded[]): Promise<SettlementResult> {
@@ -108,6 +111,8 @@ export class UsageSettlementService {
         // The log row and the entry are written together, so a fresh log row with an old entry is corruption.
         throw new Error('usage log and ledger disagree about which usage events were settled before');
       }
+      // Only events logged now count, so a redelivery never inflates the daily statistics.
+      await this.statistics.add(tx, dailyUsageDeltas(fresh));
       return { settled: fresh.length };
     });
     if (result.settled > 0) this.outbox.nudge();

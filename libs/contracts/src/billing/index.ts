@@ -5,3 +5,5 @@ export * from './money-input';
 export * from './exchange-rate';
 export * from './promo';
 export * from './payments';
+export * from './logs';
+export * from './statistics';

@@ -1,0 +1,33 @@
+import { AppException } from '@tollgate/platform';
+import { logRangeOf } from './log-range';
+
+const DAY = 86_400;
+
+describe('logRangeOf', () => {
+  const now = 1_800_000_000;
+
+  it('defaults to the 14 days up to now', () => {
+    expect(logRangeOf({}, now)).toEqual({ start: now - 14 * DAY, end: now });
+    expect(logRangeOf({ end_timestamp: 1000 * DAY }, now)).toEqual({ start: 986 * DAY, end: 1000 * DAY });
+  });
+
+  it('accepts a range just under 31 days and refuses 31 days or a reversed range with a 400', () => {
+    expect(logRangeOf({ start_timestamp: now - 31 * DAY + 1, end_timestamp: now }, now).start).toBe(
+      now - 31 * DAY + 1,
+    );
+    for (const filters of [
+      { start_timestamp: now - 31 * DAY, end_timestamp: now },
+      { start_timestamp: now, end_timestamp: now - 1 },
+    ]) {
+      const refusal = (() => {
+        try {
+          logRangeOf(filters, now);
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(refusal).toBeInstanceOf(AppException);
+      expect((refusal as AppException).getStatus()).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import { Readable } from 'node:stream';
+import { Injectable, Logger } from '@nestjs/common';
+import type { AdminLogFilters, LogFilters, LogItem, LogType, Page } from '@tollgate/contracts';
+import { ExportCooldown } from './export-cooldown';
+import { CSV_BOM, csvLine } from './log-csv';
+import { csvColumns, logItemOf, type LogAudience } from './log-item';
+import { logRangeOf } from './log-range';
+import { cursorOf, LogsRepository, type LogCursor, type LogQuery } from './logs.repository';
+
+/** Rows an export reads per query: each query is short, so an export never holds a connection long. */
+const EXPORT_BATCH_ROWS = 1000;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function logQueryOf(filters: LogFilters & Partial<AdminLogFilters>, userId: number | undefined): LogQuery {
+  return {
+    range: logRangeOf(filters, nowSeconds()),
+    // new-api sends 0 for "every type".
+    type: filters.type ? (filters.type as LogType) : undefined,
+    userId,
+    username: filters.username,
+    modelName: filters.model_name,
+    tokenName: filters.token_name,
+    channel: filters.channel,
+    group: filters.group,
+  };
+}
+
+/** The usage and balance log: a user's own lines, or everyone's for admins; pages and CSV exports. */
+@Injectable()
+export class LogsService {
+  private readonly logger = new Logger(LogsService.name);
+
+  constructor(
+    private readonly repository: LogsRepository,
+    private readonly cooldown: ExportCooldown,
+  ) {}
+
+  async ownPage(userId: number, filters: LogFilters, page: number, pageSize: number): Promise<Page<LogItem>> {
+    return this.page(logQueryOf(filters, userId), page, pageSize, 'user');
+  }
+
+  async adminPage(filters: AdminLogFilters, page: number, pageSize: number): Promise<Page<LogItem>> {
+    return this.page(logQueryOf(filters, filters.user_id), page, pageSize, 'admin');
+  }
+
+  async exportOwn(userId: number, filters: LogFilters): Promise<Readable> {
+    const query = logQueryOf(filters, userId);
+    await this.cooldown.claim(userId);
+    return this.csv(query, 'user');
+  }
+
+  async exportForAdmin(adminId: number, filters: AdminLogFilters): Promise<Readable> {
+    const query = logQueryOf(filters, filters.user_id);
+    await this.cooldown.claim(adminId);
+    return this.csv(query, 'admin');
+  }
+
+  private async page(
+    query: LogQuery,
+    page: number,
+    pageSize: number,
+    audience: LogAudience,
+  ): Promise<Page<LogItem>> {
+    const { total, rows } = await this.repository.page(query, page, pageSize);
+    return { page, page_size: pageSize, total, items: rows.map((row) => logItemOf(row, audience)) };
+  }
+
+  private csv(query: LogQuery, audience: LogAudience): Readable {
+    const columns = csvColumns(audience);
+    const repository = this.repository;
+    async function* lines(): AsyncGenerator<string> {
+      yield CSV_BOM + csvLine(columns.map((column) => column.header));
+      let cursor: LogCursor | undefined;
+      for (;;) {
+        const rows = await repository.after(query, cursor, EXPORT_BATCH_ROWS);
+        if (rows.length > 0) {
+          yield rows
+            .map((row) => {
+              const item = logItemOf(row, audience);
+              return csvLine(columns.map((column) => column.cell(item)));
+            })
+            .join('');
+        }
+        if (rows.length < EXPORT_BATCH_ROWS) return;
+        cursor = cursorOf(rows[rows.length - 1]);
+      }
+    }
+    const stream = Readable.from(lines());
+    stream.on('error', (error) => this.logger.error(`log export failed: ${error.message}`));
+    return stream;
+  }
+}

@@ -1,0 +1,67 @@
+import { BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import type { UsageRecorded } from '@tollgate/contracts';
+
+/**
+ * One settled request (usage.recorded), for reading: the usage consumer writes rows with one
+ * multi-row INSERT … ON CONFLICT per batch. Never holds a prompt or a completion.
+ */
+@Entity({ tableName: 'usage_logs' })
+export class UsageLog {
+  @PrimaryKey({ type: new BigIntType('number') })
+  id!: number;
+
+  /** Unique: a redelivered event is written once. */
+  @Property({ type: 'uuid', unique: true })
+  eventId!: string;
+
+  @Property({ type: 'datetime' })
+  createdAt!: Date;
+
+  @Property({ type: 'integer' })
+  userId!: number;
+
+  @Property({ type: 'integer', nullable: true })
+  tokenId!: number | null;
+
+  @Property({ type: 'text' })
+  tokenName!: string;
+
+  @Property({ type: 'integer', nullable: true })
+  channelId!: number | null;
+
+  @Property({ type: 'text' })
+  model!: string;
+
+  @Property({ type: 'text' })
+  upstreamModel!: string;
+
+  @Property({ type: 'integer' })
+  promptTokens!: number;
+
+  @Property({ type: 'integer' })
+  completionTokens!: number;
+
+  @Property({ type: 'integer' })
+  cachedTokens!: number;
+
+  @Property({ type: new BigIntType('number') })
+  quota!: number;
+
+  @Property({ type: 'integer' })
+  latencyMs!: number;
+
+  @Property({ type: 'integer', nullable: true })
+  ttftMs!: number | null;
+
+  @Property({ type: 'boolean' })
+  isStream!: boolean;
+
+  @Property({ type: 'text' })
+  status!: UsageRecorded['status'];
+
+  @Property({ type: 'text', fieldName: 'group' })
+  group!: string;
+
+  @Property({ type: 'text' })
+  requestId!: string;
+}

@@ -1,0 +1,298 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { LogType, Role, TOPICS, type LogItem, type Page, type UsageRecorded } from '@tollgate/contracts';
+import type { TestDatabase } from '@tollgate/persistence';
+import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
+import type { Env } from '@tollgate/runtime';
+import {
+  anIdentityUser,
+  eventually,
+  getJson,
+  INFRASTRUCTURES,
+  openInfrastructure,
+  randomUserId,
+  waitUntilReady,
+  withDatabase,
+  type JsonResponse,
+  type TestInfrastructureWithDatabase,
+} from '@tollgate/testing';
+import { startBilling } from '../../src';
+
+jest.setTimeout(90_000);
+
+const DAY = 86_400;
+type LogPage = JsonResponse<{ success: boolean; message: string; data?: Page<LogItem> }>;
+
+function aUsageEvent(
+  userId: number,
+  createdAt: number,
+  overrides: Partial<UsageRecorded> = {},
+): UsageRecorded {
+  const eventId = randomUUID();
+  return {
+    v: 1,
+    event_id: eventId,
+    request_id: `req-${eventId}`,
+    user_id: userId,
+    token_id: 7,
+    token_name: 'ci',
+    channel_id: 3,
+    group: 'default',
+    model: 'gpt-4o-mini',
+    upstream_model: 'gpt-4o-mini-2024-07-18',
+    prompt_tokens: 1200,
+    completion_tokens: 300,
+    cached_tokens: 200,
+    quota: 1000,
+    price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
+    latency_ms: 2500,
+    ttft_ms: 120,
+    is_stream: true,
+    status: 'success',
+    created_at: createdAt,
+    ...overrides,
+  };
+}
+
+describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
+  let infra: TestInfrastructureWithDatabase;
+  let database: TestDatabase;
+  let url: string;
+  let close: () => Promise<void>;
+  const secret = randomBytes(32).toString('hex');
+  const now = Math.floor(Date.now() / 1000);
+  const user = randomUserId();
+  const other = randomUserId();
+  const admin = randomUserId();
+
+  const headers = async (userId: number, role: Role = Role.User) => ({
+    [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId, role, via: 'session' }, secret),
+  });
+  const logs = async (path: string, userId = user, role = Role.User): Promise<LogPage> =>
+    getJson(`${url}${path}`, await headers(userId, role));
+  const items = async (path: string, userId = user, role = Role.User) =>
+    (await logs(path, userId, role)).body.data?.items ?? [];
+  const download = async (path: string, userId = user, role = Role.User) => {
+    const response = await fetch(`${url}${path}`, { headers: await headers(userId, role) });
+    // ignoreBOM keeps the byte-order mark in the text, so the test sees it.
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, text };
+  };
+
+  // The user's history, newest first: 23 requests an hour apart, one failed upstream, one through
+  // another token and model, plus three balance changes recorded in the ledger.
+  const usage = Array.from({ length: 23 }, (_, i) =>
+    aUsageEvent(user, now - DAY + i * 3600, {
+      quota: 1000 + i,
+      ...(i === 5 && { status: 'upstream_error' as const, quota: 0 }),
+      ...(i === 6 && {
+        token_id: 8,
+        token_name: '=HYPERLINK("x")',
+        model: 'claude-haiku-4-5',
+        channel_id: 4,
+      }),
+      ...(i === 7 && { group: 'vip' }),
+    }),
+  );
+  const othersUsage = aUsageEvent(other, now - 3 * DAY, { token_name: 'other' });
+
+  beforeAll(async () => {
+    infra = await openInfrastructure(kind, 'billing-logs-it');
+    database = await infra.createDatabase();
+    const env: Env = {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'error',
+      DATABASE_URL: database.url,
+      TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+    };
+    // Migrate, then write ledger entries while billing is stopped (PGlite has one connection).
+    await (await startBilling(env, infra.runtime)).close();
+    await withDatabase(database, async (query) => {
+      await query('insert into accounts (user_id) values (?)', [user]);
+      await query(
+        `insert into ledger_entries (user_id, kind, amount, idempotency_key, note, created_at) values
+          (?, 'top_up', 5000000, ?, 'payment 42', to_timestamp(?)),
+          (?, 'admin_adjustment', -200, ?, 'correction', to_timestamp(?)),
+          (?, 'refund', -300, ?, 'refund of payment 41', to_timestamp(?)),
+          (?, 'top_up', 1, ?, 'too old for the default range', to_timestamp(?))`,
+        [
+          user,
+          `t-${user}`,
+          now - 2 * DAY,
+          user,
+          `a-${user}`,
+          now - 2 * DAY + 1,
+          user,
+          `r-${user}`,
+          now - 2 * DAY + 2,
+          user,
+          `o-${user}`,
+          now - 20 * DAY,
+        ],
+      );
+    });
+    const billing = await startBilling(env, infra.runtime);
+    url = billing.url;
+    close = () => billing.close();
+    await waitUntilReady(url);
+    await infra.runtime.bus.publish([
+      { topic: TOPICS.identityUser.name, key: String(user), value: anIdentityUser(user) },
+      { topic: TOPICS.identityUser.name, key: String(other), value: anIdentityUser(other) },
+      ...[...usage, othersUsage].map((value) => ({
+        topic: TOPICS.usageRecorded.name,
+        key: String(value.user_id),
+        value,
+      })),
+    ]);
+    // Filtered by user: on a shared broker billing may also settle other runs' leftover events.
+    await eventually('every usage line and both usernames', async () => {
+      const mine = (await logs(`/api/log/?user_id=${user}&page_size=100`, admin, Role.Admin)).body.data
+        ?.items;
+      const theirs = (await logs(`/api/log/?user_id=${other}`, admin, Role.Admin)).body.data?.items;
+      const all = [...(mine ?? []), ...(theirs ?? [])];
+      return all.length === usage.length + 4 && all.every((line) => line.username !== '') ? true : undefined;
+    });
+  });
+
+  afterAll(async () => {
+    await close?.();
+    await infra?.close();
+  });
+
+  it("pages the caller's own lines newest first, 20 by default, with new-api's fields", async () => {
+    const first = await logs('/api/log/self');
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ page: 1, page_size: 20, total: usage.length + 3 });
+    const lines = first.body.data!.items;
+    expect(lines).toHaveLength(20);
+    expect(lines.map((line) => line.created_at)).toEqual(
+      [...usage]
+        .reverse()
+        .slice(0, 20)
+        .map((event) => event.created_at),
+    );
+    const newest = usage[usage.length - 1];
+    expect(lines[0]).toEqual({
+      id: expect.stringMatching(/^usage-\d+$/),
+      created_at: newest.created_at,
+      type: LogType.Consume,
+      user_id: user,
+      username: `user_${user}`,
+      token_id: 7,
+      token_name: 'ci',
+      model_name: 'gpt-4o-mini',
+      quota: newest.quota,
+      prompt_tokens: 1200,
+      completion_tokens: 300,
+      cached_tokens: 200,
+      use_time: 2,
+      is_stream: true,
+      group: 'default',
+      request_id: newest.request_id,
+      content: '',
+    });
+
+    const third = await items('/api/log/self?p=3&page_size=10');
+    expect(third.map((line) => [line.type, line.quota, line.content])).toEqual([
+      [LogType.Consume, usage[2].quota, ''],
+      [LogType.Consume, usage[1].quota, ''],
+      [LogType.Consume, usage[0].quota, ''],
+      [LogType.Refund, -300, 'refund of payment 41'],
+      [LogType.Manage, -200, 'correction'],
+      [LogType.TopUp, 5_000_000, 'payment 42'],
+    ]);
+  });
+
+  it('filters by type, model, token and time range, and refuses a range of 31 days', async () => {
+    expect((await items('/api/log/self?type=5')).map((line) => line.request_id)).toEqual([
+      usage[5].request_id,
+    ]);
+    expect((await items('/api/log/self?type=1')).map((line) => line.quota)).toEqual([5_000_000]);
+    expect((await items('/api/log/self?type=2&page_size=100')).length).toBe(usage.length - 1);
+    expect(
+      (await items('/api/log/self?model_name=claude-haiku-4-5&token_name=')).map((l) => l.token_id),
+    ).toEqual([8]);
+    expect((await items('/api/log/self?token_name=ci&page_size=100')).length).toBe(usage.length - 1);
+    expect(
+      (await items(`/api/log/self?start_timestamp=${now - 25 * DAY}&end_timestamp=${now - 19 * DAY}`)).map(
+        (line) => line.content,
+      ),
+    ).toEqual(['too old for the default range']);
+    expect(
+      (
+        await items(
+          `/api/log/self?start_timestamp=${usage[3].created_at}&end_timestamp=${usage[4].created_at}`,
+        )
+      ).map((line) => line.created_at),
+    ).toEqual([usage[4].created_at, usage[3].created_at]);
+
+    const tooWide = await logs(`/api/log/self?start_timestamp=${now - 31 * DAY}&end_timestamp=${now}`);
+    expect(tooWide).toEqual({
+      status: 400,
+      body: { success: false, message: 'The time range must be under 31 days' },
+    });
+    expect((await logs(`/api/log/self?start_timestamp=${now}&end_timestamp=${now - 1}`)).status).toBe(400);
+    expect((await logs('/api/log/self?type=9')).status).toBe(400);
+  });
+
+  it("shows a user only their own lines and admins everyone's, by user, username, channel and group", async () => {
+    expect((await logs('/api/log/self', other)).body.data?.items.map((line) => line.token_name)).toEqual([
+      'other',
+    ]);
+    expect((await logs('/api/log/', user)).status).toBe(403);
+    expect((await logs('/api/log/export', user)).status).toBe(403);
+
+    const byUsername = await items(`/api/log/?username=user_${other}`, admin, Role.Admin);
+    expect(byUsername).toEqual([
+      expect.objectContaining({ user_id: other, username: `user_${other}`, channel: 3, token_name: 'other' }),
+    ]);
+    const byChannel = await items(`/api/log/?channel=4&user_id=${user}`, admin, Role.Admin);
+    expect(byChannel.map((line) => line.model_name)).toEqual(['claude-haiku-4-5']);
+    const byGroup = await items(`/api/log/?group=vip&user_id=${user}`, admin, Role.Admin);
+    expect(byGroup.map((line) => line.request_id)).toEqual([usage[7].request_id]);
+    expect((await logs(`/api/log/?user_id=${user}`, admin, Role.Admin)).body.data?.total).toBe(
+      usage.length + 3,
+    );
+  });
+
+  it("exports the caller's lines as formula-safe CSV, and answers 429 with Retry-After when asked again within 10 s", async () => {
+    const csv = await download(`/api/log/self/export?model_name=claude-haiku-4-5`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="logs-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const event = usage[6];
+    expect(csv.text).toBe(
+      '\ufeffcreated_at,type,username,token_name,model_name,quota,prompt_tokens,completion_tokens,' +
+        'cached_tokens,use_time,is_stream,group,request_id,content\r\n' +
+        `${new Date(event.created_at * 1000).toISOString()},2,user_${user},"'=HYPERLINK(""x"")",claude-haiku-4-5,` +
+        `${event.quota},1200,300,200,2,true,default,${event.request_id},\r\n`,
+    );
+
+    const again = await download('/api/log/self/export');
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+    expect(JSON.parse(again.text)).toMatchObject({ success: false });
+  });
+
+  it("exports a user's whole range for an admin, every line once, with user and channel columns", async () => {
+    const csv = await download(`/api/log/export?user_id=${user}`, admin, Role.Admin);
+    expect(csv.status).toBe(200);
+    const rows = csv.text
+      .replace(/^\ufeff/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(rows[0]).toBe(
+      'created_at,type,user_id,username,token_name,model_name,quota,prompt_tokens,completion_tokens,' +
+        'cached_tokens,use_time,is_stream,group,request_id,content,channel',
+    );
+    expect(rows).toHaveLength(1 + usage.length + 3);
+    expect(new Set(rows).size).toBe(rows.length);
+    expect(rows[1]).toMatch(new RegExp(`^[^,]+,2,${user},user_${user},ci,gpt-4o-mini,.*,3$`));
+    expect(rows.at(-1)).toMatch(
+      new RegExp(`^[^,]+,1,${user},user_${user},,,5000000,0,0,0,0,false,,,payment 42,$`),
+    );
+  });
+});

@@ -1,0 +1,193 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Role, TOPICS, type DailyModelUsage, type UsageRecorded } from '@tollgate/contracts';
+import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
+import {
+  eventually,
+  getJson,
+  INFRASTRUCTURES,
+  openInfrastructure,
+  randomUserId,
+  waitUntilReady,
+  type JsonResponse,
+  type TestInfrastructureWithDatabase,
+} from '@tollgate/testing';
+import { startBilling } from '../../src';
+
+jest.setTimeout(90_000);
+
+const at = (iso: string) => Date.parse(iso) / 1000;
+/** Days of a random past week per run, so a shared broker's older events cannot fall on them. */
+const base = Date.parse('2021-01-04T00:00:00Z') + Math.floor(Math.random() * 1500) * 86_400_000;
+const day = (n: number) => new Date(base + n * 86_400_000).toISOString().slice(0, 10);
+type Statistics = JsonResponse<{ success: boolean; message: string; data?: DailyModelUsage[] }>;
+
+function aUsageEvent(
+  userId: number,
+  createdAt: number,
+  overrides: Partial<UsageRecorded> = {},
+): UsageRecorded {
+  const eventId = randomUUID();
+  return {
+    v: 1,
+    event_id: eventId,
+    request_id: `req-${eventId}`,
+    user_id: userId,
+    token_id: 7,
+    token_name: 'ci',
+    channel_id: 3,
+    group: 'default',
+    model: 'gpt-4o-mini',
+    upstream_model: 'gpt-4o-mini',
+    prompt_tokens: 100,
+    completion_tokens: 10,
+    cached_tokens: 0,
+    quota: 1000,
+    price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
+    latency_ms: 500,
+    ttft_ms: null,
+    is_stream: false,
+    status: 'success',
+    created_at: createdAt,
+    ...overrides,
+  };
+}
+
+describe.each(INFRASTRUCTURES)('billing statistics on %s infrastructure', (kind) => {
+  let infra: TestInfrastructureWithDatabase;
+  let url: string;
+  let close: () => Promise<void>;
+  const secret = randomBytes(32).toString('hex');
+  const user = randomUserId();
+  const other = randomUserId();
+
+  const statistics = async (path: string, userId = user, role = Role.User): Promise<Statistics> =>
+    getJson(`${url}${path}`, {
+      [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId, role, via: 'session' }, secret),
+    });
+
+  // 20:59:59Z is 23:59:59 in Moscow, still day 1; 21:00:00Z is already day 2 there.
+  const events = [
+    aUsageEvent(user, at(`${day(0)}T21:00:00Z`), { quota: 50, prompt_tokens: 40, completion_tokens: 4 }),
+    aUsageEvent(user, at(`${day(1)}T20:59:59Z`), { quota: 100 }),
+    aUsageEvent(user, at(`${day(1)}T21:00:00Z`), { quota: 200 }),
+    aUsageEvent(user, at(`${day(2)}T10:00:00Z`), { quota: 300, model: 'claude-haiku-4-5', token_id: 8 }),
+    aUsageEvent(other, at(`${day(2)}T10:00:00Z`), { quota: 5_000 }),
+  ];
+
+  beforeAll(async () => {
+    infra = await openInfrastructure(kind, 'billing-statistics-it');
+    const database = await infra.createDatabase();
+    const billing = await startBilling(
+      {
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'error',
+        DATABASE_URL: database.url,
+        TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+      },
+      infra.runtime,
+    );
+    url = billing.url;
+    close = () => billing.close();
+    await waitUntilReady(url);
+    const publish = (batch: readonly UsageRecorded[]) =>
+      infra.runtime.bus.publish(
+        batch.map((value) => ({ topic: TOPICS.usageRecorded.name, key: String(value.user_id), value })),
+      );
+    // The first event arrives three times: the statistics must count it once.
+    await publish(events);
+    await publish([events[0]]);
+    await publish([events[0]]);
+    // Settled after the events above (same user, so same partition, in order).
+    await publish([aUsageEvent(user, at(`${day(6)}T12:00:00Z`), { quota: 1 })]);
+    await eventually('every usage event in the statistics', async () => {
+      const answer = await statistics(`/api/statistics/self?start_date=${day(0)}&end_date=${day(6)}`);
+      return answer.body.data?.some((row) => row.date === day(6)) ? true : undefined;
+    });
+  });
+
+  afterAll(async () => {
+    await close?.();
+    await infra?.close();
+  });
+
+  const moscowDay = (date: string) => ({
+    start_timestamp: at(`${date}T00:00:00+03:00`),
+    end_timestamp: at(`${date}T23:59:59+03:00`),
+  });
+
+  it("answers the caller's usage per Moscow day and model, a redelivered event counted once", async () => {
+    const query = `start_date=${at(`${day(1)}T00:00:00+03:00`)}&end_date=${at(`${day(2)}T23:59:59+03:00`)}`;
+    const answer = await statistics(`/api/statistics/self?${query}`);
+    expect(answer).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        message: '',
+        data: [
+          {
+            date: day(1),
+            ...moscowDay(day(1)),
+            model_name: 'gpt-4o-mini',
+            requests: 2,
+            prompt_tokens: 140,
+            completion_tokens: 14,
+            quota: 150,
+          },
+          {
+            date: day(2),
+            ...moscowDay(day(2)),
+            model_name: 'claude-haiku-4-5',
+            requests: 1,
+            prompt_tokens: 100,
+            completion_tokens: 10,
+            quota: 300,
+          },
+          {
+            date: day(2),
+            ...moscowDay(day(2)),
+            model_name: 'gpt-4o-mini',
+            requests: 1,
+            prompt_tokens: 100,
+            completion_tokens: 10,
+            quota: 200,
+          },
+        ],
+      },
+    });
+  });
+
+  it('narrows to one token, and gives admins every user or one', async () => {
+    const byToken = await statistics(
+      `/api/statistics/self?start_date=${day(1)}&end_date=${day(2)}&token_id=8`,
+    );
+    expect(byToken.body.data?.map((row) => [row.date, row.model_name, row.quota])).toEqual([
+      [day(2), 'claude-haiku-4-5', 300],
+    ]);
+
+    expect((await statistics(`/api/statistics/?start_date=${day(2)}&end_date=${day(2)}`)).status).toBe(403);
+    const everyone = await statistics(
+      `/api/statistics/?start_date=${day(2)}&end_date=${day(2)}`,
+      other,
+      Role.Admin,
+    );
+    expect(everyone.body.data?.map((row) => [row.model_name, row.requests, row.quota])).toEqual([
+      ['claude-haiku-4-5', 1, 300],
+      ['gpt-4o-mini', 2, 5_200],
+    ]);
+    const one = await statistics(
+      `/api/statistics/?start_date=${day(2)}&end_date=${day(2)}&user_id=${other}`,
+      other,
+      Role.Admin,
+    );
+    expect(one.body.data?.map((row) => row.quota)).toEqual([5_000]);
+  });
+
+  it('refuses a reversed range', async () => {
+    const reversed = await statistics(`/api/statistics/self?start_date=${day(2)}&end_date=${day(1)}`);
+    expect(reversed).toEqual({
+      status: 400,
+      body: { success: false, message: 'start_date must not be after end_date' },
+    });
+  });
+});
