@@ -32,7 +32,12 @@ const config = { CHANNEL_AUTO_ENABLE_INTERVAL_SECONDS: 300 } as AdminConfig;
 
 describe('ChannelAutoEnableJob', () => {
   it('re-enables the channels whose test passes and keeps going past one relay could not test', async () => {
-    const { service, reenabled, tested } = serviceWith({ 1: true, 2: false, 3: new Error('relay down'), 4: true });
+    const { service, reenabled, tested } = serviceWith({
+      1: true,
+      2: false,
+      3: new Error('relay down'),
+      4: true,
+    });
     const job = new ChannelAutoEnableJob(service, new MemoryKvStore(), logger, config);
 
     expect(await job.runRound()).toEqual({ tested: 3, enabled: 2, unavailable: 1 });

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { Role, TOPICS, type CatalogOption } from '@tollgate/contracts';
+import type { RunningService } from '@tollgate/runtime';
+import {
+  eventually,
+  INFRASTRUCTURES,
+  openInfrastructure,
+  TopicRecorder,
+  waitUntilReady,
+  type TestInfrastructureWithDatabase,
+} from '@tollgate/testing';
+import { startAdmin } from '../../src';
+import { AdminClient, adminEnv } from './admin-client';
+
+jest.setTimeout(60_000);
+
+interface OptionView {
+  key: string;
+  value: string;
+}
+
+describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind) => {
+  let infra: TestInfrastructureWithDatabase;
+  let admin: RunningService;
+  let client: AdminClient;
+  let optionEvents: TopicRecorder;
+  const secret = randomBytes(32).toString('hex');
+
+  const put = (body: unknown, role: Role = Role.Root) =>
+    client.call<OptionView>('/api/option/', { method: 'PUT', body, role });
+  const options = async () =>
+    (await client.call<OptionView[]>('/api/option/', { role: Role.Root })).body.data!;
+
+  beforeAll(async () => {
+    infra = await openInfrastructure(kind, 'admin-options-it');
+    await infra.runtime.bus.ensureTopics([TOPICS.catalogOption, TOPICS.catalogChannel]);
+    optionEvents = await TopicRecorder.start(
+      infra.runtime.bus,
+      TOPICS.catalogOption.name,
+      `admin-options.${infra.runId}`,
+    );
+    const database = await infra.createDatabase();
+    admin = await startAdmin(adminEnv(database.url, secret, randomBytes(32)), infra.runtime);
+    await waitUntilReady(admin.url);
+    client = new AdminClient(admin.url, secret);
+  });
+
+  afterAll(async () => {
+    await admin?.close();
+    await optionEvents?.stop();
+    await infra?.close();
+  });
+
+  it('keeps settings set by root, lists them, and publishes each change on catalog.option', async () => {
+    expect(await options()).toEqual([]);
+
+    const first = await put({ key: 'QuotaForNewUser', value: 500000 });
+    const flag = await put({ key: 'DrawingEnabled', value: true });
+    const changed = await put({ key: 'QuotaForNewUser', value: '250000' });
+
+    expect(first).toMatchObject({
+      status: 200,
+      body: { success: true, data: { key: 'QuotaForNewUser', value: '500000' } },
+    });
+    expect(flag.body.data).toEqual({ key: 'DrawingEnabled', value: 'true' });
+    expect(changed.body.data).toEqual({ key: 'QuotaForNewUser', value: '250000' });
+    expect(await options()).toEqual([
+      { key: 'DrawingEnabled', value: 'true' },
+      { key: 'QuotaForNewUser', value: '250000' },
+    ]);
+    const published = await eventually('both values of QuotaForNewUser on catalog.option', async () => {
+      const values = optionEvents.values<CatalogOption>((value) => value.key === 'QuotaForNewUser');
+      return values.length === 2 ? values : undefined;
+    });
+    expect(published).toEqual([
+      { v: 1, key: 'QuotaForNewUser', value: '500000', updated_at: expect.any(Number) },
+      { v: 1, key: 'QuotaForNewUser', value: '250000', updated_at: expect.any(Number) },
+    ]);
+    expect(optionEvents.records.filter((record) => record.key === 'QuotaForNewUser')).toHaveLength(2);
+  });
+
+  it('shows the Notice option to everyone at /api/notice, empty until set', async () => {
+    const before = await client.call<string>('/api/notice', { role: null });
+    expect(before).toMatchObject({ status: 200, body: { success: true, data: '' } });
+
+    const notice = '## Maintenance\n\nOn Sunday at 03:00 MSK <b>for 10 minutes</b>.';
+    expect((await put({ key: 'Notice', value: notice })).status).toBe(200);
+
+    const after = await client.call<string>('/api/notice', { role: null });
+    expect(after.body).toEqual({ success: true, message: '', data: notice });
+  });
+
+  it('lets only root read or change settings', async () => {
+    const answers = await Promise.all([
+      client.call('/api/option/', { role: Role.Admin }),
+      put({ key: 'Notice', value: 'admin was here' }, Role.Admin),
+      client.call('/api/option/', { role: Role.User }),
+      client.call('/api/option/', { role: null }),
+    ]);
+
+    expect(answers.map((answer) => answer.status)).toEqual([403, 403, 403, 401]);
+    expect((await client.call<string>('/api/notice', { role: null })).body.data).not.toBe('admin was here');
+  });
+
+  const badInputs: [string, unknown][] = [
+    ['no key', { value: 'x' }],
+    ['an empty key', { key: '', value: 'x' }],
+    ['a key with spaces', { key: 'Quota For', value: 'x' }],
+    ['SQL in the key', { key: "x'; drop table options; --", value: 'x' }],
+    ['HTML in the key', { key: '<script>', value: 'x' }],
+    ['a 129-character key', { key: `K${'k'.repeat(128)}`, value: 'x' }],
+    ['a secret-like key', { key: 'GitHubClientSecret', value: 'x' }],
+    ['a token-like key', { key: 'SMTPToken', value: 'x' }],
+    ['no value', { key: 'Footer' }],
+    ['an object value', { key: 'Footer', value: { a: 1 } }],
+    ['a null value', { key: 'Footer', value: null }],
+    ['control characters in the value', { key: 'Footer', value: 'a\u0000b' }],
+    ['a 1 MB value', { key: 'Footer', value: 'v'.repeat(1_000_000) }],
+    ['an array body', [{ key: 'Footer', value: 'x' }]],
+  ];
+
+  it.each(badInputs)('refuses %s with a 4xx envelope and stores nothing', async (_case, body) => {
+    const before = await options();
+    const answer = await put(body);
+
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.body).toEqual({ success: false, message: expect.any(String) });
+    expect(await options()).toEqual(before);
+  });
+});
