@@ -198,6 +198,39 @@ describe('geminiClientRequestToChat', () => {
     ]);
   });
 
+  it('reads snake_case part and declaration fields without renaming the names inside arguments', () => {
+    const body = {
+      contents: [
+        {
+          role: 'user',
+          parts: [{ file_data: { mime_type: 'image/webp', file_uri: 'gs://bucket/cat.webp' } }],
+        },
+        { role: 'model', parts: [{ function_call: { name: 'tag', args: { tag_name: 'cat' } } }] },
+        { role: 'user', parts: [{ function_response: { name: 'tag', response: { tag_id: 7 } } }] },
+      ],
+      tools: [{ function_declarations: [{ name: 'tag', parameters_json_schema: { type: 'object' } }] }],
+    };
+    const request = geminiClientRequestToChat('m', body, false);
+    expect(request.messages).toEqual([
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'gs://bucket/cat.webp' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_gemini_0',
+            type: 'function',
+            function: { name: 'tag', arguments: '{"tag_name":"cat"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_gemini_0', content: '{"tag_id":7}' },
+    ]);
+    expect(request.tools).toEqual([
+      { type: 'function', function: { name: 'tag', parameters: { type: 'object' } } },
+    ]);
+  });
+
   it.each([
     [{ mode: 'AUTO' }, 'auto', 3],
     [{ mode: 'NONE' }, 'none', 3],
