@@ -8,6 +8,10 @@ import { AffiliateService } from './affiliate/affiliate.service';
 import { BillingQuotaClient } from './billing/billing-quota.client';
 import { UserAdminController } from './user-admin/user-admin.controller';
 import { UserAdminService } from './user-admin/user-admin.service';
+import { AppliedUsageEvent } from './token-usage/applied-usage-event.entity';
+import { TokenExpirySweeper } from './token-usage/token-expiry.sweeper';
+import { TokenUsageConsumer } from './token-usage/token-usage.consumer';
+import { TokenUsageRepository } from './token-usage/token-usage.repository';
 import { BalancesReadModel } from './balances/balances-read-model';
 import type { AuthConfig } from './config';
 import { mailSenderProvider } from './mail/mail-sender.provider';
@@ -51,7 +55,7 @@ export class AuthModule {
           runtime,
           database: {
             url: config.DATABASE_URL,
-            entities: [User, Token],
+            entities: [User, Token, AppliedUsageEvent],
             migrations: [UsersMigration, RegistrationMigration, TokensMigration, AccountsMigration],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
@@ -89,6 +93,9 @@ export class AuthModule {
         AffiliateService,
         BillingQuotaClient,
         UserAdminService,
+        TokenUsageRepository,
+        TokenUsageConsumer,
+        TokenExpirySweeper,
         {
           provide: ApiKeyCipher,
           useFactory: (authConfig: AuthConfig) =>

@@ -33,6 +33,8 @@ export const authConfigSchema = z.object({
   AUTH_LOGIN_LIMIT_PER_USERNAME: positiveInt('10'),
   /** Billing's internal address: user admin sets balances there (ACCOUNT_SET_QUOTA_CALL). */
   BILLING_URL: z.string().url().default('http://127.0.0.1:3002'),
+  /** How often API keys past their expiry time are marked expired. */
+  AUTH_TOKEN_EXPIRY_SWEEP_SECONDS: positiveInt('30'),
   /** Verification codes one client address may ask for per hour. */
   AUTH_VERIFICATION_LIMIT_PER_IP: positiveInt('20'),
 });

@@ -1,0 +1,126 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import {
+  TOPICS,
+  TokenStatus,
+  type IdentityToken,
+  type TokenView,
+  type UsageRecorded,
+} from '@tollgate/contracts';
+import { eventually, INFRASTRUCTURES } from '@tollgate/testing';
+import { AccountsHarness, type SignedInUser } from './accounts-harness';
+
+jest.setTimeout(120_000);
+
+const usage = (userId: number, tokenId: number, quota: number, createdAt: number): UsageRecorded => ({
+  v: 1,
+  event_id: randomUUID(),
+  request_id: randomUUID(),
+  user_id: userId,
+  token_id: tokenId,
+  token_name: 'k',
+  channel_id: 1,
+  group: 'default',
+  model: 'gpt-4o-mini',
+  upstream_model: 'gpt-4o-mini',
+  prompt_tokens: 10,
+  completion_tokens: 5,
+  cached_tokens: 0,
+  quota,
+  price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
+  latency_ms: 100,
+  ttft_ms: null,
+  is_stream: false,
+  status: 'success',
+  created_at: createdAt,
+});
+
+describe.each(INFRASTRUCTURES)('API key usage bookkeeping on %s infrastructure', (kind) => {
+  const h = new AccountsHarness(kind, 'auth-token-usage-it', {
+    record: [TOPICS.identityToken],
+    authEnv: async () => ({ AUTH_TOKEN_EXPIRY_SWEEP_SECONDS: '1' }),
+  });
+  let user: SignedInUser;
+
+  beforeAll(async () => {
+    await h.start();
+    // Key ids restart in every test database while usage.recorded on a shared broker keeps older
+    // runs' events: ids from a random far range belong to this run alone.
+    await h.withAuthStopped((query) =>
+      query(`alter sequence tokens_id_seq restart with ${randomInt(100_000_000, 2_000_000_000)}`),
+    );
+    user = await h.signedInUser();
+  });
+  afterAll(() => h.stop());
+
+  const createKey = async (body: Record<string, unknown>): Promise<TokenView> =>
+    (await user.call('/api/token', { method: 'POST', body })).body.data as unknown as TokenView;
+  const readKey = async (id: number): Promise<TokenView> =>
+    (await user.call(`/api/token/${id}`)).body.data as unknown as TokenView;
+  const publish = (events: UsageRecorded[]) =>
+    h.infra.runtime.bus.publish(
+      events.map((value) => ({ topic: TOPICS.usageRecorded.name, key: String(value.user_id), value })),
+    );
+
+  it('counts used and remaining quota and the last use once per event, exhausting the key at zero', async () => {
+    const key = await createKey({ name: 'limited', remain_quota: 1000 });
+    const first = usage(user.id, key.id, 300, 1_800_000_000);
+    const second = usage(user.id, key.id, 200, 1_800_000_100);
+
+    await publish([first, second, first]);
+    const counted = await eventually('the usage on the key', async () => {
+      const read = await readKey(key.id);
+      return read.used_quota === 500 ? read : undefined;
+    });
+    expect(counted).toMatchObject({
+      remain_quota: 500,
+      status: TokenStatus.Enabled,
+      accessed_time: 1_800_000_100,
+    });
+
+    await publish([second, usage(user.id, key.id, 700, 1_800_000_200)]);
+    const exhausted = await eventually('the exhausted key', async () => {
+      const read = await readKey(key.id);
+      return read.status === TokenStatus.Exhausted ? read : undefined;
+    });
+    expect(exhausted).toMatchObject({ used_quota: 1200, remain_quota: 0 });
+    await eventually(
+      'the exhausted key on identity.token',
+      async () =>
+        h
+          .recorder(TOPICS.identityToken)
+          .values<IdentityToken>(
+            (t) => t.id === key.id && t.status === TokenStatus.Exhausted && t.remain_quota === 0,
+          )[0],
+    );
+  });
+
+  it('leaves an unlimited key enabled with its remainder untouched', async () => {
+    const key = await createKey({ name: 'unlimited', unlimited_quota: true, remain_quota: 0 });
+
+    await publish([usage(user.id, key.id, 5000, 1_800_000_000)]);
+
+    const counted = await eventually('the usage on the unlimited key', async () => {
+      const read = await readKey(key.id);
+      return read.used_quota === 5000 ? read : undefined;
+    });
+    expect(counted).toMatchObject({ remain_quota: 0, status: TokenStatus.Enabled });
+  });
+
+  it('marks a key past its expiry time expired and publishes it', async () => {
+    const key = await createKey({ name: 'short-lived', expired_time: Math.floor(Date.now() / 1000) + 1 });
+
+    const expired = await eventually('the expired key', async () => {
+      const read = await readKey(key.id);
+      return read.status === TokenStatus.Expired ? read : undefined;
+    });
+
+    expect(expired.id).toBe(key.id);
+    await eventually(
+      'the expired key on identity.token',
+      async () =>
+        h
+          .recorder(TOPICS.identityToken)
+          .values<IdentityToken>((t) => t.id === key.id && t.status === TokenStatus.Expired)[0],
+    );
+  });
+});
