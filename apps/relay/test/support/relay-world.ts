@@ -67,8 +67,11 @@ export class RelayWorld {
     return channel;
   }
 
-  /** A user with a balance and an API key of this run's group. */
-  async key(balance: number, token: Partial<IdentityToken> = {}): Promise<TestKey> {
+  /**
+   * A user with an API key of this run's group, and a balance published as billing would (pass
+   * `undefined` when billing itself runs and sets it).
+   */
+  async key(balance: number | undefined, token: Partial<IdentityToken> = {}): Promise<TestKey> {
     const userId = randomInt(100_000_000, 2_000_000_000);
     const apiKey = `sk-${randomBytes(24).toString('hex')}`;
     const entity = aToken({
@@ -80,7 +83,9 @@ export class RelayWorld {
     });
     await this.bus.publish([
       { topic: TOPICS.identityUser.name, key: String(userId), value: aUser(userId) },
-      { topic: TOPICS.billingBalance.name, key: String(userId), value: this.balance(userId, balance) },
+      ...(balance === undefined
+        ? []
+        : [{ topic: TOPICS.billingBalance.name, key: String(userId), value: this.balance(userId, balance) }]),
       { topic: TOPICS.identityToken.name, key: String(entity.id), value: entity },
     ]);
     return { apiKey, token: entity, userId };
