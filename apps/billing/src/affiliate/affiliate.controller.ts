@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import {
   affiliateTransferRequestSchema,
   ok,
+  type AffiliateSummary,
   type AffiliateTransferResult,
   type Envelope,
 } from '@tollgate/contracts';
@@ -11,6 +12,11 @@ import { AffiliateService } from './affiliate.service';
 @Controller('api/user/aff_transfer')
 export class AffiliateController {
   constructor(private readonly affiliate: AffiliateService) {}
+
+  @Get()
+  async summary(@CurrentIdentity() caller: Identity): Promise<Envelope<AffiliateSummary>> {
+    return ok(await this.affiliate.summary(caller.userId));
+  }
 
   @HttpCode(200)
   @Post()

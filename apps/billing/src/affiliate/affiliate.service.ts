@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, type AffiliateTransferResult } from '@tollgate/contracts';
+import {
+  ErrorCode,
+  normalizeDecimal,
+  type AffiliateSummary,
+  type AffiliateTransferResult,
+} from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
 import { AppException, InjectServiceConfig } from '@tollgate/platform';
+import { Account } from '../accounts/account.entity';
 import { billingBalanceEvent } from '../accounts/balance-events';
 import type { BillingConfig } from '../config';
 import { percentOf } from '../exchange-rate/ruble-quota';
@@ -59,6 +65,23 @@ export class AffiliateService {
     inviter!.updatedAt = new Date();
     await em.flush();
     await enqueueOutbox(em, [billingBalanceEvent(inviter!)]);
+  }
+
+  async summary(userId: number): Promise<AffiliateSummary> {
+    const em = this.em.fork();
+    const [account, [invitees]] = await Promise.all([
+      em.findOne(Account, { userId }),
+      em.execute<{ count: string }[]>('select count(*) as count from affiliate_links where inviter_id = ?', [
+        userId,
+      ]),
+    ]);
+    return {
+      aff_quota: account?.affQuota ?? 0,
+      aff_history_quota: account?.affHistoryQuota ?? 0,
+      invitees: Number(invitees!.count),
+      reward_percent: normalizeDecimal(this.config.AFFILIATE_REWARD_PERCENT),
+      min_transfer_quota: this.config.AFFILIATE_MIN_TRANSFER_QUOTA,
+    };
   }
 
   /** Moves `quota` of the caller's affiliate quota to their balance. */

@@ -69,3 +69,14 @@ export const affiliateTransferResultSchema = z.object({
   transferred: quotaSchema,
 });
 export type AffiliateTransferResult = z.infer<typeof affiliateTransferResultSchema>;
+
+/** `GET /api/user/aff_transfer`: what the caller can move and on what terms. */
+export const affiliateSummarySchema = z.object({
+  aff_quota: quotaSchema,
+  aff_history_quota: quotaSchema,
+  /** Users who registered with the caller's invitation. */
+  invitees: z.number().int().nonnegative(),
+  reward_percent: decimalSchema,
+  min_transfer_quota: quotaSchema,
+});
+export type AffiliateSummary = z.infer<typeof affiliateSummarySchema>;
