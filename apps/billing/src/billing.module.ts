@@ -75,7 +75,7 @@ export class BillingModule {
         PricingModule,
         LedgerModule,
         UsageModule,
-        LogsModule,
+        LogsModule.register({ exportBatchRows: config.LOG_EXPORT_BATCH_ROWS }),
         StatisticsModule,
         RetentionModule.register({
           days: config.LOG_RETENTION_DAYS,

@@ -19,6 +19,8 @@ export const billingConfigSchema = z.object({
   LOG_RETENTION_INTERVAL_SECONDS: envInt().pipe(z.number().min(1)).default('3600'),
   /** Rows per DELETE of the retention job. */
   LOG_RETENTION_BATCH_SIZE: envInt().pipe(z.number().min(1).max(100_000)).default('5000'),
+  /** Rows a log export reads per query (keyset batches). */
+  LOG_EXPORT_BATCH_ROWS: envInt().pipe(z.number().min(1).max(10_000)).default('1000'),
   /** How often the usage consumer's lag is read into tollgate_consumer_lag_messages. */
   CONSUMER_LAG_INTERVAL_SECONDS: envInt().pipe(z.number().min(1)).default('15'),
 

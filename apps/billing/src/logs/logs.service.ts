@@ -1,14 +1,12 @@
 import { Readable } from 'node:stream';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AdminLogFilters, LogFilters, LogItem, LogType, Page } from '@tollgate/contracts';
 import { ExportCooldown } from './export-cooldown';
 import { CSV_BOM, csvLine } from './log-csv';
+import { LOG_EXPORT_SETTINGS, type LogExportSettings } from './log-export-settings';
 import { csvColumns, logItemOf, type LogAudience } from './log-item';
 import { logRangeOf } from './log-range';
 import { cursorOf, LogsRepository, type LogCursor, type LogQuery } from './logs.repository';
-
-/** Rows an export reads per query: each query is short, so an export never holds a connection long. */
-const EXPORT_BATCH_ROWS = 1000;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -34,6 +32,7 @@ export class LogsService {
   constructor(
     private readonly repository: LogsRepository,
     private readonly cooldown: ExportCooldown,
+    @Inject(LOG_EXPORT_SETTINGS) private readonly settings: LogExportSettings,
   ) {}
 
   async ownPage(userId: number, filters: LogFilters, page: number, pageSize: number): Promise<Page<LogItem>> {
@@ -69,11 +68,12 @@ export class LogsService {
   private csv(query: LogQuery, audience: LogAudience): Readable {
     const columns = csvColumns(audience);
     const repository = this.repository;
+    const batchRows = this.settings.exportBatchRows;
     async function* lines(): AsyncGenerator<string> {
       yield CSV_BOM + csvLine(columns.map((column) => column.header));
       let cursor: LogCursor | undefined;
       for (;;) {
-        const rows = await repository.after(query, cursor, EXPORT_BATCH_ROWS);
+        const rows = await repository.after(query, cursor, batchRows);
         if (rows.length > 0) {
           yield rows
             .map((row) => {
@@ -82,7 +82,7 @@ export class LogsService {
             })
             .join('');
         }
-        if (rows.length < EXPORT_BATCH_ROWS) return;
+        if (rows.length < batchRows) return;
         cursor = cursorOf(rows[rows.length - 1]);
       }
     }

@@ -78,8 +78,8 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     return { status: response.status, headers: response.headers, text };
   };
 
-  // The user's history, newest first: 23 requests an hour apart, one failed upstream, one through
-  // another token and model, plus three balance changes recorded in the ledger.
+  // The user's history: 23 requests an hour apart, one failed upstream, one through another token
+  // and model, plus four balance changes recorded in the ledger (one in the second of a request).
   const usage = Array.from({ length: 23 }, (_, i) =>
     aUsageEvent(user, now - DAY + i * 3600, {
       quota: 1000 + i,
@@ -104,6 +104,9 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
       LOG_LEVEL: 'error',
       DATABASE_URL: database.url,
       TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+      // The 13th line (newest first) is a request with a promo bonus in the same second after it:
+      // an export batch ends between the two, so the keyset cursor must keep both.
+      LOG_EXPORT_BATCH_ROWS: '13',
     };
     // Migrate, then write ledger entries while billing is stopped (PGlite has one connection).
     await (await startBilling(env, infra.runtime)).close();
@@ -114,7 +117,8 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
           (?, 'top_up', 5000000, ?, 'payment 42', to_timestamp(?)),
           (?, 'admin_adjustment', -200, ?, 'correction', to_timestamp(?)),
           (?, 'refund', -300, ?, 'refund of payment 41', to_timestamp(?)),
-          (?, 'top_up', 1, ?, 'too old for the default range', to_timestamp(?))`,
+          (?, 'top_up', 1, ?, 'too old for the default range', to_timestamp(?)),
+          (?, 'promo_bonus', 700, ?, 'promo WELCOME', to_timestamp(?))`,
         [
           user,
           `t-${user}`,
@@ -128,6 +132,9 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
           user,
           `o-${user}`,
           now - 20 * DAY,
+          user,
+          `p-${user}`,
+          usage[10].created_at,
         ],
       );
     });
@@ -150,7 +157,7 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
         ?.items;
       const theirs = (await logs(`/api/log/?user_id=${other}`, admin, Role.Admin)).body.data?.items;
       const all = [...(mine ?? []), ...(theirs ?? [])];
-      return all.length === usage.length + 4 && all.every((line) => line.username !== '') ? true : undefined;
+      return all.length === usage.length + 5 && all.every((line) => line.username !== '') ? true : undefined;
     });
   });
 
@@ -162,15 +169,12 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
   it("pages the caller's own lines newest first, 20 by default, with new-api's fields", async () => {
     const first = await logs('/api/log/self');
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ page: 1, page_size: 20, total: usage.length + 3 });
+    expect(first.body.data).toMatchObject({ page: 1, page_size: 20, total: usage.length + 4 });
     const lines = first.body.data!.items;
-    expect(lines).toHaveLength(20);
-    expect(lines.map((line) => line.created_at)).toEqual(
-      [...usage]
-        .reverse()
-        .slice(0, 20)
-        .map((event) => event.created_at),
-    );
+    const newestFirst = [...usage].reverse().map((event) => event.created_at);
+    newestFirst.splice(13, 0, usage[10].created_at); // the promo bonus, after the request of its second
+    expect(lines.map((line) => line.created_at)).toEqual(newestFirst.slice(0, 20));
+    expect([lines[12].type, lines[13].type]).toEqual([LogType.Consume, LogType.TopUp]);
     const newest = usage[usage.length - 1];
     expect(lines[0]).toEqual({
       id: expect.stringMatching(/^usage-\d+$/),
@@ -194,6 +198,7 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
 
     const third = await items('/api/log/self?p=3&page_size=10');
     expect(third.map((line) => [line.type, line.quota, line.content])).toEqual([
+      [LogType.Consume, usage[3].quota, ''],
       [LogType.Consume, usage[2].quota, ''],
       [LogType.Consume, usage[1].quota, ''],
       [LogType.Consume, usage[0].quota, ''],
@@ -207,7 +212,7 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     expect((await items('/api/log/self?type=5')).map((line) => line.request_id)).toEqual([
       usage[5].request_id,
     ]);
-    expect((await items('/api/log/self?type=1')).map((line) => line.quota)).toEqual([5_000_000]);
+    expect((await items('/api/log/self?type=1')).map((line) => line.quota)).toEqual([700, 5_000_000]);
     expect((await items('/api/log/self?type=2&page_size=100')).length).toBe(usage.length - 1);
     expect(
       (await items('/api/log/self?model_name=claude-haiku-4-5&token_name=')).map((l) => l.token_id),
@@ -251,7 +256,7 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     const byGroup = await items(`/api/log/?group=vip&user_id=${user}`, admin, Role.Admin);
     expect(byGroup.map((line) => line.request_id)).toEqual([usage[7].request_id]);
     expect((await logs(`/api/log/?user_id=${user}`, admin, Role.Admin)).body.data?.total).toBe(
-      usage.length + 3,
+      usage.length + 4,
     );
   });
 
@@ -288,8 +293,10 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
       'created_at,type,user_id,username,token_name,model_name,quota,prompt_tokens,completion_tokens,' +
         'cached_tokens,use_time,is_stream,group,request_id,content,channel',
     );
-    expect(rows).toHaveLength(1 + usage.length + 3);
+    expect(rows).toHaveLength(1 + usage.length + 4);
     expect(new Set(rows).size).toBe(rows.length);
+    expect(rows[13]).toContain(usage[10].request_id);
+    expect(rows[14]).toContain('promo WELCOME');
     expect(rows[1]).toMatch(new RegExp(`^[^,]+,2,${user},user_${user},ci,gpt-4o-mini,.*,3$`));
     expect(rows.at(-1)).toMatch(
       new RegExp(`^[^,]+,1,${user},user_${user},,,5000000,0,0,0,0,false,,,payment 42,$`),

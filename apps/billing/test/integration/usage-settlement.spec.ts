@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Role, TOPICS, type BillingBalance, type UsageRecorded } from '@tollgate/contracts';
 import { deadLetterTopic, partitionForKey, type EventBus } from '@tollgate/events';
 import type { TestDatabase } from '@tollgate/persistence';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
+import { INTERNAL_IDENTITY_HEADER, METRICS, signInternalToken } from '@tollgate/platform';
 import type { Env, ServiceRuntime } from '@tollgate/runtime';
 import {
   eventually,
@@ -106,6 +106,7 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
     LOG_LEVEL: 'error',
     DATABASE_URL: database.url,
     TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+    CONSUMER_LAG_INTERVAL_SECONDS: '1',
   });
 
   const adminHeaders = async () => ({
@@ -284,5 +285,30 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
 
     expect(await settledState(database, userId)).toEqual(charged(quotas));
     expect(audit).toEqual(auditIsClean);
+  });
+
+  it("exports the usage group's lag per partition, down to 0 once it has settled", async () => {
+    const database = await infra.createDatabase();
+    const userId = randomUserId();
+    const billing = await startBilling(billingEnv(database), infra.runtime);
+    try {
+      await waitUntilReady(billing.url);
+      await publish([aUsageEvent(userId, 10)]);
+      await balanceAfter(userId, 1);
+      const lagOf = (metrics: string, partition: number) =>
+        new RegExp(
+          `^${METRICS.consumerLag.name}\\{(?=[^}]*topic="${USAGE_RECORDED}")(?=[^}]*group="${USAGE_GROUP}")` +
+            `(?=[^}]*partition="${partition}")[^}]*\\} (\\d+)$`,
+          'm',
+        ).exec(metrics)?.[1];
+      const lags = await eventually('every partition of usage.recorded at lag 0 in /metrics', async () => {
+        const metrics = await (await fetch(`${billing.url}/metrics`)).text();
+        const values = Array.from({ length: TOPIC_PARTITIONS }, (_, partition) => lagOf(metrics, partition));
+        return values.every((value) => value === '0') ? values : undefined;
+      });
+      expect(lags).toEqual(Array.from({ length: TOPIC_PARTITIONS }, () => '0'));
+    } finally {
+      await billing.close();
+    }
   });
 });
