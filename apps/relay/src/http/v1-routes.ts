@@ -139,9 +139,10 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
       }),
     );
     scope.get(
-      '/v1/models/:model',
+      // A wildcard, since model names may hold a slash (deepseek-ai/DeepSeek-V3).
+      '/v1/models/*',
       serve('openai', async (hot, context, client, request) => {
-        const name = (request.params as { model: string }).model;
+        const name = decodeURIComponent((request.params as { '*': string })['*']);
         const model = hot.models(context.caller).find((m) => m.id === name);
         if (model === undefined)
           throw new RelayError(ErrorCode.ModelNotFound, `The model ${name} does not exist`);

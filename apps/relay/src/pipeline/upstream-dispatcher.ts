@@ -106,9 +106,11 @@ export class UpstreamDispatcher {
           await readLimited(response.body, ERROR_BODY_LIMIT).catch(() => ''),
         );
       } catch (error) {
-        release();
-        if (signal.aborted) throw new ClientGoneError();
-        if (!(error instanceof UpstreamConnectError)) throw error;
+        if (signal.aborted || !(error instanceof UpstreamConnectError)) {
+          release();
+          if (signal.aborted) throw new ClientGoneError();
+          throw error;
+        }
         failure = { kind: 'connect', message: error.message };
       }
       release();
