@@ -5,10 +5,15 @@ import { ChannelsModule } from './channels/channels.module';
 import type { AdminConfig } from './config';
 import { ChannelsMigration } from './migrations/20261220-channels.migration';
 import { OptionsMigration } from './migrations/20261221-options.migration';
+import { VersionsIncidentsMigration } from './migrations/20261223-versions-incidents.migration';
+import { Incident } from './incidents/incident.entity';
+import { IncidentsModule } from './incidents/incidents.module';
 import { Option } from './options/option.entity';
 import { OptionsModule } from './options/options.module';
 import { StatusController } from './status/status.controller';
 import { StatusService } from './status/status.service';
+import { Version } from './versions/version.entity';
+import { VersionsModule } from './versions/versions.module';
 
 @Module({})
 export class AdminModule {
@@ -20,13 +25,15 @@ export class AdminModule {
           runtime,
           database: {
             url: config.DATABASE_URL,
-            entities: [Channel, Option],
-            migrations: [ChannelsMigration, OptionsMigration],
+            entities: [Channel, Option, Version, Incident],
+            migrations: [ChannelsMigration, OptionsMigration, VersionsIncidentsMigration],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),
         ChannelsModule,
         OptionsModule,
+        VersionsModule,
+        IncidentsModule,
       ],
       controllers: [StatusController],
       providers: [StatusService],

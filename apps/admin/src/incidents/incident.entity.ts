@@ -1,0 +1,35 @@
+import { Entity, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import type { IncidentSeverity, IncidentStatus } from './incident-requests';
+
+/** One service incident, as the status page tells it. */
+@Entity({ tableName: 'incidents' })
+export class Incident {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @Property({ type: 'text' })
+  title!: string;
+
+  /** Markdown. */
+  @Property({ type: 'text' })
+  description: Opt<string> = '';
+
+  @Property({ type: 'text' })
+  status!: IncidentStatus;
+
+  @Property({ type: 'text' })
+  severity!: IncidentSeverity;
+
+  @Property({ type: 'datetime' })
+  startedAt!: Date;
+
+  /** Set when the incident is resolved; cleared when it is reopened. */
+  @Property({ type: 'datetime', nullable: true })
+  resolvedAt: (Date & Opt) | null = null;
+
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+
+  @Property({ type: 'datetime' })
+  updatedAt: Opt<Date> = new Date();
+}

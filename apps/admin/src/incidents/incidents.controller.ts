@@ -1,0 +1,47 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ok, pageQuerySchema, type Envelope, type Page } from '@tollgate/contracts';
+import { Public, Role, Roles } from '@tollgate/platform';
+import { z } from 'zod';
+import {
+  createIncidentRequestSchema,
+  updateIncidentRequestSchema,
+  type IncidentView,
+} from './incident-requests';
+import { IncidentsService } from './incidents.service';
+
+const pageQuery = pageQuerySchema(20, 100);
+const idParam = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** The incident log: `GET /api/incident/` for everyone (newest first), changes for administrators. */
+@Controller('api/incident')
+export class IncidentsController {
+  constructor(private readonly incidents: IncidentsService) {}
+
+  @Public()
+  @Get()
+  async list(@Query() query: unknown): Promise<Envelope<Page<IncidentView>>> {
+    const { page, pageSize } = pageQuery.parse(query);
+    return ok(await this.incidents.list(page, pageSize));
+  }
+
+  @Roles(Role.Admin)
+  @Post()
+  @HttpCode(200)
+  async create(@Body() body: unknown): Promise<Envelope<IncidentView>> {
+    return ok(await this.incidents.create(createIncidentRequestSchema.parse(body)), 'Incident created');
+  }
+
+  @Roles(Role.Admin)
+  @Put(':id')
+  async update(@Param('id') id: string, @Body() body: unknown): Promise<Envelope<IncidentView>> {
+    const request = updateIncidentRequestSchema.parse(body);
+    return ok(await this.incidents.update(idParam.parse(id), request), 'Incident updated');
+  }
+
+  @Roles(Role.Admin)
+  @Delete(':id')
+  async delete(@Param('id') id: string): Promise<Envelope<null>> {
+    await this.incidents.delete(idParam.parse(id));
+    return ok(null, 'Incident deleted');
+  }
+}

@@ -1,0 +1,42 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ok, pageQuerySchema, type Envelope, type Page } from '@tollgate/contracts';
+import { Public, Role, Roles } from '@tollgate/platform';
+import { z } from 'zod';
+import { createVersionRequestSchema, updateVersionRequestSchema, type VersionView } from './version-requests';
+import { VersionsService } from './versions.service';
+
+const pageQuery = pageQuerySchema(20, 100);
+const idParam = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** The changelog: `GET /api/versions` for everyone, changes for administrators. */
+@Controller('api/versions')
+export class VersionsController {
+  constructor(private readonly versions: VersionsService) {}
+
+  @Public()
+  @Get()
+  async list(@Query() query: unknown): Promise<Envelope<Page<VersionView>>> {
+    const { page, pageSize } = pageQuery.parse(query);
+    return ok(await this.versions.list(page, pageSize));
+  }
+
+  @Roles(Role.Admin)
+  @Post()
+  @HttpCode(200)
+  async create(@Body() body: unknown): Promise<Envelope<VersionView>> {
+    return ok(await this.versions.create(createVersionRequestSchema.parse(body)), 'Version created');
+  }
+
+  @Roles(Role.Admin)
+  @Put()
+  async update(@Body() body: unknown): Promise<Envelope<VersionView>> {
+    return ok(await this.versions.update(updateVersionRequestSchema.parse(body)), 'Version updated');
+  }
+
+  @Roles(Role.Admin)
+  @Delete(':id')
+  async delete(@Param('id') id: string): Promise<Envelope<null>> {
+    await this.versions.delete(idParam.parse(id));
+    return ok(null, 'Version deleted');
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { ErrorCode, type Page } from '@tollgate/contracts';
+import { isUniqueViolation } from '@tollgate/persistence';
+import { AppException } from '@tollgate/platform';
+import type { CreateVersionRequest, UpdateVersionRequest, VersionView } from './version-requests';
+import type { Version } from './version.entity';
+import { VersionsRepository } from './versions.repository';
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+const view = (version: Version): VersionView => ({
+  id: version.id,
+  version: version.version,
+  title: version.title,
+  content: version.content,
+  release_date: version.releaseDate,
+  created_time: seconds(version.createdAt),
+  updated_time: seconds(version.updatedAt),
+});
+
+const notFound = () => new AppException(ErrorCode.NotFound, 'Version not found');
+
+/** A duplicate version number is the caller's mistake (409), not a server error. */
+const duplicateAsConflict = (error: unknown): never => {
+  if (isUniqueViolation(error)) throw new AppException(ErrorCode.Conflict, 'version: already exists');
+  throw error;
+};
+
+/** The changelog: read by everyone, written by administrators. */
+@Injectable()
+export class VersionsService {
+  constructor(private readonly versions: VersionsRepository) {}
+
+  async list(page: number, pageSize: number): Promise<Page<VersionView>> {
+    const found = await this.versions.page(page, pageSize);
+    return { page, page_size: pageSize, total: found.total, items: found.items.map(view) };
+  }
+
+  async create(request: CreateVersionRequest): Promise<VersionView> {
+    return view(await this.versions.create(request).catch(duplicateAsConflict));
+  }
+
+  async update(request: UpdateVersionRequest): Promise<VersionView> {
+    const { id, ...changes } = request;
+    const version = await this.versions.update(id, changes).catch(duplicateAsConflict);
+    if (!version) throw notFound();
+    return view(version);
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.versions.delete(id))) throw notFound();
+  }
+}
