@@ -12,6 +12,10 @@ import { AppliedUsageEvent } from './token-usage/applied-usage-event.entity';
 import { TokenExpirySweeper } from './token-usage/token-expiry.sweeper';
 import { TokenUsageConsumer } from './token-usage/token-usage.consumer';
 import { TokenUsageRepository } from './token-usage/token-usage.repository';
+import { OAuthController } from './oauth/oauth.controller';
+import { OAuthService } from './oauth/oauth.service';
+import { OAuthStateStore } from './oauth/oauth-state.store';
+import { OAuthStrategies } from './oauth/oauth-strategies';
 import { BalancesReadModel } from './balances/balances-read-model';
 import type { AuthConfig } from './config';
 import { mailSenderProvider } from './mail/mail-sender.provider';
@@ -72,6 +76,7 @@ export class AuthModule {
         PasswordResetController,
         AffiliateController,
         UserAdminController,
+        OAuthController,
       ],
       providers: [
         PasswordHasher,
@@ -96,6 +101,9 @@ export class AuthModule {
         TokenUsageRepository,
         TokenUsageConsumer,
         TokenExpirySweeper,
+        OAuthStrategies,
+        OAuthStateStore,
+        OAuthService,
         {
           provide: ApiKeyCipher,
           useFactory: (authConfig: AuthConfig) =>

@@ -33,6 +33,29 @@ export const authConfigSchema = z.object({
   AUTH_LOGIN_LIMIT_PER_USERNAME: positiveInt('10'),
   /** Billing's internal address: user admin sets balances there (ACCOUNT_SET_QUOTA_CALL). */
   BILLING_URL: z.string().url().default('http://127.0.0.1:3002'),
+  /**
+   * OAuth sign-in: a provider is enabled when its client id and secret are set. The endpoints are
+   * settable so tests (and a self-hosted GitHub Enterprise) can point elsewhere.
+   */
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: secret(z.string().min(1).optional()),
+  GITHUB_AUTHORIZE_URL: z.string().url().default('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: z.string().url().default('https://github.com/login/oauth/access_token'),
+  GITHUB_PROFILE_URL: z.string().url().default('https://api.github.com/user'),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: secret(z.string().min(1).optional()),
+  GOOGLE_AUTHORIZE_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_PROFILE_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/userinfo'),
+  DISCORD_CLIENT_ID: z.string().min(1).optional(),
+  DISCORD_CLIENT_SECRET: secret(z.string().min(1).optional()),
+  DISCORD_AUTHORIZE_URL: z.string().url().default('https://discord.com/api/oauth2/authorize'),
+  DISCORD_TOKEN_URL: z.string().url().default('https://discord.com/api/oauth2/token'),
+  DISCORD_PROFILE_URL: z.string().url().default('https://discord.com/api/users/@me'),
+  /** Where the web client's return pages live: the redirect URI is <this>/oauth/<provider>. */
+  OAUTH_REDIRECT_BASE_URL: z.string().url().default('http://localhost:3000'),
+  /** OAuth sign-in attempts per minute from one client address. */
+  AUTH_OAUTH_LIMIT_PER_IP: positiveInt('30'),
   /** How often API keys past their expiry time are marked expired. */
   AUTH_TOKEN_EXPIRY_SWEEP_SECONDS: positiveInt('30'),
   /** Verification codes one client address may ask for per hour. */

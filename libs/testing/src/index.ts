@@ -2,3 +2,4 @@ export * from './fake-upstream';
 export * from './service-harness';
 export * from './fake-cbr';
 export * from './fake-payments';
+export * from './fake-oauth';
