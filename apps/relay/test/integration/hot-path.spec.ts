@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
+  CHANNEL_AUTO_DISABLE_CALL,
   CHANNEL_TEST_CALL,
   chargeQuota,
   TOPICS,
   usageRecordedV1,
   type UsageRecorded,
 } from '@tollgate/contracts';
-import { SERVICE_TOKEN_HEADER, ServiceTokenSigner } from '@tollgate/platform';
+import { SERVICE_TOKEN_HEADER, ServiceTokenSigner, verifyServiceToken } from '@tollgate/platform';
 import type { RunningService } from '@tollgate/runtime';
 import {
   eventually,
@@ -40,6 +43,9 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
   let gpt: string;
   let claude: string;
   let fallback: string;
+  /** Stands in for admin: records the auto-disable calls relay makes. */
+  let admin: Server;
+  const adminCalls: { url: string; token: string; body: unknown }[] = [];
 
   const post = (path: string, headers: Record<string, string>, body: unknown) =>
     fetch(`${relay.url}${path}`, {
@@ -72,6 +78,19 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     world = new RelayWorld(infra.runtime.bus, infra.runId);
     upstream = await startFakeUpstream({ completionTokens: 8, chunks: 4 });
     failing = await startFakeUpstream({ failRate: 1, failStatus: 503 });
+    admin = createServer((req: IncomingMessage, res) => {
+      let text = '';
+      req.on('data', (piece: Buffer) => (text += piece.toString()));
+      req.on('end', () => {
+        adminCalls.push({
+          url: req.url ?? '',
+          token: String(req.headers[SERVICE_TOKEN_HEADER] ?? ''),
+          body: JSON.parse(text) as unknown,
+        });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
+      });
+    });
+    await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve));
     gpt = world.model('gpt');
     claude = world.model('claude');
     fallback = world.model('fallback');
@@ -83,6 +102,7 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
         TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
         TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
         RELAY_QUOTA_HOLD_MS: '60000',
+        ADMIN_URL: `http://127.0.0.1:${(admin.address() as AddressInfo).port}`,
       },
       infra.runtime,
     );
@@ -134,6 +154,7 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     await relay?.close();
     await upstream?.close();
     await failing?.close();
+    await new Promise((resolve) => admin?.close(resolve));
     await infra?.close();
   });
 
@@ -314,5 +335,60 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
       body: '{}',
     });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('streams completions and responses through, hiding the forced usage chunk and billing from usage', async () => {
+    const completions = await post('/v1/completions', bearer(rich), {
+      model: gpt,
+      prompt: 'Hello',
+      max_tokens: 8,
+      stream: true,
+    });
+    const completionData = sseData(await completions.text());
+    expect(completionData.at(-1)).toBe('[DONE]');
+    expect(completionData.slice(0, -1).every((d) => !('usage' in JSON.parse(d)))).toBe(true);
+
+    const responses = await post('/v1/responses', bearer(rich), { model: gpt, input: 'Hello', stream: true });
+    expect(responses.headers.get('content-type')).toContain('text/event-stream');
+    expect(sseEventNames(await responses.text())).toContain('response.completed');
+    await eventually('both streams billed from their usage', async () =>
+      eventsOf(rich).filter((e) => e.is_stream && e.completion_tokens > 0).length >= 2 ? true : undefined,
+    );
+  });
+
+  it('passes speech audio through as bytes', async () => {
+    const res = await post('/v1/audio/speech', bearer(rich), { model: gpt, input: 'Hello', voice: 'alloy' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^audio\//);
+    expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  });
+
+  it('auto-disables a channel whose upstream key is refused, through admin with a service token', async () => {
+    const banned = world.model('banned');
+    await world.price(banned);
+    const channel = await world.channel({
+      key: 'sk-wrong-key',
+      base_url: upstream.url,
+      models: [banned],
+      auto_ban: true,
+    });
+    await eventually('the channel in relay', async () => {
+      const res = await post('/v1/chat/completions', bearer(rich), chat(banned));
+      return res.status === 502 ? true : undefined;
+    });
+    const call = await eventually('the auto-disable call', async () =>
+      adminCalls.find((c) => c.url === `/internal/channels/${channel.id}/auto-disable`),
+    );
+    await expect(
+      verifyServiceToken(call.token, secret, CHANNEL_AUTO_DISABLE_CALL.audience),
+    ).resolves.toBeUndefined();
+    expect(call.body).toMatchObject({ reason: expect.any(String), status_code: 401 });
+  });
+
+  it('exposes its metrics with bounded labels', async () => {
+    const text = await (await fetch(`${relay.url}/metrics`)).text();
+    expect(text).toMatch(/tollgate_relay_requests_total\{[^}]*protocol="openai"[^}]*outcome="success"/);
+    expect(text).toContain('tollgate_relay_upstream_latency_seconds');
+    expect(text).toContain('tollgate_refused_reservations_total');
   });
 });
