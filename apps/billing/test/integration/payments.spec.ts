@@ -106,7 +106,7 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
     );
 
   const audit = async (url: string) =>
-    getJson(`${url}/api/log/ledger-audit`, await identity(randomUserId(), Role.Admin));
+    getJson<JsonAnswer['body']>(`${url}/api/log/ledger-audit`, await identity(randomUserId(), Role.Admin));
 
   beforeAll(async () => {
     infra = await openInfrastructure(kind, 'billing-payments-it');
