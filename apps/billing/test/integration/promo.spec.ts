@@ -9,9 +9,11 @@ import {
   openInfrastructure,
   randomUserId,
   startFakeCbr,
+  startFakeYookassa,
   waitUntilReady,
   withDatabase,
   type FakeCbr,
+  type FakeYookassa,
   type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
 import { startBilling } from '../../src';
@@ -26,6 +28,7 @@ interface Answer {
 describe.each(INFRASTRUCTURES)('billing promo codes on %s infrastructure', (kind) => {
   let infra: TestInfrastructureWithDatabase;
   let cbr: FakeCbr;
+  let yookassa: FakeYookassa;
   const secret = randomBytes(32).toString('hex');
   const admin = randomUserId();
 
@@ -37,6 +40,9 @@ describe.each(INFRASTRUCTURES)('billing promo codes on %s infrastructure', (kind
     TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
     CBR_DAILY_URL: cbr.dailyUrl,
     TOLLGATE_PAYMENT_TEST: 'true',
+    YOOKASSA_API_URL: yookassa.apiUrl,
+    YOOKASSA_SHOP_ID: yookassa.shopId,
+    YOOKASSA_SECRET_KEY: yookassa.secretKey,
   });
 
   const runBilling = async <T>(
@@ -85,10 +91,12 @@ describe.each(INFRASTRUCTURES)('billing promo codes on %s infrastructure', (kind
   beforeAll(async () => {
     infra = await openInfrastructure(kind, 'billing-promo-it');
     cbr = await startFakeCbr('80,0000');
+    yookassa = await startFakeYookassa();
   });
 
   afterAll(async () => {
     await cbr?.close();
+    await yookassa?.close();
     await infra?.close();
   });
 
@@ -192,5 +200,37 @@ describe.each(INFRASTRUCTURES)('billing promo codes on %s infrastructure', (kind
       { code: 'ONCE', used_count: 1, bonuses: '1' },
       { code: 'TWICE-EACH', used_count: 2, bonuses: '2' },
     ]);
+  });
+
+  it('a pending payment holds its use of a single-use code, and gives it back when the payer cancels', async () => {
+    const database = await infra.createDatabase();
+    const [first, second] = [randomUserId(), randomUserId()];
+    const outcome = await runBilling(database, async (url) => {
+      await createPromo(url, { code: 'HOLD', type: 'fixed', value: '80', max_uses: 1 });
+      const validate = async (userId: number) =>
+        send('POST', `${url}/api/promo/validate`, { code: 'HOLD' }, await as(userId));
+      const pending = await send(
+        'POST',
+        `${url}/api/user/payment`,
+        { amount: '1000', provider: 'yookassa', email: 'p@example.com', promo_code: 'hold' },
+        await as(first),
+      );
+      const whilePending = await validate(second);
+      const providerPayment = yookassa.payments().at(-1)!;
+      yookassa.setStatus(providerPayment.id, 'canceled');
+      const canceled = await send(
+        'POST',
+        `${url}/api/user/payment/webhook/yookassa`,
+        yookassa.notification('payment.canceled', providerPayment.id),
+        {},
+      );
+      const afterCancel = await validate(second);
+      return { pending, whilePending, canceled, afterCancel };
+    });
+
+    expect(outcome.pending.body.data).toMatchObject({ status: 'pending', bonus_quota: 500_000 });
+    expect(outcome.whilePending.body).toMatchObject({ success: false, message: PROMO_INVALID_MESSAGE });
+    expect(outcome.canceled.body.data).toEqual({ status: 'canceled', changed: true });
+    expect(outcome.afterCancel.body).toMatchObject({ success: true, data: { valid: true } });
   });
 });
