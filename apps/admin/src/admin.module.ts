@@ -6,6 +6,7 @@ import type { AdminConfig } from './config';
 import { ChannelsMigration } from './migrations/20261220-channels.migration';
 import { OptionsMigration } from './migrations/20261221-options.migration';
 import { VersionsIncidentsMigration } from './migrations/20261223-versions-incidents.migration';
+import { ChannelUsageMigration } from './migrations/20261224-channel-usage.migration';
 import { Incident } from './incidents/incident.entity';
 import { IncidentsModule } from './incidents/incidents.module';
 import { Option } from './options/option.entity';
@@ -26,7 +27,12 @@ export class AdminModule {
           database: {
             url: config.DATABASE_URL,
             entities: [Channel, Option, Version, Incident],
-            migrations: [ChannelsMigration, OptionsMigration, VersionsIncidentsMigration],
+            migrations: [
+              ChannelsMigration,
+              OptionsMigration,
+              VersionsIncidentsMigration,
+              ChannelUsageMigration,
+            ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),

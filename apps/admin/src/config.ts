@@ -41,5 +41,7 @@ export const adminConfigSchema = z.object({
   CHANNEL_TEST_TIMEOUT_SECONDS: envInt().pipe(z.number().int().min(1).max(600)).default('60'),
   /** How often auto-disabled channels are tested and re-enabled when they pass; 0 turns it off. */
   CHANNEL_AUTO_ENABLE_INTERVAL_SECONDS: envInt().pipe(z.number().int().min(0)).default('300'),
+  /** Consumer group that adds usage.recorded to channels' used_quota (a new group recounts from the start). */
+  CHANNEL_USAGE_CONSUMER_GROUP: z.string().min(1).max(200).default('admin.channel-usage'),
 });
 export type AdminConfig = z.output<typeof adminConfigSchema>;

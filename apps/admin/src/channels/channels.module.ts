@@ -4,6 +4,8 @@ import type { AdminConfig } from '../config';
 import { ChannelAutoEnableJob } from './channel-auto-enable.job';
 import { ChannelKeySealer } from './channel-key';
 import { ChannelStatusController } from './channel-status.controller';
+import { ChannelUsageConsumer } from './channel-usage.consumer';
+import { ChannelUsageRepository } from './channel-usage.repository';
 import { ChannelsController } from './channels.controller';
 import { ChannelsRepository } from './channels.repository';
 import { ChannelsService } from './channels.service';
@@ -21,6 +23,8 @@ import { RelayChannelTester } from './relay-channel-tester';
     ChannelsRepository,
     ChannelsService,
     ChannelAutoEnableJob,
+    ChannelUsageRepository,
+    ChannelUsageConsumer,
   ],
 })
 export class ChannelsModule {}

@@ -57,7 +57,7 @@ function conditionOf(filter: ChannelFilter): SqlCondition {
   }
   if (filter.keyword) {
     const pattern = likePattern(filter.keyword);
-    const byId = /^\d{1,9}$/.test(filter.keyword);
+    const byId = /^\d{1,10}$/.test(filter.keyword) && Number(filter.keyword) <= 2_147_483_647;
     clauses.push(`("name" ilike ? or "tag" ilike ? or "base_url" ilike ?${byId ? ' or "id" = ?' : ''})`);
     params.push(pattern, pattern, pattern, ...(byId ? [Number(filter.keyword)] : []));
   }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import {
   CHANNEL_AUTO_DISABLE_CALL,
   CHANNEL_KEY_ENCRYPTION_PURPOSE,
@@ -12,6 +12,7 @@ import {
   type CatalogChannel,
   type ChannelPage,
   type ChannelView,
+  type UsageRecorded,
 } from '@tollgate/contracts';
 import { deriveKey, SecretBox, ServiceTokenSigner } from '@tollgate/platform';
 import type { RunningService } from '@tollgate/runtime';
@@ -19,8 +20,10 @@ import {
   eventually,
   INFRASTRUCTURES,
   openInfrastructure,
+  randomUserId,
   TopicRecorder,
   waitUntilReady,
+  withDatabase,
   type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
 import { startAdmin } from '../../src';
@@ -46,6 +49,31 @@ const aChannel = (overrides: Record<string, unknown> = {}) => ({
   auto_ban: 1,
   test_model: 'gpt-4o-mini',
   max_concurrency: 8,
+  ...overrides,
+});
+
+/** A served request as relay reports it. */
+const aUsageRecorded = (overrides: Partial<UsageRecorded>): UsageRecorded => ({
+  v: 1,
+  event_id: randomUUID(),
+  request_id: `req-${randomBytes(6).toString('hex')}`,
+  user_id: 1,
+  token_id: null,
+  token_name: '',
+  channel_id: null,
+  group: 'default',
+  model: 'gpt-4o-mini',
+  upstream_model: 'gpt-4o-mini',
+  prompt_tokens: 10,
+  completion_tokens: 5,
+  cached_tokens: 0,
+  quota: 0,
+  price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
+  latency_ms: 120,
+  ttft_ms: null,
+  is_stream: false,
+  status: 'success',
+  created_at: Math.floor(Date.now() / 1000),
   ...overrides,
 });
 
@@ -113,11 +141,21 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
     beforeAll(async () => {
       const database = await infra.createDatabase();
       admin = await startAdmin(
-        adminEnv(database.url, secret, masterKey, { RELAY_URL: relay.url }),
+        adminEnv(database.url, secret, masterKey, {
+          RELAY_URL: relay.url,
+          CHANNEL_USAGE_CONSUMER_GROUP: `admin.channel-usage.${infra.runId}`,
+        }),
         infra.runtime,
       );
       await waitUntilReady(admin.url);
       client = new AdminClient(admin.url, secret);
+      if (kind === 'real') {
+        // The shared broker's usage.recorded holds other runs' events, read from the start by this
+        // fresh group: ids far above theirs keep those from landing on these channels.
+        await withDatabase(database, (query) =>
+          query("select setval('channels_id_seq', ?)", [100_000_000 + randomInt(1_000_000_000)]),
+        );
+      }
     });
 
     afterAll(async () => {
@@ -481,6 +519,33 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
       });
       expect((await autoDisable(2_000_000_000, { reason: 'x' })).status).toBe(404);
       expect((await autoDisable(channel.id, { reason: 'r'.repeat(501) })).status).toBe(400);
+    });
+
+    it("adds usage.recorded charges to the channel's used_quota once per event", async () => {
+      const channel = await create();
+      const userId = randomUserId();
+      const usage = (
+        quota: number,
+        eventId: string = randomUUID(),
+        channelId: number | null = channel.id,
+      ) => ({
+        topic: TOPICS.usageRecorded.name,
+        key: String(userId),
+        value: aUsageRecorded({ event_id: eventId, user_id: userId, channel_id: channelId, quota }),
+      });
+      const usedQuota = async () => (await read(channel.id)).used_quota;
+      const first = usage(1200);
+
+      await infra.runtime.bus.publish([first, usage(800), first, usage(5000, randomUUID(), null), usage(0)]);
+      await eventually('the charges in used_quota', async () =>
+        (await usedQuota()) === 2000 ? true : undefined,
+      );
+      await infra.runtime.bus.publish([first, usage(7)]);
+      await eventually('the last charge in used_quota', async () =>
+        (await usedQuota()) >= 2007 ? true : undefined,
+      );
+
+      expect(await usedQuota()).toBe(2007);
     });
 
     it('refuses the auto-disable call without a service token for its audience', async () => {

@@ -1,0 +1,56 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+
+/** One served request's charge on one channel. */
+export interface ChannelCharge {
+  eventId: string;
+  channelId: number;
+  quota: number;
+}
+
+/**
+ * Adds usage to channels' used_quota exactly once per event: in one statement the event ids are
+ * recorded (a redelivered id is skipped) and only the new ones are summed into their channels.
+ */
+@Injectable()
+export class ChannelUsageRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** How many of the charges were new. */
+  async add(charges: readonly ChannelCharge[]): Promise<number> {
+    const unique = [...new Map(charges.map((charge) => [charge.eventId, charge])).values()];
+    if (unique.length === 0) return 0;
+    const rows = unique.map((charge) => ({
+      event_id: charge.eventId,
+      channel_id: charge.channelId,
+      quota: charge.quota,
+    }));
+    const [result] = await this.em.getConnection().execute<{ added: number }[]>(
+      `with "incoming" as (
+         select * from jsonb_to_recordset(?::jsonb) as x("event_id" uuid, "channel_id" integer, "quota" bigint)
+       ), "fresh" as (
+         insert into "channel_usage_events" ("event_id") select "event_id" from "incoming"
+         on conflict ("event_id") do nothing
+         returning "event_id"
+       ), "totals" as (
+         select i."channel_id", sum(i."quota") as "quota"
+         from "incoming" i join "fresh" f on f."event_id" = i."event_id"
+         group by i."channel_id"
+       ), "updated" as (
+         update "channels" c set "used_quota" = c."used_quota" + t."quota"
+         from "totals" t where c."id" = t."channel_id"
+         returning c."id"
+       )
+       select (select count(*) from "fresh")::int as "added"`,
+      [JSON.stringify(rows)],
+    );
+    return result?.added ?? 0;
+  }
+
+  /** Forgets event ids older than `before`; redelivery happens within minutes, not weeks. */
+  async forgetBefore(before: Date): Promise<void> {
+    await this.em
+      .getConnection()
+      .execute('delete from "channel_usage_events" where "recorded_at" < ?', [before]);
+  }
+}
