@@ -38,6 +38,24 @@ describe.each(INFRASTRUCTURES)('profile, access tokens, reset and invites on %s 
       expect(session.body.data).toMatchObject({ userId: user.id, via: 'session' });
     });
 
+    it('signs a script in through the gateway as Authorization with New-Api-User, and not without it', async () => {
+      const user = await h.signedInUser();
+      const token = (await user.call('/api/user/token')).body.data as unknown as string;
+
+      const self = await h.anonymous('/api/user/self', {
+        headers: { authorization: `Bearer ${token}`, 'new-api-user': String(user.id) },
+      });
+      expect(self.status).toBe(200);
+      expect(self.body.data).toMatchObject({ id: user.id });
+
+      const unnamed = await h.anonymous('/api/user/self', { headers: { authorization: `Bearer ${token}` } });
+      expect(unnamed.status).toBe(401);
+      const forged = await h.anonymous('/api/user/self', {
+        headers: { authorization: 'Bearer not-a-token-of-anyone-000000000', 'new-api-user': String(user.id) },
+      });
+      expect(forged.status).toBe(401);
+    });
+
     it('stops resolving when the user is disabled, and refuses a look-up of both kinds at once', async () => {
       const user = await h.signedInUser();
       const token = (await user.call('/api/user/token')).body.data as unknown as string;

@@ -3,12 +3,16 @@ import {
   SESSION_LOOKUP,
   sessionIdentitySchema,
   type SessionIdentity,
+  type SessionLookupRequest,
 } from '@tollgate/contracts';
 import type { Pool } from 'undici';
 import type { ServiceTokenSigner } from './service-token';
 
-/** Asks auth whose session a cookie value opens; null when none (ended, expired, unknown). */
-export type SessionLookup = (secret: string) => Promise<SessionIdentity | null>;
+/**
+ * Asks auth who a session cookie value or a personal access token belongs to; null when nobody
+ * (ended, expired, unknown).
+ */
+export type SessionLookup = (request: SessionLookupRequest) => Promise<SessionIdentity | null>;
 
 const LOOKUP_TIMEOUT_MS = 3_000;
 const lookupAnswer = envelopeSchema(sessionIdentitySchema);
@@ -21,14 +25,14 @@ export class SessionLookupError extends Error {
 }
 
 export function authSessionLookup(auth: Pool, signer: ServiceTokenSigner): SessionLookup {
-  return async (secret) => {
+  return async (lookup) => {
     let response;
     try {
       response = await auth.request({
         method: SESSION_LOOKUP.method,
         path: SESSION_LOOKUP.path,
         headers: { 'content-type': 'application/json', [SESSION_LOOKUP.header]: await signer.token() },
-        body: JSON.stringify({ session: secret }),
+        body: JSON.stringify(lookup),
         signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
       });
     } catch (error) {

@@ -1,11 +1,12 @@
-import type { SessionIdentity } from '@tollgate/contracts';
+import type { SessionIdentity, SessionLookupRequest } from '@tollgate/contracts';
 import { SessionResolver } from './session-resolver';
 
 const alice: SessionIdentity = { userId: 7, role: 1, group: 'default', sessionId: 's-7' };
 
 function lookupOf(answers: Record<string, SessionIdentity | null>) {
   const calls: string[] = [];
-  const lookup = (secret: string) => {
+  const lookup = (request: SessionLookupRequest) => {
+    const secret = 'session' in request ? request.session : `token:${request.access_token}`;
     calls.push(secret);
     return Promise.resolve(answers[secret] ?? null);
   };
@@ -18,12 +19,12 @@ describe('SessionResolver', () => {
     const { lookup, calls } = lookupOf({ a: alice });
     const resolver = new SessionResolver(lookup, 1000, () => now);
 
-    expect(await resolver.resolve('a')).toEqual(alice);
+    expect(await resolver.resolve({ session: 'a' })).toEqual(alice);
     now += 999;
-    expect(await resolver.resolve('a')).toEqual(alice);
+    expect(await resolver.resolve({ session: 'a' })).toEqual(alice);
     expect(calls).toEqual(['a']);
     now += 1;
-    await resolver.resolve('a');
+    await resolver.resolve({ session: 'a' });
     expect(calls).toEqual(['a', 'a']);
   });
 
@@ -31,10 +32,10 @@ describe('SessionResolver', () => {
     const { lookup, calls } = lookupOf({ a: alice });
     const resolver = new SessionResolver(lookup, 1000);
 
-    expect(await resolver.resolve('b')).toBeNull();
-    expect(await resolver.resolve('b')).toBeNull();
-    await resolver.resolve('a');
-    expect(await resolver.resolve('a-but-longer')).toBeNull();
+    expect(await resolver.resolve({ session: 'b' })).toBeNull();
+    expect(await resolver.resolve({ session: 'b' })).toBeNull();
+    await resolver.resolve({ session: 'a' });
+    expect(await resolver.resolve({ session: 'a-but-longer' })).toBeNull();
     expect(calls).toEqual(['b', 'b', 'a', 'a-but-longer']);
   });
 
@@ -42,7 +43,11 @@ describe('SessionResolver', () => {
     const { lookup, calls } = lookupOf({ a: alice });
     const resolver = new SessionResolver(lookup, 0);
 
-    const answers = await Promise.all([resolver.resolve('a'), resolver.resolve('a'), resolver.resolve('a')]);
+    const answers = await Promise.all([
+      resolver.resolve({ session: 'a' }),
+      resolver.resolve({ session: 'a' }),
+      resolver.resolve({ session: 'a' }),
+    ]);
 
     expect(answers).toEqual([alice, alice, alice]);
     expect(calls).toEqual(['a']);
@@ -55,8 +60,18 @@ describe('SessionResolver', () => {
       1000,
     );
 
-    await expect(resolver.resolve('a')).rejects.toThrow('auth down');
+    await expect(resolver.resolve({ session: 'a' })).rejects.toThrow('auth down');
     fail = false;
-    await expect(resolver.resolve('a')).resolves.toEqual(alice);
+    await expect(resolver.resolve({ session: 'a' })).resolves.toEqual(alice);
+  });
+
+  it('keeps access tokens and cookies apart, even with the same text', async () => {
+    const { lookup, calls } = lookupOf({ 'token:a': alice });
+    const resolver = new SessionResolver(lookup, 1000);
+
+    expect(await resolver.resolve({ access_token: 'a' })).toEqual(alice);
+    expect(await resolver.resolve({ session: 'a' })).toBeNull();
+    expect(await resolver.resolve({ access_token: 'a' })).toEqual(alice);
+    expect(calls).toEqual(['token:a', 'a']);
   });
 });

@@ -13,9 +13,18 @@ const SECRET = 'session-step-secret-0123456789abcdef';
 const user: SessionIdentity = { userId: 7, role: Role.User, group: 'vip', sessionId: 'sid-7' };
 const root: SessionIdentity = { userId: 1, role: Role.Root, group: 'default', sessionId: 'sid-1' };
 const sessions: Record<string, SessionIdentity> = { 'user-cookie': user, 'root-cookie': root };
+const accessTokens: Record<string, SessionIdentity> = {
+  'Bearer pat-of-7': { ...user, sessionId: 'pat-7', via: 'access_token' },
+};
 
 const step = new SessionStep(
-  new SessionResolver((secret) => Promise.resolve(sessions[secret] ?? null), 0),
+  new SessionResolver(
+    (request) =>
+      Promise.resolve(
+        ('session' in request ? sessions[request.session] : accessTokens[request.access_token]) ?? null,
+      ),
+    0,
+  ),
   SECRET,
 );
 const authRoute: RouteEntry = { prefix: '/api/user', service: 'auth' };
@@ -34,6 +43,35 @@ describe('SessionStep', () => {
     expect(decision.kind).toBe('forward');
     const token = (decision as { headers: Record<string, string> }).headers[INTERNAL_IDENTITY_HEADER]!;
     await expect(verifyInternalToken(token, SECRET)).resolves.toEqual({ ...user, via: 'session' });
+  });
+
+  it('forwards a script with a personal access token as Authorization, signed as via access_token', async () => {
+    const headers = { authorization: 'Bearer pat-of-7', 'new-api-user': '7' };
+    const decision = await step.decide('/api/user/self', authRoute, headers);
+
+    expect(decision.kind).toBe('forward');
+    const token = (decision as { headers: Record<string, string> }).headers[INTERNAL_IDENTITY_HEADER]!;
+    await expect(verifyInternalToken(token, SECRET)).resolves.toEqual({
+      userId: 7,
+      role: Role.User,
+      group: 'vip',
+      sessionId: 'pat-7',
+      via: 'access_token',
+    });
+  });
+
+  it('holds an access token to New-Api-User too, and ignores an unknown one', async () => {
+    expect(
+      await step.decide('/api/user/self', authRoute, { authorization: 'Bearer pat-of-7' }),
+    ).toMatchObject({
+      kind: 'refuse',
+      status: 401,
+      code: ErrorCode.UserHeaderMismatch,
+    });
+    expect(await step.decide('/api/user/self', authRoute, { authorization: 'Bearer nope' })).toEqual({
+      kind: 'forward',
+      headers: {},
+    });
   });
 
   it('forwards anonymously without a cookie or with an unknown one', async () => {

@@ -6,6 +6,7 @@ import {
   SESSION_ENTRY_PATHS,
   type RouteEntry,
   type SessionIdentity,
+  type SessionLookupRequest,
 } from '@tollgate/contracts';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken, type Role } from '@tollgate/platform';
 import type { SessionResolver } from './session-resolver';
@@ -20,15 +21,19 @@ const pathnameOf = (path: string) => path.split('?', 1)[0] ?? path;
 const isUnder = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
-function sessionSecretOf(headers: IncomingHttpHeaders): string | undefined {
-  const header = headers.cookie;
-  if (!header) return undefined;
-  return fastifyCookie.parse(header)[SESSION_COOKIE_NAME] || undefined;
+/** The caller's credential on /api: the session cookie, else a personal access token as Authorization. */
+function credentialOf(headers: IncomingHttpHeaders): SessionLookupRequest | undefined {
+  const cookie = headers.cookie;
+  const session = cookie ? fastifyCookie.parse(cookie)[SESSION_COOKIE_NAME] : undefined;
+  if (session) return { session };
+  const authorization = headers.authorization?.trim();
+  if (authorization && authorization.length <= 256) return { access_token: authorization };
+  return undefined;
 }
 
 /**
- * Who is calling an /api route, as far as the browser session tells. A signed-in caller must name
- * themselves in New-Api-User (a page of another site cannot set it); the route table's minimum role
+ * Who is calling an /api route, as far as the browser session (or a script's personal access token)
+ * tells. A signed-in caller must name themselves in New-Api-User (a page of another site cannot set it); the route table's minimum role
  * is enforced here; services get the caller as a signed internal identity, or no identity at all
  * and decide for themselves whether the route is public.
  */
@@ -74,7 +79,7 @@ export class SessionStep {
         role: identity.role as Role,
         group: identity.group,
         sessionId: identity.sessionId,
-        via: 'session',
+        via: identity.via ?? 'session',
       },
       this.internalTokenSecret,
     );
@@ -85,9 +90,9 @@ export class SessionStep {
     pathname: string,
     headers: IncomingHttpHeaders,
   ): Promise<SessionIdentity | 'mismatch' | undefined> {
-    const secret = sessionSecretOf(headers);
-    if (!secret) return undefined;
-    const identity = await this.sessions.resolve(secret);
+    const credential = credentialOf(headers);
+    if (!credential) return undefined;
+    const identity = await this.sessions.resolve(credential);
     if (!identity) return undefined;
     if (headers[NEW_API_USER_HEADER] === String(identity.userId)) return identity;
     // Signing in or out with a stale cookie must work; there the session is simply not used.
