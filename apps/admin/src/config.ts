@@ -16,6 +16,8 @@ export const adminConfigSchema = z.object({
   SERVICE_NAME: baseServiceConfig.SERVICE_NAME.default('admin'),
   PORT: baseServiceConfig.PORT.default('3005'),
   DATABASE_URL: secret(z.string().url()),
+  /** Shared state across replicas (the channel re-enable job's lock); process-local without it. */
+  REDIS_URL: secret(z.string().url().optional()),
   KAFKA_BROKERS: z.string().optional(),
   OUTBOX_RELAY_ENABLED: envBoolean().default('true'),
   /** The public address of the platform, shown to users as the API base. */
