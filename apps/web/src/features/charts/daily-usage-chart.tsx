@@ -52,7 +52,10 @@ export function DailyUsageChart({ days, formatQuota, quotaToAmount }: DailyUsage
               },
             },
           },
-          scales: { y: { beginAtZero: true, grid: { color: '#e2e8f0' } }, x: { grid: { display: false } } },
+          scales: {
+            y: { beginAtZero: true, grid: { color: '#e2e8f0' } },
+            x: { grid: { display: false }, ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 7 } },
+          },
         }}
       />
     </div>

@@ -1,0 +1,90 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
+
+export interface EmbeddedPlatform {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Builds what is out of date (services, libraries and the web app), as `npm start` does. */
+export function buildPlatform(): void {
+  execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build.mjs')], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
+}
+
+/**
+ * The whole platform in one process (embedded mode) on a free port with a fresh data directory,
+ * test payments on; resolves once the launcher says it is serving.
+ */
+export async function startEmbeddedPlatform(timeoutMs = 120_000): Promise<EmbeddedPlatform> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-browser-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'tools', 'launcher', 'dist', 'main-embedded.js')],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        TOLLGATE_DATA_DIR: dataDir,
+        TOLLGATE_PAYMENT_TEST: 'true',
+        SERVER_ADDRESS: `http://localhost:${port}`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`platform did not start in ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Tollgate is running on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`platform exited with ${code}:\n${output}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { url: `http://localhost:${port}`, dataDir, stop };
+}

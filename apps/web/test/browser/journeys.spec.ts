@@ -1,0 +1,206 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { IPHONE_USER_AGENT, launchChromium } from './chromium';
+import { buildPlatform, startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform';
+import { mailedCode } from './mail-outbox';
+
+/** Screenshots go here so a person can look at them after a run. */
+const SCREENSHOTS = process.env.BROWSER_SCREENSHOT_DIR ?? join(__dirname, '..', '..', 'dist-screenshots');
+
+jest.setTimeout(240_000);
+
+const user = {
+  username: `browser${Date.now().toString(36)}`,
+  email: `browser-${Date.now().toString(36)}@example.ru`,
+  password: 'Secret-pass-42',
+};
+
+let platform: EmbeddedPlatform;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  buildPlatform();
+  platform = await startEmbeddedPlatform();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+async function newContext(options: { mobile?: boolean } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: platform.url,
+    locale: 'ru-RU',
+    ...(options.mobile
+      ? {
+          userAgent: IPHONE_USER_AGENT,
+          viewport: { width: 390, height: 844 },
+          isMobile: true,
+          hasTouch: true,
+        }
+      : { viewport: { width: 1366, height: 900 } }),
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.url });
+  return context;
+}
+
+const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).first();
+
+describe('desktop journey', () => {
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    context = await newContext();
+    page = await context.newPage();
+  });
+  afterAll(() => context.close());
+
+  it('shows the landing page and accepts cookies', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await shot(page, 'desktop-landing');
+    await page.getByRole('button', { name: 'Понятно' }).click();
+    await expectHidden(page.getByRole('region', { name: 'Согласие на использование cookie' }));
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.getByRole('button', { name: 'Понятно' }).count()).toBe(0);
+  });
+
+  it('registers with the mailed code and lands on the dashboard', async () => {
+    await page.goto('/login');
+    await page.locator('input[name="username"]').fill(user.username);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.getByRole('button', { name: 'Отправить код' }).click();
+    const code = await mailedCode(platform.dataDir, user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.locator('input[name="confirmPassword"]').fill(user.password);
+    await page.locator('input[name="verification_code"]').fill(code);
+    await page.locator('input[name="agreeToTerms"]').check();
+    await page.locator('input[name="agreeToDataProcessing"]').check();
+    await shot(page, 'desktop-register');
+    await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByTestId('balance').waitFor();
+    await shot(page, 'desktop-dashboard-home');
+  });
+
+  it('creates a key and copies it', async () => {
+    await page.getByRole('link', { name: 'API-ключи' }).click();
+    await page.getByRole('button', { name: 'Создать ключ' }).click();
+    await page.locator('input[name="name"]').fill('browser-key');
+    await page.getByRole('dialog').getByRole('button', { name: 'Создать' }).click();
+    await toast(page, 'Ключ создан').waitFor();
+    const row = page.getByTestId('token-row').filter({ hasText: 'browser-key' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Копировать' }).click();
+    await toast(page, 'Ключ скопирован').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^sk-[A-Za-z0-9]{20,}$/);
+    await shot(page, 'desktop-tokens');
+  });
+
+  it('tops up with the test provider and sees the balance', async () => {
+    await page.getByRole('link', { name: 'Пополнить', exact: true }).click();
+    await page.getByRole('radio', { name: /Тестовый платёж/ }).check();
+    await page.locator('input[name="amount"]').fill('1000');
+    await page.locator('input[name="agreement"]').check();
+    await page.getByRole('button', { name: 'Перейти к оплате' }).click();
+    await toast(page, 'Баланс пополнен').waitFor();
+    await page.getByTestId('payment-row').first().waitFor();
+    await expectText(page.getByTestId('balance'), (text) => !/^0,00/.test(text));
+    await shot(page, 'desktop-payment');
+  });
+
+  it('shows the activity screen', async () => {
+    await page.getByRole('link', { name: 'Активность' }).click();
+    await page.getByRole('heading', { name: 'Активность' }).waitFor();
+    await page.getByRole('heading', { name: 'Записи' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await shot(page, 'desktop-activity');
+  });
+
+  it('switches the language to English and back', async () => {
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await page.getByRole('heading', { name: 'Activity' }).waitFor();
+    await shot(page, 'desktop-activity-en');
+    await page.getByRole('button', { name: 'Переключить на русский' }).click();
+    await page.getByRole('heading', { name: 'Активность' }).waitFor();
+  });
+
+  it('signs out to the landing page', async () => {
+    await page.getByRole('button', { name: 'Выйти' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/dashboard');
+    await page.waitForURL('**/login');
+  });
+});
+
+describe('mobile journey', () => {
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    context = await newContext({ mobile: true });
+    page = await context.newPage();
+  });
+  afterAll(() => context.close());
+
+  it('uses the mobile route set with a bottom bar', async () => {
+    await page.goto('/');
+    await page.getByRole('navigation', { name: 'Нижняя навигация' }).waitFor();
+    await page.getByRole('button', { name: 'Понятно' }).click();
+    await shot(page, 'mobile-landing');
+  });
+
+  it('signs in and sees the balance, the keys and the activity', async () => {
+    await page.goto('/login?tab=login');
+    await page.locator('input[name="username"]').fill(user.username);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByTestId('balance').waitFor();
+    await shot(page, 'mobile-dashboard-home');
+    const bar = page.getByRole('navigation', { name: 'Нижняя навигация' });
+    await bar.getByRole('link', { name: 'API-ключи' }).click();
+    await page.getByTestId('token-row').filter({ hasText: 'browser-key' }).waitFor();
+    await shot(page, 'mobile-tokens');
+    await bar.getByRole('link', { name: 'Активность' }).click();
+    await page.getByRole('heading', { name: 'Записи' }).waitFor();
+    await shot(page, 'mobile-activity');
+    await bar.getByRole('link', { name: 'Пополнить' }).click();
+    await page.getByRole('button', { name: 'Перейти к оплате' }).waitFor();
+    await shot(page, 'mobile-payment');
+  });
+
+  it('keeps a signed-in phone user away from /login', async () => {
+    await page.goto('/login');
+    await page.waitForURL('**/dashboard');
+  });
+});
+
+async function expectHidden(locator: ReturnType<Page['locator']>): Promise<void> {
+  await locator.waitFor({ state: 'hidden' });
+}
+
+async function expectText(
+  locator: ReturnType<Page['locator']>,
+  accept: (text: string) => boolean,
+): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = (await locator.textContent()) ?? '';
+    if (accept(text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`unexpected text: ${text}`);
+}
