@@ -1,5 +1,4 @@
 export { adapterForChannelType, supportedChannelTypes, UnknownChannelTypeError } from './registry';
-export { CHANNEL_TYPES, type ChannelType } from './channel-types';
 export type {
   ChatStreamTransformer,
   PassThroughOperation,

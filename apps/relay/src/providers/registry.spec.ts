@@ -1,4 +1,4 @@
-import { CHANNEL_TYPES } from './channel-types';
+import { CHANNEL_TYPE_NUMBERS } from '@tollgate/contracts';
 import { adapterForChannelType, supportedChannelTypes, UnknownChannelTypeError } from './registry';
 
 describe('adapterForChannelType', () => {
@@ -22,9 +22,9 @@ describe('adapterForChannelType', () => {
     expect(adapter.name).toBe(name);
   });
 
-  it('serves every listed channel type and refuses others', () => {
+  it('serves every channel type the contracts list and refuses others', () => {
     expect(supportedChannelTypes().sort((a, b) => a - b)).toEqual(
-      Object.values(CHANNEL_TYPES).sort((a, b) => a - b),
+      [...CHANNEL_TYPE_NUMBERS].sort((a, b) => a - b),
     );
     expect(() => adapterForChannelType(2)).toThrow(UnknownChannelTypeError);
   });

@@ -1,6 +1,6 @@
+import { CHANNEL_TYPES, type ChannelType } from '@tollgate/contracts';
 import { anthropicAdapter } from './anthropic/anthropic.adapter';
 import { azureAdapter } from './azure/azure.adapter';
-import { CHANNEL_TYPES } from './channel-types';
 import { geminiAdapter } from './gemini/gemini.adapter';
 import { createOpenAiStyleAdapter, openAiAdapter } from './openai/openai-style.adapter';
 import {
@@ -17,7 +17,7 @@ import {
 } from './openai-compatible/descriptors';
 import type { ProviderAdapter } from './provider-adapter';
 
-const ADAPTERS: ReadonlyMap<number, ProviderAdapter> = new Map([
+const ADAPTERS: ReadonlyMap<number, ProviderAdapter> = new Map<ChannelType, ProviderAdapter>([
   [CHANNEL_TYPES.openai, openAiAdapter],
   [CHANNEL_TYPES.azure, azureAdapter],
   [CHANNEL_TYPES.anthropic, anthropicAdapter],

@@ -6,9 +6,9 @@ import {
   TOOL_CALL_MARKER,
   type FakeUpstream,
 } from '@tollgate/testing';
+import { CHANNEL_TYPES } from '@tollgate/contracts';
 import {
   adapterForChannelType,
-  CHANNEL_TYPES,
   SseDecoder,
   type ChannelTarget,
   type ProviderAdapter,
