@@ -30,6 +30,7 @@ import { AffiliateModule } from './affiliate/affiliate.module';
 import { ExchangeRateRecord } from './exchange-rate/exchange-rate.entity';
 import { ExchangeRateModule } from './exchange-rate/exchange-rate.module';
 import { AffiliateMigration } from './migrations/20261126-affiliate.migration';
+import { AffiliateReversalsMigration } from './migrations/20261126-affiliate-reversals.migration';
 import { ExchangeRatesMigration } from './migrations/20261126-exchange-rates.migration';
 import { PaymentsMigration } from './migrations/20261126-payments.migration';
 import { Payment } from './payments/payment.entity';
@@ -68,6 +69,7 @@ export class BillingModule {
               PaymentsMigration,
               AffiliateMigration,
               LogsStatisticsMigration,
+              AffiliateReversalsMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -55,16 +55,21 @@ export class AffiliateService {
     const inserted = await em.execute<{ id: string }[]>(
       `insert into affiliate_entries (user_id, kind, amount, idempotency_key, invitee_id, payment_id)
        values (?, 'reward', ?, ?, ?, ?) on conflict (idempotency_key) do nothing returning id`,
-      [inviterId, amount, `payment:${paymentId}:affiliate_reward`, inviteeId, paymentId],
+      [inviterId, amount, rewardKey(paymentId), inviteeId, paymentId],
     );
     if (inserted.length === 0) return;
     const [inviter] = (await openAndLockAccounts(em, [inviterId])).values();
-    inviter!.affQuota += amount;
-    inviter!.affHistoryQuota += amount;
-    inviter!.version += 1;
-    inviter!.updatedAt = new Date();
+    await this.changeAffiliateQuota(em, inviter!, amount);
+  }
+
+  /** Earned (or, negative, taken back) affiliate quota, published with the balance. */
+  private async changeAffiliateQuota(em: EntityManager, account: Account, amount: number): Promise<void> {
+    account.affQuota += amount;
+    account.affHistoryQuota += amount;
+    account.version += 1;
+    account.updatedAt = new Date();
     await em.flush();
-    await enqueueOutbox(em, [billingBalanceEvent(inviter!)]);
+    await enqueueOutbox(em, [billingBalanceEvent(account)]);
   }
 
   async summary(userId: number): Promise<AffiliateSummary> {
@@ -82,6 +87,34 @@ export class AffiliateService {
       reward_percent: normalizeDecimal(this.config.AFFILIATE_REWARD_PERCENT),
       min_transfer_quota: this.config.AFFILIATE_MIN_TRANSFER_QUOTA,
     };
+  }
+
+  /**
+   * Takes back the reward a refunded payment earned, once, inside the refund's transaction (the
+   * inviter's account locked by the caller). Affiliate quota may go below zero when the reward was
+   * already moved to the balance; transfers then wait until new rewards cover it.
+   */
+  async reverseReward(em: EntityManager, paymentId: number): Promise<void> {
+    const [reward] = await em.execute<{ user_id: number; amount: string; invitee_id: number }[]>(
+      `select user_id, amount, invitee_id from affiliate_entries where idempotency_key = ?`,
+      [rewardKey(paymentId)],
+    );
+    if (!reward) return;
+    const amount = Number(reward.amount);
+    const inserted = await em.execute<{ id: string }[]>(
+      `insert into affiliate_entries (user_id, kind, amount, idempotency_key, invitee_id, payment_id)
+       values (?, 'reward_reversal', ?, ?, ?, ?) on conflict (idempotency_key) do nothing returning id`,
+      [
+        reward.user_id,
+        -amount,
+        `payment:${paymentId}:affiliate_reward_reversal`,
+        reward.invitee_id,
+        paymentId,
+      ],
+    );
+    if (inserted.length === 0) return;
+    const [inviter] = (await openAndLockAccounts(em, [reward.user_id])).values();
+    await this.changeAffiliateQuota(em, inviter!, -amount);
   }
 
   /** Moves `quota` of the caller's affiliate quota to their balance. */
@@ -111,3 +144,5 @@ export class AffiliateService {
     return result;
   }
 }
+
+const rewardKey = (paymentId: number): string => `payment:${paymentId}:affiliate_reward`;

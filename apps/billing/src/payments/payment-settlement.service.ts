@@ -92,9 +92,13 @@ export class PaymentSettlementService {
     }
   }
 
-  /** A refund takes back everything the payment credited, bonus included; the balance may go below zero. */
+  /**
+   * A refund takes back everything the payment credited, bonus included (the balance may go below
+   * zero), and the inviter's reward for it.
+   */
   private async debitRefund(tx: EntityManager, payment: Payment): Promise<void> {
-    await openAndLockAccounts(tx, [payment.userId]);
+    const inviterId = await this.affiliate.inviterOf(tx, payment.userId);
+    await openAndLockAccounts(tx, inviterId === undefined ? [payment.userId] : [payment.userId, inviterId]);
     await this.ledger.post(tx, [
       {
         userId: payment.userId,
@@ -104,5 +108,6 @@ export class PaymentSettlementService {
         note: `${payment.provider} refund of ${payment.amount} RUB`,
       },
     ]);
+    await this.affiliate.reverseReward(tx, payment.id);
   }
 }

@@ -81,7 +81,7 @@ describe.each(INFRASTRUCTURES)('billing affiliate programme on %s infrastructure
     await infra?.close();
   });
 
-  it("credits the inviter a share of the invitee's top-ups as affiliate quota, and moves it to the balance above the minimum", async () => {
+  it("credits the inviter a share of the invitee's paid top-ups as affiliate quota, moves it to the balance above the minimum, and takes it back when a top-up is refunded", async () => {
     const database = await infra.createDatabase();
     const inviter = randomUserId();
     const invitee = randomUserId();
@@ -135,6 +135,9 @@ describe.each(INFRASTRUCTURES)('billing affiliate programme on %s infrastructure
         await as(inviter),
       );
       const moved = await post(`${billing.url}/api/user/aff_transfer`, { quota: 600_000 }, await as(inviter));
+      const refund = crypto.settle(crypto.invoices().at(-1)!.uuid, 'refund_paid');
+      await post(`${billing.url}/api/user/payment/webhook/crypto`, refund, {});
+      await post(`${billing.url}/api/user/payment/webhook/crypto`, refund, {});
       const summary = await getJson<Answer['body']>(
         `${billing.url}/api/user/aff_transfer`,
         await as(inviter),
@@ -150,9 +153,10 @@ describe.each(INFRASTRUCTURES)('billing affiliate programme on %s infrastructure
       expect([tooLittle.status, tooMuch.status]).toEqual([400, 400]);
       expect(tooMuch.body.message).toBe('Недостаточно партнёрской квоты');
       expect(moved.body.data).toEqual({ quota: 600_000, aff_quota: 400_000, transferred: 600_000 });
+      // The refunded top-up's reward is taken back, once, even though part of it was moved already.
       expect(summary.body.data).toEqual({
-        aff_quota: 400_000,
-        aff_history_quota: 1_000_000,
+        aff_quota: -100_000,
+        aff_history_quota: 500_000,
         invitees: 1,
         reward_percent: '10',
         min_transfer_quota: 500_000,
