@@ -61,6 +61,14 @@ export class PaymentWebhooksService {
       return { changed: false };
     }
     if (verified.currency !== payment.currency || !sameAmount(verified.amount, payment.amount)) {
+      if (verified.outcome === 'refunded') {
+        // A partial refund is real but not converted automatically: an admin sets the balance.
+        // Answered 2xx so the provider stops repeating it.
+        this.logger.warn(
+          `${providerName}: partial refund of payment ${payment.id} needs an admin adjustment`,
+        );
+        return { status: payment.status, changed: false };
+      }
       this.logger.warn(`${providerName} notification for payment ${payment.id} names another amount`);
       throw new AppException(ErrorCode.ValidationFailed, 'Notification does not match the payment');
     }

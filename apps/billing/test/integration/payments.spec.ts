@@ -143,6 +143,11 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
         Array.from({ length: 50 }, () => post(`${url}/api/user/payment/webhook/yookassa`, notification)),
       );
 
+      const partial = yookassa.refund(providerPayment.id, '100.00');
+      const partialRefund = await post(
+        `${url}/api/user/payment/webhook/yookassa`,
+        yookassa.notification('refund.succeeded', partial.id),
+      );
       const refund = yookassa.refund(providerPayment.id);
       const refunded = await post(
         `${url}/api/user/payment/webhook/yookassa`,
@@ -160,6 +165,7 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
         forged,
         unknown,
         parallel,
+        partialRefund,
         refunded,
         replay,
         logs,
@@ -193,6 +199,7 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
     expect(outcome.unknown.status).toBe(401);
     expect(outcome.parallel.map((answer) => answer.status)).toEqual(Array(50).fill(200));
     expect(outcome.parallel.filter((answer) => answer.body.data?.['changed'] === true)).toHaveLength(1);
+    expect(outcome.partialRefund.body.data).toEqual({ status: 'success', changed: false });
     expect(outcome.refunded.body.data).toEqual({ status: 'refunded', changed: true });
     expect(outcome.replay.body.data).toEqual({ status: 'refunded', changed: false });
     expect(outcome.logs.body.data).toMatchObject({
