@@ -1,4 +1,4 @@
-// One Jest run, three tiers. Unit tests have no I/O; integration and e2e need the
+// One Jest run, four tiers. Unit tests have no I/O; integration and e2e need the
 // environment printed by `scripts/infra.sh env` (the test script sets it up).
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }];
 const moduleNameMapper = { '^@tollgate/([a-z-]+)$': '<rootDir>/libs/$1/src' };
@@ -46,6 +46,12 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/e2e/**/*.spec.ts'],
+    },
+    {
+      // The built web app on the embedded platform, driven in Debian's chromium (playwright-core).
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/apps/web/test/browser/*.spec.ts'],
     },
   ],
 };

@@ -23,7 +23,14 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 
+# scripts/infra.sh may be installing PostgreSQL or Redis at the same moment: one apt at a time.
+exec 8>"${TMPDIR:-/tmp}/tollgate-apt.lock"
+flock 8
+if path="$(find_chromium)"; then
+  echo "$path"
+  exit 0
+fi
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
-apt-get install -y -qq --no-install-recommends chromium fonts-liberation >&2
+apt-get -o DPkg::Lock::Timeout=300 update -qq >&2
+apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends chromium fonts-liberation >&2
 find_chromium

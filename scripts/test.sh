@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test run: lint, type-check, unit tests, then the adapter contract suites and the
 # integration tests on embedded AND real infrastructure (PostgreSQL, Redis, Kafka started by
-# scripts/infra.sh), then the end-to-end tests in distributed mode. Ends with "N passed, N failed".
+# scripts/infra.sh), then the end-to-end tests in distributed mode, then the web app in chromium.
+# Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -14,6 +15,10 @@ step() { printf '\n=== %s ===\n' "$1"; }
 infra_log="$reports/infra.log"
 bash scripts/infra.sh up >"$infra_log" 2>&1 &
 infra_pid=$!
+# The browser tier needs Debian's chromium; installing it (apt) overlaps with everything before that tier.
+chromium_log="$reports/chromium.log"
+bash scripts/chromium.sh >"$chromium_log" 2>&1 &
+chromium_pid=$!
 cleanup() { bash scripts/infra.sh down >>"$infra_log" 2>&1 || true; }
 trap cleanup EXIT
 
@@ -49,6 +54,13 @@ jest_tier integration integration --maxWorkers=2
 
 step "end-to-end tests (distributed mode)"
 jest_tier e2e e2e --runInBand
+
+step "browser tests (the web app in chromium, embedded platform)"
+if wait $chromium_pid; then
+  CHROMIUM_PATH="$(tail -n 1 "$chromium_log")" jest_tier browser browser --runInBand
+else
+  cat "$chromium_log"; failures+=("chromium")
+fi
 
 step "summary"
 node scripts/test-summary.mjs "$reports" "${failures[@]+"${failures[@]}"}"

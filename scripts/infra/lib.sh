@@ -153,6 +153,9 @@ apt_install() {
   command -v apt-get >/dev/null || die "apt-get not found: install these yourself: $*"
   local apt=(env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o DPkg::Lock::Timeout=300)
   local policy=/usr/sbin/policy-rc.d policy_added=no status=0
+  # scripts/chromium.sh may install at the same moment (npm test starts both): one apt at a time.
+  exec 8>"${TMPDIR:-/tmp}/tollgate-apt.lock"
+  flock 8
   if ((INFRA_APT_UPDATED == 0)); then
     log "apt-get update"
     as_root "${apt[@]}" update >&2 || die "apt-get update failed"
@@ -167,5 +170,6 @@ apt_install() {
   log "apt-get install $*"
   as_root "${apt[@]}" install --no-install-recommends "$@" >&2 || status=$?
   [[ "$policy_added" == no ]] || as_root rm -f "$policy"
+  exec 8>&-
   ((status == 0)) || die "apt-get install $* failed"
 }
