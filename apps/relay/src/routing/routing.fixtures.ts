@@ -1,10 +1,10 @@
-import type { CatalogChannel } from '@tollgate/contracts';
+import { CHANNEL_TYPES, type CatalogChannel } from '@tollgate/contracts';
 
 /** Test builder: an enabled, unlimited OpenAI channel of group `default` serving gpt-4o. */
 export function aChannel(overrides: Partial<CatalogChannel> & { id: number }): CatalogChannel {
   return {
     v: 1,
-    type: 1,
+    type: CHANNEL_TYPES.openai,
     name: `channel ${overrides.id}`,
     key_encrypted: 'encrypted',
     base_url: '',
