@@ -1,11 +1,17 @@
+import cluster from 'node:cluster';
 import { startTelemetry, type Telemetry } from '@tollgate/platform';
 import type { Env, RunningService, ServiceRuntime } from './service-runtime';
+import { reportWorkerReady, runClusterPrimary } from './worker-cluster';
+import { workerCount } from './worker-count';
 
 /**
  * The body of a service's main.ts: start OpenTelemetry (exporting only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set), start the service, print where it listens, and on
  * SIGINT/SIGTERM close the service, then the runtime's clients, then telemetry, once. A failed start
  * prints the reason and exits 1.
+ *
+ * With TOLLGATE_WORKERS above 1 (or `auto`), this process becomes a cluster primary that runs that
+ * many workers, each a whole copy of the service on the same port (see runClusterPrimary).
  */
 export async function runMain(
   serviceName: string,
@@ -13,6 +19,17 @@ export async function runMain(
   makeRuntime: () => ServiceRuntime,
   env: Env,
 ): Promise<void> {
+  let workers: number;
+  try {
+    workers = workerCount(env, serviceName);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+  if (workers > 1 && cluster.isPrimary) {
+    runClusterPrimary({ serviceName, workers });
+    return;
+  }
   let telemetry: Telemetry | undefined;
   let runtime: ServiceRuntime | undefined;
   let service: RunningService | undefined;
@@ -38,7 +55,8 @@ export async function runMain(
     });
     runtime = makeRuntime();
     service = await start(env, runtime);
-    process.stdout.write(`${service.name} listening on ${service.url}\n`);
+    if (cluster.isWorker) reportWorkerReady(service.url);
+    else process.stdout.write(`${service.name} listening on ${service.url}\n`);
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     await close(1);

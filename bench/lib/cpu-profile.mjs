@@ -1,0 +1,51 @@
+// Self time per function and per package from V8 .cpuprofile files (node --cpu-prof).
+import { readFileSync } from 'node:fs';
+
+function packageOf(url) {
+  if (!url) return '(V8: program, GC, native)';
+  if (url.startsWith('node:')) return 'node core';
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (nm) return nm[1];
+  const own = /\/(apps|libs)\/([^/]+)\//.exec(url);
+  return own ? `${own[1]}/${own[2]}` : url;
+}
+
+function shortUrl(url) {
+  return url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/(apps|libs)\//, '$1/');
+}
+
+/** { totalMs, functions: [{name, selfMs, share}], packages: [{name, selfMs, share}] } */
+export function summarizeCpuProfile(file, top = 15) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const delta = profile.timeDeltas[i] ?? 0;
+    self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + delta);
+  }
+  const functions = new Map();
+  const packages = new Map();
+  let total = 0;
+  for (const [id, micros] of self) {
+    const { callFrame } = byId.get(id);
+    // Shares are of busy time: waiting for I/O is not a cost to fix.
+    if (callFrame.functionName === '(idle)') continue;
+    const name =
+      callFrame.url === ''
+        ? callFrame.functionName || '(anonymous)'
+        : `${callFrame.functionName || '(anonymous)'} ${shortUrl(callFrame.url)}:${callFrame.lineNumber + 1}`;
+    functions.set(name, (functions.get(name) ?? 0) + micros);
+    const pkg = packageOf(callFrame.url);
+    packages.set(pkg, (packages.get(pkg) ?? 0) + micros);
+    total += micros;
+  }
+  const ranked = (map) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, micros]) => ({ name, selfMs: micros / 1000, share: micros / total }));
+  return { totalMs: total / 1000, functions: ranked(functions), packages: ranked(packages) };
+}

@@ -1,0 +1,61 @@
+// k6 (pinned, built by scripts/k6.sh) driving the non-streaming scenarios.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runToEnd } from './child.mjs';
+import { REPO_ROOT } from './workspace.mjs';
+
+let k6Path;
+
+export async function resolveK6() {
+  if (!k6Path) {
+    const { stdout } = await runToEnd('bash', [join(REPO_ROOT, 'scripts', 'k6.sh')], {
+      timeoutMs: 1_800_000,
+    });
+    k6Path = stdout.trim().split('\n').at(-1);
+  }
+  return k6Path;
+}
+
+export async function k6Version() {
+  const { stdout } = await runToEnd(await resolveK6(), ['version'], { env: { K6_NO_USAGE_REPORT: 'true' } });
+  return stdout.trim().split('\n')[0];
+}
+
+/**
+ * One closed-loop run of bench/k6/chat.js: requests/s, error share and latency percentiles (ms).
+ */
+export async function runChatLoad(target, { vus, durationSeconds }) {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-k6-'));
+  const summaryFile = join(dir, 'summary.json');
+  try {
+    await runToEnd(
+      await resolveK6(),
+      ['run', '--quiet', '--no-color', '--no-thresholds', join(REPO_ROOT, 'bench', 'k6', 'chat.js')],
+      {
+        env: {
+          K6_NO_USAGE_REPORT: 'true',
+          TARGET_URL: target.url,
+          HEADERS: JSON.stringify(target.headers),
+          MODEL: target.model,
+          VUS: String(vus),
+          DURATION: `${durationSeconds}s`,
+          SUMMARY_FILE: summaryFile,
+        },
+        timeoutMs: (durationSeconds + 60) * 1000,
+      },
+    );
+    const metrics = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    const duration = metrics.http_req_duration.values;
+    return {
+      requests: metrics.http_reqs.values.count,
+      rps: metrics.http_reqs.values.rate,
+      errorRate: metrics.http_req_failed?.values.rate ?? 0,
+      p50: duration['p(50)'],
+      p99: duration['p(99)'],
+      avg: duration.avg,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

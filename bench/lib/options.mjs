@@ -1,0 +1,76 @@
+// Command-line options of bench/run.mjs.
+import { parseArgs } from 'node:util';
+
+export const SCENARIOS = ['latency', 'throughput', 'ttft', 'streams', 'billing', 'profile'];
+
+export const USAGE = `Usage: node bench/run.mjs [options]      (npm run bench -- [options])
+
+  --smoke              every scenario for a few seconds, no Portkey install needed if cached; for npm test
+  --only a,b           scenarios among ${SCENARIOS.join(', ')} (default: all)
+  --rounds N           rounds per scenario, targets alternating (default 3; smoke 1)
+  --workers N|auto     gateway and relay worker processes (TOLLGATE_WORKERS_*; default 2)
+  --stream-levels a,b  concurrent streams to try (default 1000,5000,10000)
+  --infra own|env      own PostgreSQL/Redis/Kafka via scripts/infra.sh (default) or the ones in the environment
+  --no-portkey         leave Portkey's gateway out
+  --out FILE           where the report goes (default bench/RESULTS.md; smoke: reports/bench-smoke/RESULTS.md)
+  --help               this text
+`;
+
+export function parseOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      smoke: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      rounds: { type: 'string' },
+      workers: { type: 'string', default: '2' },
+      'stream-levels': { type: 'string' },
+      infra: { type: 'string', default: 'own' },
+      'no-portkey': { type: 'boolean', default: false },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return { help: true };
+  const scenarios = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS;
+  const unknown = scenarios.filter((s) => !SCENARIOS.includes(s));
+  if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}\n${USAGE}`);
+  if (!['own', 'env'].includes(values.infra)) throw new Error(`--infra must be own or env\n${USAGE}`);
+  if (!/^(auto|[1-9]\d*)$/.test(values.workers))
+    throw new Error(`--workers must be a positive integer or auto`);
+  const smoke = values.smoke;
+  const rounds = Number(values.rounds ?? (smoke ? 1 : 3));
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a positive integer');
+  return {
+    smoke,
+    scenarios,
+    rounds,
+    workers: values.workers,
+    infra: values.infra,
+    portkey: !values['no-portkey'],
+    out: values.out,
+    streamLevels: values['stream-levels']
+      ? values['stream-levels'].split(',').map(Number)
+      : smoke
+        ? [20]
+        : [1000, 5000, 10000],
+    // Seconds per measurement and load shapes; smoke keeps every step to a couple of seconds.
+    latencySeconds: smoke ? 2 : 10,
+    throughputSeconds: smoke ? 2 : 8,
+    ttftSeconds: smoke ? 2 : 8,
+    warmupSeconds: smoke ? 1 : 4,
+    ladders: smoke
+      ? [
+          [0, [4]],
+          [20, [8]],
+        ]
+      : [
+          [0, [32, 128]],
+          [20, [128, 512]],
+        ],
+    billingSeconds: smoke ? 2 : 10,
+    billingVus: smoke ? 4 : 64,
+    burstEvents: smoke ? 200 : 50_000,
+    profileSeconds: smoke ? 2 : 15,
+  };
+}

@@ -1,0 +1,101 @@
+// Tollgate in distributed mode (every service its own process, gateway and relay optionally
+// clustered) on the run's infrastructure, plus the fake upstream in a process of its own.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { startChild } from './child.mjs';
+import { log } from './log.mjs';
+import { seedCustomer, waitUntilServable } from './seed.mjs';
+import { REPO_ROOT, workspacePackage } from './workspace.mjs';
+
+/** Connections a proxy may open to the next hop: enough for the largest stream scenario. */
+const HOP_CONNECTIONS = 12_000;
+
+/** Fake upstream defaults: a 64-chunk stream, 20 ms apart, is what the stream scenarios need. */
+export const STREAM_SHAPE = { chunks: 64, chunkMs: 20, completionTokens: 64 };
+
+export async function startFakeUpstream({ logDir }) {
+  const { match, child, stop } = await startChild({
+    name: 'fake upstream',
+    command: process.execPath,
+    args: [
+      join(REPO_ROOT, 'scripts', 'fake-upstream.mjs'),
+      '--port',
+      '0',
+      '--chunks',
+      String(STREAM_SHAPE.chunks),
+      '--chunk-ms',
+      String(STREAM_SHAPE.chunkMs),
+      '--completion-tokens',
+      String(STREAM_SHAPE.completionTokens),
+    ],
+    cwd: REPO_ROOT,
+    ready: /fake-upstream listening on (http:\/\/\S+)/,
+    logFile: join(logDir, 'fake-upstream.log'),
+  });
+  const url = match[1];
+  return {
+    url,
+    pid: child.pid,
+    stop,
+    async setLatency(latencyMs) {
+      const res = await fetch(`${url}/__fake/options`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ latencyMs }),
+      });
+      if (!res.ok) throw new Error(`fake upstream refused options: ${res.status} ${await res.text()}`);
+    },
+  };
+}
+
+/**
+ * Starts every service, seeds the bench customer and waits until a call through the gateway works.
+ * `extraEnv` reaches every service (e.g. NODE_OPTIONS for --cpu-prof).
+ */
+export async function startTollgate({ infra, upstreamUrl, workers, logDir, runId, extraEnv = {} }) {
+  const { startDistributed } = workspacePackage('@tollgate/launcher');
+  const { KafkaEventBus } = workspacePackage('@tollgate/events');
+  const internalSecret = randomBytes(32).toString('hex');
+  const encryptionKey = randomBytes(32).toString('base64');
+  log(`starting Tollgate (distributed; gateway and relay with ${workers} worker(s) each)`);
+  const platform = await startDistributed({
+    repoRoot: REPO_ROOT,
+    env: {
+      TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
+      TOLLGATE_ENCRYPTION_KEY: encryptionKey,
+      TOLLGATE_ROOT_USERNAME: `broot_${randomBytes(4).toString('hex')}`,
+      TOLLGATE_ROOT_PASSWORD: randomBytes(12).toString('hex'),
+      LOG_LEVEL: 'warn',
+      // One load generator on one address: the per-IP limit would measure itself.
+      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+      GATEWAY_BACKEND_CONNECTIONS: String(HOP_CONNECTIONS),
+      RELAY_UPSTREAM_CONNECTIONS: String(HOP_CONNECTIONS),
+      TOLLGATE_WORKERS_GATEWAY: String(workers),
+      TOLLGATE_WORKERS_RELAY: String(workers),
+      ...extraEnv,
+    },
+    postgresAdminUrl: infra.DATABASE_URL,
+    redisUrl: infra.REDIS_URL,
+    kafkaBrokers: infra.KAFKA_BROKERS,
+    databasePrefix: `bench_${runId}`,
+    logDir,
+  });
+  const bus = new KafkaEventBus({ brokers: infra.KAFKA_BROKERS.split(','), clientId: `bench-${runId}` });
+  try {
+    const customer = await seedCustomer({
+      bus,
+      encryptionKey,
+      internalSecret,
+      billingUrl: platform.services.billing.url,
+      upstreamUrl,
+      runId,
+    });
+    await waitUntilServable(platform.url, customer);
+    log(`Tollgate serves the bench key at ${platform.url}`);
+    return { platform, bus, customer, billingDatabaseUrl: platform.databaseUrls.billing };
+  } catch (error) {
+    await bus.close();
+    await platform.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// `npm run bench`: starts PostgreSQL, Redis and Kafka, Tollgate in distributed mode, the fake upstream
+// and Portkey's gateway, runs the scenarios against Tollgate, Portkey and the upstream directly
+// (alternating, several rounds) and writes bench/RESULTS.md. `--smoke` runs each scenario for a few
+// seconds (for npm test): it fails only when the harness itself breaks, never on a number.
+// Needs the compiled project: node scripts/build.mjs.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { killAllChildren } from './lib/child.mjs';
+import { machine, versions } from './lib/environment.mjs';
+import { openInfrastructure } from './lib/infra.mjs';
+import { k6Version, runChatLoad } from './lib/k6.mjs';
+import { log } from './lib/log.mjs';
+import { parseOptions, USAGE } from './lib/options.mjs';
+import { startFakeUpstream, startTollgate } from './lib/platform.mjs';
+import { startPortkey } from './lib/portkey.mjs';
+import { renderReport, writeReport } from './lib/report.mjs';
+import { treeRss } from './lib/rss.mjs';
+import { benchTargets } from './lib/targets.mjs';
+import { REPO_ROOT } from './lib/workspace.mjs';
+import { addedLatency } from './scenarios/added-latency.mjs';
+import { billingSettlement } from './scenarios/billing.mjs';
+import { profileHotPath } from './scenarios/profile.mjs';
+import { concurrentStreams } from './scenarios/streams.mjs';
+import { throughput } from './scenarios/throughput.mjs';
+import { timeToFirstToken } from './scenarios/ttft.mjs';
+
+const options = parseOptions(process.argv.slice(2));
+if (options.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+const logDir = join(REPO_ROOT, 'reports', 'bench', runId);
+mkdirSync(logDir, { recursive: true });
+const outFile =
+  options.out ?? join(REPO_ROOT, options.smoke ? 'reports/bench-smoke/RESULTS.md' : 'bench/RESULTS.md');
+const startedAt = new Date();
+const cleanups = [];
+const results = { errors: [] };
+
+async function scenario(name, run) {
+  if (!options.scenarios.includes(name)) return;
+  log(`scenario: ${name}`);
+  try {
+    results[name] = await run();
+  } catch (error) {
+    // One broken scenario must not cost the others' numbers; the run still fails at the end.
+    log(`scenario ${name} failed: ${error.stack ?? error.message}`);
+    results.errors.push({ scenario: name, message: error.message });
+  }
+}
+
+/** Everything measured on the main platform, which is stopped at the end so the profiled one runs alone. */
+async function measureScenarios({ infra, upstream, portkey }) {
+  const tollgate = await startTollgate({
+    infra: infra.env,
+    upstreamUrl: upstream.url,
+    workers: options.workers,
+    logDir,
+    runId,
+  });
+  cleanups.push(async () => {
+    await tollgate.bus.close();
+    await tollgate.platform.stop();
+  });
+
+  const targets = benchTargets({
+    upstreamUrl: upstream.url,
+    gatewayUrl: tollgate.platform.url,
+    customer: tollgate.customer,
+    portkeyUrl: portkey?.url,
+  });
+  const processes = {
+    direct: { upstream: upstream.pid },
+    tollgate: {
+      gateway: tollgate.platform.services.gateway.pid,
+      relay: tollgate.platform.services.relay.pid,
+    },
+    portkey: portkey ? { portkey: portkey.pid } : {},
+  };
+  results.idleRss = treeRss({ ...processes.tollgate, ...processes.portkey });
+
+  log('warming up every target');
+  for (const target of targets) await runChatLoad(target, { vus: 8, durationSeconds: options.warmupSeconds });
+
+  const rounds = options.rounds;
+  await scenario('latency', () =>
+    addedLatency({ targets, upstream, rounds, durationSeconds: options.latencySeconds }),
+  );
+  await scenario('throughput', () =>
+    throughput({
+      targets,
+      upstream,
+      rounds,
+      durationSeconds: options.throughputSeconds,
+      ladders: options.ladders,
+    }),
+  );
+  await scenario('ttft', () =>
+    timeToFirstToken({ targets, upstream, rounds, durationSeconds: options.ttftSeconds }),
+  );
+  await scenario('streams', () =>
+    concurrentStreams({
+      targets,
+      upstream,
+      levels: options.streamLevels,
+      processesOf: (name) => processes[name],
+    }),
+  );
+  await scenario('billing', () =>
+    billingSettlement({
+      tollgate,
+      target: targets.find((t) => t.name === 'tollgate'),
+      upstream,
+      durationSeconds: options.billingSeconds,
+      vus: options.billingVus,
+      burstEvents: options.burstEvents,
+    }),
+  );
+  await cleanups.pop()();
+}
+
+async function main() {
+  const k6 = await k6Version();
+  const infra = await openInfrastructure({
+    mode: options.infra,
+    stateDir: join(tmpdir(), `tollgate-bench-infra-${runId}`),
+  });
+  cleanups.push(() => infra.close());
+  const upstream = await startFakeUpstream({ logDir });
+  cleanups.push(() => upstream.stop());
+  const measured = options.scenarios.some((name) => name !== 'profile');
+  const portkey = measured && options.portkey ? await startPortkey({ logDir }) : undefined;
+  if (portkey) cleanups.push(() => portkey.stop());
+  if (measured) await measureScenarios({ infra, upstream, portkey });
+  await scenario('profile', () =>
+    profileHotPath({ infra: infra.env, upstream, logDir, runId, durationSeconds: options.profileSeconds }),
+  );
+
+  const finishedAt = new Date();
+  const argv = process.argv.slice(2).join(' ');
+  const report = renderReport({
+    options,
+    results,
+    machine: machine(),
+    versions: await versions({
+      infra: infra.env,
+      k6,
+      portkey: portkey ? `@portkey-ai/gateway ${portkey.version}` : undefined,
+    }),
+    commands: {
+      run: `npm run bench${argv ? ` -- ${argv}` : ''}`,
+      lines: [
+        'node scripts/build.mjs',
+        `npm run bench${argv ? ` -- ${argv}` : ''}`,
+        '# k6: bash scripts/k6.sh (go install go.k6.io/k6@<pinned>), run with K6_NO_USAGE_REPORT=true:',
+        '#   k6 run --quiet --no-thresholds bench/k6/chat.js   (TARGET_URL, HEADERS, MODEL, VUS, DURATION)',
+        '# streams and TTFT: node bench/load/streams.mjs --mode hold|ttft --url … --concurrency N',
+        `# logs and CPU profiles of this run: ${relative(REPO_ROOT, logDir)}/`,
+      ],
+    },
+    startedAt,
+    finishedAt,
+  });
+  writeReport(outFile, report, { options, results });
+  log(`wrote ${relative(REPO_ROOT, outFile)}`);
+  if (results.errors.length)
+    throw new Error(
+      `${results.errors.length} scenario(s) broke: ${results.errors.map((e) => e.scenario).join(', ')}`,
+    );
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  log(`bench failed: ${error.stack ?? error.message}`);
+  exitCode = 1;
+} finally {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()();
+    } catch (error) {
+      log(`cleanup failed: ${error.message}`);
+      exitCode = 1;
+    }
+  }
+  killAllChildren();
+}
+process.exit(exitCode);

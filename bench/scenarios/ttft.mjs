@@ -1,0 +1,31 @@
+// Added time to first token: one stream after another (64 chunks, 20 ms apart), time from sending the
+// request to the first chunk with generated text; each gateway minus direct, paired within a round.
+import { log } from '../lib/log.mjs';
+import { median } from '../lib/stats.mjs';
+import { runStreamLoad } from '../lib/stream-load.mjs';
+import { rotated } from '../lib/targets.mjs';
+
+export async function timeToFirstToken({ targets, upstream, rounds, durationSeconds }) {
+  await upstream.setLatency(0);
+  const byRound = [];
+  for (let round = 0; round < rounds; round++) {
+    const results = {};
+    for (const target of rotated(targets, round)) {
+      results[target.name] = await runStreamLoad(target, { mode: 'ttft', durationSeconds });
+      const r = results[target.name];
+      log(
+        `TTFT, round ${round + 1}: ${target.name} ${r.streams} streams, p50 ${r.ttftP50?.toFixed(3)} ms, p99 ${r.ttftP99?.toFixed(3)} ms, failed ${r.failed}`,
+      );
+    }
+    byRound.push(results);
+  }
+  return targets.map(({ name }) => ({
+    target: name,
+    streams: median(byRound.map((r) => r[name].streams)),
+    failed: byRound.reduce((sum, r) => sum + r[name].failed, 0),
+    p50: median(byRound.map((r) => r[name].ttftP50 ?? Number.NaN)),
+    p99: median(byRound.map((r) => r[name].ttftP99 ?? Number.NaN)),
+    addedP50: name === 'direct' ? 0 : median(byRound.map((r) => r[name].ttftP50 - r.direct.ttftP50)),
+    addedP99: name === 'direct' ? 0 : median(byRound.map((r) => r[name].ttftP99 - r.direct.ttftP99)),
+  }));
+}
