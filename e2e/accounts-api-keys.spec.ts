@@ -20,6 +20,7 @@ const REVOCATION_DEADLINE_MS = 1_000;
 describe('accounts through the gateway: API keys reaching relay', () => {
   let tollgate: AccountsPlatform;
   let upstream: FakeUpstream;
+  let root: Browser;
   let user: Browser;
   let model: string;
 
@@ -28,7 +29,7 @@ describe('accounts through the gateway: API keys reaching relay', () => {
     tollgate = await startAccountsPlatform({ name: 'api-keys', skip: ['chat'] });
     // A model of this run only, so no other run's channel on the shared broker can serve it.
     model = `acc-${tollgate.runId}`;
-    const root = new Browser(tollgate.url);
+    root = new Browser(tollgate.url);
     expect((await root.signIn(tollgate.root.username, tollgate.root.password)).status).toBe(200);
     const price = await root.call(`/api/pricing/models/${model}`, {
       method: 'PUT',
@@ -58,28 +59,34 @@ describe('accounts through the gateway: API keys reaching relay', () => {
     });
     expect(channel.status).toBe(200);
 
-    const username = `u${randomBytes(5).toString('hex')}`;
-    const created = await root.call('/api/user/', { body: { username, password: PASSWORD } });
-    expect(created.status).toBe(200);
-    const userId = (created.body.data as AdminUserView).id;
-    const funded = await root.call('/api/user/', { method: 'PUT', body: { id: userId, quota: QUOTA } });
-    expect(funded.status).toBe(200);
-    user = new Browser(tollgate.url);
-    expect((await user.signIn(username, PASSWORD)).status).toBe(200);
+    user = await aFundedUser();
   });
   afterAll(async () => {
     await tollgate?.stop();
     await upstream?.close();
   });
 
+  /** A user root creates and funds, signed in in their own browser. */
+  async function aFundedUser(): Promise<Browser> {
+    const username = `u${randomBytes(5).toString('hex')}`;
+    const created = await root.call('/api/user/', { body: { username, password: PASSWORD } });
+    expect(created.status).toBe(200);
+    const userId = (created.body.data as AdminUserView).id;
+    const funded = await root.call('/api/user/', { method: 'PUT', body: { id: userId, quota: QUOTA } });
+    expect(funded.status).toBe(200);
+    const browser = new Browser(tollgate.url);
+    expect((await browser.signIn(username, PASSWORD)).status).toBe(200);
+    return browser;
+  }
+
   /** A key made on the keys page, and its full text as "copy key" gives it. */
-  async function newKey(): Promise<{ id: number; apiKey: string }> {
-    const created = await user.call('/api/token/', {
+  async function newKey(owner: Browser = user): Promise<{ id: number; apiKey: string }> {
+    const created = await owner.call('/api/token/', {
       body: { name: `key ${randomBytes(3).toString('hex')}`, unlimited_quota: true },
     });
     expect(created.status).toBe(200);
     const { id, key: masked } = created.body.data as TokenView;
-    const copied = await user.call(`/api/token/${id}/key`, { method: 'POST' });
+    const copied = await owner.call(`/api/token/${id}/key`, { method: 'POST' });
     expect(copied.status).toBe(200);
     const { key: apiKey } = copied.body.data as TokenKey;
     expect(apiKey).toMatch(/^sk-[A-Za-z0-9]{48}$/);
@@ -157,5 +164,22 @@ describe('accounts through the gateway: API keys reaching relay', () => {
 
     expect(elapsed).toBeLessThan(REVOCATION_DEADLINE_MS);
     expect((await user.call(`/api/token/${key.id}`)).status).toBe(404);
+  });
+
+  it('refuses the keys of an account its owner deleted within a second', async () => {
+    const owner = await aFundedUser();
+    const key = await newKey(owner);
+    await eventually(
+      'relay to serve the new key',
+      async () => ((await chatStatus(key.apiKey)) === 200 ? true : undefined),
+      20_000,
+    );
+
+    const elapsed = await msUntilRefused(key.apiKey, async () => {
+      const deleted = await owner.call('/api/user/self', { method: 'DELETE' });
+      expect(deleted).toMatchObject({ status: 200, body: { success: true } });
+    });
+
+    expect(elapsed).toBeLessThan(REVOCATION_DEADLINE_MS);
   });
 });

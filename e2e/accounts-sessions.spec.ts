@@ -56,12 +56,14 @@ describe('accounts through the gateway: registration, sessions, access tokens, r
   });
 
   /** A person who registered with a mailed code in their own browser, and is signed in there. */
-  async function registeredPerson(): Promise<Person> {
+  async function registeredPerson(extra: Record<string, unknown> = {}): Promise<Person> {
     const client = browser();
     const username = newName();
     const email = `${username}@example.com`;
     const code = await mailedCode(client, email);
-    const answer = await client.call('/api/user/register', { body: registration(username, email, code) });
+    const answer = await client.call('/api/user/register', {
+      body: { ...registration(username, email, code), ...extra },
+    });
     expect(answer.status).toBe(200);
     client.userId = (answer.body.data as { id: number }).id;
     return { browser: client, id: client.userId, username, email };
@@ -273,6 +275,20 @@ describe('accounts through the gateway: registration, sessions, access tokens, r
     await expect(refusedWithin('the previous access token to be refused', () => script(token))).resolves.toBe(
       true,
     );
+  });
+
+  it('records the inviter of a person who registers with an invite code', async () => {
+    const inviter = await registeredPerson();
+    const invite = await inviter.browser.call('/api/user/aff');
+    const code = invite.body.data as string;
+
+    const invited = await registeredPerson({ aff_code: code });
+
+    expect(invite.status).toBe(200);
+    expect(code).toMatch(/^\S{8}$/);
+    expect((await inviter.browser.call('/api/user/aff')).body.data).toBe(code);
+    expect((await selfOf(invited.browser)).body.data).toMatchObject({ inviter_id: inviter.id });
+    expect((await selfOf(inviter.browser)).body.data).toMatchObject({ aff_code: code, aff_count: 1 });
   });
 
   it('resets a forgotten password with the mailed code, answering alike for an unknown address', async () => {
