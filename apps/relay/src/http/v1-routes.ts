@@ -99,6 +99,7 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
           query: request.query as Record<string, unknown>,
           ...(fromPath ? fromPath(request) : {}),
         },
+        bodyBytesOf(request),
         client,
       ),
     );

@@ -19,10 +19,10 @@ import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 const silent = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as Logger;
 /** One token per word: enough to tell counted usage from reported usage. */
-const words = {
-  countTextTokens: (text: string) => text.split(/\s+/).filter((w) => w !== '').length,
-  countPromptTokens: () => 10,
-};
+const countWords = (text: string) => text.split(/\s+/).filter((w) => w !== '').length;
+/** The client body's size the tests claim: the reservation's prompt bound. */
+const BODY_BYTES = 1000;
+const MAX_TOKENS = 20;
 
 class RecordingReply implements ClientReply {
   readonly controller = new AbortController();
@@ -82,6 +82,7 @@ function setup(balance: number, upstream: string | Error) {
   const kv = new MemoryKvStore();
   const events: UsageRecorded[] = [];
   const release = jest.fn();
+  const tokens = { countTextTokens: countWords, countPromptTokens: jest.fn(() => 10) };
   const prices = new Map<string, BillingPrice>([['model:gpt', aModelPrice('gpt')]]);
   const metrics = new RelayMetrics(new MetricsService('relay-test'));
   const dispatch = jest.fn(async (): Promise<Dispatched> => {
@@ -116,7 +117,7 @@ function setup(balance: number, upstream: string | Error) {
     dispatcher: { dispatch } as unknown as UpstreamDispatcher,
     metrics,
     logger: silent,
-    tokens: words,
+    tokens,
     now: () => 0,
   });
   const context: CallContext = {
@@ -125,11 +126,11 @@ function setup(balance: number, upstream: string | Error) {
     caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
     startedAt: 0,
   };
-  return { kv, events, release, dispatch, relay, context };
+  return { kv, events, release, dispatch, relay, context, tokens };
 }
 
 const request = (extra: Record<string, unknown> = {}) => ({
-  body: { model: 'gpt', messages: [{ role: 'user', content: 'hi' }], max_tokens: 20, ...extra },
+  body: { model: 'gpt', messages: [{ role: 'user', content: 'hi' }], max_tokens: MAX_TOKENS, ...extra },
 });
 
 describe('ChatRelay', () => {
@@ -143,10 +144,11 @@ describe('ChatRelay', () => {
       choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
       usage,
     };
-    const { kv, events, release, relay, context } = setup(1_000_000, JSON.stringify(answer));
+    const { kv, events, release, relay, context, tokens } = setup(1_000_000, JSON.stringify(answer));
     const reply = new RecordingReply();
-    await relay.handle(context, openAiChatProtocol, request(), reply);
+    await relay.handle(context, openAiChatProtocol, request(), BODY_BYTES, reply);
 
+    expect(tokens.countPromptTokens).not.toHaveBeenCalled();
     expect(reply.json).toEqual({ status: 200, body: answer });
     expect(release).toHaveBeenCalled();
     const charge = chargeQuota({ prompt_tokens: 12, completion_tokens: 5, cached_tokens: 0 }, PRICE);
@@ -170,7 +172,7 @@ describe('ChatRelay', () => {
     ]);
     const { events, relay, context } = setup(1_000_000, body);
     const reply = new RecordingReply();
-    await relay.handle(context, openAiChatProtocol, request({ stream: true }), reply);
+    await relay.handle(context, openAiChatProtocol, request({ stream: true }), BODY_BYTES, reply);
 
     expect(reply.streamStarted).toBe(true);
     expect(reply.ended).toBe(true);
@@ -190,7 +192,7 @@ describe('ChatRelay', () => {
     const { events, relay, context } = setup(1_000_000, body);
     const reply = new RecordingReply();
     reply.goneAfterWrites = 2;
-    await relay.handle(context, openAiChatProtocol, request({ stream: true }), reply);
+    await relay.handle(context, openAiChatProtocol, request({ stream: true }), BODY_BYTES, reply);
 
     expect(events[0]).toMatchObject({ status: 'client_aborted', prompt_tokens: 10, completion_tokens: 6 });
   });
@@ -198,17 +200,54 @@ describe('ChatRelay', () => {
   it('frees the reservation and charges nothing when no channel served the call', async () => {
     const failure = new RelayError(ErrorCode.UpstreamError, 'upstream down');
     const { kv, events, relay, context } = setup(1_000_000, failure);
-    await expect(relay.handle(context, openAiChatProtocol, request(), new RecordingReply())).rejects.toBe(
-      failure,
-    );
+    await expect(
+      relay.handle(context, openAiChatProtocol, request(), BODY_BYTES, new RecordingReply()),
+    ).rejects.toBe(failure);
     expect(events).toEqual([]);
     expect(await kv.outstanding(userAccount(7))).toBe(0);
+  });
+
+  it('reserves the body size as the prompt bound plus the allowed answer, without tokenising', async () => {
+    const estimate = chargeQuota(
+      { prompt_tokens: BODY_BYTES, completion_tokens: MAX_TOKENS, cached_tokens: 0 },
+      PRICE,
+    );
+    const short = setup(estimate - 1, '{}');
+    await expect(
+      short.relay.handle(short.context, openAiChatProtocol, request(), BODY_BYTES, new RecordingReply()),
+    ).rejects.toMatchObject({ status: 402 });
+    expect(short.dispatch).not.toHaveBeenCalled();
+
+    const enough = setup(estimate, sse([chunk('hi')]));
+    await enough.relay.handle(
+      enough.context,
+      openAiChatProtocol,
+      request({ stream: true }),
+      BODY_BYTES,
+      new RecordingReply(),
+    );
+    expect(enough.dispatch).toHaveBeenCalled();
+    expect(short.tokens.countPromptTokens).not.toHaveBeenCalled();
+  });
+
+  it('counts the prompt locally only when the upstream reports no usage', async () => {
+    const { events, relay, context, tokens } = setup(1_000_000, sse([chunk('one two three')]));
+    await relay.handle(
+      context,
+      openAiChatProtocol,
+      request({ stream: true }),
+      BODY_BYTES,
+      new RecordingReply(),
+    );
+
+    expect(tokens.countPromptTokens).toHaveBeenCalledTimes(1);
+    expect(events[0]).toMatchObject({ status: 'success', prompt_tokens: 10, completion_tokens: 3 });
   });
 
   it('refuses with 402 before any upstream call when the balance cannot cover the estimate', async () => {
     const { dispatch, relay, context } = setup(1, '{}');
     await expect(
-      relay.handle(context, openAiChatProtocol, request(), new RecordingReply()),
+      relay.handle(context, openAiChatProtocol, request(), BODY_BYTES, new RecordingReply()),
     ).rejects.toMatchObject({
       status: 402,
     });

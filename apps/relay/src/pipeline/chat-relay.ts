@@ -2,7 +2,7 @@ import { ErrorCode } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
 import type { CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
-import type { PriceBook } from '../pricing/price-book';
+import { promptWithinContext, type PriceBook } from '../pricing/price-book';
 import {
   MalformedUpstreamResponseError,
   normalizeOpenAiUsage,
@@ -13,6 +13,7 @@ import {
   type ChatCompletionRequest,
 } from '../providers';
 import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../protocols/chat-client-protocol';
+import { promptTokensUpperBound } from '../token-counting';
 import type { CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
 import { ClientGoneError, type ClientReply } from './client-reply';
@@ -44,10 +45,12 @@ const malformed = (): RelayError =>
 export class ChatRelay {
   constructor(private readonly deps: ChatRelayDeps) {}
 
+  /** `bodyBytes`: the size of the client's body, which bounds the prompt's tokens for the reservation. */
   async handle(
     context: CallContext,
     protocol: ChatClientProtocol,
     input: ChatRouteInput,
+    bodyBytes: number,
     reply: ClientReply,
   ): Promise<void> {
     const request = protocol.toChatRequest(input);
@@ -55,11 +58,12 @@ export class ChatRelay {
     const model = request.model;
     this.deps.access.assertModelAllowed(context.caller, model);
     const quote = this.deps.prices.quote(model, context.caller.group);
-    const promptTokens = this.deps.tokens.countPromptTokens(request);
     const metered = await this.deps.metering.open(context, quote, {
-      promptTokens,
+      promptTokens: promptWithinContext(quote, promptTokensUpperBound(bodyBytes, request)),
       maxOutputTokens: request.max_completion_tokens ?? request.max_tokens,
     });
+    // Tokenised only when the upstream reports no usage (a cut stream, a provider without usage).
+    const promptTokens = (): number => this.deps.tokens.countPromptTokens(request);
     let dispatched: Dispatched;
     try {
       dispatched = await this.deps.dispatcher.dispatch(context, model, reply.signal, (adapter, target) =>
@@ -80,7 +84,7 @@ export class ChatRelay {
     reply: ClientReply,
     metered: MeteredCall,
     dispatched: Dispatched,
-    promptTokens: number,
+    promptTokens: () => number,
   ): Promise<void> {
     const { response: upstream, route, adapter, release } = dispatched;
     let parsed;
@@ -127,7 +131,7 @@ export class ChatRelay {
     reply: ClientReply,
     metered: MeteredCall,
     dispatched: Dispatched,
-    promptTokens: number,
+    promptTokens: () => number,
   ): Promise<void> {
     const { response: upstream, route, adapter, release } = dispatched;
     const out = protocol.createStream(request, input);

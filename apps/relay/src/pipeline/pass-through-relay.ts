@@ -18,12 +18,7 @@ import type { CallContext } from './call-context';
 import { ClientGoneError, type ClientReply } from './client-reply';
 import type { Metering } from './metering';
 import type { RelayMetrics } from './relay-metrics';
-import {
-  countedPassThroughUsage,
-  estimatePromptTokens,
-  maxOutputTokensOf,
-  usageInPayload,
-} from './pass-through-usage';
+import { countedPassThroughUsage, maxOutputTokensOf, usageInPayload } from './pass-through-usage';
 import type { TokenCounter } from './token-counter';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 
@@ -77,9 +72,11 @@ export class PassThroughRelay {
     const body = parseClientBody(passThroughBody, rawBody) as JsonObject & { model: string };
     this.deps.access.assertModelAllowed(context.caller, body.model);
     const quote = this.deps.prices.quote(body.model, context.caller.group);
-    const promptEstimate = estimatePromptTokens(bodyBytes);
+    // Every o200k_base token stands for at least one byte of text, so the body's bytes bound the
+    // prompt's tokens. Not cut to the context window: an embeddings or completions batch holds many.
+    const promptBound = bodyBytes;
     const metered = await this.deps.metering.open(context, quote, {
-      promptTokens: promptEstimate,
+      promptTokens: promptBound,
       maxOutputTokens: maxOutputTokensOf(operation, body),
     });
     let dispatched: Dispatched;
@@ -112,7 +109,7 @@ export class PassThroughRelay {
       channel: route.channel,
       provider: adapter.name,
       upstreamModel: route.upstreamModel,
-      usage: answer.usage ?? countedPassThroughUsage(body, promptEstimate, this.deps.tokens),
+      usage: answer.usage ?? countedPassThroughUsage(body, promptBound, this.deps.tokens),
       status: answer.status,
       ttftMs: answer.ttftMs,
       isStream: answer.stream,

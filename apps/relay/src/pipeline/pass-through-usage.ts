@@ -2,16 +2,6 @@ import type { PassThroughOperation } from '../providers';
 import { normalizeOpenAiUsage, type JsonObject, type NormalizedUsage } from '../providers';
 import type { TokenCounter } from './token-counter';
 
-/**
- * Pass-through bodies are estimated by size rather than tokenised: three bytes per token is more
- * tokens than any real text has, so the reservation errs on the side of the balance.
- */
-const BYTES_PER_TOKEN_ESTIMATE = 3;
-
-export function estimatePromptTokens(bodyBytes: number): number {
-  return Math.ceil(bodyBytes / BYTES_PER_TOKEN_ESTIMATE);
-}
-
 /** The answer length a pass-through request allows, when its operation generates text at all. */
 export function maxOutputTokensOf(operation: PassThroughOperation, body: JsonObject): number | undefined {
   if (operation === 'embeddings' || operation === 'audio.speech' || operation === 'images.generations')

@@ -47,11 +47,16 @@ export class GeneratedText {
   }
 }
 
-/** The upstream's usage when it reported one, else the prompt as counted and the answer so far. */
+/**
+ * The upstream's usage when it reported one, else the prompt and the answer so far as counted locally
+ * (only then is anything tokenised).
+ */
 export function usageOrCounted(
   reported: NormalizedUsage | undefined,
-  promptTokens: number,
+  promptTokens: () => number,
   generated: GeneratedText,
 ): NormalizedUsage {
-  return reported ?? { prompt_tokens: promptTokens, completion_tokens: generated.tokens(), cached_tokens: 0 };
+  return (
+    reported ?? { prompt_tokens: promptTokens(), completion_tokens: generated.tokens(), cached_tokens: 0 }
+  );
 }

@@ -1,6 +1,6 @@
 import { ErrorCode, type BillingPrice } from '@tollgate/contracts';
 import { RelayError } from '../errors/relay-error';
-import { actualQuota, estimateQuota, PriceBook } from './price-book';
+import { actualQuota, estimateQuota, PriceBook, promptWithinContext } from './price-book';
 
 const entries = new Map<string, BillingPrice>([
   [
@@ -66,11 +66,30 @@ describe('estimateQuota', () => {
     ).toBe(68);
   });
 
-  it('cuts the answer to what the context window can still hold', () => {
-    // window 1000, prompt 900 → at most 100 output: 900 × 0.15 + 100 × 0.6 = 195 → 97.5 → 98
+  it('cuts the answer to the context window, whatever the prompt bound', () => {
+    // window 1000: at most 1000 output; 900 × 0.15 + 1000 × 0.6 = 735 → 367.5 → 368
     expect(
       estimateQuota(quote, { promptTokens: 900, maxOutputTokens: 5000 }, { defaultMaxOutputTokens: 50 }),
-    ).toBe(98);
+    ).toBe(368);
+  });
+
+  it('covers a real prompt shorter than its bound that leaves room for a longer answer', () => {
+    const reserved = estimateQuota(
+      quote,
+      { promptTokens: 900, maxOutputTokens: 5000 },
+      { defaultMaxOutputTokens: 50 },
+    );
+    const worstServed = actualQuota(quote, { prompt_tokens: 100, completion_tokens: 900, cached_tokens: 0 });
+    expect(reserved).toBeGreaterThanOrEqual(worstServed);
+  });
+});
+
+describe('promptWithinContext', () => {
+  it('caps a prompt bound at the context window, and leaves it when the window is unknown', () => {
+    const quote = book.quote('gpt-4o-mini', 'default');
+    expect(promptWithinContext(quote, 5000)).toBe(1000);
+    expect(promptWithinContext(quote, 10)).toBe(10);
+    expect(promptWithinContext({ ...quote, contextWindow: 0 }, 5000)).toBe(5000);
   });
 });
 

@@ -53,6 +53,7 @@ export class PriceBook {
 }
 
 export interface EstimateInput {
+  /** At least the prompt's tokens (an upper bound, not a count). */
   promptTokens: number;
   /** What the client allows the answer to be; undefined when it set no limit. */
   maxOutputTokens: number | undefined;
@@ -64,14 +65,21 @@ export interface EstimatePolicy {
 }
 
 /**
+ * A bound on one conversation's prompt need not exceed the model's context window: a longer prompt
+ * is refused by the upstream, and a refused call is not charged.
+ */
+export function promptWithinContext(quote: Quote, promptTokens: number): number {
+  return quote.contextWindow > 0 ? Math.min(promptTokens, quote.contextWindow) : promptTokens;
+}
+
+/**
  * The reservation for a call: the charge as if the whole allowed answer were generated. A client
- * limit above the model's context window is cut to what the window can still hold.
+ * limit above the model's context window is cut to the window, not to the window minus the prompt:
+ * the prompt here is an upper bound, and the real prompt may be shorter and leave room for more.
  */
 export function estimateQuota(quote: Quote, input: EstimateInput, policy: EstimatePolicy): number {
   let output = input.maxOutputTokens ?? policy.defaultMaxOutputTokens;
-  if (quote.contextWindow > 0) {
-    output = Math.min(output, Math.max(quote.contextWindow - input.promptTokens, 1));
-  }
+  if (quote.contextWindow > 0) output = Math.min(output, quote.contextWindow);
   return chargeQuota(
     {
       prompt_tokens: input.promptTokens,

@@ -4,15 +4,25 @@ import type { AddressInfo } from 'node:net';
 import {
   CHANNEL_AUTO_DISABLE_CALL,
   CHANNEL_TEST_CALL,
+  CHANNEL_TYPES,
   chargeQuota,
+  Role,
   TOPICS,
   usageRecordedV1,
+  type Envelope,
   type UsageRecorded,
 } from '@tollgate/contracts';
-import { SERVICE_TOKEN_HEADER, ServiceTokenSigner, verifyServiceToken } from '@tollgate/platform';
+import {
+  INTERNAL_IDENTITY_HEADER,
+  SERVICE_TOKEN_HEADER,
+  ServiceTokenSigner,
+  signInternalToken,
+  verifyServiceToken,
+} from '@tollgate/platform';
 import type { RunningService } from '@tollgate/runtime';
 import {
   eventually,
+  getJson,
   INFRASTRUCTURES,
   openInfrastructure,
   startFakeUpstream,
@@ -28,7 +38,6 @@ import { sseData, sseEventNames } from '../support/sse-text';
 
 jest.setTimeout(90_000);
 
-const CHANNEL_TYPE = { openai: 1, anthropic: 14, gemini: 24 } as const;
 const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 
 describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => {
@@ -60,11 +69,20 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     max_tokens: 16,
     ...extra,
   });
-  /** New entities reach relay through the topics; a key works once GET /v1/models accepts it. */
+  /**
+   * New entities reach relay through the topics, in no set order across topics: a key is ready once
+   * GET /v1/models accepts it and relay's balances table holds its owner.
+   */
   const keyReady = (key: TestKey) =>
-    eventually(`key of user ${key.userId} in relay`, async () => {
+    eventually(`key and balance of user ${key.userId} in relay`, async () => {
       const res = await fetch(`${relay.url}/v1/models`, { headers: bearer(key) });
-      return res.status === 200 ? true : undefined;
+      if (res.status !== 200) return undefined;
+      const root = await signInternalToken({ userId: 1, role: Role.Root, via: 'session' }, secret);
+      const balance = await getJson<Envelope<{ present: boolean }>>(
+        `${relay.url}/internal/read-models/balances/${key.userId}`,
+        { [INTERNAL_IDENTITY_HEADER]: root },
+      );
+      return balance.body.data?.present === true ? true : undefined;
     });
   const eventsOf = (key: TestKey): UsageRecorded[] =>
     usage.values<UsageRecorded>((event) => event.user_id === key.userId);
@@ -119,7 +137,7 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
       model_mapping: { [gpt]: 'gpt-4o-mini' },
     });
     await world.channel({
-      type: CHANNEL_TYPE.anthropic,
+      type: CHANNEL_TYPES.anthropic,
       key: 'sk-ant-fake-anthropic-key',
       base_url: upstream.url,
       models: [claude],
@@ -133,7 +151,7 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
       priority: 10,
     });
     await world.channel({
-      type: CHANNEL_TYPE.gemini,
+      type: CHANNEL_TYPES.gemini,
       key: 'fake-gemini-key',
       base_url: upstream.url,
       models: [fallback],
@@ -142,6 +160,7 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     });
     rich = await world.key(50_000_000);
     await waitUntilReady(relay.url);
+    await keyReady(rich);
     await eventually('relay to serve the run’s models', async () => {
       const res = await fetch(`${relay.url}/v1/models`, { headers: bearer(rich) });
       const body = (await res.json()) as { data?: { id: string }[] };
