@@ -137,6 +137,8 @@ kafka_wait() {
     log_tail "$dir/probe.log" 20
     die "kafka did not become ready"
   fi
+  node "$INFRA_SCRIPT_DIR/kafka-coordinator.mjs" "$(kafka_brokers)" "${TOLLGATE_INFRA_TIMEOUT:-120}" ||
+    die "kafka: consumer groups could not be coordinated"
   log "kafka: ready at $(kafka_brokers)"
 }
 
