@@ -11,7 +11,8 @@ import { eventually, FakeOAuthProvider, type FakeOAuthAccount } from '@tollgate/
 import { Browser, type Answer } from './support/accounts-browser';
 import { startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
 
-jest.setTimeout(90_000);
+// Generous for the hooks: starting the processes takes a minute when the machine is busy.
+jest.setTimeout(180_000);
 
 const CLIENT = {
   clientId: `tollgate-e2e-${randomBytes(3).toString('hex')}`,

@@ -5,7 +5,8 @@ import { eventually, startFakeUpstream, type FakeUpstream } from '@tollgate/test
 import { Browser } from './support/accounts-browser';
 import { startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
 
-jest.setTimeout(90_000);
+// Generous for the hooks: starting the processes takes a minute when the machine is busy.
+jest.setTimeout(180_000);
 
 const PASSWORD = 'correct-horse-9';
 const QUOTA = 50_000_000;

@@ -8,7 +8,8 @@ import {
   type AccountsPlatform,
 } from './support/accounts-platform';
 
-jest.setTimeout(90_000);
+// Generous for the hooks: starting the processes takes a minute when the machine is busy.
+jest.setTimeout(180_000);
 
 const PASSWORD = 'correct-horse-9';
 /** How long the gateway may keep trusting a session it looked up (GATEWAY_SESSION_CACHE_MS, at most 2 s). */

@@ -66,11 +66,15 @@ export async function startAccountsPlatform(options: AccountsPlatformOptions): P
     databasePrefix: `e2e_${runId}`,
     logDir: join(REPO_ROOT, 'reports', 'e2e-logs', `accounts-${options.name}-${runId}`),
     skip: [...options.skip],
+  }).catch(async (error: unknown) => {
+    await rm(outboxDir, { recursive: true, force: true });
+    throw error;
   });
   try {
     await moveIdsAwayFromOtherRuns(platform, options.skip);
   } catch (error) {
     await platform.stop();
+    await rm(outboxDir, { recursive: true, force: true });
     throw error;
   }
   return {
