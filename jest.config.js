@@ -26,8 +26,6 @@ module.exports = {
       rootDir: __dirname,
       displayName: 'unit-web',
       testEnvironment: 'jsdom',
-      // Typing into forms with user-event on a busy 2-core machine can outlast Jest's default 5 s.
-      testTimeout: 15_000,
       testMatch: ['<rootDir>/apps/web/src/**/*.spec.{ts,tsx}'],
       transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/apps/web/tsconfig.spec.json' }] },
       moduleNameMapper: {

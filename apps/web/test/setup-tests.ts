@@ -1,5 +1,8 @@
 import '@testing-library/jest-dom';
 
+// Typing into forms with user-event on a busy 2-core machine can outlast Jest's default 5 s.
+jest.setTimeout(15_000);
+
 // jsdom lacks the observers Radix's positioning uses; they need only exist.
 class NoopObserver {
   observe(): void {}
