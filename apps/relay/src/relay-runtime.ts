@@ -14,7 +14,7 @@ import { ApiKeyHasher, KeyIndex } from './access/key-index';
 import { ChannelStatusClient } from './admin/channel-status.client';
 import { ChannelTester } from './channel-test/channel-tester';
 import type { RelayConfig } from './config';
-import { modelsForCaller, type OpenAiModel } from './models/model-listing';
+import { modelsForCaller, type CallableModel } from './models/model-listing';
 import { ChatRelay } from './pipeline/chat-relay';
 import { Metering } from './pipeline/metering';
 import { PassThroughRelay } from './pipeline/pass-through-relay';
@@ -35,7 +35,8 @@ export interface HotPath {
   access: CallerAccess;
   chat: ChatRelay;
   passThrough: PassThroughRelay;
-  models(caller: Caller): OpenAiModel[];
+  /** The models the caller's key may use, sorted by name. */
+  models(caller: Caller): CallableModel[];
   isCaughtUp(): boolean;
 }
 

@@ -4,6 +4,9 @@ import type { Logger } from '@tollgate/platform';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extractApiKey } from '../access/api-key';
 import { RelayError, renderRelayError } from '../errors/relay-error';
+import { geminiModelPage, toGeminiModel } from '../models/gemini-models';
+import type { CallableModel } from '../models/model-listing';
+import { toOpenAiModel } from '../models/openai-models';
 import type { CallContext } from '../pipeline/call-context';
 import { ClientGoneError } from '../pipeline/client-reply';
 import type { PassThroughOperation } from '../providers';
@@ -136,21 +139,38 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
     scope.get(
       '/v1/models',
       serve('openai', async (hot, context, client) => {
-        client.sendJson(200, { object: 'list', data: hot.models(context.caller) });
+        client.sendJson(200, { object: 'list', data: hot.models(context.caller).map(toOpenAiModel) });
       }),
     );
     scope.get(
       // A wildcard, since model names may hold a slash (deepseek-ai/DeepSeek-V3).
       '/v1/models/*',
       serve('openai', async (hot, context, client, request) => {
-        const name = decodeURIComponent((request.params as { '*': string })['*']);
-        const model = hot.models(context.caller).find((m) => m.id === name);
-        if (model === undefined)
-          throw new RelayError(ErrorCode.ModelNotFound, `The model ${name} does not exist`);
-        client.sendJson(200, model);
+        client.sendJson(200, toOpenAiModel(callableModel(hot, context, request)));
+      }),
+    );
+    scope.get(
+      '/v1beta/models',
+      serve('gemini', async (hot, context, client, request) => {
+        const query = request.query as { pageSize?: unknown; pageToken?: unknown };
+        client.sendJson(200, geminiModelPage(hot.models(context.caller), query));
+      }),
+    );
+    scope.get(
+      '/v1beta/models/*',
+      serve('gemini', async (hot, context, client, request) => {
+        client.sendJson(200, toGeminiModel(callableModel(hot, context, request)));
       }),
     );
   });
+}
+
+/** The model named by the path's wildcard, if the caller's key may use it (else 404). */
+function callableModel(hot: HotPath, context: CallContext, request: FastifyRequest): CallableModel {
+  const name = decodeURIComponent((request.params as { '*': string })['*']);
+  const model = hot.models(context.caller).find((m) => m.name === name);
+  if (model === undefined) throw new RelayError(ErrorCode.ModelNotFound, `The model ${name} does not exist`);
+  return model;
 }
 
 function bodyBytesOf(request: FastifyRequest): number {

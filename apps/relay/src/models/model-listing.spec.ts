@@ -14,22 +14,22 @@ const prices = new Map<string, BillingPrice>(
 const catalogue = { channels, prices };
 
 describe('modelsForCaller', () => {
-  it('lists priced models of enabled channels in the caller group, sorted, in OpenAI shape', () => {
+  it('lists priced models of enabled channels in the caller group, sorted, with their catalogue facts', () => {
     const caller = { token: aToken(), user: aUser(7), group: 'default' };
     expect(modelsForCaller(catalogue, caller)).toEqual([
-      { id: 'gpt-4o', object: 'model', created: expect.any(Number), owned_by: 'openai' },
-      { id: 'gpt-4o-mini', object: 'model', created: expect.any(Number), owned_by: 'openai' },
+      { name: 'gpt-4o', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000 },
+      { name: 'gpt-4o-mini', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000 },
     ]);
   });
 
   it('shows a private group its own channels and applies the key model list', () => {
     const enterprise = { token: aToken(), user: aUser(7), group: 'enterprise-acme' };
-    expect(modelsForCaller(catalogue, enterprise).map((m) => m.id)).toEqual(['private-model']);
+    expect(modelsForCaller(catalogue, enterprise).map((m) => m.name)).toEqual(['private-model']);
     const limited = {
       token: aToken({ model_limits_enabled: true, model_limits: ['gpt-4o'] }),
       user: aUser(7),
       group: 'default',
     };
-    expect(modelsForCaller(catalogue, limited).map((m) => m.id)).toEqual(['gpt-4o']);
+    expect(modelsForCaller(catalogue, limited).map((m) => m.name)).toEqual(['gpt-4o']);
   });
 });

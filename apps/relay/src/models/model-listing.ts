@@ -1,13 +1,14 @@
-import type { BillingPrice, CatalogChannel } from '@tollgate/contracts';
+import { ChannelStatus, priceKey, type BillingPrice, type CatalogChannel } from '@tollgate/contracts';
 import type { Caller } from '../access/caller-access';
 
-const CHANNEL_ENABLED = 1;
-
-export interface OpenAiModel {
-  id: string;
-  object: 'model';
-  created: number;
-  owned_by: string;
+/** A model a key may call, with what the catalogue says about it. */
+export interface CallableModel {
+  name: string;
+  provider: string;
+  /** 0 when the catalogue does not say. */
+  contextWindow: number;
+  /** When its price last changed (epoch seconds). */
+  updatedAt: number;
 }
 
 export interface ModelCatalogue {
@@ -16,22 +17,28 @@ export interface ModelCatalogue {
 }
 
 /**
- * The models a key may call: served by an enabled channel of its group, priced in the catalogue (an
- * unpriced model cannot be billed, so it is not offered), and on the key's model list when it has one.
+ * The models a key may call, sorted by name: served by an enabled channel of its group, priced in the
+ * catalogue (an unpriced model cannot be billed, so it is not offered), and on the key's model list
+ * when it has one.
  */
-export function modelsForCaller(catalogue: ModelCatalogue, caller: Caller): OpenAiModel[] {
+export function modelsForCaller(catalogue: ModelCatalogue, caller: Caller): CallableModel[] {
   const names = new Set<string>();
   for (const [, channel] of catalogue.channels.entries()) {
-    if (channel.status !== CHANNEL_ENABLED || !channel.groups.includes(caller.group)) continue;
+    if (channel.status !== ChannelStatus.Enabled || !channel.groups.includes(caller.group)) continue;
     for (const model of channel.models) names.add(model);
   }
   const { token } = caller;
-  const models: OpenAiModel[] = [];
+  const models: CallableModel[] = [];
   for (const name of [...names].sort()) {
     if (token.model_limits_enabled && !token.model_limits.includes(name)) continue;
-    const price = catalogue.prices.get(`model:${name}`);
+    const price = catalogue.prices.get(priceKey.model(name));
     if (price?.kind !== 'model') continue;
-    models.push({ id: name, object: 'model', created: price.updated_at, owned_by: price.provider });
+    models.push({
+      name,
+      provider: price.provider,
+      contextWindow: price.context_window,
+      updatedAt: price.updated_at,
+    });
   }
   return models;
 }

@@ -277,6 +277,42 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     expect(objects.at(-1)?.usageMetadata).toBeDefined();
   });
 
+  it('lists and gets the key’s models for a Gemini client in Gemini’s shape, paged', async () => {
+    const list = await fetch(`${relay.url}/v1beta/models?key=${rich.apiKey}`);
+    expect(list.status).toBe(200);
+    const names = [claude, fallback, gpt].sort();
+    expect(await list.json()).toEqual({
+      models: names.map((name) => ({
+        name: `models/${name}`,
+        baseModelId: name,
+        displayName: name,
+        inputTokenLimit: 128_000,
+        supportedGenerationMethods: ['generateContent', 'streamGenerateContent'],
+      })),
+    });
+
+    const headers = { 'x-goog-api-key': rich.apiKey };
+    const first = (await (await fetch(`${relay.url}/v1beta/models?pageSize=2`, { headers })).json()) as {
+      models: { baseModelId: string }[];
+      nextPageToken: string;
+    };
+    expect(first.models.map((m) => m.baseModelId)).toEqual(names.slice(0, 2));
+    const rest = (await (
+      await fetch(`${relay.url}/v1beta/models?pageSize=2&pageToken=${first.nextPageToken}`, { headers })
+    ).json()) as { models: { baseModelId: string }[]; nextPageToken?: string };
+    expect(rest.models.map((m) => m.baseModelId)).toEqual(names.slice(2));
+    expect(rest.nextPageToken).toBeUndefined();
+
+    const one = await fetch(`${relay.url}/v1beta/models/${gpt}`, { headers });
+    expect(await one.json()).toMatchObject({ name: `models/${gpt}`, baseModelId: gpt });
+    const unknown = await fetch(`${relay.url}/v1beta/models/no-such-model`, { headers });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+    const badKey = await fetch(`${relay.url}/v1beta/models?key=sk-nope`);
+    expect(badKey.status).toBe(401);
+    expect(await badKey.json()).toMatchObject({ error: { code: 401 } });
+  });
+
   it('retries a failing channel on the next one before anything reached the client', async () => {
     failing.resetStats();
     const res = await post('/v1/chat/completions', bearer(rich), chat(fallback));
