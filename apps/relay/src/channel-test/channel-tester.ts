@@ -1,5 +1,5 @@
 import type { CatalogChannel, ChannelTestRequest, ChannelTestResult } from '@tollgate/contracts';
-import { adapterForChannelType, type ChatCompletionRequest } from '../providers';
+import { adapterForChannelType, channelTarget, type ChatCompletionRequest } from '../providers';
 import { upstreamHttpFailure } from '../routing';
 import type { ChannelKeys } from '../upstream/channel-keys';
 import { readLimited, type UpstreamClient } from '../upstream/upstream-client';
@@ -42,11 +42,10 @@ export class ChannelTester {
         messages: [{ role: 'user', content: TEST_PROMPT }],
         max_tokens: TEST_MAX_TOKENS,
       };
-      const upstream = adapter.buildChatRequest(request, {
-        baseUrl: channel.base_url,
-        apiKey: this.keys.keyOf(channel),
-        upstreamModel: channel.model_mapping[model] ?? model,
-      });
+      const upstream = adapter.buildChatRequest(
+        request,
+        channelTarget(channel, this.keys.keyOf(channel), channel.model_mapping[model] ?? model),
+      );
       const response = await this.upstream.send(upstream, AbortSignal.timeout(TEST_TIMEOUT_MS));
       if (response.statusCode < 200 || response.statusCode >= 300) {
         const failure = upstreamHttpFailure(

@@ -3,6 +3,7 @@ import type { Logger } from '@tollgate/platform';
 import { RelayError } from '../errors/relay-error';
 import {
   adapterForChannelType,
+  channelTarget,
   MissingBaseUrlError,
   UnknownChannelTypeError,
   UnsupportedOperationError,
@@ -138,11 +139,7 @@ export class UpstreamDispatcher {
   ): { adapter: ProviderAdapter; request: UpstreamHttpRequest } | undefined {
     try {
       const adapter = adapterForChannelType(route.channel.type);
-      const target: ChannelTarget = {
-        baseUrl: route.channel.base_url,
-        apiKey: this.keys.keyOf(route.channel),
-        upstreamModel: route.upstreamModel,
-      };
+      const target = channelTarget(route.channel, this.keys.keyOf(route.channel), route.upstreamModel);
       return { adapter, request: build(adapter, target) };
     } catch (error) {
       if (error instanceof UntranslatableRequestError) {

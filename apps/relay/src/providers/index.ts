@@ -5,7 +5,7 @@ export type {
   ProviderAdapter,
   ProviderFamily,
 } from './provider-adapter';
-export type { ChannelTarget, UpstreamHttpRequest } from './upstream-request';
+export { channelTarget, type ChannelTarget, type UpstreamHttpRequest } from './upstream-request';
 export type { NormalizedUsage } from './usage';
 export {
   MalformedUpstreamResponseError,

@@ -1,3 +1,5 @@
+import type { CatalogChannel } from '@tollgate/contracts';
+
 /** Where and how one channel is called: the parts of a channel an adapter needs. */
 export interface ChannelTarget {
   /** The channel's base URL; empty means the provider's default. */
@@ -7,6 +9,17 @@ export interface ChannelTarget {
   upstreamModel: string;
   /** Azure's `api-version`; other families ignore it. */
   apiVersion?: string;
+}
+
+/** The target of one call through a channel, with its decrypted key and the mapped model. */
+export function channelTarget(channel: CatalogChannel, apiKey: string, upstreamModel: string): ChannelTarget {
+  const apiVersion = channel.api_version?.trim() ?? '';
+  return {
+    baseUrl: channel.base_url,
+    apiKey,
+    upstreamModel,
+    ...(apiVersion === '' ? {} : { apiVersion }),
+  };
 }
 
 /** A fully built upstream HTTP call; the body is already serialised JSON. */

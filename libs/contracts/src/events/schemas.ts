@@ -92,6 +92,12 @@ export const catalogChannelV1 = z.object({
   auto_ban: z.boolean(),
   test_model: z.string(),
   max_concurrency: z.number().int().nonnegative(),
+  /**
+   * Azure OpenAI's `api-version` (new-api keeps it in the channel's `other` field). Optional so that
+   * producers and entities without it stay valid; absent or empty, relay uses its default GA version.
+   * Other channel types ignore it.
+   */
+  api_version: z.string().max(64).optional(),
   updated_at: epochSeconds,
 });
 export type CatalogChannel = z.infer<typeof catalogChannelV1>;

@@ -1,5 +1,7 @@
+import { CHANNEL_TYPES } from '@tollgate/contracts';
+import { aChannel } from '../../../test/support/fixtures';
 import { MissingBaseUrlError, UnsupportedOperationError } from '../provider-errors';
-import type { ChannelTarget } from '../upstream-request';
+import { channelTarget, type ChannelTarget } from '../upstream-request';
 import { azureAdapter, DEFAULT_AZURE_API_VERSION } from './azure.adapter';
 
 const target: ChannelTarget = {
@@ -33,6 +35,22 @@ describe('Azure OpenAI adapter', () => {
     );
     expect(request.url).toBe(
       `https://contoso.openai.azure.com/openai/deployments/gpt-4o-prod/embeddings?api-version=${DEFAULT_AZURE_API_VERSION}`,
+    );
+  });
+
+  it('uses the api-version a channel sets, and the GA default for a channel without one', () => {
+    const chat = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'Hi' }] };
+    const channel = aChannel({
+      type: CHANNEL_TYPES.azure,
+      base_url: 'https://contoso.openai.azure.com',
+      api_version: '2025-04-01-preview',
+    });
+    expect(azureAdapter.buildChatRequest(chat, channelTarget(channel, 'k', 'dep')).url).toBe(
+      'https://contoso.openai.azure.com/openai/deployments/dep/chat/completions?api-version=2025-04-01-preview',
+    );
+    const { api_version: _version, ...unversioned } = channel;
+    expect(azureAdapter.buildChatRequest(chat, channelTarget(unversioned, 'k', 'dep')).url).toContain(
+      `?api-version=${DEFAULT_AZURE_API_VERSION}`,
     );
   });
 

@@ -12,7 +12,10 @@ import {
   type UpstreamHttpRequest,
 } from '../upstream-request';
 
-/** A generally available API version that has chat, tools, images, speech and stream usage. */
+/**
+ * The api-version of a channel that sets none: the latest generally available data-plane version
+ * (chat, tools, images, speech, stream usage). A channel's `api_version` overrides it.
+ */
 export const DEFAULT_AZURE_API_VERSION = '2024-10-21';
 
 /** Azure serves these per deployment; the Responses API lives elsewhere (`/openai/v1`), not here. */
