@@ -19,12 +19,18 @@ export function renderApp(path: string, device: Device = 'desktop') {
 }
 
 type Answer = { status: number; body: unknown };
+/** A fixed answer, or one chosen per call (by method, or by what was sent before). */
+type Route = Answer | ((init: RequestInit | undefined) => Answer);
 
 /** jsdom has no fetch: answers each `/api` path (without query) from the table, 404 envelope otherwise. */
-export function answerApi(table: Record<string, Answer>): jest.Mock {
-  const fetch = jest.fn(async (input: RequestInfo | URL) => {
+export function answerApi(table: Record<string, Route>): jest.Mock {
+  const fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = String(input).split('?')[0];
-    const answer = table[path] ?? { status: 404, body: { success: false, message: `No route for ${path}` } };
+    const route = table[path];
+    const answer = (typeof route === 'function' ? route(init) : route) ?? {
+      status: 404,
+      body: { success: false, message: `No route for ${path}` },
+    };
     return { status: answer.status, ok: answer.status < 300, json: async () => answer.body } as Response;
   });
   globalThis.fetch = fetch as unknown as typeof globalThis.fetch;

@@ -1,5 +1,6 @@
 import type { UpdateSettingRequest } from '@tollgate/contracts';
 import { api } from '../../api/client';
+import type { OAuthProvider } from '../../app/routes';
 
 export interface UpdateSelfPayload {
   display_name?: string;
@@ -23,4 +24,10 @@ export async function updateSetting(
 /** `GET /api/user/aff`: the caller's invite code (made on first call). */
 export async function fetchAffiliateCode(): Promise<string> {
   return api.data<string>('GET', '/user/aff');
+}
+
+/** `DELETE /api/user/oauth/:provider`: unlinks the provider; answers auth's confirmation text. */
+export async function unlinkOAuth(provider: OAuthProvider): Promise<string> {
+  const envelope = await api.send<null>('DELETE', `/user/oauth/${provider}`);
+  return envelope.message;
 }
