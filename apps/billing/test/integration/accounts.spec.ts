@@ -152,8 +152,13 @@ describe.each(INFRASTRUCTURES)('billing on %s infrastructure', (kind) => {
     await runBilling(database, async () => {
       await publishUser(malformedKey, malformed);
       await publishUser(behind, anIdentityUser(behind));
+      // Other billing consumers of identity.user (usernames, affiliate links) dead-letter it too.
       deadLetter = await eventually('the malformed record on identity.user.dlq', async () =>
-        deadLetters.records.find((record) => record.key === String(malformedKey)),
+        deadLetters.records.find(
+          (record) =>
+            record.key === String(malformedKey) &&
+            record.headers[DEAD_LETTER_HEADERS.groupId] === IDENTITY_USER_GROUP,
+        ),
       );
       await balanceArrives(behind);
       // A tombstone keeps the malformed value from lingering on the shared compacted topic.
