@@ -17,6 +17,7 @@ import { geminiGenerateProtocol } from '../protocols/gemini-generate.protocol';
 import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
 import type { HotPath } from '../relay-runtime';
 import { FastifyClientReply } from './fastify-client-reply';
+import { bodyBytesOf, registerJsonBodyParser } from './json-body-parser';
 
 export interface V1RouteDeps {
   /** The hot path, once the relay has opened its read models. */
@@ -108,6 +109,7 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
     );
 
   void fastify.register(async (scope) => {
+    registerJsonBodyParser(scope);
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       const protocol = protocolOfPath(request.url);
       return send(reply, protocol, fastifyRefusal(error) ?? toRelayError(error, request, deps.logger));
@@ -171,11 +173,6 @@ function callableModel(hot: HotPath, context: CallContext, request: FastifyReque
   const model = hot.models(context.caller).find((m) => m.name === name);
   if (model === undefined) throw new RelayError(ErrorCode.ModelNotFound, `The model ${name} does not exist`);
   return model;
-}
-
-function bodyBytesOf(request: FastifyRequest): number {
-  const declared = Number(request.headers['content-length']);
-  return Number.isFinite(declared) && declared > 0 ? declared : JSON.stringify(request.body ?? '').length;
 }
 
 /** Expected refusals keep their words; anything else is logged under an id the client is given. */
