@@ -14,7 +14,8 @@ import type { ServiceTokenSigner } from './service-token';
  */
 export type SessionLookup = (request: SessionLookupRequest) => Promise<SessionIdentity | null>;
 
-const LOOKUP_TIMEOUT_MS = 3_000;
+// Generous: a look-up is one indexed read, but a machine under load (CI, a spike) can take seconds.
+const LOOKUP_TIMEOUT_MS = 10_000;
 const lookupAnswer = envelopeSchema(sessionIdentitySchema);
 
 export class SessionLookupError extends Error {
