@@ -5,11 +5,11 @@
 // seconds (for npm test): it fails only when the harness itself breaks, never on a number.
 // Needs the compiled project: node scripts/build.mjs.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { killAllChildren } from './lib/child.mjs';
-import { machine, versions } from './lib/environment.mjs';
+import { loadAverage, machine, versions } from './lib/environment.mjs';
 import { openInfrastructure } from './lib/infra.mjs';
 import { k6Version, runChatLoad } from './lib/k6.mjs';
 import { log } from './lib/log.mjs';
@@ -30,6 +30,17 @@ import { timeToFirstToken } from './scenarios/ttft.mjs';
 const options = parseOptions(process.argv.slice(2));
 if (options.help) {
   process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+if (options.render) {
+  // Renders a stored run again (after bench/ANALYSIS.md changed): no measuring.
+  const run = JSON.parse(readFileSync(options.render, 'utf8'));
+  run.startedAt = new Date(run.startedAt);
+  run.finishedAt = new Date(run.finishedAt);
+  const file = options.render.replace(/\.json$/, '.md');
+  writeReport(file, renderReport(run), run);
+  log(`wrote ${relative(REPO_ROOT, file)}`);
   process.exit(0);
 }
 
@@ -125,6 +136,7 @@ async function measureScenarios({ infra, upstream, portkey }) {
 }
 
 async function main() {
+  results.loadAverage = { atStart: loadAverage() };
   const k6 = await k6Version();
   const infra = await openInfrastructure({
     mode: options.infra,
@@ -141,9 +153,9 @@ async function main() {
     profileHotPath({ infra: infra.env, upstream, logDir, runId, durationSeconds: options.profileSeconds }),
   );
 
-  const finishedAt = new Date();
+  results.loadAverage.atEnd = loadAverage();
   const argv = process.argv.slice(2).join(' ');
-  const report = renderReport({
+  const run = {
     options,
     results,
     machine: machine(),
@@ -164,14 +176,36 @@ async function main() {
       ],
     },
     startedAt,
-    finishedAt,
-  });
-  writeReport(outFile, report, { options, results });
+    finishedAt: new Date(),
+  };
+  writeReport(outFile, renderReport(run), run);
   log(`wrote ${relative(REPO_ROOT, outFile)}`);
   if (results.errors.length)
     throw new Error(
       `${results.errors.length} scenario(s) broke: ${results.errors.map((e) => e.scenario).join(', ')}`,
     );
+}
+
+async function cleanUp() {
+  let ok = true;
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()();
+    } catch (error) {
+      log(`cleanup failed: ${error.message}`);
+      ok = false;
+    }
+  }
+  killAllChildren();
+  return ok;
+}
+
+// Interrupted: stop the platform, Portkey, the upstream and the infrastructure before leaving.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    log(`${signal}: stopping what the run started`);
+    void cleanUp().finally(() => process.exit(130));
+  });
 }
 
 let exitCode = 0;
@@ -180,15 +214,6 @@ try {
 } catch (error) {
   log(`bench failed: ${error.stack ?? error.message}`);
   exitCode = 1;
-} finally {
-  while (cleanups.length) {
-    try {
-      await cleanups.pop()();
-    } catch (error) {
-      log(`cleanup failed: ${error.message}`);
-      exitCode = 1;
-    }
-  }
-  killAllChildren();
 }
+if (!(await cleanUp())) exitCode = 1;
 process.exit(exitCode);

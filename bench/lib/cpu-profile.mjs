@@ -21,6 +21,13 @@ function shortUrl(url) {
 export function summarizeCpuProfile(file, top = 15) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  // The profiler's own start-up call (from the preload) is not the service's work.
+  const excluded = new Set();
+  const exclude = (node) => {
+    excluded.add(node.id);
+    for (const child of node.children ?? []) exclude(byId.get(child));
+  };
+  for (const node of profile.nodes) if (node.callFrame.url.includes('cpu-profiler.preload')) exclude(node);
   const self = new Map();
   for (let i = 0; i < profile.samples.length; i++) {
     const delta = profile.timeDeltas[i] ?? 0;
@@ -32,7 +39,7 @@ export function summarizeCpuProfile(file, top = 15) {
   for (const [id, micros] of self) {
     const { callFrame } = byId.get(id);
     // Shares are of busy time: waiting for I/O is not a cost to fix.
-    if (callFrame.functionName === '(idle)') continue;
+    if (callFrame.functionName === '(idle)' || excluded.has(id)) continue;
     const name =
       callFrame.url === ''
         ? callFrame.functionName || '(anonymous)'

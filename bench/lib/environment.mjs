@@ -1,7 +1,7 @@
 // The machine and the versions a run used, for the report.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { availableParallelism, release } from 'node:os';
+import { availableParallelism, loadavg, release } from 'node:os';
 import pg from 'pg';
 import { rootPackageVersion, REPO_ROOT } from './workspace.mjs';
 
@@ -20,6 +20,11 @@ export function machine() {
     memoryGiB: Number(firstMatch(meminfo, /MemTotal:\s+(\d+) kB/)) / 2 ** 20,
     kernel: release(),
   };
+}
+
+/** 1, 5 and 15 minute load averages: on a shared machine, what else was running shapes every number. */
+export function loadAverage() {
+  return loadavg().map((v) => Number(v.toFixed(2)));
 }
 
 async function postgresVersion(url) {

@@ -13,6 +13,7 @@ export const USAGE = `Usage: node bench/run.mjs [options]      (npm run bench --
   --infra own|env      own PostgreSQL/Redis/Kafka via scripts/infra.sh (default) or the ones in the environment
   --no-portkey         leave Portkey's gateway out
   --out FILE           where the report goes (default bench/RESULTS.md; smoke: reports/bench-smoke/RESULTS.md)
+  --render FILE.json   write FILE.md again from a stored run (e.g. after bench/ANALYSIS.md changed)
   --help               this text
 `;
 
@@ -28,10 +29,12 @@ export function parseOptions(argv) {
       infra: { type: 'string', default: 'own' },
       'no-portkey': { type: 'boolean', default: false },
       out: { type: 'string' },
+      render: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) return { help: true };
+  if (values.render) return { render: values.render };
   const scenarios = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS;
   const unknown = scenarios.filter((s) => !SCENARIOS.includes(s));
   if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}\n${USAGE}`);

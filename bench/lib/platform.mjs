@@ -48,6 +48,24 @@ export async function startFakeUpstream({ logDir }) {
   };
 }
 
+const START_ATTEMPTS = 3;
+
+/**
+ * The launcher gives each service 60 s to become ready; on a machine busy with other work a cold
+ * start can take longer. A start that failed only on that is tried again (the launcher has stopped
+ * what it started; databases and topics are reused).
+ */
+async function withStartRetries(start) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS || !/not ready after/.test(error.message)) throw error;
+      log(`start-up attempt ${attempt} timed out (${error.message.split(';')[0]}); trying again`);
+    }
+  }
+}
+
 /**
  * Starts every service, seeds the bench customer and waits until a call through the gateway works.
  * `extraEnv` reaches every service (e.g. NODE_OPTIONS for --cpu-prof).
@@ -57,29 +75,32 @@ export async function startTollgate({ infra, upstreamUrl, workers, logDir, runId
   const { KafkaEventBus } = workspacePackage('@tollgate/events');
   const internalSecret = randomBytes(32).toString('hex');
   const encryptionKey = randomBytes(32).toString('base64');
+  const rootUsername = `broot_${randomBytes(4).toString('hex')}`;
   log(`starting Tollgate (distributed; gateway and relay with ${workers} worker(s) each)`);
-  const platform = await startDistributed({
-    repoRoot: REPO_ROOT,
-    env: {
-      TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
-      TOLLGATE_ENCRYPTION_KEY: encryptionKey,
-      TOLLGATE_ROOT_USERNAME: `broot_${randomBytes(4).toString('hex')}`,
-      TOLLGATE_ROOT_PASSWORD: randomBytes(12).toString('hex'),
-      LOG_LEVEL: 'warn',
-      // One load generator on one address: the per-IP limit would measure itself.
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-      GATEWAY_BACKEND_CONNECTIONS: String(HOP_CONNECTIONS),
-      RELAY_UPSTREAM_CONNECTIONS: String(HOP_CONNECTIONS),
-      TOLLGATE_WORKERS_GATEWAY: String(workers),
-      TOLLGATE_WORKERS_RELAY: String(workers),
-      ...extraEnv,
-    },
-    postgresAdminUrl: infra.DATABASE_URL,
-    redisUrl: infra.REDIS_URL,
-    kafkaBrokers: infra.KAFKA_BROKERS,
-    databasePrefix: `bench_${runId}`,
-    logDir,
-  });
+  const start = () =>
+    startDistributed({
+      repoRoot: REPO_ROOT,
+      env: {
+        TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
+        TOLLGATE_ENCRYPTION_KEY: encryptionKey,
+        TOLLGATE_ROOT_USERNAME: rootUsername,
+        TOLLGATE_ROOT_PASSWORD: randomBytes(12).toString('hex'),
+        LOG_LEVEL: 'warn',
+        // One load generator on one address: the per-IP limit would measure itself.
+        GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+        GATEWAY_BACKEND_CONNECTIONS: String(HOP_CONNECTIONS),
+        RELAY_UPSTREAM_CONNECTIONS: String(HOP_CONNECTIONS),
+        TOLLGATE_WORKERS_GATEWAY: String(workers),
+        TOLLGATE_WORKERS_RELAY: String(workers),
+        ...extraEnv,
+      },
+      postgresAdminUrl: infra.DATABASE_URL,
+      redisUrl: infra.REDIS_URL,
+      kafkaBrokers: infra.KAFKA_BROKERS,
+      databasePrefix: `bench_${runId}`,
+      logDir,
+    });
+  const platform = await withStartRetries(start);
   const bus = new KafkaEventBus({ brokers: infra.KAFKA_BROKERS.split(','), clientId: `bench-${runId}` });
   try {
     const customer = await seedCustomer({

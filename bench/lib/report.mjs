@@ -96,17 +96,29 @@ export function renderReport({ options, results, machine, versions, commands, st
     );
     out.push(
       table(
-        ['upstream latency', 'target', 'req/s', 'p99 ms', 'at concurrency', '× direct', '× Portkey'],
+        [
+          'upstream latency',
+          'target',
+          'req/s',
+          'p99 ms',
+          'at concurrency',
+          'rounds within limits',
+          '× direct',
+          '× Portkey',
+        ],
         results.throughput.map((r) => [
           `${r.latencyMs} ms`,
           r.target,
           fmtInt(r.rps),
           fmt(r.p99, 1),
           fmtInt(r.concurrency),
+          r.rounds === undefined ? '' : `${r.sustainedRounds} of ${r.rounds}`,
           fmt(r.ofDirect),
           fmt(r.ofPortkey),
         ]),
       ),
+      '',
+      'A round in which no concurrency held p99 < 1 s and < 0.1% errors counts with its fastest step; "rounds within limits" says how many held.',
       '',
       `Concurrency ladders tried: ${options.ladders.map(([l, vus]) => `${l} ms → ${vus.join(', ')}`).join('; ')}.`,
       '',
@@ -222,7 +234,7 @@ export function renderReport({ options, results, machine, versions, commands, st
   if (results.profile) {
     const p = results.profile;
     out.push(
-      `## CPU profile (--cpu-prof, one worker each, k6 c=${p.vus} for ${p.durationSeconds} s: ${fmtInt(p.rps)} req/s)`,
+      `## CPU profile (V8 sampling profiler as --cpu-prof uses, one worker each, k6 c=${p.vus} for ${p.durationSeconds} s: ${fmtInt(p.rps)} req/s)`,
       '',
     );
     for (const [service, s] of Object.entries(p.services)) {
@@ -264,6 +276,10 @@ export function renderReport({ options, results, machine, versions, commands, st
           `${machine.nproc} cores (nproc), ${machine.cpu}, ${fmt(machine.memoryGiB, 1)} GiB RAM, Linux ${machine.kernel}`,
         ],
         [
+          'load average (1, 5, 15 min)',
+          `at start ${results.loadAverage?.atStart?.join(', ')}; at end ${results.loadAverage?.atEnd?.join(', ')} (everything else running on the machine competes with every target)`,
+        ],
+        [
           'Tollgate',
           `distributed mode, every service its own process; gateway and relay with TOLLGATE_WORKERS_GATEWAY=TOLLGATE_WORKERS_RELAY=${options.workers} (Node cluster); LOG_LEVEL=warn; GATEWAY_RATE_LIMIT_PER_MINUTE=0; GATEWAY_BACKEND_CONNECTIONS=RELAY_UPSTREAM_CONNECTIONS=12000`,
         ],
@@ -284,8 +300,9 @@ export function renderReport({ options, results, machine, versions, commands, st
   return out.join('\n');
 }
 
-export function writeReport(file, text, json) {
+/** Writes the report and, beside it, the run it was rendered from (for `--render`). */
+export function writeReport(file, text, run) {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
-  writeFileSync(file.replace(/\.md$/, '.json'), JSON.stringify(json, null, 2));
+  writeFileSync(file.replace(/\.md$/, '.json'), JSON.stringify(run, null, 2));
 }
