@@ -19,15 +19,17 @@ export function renderApp(path: string, device: Device = 'desktop') {
 }
 
 type Answer = { status: number; body: unknown };
-/** A fixed answer, or one chosen per call (by method, or by what was sent before). */
-type Route = Answer | ((init: RequestInit | undefined) => Answer);
+/** A fixed answer, or one chosen per call (by method, query, or what was sent before). */
+type Route = Answer | ((init: RequestInit | undefined, url: URL) => Answer);
 
 /** jsdom has no fetch: answers each `/api` path (without query) from the table, 404 envelope otherwise. */
 export function answerApi(table: Record<string, Route>): jest.Mock {
   const fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = String(input).split('?')[0];
     const route = table[path];
-    const answer = (typeof route === 'function' ? route(init) : route) ?? {
+    const answer = (typeof route === 'function'
+      ? route(init, new URL(String(input), 'http://localhost'))
+      : route) ?? {
       status: 404,
       body: { success: false, message: `No route for ${path}` },
     };

@@ -6,6 +6,7 @@ import {
   STATUS_STALE_MS,
   createAppQueryClient,
   createPersistOptions,
+  removeOutdatedQueryCaches,
 } from './query-client';
 import { queryKeys } from './query-keys';
 import { noticeQuery, statusQuery } from '../features/system/system-api';
@@ -44,6 +45,16 @@ describe('query cache', () => {
     expect(QUERY_CACHE_STORAGE_KEY).toMatch(/\.v\d+$/);
     expect(localStorage.getItem(QUERY_CACHE_STORAGE_KEY)).toContain('https://api.example');
     await expect(restoredStatus()).resolves.toEqual({ server_address: 'https://api.example' });
+  });
+
+  it('gives back the space of copies saved under an earlier version, keeping the current one', async () => {
+    await saveStatus({ server_address: 'https://api.example' });
+    localStorage.setItem('tollgate.query_cache.v1', '{"clientState":{}}');
+    localStorage.setItem('tollgate.language', 'en');
+    removeOutdatedQueryCaches();
+    expect(localStorage.getItem('tollgate.query_cache.v1')).toBeNull();
+    expect(localStorage.getItem('tollgate.language')).toBe('en');
+    expect(localStorage.getItem(QUERY_CACHE_STORAGE_KEY)).toContain('https://api.example');
   });
 
   it('is dropped when older than 24 hours', async () => {

@@ -3,8 +3,9 @@ import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persist
 import type { PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
 
 /** Bump when cached shapes change: the old entry is then neither read nor kept. */
-export const QUERY_CACHE_VERSION = 'v1';
-export const QUERY_CACHE_STORAGE_KEY = `tollgate.query_cache.${QUERY_CACHE_VERSION}`;
+export const QUERY_CACHE_VERSION = 'v2';
+const QUERY_CACHE_KEY_PREFIX = 'tollgate.query_cache.';
+export const QUERY_CACHE_STORAGE_KEY = `${QUERY_CACHE_KEY_PREFIX}${QUERY_CACHE_VERSION}`;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -27,6 +28,16 @@ export function createAppQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+}
+
+/** Copies saved under an earlier version are never read again, so their space is given back. */
+export function removeOutdatedQueryCaches(storage: Storage = localStorage): void {
+  const outdated: string[] = [];
+  for (let index = 0; index < storage.length; index++) {
+    const key = storage.key(index);
+    if (key?.startsWith(QUERY_CACHE_KEY_PREFIX) && key !== QUERY_CACHE_STORAGE_KEY) outdated.push(key);
+  }
+  outdated.forEach((key) => storage.removeItem(key));
 }
 
 export function createQueryPersister(storage: Storage = localStorage) {

@@ -7,6 +7,7 @@ export const queryKeys = {
   exchangeRate: ['exchange-rate'] as const,
   pricing: ['pricing'] as const,
   versions: ['versions'] as const,
+  incidents: ['incidents'] as const,
   tokens: ['tokens'] as const,
   tokenList: (keyword: string) => ['tokens', 'list', keyword] as const,
   logs: ['logs'] as const,

@@ -1,5 +1,6 @@
-import { createAppQueryClient, createPersistOptions } from '../api/query-client';
+import { createAppQueryClient, createPersistOptions, removeOutdatedQueryCaches } from '../api/query-client';
 
 /** The app's one query client and its localStorage persistence. */
 export const queryClient = createAppQueryClient();
 export const persistOptions = createPersistOptions();
+removeOutdatedQueryCaches();

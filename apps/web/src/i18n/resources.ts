@@ -11,6 +11,7 @@ import ruSettings from '../locales/ru/settings.json';
 import ruPricing from '../locales/ru/pricing.json';
 import ruDocs from '../locales/ru/docs.json';
 import ruSite from '../locales/ru/site.json';
+import ruIncidents from '../locales/ru/incidents.json';
 import enCommon from '../locales/en/common.json';
 import enShell from '../locales/en/shell.json';
 import enSession from '../locales/en/session.json';
@@ -24,6 +25,7 @@ import enSettings from '../locales/en/settings.json';
 import enPricing from '../locales/en/pricing.json';
 import enDocs from '../locales/en/docs.json';
 import enSite from '../locales/en/site.json';
+import enIncidents from '../locales/en/incidents.json';
 
 /** One namespace per feature; every language lists the same namespaces (checked by locales.spec.ts). */
 export const resources = {
@@ -41,6 +43,7 @@ export const resources = {
     pricing: ruPricing,
     docs: ruDocs,
     site: ruSite,
+    incidents: ruIncidents,
   },
   en: {
     common: enCommon,
@@ -56,6 +59,7 @@ export const resources = {
     pricing: enPricing,
     docs: enDocs,
     site: enSite,
+    incidents: enIncidents,
   },
 } as const;
 

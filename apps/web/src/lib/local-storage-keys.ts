@@ -4,5 +4,6 @@ export const STORAGE_KEYS = {
   language: 'tollgate.language',
   defaultCurrency: 'tollgate.default_currency',
   cookieConsent: 'tollgate.cookie_consent',
+  dismissedIncidents: 'tollgate.dismissed_incidents',
   oauthState: (provider: string) => `tollgate.oauth_state.${provider}`,
 } as const;

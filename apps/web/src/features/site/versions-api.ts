@@ -1,40 +1,47 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { pageSchema, type Page } from '@tollgate/contracts';
 import { z } from 'zod';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { STATUS_STALE_MS } from '../../api/query-client';
 
-/**
- * One entry of `GET /api/versions` (SPEC §3: fields not shown): the release, its notes and date.
- * The text may come as `content` or `description`, the date as `created_at` or `release_date`.
- */
-const versionSchema = z
-  .object({
-    id: z.union([z.number(), z.string()]).optional(),
-    version: z.string(),
-    title: z.string().optional(),
-    content: z.string().optional(),
-    description: z.string().optional(),
-    created_at: z.number().optional(),
-    release_date: z.union([z.number(), z.string()]).optional(),
-  })
-  .transform((v) => ({
-    key: String(v.id ?? v.version),
-    version: v.version,
-    title: v.title ?? '',
-    notes: v.content ?? v.description ?? '',
-    date: v.release_date ?? v.created_at ?? null,
-  }));
-export type VersionEntry = z.output<typeof versionSchema>;
+/** One changelog entry exactly as admin's `GET /api/versions` serves it (its `VersionView`). */
+export const versionSchema = z.object({
+  id: z.number().int().positive(),
+  version: z.string(),
+  title: z.string(),
+  /** Markdown. */
+  content: z.string(),
+  /** `YYYY-MM-DD`, a calendar day without a time zone. */
+  release_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  created_time: z.number().int(),
+  updated_time: z.number().int(),
+});
+export type Version = z.infer<typeof versionSchema>;
 
-const versionsSchema = z.union([
-  z.array(versionSchema),
-  z.object({ items: z.array(versionSchema) }).transform((page) => page.items),
-]);
+const versionPageSchema = pageSchema(versionSchema);
 
-export async function fetchVersions(): Promise<VersionEntry[]> {
-  return versionsSchema.parse(await api.data<unknown>('GET', '/versions'));
+/** Admin's default page size for the changelog. */
+export const CHANGELOG_PAGE_SIZE = 20;
+
+/** `GET /api/versions?p&page_size`: newest release first. */
+export async function fetchVersionPage(page: number): Promise<Page<Version>> {
+  const data = await api.data<unknown>('GET', '/versions', {
+    query: { p: page, page_size: CHANGELOG_PAGE_SIZE },
+  });
+  return versionPageSchema.parse(data);
 }
 
+export const nextVersionPage = (last: Page<Version>): number | undefined =>
+  last.page * last.page_size < last.total ? last.page + 1 : undefined;
+
+/** The changelog, one page at a time; releases change rarely, so it stays fresh as long as the status. */
 export function useVersions() {
-  return useQuery({ queryKey: queryKeys.versions, queryFn: fetchVersions, staleTime: 10 * 60_000 });
+  return useInfiniteQuery({
+    queryKey: queryKeys.versions,
+    queryFn: ({ pageParam }) => fetchVersionPage(pageParam),
+    initialPageParam: 1,
+    getNextPageParam: nextVersionPage,
+    staleTime: STATUS_STALE_MS,
+  });
 }

@@ -1,5 +1,6 @@
 import { NavLink, Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { IncidentBanner } from '../../incidents/components/incident-banner';
 import { LanguageSwitch } from '../../shell/components/language-switch';
 import { BrandLink } from '../../shell/layouts/brand-link';
 import { useAccount } from '../../session/session-api';
@@ -42,6 +43,7 @@ export function DashboardLayout() {
       </aside>
       <main className="min-w-0 flex-1 px-6 py-8 lg:px-10">
         <div className="mx-auto flex max-w-6xl flex-col gap-6">
+          <IncidentBanner />
           <Outlet />
         </div>
       </main>

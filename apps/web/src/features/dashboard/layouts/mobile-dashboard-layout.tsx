@@ -1,5 +1,6 @@
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { IncidentBanner } from '../../incidents/components/incident-banner';
 import { LanguageSwitch } from '../../shell/components/language-switch';
 import { BrandLink } from '../../shell/layouts/brand-link';
 import { MOBILE_BOTTOM_BAR_PX, useMobileBodyHeight } from '../../shell/mobile-body-height';
@@ -27,6 +28,7 @@ export function MobileDashboardLayout() {
         </div>
       </header>
       <main className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-4 py-5">
+        <IncidentBanner />
         <Outlet />
       </main>
       <nav

@@ -1,6 +1,7 @@
 import { Link, NavLink, Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DOCS_SECTION_PATH, ROUTES } from '../../../app/routes';
+import { IncidentBanner } from '../../incidents/components/incident-banner';
 import { useIsSignedIn } from '../../session/user-id-store';
 import { LanguageSwitch } from '../components/language-switch';
 import { BrandLink } from './brand-link';
@@ -47,6 +48,7 @@ export function DesktopLayout() {
         </nav>
       </header>
       <main className="flex flex-1 flex-col">
+        <IncidentBanner className="mx-auto w-full max-w-6xl px-4 pt-4 lg:px-8" />
         <Outlet />
       </main>
     </div>

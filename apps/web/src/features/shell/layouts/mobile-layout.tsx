@@ -1,6 +1,7 @@
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DOCS_SECTION_PATH, ROUTES } from '../../../app/routes';
+import { IncidentBanner } from '../../incidents/components/incident-banner';
 import { useIsSignedIn } from '../../session/user-id-store';
 import { LanguageSwitch } from '../components/language-switch';
 import { MOBILE_BOTTOM_BAR_PX, useMobileBodyHeight } from '../mobile-body-height';
@@ -23,6 +24,7 @@ export function MobileLayout() {
         <LanguageSwitch />
       </header>
       <main className="flex flex-1 flex-col overflow-y-auto">
+        <IncidentBanner className="px-4 pt-3" />
         <Outlet />
       </main>
       {!onLogin && (

@@ -1,24 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../ui/page-header';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
-import { cardClass } from '../../../ui/styles';
+import { buttonClass, cardClass } from '../../../ui/styles';
 import { useSystemStatus } from '../../system/use-system-status';
-import { useVersions, type VersionEntry } from '../versions-api';
+import { useVersions } from '../versions-api';
+import { formatCalendarDay } from '../calendar-day';
 
-function formatDate(date: VersionEntry['date'], locale: string): string {
-  if (date === null) return '';
-  const value = typeof date === 'number' ? new Date(date * 1000) : new Date(date);
-  return Number.isNaN(value.getTime())
-    ? String(date)
-    : new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(value);
-}
-
-/** SPEC §2 changelog, from /api/versions. */
+/** SPEC §2 changelog: admin's `/api/versions`, newest first, a page at a time. */
 export function ChangelogPage() {
   const { t, i18n } = useTranslation('site');
   const versions = useVersions();
   const status = useSystemStatus();
-  const locale = i18n.language === 'en' ? 'en-US' : 'ru-RU';
+  const entries = versions.data?.pages.flatMap((page) => page.items);
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-4">
       <PageHeader
@@ -29,19 +22,33 @@ export function ChangelogPage() {
       />
       {versions.isPending && <Loading />}
       {versions.isError && <ErrorState error={versions.error} onRetry={() => void versions.refetch()} />}
-      {versions.data && versions.data.length === 0 && <EmptyState text={t('changelog_empty')} />}
-      {versions.data?.map((entry) => (
-        <article key={entry.key} className={cardClass}>
+      {entries && entries.length === 0 && <EmptyState text={t('changelog_empty')} />}
+      {entries?.map((entry) => (
+        <article key={entry.id} className={cardClass} aria-labelledby={`version-${entry.id}`}>
           <div className="flex flex-wrap items-baseline gap-x-3">
-            <h2 className="text-lg font-semibold text-slate-900">{entry.version}</h2>
-            {entry.title && <p className="font-medium text-slate-700">{entry.title}</p>}
-            <p className="text-sm text-slate-500">{formatDate(entry.date, locale)}</p>
+            <h2 id={`version-${entry.id}`} className="text-lg font-semibold text-slate-900">
+              {entry.version}
+            </h2>
+            <p className="font-medium text-slate-700">{entry.title}</p>
+            <time dateTime={entry.release_date} className="text-sm text-slate-500">
+              {formatCalendarDay(entry.release_date, i18n.language)}
+            </time>
           </div>
-          {entry.notes && (
-            <p className="mt-2 leading-relaxed whitespace-pre-line text-slate-700">{entry.notes}</p>
+          {entry.content && (
+            <p className="mt-2 leading-relaxed whitespace-pre-line text-slate-700">{entry.content}</p>
           )}
         </article>
       ))}
+      {versions.hasNextPage && (
+        <button
+          type="button"
+          className={`${buttonClass.secondary} self-center`}
+          disabled={versions.isFetchingNextPage}
+          onClick={() => void versions.fetchNextPage()}
+        >
+          {versions.isFetchingNextPage ? t('common:loading') : t('changelog_more')}
+        </button>
+      )}
     </div>
   );
 }

@@ -1,0 +1,65 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { answerApi, renderApp } from '../../../../test/render-app';
+import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+
+const ok = (data?: unknown) => ({ status: 200, body: { success: true, message: '', data } });
+
+const incident = (id: number, title: string, status: string, resolvedAt = 0) => ({
+  id,
+  title,
+  description: 'Часть запросов к Claude завершается ошибкой 502.',
+  status,
+  severity: 'major',
+  started_at: 1_767_000_000,
+  resolved_at: resolvedAt,
+  created_time: 1_767_000_000,
+  updated_time: 1_767_000_100,
+});
+
+const incidents = ok({
+  page: 1,
+  page_size: 20,
+  total: 2,
+  items: [incident(2, 'Ошибки Claude', 'identified'), incident(1, 'Задержки GPT', 'resolved', 1_766_000_000)],
+});
+
+describe('incident banner', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+  });
+
+  it('shows each open incident on the public site, not the resolved ones', async () => {
+    answerApi({ '/api/incident/': incidents });
+    renderApp('/');
+    const banner = await screen.findByRole('region', { name: 'Сбои в работе сервиса' });
+    expect(within(banner).getByText('Серьёзный сбой: Ошибки Claude')).toBeInTheDocument();
+    expect(within(banner).getByText(/Причина найдена, исправляем/)).toBeInTheDocument();
+    expect(within(banner).getByText('Часть запросов к Claude завершается ошибкой 502.')).toBeInTheDocument();
+    expect(within(banner).queryByText(/Задержки GPT/)).not.toBeInTheDocument();
+  });
+
+  it('shows on the phone dashboard and stays hidden once dismissed', async () => {
+    localStorage.setItem(STORAGE_KEYS.userId, '5');
+    answerApi({ '/api/incident/': incidents });
+    const first = renderApp('/dashboard', 'mobile');
+    const banner = await screen.findByRole('region', { name: 'Сбои в работе сервиса' });
+    await userEvent.click(within(banner).getByRole('button', { name: 'Скрыть уведомление «Ошибки Claude»' }));
+    await waitFor(() => expect(screen.queryByText(/Ошибки Claude/)).not.toBeInTheDocument());
+    first.unmount();
+
+    renderApp('/dashboard', 'mobile');
+    expect(await screen.findByRole('navigation', { name: 'Нижняя навигация' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Сбои в работе сервиса' })).not.toBeInTheDocument();
+  });
+
+  it('shows nothing when the incident list cannot be read', async () => {
+    const fetch = answerApi({ '/api/incident/': { status: 503, body: { success: false, message: 'down' } } });
+    renderApp('/about');
+    await waitFor(() =>
+      expect(fetch.mock.calls.some(([url]) => String(url).startsWith('/api/incident/'))).toBe(true),
+    );
+    expect(screen.queryByRole('region', { name: 'Сбои в работе сервиса' })).not.toBeInTheDocument();
+  });
+});
