@@ -23,6 +23,7 @@ import { UsersMigration } from './migrations/20261122-users.migration';
 import { RegistrationMigration } from './migrations/20261201-registration.migration';
 import { TokensMigration } from './migrations/20261215-tokens.migration';
 import { AccountsMigration } from './migrations/20261222-accounts.migration';
+import { SessionsValidAfterMigration } from './migrations/20261229-sessions-valid-after.migration';
 import { PasswordResetController } from './password-reset/password-reset.controller';
 import { PasswordResetService } from './password-reset/password-reset.service';
 import { RegistrationController } from './registration/registration.controller';
@@ -60,7 +61,13 @@ export class AuthModule {
           database: {
             url: config.DATABASE_URL,
             entities: [User, Token, AppliedUsageEvent],
-            migrations: [UsersMigration, RegistrationMigration, TokensMigration, AccountsMigration],
+            migrations: [
+              UsersMigration,
+              RegistrationMigration,
+              TokensMigration,
+              AccountsMigration,
+              SessionsValidAfterMigration,
+            ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),

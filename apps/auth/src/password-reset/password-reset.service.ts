@@ -9,6 +9,7 @@ import type { Locale } from '../i18n/locale';
 import { localizedException, tooManyRequests } from '../i18n/localized-exception';
 import { MAIL_SENDER, type MailSender } from '../mail/mail-sender';
 import { PasswordHasher } from '../users/password-hasher';
+import { revokeSignIns } from '../users/sign-in-revocation';
 import { UsersRepository } from '../users/users.repository';
 import { CODE_TTL_MS, VerificationCodesStore } from '../verification/verification-codes.store';
 
@@ -64,7 +65,10 @@ export class PasswordResetService {
     return message('reset_code_sent', locale);
   }
 
-  /** Sets the new password when the code is the address's live one; the code is used up. */
+  /**
+   * Sets the new password when the code is the address's live one; the code is used up. Every
+   * session and the personal access token end: whoever had them may be why the password was reset.
+   */
   async reset(request: PasswordResetRequest, locale: Locale): Promise<void> {
     const invalid = () => localizedException(ErrorCode.ValidationFailed, 'verification_code_invalid', locale);
     if (!(await this.codes.matches('reset', request.email, request.token))) throw invalid();
@@ -75,6 +79,7 @@ export class PasswordResetService {
       user.id,
       (found) => {
         found.passwordHash = passwordHash;
+        revokeSignIns(found, Date.now());
       },
       { publish: false },
     );

@@ -4,7 +4,10 @@ import { AppException } from '@tollgate/platform';
 import type { Locale } from '../i18n/locale';
 import { localizedException } from '../i18n/localized-exception';
 import { PasswordHasher } from '../users/password-hasher';
+import type { StartedSession } from '../sessions/session.store';
+import { SessionsService } from '../sessions/sessions.service';
 import { sessionUserOf } from '../users/session-user';
+import { revokeSignIns } from '../users/sign-in-revocation';
 import { UsersRepository } from '../users/users.repository';
 import type { SessionUser } from '@tollgate/contracts';
 
@@ -12,6 +15,11 @@ export interface ProfileChange {
   user: SessionUser;
   /** What to tell the person: a changed password is named, anything else is a profile update. */
   message: AuthMessageKey;
+  /**
+   * The caller's new browser session when the password changed (every earlier session and the
+   * personal access token have ended); absent otherwise, or when the caller used no session.
+   */
+  session?: StartedSession;
 }
 
 /** The signed-in user changing or deleting their own account (PUT and DELETE /api/user/self). */
@@ -20,10 +28,20 @@ export class ProfileService {
   constructor(
     private readonly users: UsersRepository,
     private readonly passwords: PasswordHasher,
+    private readonly sessions: SessionsService,
   ) {}
 
-  /** A new password or address needs the current password, when the account has one (OAuth-only accounts have none). */
-  async update(userId: number, request: UpdateSelfRequest, locale: Locale): Promise<ProfileChange> {
+  /**
+   * A new password or address needs the current password, when the account has one (OAuth-only
+   * accounts have none). A new password signs the user out everywhere else: `currentSession` (the
+   * caller's cookie, if it came with one) is swapped for a fresh session.
+   */
+  async update(
+    userId: number,
+    request: UpdateSelfRequest,
+    locale: Locale,
+    currentSession: string | undefined,
+  ): Promise<ProfileChange> {
     const user = await this.users.findById(userId);
     if (!user) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
     const emailChanges = request.email !== undefined && request.email !== user.email;
@@ -40,14 +58,19 @@ export class ProfileService {
     const outcome = await this.users.change(userId, (found) => {
       if (request.display_name !== undefined) found.displayName = request.display_name;
       if (emailChanges) found.email = request.email ?? null;
-      if (passwordHash !== undefined) found.passwordHash = passwordHash;
+      if (passwordHash !== undefined) {
+        found.passwordHash = passwordHash;
+        revokeSignIns(found, Date.now());
+      }
     });
     if (outcome.kind === 'not_found')
       throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
     if (outcome.kind === 'taken') throw localizedException(ErrorCode.Conflict, 'email_taken', locale);
+    if (passwordHash === undefined) return { user: sessionUserOf(outcome.user), message: 'profile_updated' };
     return {
       user: sessionUserOf(outcome.user),
-      message: passwordHash === undefined ? 'profile_updated' : 'password_updated',
+      message: 'password_updated',
+      ...(currentSession ? { session: await this.sessions.renew(currentSession, userId) } : {}),
     };
   }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Put, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, Put, Res } from '@nestjs/common';
 import {
   ok,
   updateSelfRequestSchema,
@@ -15,7 +15,7 @@ import { message } from '../i18n/auth-messages';
 import type { Locale } from '../i18n/locale';
 import { parseRequest } from '../i18n/parse-request';
 import { RequestLocale } from '../i18n/request-locale.decorator';
-import { clearedSessionCookie } from '../sessions/session-cookie';
+import { clearedSessionCookie, sessionCookie, sessionSecretFrom } from '../sessions/session-cookie';
 import { ProfileService } from './profile.service';
 import { SelfService } from './self.service';
 import { SettingsService } from './settings.service';
@@ -33,14 +33,25 @@ export class SelfController {
     return ok(await this.selfService.self(identity.userId));
   }
 
+  /** A new password ends the user's other sessions; a browser that changed it gets a fresh session cookie. */
   @Put('self')
   async update(
     @CurrentIdentity() identity: Identity,
     @Body() body: unknown,
+    @Headers('cookie') cookies: string | undefined,
+    @OverHttps() https: boolean,
     @RequestLocale() locale: Locale,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Envelope<SessionUser>> {
     const request = parseRequest(updateSelfRequestSchema, body, locale, 'user_field_invalid');
-    const change = await this.profile.update(identity.userId, request, locale);
+    const currentSession = identity.via === 'session' ? sessionSecretFrom(cookies) : undefined;
+    const change = await this.profile.update(identity.userId, request, locale, currentSession);
+    if (change.session) {
+      void reply.header(
+        'set-cookie',
+        sessionCookie(change.session.secret, change.session.maxAgeSeconds, https),
+      );
+    }
     return ok(change.user, message(change.message, locale));
   }
 

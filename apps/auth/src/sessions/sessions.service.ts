@@ -14,6 +14,7 @@ import type { Locale } from '../i18n/locale';
 import { localizedException, tooManyRequests } from '../i18n/localized-exception';
 import { PasswordHasher } from '../users/password-hasher';
 import { sessionUserOf } from '../users/session-user';
+import { sessionRevoked } from '../users/sign-in-revocation';
 import { UsersRepository } from '../users/users.repository';
 import { SessionStore, type StartedSession } from './session.store';
 
@@ -75,16 +76,25 @@ export class SessionsService {
     return this.sessions.start(userId);
   }
 
+  /** A fresh session for a signed-in user whose earlier ones were just revoked; `previous` is ended. */
+  async renew(previous: string | undefined, userId: number): Promise<StartedSession> {
+    if (previous) await this.sessions.end(previous);
+    return this.sessions.start(userId);
+  }
+
   logout(secret: string | undefined): Promise<void> {
     return secret ? this.sessions.end(secret) : Promise.resolve();
   }
 
-  /** The session's user as of now (role and group may have changed); null when it is gone or the user may not sign in. */
+  /**
+   * The session's user as of now (role and group may have changed); null when it is gone, the user
+   * may not sign in, or the session was begun before the user's password last changed.
+   */
   async resolve(secret: string): Promise<SessionIdentity | null> {
     const session = await this.sessions.find(secret);
     if (!session) return null;
     const user = await this.users.findById(session.userId);
-    if (!user || user.status !== UserStatus.Enabled) {
+    if (!user || user.status !== UserStatus.Enabled || sessionRevoked(session.createdAt, user)) {
       await this.sessions.end(secret);
       return null;
     }

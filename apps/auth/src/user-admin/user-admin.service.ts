@@ -15,6 +15,7 @@ import { BillingQuotaClient } from '../billing/billing-quota.client';
 import type { Locale } from '../i18n/locale';
 import { localizedException } from '../i18n/localized-exception';
 import { PasswordHasher } from '../users/password-hasher';
+import { revokeSignIns } from '../users/sign-in-revocation';
 import type { User } from '../users/user.entity';
 import { UsersRepository, type ChangeOutcome } from '../users/users.repository';
 import { adminUserView } from './admin-user-view';
@@ -56,7 +57,10 @@ export class UserAdminService {
     return this.view(outcome.user);
   }
 
-  /** The balance is set first (billing may be away), the rest only once it is: a failure changes nothing here. */
+  /**
+   * The balance is set first (billing may be away), the rest only once it is: a failure changes
+   * nothing here. A new password signs the user out everywhere (sessions and access token).
+   */
   async update(actor: Identity, request: UpdateUserRequest, locale: Locale): Promise<AdminUserView> {
     const target = await this.manageable(actor, request.id, locale, { allowRootSelf: true });
     if (request.role !== undefined && request.role !== target.role) {
@@ -80,7 +84,10 @@ export class UserAdminService {
         if (request.display_name !== undefined) user.displayName = request.display_name;
         if (request.group !== undefined) user.group = request.group;
         if (request.role !== undefined) user.role = request.role;
-        if (passwordHash !== undefined) user.passwordHash = passwordHash;
+        if (passwordHash !== undefined) {
+          user.passwordHash = passwordHash;
+          revokeSignIns(user, Date.now());
+        }
       },
       { publish: true, taken: 'username' },
     );

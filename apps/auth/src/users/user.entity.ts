@@ -52,6 +52,13 @@ export class User {
   @Property({ type: 'text', nullable: true, unique: true, hidden: true })
   accessTokenHash: (string & Opt) | null = null;
 
+  /**
+   * Epoch ms: browser sessions begun before it are over (set when the password changes or is
+   * reset). Null when no such change has happened.
+   */
+  @Property({ type: 'bigint', runtimeType: 'number', nullable: true })
+  sessionsValidAfter: (number & Opt) | null = null;
+
   /** The linked accounts' ids at each OAuth provider; null when not linked. */
   @Property({ type: 'text', nullable: true, unique: true })
   githubId: (string & Opt) | null = null;
