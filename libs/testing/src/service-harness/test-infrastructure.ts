@@ -3,6 +3,7 @@ import { MemoryKvStore, RedisKvStore, type KvStore } from '@tollgate/kv';
 import { createTestDatabaseFactory, OutboxMessage, type TestDatabase } from '@tollgate/persistence';
 import type { ServiceRuntime } from '@tollgate/runtime';
 import { requireEnv, START_INFRASTRUCTURE_HINT } from './require-env';
+import { NamespacedEventBus } from './namespaced-event-bus';
 import { newRunId } from './run-id';
 
 /**
@@ -62,21 +63,7 @@ export async function openInfrastructure(
   const bus: EventBus =
     kind === 'embedded'
       ? new InProcessEventBus({ logger: silentEventBusLogger, defaultPartitions: TOPIC_PARTITIONS })
-      : new KafkaEventBus({
-          brokers: env['KAFKA_BROKERS'].split(','),
-          clientId: `${clientId}-${runId}`,
-          logger: silentEventBusLogger,
-          defaultPartitions: TOPIC_PARTITIONS,
-          lingerMs: 1,
-          retry: { initialRetryTime: 100, retries: 5 },
-          // Short timings so joining, leaving and stopping a consumer take well under a second.
-          consumer: {
-            sessionTimeout: 6000,
-            heartbeatInterval: 300,
-            rebalanceTimeout: 3000,
-            maxWaitTimeInMs: 100,
-          },
-        });
+      : namespacedKafkaBus(env['KAFKA_BROKERS'], clientId, runId);
   const kv: KvStore = kind === 'embedded' ? new MemoryKvStore() : new RedisKvStore(env['REDIS_URL']);
   const infrastructure: TestInfrastructure = {
     kind,
@@ -103,4 +90,24 @@ export async function openInfrastructure(
       await databases.dispose();
     },
   };
+}
+
+/** A Kafka bus whose topics and consumer groups belong to this run alone (see NamespacedEventBus). */
+function namespacedKafkaBus(brokers: string, clientId: string, runId: string): EventBus {
+  const kafka = new KafkaEventBus({
+    brokers: brokers.split(','),
+    clientId: `${clientId}-${runId}`,
+    logger: silentEventBusLogger,
+    defaultPartitions: TOPIC_PARTITIONS,
+    lingerMs: 1,
+    retry: { initialRetryTime: 100, retries: 5 },
+    // Short timings so joining, leaving and stopping a consumer take well under a second.
+    consumer: {
+      sessionTimeout: 6000,
+      heartbeatInterval: 300,
+      rebalanceTimeout: 3000,
+      maxWaitTimeInMs: 100,
+    },
+  });
+  return new NamespacedEventBus(kafka, `t${runId}.`);
 }
