@@ -60,6 +60,24 @@ describe('SessionStep', () => {
     });
   });
 
+  it('does not ask auth about an sk- API key on /api: it is no access token', async () => {
+    const asked: unknown[] = [];
+    const askingStep = new SessionStep(
+      new SessionResolver((request) => {
+        asked.push(request);
+        return Promise.resolve(null);
+      }, 0),
+      SECRET,
+    );
+    expect(
+      await askingStep.decide('/api/user/self', authRoute, {
+        authorization: 'Bearer sk-abc',
+        'new-api-user': '7',
+      }),
+    ).toEqual({ kind: 'forward', headers: {} });
+    expect(asked).toEqual([]);
+  });
+
   it('holds an access token to New-Api-User too, and ignores an unknown one', async () => {
     expect(
       await step.decide('/api/user/self', authRoute, { authorization: 'Bearer pat-of-7' }),

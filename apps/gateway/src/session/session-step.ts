@@ -4,6 +4,7 @@ import {
   ErrorCode,
   SESSION_COOKIE_NAME,
   SESSION_ENTRY_PATHS,
+  TOKEN_KEY_PREFIX,
   type RouteEntry,
   type SessionIdentity,
   type SessionLookupRequest,
@@ -27,8 +28,10 @@ function credentialOf(headers: IncomingHttpHeaders): SessionLookupRequest | unde
   const session = cookie ? fastifyCookie.parse(cookie)[SESSION_COOKIE_NAME] : undefined;
   if (session) return { session };
   const authorization = headers.authorization?.trim();
-  if (authorization && authorization.length <= 256) return { access_token: authorization };
-  return undefined;
+  if (!authorization || authorization.length > 256) return undefined;
+  // An `sk-` API key is for /v1; on /api it names nobody, so auth is not asked about it.
+  const bare = authorization.replace(/^Bearer\s+/i, '');
+  return bare.startsWith(TOKEN_KEY_PREFIX) ? undefined : { access_token: authorization };
 }
 
 /**
