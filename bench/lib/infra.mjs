@@ -1,5 +1,6 @@
 // PostgreSQL, Redis and Kafka for the run: the harness's own (scripts/infra.sh up in its own state
 // folder, down at the end) or, with --infra env, the ones DATABASE_URL/REDIS_URL/KAFKA_BROKERS name.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runToEnd } from './child.mjs';
 import { log } from './log.mjs';
@@ -35,6 +36,7 @@ export async function openInfrastructure({ mode, stateDir }) {
     close: async () => {
       log('stopping the infrastructure (scripts/infra.sh down)');
       await runToEnd('bash', [script, 'down'], { env, cwd: REPO_ROOT, timeoutMs: 120_000 });
+      rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }
