@@ -3,30 +3,32 @@ import type { RouteObject } from 'react-router-dom';
 import { Navigate } from 'react-router-dom';
 import { DashboardLayout } from '../features/dashboard/layouts/dashboard-layout';
 import { MobileDashboardLayout } from '../features/dashboard/layouts/mobile-dashboard-layout';
-import { DocsView } from '../features/docs/components/docs-view';
-import { ModelCompare } from '../features/pricing/components/model-compare';
-import { ModelDetails } from '../features/pricing/components/model-details';
-import { PriceList } from '../features/pricing/components/price-list';
 import { BareLayout } from '../features/shell/layouts/bare-layout';
 import { DesktopLayout } from '../features/shell/layouts/desktop-layout';
 import { MobileLayout } from '../features/shell/layouts/mobile-layout';
-import { AboutPage } from '../features/site/components/about-page';
-import { ChangelogPage } from '../features/site/components/changelog-page';
-import { LegalPage } from '../features/site/components/legal-page';
-import { ActivityPage } from '../pages/dashboard/activity-page';
-import { DashboardHomePage } from '../pages/dashboard/dashboard-home-page';
-import { PaymentPage } from '../pages/dashboard/payment-page';
-import { SettingsPage } from '../pages/dashboard/settings-page';
-import { TokensPage } from '../pages/dashboard/tokens-page';
-import { LandingPage } from '../pages/landing-page';
-import { LoginPage } from '../pages/login-page';
-import { NotFoundPage } from '../pages/not-found-page';
-import { OAuthReturnPage } from '../pages/oauth-return-page';
-import { TopupRedirect } from '../pages/topup-redirect';
 import { SitePage } from '../ui/site-page';
 import { AppShell } from './app-shell';
 import type { Device } from './device';
 import { RedirectSignedIn, RequireSignIn } from './guards';
+import {
+  AboutPage,
+  ActivityPage,
+  ChangelogPage,
+  DashboardHomePage,
+  DocsView,
+  LandingPage,
+  LegalPage,
+  LoginPage,
+  ModelCompare,
+  ModelDetails,
+  NotFoundPage,
+  OAuthReturnPage,
+  PaymentPage,
+  PriceList,
+  SettingsPage,
+  TokensPage,
+  TopupRedirect,
+} from './pages';
 import { DEFAULT_DOCS_SECTION_PATH, OAUTH_PROVIDERS, ROUTES } from './routes';
 
 const loginRoute = (

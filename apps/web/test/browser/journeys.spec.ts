@@ -136,6 +136,17 @@ describe('desktop journey', () => {
     await page.getByRole('heading', { name: 'Активность' }).waitFor();
   });
 
+  it("shows the linked accounts in settings and admin's changelog", async () => {
+    await page.getByRole('link', { name: 'Настройки' }).click();
+    await page.getByRole('heading', { name: 'Связанные аккаунты' }).waitFor();
+    await shot(page, 'desktop-settings');
+    await page.getByRole('link', { name: 'Изменения' }).click();
+    await page.getByRole('heading', { name: 'Список изменений' }).waitFor();
+    await page.getByText('Записей пока нет.').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await shot(page, 'desktop-changelog');
+  });
+
   it('signs out to the landing page', async () => {
     await page.getByRole('button', { name: 'Выйти' }).click();
     await page.waitForURL((url) => url.pathname === '/');

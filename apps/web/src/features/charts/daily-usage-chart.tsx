@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DayUsage } from '../activity/daily-usage';
 import './chart-setup';
 
-interface DailyUsageChartProps {
+export interface DailyUsageChartProps {
   days: readonly DayUsage[];
   /** Formats a day's spending (quota units) in the display currency. */
   formatQuota: (quota: number) => string;

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { selfUserSchema } from '@tollgate/contracts';
-import { z } from 'zod';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import type { Account } from './account-schema';
 import { useIsSignedIn } from './user-id-store';
 
 /** SPEC §3 User as sign-in answers it: the fields the web app reads right after login. */
@@ -13,19 +12,18 @@ export interface SelfUser {
   email?: string | null;
 }
 
-/**
- * `GET /api/user/self`: the account with its balance in quota units, plus the linked OAuth
- * accounts when auth reports them (an empty or missing id means not linked).
- */
-export const accountSchema = selfUserSchema.extend({
-  github_id: z.string().nullish(),
-  google_id: z.string().nullish(),
-  discord_id: z.string().nullish(),
-});
-export type Account = z.infer<typeof accountSchema>;
+export type { Account } from './account-schema';
 
+/**
+ * `GET /api/user/self`. The schema (zod and the contracts) is fetched with the answer, not with
+ * the shell, so a visitor's first paint does not carry it.
+ */
 export async function fetchSelf(): Promise<Account> {
-  return accountSchema.parse(await api.data<unknown>('GET', '/user/self'));
+  const [data, { accountSchema }] = await Promise.all([
+    api.data<unknown>('GET', '/user/self'),
+    import('./account-schema'),
+  ]);
+  return accountSchema.parse(data);
 }
 
 export const selfQuery = queryOptions({ queryKey: queryKeys.self, queryFn: fetchSelf, staleTime: 30_000 });

@@ -1,3 +1,4 @@
+import '../../i18n/namespaces/payment';
 import { useTranslation } from 'react-i18next';
 import { BalanceCard } from '../../features/dashboard/components/balance-card';
 import { PaymentHistory } from '../../features/payment/components/payment-history';

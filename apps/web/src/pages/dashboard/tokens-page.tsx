@@ -1,3 +1,4 @@
+import '../../i18n/namespaces/tokens';
 import { TokensScreen } from '../../features/tokens/components/tokens-screen';
 
 export function TokensPage() {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../ui/page-header';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
-import { DailyUsageChart } from '../../charts/daily-usage-chart';
+import { LazyDailyUsageChart } from '../../charts/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
 import { FormError } from '../../auth/components/form-message';
 import { LOG_PAGE_SIZE, type LogFilters } from '../activity-api';
@@ -133,7 +133,7 @@ export function ActivityScreen() {
               <ErrorState error={statistics.error} onRetry={() => void statistics.refetch()} />
             )}
             {statistics.data && (
-              <DailyUsageChart
+              <LazyDailyUsageChart
                 days={days}
                 formatQuota={money.formatQuota}
                 quotaToAmount={money.quotaToAmount}

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { dailyUsage } from '../../activity/daily-usage';
 import { defaultRange } from '../../activity/date-range';
 import { useStatistics } from '../../activity/hooks';
-import { DailyUsageChart } from '../../charts/daily-usage-chart';
+import { LazyDailyUsageChart } from '../../charts/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
@@ -35,7 +35,11 @@ export function UsageCard() {
           <ErrorState error={statistics.error} onRetry={() => void statistics.refetch()} />
         )}
         {statistics.data && (
-          <DailyUsageChart days={days} formatQuota={money.formatQuota} quotaToAmount={money.quotaToAmount} />
+          <LazyDailyUsageChart
+            days={days}
+            formatQuota={money.formatQuota}
+            quotaToAmount={money.quotaToAmount}
+          />
         )}
       </div>
     </section>

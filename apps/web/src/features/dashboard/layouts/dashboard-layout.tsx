@@ -7,6 +7,7 @@ import { useAccount } from '../../session/session-api';
 import { LogoutButton } from '../components/logout-button';
 import { NavIcon } from '../components/nav-icon';
 import { SIDEBAR_ITEMS } from '../nav-items';
+import { PageSuspense } from '../../../ui/page-suspense';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${
@@ -44,7 +45,9 @@ export function DashboardLayout() {
       <main className="min-w-0 flex-1 px-6 py-8 lg:px-10">
         <div className="mx-auto flex max-w-6xl flex-col gap-6">
           <IncidentBanner />
-          <Outlet />
+          <PageSuspense>
+            <Outlet />
+          </PageSuspense>
         </div>
       </main>
     </div>

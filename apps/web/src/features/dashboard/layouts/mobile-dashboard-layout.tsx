@@ -7,6 +7,7 @@ import { MOBILE_BOTTOM_BAR_PX, useMobileBodyHeight } from '../../shell/mobile-bo
 import { LogoutButton } from '../components/logout-button';
 import { NavIcon } from '../components/nav-icon';
 import { BOTTOM_BAR_ITEMS } from '../nav-items';
+import { PageSuspense } from '../../../ui/page-suspense';
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
   `flex flex-1 flex-col items-center justify-center gap-1 text-[11px] font-medium ${
@@ -29,7 +30,9 @@ export function MobileDashboardLayout() {
       </header>
       <main className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-4 py-5">
         <IncidentBanner />
-        <Outlet />
+        <PageSuspense>
+          <Outlet />
+        </PageSuspense>
       </main>
       <nav
         aria-label={t('bottom_bar_label')}

@@ -1,3 +1,4 @@
+import '../../../i18n/namespaces/docs';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useParams } from 'react-router-dom';
 import { useSitePaths } from '../../../app/use-site-paths';

@@ -1,3 +1,4 @@
+import '../../../i18n/namespaces/pricing';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { useSitePaths } from '../../../app/use-site-paths';

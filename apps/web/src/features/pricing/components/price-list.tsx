@@ -1,3 +1,4 @@
+import '../../../i18n/namespaces/pricing';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';

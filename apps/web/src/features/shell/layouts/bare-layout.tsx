@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router-dom';
 import { LanguageSwitch } from '../components/language-switch';
 import { BrandLink } from './brand-link';
+import { PageSuspense } from '../../../ui/page-suspense';
 
 /** For desktop pages outside the site frame (/login): just the brand and the language switch. */
 export function BareLayout() {
@@ -11,7 +12,9 @@ export function BareLayout() {
         <LanguageSwitch />
       </header>
       <main className="flex flex-1 flex-col">
-        <Outlet />
+        <PageSuspense>
+          <Outlet />
+        </PageSuspense>
       </main>
     </div>
   );

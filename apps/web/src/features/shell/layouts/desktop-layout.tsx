@@ -5,6 +5,7 @@ import { IncidentBanner } from '../../incidents/components/incident-banner';
 import { useIsSignedIn } from '../../session/user-id-store';
 import { LanguageSwitch } from '../components/language-switch';
 import { BrandLink } from './brand-link';
+import { PageSuspense } from '../../../ui/page-suspense';
 
 const SITE_LINKS = [
   { key: 'nav_price', to: ROUTES.price },
@@ -49,7 +50,9 @@ export function DesktopLayout() {
       </header>
       <main className="flex flex-1 flex-col">
         <IncidentBanner className="mx-auto w-full max-w-6xl px-4 pt-4 lg:px-8" />
-        <Outlet />
+        <PageSuspense>
+          <Outlet />
+        </PageSuspense>
       </main>
     </div>
   );

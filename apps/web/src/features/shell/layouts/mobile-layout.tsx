@@ -6,6 +6,7 @@ import { useIsSignedIn } from '../../session/user-id-store';
 import { LanguageSwitch } from '../components/language-switch';
 import { MOBILE_BOTTOM_BAR_PX, useMobileBodyHeight } from '../mobile-body-height';
 import { BrandLink } from './brand-link';
+import { PageSuspense } from '../../../ui/page-suspense';
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
   `flex flex-1 flex-col items-center justify-center text-xs font-medium ${isActive ? 'text-indigo-600' : 'text-slate-500'}`;
@@ -25,7 +26,9 @@ export function MobileLayout() {
       </header>
       <main className="flex flex-1 flex-col overflow-y-auto">
         <IncidentBanner className="px-4 pt-3" />
-        <Outlet />
+        <PageSuspense>
+          <Outlet />
+        </PageSuspense>
       </main>
       {!onLogin && (
         <nav

@@ -1,3 +1,4 @@
+import '../../../i18n/namespaces/site';
 import { useTranslation } from 'react-i18next';
 import { cardClass } from '../../../ui/styles';
 
