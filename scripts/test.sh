@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test run: lint, type-check, unit tests, then the adapter contract suites and the
 # integration tests on embedded AND real infrastructure (PostgreSQL, Redis, Kafka started by
-# scripts/infra.sh), then the end-to-end tests in distributed mode, then the web app in chromium.
+# scripts/infra.sh), then the end-to-end tests in distributed mode, then the web app in chromium,
+# then a smoke run of the benchmark harness.
 # Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +50,11 @@ else
   cat "$infra_log"; failures+=("infra")
 fi
 
+# The bench smoke needs k6, built once with `go install` (minutes on a fresh machine, cached after).
+k6_log="$reports/k6.log"
+bash scripts/k6.sh >"$k6_log" 2>&1 &
+k6_pid=$!
+
 step "integration tests (embedded and real infrastructure)"
 jest_tier integration integration --maxWorkers=2
 
@@ -60,6 +66,13 @@ if wait $chromium_pid; then
   CHROMIUM_PATH="$(tail -n 1 "$chromium_log")" jest_tier browser browser --runInBand
 else
   cat "$chromium_log"; failures+=("chromium")
+fi
+
+step "bench smoke (every scenario for a few seconds, no timing assertions)"
+if wait $k6_pid && node bench/run.mjs --smoke --no-portkey --infra env --out "$reports/bench-smoke.md" >"$reports/bench-smoke.log" 2>&1; then
+  tail -n 5 "$reports/bench-smoke.log"
+else
+  cat "$k6_log"; tail -n 60 "$reports/bench-smoke.log" 2>/dev/null; failures+=("bench smoke")
 fi
 
 step "summary"
