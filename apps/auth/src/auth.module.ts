@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { SERVICE_CONFIG } from '@tollgate/platform';
+import { parseMasterKey, SERVICE_CONFIG } from '@tollgate/platform';
 import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
 import { AccessTokensController } from './access-tokens/access-tokens.controller';
 import { AccessTokensService } from './access-tokens/access-tokens.service';
@@ -39,7 +39,7 @@ import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 import { PasswordHasher } from './users/password-hasher';
 import { RootUserService } from './users/root-user.service';
-import { ApiKeyCipher, parseMasterKey } from './tokens/token-crypto';
+import { ApiKeyCipher } from './tokens/token-crypto';
 import { Token } from './tokens/token.entity';
 import { TokensController } from './tokens/tokens.controller';
 import { TokensRepository } from './tokens/tokens.repository';
