@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, type BackendService, type CompiledRouteTable } from '@tollgate/contracts';
 import type { ClientAddressResolver } from './client/client-address';
@@ -127,7 +128,6 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     route.service === 'relay' ? deps.bodyLimitBytes : Math.min(deps.apiBodyLimitBytes, deps.bodyLimitBytes);
   const body = limitedBody(req, bodyLimit);
   if (!body) {
-    // The body stays unread: closing the connection spares draining megabytes only to throw them away.
     sendGatewayError(
       res,
       path,
@@ -138,6 +138,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
         connection: 'close',
       },
     );
+    lingerThenClose(req);
     return;
   }
 
@@ -184,4 +185,20 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     status: outcome.kind === 'completed' ? outcome.status : res.statusCode,
     overheadMs: headersAt === undefined ? performance.now() - startedAt : dispatchedAt - startedAt,
   });
+}
+
+/** How long a refused upload may keep sending before its connection is cut. */
+const LINGER_MS = 5_000;
+
+/**
+ * The answer to a refused upload is already sent; the client may still be sending the body. Reading
+ * and dropping it for a moment lets the client read that answer (closing with unread data would
+ * reset the connection under it), and cutting the connection after that keeps a client that never
+ * stops from holding it — and a shutdown — open.
+ */
+function lingerThenClose(req: IncomingMessage): void {
+  req.resume();
+  const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  timer.unref();
+  req.socket.once('close', () => clearTimeout(timer));
 }

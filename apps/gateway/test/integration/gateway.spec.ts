@@ -144,7 +144,7 @@ afterAll(async () => {
   await Promise.all([gateway, downGateway, throttledGateway].map((g) => g?.close()));
   await Promise.all(Object.values(backends).map((b) => b.close()));
   await client.close();
-  if (tempRoot) await rm(tempRoot, { recursive: true, force: true });
+  if (tempRoot) await rm(tempRoot, { recursive: true, force: true }, 30_000);
 });
 
 beforeEach(() => {

@@ -1,3 +1,4 @@
+import { retryWhileRetriable } from './retry-while-retriable';
 import type {
   Admin,
   Consumer,
@@ -18,6 +19,9 @@ import {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   type KafkaConsumerTuning,
 } from './kafka-consumer-tuning';
+
+/** How long a new group's start may wait for the leaders of topics created just before. */
+const PIN_RETRY_WINDOW_MS = 30_000;
 
 export interface KafkaSubscriptionDependencies {
   kafka: Kafka;
@@ -108,12 +112,20 @@ export class KafkaSubscription implements Subscription {
     if (topics.length === 0) return;
     const admin = await this.deps.admin();
     const starts: TopicPartitionOffsetAndMetadata[] = [];
-    for (const { topic, partitions } of await admin.fetchOffsets({ groupId: this.options.groupId, topics })) {
+    const committed = await retryWhileRetriable(
+      () => admin.fetchOffsets({ groupId: this.options.groupId, topics }),
+      {
+        windowMs: PIN_RETRY_WINDOW_MS,
+      },
+    );
+    for (const { topic, partitions } of committed) {
       const uncommitted = partitions.filter(
         ({ partition, offset }) => assignment[topic].includes(partition) && Number(offset) < 0,
       );
       if (uncommitted.length === 0) continue;
-      const ends = await admin.fetchTopicOffsets(topic);
+      const ends = await retryWhileRetriable(() => admin.fetchTopicOffsets(topic), {
+        windowMs: PIN_RETRY_WINDOW_MS,
+      });
       for (const { partition } of uncommitted) {
         const end = ends.find((candidate) => candidate.partition === partition);
         if (end) starts.push({ topic, partition, offset: end.high });

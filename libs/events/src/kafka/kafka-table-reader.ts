@@ -1,3 +1,4 @@
+import { retryWhileRetriable } from './retry-while-retriable';
 import { randomUUID } from 'node:crypto';
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { errorMessage, type EventBusLogger } from '../shared/logger';
@@ -98,27 +99,17 @@ export class KafkaTableReader {
     return this.stopping;
   }
 
-  /**
-   * Topics created a moment ago (a fresh cluster, or ensureTopics just before) answer "not the
-   * leader" until their partitions have leaders: such retriable errors are retried for a while.
-   */
   private async readEndOffsetsPatiently(): Promise<void> {
-    const deadline = Date.now() + START_RETRY_WINDOW_MS;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.readEndOffsets();
-        return;
-      } catch (error) {
-        const retriable = (error as { retriable?: boolean }).retriable === true;
-        if (!retriable || this.stopping || Date.now() > deadline) throw error;
+    await retryWhileRetriable(() => this.readEndOffsets(), {
+      windowMs: START_RETRY_WINDOW_MS,
+      stopped: () => this.stopping !== undefined,
+      onRetry: (attempt, error) =>
         this.deps.logger.warn('compacted table reader waiting for partition leaders', {
           topics: [...this.views.keys()],
           attempt,
           error: errorMessage(error),
-        });
-        await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)));
-      }
-    }
+        }),
+    });
   }
 
   private async readEndOffsets(): Promise<void> {

@@ -16,6 +16,8 @@ import { installAccessLogHook } from './access-log.hook';
 import { PlatformModule } from './platform.module';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** How long closing a service waits for open connections before cutting them. */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface ServiceAppOptions<C extends BaseServiceConfig> {
   service: string;
@@ -94,6 +96,17 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
       logger.info({ host, port: bound, config: redactConfig(config) }, `${service} listening`);
       return bound;
     },
-    close: () => app.close(),
+    close: async () => {
+      // In-flight calls get a grace period to finish; a connection still open after it (a stream, a
+      // client that never finishes its request) is cut rather than holding the shutdown for minutes.
+      const server = app.getHttpServer() as { closeAllConnections?: () => void };
+      const force = setTimeout(() => server.closeAllConnections?.(), SHUTDOWN_GRACE_MS);
+      force.unref();
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+      }
+    },
   };
 };
