@@ -16,7 +16,11 @@ try {
 }
 
 const { Kafka, logLevel } = kafkajs;
-const admin = new Kafka({ clientId: 'tollgate-infra-probe', brokers: [broker], logLevel: logLevel.NOTHING }).admin();
+const admin = new Kafka({
+  clientId: 'tollgate-infra-probe',
+  brokers: [broker],
+  logLevel: logLevel.NOTHING,
+}).admin();
 const deadline = Date.now() + Number(timeoutSeconds) * 1000;
 await admin.connect();
 try {
