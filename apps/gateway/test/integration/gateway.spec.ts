@@ -144,8 +144,9 @@ afterAll(async () => {
   await Promise.all([gateway, downGateway, throttledGateway].map((g) => g?.close()));
   await Promise.all(Object.values(backends).map((b) => b.close()));
   await client.close();
-  if (tempRoot) await rm(tempRoot, { recursive: true, force: true }, 30_000);
-});
+  if (tempRoot) await rm(tempRoot, { recursive: true, force: true });
+  // Services give open connections 5 s before cutting them on close.
+}, 30_000);
 
 beforeEach(() => {
   for (const backend of Object.values(backends)) backend.reset();
