@@ -33,7 +33,6 @@ import { SelfService } from './self/self.service';
 import { ProfileService } from './self/profile.service';
 import { SettingsService } from './self/settings.service';
 import { InternalSessionsController } from './sessions/internal-sessions.controller';
-import { ServiceTokenGuard } from './sessions/service-token.guard';
 import { SessionStore } from './sessions/session.store';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
@@ -95,7 +94,6 @@ export class AuthModule {
         RegistrationService,
         SessionStore,
         SessionsService,
-        ServiceTokenGuard,
         BalancesReadModel,
         SelfService,
         ProfileService,

@@ -1,5 +1,5 @@
-import { compileRouteTable, type BackendService } from '@tollgate/contracts';
-import { createLogger, loadConfig, MetricsService } from '@tollgate/platform';
+import { compileRouteTable, SESSION_LOOKUP, type BackendService } from '@tollgate/contracts';
+import { createLogger, loadConfig, MetricsService, ServiceTokenSigner } from '@tollgate/platform';
 import { startNestService, type Env, type RunningService } from '@tollgate/runtime';
 import type { FastifyInstance } from 'fastify';
 import { ClientAddressResolver } from './client/client-address';
@@ -10,7 +10,6 @@ import { ClientRateLimiter } from './limits/client-rate-limiter';
 import { CorsPolicy } from './limits/cors-policy';
 import { BackendPools } from './proxy/backend-pools';
 import { authSessionLookup } from './session/auth-session-lookup';
-import { ServiceTokenSigner } from './session/service-token';
 import { SessionResolver } from './session/session-resolver';
 import { SessionStep } from './session/session-step';
 import { WebStatic } from './static/web-static';
@@ -52,7 +51,7 @@ export async function startGateway(env: Env): Promise<RunningService> {
           new SessionResolver(
             authSessionLookup(
               pools.get('auth'),
-              new ServiceTokenSigner(config.TOLLGATE_INTERNAL_TOKEN_SECRET),
+              new ServiceTokenSigner(config.TOLLGATE_INTERNAL_TOKEN_SECRET, SESSION_LOOKUP.audience),
             ),
             config.GATEWAY_SESSION_CACHE_MS,
           ),

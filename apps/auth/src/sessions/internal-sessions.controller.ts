@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
   ErrorCode,
   ok,
@@ -7,15 +7,13 @@ import {
   type Envelope,
   type SessionIdentity,
 } from '@tollgate/contracts';
-import { AppException, Public } from '@tollgate/platform';
+import { AppException, ServiceOnly } from '@tollgate/platform';
 import { AccessTokensService } from '../access-tokens/access-tokens.service';
-import { ServiceTokenGuard } from './service-token.guard';
 import { SessionsService } from './sessions.service';
 
-/** The gateway's session look-up. @Public() only lifts the identity-token rule: the service token guards it. */
+/** The gateway's session look-up: no identity token, a service token for this audience instead. */
 @Controller()
-@Public()
-@UseGuards(ServiceTokenGuard)
+@ServiceOnly(SESSION_LOOKUP.audience)
 export class InternalSessionsController {
   constructor(
     private readonly sessions: SessionsService,

@@ -6,7 +6,7 @@ import {
   type SessionLookupRequest,
 } from '@tollgate/contracts';
 import type { Pool } from 'undici';
-import type { ServiceTokenSigner } from './service-token';
+import type { ServiceTokenSigner } from '@tollgate/platform';
 
 /**
  * Asks auth who a session cookie value or a personal access token belongs to; null when nobody

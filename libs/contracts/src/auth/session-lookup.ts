@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SERVICE_TOKEN_ISSUER } from '../internal/service-calls';
 
 /** The browser session cookie: HttpOnly, SameSite=Lax, Secure behind TLS. */
 export const SESSION_COOKIE_NAME = 'tollgate_session';
@@ -12,7 +13,7 @@ export const SESSION_LOOKUP = {
   method: 'POST',
   path: '/internal/sessions/resolve',
   header: 'x-tollgate-service-token',
-  issuer: 'tollgate-gateway',
+  issuer: SERVICE_TOKEN_ISSUER,
   audience: 'tollgate-auth:session-lookup',
 } as const;
 

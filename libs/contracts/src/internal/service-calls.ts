@@ -13,6 +13,9 @@ export interface ServiceCall {
   readonly audience: string;
 }
 
+/** The issuer of every service token (libs/platform's ServiceTokenSigner signs, ServiceOnly verifies). */
+export const SERVICE_TOKEN_ISSUER = 'tollgate-service';
+
 /** HKDF purpose of the key that seals upstream channel keys (admin seals, relay opens). */
 export const CHANNEL_KEY_ENCRYPTION_PURPOSE = 'tollgate/channel-key/encryption/v1';
 

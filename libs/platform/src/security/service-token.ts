@@ -1,4 +1,5 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
+import { SERVICE_TOKEN_ISSUER } from '@tollgate/contracts';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import { InvalidInternalTokenError } from '../identity/internal-token';
 
@@ -6,7 +7,6 @@ import { InvalidInternalTokenError } from '../identity/internal-token';
 export const SERVICE_TOKEN_HEADER = 'x-tollgate-service-token';
 
 const ALGORITHM = 'HS256';
-const ISSUER = 'tollgate-service';
 const TTL_SECONDS = 60;
 const RENEW_BEFORE_SECONDS = 15;
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -34,7 +34,7 @@ export class ServiceTokenSigner {
     if (!this.current || this.current.expiresAt - now <= RENEW_BEFORE_SECONDS) {
       const token = new SignJWT({})
         .setProtectedHeader({ alg: ALGORITHM })
-        .setIssuer(ISSUER)
+        .setIssuer(SERVICE_TOKEN_ISSUER)
         .setAudience(this.audience)
         .setIssuedAt(now)
         .setExpirationTime(now + TTL_SECONDS)
@@ -50,7 +50,7 @@ export async function verifyServiceToken(token: string, secret: string, audience
   try {
     await jwtVerify(token, keyOf(secret), {
       algorithms: [ALGORITHM],
-      issuer: ISSUER,
+      issuer: SERVICE_TOKEN_ISSUER,
       audience,
       requiredClaims: ['exp', 'iat'],
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
