@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 
 // Typing into forms with user-event on a busy 2-core machine can outlast Jest's default 5 s.
 jest.setTimeout(15_000);
+// Routes are lazy chunks: the first find* of a screen waits for its module to be transformed and
+// loaded, which on a busy CI machine takes longer than testing-library's default 1 s.
+configure({ asyncUtilTimeout: 8_000 });
 
 // jsdom lacks the observers Radix's positioning uses; they need only exist.
 class NoopObserver {
