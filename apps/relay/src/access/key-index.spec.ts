@@ -30,6 +30,15 @@ describe('ApiKeyHasher', () => {
     const expected = createHmac('sha256', lookupKey).update('sk-abc', 'utf8').digest('hex');
     expect(new ApiKeyHasher(master).hash('sk-abc')).toBe(expected);
   });
+
+  it('answers the same hash again for a key it has seen, and distinct hashes for distinct keys', () => {
+    const hasher = new ApiKeyHasher(randomBytes(32));
+    const first = hasher.hash('sk-one');
+    expect(hasher.hash('sk-two')).not.toBe(first);
+    expect(hasher.hash('sk-one')).toBe(first);
+    const long = 'sk-' + 'x'.repeat(1000);
+    expect(hasher.hash(long)).toBe(hasher.hash(long));
+  });
 });
 
 describe('KeyIndex', () => {

@@ -2,17 +2,31 @@ import { createHmac } from 'node:crypto';
 import { TOKEN_KEY_HASH_PURPOSE, type IdentityToken } from '@tollgate/contracts';
 import type { CompactedTable } from '@tollgate/events';
 import { deriveKey } from '@tollgate/platform';
+import { LRUCache } from 'lru-cache';
 
-/** HMAC-SHA256 of an API key under the lookup key auth derives from the same master key. */
+/** Keys seen lately, by how many a replica remembers; longer strings are not real keys and never cached. */
+const RECENT_KEYS = 10_000;
+const MAX_CACHED_KEY_CHARS = 256;
+
+/**
+ * HMAC-SHA256 of an API key under the lookup key auth derives from the same master key. The hash is
+ * a pure function of the key, so the recent ones are remembered: a busy client's key is hashed once,
+ * not on every call. Whether the key still works is always decided by the live KeyIndex.
+ */
 export class ApiKeyHasher {
   private readonly hmacKey: Buffer;
+  private readonly recent = new LRUCache<string, string>({ max: RECENT_KEYS });
 
   constructor(masterKey: Buffer) {
     this.hmacKey = deriveKey(masterKey, TOKEN_KEY_HASH_PURPOSE);
   }
 
   hash(apiKey: string): string {
-    return createHmac('sha256', this.hmacKey).update(apiKey, 'utf8').digest('hex');
+    const known = this.recent.get(apiKey);
+    if (known !== undefined) return known;
+    const hash = createHmac('sha256', this.hmacKey).update(apiKey, 'utf8').digest('hex');
+    if (apiKey.length <= MAX_CACHED_KEY_CHARS) this.recent.set(apiKey, hash);
+    return hash;
   }
 }
 

@@ -7,6 +7,7 @@ import type { CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType, type ChatCompletionChunk } from '../providers';
+import { anthropicMessagesProtocol } from '../protocols/anthropic-messages.protocol';
 import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
 import { QuotaReservations, userAccount } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
@@ -39,8 +40,9 @@ class RecordingReply implements ClientReply {
   sendJson(status: number, body: unknown) {
     this.json = { status, body };
   }
-  sendRaw() {
-    throw new Error('not used by chat');
+  raw: { status: number; contentType: string; body: string } | undefined;
+  sendRaw(status: number, contentType: string, body: Buffer | string) {
+    this.raw = { status, contentType, body: String(body) };
   }
   startStream() {
     this.streamStarted = true;
@@ -144,12 +146,20 @@ describe('ChatRelay', () => {
       choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
       usage,
     };
-    const { kv, events, release, relay, context, tokens } = setup(1_000_000, JSON.stringify(answer));
+    // Indented, so that a re-serialised answer would differ from the upstream's bytes.
+    const upstreamText = JSON.stringify(answer, null, 2);
+    const { kv, events, release, relay, context, tokens } = setup(1_000_000, upstreamText);
     const reply = new RecordingReply();
     await relay.handle(context, openAiChatProtocol, request(), BODY_BYTES, reply);
 
     expect(tokens.countPromptTokens).not.toHaveBeenCalled();
-    expect(reply.json).toEqual({ status: 200, body: answer });
+    // OpenAI client, OpenAI channel: the answer passes through byte for byte.
+    expect(reply.raw).toEqual({
+      status: 200,
+      contentType: 'application/json; charset=utf-8',
+      body: upstreamText,
+    });
+    expect(reply.json).toBeUndefined();
     expect(release).toHaveBeenCalled();
     const charge = chargeQuota({ prompt_tokens: 12, completion_tokens: 5, cached_tokens: 0 }, PRICE);
     expect(events).toEqual([
@@ -162,6 +172,38 @@ describe('ChatRelay', () => {
       }),
     ]);
     expect(await kv.outstanding(userAccount(7))).toBe(charge);
+  });
+
+  it('renders the answer in the client dialect when it differs from the channel', async () => {
+    const answer = {
+      id: 'x',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+    };
+    const { relay, context } = setup(1_000_000, JSON.stringify(answer));
+    const reply = new RecordingReply();
+    const body = { model: 'gpt', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }] };
+    await relay.handle(
+      { ...context, protocol: 'anthropic' },
+      anthropicMessagesProtocol,
+      { body },
+      BODY_BYTES,
+      reply,
+    );
+
+    expect(reply.raw).toBeUndefined();
+    expect(reply.json).toEqual({
+      status: 200,
+      body: expect.objectContaining({
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'hello' }],
+        usage: expect.objectContaining({ input_tokens: 12, output_tokens: 5 }),
+      }),
+    });
   });
 
   it('streams chunks, hides the forced usage chunk from a client that did not ask, and bills from it', async () => {
@@ -185,6 +227,26 @@ describe('ChatRelay', () => {
       is_stream: true,
     });
     expect(events[0]!.ttft_ms).not.toBeNull();
+  });
+
+  it('passes an OpenAI channel stream to an OpenAI client as the bytes it sent', async () => {
+    // Spaced JSON: a re-serialised chunk would come out without the spaces.
+    const datas = [
+      JSON.stringify(chunk('Hello'), null, 1).replace(/\n/g, ''),
+      JSON.stringify(
+        chunk(undefined, { usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }),
+        null,
+        1,
+      ).replace(/\n/g, ''),
+    ];
+    const body = datas.map((data) => `data: ${data}\n\n`).join('') + 'data: [DONE]\n\n';
+    const { events, relay, context } = setup(1_000_000, body);
+    const reply = new RecordingReply();
+    const asked = request({ stream: true, stream_options: { include_usage: true } });
+    await relay.handle(context, openAiChatProtocol, asked, BODY_BYTES, reply);
+
+    expect(reply.written).toEqual([`data: ${datas[0]}\n\n`, `data: ${datas[1]}\n\n`, 'data: [DONE]\n\n']);
+    expect(events).toEqual([expect.objectContaining({ prompt_tokens: 3, completion_tokens: 1 })]);
   });
 
   it('charges a client that left mid-stream for the prompt and what was generated', async () => {

@@ -34,6 +34,8 @@ export interface ChatRelayDeps {
   now: () => number;
 }
 
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 const malformed = (): RelayError =>
   new RelayError(ErrorCode.UpstreamError, 'The upstream provider sent an answer that could not be read');
 
@@ -87,9 +89,12 @@ export class ChatRelay {
     promptTokens: () => number,
   ): Promise<void> {
     const { response: upstream, route, adapter, release } = dispatched;
+    let text: string;
+    let body: unknown;
     let parsed;
     try {
-      const body: unknown = await upstream.body.json();
+      text = await upstream.body.text();
+      body = JSON.parse(text);
       parsed = adapter.parseChatResponse(body, {
         created: Math.floor(Date.now() / 1000),
         model: route.upstreamModel,
@@ -109,9 +114,15 @@ export class ChatRelay {
       (this.deps.now() - dispatched.sentAt) / 1000,
     );
     const generated = new GeneratedText(this.deps.tokens);
-    generated.addResponse(parsed);
-    const usage = usageOrCounted(normalizeOpenAiUsage(parsed.usage), promptTokens, generated);
-    if (!reply.signal.aborted) reply.sendJson(200, protocol.renderResponse(parsed, request.model));
+    const reported = normalizeOpenAiUsage(parsed.usage);
+    if (reported === undefined) generated.addResponse(parsed);
+    const usage = usageOrCounted(reported, promptTokens, generated);
+    if (!reply.signal.aborted) {
+      const rendered = protocol.renderResponse(parsed, request.model);
+      // The client's dialect is the channel's and nothing was changed: its bytes go out as they came.
+      if (rendered === body) reply.sendRaw(200, JSON_CONTENT_TYPE, text);
+      else reply.sendJson(200, rendered);
+    }
     await metered.finish({
       channel: route.channel,
       provider: adapter.name,

@@ -3,6 +3,7 @@ import {
   OPENAI_STREAM_DONE,
   serializeSseEvent,
   serializeSseJson,
+  upstreamDataOf,
   type ChatCompletionChunk,
   type ChatCompletionRequest,
 } from '../providers';
@@ -23,6 +24,16 @@ const chatRequestSchema = z
   .passthrough();
 
 /**
+ * A chunk an OpenAI-style channel sent goes out as the bytes it came in (no second serialisation per
+ * chunk); one from another family, or data spread over several lines, is serialised.
+ */
+function asReceived(chunk: ChatCompletionChunk): string {
+  const data = upstreamDataOf(chunk);
+  if (data === undefined || data.includes('\n') || data.includes('\r')) return serializeSseJson(chunk);
+  return `data: ${data}\n\n`;
+}
+
+/**
  * The usage chunk is forced upstream (the relay bills from it); a client that did not ask for it gets
  * the stream it would get from OpenAI: no usage chunk, no usage field.
  */
@@ -32,9 +43,9 @@ class OpenAiChatStreamOut implements ClientChatStream {
   constructor(private readonly includeUsage: boolean) {}
 
   push(chunk: ChatCompletionChunk): string {
-    if (this.includeUsage) return serializeSseJson(chunk);
+    if (this.includeUsage) return asReceived(chunk);
     if (chunk.choices.length === 0) return '';
-    if (!('usage' in chunk)) return serializeSseJson(chunk);
+    if (!('usage' in chunk)) return asReceived(chunk);
     const { usage: _usage, ...rest } = chunk;
     return serializeSseJson(rest);
   }

@@ -23,6 +23,7 @@ export {
   type SseEvent,
 } from './sse';
 export { normalizeOpenAiUsage, toOpenAiUsage } from './openai/usage';
+export { upstreamDataOf } from './openai/chat-stream';
 export { normalizeAnthropicUsage } from './anthropic/usage';
 export { normalizeGeminiUsage } from './gemini/usage';
 export type * from './openai/types';

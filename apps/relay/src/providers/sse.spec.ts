@@ -57,4 +57,13 @@ describe('serializeSseEvent', () => {
     expect(serializeSseJson({ a: 'b' })).toBe('data: {"a":"b"}\n\n');
     expect(serializeSseJson({ type: 'ping' }, 'ping')).toBe('event: ping\ndata: {"type":"ping"}\n\n');
   });
+
+  it('keeps line breaks inside JSON strings on the one data line, and they decode back', () => {
+    const payload = { text: 'one\ntwo\r\nthree\rfour\u2028five' };
+    const text = serializeSseJson(payload, 'delta');
+    expect(text.split('\n')).toHaveLength(4); // event line, data line, blank line, ''
+    const [decoded] = new SseDecoder().push(text);
+    expect(decoded?.event).toBe('delta');
+    expect(JSON.parse(decoded!.data)).toEqual(payload);
+  });
 });

@@ -74,11 +74,13 @@ export function serializeSseEvent(event: SseEvent): string {
   return `${head}${data}\n`;
 }
 
-/** Serialises a JSON payload as one event. */
+/**
+ * Serialises a JSON payload as one event. JSON.stringify escapes every line break, so the payload is
+ * always a single `data:` line and needs none of serializeSseEvent's splitting (this runs per chunk).
+ */
 export function serializeSseJson(payload: unknown, event?: string): string {
-  return serializeSseEvent(
-    event === undefined ? { data: JSON.stringify(payload) } : { event, data: JSON.stringify(payload) },
-  );
+  const data = `data: ${JSON.stringify(payload)}\n\n`;
+  return event === undefined ? data : `event: ${event}\n${data}`;
 }
 
 /** OpenAI's end-of-stream sentinel. */

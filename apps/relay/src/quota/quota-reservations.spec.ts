@@ -46,6 +46,27 @@ describe('QuotaReservations', () => {
     await kv.close();
   });
 
+  it('frees the key part when the user balance refuses', async () => {
+    const { kv, reservations } = setup(50);
+    await expect(reservations.reserve(limited, 'a', 100)).rejects.toMatchObject({ reason: 'user_balance' });
+    expect(await kv.outstanding(tokenAccount(5))).toBe(0);
+    expect(await kv.outstanding(userAccount(7))).toBe(0);
+    await kv.close();
+  });
+
+  it('frees what it held when the store fails on the other account, and passes the failure on', async () => {
+    const { kv } = setup(10_000);
+    const failure = new Error('store unreachable');
+    const failingOnToken = Object.assign(Object.create(kv) as MemoryKvStore, {
+      reserve: (account: string, ...rest: [string, number, number, number]) =>
+        account === tokenAccount(5) ? Promise.reject(failure) : kv.reserve(account, ...rest),
+    });
+    const reservations = new QuotaReservations(failingOnToken, { quotaOf: () => 10_000 }, POLICY);
+    await expect(reservations.reserve(limited, 'a', 100)).rejects.toBe(failure);
+    expect(await kv.outstanding(userAccount(7))).toBe(0);
+    await kv.close();
+  });
+
   it('settles to the real cost as a hold, and releases without charging', async () => {
     const { kv, reservations } = setup(1_000);
     const served = await reservations.reserve(limited, 'a', 100);

@@ -79,29 +79,28 @@ export class QuotaReservations {
   async reserve(caller: Caller, reservationId: string, amount: number): Promise<Reservation> {
     const user = userAccount(caller.user.id);
     const available = this.balances.quotaOf(caller.user.id) ?? 0;
-    const forUser = await this.kv.reserve(
-      user,
-      reservationId,
-      amount,
-      available,
-      this.policy.reservationTtlMs,
-    );
-    if (!forUser.ok) throw new QuotaRefusedError('user_balance');
+    const { reservationTtlMs: ttl, holdMs } = this.policy;
     if (caller.token.unlimited_quota) {
-      return new Reservation(this.kv, reservationId, [user], this.policy.holdMs);
+      const forUser = await this.kv.reserve(user, reservationId, amount, available, ttl);
+      if (!forUser.ok) throw new QuotaRefusedError('user_balance');
+      return new Reservation(this.kv, reservationId, [user], holdMs);
     }
+    // Both accounts at once (one round trip when pipelined); each check is atomic on its own, and the
+    // side that succeeded is released when the other refuses.
     const token = tokenAccount(caller.token.id);
-    const forToken = await this.kv.reserve(
-      token,
-      reservationId,
-      amount,
-      caller.token.remain_quota,
-      this.policy.reservationTtlMs,
-    );
-    if (!forToken.ok) {
-      await this.kv.release(user, reservationId);
-      throw new QuotaRefusedError('token_quota');
-    }
-    return new Reservation(this.kv, reservationId, [user, token], this.policy.holdMs);
+    const [forUser, forToken] = await Promise.allSettled([
+      this.kv.reserve(user, reservationId, amount, available, ttl),
+      this.kv.reserve(token, reservationId, amount, caller.token.remain_quota, ttl),
+    ]);
+    const userHeld = forUser.status === 'fulfilled' && forUser.value.ok;
+    const tokenHeld = forToken.status === 'fulfilled' && forToken.value.ok;
+    if (userHeld && tokenHeld) return new Reservation(this.kv, reservationId, [user, token], holdMs);
+    await Promise.all([
+      userHeld ? this.kv.release(user, reservationId) : undefined,
+      tokenHeld ? this.kv.release(token, reservationId) : undefined,
+    ]);
+    if (forUser.status === 'rejected') throw forUser.reason;
+    if (forToken.status === 'rejected') throw forToken.reason;
+    throw new QuotaRefusedError(userHeld ? 'token_quota' : 'user_balance');
   }
 }

@@ -13,6 +13,17 @@ function parseChunk(data: string): ChatCompletionChunk & { error?: { type?: stri
   }
 }
 
+/** The data line each chunk was parsed from; chunks are never changed after parsing. */
+const UPSTREAM_DATA = new WeakMap<ChatCompletionChunk, string>();
+
+/**
+ * The exact JSON text an OpenAI-style upstream sent for this chunk, so that a client speaking the same
+ * dialect can be sent those bytes instead of a re-serialised copy. Undefined for other chunks.
+ */
+export function upstreamDataOf(chunk: ChatCompletionChunk): string | undefined {
+  return UPSTREAM_DATA.get(chunk);
+}
+
 /** OpenAI-style streams are canonical already: chunks pass through; the usage chunk is remembered. */
 export class OpenAiChatStream implements ChatStreamTransformer {
   private reported: NormalizedUsage | undefined;
@@ -30,6 +41,7 @@ export class OpenAiChatStream implements ChatStreamTransformer {
     const usage = chunk.usage ?? (chunk.choices?.[0] as { usage?: unknown } | undefined)?.usage;
     const normalized = normalizeOpenAiUsage(usage);
     if (normalized !== undefined) this.reported = normalized;
+    UPSTREAM_DATA.set(chunk, event.data);
     return [chunk];
   }
 
