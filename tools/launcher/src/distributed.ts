@@ -3,6 +3,7 @@ import { BACKEND_SERVICES, type BackendService, type ServiceName } from '@tollga
 import { freePort, type Env } from '@tollgate/runtime';
 import { serviceUrlEnv } from './service-urls';
 import { databaseUrl, ensureDatabases } from './service-databases';
+import { DEFAULT_READY_TIMEOUT_MS } from './ready-timeout';
 import { ServiceProcess } from './service-process';
 
 const DATABASE_SERVICES = ['auth', 'billing', 'chat', 'admin'] as const;
@@ -23,6 +24,8 @@ export interface DistributedOptions {
   logDir: string;
   /** Services not to start now (a test starts them itself). */
   skip?: readonly BackendService[];
+  /** How long each service may take to become ready (default 60 000 ms; a cold start on a busy machine needs more). */
+  readyTimeoutMs?: number;
 }
 
 export interface DistributedPlatform {
@@ -70,6 +73,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
       port: ports[name],
       env: envOf(name),
       logDir: options.logDir,
+      readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
     });
   }
 

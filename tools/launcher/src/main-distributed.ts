@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { startDistributed } from './distributed';
 import { embeddedSecrets } from './embedded-secrets';
+import { readyTimeoutFromEnv } from './ready-timeout';
 
 /**
  * `npm run start:distributed` (after `scripts/infra.sh up` put DATABASE_URL, REDIS_URL and
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   const dataDir = env.TOLLGATE_DATA_DIR || join(repoRoot, 'data');
   const { DATABASE_URL: _admin, ...base } = env;
   const port = Number(env.PORT || 3000);
+  const readyTimeoutMs = readyTimeoutFromEnv(env);
   const platform = await startDistributed({
     repoRoot,
     env: { SERVER_ADDRESS: `http://localhost:${port}`, ...base, ...embeddedSecrets(env, dataDir) },
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
     kafkaBrokers: env.KAFKA_BROKERS as string,
     gatewayPort: port,
     logDir: join(dataDir, 'logs'),
+    readyTimeoutMs,
   });
   console.log(
     `Tollgate is running on ${platform.url} (distributed mode; logs in ${join(dataDir, 'logs')}). Ctrl-C stops it.`,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '@tollgate/runtime';
+import { DEFAULT_READY_TIMEOUT_MS } from './ready-timeout';
 
 export interface ServiceProcessOptions {
   name: string;
@@ -46,7 +47,7 @@ export class ServiceProcess {
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.pipe(this.log, { end: false });
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    await this.waitReady(this.options.readyTimeoutMs ?? 60_000);
+    await this.waitReady(this.options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
   }
 
   /** Sends a signal (SIGKILL simulates a crash) and waits for the process to be gone. */

@@ -12,6 +12,7 @@ import { NestPinoLogger } from '../logging/nest-logger';
 import { installHttpMetricsHook } from '../metrics/http-metrics.hook';
 import { MetricsService } from '../metrics/metrics.service';
 import { installHttpTracingHooks } from '../telemetry/http-tracing.hook';
+import { isTracingEnabled } from '../telemetry/start-telemetry';
 import { installAccessLogHook } from './access-log.hook';
 import { PlatformModule } from './platform.module';
 
@@ -29,6 +30,11 @@ export interface ServiceAppOptions<C extends BaseServiceConfig> {
   bodyLimit?: number;
   /** Which proxies' X-Forwarded-* headers to believe (Fastify's `trustProxy`). */
   trustProxy?: boolean | string | string[] | number;
+  /**
+   * One server span per request. Defaults to whether the process's telemetry exports spans, so start
+   * telemetry before the app; without an exporter the spans would be created and dropped on every call.
+   */
+  tracing?: boolean;
 }
 
 export interface ServiceApp {
@@ -51,6 +57,7 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
     errorRenderers,
     bodyLimit = DEFAULT_BODY_LIMIT_BYTES,
     trustProxy = true,
+    tracing = isTracingEnabled(),
   }: ServiceAppOptions<C>,
 ): Promise<ServiceApp> => {
   const adapter = new FastifyAdapter({
@@ -83,10 +90,13 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
   // Route hooks must exist before app.init() registers the routes.
   const fastify = app.getHttpAdapter().getInstance();
   installRequestContextHooks(fastify);
-  installHttpTracingHooks(fastify);
+  if (tracing) installHttpTracingHooks(fastify);
   installHttpMetricsHook(fastify, app.get(MetricsService));
   installAccessLogHook(fastify, logger);
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): Nest's signal handler re-raises the signal after closing the app, which
+  // kills the process before its owner (runMain, the launcher) has closed the bus, the kv client and
+  // telemetry. Whoever owns the process handles SIGINT/SIGTERM and calls close(), which still runs
+  // Nest's onModuleDestroy, beforeApplicationShutdown and onApplicationShutdown hooks.
 
   return {
     app,

@@ -19,7 +19,8 @@ const TRACER_NAME = '@tollgate/platform';
 
 /**
  * One server span per request, child of the caller's `traceparent`. Attributes are the method, the route
- * template and the status only. Without telemetry started the API is a no-op and this costs next to nothing.
+ * template and the status only. createServiceApp installs it only when telemetry exports spans: a no-op span
+ * still costs a context switch and two hooks per request.
  */
 export const installHttpTracingHooks = (fastify: FastifyInstance): void => {
   const tracer = trace.getTracer(TRACER_NAME);

@@ -14,11 +14,17 @@ export interface TelemetryOptions {
 }
 
 export interface Telemetry {
+  /** Whether spans go anywhere; without an exporter the per-request tracing hook is pointless work. */
+  readonly tracing: boolean;
   /** Flushes what is buffered, then unregisters the providers. */
   shutdown(): Promise<void>;
 }
 
 let started = false;
+let exportingSpans = false;
+
+/** Whether the process's telemetry exports spans (started with an OTLP endpoint or a span exporter). */
+export const isTracingEnabled = (): boolean => exportingSpans;
 
 /**
  * Starts OpenTelemetry for the process: W3C trace propagation always, and OTLP/HTTP export of traces and
@@ -56,7 +62,9 @@ export const startTelemetry = ({
   });
   sdk.start();
   started = true;
+  exportingSpans = spans !== undefined;
   return {
+    tracing: exportingSpans,
     shutdown: async () => {
       try {
         await sdk.shutdown();
@@ -66,6 +74,7 @@ export const startTelemetry = ({
         propagation.disable();
         context.disable();
         started = false;
+        exportingSpans = false;
       }
     },
   };

@@ -1,4 +1,5 @@
-import { Body, Controller, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
 import type { tracing } from '@opentelemetry/sdk-node';
 import {
   InjectLogger,
@@ -26,6 +27,13 @@ class EchoController {
     this.logger.info('handling echo');
     return { ok: true };
   }
+
+  /** Whether the tracing hook put a server span around this handler. */
+  @Public()
+  @Get('span')
+  span(): { traced: boolean } {
+    return { traced: trace.getActiveSpan() !== undefined };
+  }
 }
 
 @Module({ controllers: [EchoController] })
@@ -48,6 +56,7 @@ describe('startTelemetry with an exporter', () => {
   const collected = collectingExporter();
   let telemetry: Telemetry;
   let service: ServiceApp;
+  let port: number;
   const logLines: string[] = [];
 
   beforeAll(async () => {
@@ -66,12 +75,17 @@ describe('startTelemetry with an exporter', () => {
       destination: { write: (line: string) => void logLines.push(line) },
     });
     service = await createServiceApp(EchoModule, { service: 'probe', config, logger });
+    port = await service.listen();
   });
 
   afterAll(() => service.close());
 
+  it('runs handlers inside the request span', async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/probe/span`);
+    expect(await response.json()).toEqual({ traced: true });
+  });
+
   it('exports a server span that continues the caller trace and carries no body or query', async () => {
-    const port = await service.listen();
     const response = await fetch(`http://127.0.0.1:${port}/probe/echo?key=AIza-query-secret`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-00f067aa0ba902b7-01` },
@@ -98,5 +112,36 @@ describe('startTelemetry with an exporter', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .find((line) => line['msg'] === 'handling echo');
     expect(handlerLine).toMatchObject({ traceId: TRACE_ID });
+  });
+});
+
+describe('createServiceApp when telemetry exports nowhere', () => {
+  let telemetry: Telemetry;
+  let service: ServiceApp;
+
+  beforeAll(async () => {
+    telemetry = startTelemetry({ serviceName: 'quiet-probe' });
+    const config = loadConfig(baseServiceConfigSchema, {
+      SERVICE_NAME: 'quiet-probe',
+      PORT: '0',
+      TOLLGATE_INTERNAL_TOKEN_SECRET: 'telemetry-secret-that-is-long-enough-42',
+    });
+    const logger = createLogger({ service: 'quiet-probe', level: 'silent' });
+    service = await createServiceApp(EchoModule, { service: 'quiet-probe', config, logger });
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await telemetry?.shutdown();
+  });
+
+  it('leaves the tracing hook out but keeps the request id', async () => {
+    expect(telemetry.tracing).toBe(false);
+    const port = await service.listen();
+    const response = await fetch(`http://127.0.0.1:${port}/probe/span`, {
+      headers: { 'x-request-id': 'quiet-request-1' },
+    });
+    expect(await response.json()).toEqual({ traced: false });
+    expect(response.headers.get('x-request-id')).toBe('quiet-request-1');
   });
 });
