@@ -1,9 +1,9 @@
 import { createDistributedRuntime, runMain } from '@tollgate/runtime';
-import { startAuth } from './start-auth';
 
+// The service's code loads lazily: a clustered primary (TOLLGATE_WORKERS > 1) only forks workers.
 void runMain(
   'auth',
-  startAuth,
+  () => import('./start-auth').then((m) => m.startAuth),
   () => createDistributedRuntime(process.env, 'auth', { bus: true, kv: true }),
   process.env,
 );

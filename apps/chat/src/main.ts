@@ -1,9 +1,9 @@
 import { createDistributedRuntime, runMain } from '@tollgate/runtime';
-import { startChat } from './start-chat';
 
+// The service's code loads lazily: a clustered primary (TOLLGATE_WORKERS > 1) only forks workers.
 void runMain(
   'chat',
-  startChat,
+  () => import('./start-chat').then((m) => m.startChat),
   () => createDistributedRuntime(process.env, 'chat', { bus: true, kv: false }),
   process.env,
 );

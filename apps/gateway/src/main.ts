@@ -1,9 +1,9 @@
 import { createDistributedRuntime, runMain } from '@tollgate/runtime';
-import { startGateway } from './start-gateway';
 
+// The service's code loads lazily: a clustered primary (TOLLGATE_WORKERS > 1) only forks workers.
 void runMain(
   'gateway',
-  (env) => startGateway(env),
+  () => import('./start-gateway').then((m) => m.startGateway),
   () => createDistributedRuntime(process.env, 'gateway', { bus: false, kv: false }),
   process.env,
 );

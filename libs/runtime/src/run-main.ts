@@ -1,22 +1,30 @@
 import cluster from 'node:cluster';
-import { startTelemetry, type Telemetry } from '@tollgate/platform';
-import type { Env, RunningService, ServiceRuntime } from './service-runtime';
+import type { Telemetry } from '@tollgate/platform';
+import type { Env, RunningService, ServiceRuntime, StartService } from './service-runtime';
 import { reportWorkerReady, runClusterPrimary } from './worker-cluster';
 import { workerCount } from './worker-count';
 
+/** Loads the service's code and hands back its start function: `() => import('./start-x').then((m) => m.startX)`. */
+export type LoadService = () => Promise<StartService>;
+
+/** Builds the service's bus and kv clients (called once, in the process that runs the service). */
+export type MakeRuntime = () => ServiceRuntime | Promise<ServiceRuntime>;
+
 /**
  * The body of a service's main.ts: start OpenTelemetry (exporting only when
- * OTEL_EXPORTER_OTLP_ENDPOINT is set), start the service, print where it listens, and on
- * SIGINT/SIGTERM close the service, then the runtime's clients, then telemetry, once. A failed start
- * prints the reason and exits 1.
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set), load and start the service, print where it listens, and on
+ * SIGINT/SIGTERM close the service (which runs Nest's shutdown hooks), then the runtime's clients,
+ * then telemetry, once, and exit 0. This is the process's only signal handler. A failed start prints
+ * the reason and exits 1.
  *
  * With TOLLGATE_WORKERS above 1 (or `auto`), this process becomes a cluster primary that runs that
- * many workers, each a whole copy of the service on the same port (see runClusterPrimary).
+ * many workers, each a whole copy of the service on the same port (see runClusterPrimary). The
+ * service, its runtime and telemetry are loaded only where they run, so a primary stays small.
  */
 export async function runMain(
   serviceName: string,
-  start: (env: Env, runtime: ServiceRuntime) => Promise<RunningService>,
-  makeRuntime: () => ServiceRuntime,
+  loadService: LoadService,
+  makeRuntime: MakeRuntime,
   env: Env,
 ): Promise<void> {
   let workers: number;
@@ -49,11 +57,13 @@ export async function runMain(
   process.once('SIGINT', () => void close(0));
   process.once('SIGTERM', () => void close(0));
   try {
+    const { startTelemetry } = await import('@tollgate/platform');
     telemetry = startTelemetry({
       serviceName: `tollgate-${serviceName}`,
       otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     });
-    runtime = makeRuntime();
+    runtime = await makeRuntime();
+    const start = await loadService();
     service = await start(env, runtime);
     if (cluster.isWorker) reportWorkerReady(service.url);
     else process.stdout.write(`${service.name} listening on ${service.url}\n`);
