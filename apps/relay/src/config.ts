@@ -19,6 +19,13 @@ export const relayConfigSchema = z.object({
   RELAY_RESERVATION_TTL_MS: wholeNumber('900000', 1000),
   /** How long a settled charge keeps counting against the balance: an upper bound on billing's lag. */
   RELAY_QUOTA_HOLD_MS: wholeNumber('60000', 0),
+  /**
+   * How long a replica spends calls of one account from one store reservation (a lease) before
+   * handing it back; 0 makes one store reservation per call. See docs/relay.md, "Quota leases".
+   */
+  RELAY_QUOTA_LEASE_MS: wholeNumber('500', 0),
+  /** A lease covers this many calls of the size that opened it (capped at 1/64 of the balance). */
+  RELAY_QUOTA_LEASE_CALLS: wholeNumber('32', 1),
   /** Output tokens assumed for the reservation when the client sets no max_tokens. */
   RELAY_DEFAULT_MAX_OUTPUT_TOKENS: wholeNumber('4096', 1),
   /** Longest wait for an upstream's status and headers. */

@@ -22,6 +22,8 @@ import { RelayMetrics } from './pipeline/relay-metrics';
 import { UpstreamDispatcher } from './pipeline/upstream-dispatcher';
 import { PriceBook } from './pricing/price-book';
 import { adapterForChannelType, UnknownChannelTypeError } from './providers';
+import { PerCallClaims } from './quota/account-claims';
+import { LeasedClaims } from './quota/leased-claims';
 import { QuotaReservations } from './quota/quota-reservations';
 import { ReadModelsService, type ReadModels } from './read-models/read-models.service';
 import { ChannelRouter } from './routing';
@@ -125,12 +127,28 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
     this.closers.push(() => router.dispose());
     const prices = new PriceBook(models.prices);
     const now = () => performance.now();
+    const claimPolicy = {
+      reservationTtlMs: config.RELAY_RESERVATION_TTL_MS,
+      holdMs: config.RELAY_QUOTA_HOLD_MS,
+    };
+    const claims =
+      config.RELAY_QUOTA_LEASE_MS > 0
+        ? new LeasedClaims(
+            this.kv,
+            {
+              ...claimPolicy,
+              leaseMs: config.RELAY_QUOTA_LEASE_MS,
+              callsPerLease: config.RELAY_QUOTA_LEASE_CALLS,
+            },
+            logger,
+          )
+        : new PerCallClaims(this.kv, claimPolicy);
+    const reservations = new QuotaReservations(claims, {
+      quotaOf: (userId) => models.balances.get(String(userId))?.quota,
+    });
+    this.closers.push(() => reservations.close());
     const metering = new Metering({
-      reservations: new QuotaReservations(
-        this.kv,
-        { quotaOf: (userId) => models.balances.get(String(userId))?.quota },
-        { reservationTtlMs: config.RELAY_RESERVATION_TTL_MS, holdMs: config.RELAY_QUOTA_HOLD_MS },
-      ),
+      reservations,
       sink: {
         record: (event) =>
           this.bus.publish([{ topic: TOPICS.usageRecorded.name, key: String(event.user_id), value: event }]),

@@ -9,6 +9,7 @@ import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType, type ChatCompletionChunk } from '../providers';
 import { anthropicMessagesProtocol } from '../protocols/anthropic-messages.protocol';
 import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
+import { PerCallClaims } from '../quota/account-claims';
 import { QuotaReservations, userAccount } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
 import { ChatRelay } from './chat-relay';
@@ -106,9 +107,8 @@ function setup(balance: number, upstream: string | Error) {
     prices: new PriceBook({ get: (key) => prices.get(key) }),
     metering: new Metering({
       reservations: new QuotaReservations(
-        kv,
+        new PerCallClaims(kv, { reservationTtlMs: 60_000, holdMs: 60_000 }),
         { quotaOf: () => balance },
-        { reservationTtlMs: 60_000, holdMs: 60_000 },
       ),
       sink: { record: async (event) => void events.push(event) },
       metrics,

@@ -1,13 +1,14 @@
 import { MemoryKvStore } from '@tollgate/kv';
 import { aToken, aUser } from '../../test/support/fixtures';
 import type { Caller } from '../access/caller-access';
+import { PerCallClaims } from './account-claims';
 import { QuotaRefusedError, QuotaReservations, tokenAccount, userAccount } from './quota-reservations';
 
 const POLICY = { reservationTtlMs: 60_000, holdMs: 30_000 };
 
 function setup(balance: number | undefined) {
   const kv = new MemoryKvStore();
-  const reservations = new QuotaReservations(kv, { quotaOf: () => balance }, POLICY);
+  const reservations = new QuotaReservations(new PerCallClaims(kv, POLICY), { quotaOf: () => balance });
   return { kv, reservations };
 }
 
@@ -61,7 +62,9 @@ describe('QuotaReservations', () => {
       reserve: (account: string, ...rest: [string, number, number, number]) =>
         account === tokenAccount(5) ? Promise.reject(failure) : kv.reserve(account, ...rest),
     });
-    const reservations = new QuotaReservations(failingOnToken, { quotaOf: () => 10_000 }, POLICY);
+    const reservations = new QuotaReservations(new PerCallClaims(failingOnToken, POLICY), {
+      quotaOf: () => 10_000,
+    });
     await expect(reservations.reserve(limited, 'a', 100)).rejects.toBe(failure);
     expect(await kv.outstanding(userAccount(7))).toBe(0);
     await kv.close();

@@ -1,14 +1,7 @@
 import { ErrorCode } from '@tollgate/contracts';
-import type { KvStore } from '@tollgate/kv';
 import type { Caller } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
-
-export interface QuotaPolicy {
-  /** A reservation nobody settles (crashed replica) frees itself after this long. */
-  reservationTtlMs: number;
-  /** How long a settled charge keeps counting against the balance: the time billing needs to reflect it. */
-  holdMs: number;
-}
+import type { AccountClaim, AccountClaims } from './account-claims';
 
 export interface BalanceLookup {
   /** The user's balance as billing last published it (quota units); undefined when it has none yet. */
@@ -33,33 +26,20 @@ export const tokenAccount = (tokenId: number): string => `token:${tokenId}`;
 
 /** One call's hold on a user's balance and, for a limited key, on the key's quota. */
 export class Reservation {
-  private done = false;
-
-  constructor(
-    private readonly kv: KvStore,
-    private readonly id: string,
-    private readonly accounts: readonly string[],
-    private readonly holdMs: number,
-  ) {}
+  constructor(private readonly claims: readonly AccountClaim[]) {}
 
   /**
    * Replaces the estimate by the real cost, kept as a hold until billing's balance includes it.
    * Returns false when the reservation had already expired (the call outlived its TTL).
    */
   async settle(actual: number): Promise<boolean> {
-    if (this.done) return true;
-    this.done = true;
-    const results = await Promise.all(
-      this.accounts.map((account) => this.kv.settle(account, this.id, actual, this.holdMs)),
-    );
+    const results = await Promise.all(this.claims.map((claim) => claim.settle(actual)));
     return results.every(Boolean);
   }
 
   /** Frees the estimate without charging: the call failed before anything was served. */
   async release(): Promise<void> {
-    if (this.done) return;
-    this.done = true;
-    await Promise.all(this.accounts.map((account) => this.kv.release(account, this.id)));
+    await Promise.all(this.claims.map((claim) => claim.release()));
   }
 }
 
@@ -70,37 +50,37 @@ export class Reservation {
  */
 export class QuotaReservations {
   constructor(
-    private readonly kv: KvStore,
+    private readonly claims: AccountClaims,
     private readonly balances: BalanceLookup,
-    private readonly policy: QuotaPolicy,
   ) {}
 
   /** Throws QuotaRefusedError (402) when the user's balance or the key's quota cannot cover `amount`. */
   async reserve(caller: Caller, reservationId: string, amount: number): Promise<Reservation> {
     const user = userAccount(caller.user.id);
     const available = this.balances.quotaOf(caller.user.id) ?? 0;
-    const { reservationTtlMs: ttl, holdMs } = this.policy;
     if (caller.token.unlimited_quota) {
-      const forUser = await this.kv.reserve(user, reservationId, amount, available, ttl);
-      if (!forUser.ok) throw new QuotaRefusedError('user_balance');
-      return new Reservation(this.kv, reservationId, [user], holdMs);
+      const forUser = await this.claims.claim(user, reservationId, amount, available);
+      if (forUser === undefined) throw new QuotaRefusedError('user_balance');
+      return new Reservation([forUser]);
     }
-    // Both accounts at once (one round trip when pipelined); each check is atomic on its own, and the
-    // side that succeeded is released when the other refuses.
+    // Both accounts at once; each check is atomic on its own, and the side that succeeded is
+    // released when the other refuses.
     const token = tokenAccount(caller.token.id);
     const [forUser, forToken] = await Promise.allSettled([
-      this.kv.reserve(user, reservationId, amount, available, ttl),
-      this.kv.reserve(token, reservationId, amount, caller.token.remain_quota, ttl),
+      this.claims.claim(user, reservationId, amount, available),
+      this.claims.claim(token, reservationId, amount, caller.token.remain_quota),
     ]);
-    const userHeld = forUser.status === 'fulfilled' && forUser.value.ok;
-    const tokenHeld = forToken.status === 'fulfilled' && forToken.value.ok;
-    if (userHeld && tokenHeld) return new Reservation(this.kv, reservationId, [user, token], holdMs);
-    await Promise.all([
-      userHeld ? this.kv.release(user, reservationId) : undefined,
-      tokenHeld ? this.kv.release(token, reservationId) : undefined,
-    ]);
+    const userClaim = forUser.status === 'fulfilled' ? forUser.value : undefined;
+    const tokenClaim = forToken.status === 'fulfilled' ? forToken.value : undefined;
+    if (userClaim !== undefined && tokenClaim !== undefined) return new Reservation([userClaim, tokenClaim]);
+    await Promise.all([userClaim?.release(), tokenClaim?.release()]);
     if (forUser.status === 'rejected') throw forUser.reason;
     if (forToken.status === 'rejected') throw forToken.reason;
-    throw new QuotaRefusedError(userHeld ? 'token_quota' : 'user_balance');
+    throw new QuotaRefusedError(userClaim !== undefined ? 'token_quota' : 'user_balance');
+  }
+
+  /** Hands back what this replica still holds in the store. */
+  close(): Promise<void> {
+    return this.claims.close();
   }
 }

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import type { KvStore } from '@tollgate/kv';
+import type { Logger } from '@tollgate/platform';
+import type { AccountClaim, AccountClaims, ClaimPolicy } from './account-claims';
+
+export interface LeasePolicy extends ClaimPolicy {
+  /** A lease takes new calls for this long, then is handed back as soon as its calls have ended. */
+  leaseMs: number;
+  /** A lease covers up to this many calls of the size that opened it. */
+  callsPerLease: number;
+}
+
+/**
+ * A lease never holds more than this share of what the account has available, so the part other
+ * replicas cannot use while it is open stays small (and is back within one lease period).
+ */
+const LARGEST_SHARE_OF_AVAILABLE = 64;
+
+/** One store reservation that several calls of one account spend from locally. */
+class Lease {
+  /** Estimates of calls in flight plus the real cost of calls that ended. */
+  committed = 0;
+  /** Real cost of the calls that ended. */
+  charged = 0;
+  inFlight = 0;
+  retired = false;
+  closed = false;
+
+  constructor(
+    readonly account: string,
+    readonly id: string,
+    readonly granted: number,
+    readonly openedAt: number,
+  ) {}
+
+  fits(amount: number): boolean {
+    return !this.retired && this.committed + amount <= this.granted;
+  }
+}
+
+/**
+ * Claims served from leases: a replica reserves a slice of an account in the store once (up to
+ * `callsPerLease` times the call's estimate, never more than 1/64 of what is available) and spends
+ * it locally, so most calls make no store round trip at all. A lease stops taking calls after
+ * `leaseMs` or once it is spent, and when its last call has ended it is settled in the store to the
+ * sum of the real costs, kept as a hold like a single call's charge.
+ *
+ * The store's check still bounds every replica together: leases are reservations, so the sum of
+ * open leases and holds never exceeds what billing published. What a lease costs is timing: its
+ * unspent part counts against the account until it is handed back, and a balance lowered outside
+ * usage (an admin adjustment) reaches calls already covered by a lease only when it retires.
+ */
+export class LeasedClaims implements AccountClaims {
+  private readonly current = new Map<string, Lease>();
+  private readonly opening = new Map<string, Promise<Lease | undefined>>();
+  private readonly closing = new Set<Promise<void>>();
+  private readonly replicaId = randomUUID();
+  private readonly timer: NodeJS.Timeout;
+  private sequence = 0;
+
+  constructor(
+    private readonly kv: KvStore,
+    private readonly policy: LeasePolicy,
+    private readonly logger: Pick<Logger, 'warn'>,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.timer = setInterval(() => this.retireOld(), Math.max(1, Math.floor(policy.leaseMs / 2)));
+    this.timer.unref();
+  }
+
+  async claim(
+    account: string,
+    _callId: string,
+    amount: number,
+    available: number,
+  ): Promise<AccountClaim | undefined> {
+    for (;;) {
+      const lease = this.current.get(account);
+      if (lease?.fits(amount)) return this.take(lease, amount);
+      const pending = this.opening.get(account);
+      if (pending === undefined) break;
+      // Another call is already asking the store for this account: its lease may cover this one too.
+      await pending;
+    }
+    const opened = this.open(account, amount, available);
+    this.opening.set(account, opened);
+    let lease: Lease | undefined;
+    try {
+      lease = await opened;
+    } finally {
+      this.opening.delete(account);
+    }
+    return lease === undefined ? undefined : this.take(lease, amount);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    for (const lease of [...this.current.values()]) this.retire(lease);
+    await Promise.all(this.closing);
+  }
+
+  private async open(account: string, amount: number, available: number): Promise<Lease | undefined> {
+    const previous = this.current.get(account);
+    if (previous !== undefined) this.retire(previous);
+    const id = `lease:${this.replicaId}:${++this.sequence}`;
+    const wanted = leaseSize(amount, available, this.policy.callsPerLease);
+    const ttl = this.policy.reservationTtlMs;
+    let granted = wanted;
+    let reserved = await this.kv.reserve(account, id, wanted, available, ttl);
+    if (!reserved.ok && wanted > amount) {
+      // Too little left for a whole lease: this call alone may still fit.
+      granted = amount;
+      reserved = await this.kv.reserve(account, id, amount, available, ttl);
+    }
+    if (!reserved.ok) return undefined;
+    const lease = new Lease(account, id, granted, this.now());
+    this.current.set(account, lease);
+    return lease;
+  }
+
+  private take(lease: Lease, amount: number): AccountClaim {
+    lease.committed += amount;
+    lease.inFlight += 1;
+    let done = false;
+    const end = (cost: number) => {
+      lease.committed += cost - amount;
+      lease.charged += cost;
+      lease.inFlight -= 1;
+      this.closeIfDrained(lease);
+    };
+    return {
+      settle: async (actual) => {
+        if (!done) {
+          done = true;
+          end(actual);
+        }
+        return true;
+      },
+      release: async () => {
+        if (!done) {
+          done = true;
+          end(0);
+        }
+      },
+    };
+  }
+
+  private retireOld(): void {
+    const now = this.now();
+    for (const lease of [...this.current.values()]) {
+      if (now - lease.openedAt >= this.policy.leaseMs) this.retire(lease);
+    }
+  }
+
+  private retire(lease: Lease): void {
+    lease.retired = true;
+    if (this.current.get(lease.account) === lease) this.current.delete(lease.account);
+    this.closeIfDrained(lease);
+  }
+
+  /** A retired lease whose calls have all ended becomes a hold of what they cost (or nothing). */
+  private closeIfDrained(lease: Lease): void {
+    if (!lease.retired || lease.inFlight > 0 || lease.closed) return;
+    lease.closed = true;
+    const closing = this.settleInStore(lease).finally(() => this.closing.delete(closing));
+    this.closing.add(closing);
+  }
+
+  private async settleInStore(lease: Lease): Promise<void> {
+    try {
+      if (lease.charged === 0) {
+        await this.kv.release(lease.account, lease.id);
+        return;
+      }
+      const existed = await this.kv.settle(lease.account, lease.id, lease.charged, this.policy.holdMs);
+      if (!existed)
+        this.logger.warn({ account: lease.account }, 'a quota lease had expired before it was settled');
+    } catch (error) {
+      // The lease expires on its own (reservation TTL); billing charges from the usage events anyway.
+      this.logger.warn(
+        { account: lease.account, err: (error as Error).name },
+        'a quota lease could not be settled in the store',
+      );
+    }
+  }
+}
+
+/** Calls' worth of the estimate, capped by a share of what is available, never below the call itself. */
+export function leaseSize(amount: number, available: number, callsPerLease: number): number {
+  const cap = Math.floor(available / LARGEST_SHARE_OF_AVAILABLE);
+  return Math.max(amount, Math.min(amount * callsPerLease, cap));
+}
