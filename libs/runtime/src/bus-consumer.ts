@@ -1,9 +1,10 @@
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import type { EventBus, EventRecord, Subscription } from '@tollgate/events';
+import type { BatchingOptions, EventBus, EventRecord, Subscription } from '@tollgate/events';
 
 export interface BusConsumerOptions {
   groupId: string;
   topics: string[];
+  batching?: BatchingOptions;
 }
 
 /**

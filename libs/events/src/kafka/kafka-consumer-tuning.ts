@@ -1,4 +1,5 @@
 import type { ConsumerConfig, RetryOptions } from 'kafkajs';
+import type { BatchingOptions } from '../port/event-bus.port';
 
 /** Consumer timings; kafkajs defaults apply to what is left out. Tests shorten them. */
 export interface KafkaConsumerTuning {
@@ -14,13 +15,19 @@ export interface KafkaConsumerTuning {
 
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 3000;
 
-export function consumerConfig(groupId: string, tuning: KafkaConsumerTuning): ConsumerConfig {
+export function consumerConfig(
+  groupId: string,
+  tuning: KafkaConsumerTuning,
+  batching?: BatchingOptions,
+): ConsumerConfig {
   return {
     groupId,
     sessionTimeout: tuning.sessionTimeout,
     heartbeatInterval: tuning.heartbeatInterval,
     rebalanceTimeout: tuning.rebalanceTimeout,
-    maxWaitTimeInMs: tuning.maxWaitTimeInMs,
+    ...(batching === undefined
+      ? { maxWaitTimeInMs: tuning.maxWaitTimeInMs }
+      : { minBytes: batching.minBytes, maxWaitTimeInMs: batching.maxWaitMs }),
     retry: tuning.retry,
     allowAutoTopicCreation: false,
   };

@@ -46,7 +46,7 @@ export class KafkaSubscription implements Subscription {
     private readonly deps: KafkaSubscriptionDependencies,
   ) {
     this.policy = deliveryPolicy(options);
-    this.consumer = deps.kafka.consumer(consumerConfig(options.groupId, deps.tuning));
+    this.consumer = deps.kafka.consumer(consumerConfig(options.groupId, deps.tuning, options.batching));
   }
 
   /** Resolves once the member has joined its group and received its partitions. */

@@ -48,6 +48,19 @@ export interface SubscribeOptions<T = unknown> {
   maxAttempts?: number;
   /** Delay before retry n is `initialDelayMs * 2^(n-1)`, capped at `maxDelayMs` (defaults 200 ms, 30 s). */
   backoff?: BackoffOptions;
+  /**
+   * Lets the broker gather records before it answers a fetch, for consumers to whom a fraction of a
+   * second costs nothing: fewer, larger batches (one transaction each) under load. The in-memory bus
+   * delivers at once and ignores it.
+   */
+  batching?: BatchingOptions;
+}
+
+export interface BatchingOptions {
+  /** The broker answers once this many bytes are waiting... */
+  minBytes: number;
+  /** ...or once this long has passed, whichever comes first. */
+  maxWaitMs: number;
 }
 
 export interface BackoffOptions {
