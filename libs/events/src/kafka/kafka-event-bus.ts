@@ -15,6 +15,9 @@ import type { KafkaConsumerTuning } from './kafka-consumer-tuning';
 import { kafkaLogCreator } from './kafka-log';
 import { readKafkaConsumerLag } from './kafka-consumer-lag';
 import { KafkaPublisher, type KafkaPublisherOptions } from './kafka-publisher';
+import { fixKafkajsIdleTimer } from './kafkajs-idle-timer-fix';
+
+fixKafkajsIdleTimer();
 import { KafkaSubscription } from './kafka-subscription';
 import { KafkaTables } from './kafka-tables';
 import { KafkaTopics } from './kafka-topics';
