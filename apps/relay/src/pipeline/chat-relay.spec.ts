@@ -135,17 +135,24 @@ const request = (extra: Record<string, unknown> = {}) => ({
   body: { model: 'gpt', messages: [{ role: 'user', content: 'hi' }], max_tokens: MAX_TOKENS, ...extra },
 });
 
+/** A non-streaming OpenAI answer saying 'hello', as an OpenAI-style upstream sends it. */
+const anOpenAiAnswer = (usage: {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}) => ({
+  id: 'x',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-4o-mini',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
+  usage,
+});
+
 describe('ChatRelay', () => {
   it('answers a plain call, publishes its usage and holds the real charge', async () => {
     const usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
-    const answer = {
-      id: 'x',
-      object: 'chat.completion',
-      created: 1,
-      model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
-      usage,
-    };
+    const answer = anOpenAiAnswer(usage);
     // Indented, so that a re-serialised answer would differ from the upstream's bytes.
     const upstreamText = JSON.stringify(answer, null, 2);
     const { kv, events, release, relay, context, tokens } = setup(1_000_000, upstreamText);
@@ -175,14 +182,7 @@ describe('ChatRelay', () => {
   });
 
   it('renders the answer in the client dialect when it differs from the channel', async () => {
-    const answer = {
-      id: 'x',
-      object: 'chat.completion',
-      created: 1,
-      model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
-    };
+    const answer = anOpenAiAnswer({ prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 });
     const { relay, context } = setup(1_000_000, JSON.stringify(answer));
     const reply = new RecordingReply();
     const body = { model: 'gpt', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }] };
