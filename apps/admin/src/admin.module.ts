@@ -7,6 +7,7 @@ import { ChannelsMigration } from './migrations/20261220-channels.migration';
 import { OptionsMigration } from './migrations/20261221-options.migration';
 import { VersionsIncidentsMigration } from './migrations/20261223-versions-incidents.migration';
 import { ChannelUsageMigration } from './migrations/20261224-channel-usage.migration';
+import { ChannelOtherMigration } from './migrations/20261225-channel-other.migration';
 import { Incident } from './incidents/incident.entity';
 import { IncidentsModule } from './incidents/incidents.module';
 import { Option } from './options/option.entity';
@@ -32,6 +33,7 @@ export class AdminModule {
               OptionsMigration,
               VersionsIncidentsMigration,
               ChannelUsageMigration,
+              ChannelOtherMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -1,4 +1,4 @@
-import { TOPICS, type CatalogChannel } from '@tollgate/contracts';
+import { CHANNEL_TYPES, TOPICS, type CatalogChannel } from '@tollgate/contracts';
 import type { OutgoingEvent } from '@tollgate/events';
 import type { Channel } from './channel.entity';
 
@@ -23,6 +23,7 @@ export function catalogChannel(channel: Channel): CatalogChannel {
     auto_ban: channel.autoBan,
     test_model: channel.testModel,
     max_concurrency: channel.maxConcurrency,
+    ...(channel.type === CHANNEL_TYPES.azure && channel.other !== '' ? { api_version: channel.other } : {}),
     updated_at: seconds(channel.updatedAt),
   };
 }

@@ -26,6 +26,7 @@ export function channelView(channel: Channel): ChannelView {
     test_time: seconds(channel.testedAt),
     used_quota: channel.usedQuota,
     max_concurrency: channel.maxConcurrency,
+    other: channel.other,
     created_time: seconds(channel.createdAt),
   };
 }

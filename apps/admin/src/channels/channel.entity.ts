@@ -62,6 +62,10 @@ export class Channel {
   @Property({ type: 'integer' })
   maxConcurrency: Opt<number> = 0;
 
+  /** new-api's per-type setting: an Azure channel's API version ('' = relay's default). */
+  @Property({ type: 'text' })
+  other: Opt<string> = '';
+
   /** Milliseconds the last test took. */
   @Property({ type: 'integer' })
   responseTime: Opt<number> = 0;

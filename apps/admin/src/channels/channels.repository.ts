@@ -190,6 +190,7 @@ export class ChannelsRepository {
           autoBan: input.auto_ban,
           testModel: input.test_model,
           maxConcurrency: input.max_concurrency,
+          other: input.other,
           createdAt: now,
           updatedAt: now,
         }),

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import {
+  AZURE_API_VERSION_MESSAGE,
   CHANNEL_TYPES_NEEDING_BASE_URL,
   ChannelStatus,
   ErrorCode,
+  isValidChannelOther,
   type ChannelAutoDisableRequest,
   type ChannelListQuery,
   type ChannelPage,
@@ -97,6 +99,7 @@ export class ChannelsService {
       if (changes.auto_ban !== undefined) found.autoBan = changes.auto_ban;
       if (changes.test_model !== undefined) found.testModel = changes.test_model;
       if (changes.max_concurrency !== undefined) found.maxConcurrency = changes.max_concurrency;
+      if (changes.other !== undefined) found.other = changes.other;
       if (changes.status !== undefined && changes.status !== found.status) {
         found.status = changes.status;
         found.statusReason = '';
@@ -104,6 +107,9 @@ export class ChannelsService {
       }
       if (CHANNEL_TYPES_NEEDING_BASE_URL.includes(found.type) && found.baseUrl === '') {
         throw new AppException(ErrorCode.ValidationFailed, 'base_url: is required for this channel type');
+      }
+      if (!isValidChannelOther(found.type, found.other)) {
+        throw new AppException(ErrorCode.ValidationFailed, `other: ${AZURE_API_VERSION_MESSAGE}`);
       }
       return true;
     });

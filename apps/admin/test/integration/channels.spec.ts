@@ -188,6 +188,7 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
         test_time: 0,
         used_quota: 0,
         max_concurrency: 8,
+        other: '',
         created_time: expect.any(Number),
       });
       expect(await read(created.id)).toEqual(created);
@@ -256,6 +257,27 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
       const everything = JSON.stringify([channelEvents.records, created, updated.body, keptKey.body]);
       for (const secretPart of [key.slice(4, -4), newKey.slice(4, -4)])
         expect(everything).not.toContain(secretPart);
+    });
+
+    it("keeps an Azure channel's API version in new-api's `other` and gives it to relay as api_version", async () => {
+      const azure = await create(
+        aChannel({ type: 3, base_url: 'https://tollgate.openai.azure.test', other: '2025-01-01-preview' }),
+      );
+      expect(azure).toMatchObject({ type: 3, other: '2025-01-01-preview' });
+      expect(await published(azure)).toMatchObject({ type: 3, api_version: '2025-01-01-preview' });
+
+      const cleared = await client.call<ChannelView>('/api/channel', {
+        method: 'PUT',
+        body: { id: azure.id, other: '' },
+      });
+      expect(cleared.body.data).toMatchObject({ other: '' });
+      const republished = await published(azure, (value) => value.api_version === undefined);
+      expect(republished).not.toHaveProperty('api_version');
+
+      // Another type's `other` is kept as new-api keeps it, and means nothing to relay.
+      const openai = await create(aChannel({ other: 'anything' }));
+      expect(openai.other).toBe('anything');
+      expect(await published(openai)).not.toHaveProperty('api_version');
     });
 
     it("takes new-api's {mode, channel} body, and in batch mode makes one channel per key line", async () => {
@@ -388,6 +410,13 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
         ['auto_ban as text', { auto_ban: 'yes' }],
         ['HTML in the tag', { tag: '<img src=x onerror=alert(1)>' }],
         ['a test model with spaces', { test_model: 'gpt 4o' }],
+        [
+          'an Azure API version that is not one',
+          { type: 3, base_url: 'https://az.example.test', other: 'latest' },
+        ],
+        ['control characters in other', { other: 'v\u0000' }],
+        ['a 65-character other', { other: 'o'.repeat(65) }],
+        ['other as a number', { other: 20241021 }],
       ];
 
       it.each(cases)('create with %s', async (_case, overrides) => {

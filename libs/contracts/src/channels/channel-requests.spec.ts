@@ -1,6 +1,7 @@
 import {
   channelListQuerySchema,
   createChannelRequestSchema,
+  isValidChannelOther,
   updateChannelRequestSchema,
 } from './channel-requests';
 import { ChannelStatus } from './channel-types';
@@ -25,6 +26,7 @@ describe('channel requests', () => {
         auto_ban: true,
         test_model: '',
         max_concurrency: 0,
+        other: '',
       },
     });
   });
@@ -65,6 +67,17 @@ describe('channel requests', () => {
     expect(
       createChannelRequestSchema.safeParse({ ...minimal, type: 8, base_url: 'http://10.0.0.5:8000' }).success,
     ).toBe(true);
+  });
+
+  it("takes an Azure channel's API version in `other`, and only a date-shaped one", () => {
+    const azure = { ...minimal, type: 3, base_url: 'https://x.openai.azure.test' };
+    for (const other of ['', '2024-10-21', '2025-04-01-preview'])
+      expect(createChannelRequestSchema.safeParse({ ...azure, other }).success).toBe(true);
+    for (const other of ['latest', '2024-10', '2024-10-21-beta'])
+      expect(createChannelRequestSchema.safeParse({ ...azure, other }).success).toBe(false);
+    expect(createChannelRequestSchema.safeParse({ ...minimal, other: 'latest' }).success).toBe(true);
+    expect(isValidChannelOther(3, 'latest')).toBe(false);
+    expect(isValidChannelOther(1, 'latest')).toBe(true);
   });
 
   it('treats an empty key in an update as "keep the stored key"', () => {

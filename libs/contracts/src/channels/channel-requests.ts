@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { groupNameSchema } from '../users/roles';
 import {
+  CHANNEL_TYPES,
   CHANNEL_TYPES_NEEDING_BASE_URL,
   CHANNEL_TYPE_NUMBERS,
   ChannelStatus,
@@ -129,7 +130,21 @@ const editableFields = {
   auto_ban: flag.transform((value) => value === true || value === 1),
   test_model: z.union([z.literal(''), modelName]),
   max_concurrency: intIn(0, CHANNEL_MAX_CONCURRENCY),
+  /** new-api's per-type extra setting; for Azure, the API version ('' = relay's default). */
+  other: z
+    .string({ invalid_type_error: 'must be text' })
+    .trim()
+    .max(64, 'must be at most 64 characters')
+    .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
 };
+
+const AZURE_API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
+export const AZURE_API_VERSION_MESSAGE = 'must be an Azure API version such as 2024-10-21 (or empty)';
+
+/** Whether `other` suits a channel of this type: an Azure channel's is its API version, if any. */
+export function isValidChannelOther(type: ChannelType, other: string): boolean {
+  return type !== CHANNEL_TYPES.azure || other === '' || AZURE_API_VERSION.test(other);
+}
 
 const singleKey = z
   .string({ invalid_type_error: 'must be text' })
@@ -153,6 +168,7 @@ const channelFields = z
     auto_ban: editableFields.auto_ban.default(true),
     test_model: editableFields.test_model.default(''),
     max_concurrency: editableFields.max_concurrency.default(0),
+    other: editableFields.other.default(''),
     key: z
       .string({ required_error: 'is required', invalid_type_error: 'must be text' })
       .max(CHANNEL_BATCH_MAX_KEYS * (CHANNEL_KEY_MAX_LENGTH + 2), 'is too long')
@@ -165,6 +181,9 @@ const channelFields = z
         path: ['base_url'],
         message: 'is required for this channel type',
       });
+    }
+    if (!isValidChannelOther(channel.type, channel.other)) {
+      context.addIssue({ code: z.ZodIssueCode.custom, path: ['other'], message: AZURE_API_VERSION_MESSAGE });
     }
   });
 
@@ -232,6 +251,7 @@ export const updateChannelRequestSchema = z.object({
   auto_ban: editableFields.auto_ban.optional(),
   test_model: editableFields.test_model.optional(),
   max_concurrency: editableFields.max_concurrency.optional(),
+  other: editableFields.other.optional(),
 });
 export type UpdateChannelRequest = z.output<typeof updateChannelRequestSchema>;
 

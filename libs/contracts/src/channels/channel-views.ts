@@ -29,6 +29,8 @@ export const channelViewSchema = z.object({
   test_time: z.number().int(),
   used_quota: z.number().int(),
   max_concurrency: z.number().int(),
+  /** For Azure, the API version ('' = relay's default). */
+  other: z.string(),
   created_time: z.number().int(),
 });
 export type ChannelView = z.infer<typeof channelViewSchema>;
