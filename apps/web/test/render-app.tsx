@@ -57,3 +57,30 @@ export const enabledStatus = {
   payment_test_enabled: true,
   start_time: 1,
 };
+
+/** A successful answer in the API's envelope. */
+export const ok = (data?: unknown, message = '') => ({ status: 200, body: { success: true, message, data } });
+
+/** `GET /api/user/self` of the signed-in user the screens are rendered for (id 5, Анна). */
+export const aSignedInAccount = (overrides: Record<string, unknown> = {}) => ({
+  id: 5,
+  username: 'anna',
+  display_name: 'Анна',
+  role: 1,
+  status: 1,
+  group: 'default',
+  email: 'anna@example.ru',
+  quota: 1_000_000,
+  used_quota: 250_000,
+  request_count: 12,
+  aff_code: null,
+  aff_count: 0,
+  aff_quota: 0,
+  aff_history_quota: 0,
+  inviter_id: null,
+  setting: '{}',
+  github_id: '',
+  google_id: '',
+  discord_id: '',
+  ...overrides,
+});

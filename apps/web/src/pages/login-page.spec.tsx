@@ -1,9 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { answerApi, enabledStatus, renderApp } from '../../test/render-app';
+import { answerApi, enabledStatus, ok, renderApp } from '../../test/render-app';
 import { STORAGE_KEYS } from '../lib/local-storage-keys';
-
-const ok = (data?: unknown) => ({ status: 200, body: { success: true, message: '', data } });
 
 function field(name: string): HTMLInputElement {
   const input = document.querySelector(`input[name="${name}"]`);

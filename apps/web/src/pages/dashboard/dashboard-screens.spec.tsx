@@ -1,31 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { answerApi, enabledStatus, renderApp } from '../../../test/render-app';
+import { aSignedInAccount, answerApi, enabledStatus, ok, renderApp } from '../../../test/render-app';
 import { STORAGE_KEYS } from '../../lib/local-storage-keys';
 
-const ok = (data?: unknown) => ({ status: 200, body: { success: true, message: '', data } });
-
-const account = {
-  id: 5,
-  username: 'anna',
-  display_name: 'Анна',
-  role: 1,
-  status: 1,
-  group: 'default',
-  email: 'anna@example.ru',
-  quota: 1_000_000,
-  used_quota: 250_000,
-  request_count: 12,
-  aff_code: null,
-  aff_count: 0,
-  aff_quota: 0,
-  aff_history_quota: 0,
-  inviter_id: null,
-  setting: '{}',
-  github_id: '',
-  google_id: '',
-  discord_id: '',
-};
+const account = aSignedInAccount();
 
 const token = {
   id: 7,

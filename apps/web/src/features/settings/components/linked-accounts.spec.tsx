@@ -1,31 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { answerApi, enabledStatus, renderApp } from '../../../../test/render-app';
+import { aSignedInAccount, answerApi, enabledStatus, ok, renderApp } from '../../../../test/render-app';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 
-const ok = (data?: unknown, message = '') => ({ status: 200, body: { success: true, message, data } });
-
-const account = (githubId: string) => ({
-  id: 5,
-  username: 'anna',
-  display_name: 'Анна',
-  role: 1,
-  status: 1,
-  group: 'default',
-  email: 'anna@example.ru',
-  quota: 1_000_000,
-  used_quota: 0,
-  request_count: 0,
-  aff_code: null,
-  aff_count: 0,
-  aff_quota: 0,
-  aff_history_quota: 0,
-  inviter_id: null,
-  setting: '{}',
-  github_id: githubId,
-  google_id: '',
-  discord_id: '',
-});
+const account = (githubId: string) =>
+  aSignedInAccount({ used_quota: 0, request_count: 0, github_id: githubId });
 
 const deletes = (fetch: jest.Mock, path: string) =>
   fetch.mock.calls.filter(([url, init]) => String(url) === path && init?.method === 'DELETE').length;

@@ -1,9 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { answerApi, renderApp } from '../../../../test/render-app';
+import { answerApi, ok, renderApp } from '../../../../test/render-app';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
-
-const ok = (data?: unknown) => ({ status: 200, body: { success: true, message: '', data } });
 
 const release = (id: number, version: string, releaseDate: string) => ({
   id,
