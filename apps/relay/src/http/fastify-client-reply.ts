@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { ClientGoneError, type ClientReply } from '../pipeline/client-reply';
+import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from '../pipeline/client-reply';
 
 /** Stream chunks are small; a little buffering lets a slow client apply back-pressure early. */
 const STREAM_HIGH_WATER_MARK = 16 * 1024;
@@ -30,11 +30,7 @@ export class FastifyClientReply implements ClientReply {
   }
 
   sendJson(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
-    void this.reply
-      .code(status)
-      .headers(headers)
-      .type('application/json; charset=utf-8')
-      .send(JSON.stringify(body));
+    void this.reply.code(status).headers(headers).type(JSON_REPLY_CONTENT_TYPE).send(JSON.stringify(body));
   }
 
   sendRaw(status: number, contentType: string, body: Buffer | string): void {

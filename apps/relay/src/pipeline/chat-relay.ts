@@ -16,7 +16,7 @@ import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../pr
 import { promptTokensUpperBound } from '../token-counting';
 import type { CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
-import { ClientGoneError, type ClientReply } from './client-reply';
+import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from './client-reply';
 import type { MeteredCall, Metering } from './metering';
 import type { RelayMetrics } from './relay-metrics';
 import type { TokenCounter } from './token-counter';
@@ -33,8 +33,6 @@ export interface ChatRelayDeps {
   tokens: TokenCounter;
   now: () => number;
 }
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 const malformed = (): RelayError =>
   new RelayError(ErrorCode.UpstreamError, 'The upstream provider sent an answer that could not be read');
@@ -120,7 +118,7 @@ export class ChatRelay {
     if (!reply.signal.aborted) {
       const rendered = protocol.renderResponse(parsed, request.model);
       // The client's dialect is the channel's and nothing was changed: its bytes go out as they came.
-      if (rendered === body) reply.sendRaw(200, JSON_CONTENT_TYPE, text);
+      if (rendered === body) reply.sendRaw(200, JSON_REPLY_CONTENT_TYPE, text);
       else reply.sendJson(200, rendered);
     }
     await metered.finish({

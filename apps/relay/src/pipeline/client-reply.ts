@@ -1,3 +1,6 @@
+/** How every JSON answer to a client is labelled, serialised here or passed through as the upstream's text. */
+export const JSON_REPLY_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** The client went away (closed the connection) before the answer was complete. */
 export class ClientGoneError extends Error {
   constructor() {
