@@ -6,6 +6,39 @@ const appsMapper = {
   '^@tollgate/(gateway|auth|billing|relay|chat|admin)$': '<rootDir>/apps/$1/src',
   '^@tollgate/launcher$': '<rootDir>/tools/launcher/src',
 };
+/** ES-module-only packages the web app's component tests load; Jest compiles them to CommonJS. */
+const ESM_ONLY_WEB_PACKAGES = [
+  'react-markdown',
+  'remark-[a-z-]+',
+  'rehype-[a-z-]+',
+  'unified',
+  'bail',
+  'ccount',
+  'character-[a-z-]+',
+  'comma-separated-tokens',
+  'decode-named-character-reference',
+  'devlop',
+  'escape-string-regexp',
+  'estree-util-[a-z-]+',
+  'hast-util-[a-z-]+',
+  'hastscript',
+  'html-url-attributes',
+  'is-plain-obj',
+  'longest-streak',
+  'lowlight',
+  'markdown-table',
+  'mdast-util-[a-z-]+',
+  'micromark[a-z-]*',
+  'property-information',
+  'space-separated-tokens',
+  'trim-lines',
+  'trough',
+  'unist-util-[a-z-]+',
+  'vfile[a-z-]*',
+  'web-namespaces',
+  'zwitch',
+  'html-void-elements',
+];
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
@@ -27,7 +60,12 @@ module.exports = {
       displayName: 'unit-web',
       testEnvironment: 'jsdom',
       testMatch: ['<rootDir>/apps/web/src/**/*.spec.{ts,tsx}'],
-      transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/apps/web/tsconfig.spec.json' }] },
+      transform: {
+        '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/apps/web/tsconfig.spec.json' }],
+        // The Markdown renderer (react-markdown and the unified ecosystem) ships ES modules only.
+        '^.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'CommonJS', esModuleInterop: true } }],
+      },
+      transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_WEB_PACKAGES.join('|')})/)`],
       moduleNameMapper: {
         '^@tollgate/contracts$': '<rootDir>/libs/contracts/src',
         '\\.(css)$': '<rootDir>/apps/web/test/style-stub.js',

@@ -1,6 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { copyText } from '../lib/clipboard';
-import { notify } from '../features/shell/notify';
+import { CopyCodeButton } from './copy-code-button';
 
 interface CodeBlockProps {
   code: string;
@@ -10,12 +8,6 @@ interface CodeBlockProps {
 
 /** Monospaced code with a copy button. */
 export function CodeBlock({ code, language, testId }: CodeBlockProps) {
-  const { t } = useTranslation('common');
-  const copy = async () => {
-    const result = await copyText(code);
-    if (result === 'copied') notify.success(t('copied'));
-    else notify.destructive(result === 'unsupported' ? t('copy_unsupported') : t('copy_failed'));
-  };
   return (
     <div className="group relative">
       <pre
@@ -25,13 +17,7 @@ export function CodeBlock({ code, language, testId }: CodeBlockProps) {
       >
         <code>{code}</code>
       </pre>
-      <button
-        type="button"
-        onClick={() => void copy()}
-        className="absolute top-2 right-2 rounded-md bg-slate-700 px-2 py-1 text-xs font-medium text-white hover:bg-slate-600"
-      >
-        {t('copy')}
-      </button>
+      <CopyCodeButton code={code} />
     </div>
   );
 }
