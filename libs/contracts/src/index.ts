@@ -11,3 +11,4 @@ export * from './billing';
 export * from './auth';
 export * from './internal/service-calls';
 export * from './channels';
+export * from './chat';

@@ -76,6 +76,44 @@ export const accountSetQuotaResult = z.object({
 });
 export type AccountSetQuotaResult = z.infer<typeof accountSetQuotaResult>;
 
+/**
+ * The chat service asks relay for a completion as a signed-in user, with no API key: the service
+ * token proves the caller is a service, `CHAT_USER_HEADER` names the user and `CHAT_LABEL_HEADER`
+ * the chat (the usage log's token name). The body is OpenAI's chat completion request (streamed);
+ * routing, reservation, usage events and the charge are those of any /v1 call. Just before
+ * `data: [DONE]` the stream carries one `event: tollgate.charge` whose data is a ChatCharge.
+ */
+export const RELAY_CHAT_COMPLETION_CALL = {
+  method: 'POST',
+  path: '/internal/chat/completions',
+  audience: 'relay:chat',
+} as const satisfies ServiceCall;
+
+/** The models a user may call (a channel serves them for the user's group); `CHAT_USER_HEADER` names the user. */
+export const RELAY_CHAT_MODELS_CALL = {
+  method: 'GET',
+  path: '/internal/chat/models',
+  audience: 'relay:chat',
+} as const satisfies ServiceCall;
+
+export const CHAT_USER_HEADER = 'x-tollgate-chat-user';
+export const CHAT_LABEL_HEADER = 'x-tollgate-chat-label';
+/** The SSE event name of the charge relay sends at the end of an internal chat stream. */
+export const CHAT_CHARGE_EVENT = 'tollgate.charge';
+
+export const chatChargeSchema = z.object({
+  /** What the balance moved by, in quota units. */
+  quota: z.number().int().nonnegative(),
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  /** The model that answered (the requested name). */
+  model: z.string(),
+});
+export type ChatCharge = z.infer<typeof chatChargeSchema>;
+
+export const relayChatModelsResult = z.object({ models: z.array(z.string()) });
+export type RelayChatModelsResult = z.infer<typeof relayChatModelsResult>;
+
 /** Fills `:name` segments of a call's path. */
 export function servicePath(
   call: ServiceCall,

@@ -1,0 +1,3 @@
+export * from './chat-requests';
+export * from './chat-views';
+export * from './chat-stream';
