@@ -26,6 +26,8 @@ import { profileHotPath } from './scenarios/profile.mjs';
 import { concurrentStreams } from './scenarios/streams.mjs';
 import { throughput } from './scenarios/throughput.mjs';
 import { timeToFirstToken } from './scenarios/ttft.mjs';
+import { chatTimeToFirstToken } from './scenarios/chat.mjs';
+import { seedChatUser } from './lib/chat-customer.mjs';
 
 const options = parseOptions(process.argv.slice(2));
 if (options.help) {
@@ -113,6 +115,21 @@ async function measureScenarios({ infra, upstream, portkey }) {
   );
   await scenario('ttft', () =>
     timeToFirstToken({ targets, upstream, rounds, durationSeconds: options.ttftSeconds }),
+  );
+  await scenario('chat', async () =>
+    chatTimeToFirstToken({
+      targets,
+      chatTarget: await seedChatUser({
+        gatewayUrl: tollgate.platform.url,
+        billingUrl: tollgate.platform.services.billing.url,
+        internalSecret: tollgate.internalSecret,
+        root: tollgate.root,
+        model: tollgate.customer.model,
+      }),
+      upstream,
+      rounds,
+      durationSeconds: options.ttftSeconds,
+    }),
   );
   await scenario('streams', () =>
     concurrentStreams({

@@ -1,7 +1,7 @@
 // Command-line options of bench/run.mjs.
 import { parseArgs } from 'node:util';
 
-export const SCENARIOS = ['latency', 'throughput', 'ttft', 'streams', 'billing', 'profile'];
+export const SCENARIOS = ['latency', 'throughput', 'ttft', 'chat', 'streams', 'billing', 'profile'];
 
 export const USAGE = `Usage: node bench/run.mjs [options]      (npm run bench -- [options])
 

@@ -75,7 +75,10 @@ export async function startTollgate({ infra, upstreamUrl, workers, logDir, runId
   const { KafkaEventBus } = workspacePackage('@tollgate/events');
   const internalSecret = randomBytes(32).toString('hex');
   const encryptionKey = randomBytes(32).toString('base64');
-  const rootUsername = `broot_${randomBytes(4).toString('hex')}`;
+  const root = {
+    username: `broot_${randomBytes(4).toString('hex')}`,
+    password: randomBytes(12).toString('hex'),
+  };
   log(`starting Tollgate (distributed; gateway and relay with ${workers} worker(s) each)`);
   const start = () =>
     startDistributed({
@@ -83,8 +86,8 @@ export async function startTollgate({ infra, upstreamUrl, workers, logDir, runId
       env: {
         TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
         TOLLGATE_ENCRYPTION_KEY: encryptionKey,
-        TOLLGATE_ROOT_USERNAME: rootUsername,
-        TOLLGATE_ROOT_PASSWORD: randomBytes(12).toString('hex'),
+        TOLLGATE_ROOT_USERNAME: root.username,
+        TOLLGATE_ROOT_PASSWORD: root.password,
         LOG_LEVEL: 'warn',
         // One load generator on one address: the per-IP limit would measure itself.
         GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
@@ -113,7 +116,14 @@ export async function startTollgate({ infra, upstreamUrl, workers, logDir, runId
     });
     await waitUntilServable(platform.url, customer);
     log(`Tollgate serves the bench key at ${platform.url}`);
-    return { platform, bus, customer, billingDatabaseUrl: platform.databaseUrls.billing };
+    return {
+      platform,
+      bus,
+      customer,
+      root,
+      internalSecret,
+      billingDatabaseUrl: platform.databaseUrls.billing,
+    };
   } catch (error) {
     await bus.close();
     await platform.stop();

@@ -81,7 +81,8 @@ export async function seedCustomer({ bus, encryptionKey, internalSecret, billing
         base_url: upstreamUrl,
         models: [BENCH_MODEL],
         model_mapping: { [BENCH_MODEL]: UPSTREAM_MODEL },
-        groups: [BENCH_GROUP],
+        // 'default' too: the chat scenario's web user (root) is in the default group.
+        groups: [BENCH_GROUP, 'default'],
         priority: 0,
         weight: 1,
         tag: '',
@@ -114,6 +115,12 @@ export async function seedCustomer({ bus, encryptionKey, internalSecret, billing
     },
   ]);
 
+  await setBenchBalance({ billingUrl, internalSecret, userId });
+  return { userId, tokenId, channelId, apiKey, model: BENCH_MODEL, group: BENCH_GROUP };
+}
+
+/** Gives a user the bench balance through billing's own internal call (a ledger adjustment). */
+export async function setBenchBalance({ billingUrl, internalSecret, userId }) {
   const call = contracts.ACCOUNT_SET_QUOTA_CALL;
   const signer = new platform.ServiceTokenSigner(internalSecret, call.audience);
   const res = await fetch(new URL(contracts.servicePath(call, { userId }), billingUrl), {
@@ -128,7 +135,6 @@ export async function seedCustomer({ bus, encryptionKey, internalSecret, billing
   });
   if (res.status !== 200)
     throw new Error(`billing refused the bench balance: ${res.status} ${await res.text()}`);
-  return { userId, tokenId, channelId, apiKey, model: BENCH_MODEL, group: BENCH_GROUP };
 }
 
 /** Resolves once a chat completion through `gatewayUrl` succeeds (relay has the entities and the balance). */

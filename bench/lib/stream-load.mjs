@@ -25,6 +25,9 @@ export async function runStreamLoad(
       String(durationSeconds),
       '--timeout-ms',
       String(timeoutMs - 30_000),
+      ...(target.body ? ['--body', JSON.stringify(target.body)] : []),
+      ...(target.firstChunk ? ['--first', target.firstChunk] : []),
+      ...(target.doneMarker ? ['--done', target.doneMarker] : []),
     ],
     { timeoutMs, env: { UV_THREADPOOL_SIZE: '4' } },
   );

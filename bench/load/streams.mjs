@@ -2,6 +2,8 @@
 // Load generator for streamed chat completions, run by the harness as its own process.
 //   --mode hold   open --concurrency streams at once (spread over --ramp-ms), each read to its end
 //   --mode ttft   one stream after another for --duration-s seconds
+// --body replaces the OpenAI request (the chat service takes its own), --first is the pattern of the
+// first chunk with generated text and --done the text that marks a complete stream.
 // Prints one JSON line: streams, completed, failed, stalled, TTFT percentiles (ms), the largest gap
 // between chunks, and the wall time. A stall is a gap over --stall-ms between two chunks.
 import { parseArgs } from 'node:util';
@@ -18,6 +20,9 @@ const { values: args } = parseArgs({
     'duration-s': { type: 'string', default: '10' },
     'stall-ms': { type: 'string', default: '1000' },
     'timeout-ms': { type: 'string', default: '120000' },
+    body: { type: 'string' },
+    first: { type: 'string', default: '"content":"[^"]' },
+    done: { type: 'string', default: '[DONE]' },
   },
 });
 
@@ -29,14 +34,17 @@ const agent = new Agent({
   bodyTimeout: 0,
 });
 const headers = { 'content-type': 'application/json', ...JSON.parse(args.headers) };
-const body = JSON.stringify({
-  model: args.model,
-  messages: [{ role: 'user', content: 'Stream a story to the benchmark.' }],
-  stream: true,
-});
+const body =
+  args.body ??
+  JSON.stringify({
+    model: args.model,
+    messages: [{ role: 'user', content: 'Stream a story to the benchmark.' }],
+    stream: true,
+  });
 const stallMs = Number(args['stall-ms']);
 // The first chunk that carries generated text (a role-only opening chunk does not count).
-const CONTENT = /"content":"[^"]/;
+const CONTENT = new RegExp(args.first);
+const DONE = args.done;
 
 async function oneStream() {
   const startedAt = performance.now();
@@ -62,7 +70,7 @@ async function oneStream() {
       if (result.chunks > 0) result.maxGap = Math.max(result.maxGap, now - last);
       last = now;
       result.chunks++;
-      if (text.includes('[DONE]')) done = true;
+      if (text.includes(DONE)) done = true;
     }
     result.ok = done;
   } catch {

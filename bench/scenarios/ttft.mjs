@@ -1,11 +1,12 @@
 // Added time to first token: one stream after another (64 chunks, 20 ms apart), time from sending the
-// request to the first chunk with generated text; each gateway minus direct, paired within a round.
+// request to the first chunk with generated text; each target minus the baseline (the direct call to
+// the upstream unless told otherwise), paired within a round.
 import { log } from '../lib/log.mjs';
 import { median } from '../lib/stats.mjs';
 import { runStreamLoad } from '../lib/stream-load.mjs';
 import { rotated } from '../lib/targets.mjs';
 
-export async function timeToFirstToken({ targets, upstream, rounds, durationSeconds }) {
+export async function timeToFirstToken({ targets, upstream, rounds, durationSeconds, baseline = 'direct' }) {
   await upstream.setLatency(0);
   const byRound = [];
   for (let round = 0; round < rounds; round++) {
@@ -25,7 +26,7 @@ export async function timeToFirstToken({ targets, upstream, rounds, durationSeco
     failed: byRound.reduce((sum, r) => sum + r[name].failed, 0),
     p50: median(byRound.map((r) => r[name].ttftP50 ?? Number.NaN)),
     p99: median(byRound.map((r) => r[name].ttftP99 ?? Number.NaN)),
-    addedP50: name === 'direct' ? 0 : median(byRound.map((r) => r[name].ttftP50 - r.direct.ttftP50)),
-    addedP99: name === 'direct' ? 0 : median(byRound.map((r) => r[name].ttftP99 - r.direct.ttftP99)),
+    addedP50: name === baseline ? 0 : median(byRound.map((r) => r[name].ttftP50 - r[baseline].ttftP50)),
+    addedP99: name === baseline ? 0 : median(byRound.map((r) => r[name].ttftP99 - r[baseline].ttftP99)),
   }));
 }
