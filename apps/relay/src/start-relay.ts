@@ -22,6 +22,7 @@ export async function startRelay(env: Env, runtime: ServiceRuntime): Promise<Run
         hotPath: () => relay.current(),
         logger,
         refused: (protocol, outcome) => relay.refused(protocol, outcome),
+        internalTokenSecret: config.TOLLGATE_INTERNAL_TOKEN_SECRET,
       });
     },
   });

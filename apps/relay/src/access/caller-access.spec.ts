@@ -105,6 +105,20 @@ describe('CallerAccess', () => {
     expect(() => open.assertModelAllowed(open.authenticate(KEY, '::1', 'openai'), 'gpt-4o')).not.toThrow();
   });
 
+  it("makes a keyless caller for the chat service in the user's own group, with no key limits", () => {
+    const access = accessWith({}, { group: 'vip' });
+    const caller = access.chatCaller('7', 'chat #12');
+    expect(caller).toMatchObject({ token: null, user: { id: 7 }, group: 'vip', label: 'chat #12' });
+    expect(() => access.assertModelAllowed(caller, 'any-model')).not.toThrow();
+  });
+
+  it('refuses a chat call for an unknown user (401) or a disabled one (403)', () => {
+    expect(refusal(() => accessWith({}).chatCaller('8', 'chat #1')).status).toBe(401);
+    expect(
+      refusal(() => accessWith({}, { status: UserStatus.Disabled }).chatCaller('7', 'chat #1')).status,
+    ).toBe(403);
+  });
+
   it('uses the key group when it names one, else the owner group', () => {
     const user = { ...aUser(7), group: 'vip' };
     expect(effectiveGroup(aToken({ group: 'enterprise-acme' }), user)).toBe('enterprise-acme');

@@ -12,11 +12,16 @@ import { missingKeyMessage } from './api-key';
 import { IpAllowList } from './ip-allow-list';
 import type { ApiKeyHasher, KeyIndex } from './key-index';
 
-/** Who is calling: the key, its owner, and the group whose channels and prices apply. */
+/**
+ * Who is calling: the key, its owner, and the group whose channels and prices apply. A signed-in
+ * user's call from the chat service has no key (`token` null) and names its chat in `label`.
+ */
 export interface Caller {
-  token: IdentityToken;
+  token: IdentityToken | null;
   user: IdentityUser;
   group: string;
+  /** The usage log's token name for a keyless call (`chat #12`). */
+  label?: string;
 }
 
 export interface UserLookup {
@@ -44,7 +49,11 @@ export class CallerAccess {
     private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
-  authenticate(apiKey: string | undefined, clientIp: string, protocol: ApiProtocol): Caller {
+  authenticate(
+    apiKey: string | undefined,
+    clientIp: string,
+    protocol: ApiProtocol,
+  ): Caller & { token: IdentityToken } {
     if (apiKey === undefined) throw new RelayError(ErrorCode.InvalidApiKey, missingKeyMessage(protocol));
     const token = this.keys.find(this.hasher.hash(apiKey));
     if (token === undefined) throw new RelayError(ErrorCode.InvalidApiKey, 'Invalid API key');
@@ -58,10 +67,22 @@ export class CallerAccess {
     return { token, user, group: effectiveGroup(token, user) };
   }
 
+  /**
+   * A signed-in user's call that the chat service makes for them (the service token was checked by
+   * the route): no key, so no key limits; the user's own group and balance apply.
+   */
+  chatCaller(userId: string, label: string): Caller {
+    const user = this.users.get(userId);
+    if (user === undefined) throw new RelayError(ErrorCode.Unauthenticated, 'Unknown user');
+    if (user.status !== UserStatus.Enabled)
+      throw new RelayError(ErrorCode.Forbidden, 'This account is disabled');
+    return { token: null, user, group: user.group, label };
+  }
+
   /** The key's model list, when it has one enabled, must name the model. */
   assertModelAllowed(caller: Caller, model: string): void {
     const { token } = caller;
-    if (token.model_limits_enabled && !token.model_limits.includes(model)) {
+    if (token !== null && token.model_limits_enabled && !token.model_limits.includes(model)) {
       throw new RelayError(ErrorCode.ModelNotAllowed, `This API key may not use the model ${model}`);
     }
   }

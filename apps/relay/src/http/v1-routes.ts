@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, protocolOfPath, type ApiProtocol } from '@tollgate/contracts';
-import type { Logger } from '@tollgate/platform';
+import {
+  CHAT_LABEL_HEADER,
+  CHAT_USER_HEADER,
+  ErrorCode,
+  protocolOfPath,
+  RELAY_CHAT_COMPLETION_CALL,
+  RELAY_CHAT_MODELS_CALL,
+  type ApiProtocol,
+} from '@tollgate/contracts';
+import { SERVICE_TOKEN_HEADER, verifyServiceToken, type Logger } from '@tollgate/platform';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extractApiKey } from '../access/api-key';
+import type { Caller } from '../access/caller-access';
 import { RelayError, renderRelayError } from '../errors/relay-error';
 import { geminiModelPage, toGeminiModel } from '../models/gemini-models';
 import type { CallableModel } from '../models/model-listing';
@@ -24,7 +33,45 @@ export interface V1RouteDeps {
   hotPath(): HotPath | undefined;
   logger: Logger;
   refused(protocol: ApiProtocol, outcome: string): void;
+  /** Verifies the chat service's service tokens (TOLLGATE_INTERNAL_TOKEN_SECRET). */
+  internalTokenSecret: string;
 }
+
+/** How a route learns who is calling. */
+type Authenticate = (
+  hot: HotPath,
+  request: FastifyRequest,
+  protocol: ApiProtocol,
+) => Promise<Caller> | Caller;
+
+const byApiKey: Authenticate = (hot, request, protocol) =>
+  hot.access.authenticate(extractApiKey(request.headers, request.query), request.ip, protocol);
+
+const LABEL = /^[0-9A-Za-z_-]{1,32}$/;
+
+/**
+ * The chat service, for a signed-in user: a service token for relay's chat audience (no key), the user
+ * in CHAT_USER_HEADER, the chat's id as the label the usage log shows (`chat #12`, never a title).
+ */
+const byChatService =
+  (secret: string): Authenticate =>
+  async (hot, request) => {
+    const token = request.headers[SERVICE_TOKEN_HEADER];
+    try {
+      if (typeof token !== 'string' || token === '') throw new Error('no service token');
+      await verifyServiceToken(token, secret, RELAY_CHAT_COMPLETION_CALL.audience);
+    } catch {
+      throw new RelayError(ErrorCode.Unauthenticated, 'A valid service token is required');
+    }
+    const userId = request.headers[CHAT_USER_HEADER];
+    if (typeof userId !== 'string' || !/^[1-9]\d{0,15}$/.test(userId))
+      throw new RelayError(ErrorCode.ValidationFailed, `${CHAT_USER_HEADER} must name a user id`);
+    const label = request.headers[CHAT_LABEL_HEADER];
+    return hot.access.chatCaller(
+      userId,
+      typeof label === 'string' && LABEL.test(label) ? `chat #${label}` : 'chat',
+    );
+  };
 
 const PASS_THROUGH_ROUTES: ReadonlyArray<[string, PassThroughOperation]> = [
   ['/v1/completions', 'completions'],
@@ -67,6 +114,7 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         client: FastifyClientReply,
         request: FastifyRequest,
       ) => Promise<void>,
+      authenticate: Authenticate = byApiKey,
     ) =>
     async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const startedAt = performance.now();
@@ -74,12 +122,14 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
       try {
         const hot = deps.hotPath();
         if (hot === undefined || !hot.isCaughtUp()) throw notReady();
-        const caller = hot.access.authenticate(
-          extractApiKey(request.headers, request.query),
-          request.ip,
-          protocol,
+        const caller = await authenticate(hot, request, protocol);
+        const reportsCharge = authenticate !== byApiKey;
+        await run(
+          hot,
+          { requestId: request.id, protocol, caller, startedAt, reportsCharge },
+          client,
+          request,
         );
-        await run(hot, { requestId: request.id, protocol, caller, startedAt }, client, request);
       } catch (error) {
         if (error instanceof ClientGoneError) return reply;
         const relayError = toRelayError(error, request, deps.logger);
@@ -129,6 +179,33 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         }
         return { model: decodeURIComponent(action[1]!), stream: action[2] === 'streamGenerateContent' };
       }),
+    );
+    const chatService = byChatService(deps.internalTokenSecret);
+    scope.post(
+      RELAY_CHAT_COMPLETION_CALL.path,
+      serve(
+        'openai',
+        (hot, context, client, request) =>
+          hot.chat.handle(
+            context,
+            openAiChatProtocol,
+            // Always streamed: the charge travels at the end of the stream.
+            { body: { ...(request.body as object), stream: true } },
+            bodyBytesOf(request),
+            client,
+          ),
+        chatService,
+      ),
+    );
+    scope.get(
+      RELAY_CHAT_MODELS_CALL.path,
+      serve(
+        'openai',
+        async (hot, context, client) => {
+          client.sendJson(200, { models: hot.models(context.caller).map((m) => m.name) });
+        },
+        chatService,
+      ),
     );
     for (const [path, operation] of PASS_THROUGH_ROUTES) {
       scope.post(

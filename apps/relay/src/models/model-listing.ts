@@ -30,7 +30,7 @@ export function modelsForCaller(catalogue: ModelCatalogue, caller: Caller): Call
   const { token } = caller;
   const models: CallableModel[] = [];
   for (const name of [...names].sort()) {
-    if (token.model_limits_enabled && !token.model_limits.includes(name)) continue;
+    if (token !== null && token.model_limits_enabled && !token.model_limits.includes(name)) continue;
     const price = catalogue.prices.get(priceKey.model(name));
     if (price?.kind !== 'model') continue;
     models.push({

@@ -8,4 +8,6 @@ export interface CallContext {
   caller: Caller;
   /** performance.now() when the request arrived. */
   startedAt: number;
+  /** The chat service's calls: the stream ends with the call's charge (CHAT_CHARGE_EVENT) before its last line. */
+  reportsCharge?: boolean;
 }

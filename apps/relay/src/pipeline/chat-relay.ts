@@ -11,11 +11,13 @@ import {
   UpstreamStreamError,
   type ChatCompletionChunk,
   type ChatCompletionRequest,
+  type NormalizedUsage,
 } from '../providers';
 import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../protocols/chat-client-protocol';
 import { promptTokensUpperBound } from '../token-counting';
 import type { CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
+import { chargeEvent } from './charge-event';
 import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from './client-reply';
 import type { MeteredCall, Metering } from './metering';
 import type { RelayMetrics } from './relay-metrics';
@@ -152,6 +154,9 @@ export class ChatRelay {
     const generated = new GeneratedText(this.deps.tokens);
     let ttftMs: number | null = null;
     let status: CallStatus = 'success';
+    let usage: NormalizedUsage | undefined;
+    const finalUsage = (): NormalizedUsage =>
+      (usage ??= usageOrCounted(transformer.usage(), promptTokens, generated));
 
     const forward = async (chunks: ChatCompletionChunk[]): Promise<void> => {
       for (const chunk of chunks) {
@@ -172,6 +177,7 @@ export class ChatRelay {
       }
       for (const event of decoder.end()) await forward(transformer.push(event));
       await forward(transformer.end());
+      if (context.reportsCharge) await reply.write(chargeEvent(metered.quote, finalUsage()));
       await reply.write(out.end());
     } catch (error) {
       status = reply.signal.aborted || error instanceof ClientGoneError ? 'client_aborted' : 'upstream_error';
@@ -193,7 +199,7 @@ export class ChatRelay {
       channel: route.channel,
       provider: adapter.name,
       upstreamModel: route.upstreamModel,
-      usage: usageOrCounted(transformer.usage(), promptTokens, generated),
+      usage: finalUsage(),
       status,
       ttftMs,
       isStream: true,

@@ -58,17 +58,18 @@ export class QuotaReservations {
   async reserve(caller: Caller, reservationId: string, amount: number): Promise<Reservation> {
     const user = userAccount(caller.user.id);
     const available = this.balances.quotaOf(caller.user.id) ?? 0;
-    if (caller.token.unlimited_quota) {
+    const key = caller.token;
+    if (key === null || key.unlimited_quota) {
       const forUser = await this.claims.claim(user, reservationId, amount, available);
       if (forUser === undefined) throw new QuotaRefusedError('user_balance');
       return new Reservation([forUser]);
     }
     // Both accounts at once; each check is atomic on its own, and the side that succeeded is
     // released when the other refuses.
-    const token = tokenAccount(caller.token.id);
+    const token = tokenAccount(key.id);
     const [forUser, forToken] = await Promise.allSettled([
       this.claims.claim(user, reservationId, amount, available),
-      this.claims.claim(token, reservationId, amount, caller.token.remain_quota),
+      this.claims.claim(token, reservationId, amount, key.remain_quota),
     ]);
     const userClaim = forUser.status === 'fulfilled' ? forUser.value : undefined;
     const tokenClaim = forToken.status === 'fulfilled' ? forToken.value : undefined;

@@ -34,4 +34,25 @@ describe('usageRecordedEvent', () => {
     expect(event.request_id).toHaveLength(128);
     expect(event.token_name).toHaveLength(64);
   });
+
+  it("records a chat service call with no key and the chat's label as the token name", () => {
+    const event = usageRecordedEvent({
+      eventId: '6f1c1a55-9a3e-4e43-8d55-0c51d2a4a7b2',
+      requestId: 'chat-answer-1',
+      caller: { token: null, user: aUser(7), group: 'default', label: 'chat #12' },
+      channelId: 11,
+      model: 'gpt-4o-mini',
+      upstreamModel: 'gpt-4o-mini',
+      price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
+      usage: { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 0 },
+      quota: 3,
+      latencyMs: 12,
+      ttftMs: 4,
+      isStream: true,
+      status: 'success',
+      createdAt: 1_800_000_000,
+    });
+    expect(usageRecordedV1.parse(event)).toEqual(event);
+    expect(event).toMatchObject({ token_id: null, token_name: 'chat #12', request_id: 'chat-answer-1' });
+  });
 });

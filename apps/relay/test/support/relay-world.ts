@@ -91,6 +91,20 @@ export class RelayWorld {
     return { apiKey, token: entity, userId };
   }
 
+  /** A signed-in user of this run's group with no key (the chat service calls for them), and a balance. */
+  async webUser(balance: number): Promise<number> {
+    const userId = randomInt(100_000_000, 2_000_000_000);
+    await this.bus.publish([
+      {
+        topic: TOPICS.identityUser.name,
+        key: String(userId),
+        value: { ...aUser(userId), group: this.group },
+      },
+      { topic: TOPICS.billingBalance.name, key: String(userId), value: this.balance(userId, balance) },
+    ]);
+    return userId;
+  }
+
   async updateToken(token: IdentityToken): Promise<void> {
     await this.bus.publish([{ topic: TOPICS.identityToken.name, key: String(token.id), value: token }]);
   }
