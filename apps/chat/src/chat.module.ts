@@ -1,8 +1,20 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
+import { Chat } from './chats/chat.entity';
+import { ChatsController } from './chats/chats.controller';
+import { ChatsRepository } from './chats/chats.repository';
+import { ChatsService } from './chats/chats.service';
+import { OfferedModels } from './chats/offered-models';
 import type { ChatConfig } from './config';
+import { ConversationService } from './conversation/conversation.service';
+import { UserKey } from './keys/user-key.entity';
+import { UserKeyring } from './keys/user-keyring';
+import { Message } from './messages/message.entity';
+import { ChatsMigration } from './migrations/20261226-chats.migration';
+import { RelayChatClient } from './relay/relay-chat.client';
+import { DeletedUsersConsumer } from './users/deleted-users.consumer';
 
-/** Chats and messages arrive with the chat feature; the service already owns its database and outbox. */
+/** Chats and their messages (sealed with each user's data key); answers come through relay. */
 @Module({})
 export class ChatModule {
   static register(config: ChatConfig, runtime: ServiceRuntime): DynamicModule {
@@ -13,11 +25,21 @@ export class ChatModule {
           runtime,
           database: {
             url: config.DATABASE_URL,
-            entities: [],
-            migrations: [],
+            entities: [Chat, Message, UserKey],
+            migrations: [ChatsMigration],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),
+      ],
+      controllers: [ChatsController],
+      providers: [
+        UserKeyring,
+        ChatsRepository,
+        ChatsService,
+        OfferedModels,
+        RelayChatClient,
+        ConversationService,
+        DeletedUsersConsumer,
       ],
     };
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseServiceConfig, envBoolean, secret } from '@tollgate/platform';
+import { baseServiceConfig, envBoolean, envInt, secret } from '@tollgate/platform';
 
 export const chatConfigSchema = z.object({
   ...baseServiceConfig,
@@ -8,5 +8,15 @@ export const chatConfigSchema = z.object({
   DATABASE_URL: secret(z.string().url()),
   KAFKA_BROKERS: z.string().optional(),
   OUTBOX_RELAY_ENABLED: envBoolean().default('true'),
+  /** Wraps each user's data key (message text is sealed with the user's key). */
+  TOLLGATE_ENCRYPTION_KEY: secret(z.string().min(1)),
+  /** Answers come through relay's internal chat calls. */
+  RELAY_URL: z.string().url().default('http://127.0.0.1:3003'),
+  /** Admin's /api/status says which models the chat offers (chat_models). */
+  ADMIN_URL: z.string().url().default('http://127.0.0.1:3005'),
+  /** How long the offered models (admin's chat_models, relay's models per user) are reused. */
+  CHAT_MODELS_CACHE_MS: envInt().pipe(z.number().min(0).max(600_000)).default('5000'),
+  /** The longest title answer asked for (tokens). */
+  CHAT_TITLE_MAX_TOKENS: envInt().pipe(z.number().min(4).max(200)).default('24'),
 });
 export type ChatConfig = z.output<typeof chatConfigSchema>;

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, type BackendService, type CompiledRouteTable } from '@tollgate/contracts';
 import type { ClientAddressResolver } from './client/client-address';
-import { BodyTooLargeError, limitedBody } from './limits/body-limit';
+import { bodyLimitFor, BodyTooLargeError, limitedBody } from './limits/body-limit';
 import type { ClientRateLimiter } from './limits/client-rate-limiter';
 import type { CorsPolicy } from './limits/cors-policy';
 import type { BackendPools } from './proxy/backend-pools';
@@ -124,8 +124,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     return;
   }
 
-  const bodyLimit =
-    route.service === 'relay' ? deps.bodyLimitBytes : Math.min(deps.apiBodyLimitBytes, deps.bodyLimitBytes);
+  const bodyLimit = bodyLimitFor(route.service, deps);
   const body = limitedBody(req, bodyLimit);
   if (!body) {
     sendGatewayError(

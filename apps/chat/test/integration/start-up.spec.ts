@@ -9,6 +9,7 @@ import {
   type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
 import { startChat } from '../../src';
+import { ChatsMigration } from '../../src/migrations/20261226-chats.migration';
 
 jest.setTimeout(60_000);
 
@@ -32,6 +33,7 @@ describe.each(INFRASTRUCTURES)('chat on %s infrastructure', (kind) => {
         LOG_LEVEL: 'error',
         DATABASE_URL: database.url,
         TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
+        TOLLGATE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       },
       infra.runtime,
     );
@@ -51,6 +53,7 @@ describe.each(INFRASTRUCTURES)('chat on %s infrastructure', (kind) => {
     }));
     expect(migrations.map((migration) => migration.name)).toEqual([
       Migration20261122000000CreateOutboxMessages.name,
+      ChatsMigration.name,
     ]);
     expect(outbox).toEqual([{ pending: '0' }]);
   });

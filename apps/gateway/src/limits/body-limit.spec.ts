@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { BodyTooLargeError, limitedBody } from './body-limit';
+import { bodyLimitFor, BodyTooLargeError, limitedBody } from './body-limit';
 
 const LIMIT = 1000;
 
@@ -61,5 +61,15 @@ describe('limitedBody', () => {
     req.destroy(new Error('client reset'));
 
     expect((await drained).error).toEqual(new Error('client reset'));
+  });
+});
+
+describe('bodyLimitFor', () => {
+  const limits = { bodyLimitBytes: 10_000_000, apiBodyLimitBytes: 1_000_000 };
+  it('gives model input (relay, and chat messages with images) the /v1 limit, other /api calls the smaller one', () => {
+    expect(bodyLimitFor('relay', limits)).toBe(10_000_000);
+    expect(bodyLimitFor('chat', limits)).toBe(10_000_000);
+    expect(bodyLimitFor('auth', limits)).toBe(1_000_000);
+    expect(bodyLimitFor('billing', { bodyLimitBytes: 500, apiBodyLimitBytes: 1_000 })).toBe(500);
   });
 });

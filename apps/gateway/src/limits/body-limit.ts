@@ -1,5 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
+import type { BackendService } from '@tollgate/contracts';
+
+/**
+ * The largest body a service takes through the gateway: model input (relay's API calls, and the chat's
+ * messages, which may carry images as data URLs) gets the /v1 limit, every other /api call the smaller one.
+ */
+export function bodyLimitFor(
+  service: BackendService,
+  limits: { bodyLimitBytes: number; apiBodyLimitBytes: number },
+): number {
+  const carriesModelInput = service === 'relay' || service === 'chat';
+  return carriesModelInput
+    ? limits.bodyLimitBytes
+    : Math.min(limits.apiBodyLimitBytes, limits.bodyLimitBytes);
+}
 
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) {

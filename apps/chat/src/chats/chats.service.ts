@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ErrorCode,
+  NEW_CHAT_TITLE,
+  type ChatMessageView,
+  type ChatView,
+  type CreateChat,
+  type Page,
+  type UpdateChat,
+} from '@tollgate/contracts';
+import { AppException } from '@tollgate/platform';
+import { UserKeyring } from '../keys/user-keyring';
+import type { Chat } from './chat.entity';
+import { toChatView, toMessageView } from './chat-views';
+import { ChatsRepository, type ChatChanges } from './chats.repository';
+import { OfferedModels } from './offered-models';
+
+/** Another user's chat answers exactly as a missing one, so ids cannot be probed. */
+export const chatNotFound = (): AppException => new AppException(ErrorCode.NotFound, 'Chat not found');
+
+/** A user's chats: list, create, rename and settings, delete, and their messages. */
+@Injectable()
+export class ChatsService {
+  constructor(
+    private readonly chats: ChatsRepository,
+    private readonly keyring: UserKeyring,
+    private readonly offered: OfferedModels,
+  ) {}
+
+  async list(userId: number, page: number, pageSize: number): Promise<Page<ChatView>> {
+    const { items, total } = await this.chats.page(userId, page, pageSize);
+    const box = await this.keyring.boxFor(userId);
+    return { page, page_size: pageSize, total, items: items.map((chat) => toChatView(chat, box)) };
+  }
+
+  async create(userId: number, request: CreateChat): Promise<ChatView> {
+    if (request.model) await this.assertOffered(userId, request.model);
+    const box = await this.keyring.boxFor(userId);
+    const chat = await this.chats.create(userId, {
+      titleSealed: box.seal(NEW_CHAT_TITLE),
+      model: request.model ?? null,
+      temperature: request.temperature ?? null,
+      systemPromptSealed: box.seal(request.system_prompt ?? ''),
+    });
+    return toChatView(chat, box);
+  }
+
+  async get(userId: number, id: number): Promise<ChatView> {
+    return toChatView(await this.require(userId, id), await this.keyring.boxFor(userId));
+  }
+
+  async update(userId: number, id: number, request: UpdateChat): Promise<ChatView> {
+    await this.require(userId, id);
+    if (request.model) await this.assertOffered(userId, request.model);
+    const box = await this.keyring.boxFor(userId);
+    const changes: ChatChanges = {};
+    if (request.title !== undefined) changes.titleSealed = box.seal(request.title);
+    if (request.model !== undefined) changes.model = request.model;
+    if (request.temperature !== undefined) changes.temperature = request.temperature;
+    if (request.system_prompt !== undefined) changes.systemPromptSealed = box.seal(request.system_prompt);
+    const chat = await this.chats.update(userId, id, changes);
+    if (!chat) throw chatNotFound();
+    return toChatView(chat, box);
+  }
+
+  async delete(userId: number, id: number): Promise<void> {
+    if (!(await this.chats.delete(userId, id))) throw chatNotFound();
+  }
+
+  async messages(userId: number, id: number): Promise<ChatMessageView[]> {
+    await this.require(userId, id);
+    const box = await this.keyring.boxFor(userId);
+    return (await this.chats.messages(id)).map((message) => toMessageView(message, box));
+  }
+
+  models(userId: number): Promise<string[]> {
+    return this.offered.forUser(userId);
+  }
+
+  async require(userId: number, id: number): Promise<Chat> {
+    const chat = await this.chats.find(userId, id);
+    if (!chat) throw chatNotFound();
+    return chat;
+  }
+
+  /** The model to answer with: the one asked for, else the chat's, else the first offered; it must be offered. */
+  async answeringModel(userId: number, chat: Chat, asked?: string): Promise<string> {
+    const offered = await this.offered.forUser(userId);
+    const model = asked ?? chat.model ?? offered[0];
+    if (model === undefined)
+      throw new AppException(ErrorCode.ModelNotFound, 'No model is available for the chat right now');
+    if (!offered.includes(model)) throw modelNotOffered(model);
+    return model;
+  }
+
+  private async assertOffered(userId: number, model: string): Promise<void> {
+    if (!(await this.offered.forUser(userId)).includes(model)) throw modelNotOffered(model);
+  }
+}
+
+const modelNotOffered = (model: string): AppException =>
+  new AppException(ErrorCode.ModelNotFound, `The model ${model} is not offered in the chat`);
