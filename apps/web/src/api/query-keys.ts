@@ -15,6 +15,10 @@ export const queryKeys = {
   statistics: ['statistics'] as const,
   statisticsRange: (startSeconds: number, endSeconds: number) =>
     ['statistics', 'self', startSeconds, endSeconds] as const,
+  chats: ['chats'] as const,
+  chatMessages: (chatId: number) => ['chats', chatId, 'messages'] as const,
+  chat: (chatId: number) => ['chats', chatId] as const,
+  chatModels: ['chat-models'] as const,
   payments: ['payments'] as const,
   paymentPage: (page: number) => ['payments', 'logs', page] as const,
 } as const;

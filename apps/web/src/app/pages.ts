@@ -36,3 +36,4 @@ export const TokensPage = lazyNamed(() => import('../pages/dashboard/tokens-page
 export const ActivityPage = lazyNamed(() => import('../pages/dashboard/activity-page'), 'ActivityPage');
 export const PaymentPage = lazyNamed(() => import('../pages/dashboard/payment-page'), 'PaymentPage');
 export const SettingsPage = lazyNamed(() => import('../pages/dashboard/settings-page'), 'SettingsPage');
+export const ChatPage = lazyNamed(() => import('../pages/dashboard/chat-page'), 'ChatPage');

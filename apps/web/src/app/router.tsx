@@ -13,6 +13,7 @@ import { RedirectSignedIn, RequireSignIn } from './guards';
 import {
   AboutPage,
   ActivityPage,
+  ChatPage,
   ChangelogPage,
   DashboardHomePage,
   DocsView,
@@ -72,7 +73,7 @@ const asIs = (page: ReactNode) => page;
 
 /**
  * SPEC §2 dashboard children. The desktop set lists terms, privacy and offer inside the dashboard,
- * the mobile set does not; chat and admin come in a later issue, so their routes are absent.
+ * the mobile set does not. Admin comes in a later issue, so its route is absent.
  */
 function dashboardRoute(device: Device): RouteObject {
   const legal = new Set(['privacy', 'terms', 'offer']);
@@ -85,6 +86,8 @@ function dashboardRoute(device: Device): RouteObject {
     children: [
       { index: true, element: <DashboardHomePage /> },
       { path: 'tokens', element: <TokensPage /> },
+      { path: 'chat', element: <ChatPage /> },
+      { path: 'chat/:id', element: <ChatPage /> },
       { path: 'activity', element: <ActivityPage /> },
       { path: 'payment', element: <PaymentPage /> },
       { path: 'settings', element: <SettingsPage /> },

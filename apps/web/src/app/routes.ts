@@ -19,8 +19,12 @@ export const ROUTES = {
   dashboardPrice: '/dashboard/price',
   dashboardDocs: '/dashboard/docs',
   dashboardChangelog: '/dashboard/changelog',
+  dashboardChat: '/dashboard/chat',
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;
+
+/** One chat's conversation (SPEC §2: /dashboard/chat/{id}). */
+export const chatPath = (id: number) => `${ROUTES.dashboardChat}/${id}`;
 
 /** SPEC §2: /docs opens the first section, the introduction. */
 export const DEFAULT_DOCS_SECTION_PATH = '/docs/getting-started';

@@ -11,6 +11,7 @@ export interface NavItem {
 
 const ICONS = {
   home: 'M3 10.5 12 3l9 7.5V21h-6v-6H9v6H3z',
+  chat: 'M4 5h16v11H8l-4 4zM8 9h8M8 12h5',
   key: 'M15 7a4 4 0 1 1-3.9 4.9L3 20v-3h2v-2h2v-2h2.1A4 4 0 0 1 15 7zm1 3h.01',
   activity: 'M3 12h4l3-8 4 16 3-8h4',
   wallet: 'M3 7h18v12H3zM3 7l3-3h12l3 3M16 13h2',
@@ -21,9 +22,10 @@ const ICONS = {
     'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-2.9 1.2V21a2 2 0 1 1-4 0v-.1A1.7 1.7 0 0 0 9 19.4a1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1A1.7 1.7 0 0 0 3.2 14H3a2 2 0 1 1 0-4h.1A1.7 1.7 0 0 0 4.6 9a1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1A1.7 1.7 0 0 0 9 4.6h.1A1.7 1.7 0 0 0 10 3.1V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 2.9 1.2l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z',
 } as const;
 
-/** The desktop sidebar. Chat and admin come in a later issue: until then they are absent. */
+/** The desktop sidebar. */
 export const SIDEBAR_ITEMS: readonly NavItem[] = [
   { key: 'home', to: ROUTES.dashboard, icon: ICONS.home, end: true },
+  { key: 'chat', to: ROUTES.dashboardChat, icon: ICONS.chat },
   { key: 'tokens', to: ROUTES.dashboardTokens, icon: ICONS.key },
   { key: 'activity', to: ROUTES.dashboardActivity, icon: ICONS.activity },
   { key: 'payment', to: ROUTES.dashboardPayment, icon: ICONS.wallet },
@@ -36,8 +38,8 @@ export const SIDEBAR_ITEMS: readonly NavItem[] = [
 /** The phone's bottom bar: the five screens used most; the rest are linked from home. */
 export const BOTTOM_BAR_ITEMS: readonly NavItem[] = [
   { key: 'home', to: ROUTES.dashboard, icon: ICONS.home, end: true },
+  { key: 'chat', to: ROUTES.dashboardChat, icon: ICONS.chat },
   { key: 'tokens', to: ROUTES.dashboardTokens, icon: ICONS.key },
-  { key: 'activity', to: ROUTES.dashboardActivity, icon: ICONS.activity },
   { key: 'payment', to: ROUTES.dashboardPayment, icon: ICONS.wallet },
   { key: 'settings', to: ROUTES.dashboardSettings, icon: ICONS.settings },
 ];

@@ -1,0 +1,182 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ChatStreamEvent } from '@tollgate/contracts';
+import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
+import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+
+const chat = {
+  id: 12,
+  title: 'Trip plans',
+  model: 'gpt-4o-mini',
+  temperature: null,
+  system_prompt: '',
+  created_at: 1,
+  updated_at: 2,
+};
+const question = { id: 30, chat_id: 12, role: 'user', content: 'Where to?', metadata: '{}', created_at: 3 };
+const answer = {
+  id: 31,
+  chat_id: 12,
+  role: 'assistant',
+  content: 'Go to **Kazan**',
+  metadata: JSON.stringify({
+    model: 'gpt-4o-mini',
+    quota: 5000,
+    finish_reason: 'stop',
+    completion_tokens: 4,
+  }),
+  created_at: 4,
+};
+
+const encoder = new TextEncoder();
+const sse = (event: ChatStreamEvent) => encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
+
+/** A streamed answer: the events in order, then (when `hold`) a read that waits until the request is aborted. */
+function streamResponse(events: ChatStreamEvent[], signal: AbortSignal | undefined, hold = false) {
+  const queue = events.map(sse);
+  return {
+    ok: true,
+    status: 200,
+    headers: new Headers({ 'content-type': 'text/event-stream; charset=utf-8' }),
+    body: {
+      getReader: () => ({
+        read: () => {
+          const next = queue.shift();
+          if (next) return Promise.resolve({ done: false, value: next });
+          if (!hold) return Promise.resolve({ done: true, value: undefined });
+          return new Promise((_resolve, reject) =>
+            signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          );
+        },
+      }),
+    },
+  } as unknown as Response;
+}
+
+interface Sent {
+  body: unknown;
+  signal?: AbortSignal;
+}
+
+/** The JSON routes of a signed-in user with one chat, and a chosen answer to POST …/messages. */
+function chatApi(reply: (sent: Sent) => Response) {
+  const sent: Sent[] = [];
+  const json = answerApi({
+    '/api/user/self': ok(aSignedInAccount()),
+    '/api/chat/': ok({ page: 1, page_size: 20, total: 1, items: [chat] }),
+    '/api/chat/models': ok(['gpt-4o-mini', 'claude-haiku']),
+    '/api/chat/12': (init) => (init?.method === 'DELETE' ? ok(null) : ok(chat)),
+    '/api/chat/12/messages': ok([question, answer]),
+    '/api/chat/12/title': ok({ title: 'Trip plans' }),
+  });
+  const fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input) === '/api/chat/12/messages' && init?.method === 'POST') {
+      const item = { body: JSON.parse(String(init.body)) as unknown, signal: init.signal ?? undefined };
+      sent.push(item);
+      return reply(item);
+    }
+    return json(input, init);
+  });
+  globalThis.fetch = fetch as unknown as typeof globalThis.fetch;
+  return { fetch, sent };
+}
+
+const start: ChatStreamEvent = {
+  type: 'start',
+  user_message: {
+    id: 40,
+    chat_id: 12,
+    role: 'user',
+    content: 'And in winter?',
+    metadata: '{}',
+    created_at: 5,
+  },
+  assistant_message_id: 41,
+};
+
+describe('the chat screen', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(STORAGE_KEYS.userId, '5');
+    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    localStorage.setItem(STORAGE_KEYS.defaultCurrency, 'USD');
+  });
+
+  it('lists the chats and shows a conversation with Markdown answers and their cost', async () => {
+    chatApi(() => streamResponse([], undefined));
+    renderApp('/dashboard/chat/12');
+    expect(await screen.findByRole('link', { name: 'Trip plans' })).toHaveAttribute('aria-current', 'page');
+    const answerBubble = await screen.findByTestId('assistant-message');
+    expect(within(answerBubble).getByText('Kazan').tagName).toBe('STRONG');
+    expect(within(answerBubble).getByTestId('answer-cost')).toHaveTextContent(/0,01\s\$/);
+    expect(screen.getByText('Where to?')).toBeInTheDocument();
+  });
+
+  it('sends on Enter, keeps Shift+Enter as a new line, and renders the answer as it streams', async () => {
+    const { sent } = chatApi(({ signal }) =>
+      streamResponse(
+        [start, { type: 'delta', content: 'Snow ' }, { type: 'delta', content: 'everywhere' }],
+        signal,
+        true,
+      ),
+    );
+    renderApp('/dashboard/chat/12');
+    const box = await screen.findByRole('textbox', { name: 'Сообщение' });
+    await userEvent.type(box, 'And in{Shift>}{Enter}{/Shift}winter?');
+    expect(sent).toHaveLength(0);
+    expect(box).toHaveValue('And in\nwinter?');
+    await userEvent.type(box, '{Enter}');
+    expect(sent[0]!.body).toEqual({ content: 'And in\nwinter?' });
+    expect(await screen.findByText('Snow everywhere')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Остановить' })).toBeInTheDocument();
+  });
+
+  it('stops a streaming answer by aborting the request', async () => {
+    const { sent } = chatApi(({ signal }) =>
+      streamResponse([start, { type: 'delta', content: 'Long' }], signal, true),
+    );
+    renderApp('/dashboard/chat/12');
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Сообщение' }), 'Tell me more{Enter}');
+    await userEvent.click(await screen.findByRole('button', { name: 'Остановить' }));
+    expect(sent[0]!.signal?.aborted).toBe(true);
+    expect(await screen.findByRole('button', { name: 'Отправить' })).toBeInTheDocument();
+  });
+
+  it('regenerates the last answer', async () => {
+    const { sent } = chatApi(({ signal }) => streamResponse([], signal));
+    renderApp('/dashboard/chat/12');
+    await userEvent.click(await screen.findByRole('button', { name: 'Сгенерировать заново' }));
+    await waitFor(() => expect(sent[0]?.body).toEqual({ regenerate: true }));
+  });
+
+  it('offers a top-up link when the balance is too low', async () => {
+    chatApi(
+      () =>
+        ({
+          ok: false,
+          status: 402,
+          headers: new Headers({ 'content-type': 'application/json' }),
+          json: async () => ({ success: false, message: 'Insufficient balance' }),
+        }) as unknown as Response,
+    );
+    renderApp('/dashboard/chat/12');
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Сообщение' }), 'Hi{Enter}');
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('link', { name: 'Пополнить баланс' })).toHaveAttribute(
+      'href',
+      '/dashboard/payment',
+    );
+  });
+
+  it('deletes a chat only after confirmation', async () => {
+    const { fetch } = chatApi(() => streamResponse([], undefined));
+    renderApp('/dashboard/chat/12');
+    await userEvent.click(await screen.findByRole('button', { name: 'Удалить «Trip plans»' }));
+    const dialog = await screen.findByRole('dialog');
+    const deleted = () =>
+      fetch.mock.calls.some(([url, init]) => String(url) === '/api/chat/12' && init?.method === 'DELETE');
+    expect(deleted()).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить' }));
+    await waitFor(() => expect(deleted()).toBe(true));
+  });
+});
