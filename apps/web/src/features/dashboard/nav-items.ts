@@ -35,11 +35,12 @@ export const SIDEBAR_ITEMS: readonly NavItem[] = [
   { key: 'settings', to: ROUTES.dashboardSettings, icon: ICONS.settings },
 ];
 
-/** The phone's bottom bar: the five screens used most; the rest are linked from home. */
+/** The phone's bottom bar: the six screens used most; the rest are linked from home. */
 export const BOTTOM_BAR_ITEMS: readonly NavItem[] = [
   { key: 'home', to: ROUTES.dashboard, icon: ICONS.home, end: true },
   { key: 'chat', to: ROUTES.dashboardChat, icon: ICONS.chat },
   { key: 'tokens', to: ROUTES.dashboardTokens, icon: ICONS.key },
+  { key: 'activity', to: ROUTES.dashboardActivity, icon: ICONS.activity },
   { key: 'payment', to: ROUTES.dashboardPayment, icon: ICONS.wallet },
   { key: 'settings', to: ROUTES.dashboardSettings, icon: ICONS.settings },
 ];

@@ -8,7 +8,6 @@ const paths = sitePaths(ROUTES.dashboard);
 export function QuickLinks() {
   const { t } = useTranslation('dashboard');
   const links = [
-    { to: ROUTES.dashboardActivity, label: t('nav_activity') },
     { to: ROUTES.dashboardPrice, label: t('nav_price') },
     { to: paths.compare, label: t('nav_compare') },
     { to: ROUTES.dashboardDocs, label: t('nav_docs') },
