@@ -36,7 +36,10 @@ export function buildPlatform(): void {
  * The whole platform in one process (embedded mode) on a free port with a fresh data directory,
  * test payments on; resolves once the launcher says it is serving.
  */
-export async function startEmbeddedPlatform(timeoutMs = 120_000): Promise<EmbeddedPlatform> {
+export async function startEmbeddedPlatform(
+  timeoutMs = 120_000,
+  extraEnv: Record<string, string> = {},
+): Promise<EmbeddedPlatform> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-browser-'));
   const child: ChildProcess = spawn(
@@ -50,6 +53,7 @@ export async function startEmbeddedPlatform(timeoutMs = 120_000): Promise<Embedd
         TOLLGATE_DATA_DIR: dataDir,
         TOLLGATE_PAYMENT_TEST: 'true',
         SERVER_ADDRESS: `http://localhost:${port}`,
+        ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
