@@ -5,5 +5,6 @@ export const STORAGE_KEYS = {
   defaultCurrency: 'tollgate.default_currency',
   cookieConsent: 'tollgate.cookie_consent',
   dismissedIncidents: 'tollgate.dismissed_incidents',
+  dismissedNotice: 'tollgate.dismissed_notice',
   oauthState: (provider: string) => `tollgate.oauth_state.${provider}`,
 } as const;

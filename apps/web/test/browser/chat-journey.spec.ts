@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startFakeUpstream, type FakeUpstream } from '@tollgate/testing';
 import { IPHONE_USER_AGENT, launchChromium } from './chromium';
 import { buildPlatform, startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform';
+import { startFakeUpstreamProcess, type FakeUpstreamProcess } from './fake-upstream-process';
 
 /** Screenshots go here so a person can look at them after a run. */
 const SCREENSHOTS = process.env.BROWSER_SCREENSHOT_DIR ?? join(__dirname, '..', '..', 'dist-screenshots');
@@ -17,7 +17,7 @@ const root = {
 jest.setTimeout(240_000);
 
 let platform: EmbeddedPlatform;
-let upstream: FakeUpstream;
+let upstream: FakeUpstreamProcess;
 let browser: Browser;
 
 /** Root's API calls from the test (the browser signs in on its own). */
@@ -46,7 +46,14 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   buildPlatform();
   // 60 chunks 60 ms apart: an answer streams for about 4 s, long enough to watch and to stop.
-  upstream = await startFakeUpstream({ chunks: 60, chunkMs: 60, completionTokens: 60 });
+  upstream = await startFakeUpstreamProcess([
+    '--chunks',
+    '60',
+    '--chunk-ms',
+    '60',
+    '--completion-tokens',
+    '60',
+  ]);
   platform = await startEmbeddedPlatform(120_000, {
     TOLLGATE_ROOT_USERNAME: root.username,
     TOLLGATE_ROOT_PASSWORD: root.password,
@@ -85,7 +92,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await platform?.stop();
-  await upstream?.close();
+  await upstream?.stop();
 });
 
 async function shot(page: Page, name: string): Promise<void> {

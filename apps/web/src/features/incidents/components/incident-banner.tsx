@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LazyMarkdown } from '../../../ui/lazy-markdown';
+import { NoticeBanner, useVisibleNotice } from './notice-banner';
 import { dismissIncident, incidentNoticeKey, readDismissedIncidents } from '../dismissed-incidents';
 import { useOpenIncidents, type Incident } from '../incidents-api';
 
@@ -10,49 +12,58 @@ const SEVERITY_CLASS: Record<Incident['severity'], string> = {
 };
 
 /**
- * SPEC §1 incident notices: each open incident from admin's public list, until it is resolved or
- * the reader dismisses it. When the list cannot be read nothing is shown: no incident is invented.
+ * The administrators' notice, then SPEC §1 incident notices: each open incident from admin's public
+ * list, until it is resolved or the reader dismisses it. When a list cannot be read nothing is shown
+ * for it: no incident is invented.
  */
 export function IncidentBanner({ className = '' }: { className?: string }) {
   const { t, i18n } = useTranslation('incidents');
   const incidents = useOpenIncidents();
   const [dismissed, setDismissed] = useState(readDismissedIncidents);
   const shown = (incidents.data ?? []).filter((incident) => !dismissed.includes(incidentNoticeKey(incident)));
-  if (shown.length === 0) return null;
+  const notice = useVisibleNotice();
+  if (shown.length === 0 && notice === null) return null;
   const startedAt = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
     dateStyle: 'medium',
     timeStyle: 'short',
   });
   return (
-    <section aria-label={t('banner_label')} className={`flex flex-col gap-2 ${className}`}>
-      {shown.map((incident) => (
-        <article
-          key={incident.id}
-          aria-labelledby={`incident-${incident.id}`}
-          className={`flex items-start justify-between gap-3 rounded-lg border px-4 py-3 text-sm ${SEVERITY_CLASS[incident.severity]}`}
-        >
-          <div className="min-w-0">
-            <p className="font-semibold" id={`incident-${incident.id}`}>
-              {t(`severity_${incident.severity}`)}: {incident.title}
-            </p>
-            <p className="text-xs opacity-80">
-              {t(`status_${incident.status}`)} ·{' '}
-              {t('started', { time: startedAt.format(new Date(incident.started_at * 1000)) })}
-            </p>
-            {incident.description && (
-              <p className="mt-1 line-clamp-3 whitespace-pre-line">{incident.description}</p>
-            )}
-          </div>
-          <button
-            type="button"
-            className="shrink-0 rounded px-2 py-1 text-xs font-medium underline hover:opacity-80"
-            aria-label={t('dismiss_incident', { title: incident.title })}
-            onClick={() => setDismissed(dismissIncident(incidentNoticeKey(incident)))}
-          >
-            {t('dismiss')}
-          </button>
-        </article>
-      ))}
-    </section>
+    <div className={`flex flex-col gap-2 ${className}`}>
+      {notice ? <NoticeBanner notice={notice} /> : null}
+      {shown.length > 0 ? (
+        <section aria-label={t('banner_label')} className="flex flex-col gap-2">
+          {shown.map((incident) => (
+            <article
+              key={incident.id}
+              aria-labelledby={`incident-${incident.id}`}
+              className={`flex items-start justify-between gap-3 rounded-lg border px-4 py-3 text-sm ${SEVERITY_CLASS[incident.severity]}`}
+            >
+              <div className="min-w-0">
+                <p className="font-semibold" id={`incident-${incident.id}`}>
+                  {t(`severity_${incident.severity}`)}: {incident.title}
+                </p>
+                <p className="text-xs opacity-80">
+                  {t(`status_${incident.status}`)} ·{' '}
+                  {t('started', { time: startedAt.format(new Date(incident.started_at * 1000)) })}
+                </p>
+                {incident.description && (
+                  <div className="mt-1 line-clamp-3">
+                    <LazyMarkdown text={incident.description} />
+                  </div>
+                )}
+              </div>
+              <button
+                type="button"
+                className="shrink-0 rounded px-2 py-1 text-xs font-medium underline hover:opacity-80"
+                aria-label={t('dismiss_incident', { title: incident.title })}
+                onClick={() => setDismissed(dismissIncident(incidentNoticeKey(incident)))}
+              >
+                {t('dismiss')}
+              </button>
+            </article>
+          ))}
+        </section>
+      ) : null}
+    </div>
   );
 }

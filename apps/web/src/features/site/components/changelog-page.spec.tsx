@@ -19,6 +19,26 @@ describe('changelog page', () => {
     localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
   });
 
+  it('renders release notes as Markdown, sanitised', async () => {
+    answerApi({
+      '/api/versions': ok({
+        page: 1,
+        page_size: 20,
+        total: 1,
+        items: [
+          {
+            ...release(3, '1.2.0', '2026-11-24'),
+            content: '**Chat** is here\n\n- streamed answers\n\n<script>x()</script>',
+          },
+        ],
+      }),
+    });
+    renderApp('/changelog');
+    expect((await screen.findByText('Chat')).tagName).toBe('STRONG');
+    expect(screen.getByText('streamed answers').tagName).toBe('LI');
+    expect(document.querySelector('main script')).toBeNull();
+  });
+
   it("shows admin's releases with their day, and the next page on request", async () => {
     const fetch = answerApi({
       '/api/versions': (_init, url) =>

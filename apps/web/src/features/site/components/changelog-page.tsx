@@ -6,6 +6,7 @@ import { buttonClass, cardClass } from '../../../ui/styles';
 import { useSystemStatus } from '../../system/use-system-status';
 import { useVersions } from '../versions-api';
 import { formatCalendarDay } from '../calendar-day';
+import { Markdown } from '../../../ui/markdown';
 
 /** SPEC §2 changelog: admin's `/api/versions`, newest first, a page at a time. */
 export function ChangelogPage() {
@@ -35,9 +36,7 @@ export function ChangelogPage() {
               {formatCalendarDay(entry.release_date, i18n.language)}
             </time>
           </div>
-          {entry.content && (
-            <p className="mt-2 leading-relaxed whitespace-pre-line text-slate-700">{entry.content}</p>
-          )}
+          {entry.content && <Markdown text={entry.content} className="mt-2 leading-relaxed text-slate-700" />}
         </article>
       ))}
       {versions.hasNextPage && (
