@@ -19,6 +19,11 @@ export const queryKeys = {
   chatMessages: (chatId: number) => ['chats', chatId, 'messages'] as const,
   chat: (chatId: number) => ['chats', chatId] as const,
   chatModels: ['chat-models'] as const,
+  adminUsers: ['admin', 'users'] as const,
+  adminUserPage: (keyword: string, page: number) => ['admin', 'users', keyword, page] as const,
+  adminChannels: ['admin', 'channels'] as const,
+  adminChannelPage: (page: number) => ['admin', 'channels', page] as const,
+  adminOptions: ['admin', 'options'] as const,
   payments: ['payments'] as const,
   paymentPage: (page: number) => ['payments', 'logs', page] as const,
 } as const;

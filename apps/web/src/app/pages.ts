@@ -37,3 +37,16 @@ export const ActivityPage = lazyNamed(() => import('../pages/dashboard/activity-
 export const PaymentPage = lazyNamed(() => import('../pages/dashboard/payment-page'), 'PaymentPage');
 export const SettingsPage = lazyNamed(() => import('../pages/dashboard/settings-page'), 'SettingsPage');
 export const ChatPage = lazyNamed(() => import('../pages/dashboard/chat-page'), 'ChatPage');
+export const AdminAreaPage = lazyNamed(() => import('../pages/dashboard/admin/admin-pages'), 'AdminAreaPage');
+export const AdminUsersPage = lazyNamed(
+  () => import('../pages/dashboard/admin/admin-pages'),
+  'AdminUsersPage',
+);
+export const AdminChannelsPage = lazyNamed(
+  () => import('../pages/dashboard/admin/admin-pages'),
+  'AdminChannelsPage',
+);
+export const AdminSettingsPage = lazyNamed(
+  () => import('../pages/dashboard/admin/admin-pages'),
+  'AdminSettingsPage',
+);

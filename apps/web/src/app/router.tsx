@@ -13,6 +13,10 @@ import { RedirectSignedIn, RequireSignIn } from './guards';
 import {
   AboutPage,
   ActivityPage,
+  AdminAreaPage,
+  AdminChannelsPage,
+  AdminSettingsPage,
+  AdminUsersPage,
   ChatPage,
   ChangelogPage,
   DashboardHomePage,
@@ -69,11 +73,24 @@ function contentPages(frame: (page: ReactNode) => ReactNode): RouteObject[] {
 }
 
 const inSite = (page: ReactNode) => <SitePage>{page}</SitePage>;
+
+/** SPEC §2: the desktop dashboard's admin area (admins and root; others get the not-found page). */
+const adminRoute: RouteObject = {
+  path: 'admin',
+  element: <AdminAreaPage />,
+  children: [
+    { index: true, element: <Navigate to={ROUTES.adminUsers} replace /> },
+    { path: 'users', element: <AdminUsersPage /> },
+    { path: 'channels', element: <AdminChannelsPage /> },
+    { path: 'settings', element: <AdminSettingsPage /> },
+    { path: '*', element: <NotFoundPage /> },
+  ],
+};
 const asIs = (page: ReactNode) => page;
 
 /**
  * SPEC §2 dashboard children. The desktop set lists terms, privacy and offer inside the dashboard,
- * the mobile set does not. Admin comes in a later issue, so its route is absent.
+ * the mobile set does not; the admin area is on the desktop set only.
  */
 function dashboardRoute(device: Device): RouteObject {
   const legal = new Set(['privacy', 'terms', 'offer']);
@@ -88,6 +105,7 @@ function dashboardRoute(device: Device): RouteObject {
       { path: 'tokens', element: <TokensPage /> },
       { path: 'chat', element: <ChatPage /> },
       { path: 'chat/:id', element: <ChatPage /> },
+      ...(device === 'desktop' ? [adminRoute] : []),
       { path: 'activity', element: <ActivityPage /> },
       { path: 'payment', element: <PaymentPage /> },
       { path: 'settings', element: <SettingsPage /> },

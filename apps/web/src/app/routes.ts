@@ -20,6 +20,10 @@ export const ROUTES = {
   dashboardDocs: '/dashboard/docs',
   dashboardChangelog: '/dashboard/changelog',
   dashboardChat: '/dashboard/chat',
+  dashboardAdmin: '/dashboard/admin',
+  adminUsers: '/dashboard/admin/users',
+  adminChannels: '/dashboard/admin/channels',
+  adminSettings: '/dashboard/admin/settings',
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;
 

@@ -1,3 +1,4 @@
+import { Role } from '@tollgate/contracts';
 import { ROUTES } from '../../app/routes';
 
 export interface NavItem {
@@ -7,11 +8,18 @@ export interface NavItem {
   /** An SVG path (24×24 viewBox, stroked). */
   icon: string;
   end?: boolean;
+  /** Shown only to users with at least this role. */
+  minRole?: Role;
 }
+
+/** The items a user with `role` may see. */
+export const visibleTo = (items: readonly NavItem[], role: number): NavItem[] =>
+  items.filter((item) => item.minRole === undefined || role >= item.minRole);
 
 const ICONS = {
   home: 'M3 10.5 12 3l9 7.5V21h-6v-6H9v6H3z',
   chat: 'M4 5h16v11H8l-4 4zM8 9h8M8 12h5',
+  admin: 'M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6zM9 12l2 2 4-4',
   key: 'M15 7a4 4 0 1 1-3.9 4.9L3 20v-3h2v-2h2v-2h2.1A4 4 0 0 1 15 7zm1 3h.01',
   activity: 'M3 12h4l3-8 4 16 3-8h4',
   wallet: 'M3 7h18v12H3zM3 7l3-3h12l3 3M16 13h2',
@@ -33,6 +41,7 @@ export const SIDEBAR_ITEMS: readonly NavItem[] = [
   { key: 'docs', to: ROUTES.dashboardDocs, icon: ICONS.docs },
   { key: 'changelog', to: ROUTES.dashboardChangelog, icon: ICONS.changelog },
   { key: 'settings', to: ROUTES.dashboardSettings, icon: ICONS.settings },
+  { key: 'admin', to: ROUTES.dashboardAdmin, icon: ICONS.admin, minRole: Role.Admin },
 ];
 
 /** The phone's bottom bar: the six screens used most; the rest are linked from home. */

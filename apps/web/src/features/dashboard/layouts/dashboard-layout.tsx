@@ -6,7 +6,7 @@ import { BrandLink } from '../../shell/layouts/brand-link';
 import { useAccount } from '../../session/session-api';
 import { LogoutButton } from '../components/logout-button';
 import { NavIcon } from '../components/nav-icon';
-import { SIDEBAR_ITEMS } from '../nav-items';
+import { SIDEBAR_ITEMS, visibleTo } from '../nav-items';
 import { PageSuspense } from '../../../ui/page-suspense';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -25,7 +25,7 @@ export function DashboardLayout() {
           <BrandLink />
         </div>
         <nav aria-label={t('sidebar_label')} className="mt-6 flex flex-1 flex-col gap-1">
-          {SIDEBAR_ITEMS.map((item) => (
+          {visibleTo(SIDEBAR_ITEMS, account.data?.role ?? 0).map((item) => (
             <NavLink key={item.key} to={item.to} end={item.end} className={linkClass}>
               <NavIcon path={item.icon} />
               {t(`nav_${item.key}`)}

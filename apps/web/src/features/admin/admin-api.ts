@@ -1,0 +1,99 @@
+import {
+  adminUserViewSchema,
+  channelPageSchema,
+  channelTestAnswerSchema,
+  channelViewSchema,
+  pageSchema,
+  type AdminUserView,
+  type ChannelPage,
+  type ChannelTestAnswer,
+  type ChannelView,
+  type UserAction,
+} from '@tollgate/contracts';
+import { z } from 'zod';
+import { api } from '../../api/client';
+
+/** SPEC §9: the user list's default size. */
+export const ADMIN_USER_PAGE_SIZE = 10;
+export const ADMIN_CHANNEL_PAGE_SIZE = 20;
+
+const userPageSchema = pageSchema(adminUserViewSchema);
+export type AdminUserPage = z.infer<typeof userPageSchema>;
+
+export async function fetchUsers(keyword: string, page: number): Promise<AdminUserPage> {
+  const query = { p: page, size: ADMIN_USER_PAGE_SIZE };
+  const data = keyword
+    ? await api.data<unknown>('GET', '/user/search', { query: { ...query, keyword } })
+    : await api.data<unknown>('GET', '/user/', { query });
+  return userPageSchema.parse(data);
+}
+
+export interface UserChanges {
+  display_name?: string;
+  group?: string;
+  quota?: number;
+}
+
+export async function updateUser(id: number, changes: UserChanges): Promise<AdminUserView> {
+  return adminUserViewSchema.parse(await api.data<unknown>('PUT', '/user/', { body: { id, ...changes } }));
+}
+
+export async function manageUser(id: number, action: UserAction): Promise<void> {
+  await api.send('POST', '/user/manage', { body: { id, action } });
+}
+
+export async function fetchChannels(page: number): Promise<ChannelPage> {
+  return channelPageSchema.parse(
+    await api.data<unknown>('GET', '/channel/', {
+      query: { p: page, page_size: ADMIN_CHANNEL_PAGE_SIZE, id_sort: true },
+    }),
+  );
+}
+
+export interface ChannelDraft {
+  type: number;
+  name: string;
+  /** Write-only: empty on edit keeps the stored key. */
+  key: string;
+  base_url: string;
+  models: string;
+  group: string;
+  model_mapping: string;
+  priority: number;
+  weight: number;
+}
+
+export async function saveChannel(id: number | null, draft: ChannelDraft): Promise<ChannelView> {
+  const { key, ...rest } = draft;
+  const body = { ...rest, ...(key.trim() !== '' ? { key: key.trim() } : {}) };
+  return channelViewSchema.parse(
+    id === null
+      ? await api.data<unknown>('POST', '/channel/', { body })
+      : await api.data<unknown>('PUT', '/channel', { body: { id, ...body } }),
+  );
+}
+
+export async function setChannelStatus(id: number, status: number): Promise<void> {
+  await api.send('PUT', '/channel', { body: { id, status } });
+}
+
+export async function deleteChannel(id: number): Promise<void> {
+  await api.send('DELETE', `/channel/${id}`);
+}
+
+/** GET /api/channel/test/:id answers new-api's shape at the top level, not in `data`. */
+export async function testChannel(id: number): Promise<ChannelTestAnswer> {
+  const envelope = await api.send<unknown>('GET', `/channel/test/${id}`);
+  return channelTestAnswerSchema.parse(envelope);
+}
+
+const optionsSchema = z.array(z.object({ key: z.string(), value: z.string() }));
+export type AdminOption = z.infer<typeof optionsSchema>[number];
+
+export async function fetchOptions(): Promise<AdminOption[]> {
+  return optionsSchema.parse(await api.data<unknown>('GET', '/option/'));
+}
+
+export async function saveOption(key: string, value: string): Promise<void> {
+  await api.send('PUT', '/option/', { body: { key, value } });
+}

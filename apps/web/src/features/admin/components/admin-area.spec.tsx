@@ -1,0 +1,154 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
+import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+
+const aUser = (id: number, username: string, overrides: Record<string, unknown> = {}) => ({
+  id,
+  username,
+  display_name: '',
+  role: 1,
+  status: 1,
+  group: 'default',
+  email: `${username}@example.ru`,
+  quota: 500_000,
+  used_quota: 0,
+  request_count: 3,
+  aff_code: null,
+  inviter_id: null,
+  github_id: '',
+  google_id: '',
+  discord_id: '',
+  created_time: 1,
+  ...overrides,
+});
+
+const channel = {
+  id: 4,
+  type: 1,
+  name: 'OpenAI main',
+  key: 'sk-a…wxyz',
+  base_url: 'https://upstream.example.test',
+  models: 'gpt-4o,gpt-4o-mini',
+  model_mapping: '',
+  group: 'default',
+  priority: 0,
+  weight: 1,
+  tag: '',
+  status: 1,
+  status_reason: '',
+  status_time: 0,
+  auto_ban: 1,
+  test_model: '',
+  response_time: 0,
+  test_time: 0,
+  used_quota: 0,
+  max_concurrency: 0,
+  other: '',
+  created_time: 1,
+};
+
+const sentTo = (fetch: jest.Mock, path: string, method: string) =>
+  fetch.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && init?.method === method);
+
+function adminApi(role: number) {
+  return answerApi({
+    '/api/user/self': ok(aSignedInAccount({ role })),
+    '/api/user/': ok({
+      page: 1,
+      page_size: 10,
+      total: 2,
+      items: [aUser(5, 'anna', { role }), aUser(9, 'boris')],
+    }),
+    '/api/user/manage': ok(aUser(9, 'boris', { status: 2 })),
+    '/api/channel/': (init) =>
+      init?.method === 'POST'
+        ? ok(channel)
+        : ok({ page: 1, page_size: 20, total: 1, items: [channel], type_counts: { 1: 1 } }),
+    '/api/channel/test/4': {
+      status: 200,
+      body: { success: true, message: '', time: 0.12, data: { model: 'gpt-4o-mini', time_ms: 120 } },
+    },
+    '/api/option/': (init) =>
+      init?.method === 'PUT' ? ok({ key: 'Notice', value: 'x' }) : ok([{ key: 'Notice', value: '' }]),
+  });
+}
+
+describe('the admin area', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(STORAGE_KEYS.userId, '5');
+    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    localStorage.setItem(STORAGE_KEYS.defaultCurrency, 'USD');
+  });
+
+  it('is not there for a normal user: no sidebar entry, the not-found page at its address', async () => {
+    const fetch = adminApi(1);
+    renderApp('/dashboard/admin/users');
+    expect(await screen.findByRole('heading', { name: 'Страница не найдена' })).toBeInTheDocument();
+    const sidebar = screen.getByRole('navigation', { name: 'Разделы панели' });
+    expect(within(sidebar).queryByRole('link', { name: 'Админ-панель' })).not.toBeInTheDocument();
+    expect(sentTo(fetch, '/api/user/', 'GET')).toHaveLength(0);
+  });
+
+  it('lets an admin list users and disable one, without the root-only settings', async () => {
+    const fetch = adminApi(10);
+    renderApp('/dashboard/admin');
+    const rows = await screen.findAllByTestId('admin-user-row');
+    expect(rows).toHaveLength(2);
+    expect(screen.getByRole('navigation', { name: 'Разделы панели' })).toHaveTextContent('Админ-панель');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Разделы админ-панели' })).queryByText('Настройки'),
+    ).toBeNull();
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Отключить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/user/manage', 'POST')).toHaveLength(1));
+    expect(JSON.parse(String(sentTo(fetch, '/api/user/manage', 'POST')[0]![1]!.body))).toEqual({
+      id: 9,
+      action: 'disable',
+    });
+    // Promoting to admin is root's alone.
+    expect(within(rows[1]!).queryByRole('button', { name: 'Сделать админом' })).toBeNull();
+  });
+
+  it('tests a channel and creates one with its key, which is never shown back', async () => {
+    const fetch = adminApi(10);
+    renderApp('/dashboard/admin/channels');
+    const row = await screen.findByTestId('admin-channel-row');
+    await userEvent.click(within(row).getByRole('button', { name: 'Проверить' }));
+    expect(await screen.findByText('«OpenAI main» ответил за 120 мс (gpt-4o-mini)')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Добавить канал' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Название'), 'Claude');
+    await userEvent.type(within(dialog).getByLabelText('Ключ'), 'sk-ant-secret');
+    await userEvent.type(within(dialog).getByLabelText('Модели'), 'claude-haiku');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/channel/', 'POST')).toHaveLength(1));
+    expect(JSON.parse(String(sentTo(fetch, '/api/channel/', 'POST')[0]![1]!.body))).toMatchObject({
+      name: 'Claude',
+      key: 'sk-ant-secret',
+      models: 'claude-haiku',
+      type: 1,
+    });
+  });
+
+  it('lets root edit the notice in Markdown with a preview; an admin gets not-found there', async () => {
+    const fetch = adminApi(100);
+    renderApp('/dashboard/admin/settings');
+    const text = await screen.findByRole('textbox', { name: 'Текст объявления' });
+    await userEvent.type(text, '**Новые модели**');
+    expect((await screen.findByText('Новые модели')).tagName).toBe('STRONG');
+    await userEvent.click(screen.getAllByRole('button', { name: 'Сохранить' })[0]!);
+    await waitFor(() => expect(sentTo(fetch, '/api/option/', 'PUT')).toHaveLength(1));
+    expect(JSON.parse(String(sentTo(fetch, '/api/option/', 'PUT')[0]![1]!.body))).toEqual({
+      key: 'Notice',
+      value: '**Новые модели**',
+    });
+  });
+
+  it('keeps the settings from an admin who is not root', async () => {
+    adminApi(10);
+    renderApp('/dashboard/admin/settings');
+    expect(await screen.findByRole('heading', { name: 'Страница не найдена' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,165 @@
+import { CHANNEL_TYPES, type ChannelView } from '@tollgate/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../../ui/dialog';
+import { buttonClass, inputClass, labelClass } from '../../../ui/styles';
+import type { ChannelDraft } from '../admin-api';
+
+interface Props {
+  /** null: a new channel. */
+  channel: ChannelView | null;
+  busy: boolean;
+  onClose: () => void;
+  onSave: (draft: ChannelDraft) => void;
+}
+
+function isJsonObjectOrEmpty(text: string): boolean {
+  if (text.trim() === '') return true;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A channel's main fields with new-api's names and type numbers. The key is write-only: it is never
+ * shown back, and left empty on edit it stays as stored. The server checks everything again.
+ */
+export function ChannelFormDialog({ channel, busy, onClose, onSave }: Props) {
+  const { t } = useTranslation('admin');
+  const [draft, setDraft] = useState<ChannelDraft>({
+    type: channel?.type ?? CHANNEL_TYPES.openai,
+    name: channel?.name ?? '',
+    key: '',
+    base_url: channel?.base_url ?? '',
+    models: channel?.models ?? '',
+    group: channel?.group ?? 'default',
+    model_mapping: channel?.model_mapping ?? '',
+    priority: channel?.priority ?? 0,
+    weight: channel?.weight ?? 1,
+  });
+  const set = <K extends keyof ChannelDraft>(key: K, value: ChannelDraft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
+  const mappingValid = isJsonObjectOrEmpty(draft.model_mapping);
+  const complete =
+    draft.name.trim() !== '' && draft.models.trim() !== '' && (channel !== null || draft.key.trim() !== '');
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={channel ? t('channel_edit', { name: channel.name }) : t('channel_create')}
+    >
+      <form
+        className="flex flex-col gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (complete && mappingValid) onSave(draft);
+        }}
+      >
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('channel_type')}</span>
+          <select
+            className={inputClass}
+            value={draft.type}
+            onChange={(e) => set('type', Number(e.target.value))}
+          >
+            {Object.entries(CHANNEL_TYPES).map(([name, number]) => (
+              <option key={number} value={number}>
+                {number} · {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('channel_name')}</span>
+          <input
+            className={inputClass}
+            value={draft.name}
+            maxLength={100}
+            onChange={(e) => set('name', e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('channel_key')}</span>
+          <input
+            className={inputClass}
+            type="password"
+            autoComplete="off"
+            placeholder={channel ? t('channel_key_keep') : ''}
+            value={draft.key}
+            onChange={(e) => set('key', e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('channel_base_url')}</span>
+          <input
+            className={inputClass}
+            value={draft.base_url}
+            placeholder="https://"
+            onChange={(e) => set('base_url', e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('channel_models')}</span>
+          <input
+            className={inputClass}
+            value={draft.models}
+            placeholder="gpt-4o,gpt-4o-mini"
+            onChange={(e) => set('models', e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('group')}</span>
+          <input
+            className={inputClass}
+            value={draft.group}
+            placeholder="default,vip"
+            onChange={(e) => set('group', e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('channel_model_mapping')}</span>
+          <textarea
+            className={`${inputClass} font-mono text-xs`}
+            rows={3}
+            placeholder='{"gpt-4o": "gpt-4o-2024-08-06"}'
+            value={draft.model_mapping}
+            aria-invalid={!mappingValid}
+            onChange={(e) => set('model_mapping', e.target.value)}
+          />
+          {!mappingValid ? (
+            <span className="text-xs text-red-600">{t('channel_mapping_invalid')}</span>
+          ) : null}
+        </label>
+        <div className="grid grid-cols-2 gap-3">
+          <label className="flex flex-col gap-1">
+            <span className={labelClass}>{t('channel_priority')}</span>
+            <input
+              className={inputClass}
+              type="number"
+              value={draft.priority}
+              onChange={(e) => set('priority', Math.trunc(Number(e.target.value) || 0))}
+            />
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className={labelClass}>{t('channel_weight')}</span>
+            <input
+              className={inputClass}
+              type="number"
+              min={0}
+              value={draft.weight}
+              onChange={(e) => set('weight', Math.max(0, Math.trunc(Number(e.target.value) || 0)))}
+            />
+          </label>
+        </div>
+        <div className="flex justify-end">
+          <button type="submit" className={buttonClass.primary} disabled={busy || !complete || !mappingValid}>
+            {t('save')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

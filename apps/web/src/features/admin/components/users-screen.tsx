@@ -1,0 +1,290 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Role, UserStatus, type AdminUserView, type UserAction } from '@tollgate/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../api/error-message';
+import { queryKeys } from '../../../api/query-keys';
+import { ConfirmDialog } from '../../../ui/confirm-dialog';
+import { Dialog } from '../../../ui/dialog';
+import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
+import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { useMoney } from '../../currency/use-money';
+import { useAccount } from '../../session/session-api';
+import { notify } from '../../shell/notify';
+import { ADMIN_USER_PAGE_SIZE, fetchUsers, manageUser, updateUser, type UserChanges } from '../admin-api';
+
+const ROLE_KEYS: Record<number, string> = {
+  [Role.User]: 'role_user',
+  [Role.Admin]: 'role_admin',
+  [Role.Root]: 'role_root',
+};
+
+/** Users: search, pages of ten (SPEC §9), edit, enable/disable, promote/demote (root), delete. */
+export function UsersScreen() {
+  const { t } = useTranslation('admin');
+  const money = useMoney();
+  const me = useAccount();
+  const isRoot = (me.data?.role ?? 0) >= Role.Root;
+  const queryClient = useQueryClient();
+  const [keyword, setKeyword] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<AdminUserView | null>(null);
+  const [deleting, setDeleting] = useState<AdminUserView | null>(null);
+  const users = useQuery({
+    queryKey: queryKeys.adminUserPage(search, page),
+    queryFn: () => fetchUsers(search, page),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers });
+  const manage = useMutation({
+    mutationFn: ({ id, action }: { id: number; action: UserAction }) => manageUser(id, action),
+    onSuccess: () => notify.success(t('user_updated')),
+    onError: (error) => notify.destructive(t('action_failed'), { description: errorMessage(error, t) }),
+    onSettled: refresh,
+  });
+  const save = useMutation({
+    mutationFn: ({ id, changes }: { id: number; changes: UserChanges }) => updateUser(id, changes),
+    onSuccess: () => {
+      notify.success(t('user_updated'));
+      setEditing(null);
+    },
+    onError: (error) => notify.destructive(t('action_failed'), { description: errorMessage(error, t) }),
+    onSettled: refresh,
+  });
+  const pages = users.data ? Math.max(1, Math.ceil(users.data.total / ADMIN_USER_PAGE_SIZE)) : 1;
+
+  return (
+    <section className={cardClass} aria-labelledby="admin-users-title">
+      <div className="flex flex-col gap-3 md:flex-row md:items-center md:justify-between">
+        <h2 id="admin-users-title" className="text-lg font-semibold">
+          {t('users_title')}
+        </h2>
+        <form
+          className="flex gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setPage(1);
+            setSearch(keyword.trim());
+          }}
+        >
+          <input
+            className={inputClass}
+            aria-label={t('users_search')}
+            placeholder={t('users_search_placeholder')}
+            value={keyword}
+            onChange={(event) => setKeyword(event.target.value)}
+          />
+          <button type="submit" className={buttonClass.secondary}>
+            {t('search')}
+          </button>
+        </form>
+      </div>
+      {users.isPending ? <Loading /> : null}
+      {users.isError ? <ErrorState error={users.error} onRetry={() => void users.refetch()} /> : null}
+      {users.data && users.data.items.length === 0 ? <EmptyState text={t('users_empty')} /> : null}
+      {users.data && users.data.items.length > 0 ? (
+        <div className="mt-4 overflow-x-auto">
+          <table className="min-w-full text-left text-sm">
+            <thead className="text-xs text-slate-500 uppercase">
+              <tr>
+                <th className="px-2 py-2">ID</th>
+                <th className="px-2 py-2">{t('user')}</th>
+                <th className="px-2 py-2">{t('group')}</th>
+                <th className="px-2 py-2">{t('role')}</th>
+                <th className="px-2 py-2">{t('status')}</th>
+                <th className="px-2 py-2">{t('balance')}</th>
+                <th className="px-2 py-2">{t('used')}</th>
+                <th className="px-2 py-2">{t('requests')}</th>
+                <th className="px-2 py-2" />
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.items.map((user) => {
+                const enabled = user.status === UserStatus.Enabled;
+                const self = user.id === me.data?.id;
+                return (
+                  <tr key={user.id} className="border-t border-slate-100" data-testid="admin-user-row">
+                    <td className="px-2 py-2 text-slate-500">{user.id}</td>
+                    <td className="px-2 py-2">
+                      <div className="font-medium">{user.username}</div>
+                      <div className="text-xs text-slate-500">{user.display_name || user.email || ''}</div>
+                    </td>
+                    <td className="px-2 py-2">{user.group}</td>
+                    <td className="px-2 py-2">{t(ROLE_KEYS[user.role] ?? 'role_user')}</td>
+                    <td className="px-2 py-2">{enabled ? t('status_enabled') : t('status_disabled')}</td>
+                    <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(user.quota)}</td>
+                    <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(user.used_quota)}</td>
+                    <td className="px-2 py-2">{user.request_count}</td>
+                    <td className="px-2 py-2">
+                      <div className="flex flex-wrap justify-end gap-1">
+                        <button type="button" className={buttonClass.ghost} onClick={() => setEditing(user)}>
+                          {t('edit')}
+                        </button>
+                        {!self ? (
+                          <button
+                            type="button"
+                            className={buttonClass.ghost}
+                            disabled={manage.isPending}
+                            onClick={() =>
+                              manage.mutate({ id: user.id, action: enabled ? 'disable' : 'enable' })
+                            }
+                          >
+                            {enabled ? t('disable') : t('enable')}
+                          </button>
+                        ) : null}
+                        {isRoot && !self && user.role < Role.Root ? (
+                          <button
+                            type="button"
+                            className={buttonClass.ghost}
+                            disabled={manage.isPending}
+                            onClick={() =>
+                              manage.mutate({
+                                id: user.id,
+                                action: user.role >= Role.Admin ? 'demote' : 'promote',
+                              })
+                            }
+                          >
+                            {user.role >= Role.Admin ? t('demote') : t('promote')}
+                          </button>
+                        ) : null}
+                        {!self ? (
+                          <button
+                            type="button"
+                            className={buttonClass.ghost}
+                            aria-label={t('delete_user', { username: user.username })}
+                            onClick={() => setDeleting(user)}
+                          >
+                            {t('delete')}
+                          </button>
+                        ) : null}
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <div className="mt-3 flex items-center justify-between text-sm text-slate-600">
+            <span>{t('page_of', { page, pages, total: users.data.total })}</span>
+            <div className="flex gap-2">
+              <button
+                type="button"
+                className={buttonClass.secondary}
+                disabled={page <= 1}
+                onClick={() => setPage(page - 1)}
+              >
+                {t('previous')}
+              </button>
+              <button
+                type="button"
+                className={buttonClass.secondary}
+                disabled={page >= pages}
+                onClick={() => setPage(page + 1)}
+              >
+                {t('next')}
+              </button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+
+      {editing ? (
+        <UserEditDialog
+          user={editing}
+          busy={save.isPending}
+          onClose={() => setEditing(null)}
+          onSave={(changes) => save.mutate({ id: editing.id, changes })}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={t('delete_user_title')}
+        description={t('delete_user_description', { username: deleting?.username ?? '' })}
+        confirmLabel={t('delete')}
+        busy={manage.isPending}
+        onConfirm={() => {
+          if (deleting)
+            manage.mutate({ id: deleting.id, action: 'delete' }, { onSuccess: () => setDeleting(null) });
+        }}
+      />
+    </section>
+  );
+}
+
+interface EditProps {
+  user: AdminUserView;
+  busy: boolean;
+  onClose: () => void;
+  onSave: (changes: UserChanges) => void;
+}
+
+/** Display name, group and balance (quota units; the money it is worth shown beside it). */
+function UserEditDialog({ user, busy, onClose, onSave }: EditProps) {
+  const { t } = useTranslation('admin');
+  const money = useMoney();
+  const [displayName, setDisplayName] = useState(user.display_name);
+  const [group, setGroup] = useState(user.group);
+  const [quota, setQuota] = useState(String(user.quota));
+  const quotaValue = /^\d{1,15}$/.test(quota.trim()) ? Number(quota.trim()) : null;
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={t('edit_user', { username: user.username })}
+    >
+      <form
+        className="flex flex-col gap-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (quotaValue === null) return;
+          onSave({
+            display_name: displayName.trim(),
+            group: group.trim(),
+            ...(quotaValue !== user.quota ? { quota: quotaValue } : {}),
+          });
+        }}
+      >
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('display_name')}</span>
+          <input
+            className={inputClass}
+            value={displayName}
+            maxLength={64}
+            onChange={(e) => setDisplayName(e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('group')}</span>
+          <input
+            className={inputClass}
+            value={group}
+            maxLength={64}
+            onChange={(e) => setGroup(e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('balance_quota')}</span>
+          <input
+            className={inputClass}
+            inputMode="numeric"
+            value={quota}
+            onChange={(e) => setQuota(e.target.value)}
+            aria-invalid={quotaValue === null}
+          />
+          <span className="text-xs text-slate-500">
+            {quotaValue === null
+              ? t('quota_invalid')
+              : t('quota_worth', { amount: money.formatQuota(quotaValue) })}
+          </span>
+        </label>
+        <div className="flex justify-end">
+          <button type="submit" className={buttonClass.primary} disabled={busy || quotaValue === null}>
+            {t('save')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

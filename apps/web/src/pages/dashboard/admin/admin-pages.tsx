@@ -1,0 +1,32 @@
+import '../../../i18n/namespaces/admin';
+import { Role } from '@tollgate/contracts';
+import { AdminLayout } from '../../../features/admin/components/admin-layout';
+import { ChannelsScreen } from '../../../features/admin/components/channels-screen';
+import { RequireAdmin } from '../../../features/admin/components/require-admin';
+import { SettingsScreen } from '../../../features/admin/components/settings-screen';
+import { UsersScreen } from '../../../features/admin/components/users-screen';
+
+/** `/dashboard/admin/*`: admins and root only; everyone else sees the not-found page. */
+export function AdminAreaPage() {
+  return (
+    <RequireAdmin>
+      <AdminLayout />
+    </RequireAdmin>
+  );
+}
+
+export function AdminUsersPage() {
+  return <UsersScreen />;
+}
+
+export function AdminChannelsPage() {
+  return <ChannelsScreen />;
+}
+
+export function AdminSettingsPage() {
+  return (
+    <RequireAdmin minimum={Role.Root}>
+      <SettingsScreen />
+    </RequireAdmin>
+  );
+}
