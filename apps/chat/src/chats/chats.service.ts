@@ -83,9 +83,12 @@ export class ChatsService {
     return chat;
   }
 
+  offeredModels(userId: number): Promise<string[]> {
+    return this.offered.forUser(userId);
+  }
+
   /** The model to answer with: the one asked for, else the chat's, else the first offered; it must be offered. */
-  async answeringModel(userId: number, chat: Chat, asked?: string): Promise<string> {
-    const offered = await this.offered.forUser(userId);
+  answeringModel(chat: Chat, offered: readonly string[], asked?: string): string {
     const model = asked ?? chat.model ?? offered[0];
     if (model === undefined)
       throw new AppException(ErrorCode.ModelNotFound, 'No model is available for the chat right now');

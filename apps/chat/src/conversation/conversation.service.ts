@@ -63,10 +63,16 @@ export class ConversationService {
    * once the new one starts.
    */
   async send(userId: number, chatId: number, request: SendMessage, sink: AnswerSink): Promise<void> {
-    const chat = await this.chats.require(userId, chatId);
-    const model = await this.chats.answeringModel(userId, chat, request.model);
-    const box = await this.keyring.boxFor(userId);
-    const history = await this.store.messages(chatId);
+    // Independent look-ups at once: they are on the way to the first token. The history is read only
+    // once the chat is known to be the user's (require throws otherwise); an unused answer id is a gap.
+    const [chat, offered, box, history, answerId] = await Promise.all([
+      this.chats.require(userId, chatId),
+      this.chats.offeredModels(userId),
+      this.keyring.boxFor(userId),
+      this.store.messages(chatId),
+      this.store.nextMessageId(),
+    ]);
+    const model = this.chats.answeringModel(chat, offered, request.model);
 
     let prompt: Message[];
     let userMessage: Message;
@@ -87,7 +93,6 @@ export class ConversationService {
       prompt = [...history, userMessage!];
     }
 
-    const answerId = await this.store.nextMessageId();
     const body = await this.open(
       userId,
       chat,
@@ -155,7 +160,7 @@ export class ConversationService {
     const question = history.find((message) => message.role === 'user');
     const answer = history.find((message) => message.role === 'assistant');
     if (!question || !answer) return { title: current };
-    const model = await this.chats.answeringModel(userId, chat);
+    const model = this.chats.answeringModel(chat, await this.chats.offeredModels(userId));
     const exchange = [question, answer]
       .map(
         (message) =>
