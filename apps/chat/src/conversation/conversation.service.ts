@@ -64,13 +64,12 @@ export class ConversationService {
    */
   async send(userId: number, chatId: number, request: SendMessage, sink: AnswerSink): Promise<void> {
     // Independent look-ups at once: they are on the way to the first token. The history is read only
-    // once the chat is known to be the user's (require throws otherwise); an unused answer id is a gap.
-    const [chat, offered, box, history, answerId] = await Promise.all([
+    // once the chat is known to be the user's (require throws otherwise).
+    const [chat, offered, box, history] = await Promise.all([
       this.chats.require(userId, chatId),
       this.chats.offeredModels(userId),
       this.keyring.boxFor(userId),
       this.store.messages(chatId),
-      this.store.nextMessageId(),
     ]);
     const model = this.chats.answeringModel(chat, offered, request.model);
 
@@ -93,6 +92,8 @@ export class ConversationService {
       prompt = [...history, userMessage!];
     }
 
+    // Taken after the question is stored: messages are listed in id order.
+    const answerId = await this.store.nextMessageId();
     const body = await this.open(
       userId,
       chat,
