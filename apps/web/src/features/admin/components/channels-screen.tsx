@@ -9,6 +9,7 @@ import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { notify } from '../../shell/notify';
+import { Pager } from './pager';
 import {
   ADMIN_CHANNEL_PAGE_SIZE,
   deleteChannel,
@@ -80,7 +81,6 @@ export function ChannelsScreen() {
     onError: fail,
     onSettled: refresh,
   });
-  const pages = channels.data ? Math.max(1, Math.ceil(channels.data.total / ADMIN_CHANNEL_PAGE_SIZE)) : 1;
 
   return (
     <section className={cardClass} aria-labelledby="admin-channels-title">
@@ -172,27 +172,12 @@ export function ChannelsScreen() {
               ))}
             </tbody>
           </table>
-          <div className="mt-3 flex items-center justify-between text-sm text-slate-600">
-            <span>{t('page_of', { page, pages, total: channels.data.total })}</span>
-            <div className="flex gap-2">
-              <button
-                type="button"
-                className={buttonClass.secondary}
-                disabled={page <= 1}
-                onClick={() => setPage(page - 1)}
-              >
-                {t('previous')}
-              </button>
-              <button
-                type="button"
-                className={buttonClass.secondary}
-                disabled={page >= pages}
-                onClick={() => setPage(page + 1)}
-              >
-                {t('next')}
-              </button>
-            </div>
-          </div>
+          <Pager
+            page={page}
+            pageSize={ADMIN_CHANNEL_PAGE_SIZE}
+            total={channels.data.total}
+            onPage={setPage}
+          />
         </div>
       ) : null}
       {editing !== null ? (

@@ -11,6 +11,7 @@ import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styl
 import { useMoney } from '../../currency/use-money';
 import { useAccount } from '../../session/session-api';
 import { notify } from '../../shell/notify';
+import { Pager } from './pager';
 import { ADMIN_USER_PAGE_SIZE, fetchUsers, manageUser, updateUser, type UserChanges } from '../admin-api';
 
 const ROLE_KEYS: Record<number, string> = {
@@ -52,7 +53,6 @@ export function UsersScreen() {
     onError: (error) => notify.destructive(t('action_failed'), { description: errorMessage(error, t) }),
     onSettled: refresh,
   });
-  const pages = users.data ? Math.max(1, Math.ceil(users.data.total / ADMIN_USER_PAGE_SIZE)) : 1;
 
   return (
     <section className={cardClass} aria-labelledby="admin-users-title">
@@ -165,27 +165,7 @@ export function UsersScreen() {
               })}
             </tbody>
           </table>
-          <div className="mt-3 flex items-center justify-between text-sm text-slate-600">
-            <span>{t('page_of', { page, pages, total: users.data.total })}</span>
-            <div className="flex gap-2">
-              <button
-                type="button"
-                className={buttonClass.secondary}
-                disabled={page <= 1}
-                onClick={() => setPage(page - 1)}
-              >
-                {t('previous')}
-              </button>
-              <button
-                type="button"
-                className={buttonClass.secondary}
-                disabled={page >= pages}
-                onClick={() => setPage(page + 1)}
-              >
-                {t('next')}
-              </button>
-            </div>
-          </div>
+          <Pager page={page} pageSize={ADMIN_USER_PAGE_SIZE} total={users.data.total} onPage={setPage} />
         </div>
       ) : null}
 
