@@ -8,6 +8,7 @@ import { OptionsMigration } from './migrations/20261221-options.migration';
 import { VersionsIncidentsMigration } from './migrations/20261223-versions-incidents.migration';
 import { ChannelUsageMigration } from './migrations/20261224-channel-usage.migration';
 import { ChannelOtherMigration } from './migrations/20261225-channel-other.migration';
+import { IncidentTimelineMigration } from './migrations/20261226-incident-timeline.migration';
 import { Incident } from './incidents/incident.entity';
 import { IncidentsModule } from './incidents/incidents.module';
 import { Option } from './options/option.entity';
@@ -34,6 +35,7 @@ export class AdminModule {
               VersionsIncidentsMigration,
               ChannelUsageMigration,
               ChannelOtherMigration,
+              IncidentTimelineMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -12,3 +12,4 @@ export * from './auth';
 export * from './internal/service-calls';
 export * from './channels';
 export * from './chat';
+export * from './admin';

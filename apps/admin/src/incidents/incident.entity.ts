@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
-import type { IncidentSeverity, IncidentStatus } from './incident-requests';
+import type { IncidentSeverity, IncidentStatus, IncidentUpdate, StatusComponent } from '@tollgate/contracts';
 
 /** One service incident, as the status page tells it. */
 @Entity({ tableName: 'incidents' })
@@ -19,6 +19,14 @@ export class Incident {
 
   @Property({ type: 'text' })
   severity!: IncidentSeverity;
+
+  /** The affected components, in the contracts' fixed order. */
+  @Property({ type: 'json' })
+  components: Opt<StatusComponent[]> = [];
+
+  /** The timeline, oldest first; `text` is Markdown. */
+  @Property({ type: 'json' })
+  updates: Opt<IncidentUpdate[]> = [];
 
   @Property({ type: 'datetime' })
   startedAt!: Date;

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { IncidentSeverity, IncidentStatus } from './incident-requests';
+import type { IncidentSeverity, IncidentStatus, IncidentUpdate, StatusComponent } from '@tollgate/contracts';
 import { Incident } from './incident.entity';
 
 export interface NewIncident {
@@ -8,6 +8,8 @@ export interface NewIncident {
   description: string;
   status: IncidentStatus;
   severity: IncidentSeverity;
+  components: StatusComponent[];
+  updates: IncidentUpdate[];
   startedAt: Date;
   resolvedAt: Date | null;
 }
@@ -29,6 +31,17 @@ export class IncidentsRepository {
         { orderBy: { startedAt: 'desc', id: 'desc' }, limit: pageSize, offset: (page - 1) * pageSize },
       );
     return { items, total };
+  }
+
+  /** Incidents still open, or resolved at or after `since`, newest start first. */
+  async openOrResolvedSince(since: Date): Promise<Incident[]> {
+    return this.em
+      .fork()
+      .find(
+        Incident,
+        { $or: [{ resolvedAt: null }, { resolvedAt: { $gte: since } }] },
+        { orderBy: { startedAt: 'desc', id: 'desc' } },
+      );
   }
 
   async create(input: NewIncident): Promise<Incident> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, type Page } from '@tollgate/contracts';
+import { ErrorCode, INCIDENT_MAX_UPDATES, type Page } from '@tollgate/contracts';
 import { AppException } from '@tollgate/platform';
 import type { CreateIncidentRequest, IncidentView, UpdateIncidentRequest } from './incident-requests';
 import type { Incident } from './incident.entity';
@@ -8,12 +8,14 @@ import { IncidentsRepository } from './incidents.repository';
 const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : 0);
 const fromSeconds = (value: number) => new Date(value * 1000);
 
-const view = (incident: Incident): IncidentView => ({
+export const view = (incident: Incident): IncidentView => ({
   id: incident.id,
   title: incident.title,
   description: incident.description,
   status: incident.status,
   severity: incident.severity,
+  components: incident.components,
+  updates: incident.updates,
   started_at: seconds(incident.startedAt),
   resolved_at: seconds(incident.resolvedAt),
   created_time: seconds(incident.createdAt),
@@ -21,6 +23,15 @@ const view = (incident: Incident): IncidentView => ({
 });
 
 const notFound = () => new AppException(ErrorCode.NotFound, 'Incident not found');
+const resolvedWhileOpen = () =>
+  new AppException(ErrorCode.ValidationFailed, 'resolved_at is taken only with the status resolved');
+const resolvedBeforeStart = () =>
+  new AppException(ErrorCode.ValidationFailed, 'resolved_at must not be before started_at');
+const tooManyUpdates = () =>
+  new AppException(
+    ErrorCode.ValidationFailed,
+    `An incident keeps at most ${INCIDENT_MAX_UPDATES} updates: open a new incident instead`,
+  );
 
 /** The incident log: read by everyone, written by administrators; resolving stamps the time. */
 @Injectable()
@@ -34,28 +45,51 @@ export class IncidentsService {
 
   async create(request: CreateIncidentRequest): Promise<IncidentView> {
     const now = new Date();
+    const startedAt = request.started_at === undefined ? now : fromSeconds(request.started_at);
+    if (request.resolved_at !== undefined && request.status !== 'resolved') throw resolvedWhileOpen();
+    const resolvedAt =
+      request.status !== 'resolved'
+        ? null
+        : request.resolved_at === undefined
+          ? now
+          : fromSeconds(request.resolved_at);
+    if (resolvedAt && resolvedAt < startedAt) throw resolvedBeforeStart();
     const incident = await this.incidents.create({
       title: request.title,
       description: request.description,
       status: request.status,
       severity: request.severity,
-      startedAt: request.started_at === undefined ? now : fromSeconds(request.started_at),
-      resolvedAt: request.status === 'resolved' ? now : null,
+      components: request.components,
+      // The timeline opens when the incident started, in its first status.
+      updates: [{ status: request.status, text: request.update ?? '', created_at: seconds(startedAt) }],
+      startedAt,
+      resolvedAt,
     });
     return view(incident);
   }
 
   async update(id: number, changes: UpdateIncidentRequest): Promise<IncidentView> {
     const incident = await this.incidents.modify(id, (found) => {
+      const now = new Date();
+      const status = changes.status ?? found.status;
+      if (changes.resolved_at !== undefined && status !== 'resolved') throw resolvedWhileOpen();
       if (changes.title !== undefined) found.title = changes.title;
       if (changes.description !== undefined) found.description = changes.description;
       if (changes.severity !== undefined) found.severity = changes.severity;
       if (changes.started_at !== undefined) found.startedAt = fromSeconds(changes.started_at);
-      if (changes.status !== undefined) {
-        if (changes.status === 'resolved' && found.resolvedAt === null) found.resolvedAt = new Date();
-        if (changes.status !== 'resolved') found.resolvedAt = null;
-        found.status = changes.status;
+      if (changes.components !== undefined) found.components = changes.components;
+      if (status !== 'resolved') found.resolvedAt = null;
+      else if (changes.resolved_at !== undefined) found.resolvedAt = fromSeconds(changes.resolved_at);
+      else if (found.resolvedAt === null) found.resolvedAt = now;
+      if (found.resolvedAt && found.resolvedAt < found.startedAt) throw resolvedBeforeStart();
+      if (status !== found.status || changes.update) {
+        if (found.updates.length >= INCIDENT_MAX_UPDATES) throw tooManyUpdates();
+        // Resolving after the fact dates the resolution's update at the resolution.
+        const at =
+          status !== found.status && status === 'resolved' && found.resolvedAt ? found.resolvedAt : now;
+        found.updates = [...found.updates, { status, text: changes.update ?? '', created_at: seconds(at) }];
       }
+      found.status = status;
     });
     if (!incident) throw notFound();
     return view(incident);

@@ -99,6 +99,8 @@ describe.each(INFRASTRUCTURES)('versions and incidents on %s infrastructure', (k
       description: '',
       status: 'investigating',
       severity: 'major',
+      components: [],
+      updates: [{ status: 'investigating', text: '', created_at: startedAt }],
       started_at: startedAt,
       resolved_at: 0,
       created_time: expect.any(Number),
