@@ -24,6 +24,7 @@ import { RetentionModule } from './retention/retention.module';
 import { UsageDailyStat } from './statistics/usage-daily-stat.entity';
 import { StatisticsModule } from './statistics/statistics.module';
 import { ConsumerLagModule } from './usage/consumer-lag.module';
+import { BillingGaugesModule } from './monitoring/billing-gauges.module';
 import { USAGE_GROUP } from './usage/usage-recorded.consumer';
 import { AdjustmentsModule } from './adjustments/adjustments.module';
 import { AffiliateModule } from './affiliate/affiliate.module';
@@ -91,6 +92,7 @@ export class BillingModule {
           topic: TOPICS.usageRecorded.name,
           intervalMs: config.CONSUMER_LAG_INTERVAL_SECONDS * 1000,
         }),
+        BillingGaugesModule.register({ businessIntervalMs: 60_000, auditIntervalMs: 300_000 }),
         ExchangeRateModule,
         PromoModule,
         PaymentsModule,

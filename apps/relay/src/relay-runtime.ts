@@ -5,6 +5,7 @@ import { KV_STORE, type KvStore } from '@tollgate/kv';
 import {
   InjectLogger,
   InjectServiceConfig,
+  isTracingEnabled,
   MetricsService,
   parseMasterKey,
   type Logger,
@@ -16,6 +17,7 @@ import { ChannelTester } from './channel-test/channel-tester';
 import type { RelayConfig } from './config';
 import { modelsForCaller, type CallableModel } from './models/model-listing';
 import { ChatRelay } from './pipeline/chat-relay';
+import { GenAiSpans } from './pipeline/gen-ai-spans';
 import { Metering } from './pipeline/metering';
 import { PassThroughRelay } from './pipeline/pass-through-relay';
 import { RelayMetrics } from './pipeline/relay-metrics';
@@ -157,6 +159,8 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       logger,
       estimatePolicy: { defaultMaxOutputTokens: config.RELAY_DEFAULT_MAX_OUTPUT_TOKENS },
       now,
+      // gen_ai spans of upstream calls cost nothing unless the process exports traces.
+      spans: isTracingEnabled() ? new GenAiSpans() : undefined,
     });
     const dispatcher = new UpstreamDispatcher(router, upstream, keys, metrics, logger, now);
     const tokens = { countPromptTokens, countTextTokens };

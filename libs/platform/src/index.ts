@@ -70,7 +70,12 @@ export {
 export { MetricsService } from './metrics/metrics.service';
 
 // telemetry
-export { startTelemetry, type Telemetry, type TelemetryOptions } from './telemetry/start-telemetry';
+export {
+  isTracingEnabled,
+  startTelemetry,
+  type Telemetry,
+  type TelemetryOptions,
+} from './telemetry/start-telemetry';
 
 // internal identity
 export { Role, hasRole } from './identity/role';

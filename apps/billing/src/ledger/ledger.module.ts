@@ -6,6 +6,6 @@ import { LedgerService } from './ledger.service';
 @Module({
   controllers: [LedgerAuditController],
   providers: [LedgerAuditService, LedgerService],
-  exports: [LedgerService],
+  exports: [LedgerService, LedgerAuditService],
 })
 export class LedgerModule {}

@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import type { UsageRecorded } from '@tollgate/contracts';
 import { OutboxRelay } from '@tollgate/persistence';
+import { MetricsService } from '@tollgate/platform';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
 import { LedgerService } from '../ledger/ledger.service';
 import type { LedgerPosting } from '../ledger/posting';
@@ -97,6 +98,7 @@ export class UsageSettlementService {
     private readonly ledger: LedgerService,
     private readonly outbox: OutboxRelay,
     private readonly statistics: StatisticsRepository,
+    private readonly metrics: MetricsService,
   ) {}
 
   async settle(batch: readonly UsageRecorded[]): Promise<SettlementResult> {
@@ -113,10 +115,20 @@ export class UsageSettlementService {
       }
       // Only events logged now count, so a redelivery never inflates the daily statistics.
       await this.statistics.add(tx, dailyUsageDeltas(fresh));
-      return { settled: fresh.length };
+      return { settled: fresh.length, fresh };
     });
     if (result.settled > 0) this.outbox.nudge();
-    return result;
+    this.recordMetrics(batch.length, result.fresh);
+    return { settled: result.settled };
+  }
+
+  /** Counted after the commit, so a rolled-back batch is counted when it is redelivered and settled. */
+  private recordMetrics(received: number, fresh: readonly UsageRecorded[]): void {
+    const events = this.metrics.counter('usageEvents');
+    if (fresh.length > 0) events.inc({ outcome: 'settled' }, fresh.length);
+    if (received > fresh.length) events.inc({ outcome: 'duplicate' }, received - fresh.length);
+    const charged = this.metrics.counter('chargedQuota');
+    for (const event of fresh) if (event.quota > 0) charged.inc({ model: event.model }, event.quota);
   }
 
   /** A user billed before identity.user reached billing gets an account (balance 0) first. */

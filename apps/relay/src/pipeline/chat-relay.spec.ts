@@ -100,6 +100,7 @@ function setup(balance: number, upstream: string | Error) {
       adapter: adapterForChannelType(1),
       release,
       sentAt: 0,
+      url: 'https://api.openai.com/v1/chat/completions',
     };
   });
   const relay = new ChatRelay({

@@ -131,6 +131,9 @@ export class ChatRelay {
       status: 'success',
       ttftMs: null,
       isStream: false,
+      operation: 'chat',
+      url: dispatched.url,
+      sentAt: dispatched.sentAt,
     });
   }
 
@@ -203,6 +206,9 @@ export class ChatRelay {
       status,
       ttftMs,
       isStream: true,
+      operation: 'chat',
+      url: dispatched.url,
+      sentAt: dispatched.sentAt,
     });
   }
 

@@ -12,6 +12,7 @@ import {
 import { QuotaRefusedError, type QuotaReservations, type Reservation } from '../quota/quota-reservations';
 import { usageRecordedEvent, type CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
+import type { GenAiOperation, GenAiSpans } from './gen-ai-spans';
 import type { RelayMetrics } from './relay-metrics';
 
 /** Where usage.recorded goes (the event bus, batched). */
@@ -27,6 +28,10 @@ export interface EndedCall {
   status: CallStatus;
   ttftMs: number | null;
   isStream: boolean;
+  /** For the call's trace span: what kind of call, where it went, when it went out (performance.now()). */
+  operation: GenAiOperation;
+  url: string;
+  sentAt: number;
 }
 
 interface MeteringDeps {
@@ -36,6 +41,8 @@ interface MeteringDeps {
   logger: Logger;
   estimatePolicy: EstimatePolicy;
   now: () => number;
+  /** Only while the process exports spans. */
+  spans?: GenAiSpans;
 }
 
 /** A call whose estimate is reserved: it ends charged (finish) or free (abandon), exactly once. */
@@ -73,6 +80,19 @@ export class MeteredCall {
       createdAt: Math.floor(Date.now() / 1000),
     });
     const { metrics, logger } = this.deps;
+    this.deps.spans?.record({
+      operation: call.operation,
+      provider: call.provider,
+      channelId: call.channel.id,
+      model: this.quote.model,
+      upstreamModel: call.upstreamModel,
+      url: call.url,
+      usage: call.usage,
+      status: call.status,
+      isStream: call.isStream,
+      sentAt: call.sentAt,
+      endedAt: this.deps.now(),
+    });
     metrics.request(this.context.protocol, this.quote.model, call.provider, call.status);
     metrics.usage(this.quote.model, call.usage);
     try {

@@ -20,6 +20,7 @@ import type { Metering } from './metering';
 import type { RelayMetrics } from './relay-metrics';
 import { countedPassThroughUsage, maxOutputTokensOf, usageInPayload } from './pass-through-usage';
 import type { TokenCounter } from './token-counter';
+import { passThroughGenAiOperation } from './gen-ai-spans';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 
 export interface PassThroughRelayDeps {
@@ -113,6 +114,9 @@ export class PassThroughRelay {
       status: answer.status,
       ttftMs: answer.ttftMs,
       isStream: answer.stream,
+      operation: passThroughGenAiOperation(operation),
+      url: dispatched.url,
+      sentAt: dispatched.sentAt,
     });
   }
 

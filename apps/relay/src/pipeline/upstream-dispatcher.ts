@@ -42,6 +42,8 @@ export interface Dispatched {
   release: Release;
   /** performance.now() when the request went out. */
   sentAt: number;
+  /** Where it went (for trace spans; holds no key). */
+  url: string;
 }
 
 /** Builds the upstream call for a channel's adapter; UnsupportedOperationError skips the channel. */
@@ -99,7 +101,7 @@ export class UpstreamDispatcher {
         const response = await this.upstream.send(request, signal);
         if (response.statusCode >= 200 && response.statusCode < 300) {
           this.router.recordSuccess(route.channel);
-          return { response, route, adapter, release, sentAt };
+          return { response, route, adapter, release, sentAt, url: request.url };
         }
         retryAfter = retryAfterSeconds(response.headers['retry-after']);
         failure = upstreamHttpFailure(

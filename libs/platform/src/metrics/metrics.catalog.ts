@@ -84,6 +84,54 @@ export const METRICS = {
     help: 'Messages between a consumer group position and the end of a partition',
     labels: ['topic', 'group', 'partition'],
   },
+  usageEvents: {
+    type: 'counter',
+    name: 'tollgate_billing_usage_events_total',
+    help: 'usage.recorded events billing handled, by outcome (settled now, or duplicate of one settled before)',
+    labels: ['outcome'],
+  },
+  chargedQuota: {
+    type: 'counter',
+    name: 'tollgate_billing_charged_quota_total',
+    help: 'Quota charged for usage (500 000 = $1), by catalog model',
+    labels: ['model'],
+  },
+  ledgerAuditMismatches: {
+    type: 'gauge',
+    name: 'tollgate_ledger_audit_mismatched_accounts',
+    help: 'Accounts whose balance differed from the sum of their ledger entries at the last audit',
+    labels: [],
+  },
+  ledgerAuditLastRun: {
+    type: 'gauge',
+    name: 'tollgate_ledger_audit_last_run_timestamp_seconds',
+    help: 'When the ledger audit last completed, Unix seconds',
+    labels: [],
+  },
+  payments: {
+    type: 'gauge',
+    name: 'tollgate_payments',
+    help: 'Payments ever created, by provider and current status',
+    labels: ['provider', 'status'],
+  },
+  paymentsAmount: {
+    type: 'gauge',
+    name: 'tollgate_payments_amount_kopecks',
+    help: 'Rubles of the payments ever created, in kopecks, by provider and current status',
+    labels: ['provider', 'status'],
+  },
+  activeApiKeys: {
+    type: 'gauge',
+    name: 'tollgate_active_api_keys',
+    help: 'API keys charged for at least one call within the window (1h or 1d)',
+    labels: ['window'],
+  },
+  activeUsers: {
+    type: 'gauge',
+    name: 'tollgate_active_users',
+    help: 'Users charged for at least one call within the window (1h or 1d)',
+    labels: ['window'],
+  },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricType = 'counter' | 'gauge' | 'histogram';

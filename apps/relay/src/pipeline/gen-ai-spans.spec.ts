@@ -1,0 +1,179 @@
+import { Readable } from 'node:stream';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import type { BillingPrice } from '@tollgate/contracts';
+import { MemoryKvStore } from '@tollgate/kv';
+import { MetricsService, type Logger } from '@tollgate/platform';
+import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import type { CallerAccess } from '../access/caller-access';
+import { PriceBook } from '../pricing/price-book';
+import { adapterForChannelType, type ChatCompletionChunk } from '../providers';
+import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
+import { PerCallClaims } from '../quota/account-claims';
+import { QuotaReservations } from '../quota/quota-reservations';
+import type { CallContext } from './call-context';
+import { ChatRelay } from './chat-relay';
+import type { ClientReply } from './client-reply';
+import { GEN_AI, GenAiSpans, passThroughGenAiOperation } from './gen-ai-spans';
+import { Metering } from './metering';
+import { RelayMetrics } from './relay-metrics';
+import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+
+const silent = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as Logger;
+const PROMPT = 'the secret plan is under the blue stone';
+const ANSWER_WORDS = ['classified', 'launch', 'codes'];
+
+class SilentReply implements ClientReply {
+  readonly controller = new AbortController();
+  readonly written: string[] = [];
+  streamStarted = false;
+  get signal() {
+    return this.controller.signal;
+  }
+  sendJson() {}
+  sendRaw() {}
+  startStream() {
+    this.streamStarted = true;
+  }
+  async write(text: string | Buffer) {
+    this.written.push(String(text));
+  }
+  end() {}
+}
+
+const chunk = (
+  content: string | undefined,
+  extra: Partial<ChatCompletionChunk> = {},
+): ChatCompletionChunk => ({
+  id: 'c1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-4o-mini',
+  choices: content === undefined ? [] : [{ index: 0, delta: { content }, finish_reason: null }],
+  ...extra,
+});
+
+function streamedAnswer(): string {
+  const chunks = [
+    ...ANSWER_WORDS.map((word) => chunk(`${word} `)),
+    chunk(undefined, { usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 } }),
+  ];
+  return chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n';
+}
+
+/** A streamed chat call through the real pipeline, the upstream faked at the dispatcher. */
+async function relayOneStream(spans: GenAiSpans | undefined): Promise<SilentReply> {
+  const prices = new Map<string, BillingPrice>([['model:gpt', aModelPrice('gpt')]]);
+  const metrics = new RelayMetrics(new MetricsService('relay-spans-test'));
+  let clock = 1_000;
+  const now = () => (clock += 5);
+  const dispatch = async (): Promise<Dispatched> => ({
+    response: {
+      statusCode: 200,
+      headers: {},
+      body: Readable.from([Buffer.from(streamedAnswer())]),
+    } as unknown as Dispatched['response'],
+    route: { channel: aChannel({ id: 9 }), upstreamModel: 'gpt-4o-mini' },
+    adapter: adapterForChannelType(1),
+    release: () => undefined,
+    sentAt: 1_000,
+    url: 'https://user:pass@llm.example.com:8443/v1/chat/completions?key=sk-upstream',
+  });
+  const relay = new ChatRelay({
+    access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
+    prices: new PriceBook({ get: (key) => prices.get(key) }),
+    metering: new Metering({
+      reservations: new QuotaReservations(
+        new PerCallClaims(new MemoryKvStore(), { reservationTtlMs: 60_000, holdMs: 60_000 }),
+        { quotaOf: () => 1_000_000 },
+      ),
+      sink: { record: async () => undefined },
+      metrics,
+      logger: silent,
+      estimatePolicy: { defaultMaxOutputTokens: 100 },
+      now,
+      spans,
+    }),
+    dispatcher: { dispatch } as unknown as UpstreamDispatcher,
+    metrics,
+    logger: silent,
+    tokens: { countTextTokens: () => 1, countPromptTokens: () => 1 },
+    now,
+  });
+  const context: CallContext = {
+    requestId: 'req-1',
+    protocol: 'openai',
+    caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
+    startedAt: 900,
+  };
+  const reply = new SilentReply();
+  const body = { model: 'gpt', stream: true, max_tokens: 20, messages: [{ role: 'user', content: PROMPT }] };
+  await relay.handle(context, openAiChatProtocol, { body }, 1000, reply);
+  return reply;
+}
+
+describe('GenAiSpans', () => {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+
+  beforeAll(() => trace.setGlobalTracerProvider(provider));
+  afterEach(() => exporter.reset());
+  afterAll(async () => {
+    await provider.shutdown();
+    trace.disable();
+  });
+
+  it("records a served call as a gen_ai CLIENT span: names, counts and the upstream's host only", async () => {
+    const reply = await relayOneStream(new GenAiSpans());
+    // The client did get the prompt's answer: the text existed, and stayed out of the span.
+    expect(reply.written.join('')).toContain('classified');
+
+    const spans = exporter.getFinishedSpans();
+    expect(spans).toHaveLength(1);
+    const [span] = spans;
+    expect(span?.name).toBe('chat gpt-4o-mini');
+    expect(span?.kind).toBe(SpanKind.CLIENT);
+    expect(span?.attributes).toEqual({
+      [GEN_AI.operationName]: 'chat',
+      [GEN_AI.providerName]: 'openai',
+      [GEN_AI.system]: 'openai',
+      [GEN_AI.requestModel]: 'gpt-4o-mini',
+      [GEN_AI.inputTokens]: 11,
+      [GEN_AI.outputTokens]: 3,
+      'server.address': 'llm.example.com',
+      'server.port': 8443,
+      'tollgate.model': 'gpt',
+      'tollgate.channel.id': 9,
+      'tollgate.stream': true,
+      'tollgate.call.status': 'success',
+    });
+    expect(span?.status.code).not.toBe(SpanStatusCode.ERROR);
+    expect(span?.endTime[0] * 1e3 + span!.endTime[1] / 1e6).toBeGreaterThan(
+      span!.startTime[0] * 1e3 + span!.startTime[1] / 1e6,
+    );
+
+    const everything = JSON.stringify({
+      name: span?.name,
+      attributes: span?.attributes,
+      events: span?.events,
+    });
+    for (const text of [PROMPT, ...ANSWER_WORDS, 'pass', 'sk-upstream'])
+      expect(everything).not.toContain(text);
+  });
+
+  it('records nothing when relay runs without spans (tracing not exported)', async () => {
+    await relayOneStream(undefined);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it("maps relay's other endpoints to the conventions' operation names", () => {
+    expect(passThroughGenAiOperation('embeddings')).toBe('embeddings');
+    expect(passThroughGenAiOperation('completions')).toBe('text_completion');
+    expect(passThroughGenAiOperation('responses')).toBe('chat');
+    expect(passThroughGenAiOperation('images.generations')).toBe('generate_content');
+  });
+});
