@@ -1,43 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, freePort } from '@tollgate/testing';
-import { REPO_ROOT } from './support/e2e-env';
+import { startEmbedded, type EmbeddedRun } from './support/embedded-run';
 
 jest.setTimeout(240_000);
 
-interface Run {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** `npm start`'s entry point (built by the test run), as a newcomer would start it. */
-function startEmbedded(dataDir: string, port: number): Run {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'launcher', 'dist', 'main-embedded.js')], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      TOLLGATE_DATA_DIR: dataDir,
-      TOLLGATE_ROOT_PASSWORD: 'embedded-root-password',
-      GITHUB_CLIENT_ID: 'gh-client',
-      GITHUB_CLIENT_SECRET: 'gh-secret',
-      DISCORD_CLIENT_ID: 'discord-without-secret',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
+/** The settings every start in this file uses. */
+const SETTINGS = {
+  TOLLGATE_ROOT_PASSWORD: 'embedded-root-password',
+  GITHUB_CLIENT_ID: 'gh-client',
+  GITHUB_CLIENT_SECRET: 'gh-secret',
+  DISCORD_CLIENT_ID: 'discord-without-secret',
+};
 
 describe('embedded mode (npm start)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-embedded-'));
-  let run: Run | undefined;
+  let run: EmbeddedRun | undefined;
 
   afterAll(async () => {
     if (run && run.child.exitCode === null) {
@@ -50,7 +29,7 @@ describe('embedded mode (npm start)', () => {
   it('serves /api/status and the web app from one process, stops on Ctrl-C, and keeps its data across a restart', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    run = startEmbedded(dataDir, port);
+    run = startEmbedded(dataDir, port, SETTINGS);
     const current = run;
     const status = await eventually(
       '/api/status in embedded mode',
@@ -88,7 +67,7 @@ describe('embedded mode (npm start)', () => {
     expect(await run.exited).toBe(0);
 
     // Same data directory: the root exists already, nothing is created twice.
-    run = startEmbedded(dataDir, port);
+    run = startEmbedded(dataDir, port, SETTINGS);
     const again = run;
     await eventually(
       'the restarted platform',
