@@ -25,6 +25,10 @@ export const ChangelogPage = lazyNamed(
   () => import('../features/site/components/changelog-page'),
   'ChangelogPage',
 );
+export const StatusPage = lazyNamed(
+  () => import('../features/status-page/components/status-page'),
+  'StatusPage',
+);
 export const AboutPage = lazyNamed(() => import('../features/site/components/about-page'), 'AboutPage');
 export const LegalPage = lazyNamed(() => import('../features/site/components/legal-page'), 'LegalPage');
 

@@ -31,6 +31,7 @@ import {
   PaymentPage,
   PriceList,
   SettingsPage,
+  StatusPage,
   TokensPage,
   TopupRedirect,
 } from './pages';
@@ -122,6 +123,7 @@ export function buildRoutes(device: Device): RouteObject[] {
     { index: true, element: <LandingPage /> },
     ...contentPages(inSite),
     { path: 'about', element: inSite(<AboutPage />) },
+    { path: ROUTES.status.slice(1), element: inSite(<StatusPage />) },
     // SPEC §2 lists a bare /docs on the mobile set only; both sets send it to the first section.
     { path: 'docs', element: <Navigate to={DEFAULT_DOCS_SECTION_PATH} replace /> },
   ];

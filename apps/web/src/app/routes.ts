@@ -5,6 +5,7 @@ export const ROUTES = {
   price: '/price',
   docs: '/docs',
   changelog: '/changelog',
+  status: '/status',
   about: '/about',
   compare: '/compare',
   privacy: '/privacy',

@@ -6,9 +6,11 @@ import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 const incident = (id: number, title: string, status: string, resolvedAt = 0) => ({
   id,
   title,
-  description: 'Часть запросов к Claude завершается ошибкой 502.',
+  description: 'Часть запросов к Claude завершается ошибкой **502**.',
   status,
   severity: 'major',
+  components: ['api', 'chat'],
+  updates: [{ status, text: '', created_at: 1_767_000_000 }],
   started_at: 1_767_000_000,
   resolved_at: resolvedAt,
   created_time: 1_767_000_000,
@@ -34,7 +36,12 @@ describe('incident banner', () => {
     const banner = await screen.findByRole('region', { name: 'Сбои в работе сервиса' });
     expect(within(banner).getByText('Серьёзный сбой: Ошибки Claude')).toBeInTheDocument();
     expect(within(banner).getByText(/Причина найдена, исправляем/)).toBeInTheDocument();
-    expect(within(banner).getByText('Часть запросов к Claude завершается ошибкой 502.')).toBeInTheDocument();
+    expect((await within(banner).findByText('502')).tagName).toBe('STRONG');
+    expect(within(banner).getByText(/Часть запросов к Claude завершается ошибкой/)).toBeInTheDocument();
+    expect(within(banner).getByRole('link', { name: 'Страница состояния' })).toHaveAttribute(
+      'href',
+      '/status',
+    );
     expect(within(banner).queryByText(/Задержки GPT/)).not.toBeInTheDocument();
   });
 

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { ROUTES } from '../../../app/routes';
 import { LazyMarkdown } from '../../../ui/lazy-markdown';
 import { NoticeBanner, useVisibleNotice } from './notice-banner';
 import { dismissIncident, incidentNoticeKey, readDismissedIncidents } from '../dismissed-incidents';
@@ -44,7 +46,10 @@ export function IncidentBanner({ className = '' }: { className?: string }) {
                 </p>
                 <p className="text-xs opacity-80">
                   {t(`status_${incident.status}`)} ·{' '}
-                  {t('started', { time: startedAt.format(new Date(incident.started_at * 1000)) })}
+                  {t('started', { time: startedAt.format(new Date(incident.started_at * 1000)) })} ·{' '}
+                  <Link to={ROUTES.status} className="underline hover:opacity-80">
+                    {t('status_page_link')}
+                  </Link>
                 </p>
                 {incident.description && (
                   <div className="mt-1 line-clamp-3">

@@ -131,6 +131,9 @@ export function Footer() {
           <Link to={ROUTES.changelog} className="hover:text-slate-800">
             {t('footer_changelog')}
           </Link>
+          <Link to={ROUTES.status} className="hover:text-slate-800">
+            {t('footer_status')}
+          </Link>
         </nav>
       </div>
     </footer>
