@@ -20,6 +20,10 @@ infra_pid=$!
 chromium_log="$reports/chromium.log"
 bash scripts/chromium.sh >"$chromium_log" 2>&1 &
 chromium_pid=$!
+# The monitoring spec (integration tier) checks deploy/prometheus with Debian's promtool (apt, like chromium).
+promtool_log="$reports/promtool.log"
+bash scripts/promtool.sh >"$promtool_log" 2>&1 &
+promtool_pid=$!
 cleanup() { bash scripts/infra.sh down >>"$infra_log" 2>&1 || true; }
 trap cleanup EXIT
 
@@ -56,6 +60,7 @@ bash scripts/k6.sh >"$k6_log" 2>&1 &
 k6_pid=$!
 
 step "integration tests (embedded and real infrastructure)"
+if wait $promtool_pid; then PROMTOOL_PATH="$(tail -n 1 "$promtool_log")"; export PROMTOOL_PATH; else cat "$promtool_log"; failures+=("promtool"); fi
 jest_tier integration integration --maxWorkers=2
 
 step "end-to-end tests (distributed mode)"
