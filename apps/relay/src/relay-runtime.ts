@@ -124,6 +124,7 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
         onAutoBan: (channel, reason, status) => admin.autoDisable(channel.id, reason, status),
         onHealthChange: (channel, healthy) => metrics.health(channel, providerName(channel), healthy),
         onQueueDepth: (channelId, depth) => metrics.queue(channelId, depth),
+        onQueueWait: (channelId, seconds, outcome) => metrics.queueWait(channelId, seconds, outcome),
       },
     );
     this.closers.push(() => router.dispose());

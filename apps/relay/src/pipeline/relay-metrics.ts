@@ -2,6 +2,7 @@ import type { ApiProtocol, CatalogChannel } from '@tollgate/contracts';
 import type { MetricsService } from '@tollgate/platform';
 import type { NormalizedUsage } from '../providers';
 import type { RefusalReason } from '../quota/quota-reservations';
+import type { QueueWaitOutcome } from '../routing/channel-queues';
 
 /** Label for a model outside the price catalogue: labels never carry what a client typed. */
 export const UNKNOWN_MODEL = 'unknown';
@@ -18,6 +19,7 @@ export class RelayMetrics {
   private readonly retries;
   private readonly channelHealthy;
   private readonly queueDepth;
+  private readonly queueWaits;
   private readonly refused;
 
   constructor(metrics: MetricsService) {
@@ -28,6 +30,7 @@ export class RelayMetrics {
     this.retries = metrics.counter('relayRetries');
     this.channelHealthy = metrics.gauge('channelHealthy');
     this.queueDepth = metrics.gauge('relayQueueDepth');
+    this.queueWaits = metrics.histogram('relayQueueWait');
     this.refused = metrics.counter('refusedReservations');
   }
 
@@ -59,6 +62,10 @@ export class RelayMetrics {
 
   queue(channelId: number, depth: number): void {
     this.queueDepth.set({ channel: String(channelId) }, depth);
+  }
+
+  queueWait(channelId: number, seconds: number, outcome: QueueWaitOutcome): void {
+    this.queueWaits.observe({ channel: String(channelId), outcome }, seconds);
   }
 
   refusal(reason: RefusalReason): void {

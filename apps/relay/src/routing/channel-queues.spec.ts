@@ -147,6 +147,34 @@ describe('ChannelQueues', () => {
     expect(queues.depth(5)).toBe(0);
   });
 
+  it('reports how long each waiter waited and how its wait ended; a call that found a free slot reports nothing', async () => {
+    const waits: Array<[number, number, string]> = [];
+    const timed = new ChannelQueues(settings, undefined, (id, seconds, outcome) =>
+      waits.push([id, seconds, outcome]),
+    );
+    const holder = await timed.acquire(limited, 'default');
+    const granted = timed.acquire(limited, 'default');
+    const aborting = new AbortController();
+    const aborted = timed.acquire(limited, 'default', aborting.signal).catch(() => 'aborted');
+    jest.advanceTimersByTime(2_000);
+    aborting.abort();
+    await aborted;
+    jest.advanceTimersByTime(1_000);
+    holder();
+    const release = await granted;
+    const timedOut = timed.acquire(limited, 'default').catch((error: unknown) => error);
+    jest.advanceTimersByTime(settings.queueTimeoutMs);
+    expect(await timedOut).toBeInstanceOf(QueueTimeoutError);
+    release();
+    timed.dispose();
+
+    expect(waits).toEqual([
+      [5, expect.closeTo(2, 1), 'aborted'],
+      [5, expect.closeTo(3, 1), 'granted'],
+      [5, expect.closeTo(settings.queueTimeoutMs / 1000, 1), 'timeout'],
+    ]);
+  });
+
   it('rejects whoever still waits when disposed', async () => {
     await queues.acquire(limited, 'default');
     const waiting = queues.acquire(limited, 'default');

@@ -5,11 +5,16 @@ import { WaiterList, type Linked } from './waiter-list';
 
 export type Release = () => void;
 
+/** How a wait for a slot ended: with the slot, at the queue timeout, or with the client gone. */
+export type QueueWaitOutcome = 'granted' | 'timeout' | 'aborted';
+
 interface Waiter extends Linked<Waiter> {
   readonly gate: Gate;
   readonly resolve: (release: Release) => void;
   readonly reject: (reason: unknown) => void;
   readonly signal: AbortSignal | undefined;
+  /** performance.now() when it joined the queue. */
+  readonly queuedAt: number;
   timer: NodeJS.Timeout | undefined;
   onAbort: (() => void) | undefined;
 }
@@ -42,6 +47,7 @@ export class ChannelQueues {
   constructor(
     private readonly settings: QueueSettings,
     private readonly onQueueDepth?: (channelId: number, depth: number) => void,
+    private readonly onQueueWait?: (channelId: number, seconds: number, outcome: QueueWaitOutcome) => void,
   ) {
     this.priorityGroups = new Set(settings.priorityGroups);
     this.retryAfterSeconds = Math.max(1, Math.ceil(settings.queueTimeoutMs / 1000));
@@ -64,6 +70,7 @@ export class ChannelQueues {
         resolve,
         reject,
         signal,
+        queuedAt: performance.now(),
         timer: undefined,
         onAbort: undefined,
         prev: undefined,
@@ -156,6 +163,7 @@ export class ChannelQueues {
       this.detach(waiter);
       gate.active++;
       granted = true;
+      this.reportWait(waiter, 'granted');
       waiter.resolve(this.releaseOf(gate));
     }
     if (granted) this.reportDepth(gate);
@@ -166,6 +174,7 @@ export class ChannelQueues {
     if (!list) return;
     list.remove(waiter);
     this.detach(waiter);
+    this.reportWait(waiter, reason instanceof QueueTimeoutError ? 'timeout' : 'aborted');
     waiter.reject(reason);
     this.reportDepth(waiter.gate);
   }
@@ -176,6 +185,10 @@ export class ChannelQueues {
     waiter.timer = undefined;
     if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
     waiter.onAbort = undefined;
+  }
+
+  private reportWait(waiter: Waiter, outcome: QueueWaitOutcome): void {
+    this.onQueueWait?.(waiter.gate.channelId, (performance.now() - waiter.queuedAt) / 1000, outcome);
   }
 
   private reportDepth(gate: Gate): void {

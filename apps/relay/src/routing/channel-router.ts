@@ -46,7 +46,11 @@ export class ChannelRouter {
   ) {
     this.options = resolveRoutingOptions(options);
     this.breakers = new ChannelBreakers(this.options.breaker, hooks.onHealthChange?.bind(hooks));
-    this.queues = new ChannelQueues(this.options, hooks.onQueueDepth?.bind(hooks));
+    this.queues = new ChannelQueues(
+      this.options,
+      hooks.onQueueDepth?.bind(hooks),
+      hooks.onQueueWait?.bind(hooks),
+    );
     if (typeof channels.onChange === 'function') {
       this.unsubscribe = channels.onChange((_key, channel) => {
         this.index = undefined;

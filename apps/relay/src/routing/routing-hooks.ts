@@ -1,4 +1,5 @@
 import type { CatalogChannel } from '@tollgate/contracts';
+import type { QueueWaitOutcome } from './channel-queues';
 
 /**
  * What the router tells the rest of relay. Called synchronously from inside the router's
@@ -11,4 +12,6 @@ export interface RoutingHooks {
   onHealthChange?(channel: CatalogChannel, healthy: boolean): void;
   /** How many requests now wait for a slot on the channel. */
   onQueueDepth?(channelId: number, depth: number): void;
+  /** A request left the channel's queue after waiting this long (never called for one that did not wait). */
+  onQueueWait?(channelId: number, seconds: number, outcome: QueueWaitOutcome): void;
 }

@@ -59,6 +59,13 @@ export const METRICS = {
     help: 'Calls waiting for a free slot on a channel',
     labels: ['channel'],
   },
+  relayQueueWait: {
+    type: 'histogram',
+    name: 'tollgate_relay_queue_wait_seconds',
+    help: 'Time calls waited for a slot on a channel, by how the wait ended (granted, timeout, aborted)',
+    labels: ['channel', 'outcome'],
+    buckets: LATENCY_BUCKETS,
+  },
   refusedReservations: {
     type: 'counter',
     name: 'tollgate_refused_reservations_total',
