@@ -42,7 +42,7 @@ export interface Dispatched {
   release: Release;
   /** performance.now() when the request went out. */
   sentAt: number;
-  /** Where it went (for trace spans; holds no key). */
+  /** Where it went; trace spans take only its host and port. */
   url: string;
 }
 
