@@ -3,6 +3,9 @@ import userEvent from '@testing-library/user-event';
 import type { ChatStreamEvent } from '@tollgate/contracts';
 import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+// The route's chunk (with the Markdown renderer) is compiled when this file loads, not inside a
+// find* timeout: a fresh CI machine has no transform cache.
+import '../../../pages/dashboard/chat-page';
 
 const chat = {
   id: 12,

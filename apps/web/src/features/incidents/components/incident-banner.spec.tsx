@@ -2,6 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { answerApi, ok, renderApp } from '../../../../test/render-app';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+// The route's chunk (with the Markdown renderer) is compiled when this file loads, not inside a
+// find* timeout: a fresh CI machine has no transform cache.
+import '../../../ui/markdown';
 
 const incident = (id: number, title: string, status: string, resolvedAt = 0) => ({
   id,
