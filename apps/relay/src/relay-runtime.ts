@@ -123,6 +123,7 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       {
         onAutoBan: (channel, reason, status) => admin.autoDisable(channel.id, reason, status),
         onHealthChange: (channel, healthy) => metrics.health(channel, providerName(channel), healthy),
+        onChannelGone: (channel) => metrics.forget(channel, providerName(channel)),
         onQueueDepth: (channelId, depth) => metrics.queue(channelId, depth),
         onQueueWait: (channelId, seconds, outcome) => metrics.queueWait(channelId, seconds, outcome),
       },

@@ -60,6 +60,11 @@ export class RelayMetrics {
     this.channelHealthy.set({ channel: String(channel.id), provider }, healthy ? 1 : 0);
   }
 
+  /** A deleted channel's health series goes, so no alert keeps firing for a channel that is not there. */
+  forget(channel: CatalogChannel, provider: string): void {
+    this.channelHealthy.remove({ channel: String(channel.id), provider });
+  }
+
   queue(channelId: number, depth: number): void {
     this.queueDepth.set({ channel: String(channelId) }, depth);
   }

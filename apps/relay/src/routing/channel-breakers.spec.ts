@@ -102,9 +102,21 @@ describe('ChannelBreakers', () => {
     expect(breakers.state(7)).toBe(CircuitState.Open);
   });
 
-  it('forgets the circuits of channels that left the table', async () => {
-    await fail(3);
-    breakers.retainOnly(new Set([8]));
-    expect(breakers.admits(7)).toBe(true);
+  it('forgets the circuits of channels that left the table, and says so', async () => {
+    const gone: number[] = [];
+    const forgetting = new ChannelBreakers(
+      { consecutiveFailures: 3, halfOpenAfterMs: 30_000 },
+      undefined,
+      (c) => gone.push(c.id),
+    );
+    for (let i = 0; i < 3; i++) forgetting.recordFailure(channel);
+    await outcomesApplied();
+    expect(forgetting.admits(7)).toBe(false);
+    forgetting.retainOnly(new Set([7, 8]));
+    expect(gone).toEqual([]);
+    forgetting.retainOnly(new Set([8]));
+    expect(forgetting.admits(7)).toBe(true);
+    expect(gone).toEqual([7]);
+    forgetting.dispose();
   });
 });

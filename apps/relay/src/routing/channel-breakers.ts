@@ -46,6 +46,7 @@ export class ChannelBreakers {
   constructor(
     private readonly settings: RoutingOptions['breaker'],
     private readonly onHealthChange?: (channel: CatalogChannel, healthy: boolean) => void,
+    private readonly onForget?: (channel: CatalogChannel) => void,
   ) {}
 
   /** Closed and half-open circuits admit the channel; an open one only once its delay has passed. */
@@ -91,6 +92,7 @@ export class ChannelBreakers {
       if (!liveIds.has(id)) {
         this.circuits.delete(id);
         disposeAll(circuit.subscriptions);
+        this.onForget?.(circuit.channel);
       }
     }
   }

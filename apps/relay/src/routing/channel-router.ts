@@ -45,7 +45,11 @@ export class ChannelRouter {
     private readonly random: () => number = Math.random,
   ) {
     this.options = resolveRoutingOptions(options);
-    this.breakers = new ChannelBreakers(this.options.breaker, hooks.onHealthChange?.bind(hooks));
+    this.breakers = new ChannelBreakers(
+      this.options.breaker,
+      hooks.onHealthChange?.bind(hooks),
+      hooks.onChannelGone?.bind(hooks),
+    );
     this.queues = new ChannelQueues(
       this.options,
       hooks.onQueueDepth?.bind(hooks),

@@ -10,6 +10,8 @@ export interface RoutingHooks {
   onAutoBan?(channel: CatalogChannel, reason: string, status: number | undefined): void;
   /** The channel's circuit opened (false) or closed again (true). */
   onHealthChange?(channel: CatalogChannel, healthy: boolean): void;
+  /** A channel that had a circuit left the table: whatever reported its health may drop it. */
+  onChannelGone?(channel: CatalogChannel): void;
   /** How many requests now wait for a slot on the channel. */
   onQueueDepth?(channelId: number, depth: number): void;
   /** A request left the channel's queue after waiting this long (never called for one that did not wait). */
