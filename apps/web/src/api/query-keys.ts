@@ -24,6 +24,7 @@ export const queryKeys = {
   adminChannels: ['admin', 'channels'] as const,
   adminChannelPage: (page: number) => ['admin', 'channels', page] as const,
   adminOptions: ['admin', 'options'] as const,
+  adminPricing: ['admin', 'pricing'] as const,
   payments: ['payments'] as const,
   paymentPage: (page: number) => ['payments', 'logs', page] as const,
 } as const;

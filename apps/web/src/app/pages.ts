@@ -54,3 +54,7 @@ export const AdminSettingsPage = lazyNamed(
   () => import('../pages/dashboard/admin/admin-pages'),
   'AdminSettingsPage',
 );
+export const AdminPricesPage = lazyNamed(
+  () => import('../pages/dashboard/admin/admin-pages'),
+  'AdminPricesPage',
+);

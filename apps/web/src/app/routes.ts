@@ -24,6 +24,7 @@ export const ROUTES = {
   dashboardAdmin: '/dashboard/admin',
   adminUsers: '/dashboard/admin/users',
   adminChannels: '/dashboard/admin/channels',
+  adminPrices: '/dashboard/admin/prices',
   adminSettings: '/dashboard/admin/settings',
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;

@@ -1,4 +1,5 @@
 import {
+  pricingResponseSchema,
   adminUserViewSchema,
   channelPageSchema,
   channelTestAnswerSchema,
@@ -8,6 +9,7 @@ import {
   type ChannelPage,
   type ChannelTestAnswer,
   type ChannelView,
+  type ModelPricing,
   type UserAction,
 } from '@tollgate/contracts';
 import { z } from 'zod';
@@ -96,4 +98,33 @@ export async function fetchOptions(): Promise<AdminOption[]> {
 
 export async function saveOption(key: string, value: string): Promise<void> {
   await api.send('PUT', '/option/', { body: { key, value } });
+}
+
+export async function fetchPricingAdmin(): Promise<{
+  models: ModelPricing[];
+  groupRatios: Record<string, number>;
+}> {
+  const answer = pricingResponseSchema.parse(await api.send<unknown>('GET', '/pricing'));
+  return { models: answer.data, groupRatios: answer.group_ratio };
+}
+
+/** Every field of a model's price entry (decimals as text, as the API takes them). */
+export interface ModelPriceDraft {
+  provider: string;
+  input_price: string;
+  output_price: string;
+  cached_input_price: string;
+  context_window: number;
+  intelligence: number;
+  speed: number;
+  sota: boolean;
+  deprecated: boolean;
+}
+
+export async function saveModelPrice(model: string, draft: ModelPriceDraft): Promise<void> {
+  await api.send('PUT', `/pricing/models/${encodeURIComponent(model)}`, { body: draft });
+}
+
+export async function saveGroupRatio(group: string, ratio: string): Promise<void> {
+  await api.send('PUT', `/pricing/groups/${encodeURIComponent(group)}`, { body: { ratio } });
 }

@@ -72,6 +72,30 @@ function adminApi(role: number) {
       status: 200,
       body: { success: true, message: '', time: 0.12, data: { model: 'gpt-4o-mini', time_ms: 120 } },
     },
+    '/api/pricing': {
+      status: 200,
+      body: {
+        success: true,
+        message: '',
+        data: [
+          {
+            model: 'gpt-4o-mini',
+            context_window: 128000,
+            provider: 'openai',
+            input_price: 0.15,
+            output_price: 0.6,
+            cached_input_price: 0.075,
+            intelligence: 3,
+            speed: 5,
+            sota: false,
+            deprecated: false,
+          },
+        ],
+        group_ratio: { default: 1, vip: 0.9 },
+      },
+    },
+    '/api/pricing/models/gpt-4o-mini': ok({}),
+    '/api/pricing/groups/vip': ok({ group: 'vip', ratio: 0.8 }),
     '/api/option/': (init) =>
       init?.method === 'PUT' ? ok({ key: 'Notice', value: 'x' }) : ok([{ key: 'Notice', value: '' }]),
   });
@@ -146,6 +170,37 @@ describe('the admin area', () => {
     expect(JSON.parse(String(sentTo(fetch, '/api/option/', 'PUT')[0]![1]!.body))).toEqual({
       key: 'Notice',
       value: '**Новые модели**',
+    });
+  });
+
+  it('edits a model price and a group ratio, previewing the price in dollars', async () => {
+    const fetch = adminApi(10);
+    renderApp('/dashboard/admin/prices');
+    const row = await screen.findByTestId('admin-price-row');
+    expect(row).toHaveTextContent(/0,15\s\$/);
+    await userEvent.click(within(row).getByRole('button', { name: 'Изменить' }));
+    const dialog = await screen.findByRole('dialog');
+    const output = within(dialog).getByLabelText(/^Вывод, \$ за 1M токенов/);
+    await userEvent.clear(output);
+    await userEvent.type(output, '0.8');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/pricing/models/gpt-4o-mini', 'PUT')).toHaveLength(1));
+    expect(
+      JSON.parse(String(sentTo(fetch, '/api/pricing/models/gpt-4o-mini', 'PUT')[0]![1]!.body)),
+    ).toMatchObject({
+      provider: 'openai',
+      input_price: '0.15',
+      output_price: '0.8',
+      context_window: 128000,
+    });
+
+    const ratio = screen.getByLabelText('Коэффициент группы vip');
+    await userEvent.clear(ratio);
+    await userEvent.type(ratio, '0.8');
+    await userEvent.click(within(ratio.closest('li')!).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/pricing/groups/vip', 'PUT')).toHaveLength(1));
+    expect(JSON.parse(String(sentTo(fetch, '/api/pricing/groups/vip', 'PUT')[0]![1]!.body))).toEqual({
+      ratio: '0.8',
     });
   });
 

@@ -26,6 +26,9 @@ export function AdminLayout() {
           <NavLink to={ROUTES.adminChannels} className={tabClass}>
             {t('tab_channels')}
           </NavLink>
+          <NavLink to={ROUTES.adminPrices} className={tabClass}>
+            {t('tab_prices')}
+          </NavLink>
           {isRoot ? (
             <NavLink to={ROUTES.adminSettings} className={tabClass}>
               {t('tab_settings')}

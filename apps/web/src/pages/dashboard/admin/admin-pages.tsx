@@ -2,6 +2,7 @@ import '../../../i18n/namespaces/admin';
 import { Role } from '@tollgate/contracts';
 import { AdminLayout } from '../../../features/admin/components/admin-layout';
 import { ChannelsScreen } from '../../../features/admin/components/channels-screen';
+import { PricesScreen } from '../../../features/admin/components/prices-screen';
 import { RequireAdmin } from '../../../features/admin/components/require-admin';
 import { SettingsScreen } from '../../../features/admin/components/settings-screen';
 import { UsersScreen } from '../../../features/admin/components/users-screen';
@@ -29,4 +30,8 @@ export function AdminSettingsPage() {
       <SettingsScreen />
     </RequireAdmin>
   );
+}
+
+export function AdminPricesPage() {
+  return <PricesScreen />;
 }
