@@ -25,6 +25,8 @@ export const queryKeys = {
   adminChannelPage: (page: number) => ['admin', 'channels', page] as const,
   adminOptions: ['admin', 'options'] as const,
   adminPricing: ['admin', 'pricing'] as const,
+  adminPromos: ['admin', 'promos'] as const,
+  adminPromoPage: (page: number) => ['admin', 'promos', page] as const,
   payments: ['payments'] as const,
   paymentPage: (page: number) => ['payments', 'logs', page] as const,
 } as const;

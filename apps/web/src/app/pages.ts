@@ -58,3 +58,7 @@ export const AdminPricesPage = lazyNamed(
   () => import('../pages/dashboard/admin/admin-pages'),
   'AdminPricesPage',
 );
+export const AdminPromoPage = lazyNamed(
+  () => import('../pages/dashboard/admin/admin-pages'),
+  'AdminPromoPage',
+);

@@ -25,6 +25,7 @@ export const ROUTES = {
   adminUsers: '/dashboard/admin/users',
   adminChannels: '/dashboard/admin/channels',
   adminPrices: '/dashboard/admin/prices',
+  adminPromos: '/dashboard/admin/promo',
   adminSettings: '/dashboard/admin/settings',
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;

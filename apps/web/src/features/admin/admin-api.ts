@@ -1,5 +1,7 @@
 import {
   pricingResponseSchema,
+  promoSchema,
+  type Promo,
   adminUserViewSchema,
   channelPageSchema,
   channelTestAnswerSchema,
@@ -127,4 +129,36 @@ export async function saveModelPrice(model: string, draft: ModelPriceDraft): Pro
 
 export async function saveGroupRatio(group: string, ratio: string): Promise<void> {
   await api.send('PUT', `/pricing/groups/${encodeURIComponent(group)}`, { body: { ratio } });
+}
+
+export const ADMIN_PROMO_PAGE_SIZE = 20;
+const promoPageSchema = pageSchema(promoSchema);
+export type PromoPage = z.infer<typeof promoPageSchema>;
+
+export async function fetchPromos(page: number): Promise<PromoPage> {
+  return promoPageSchema.parse(
+    await api.data<unknown>('GET', '/promo', { query: { p: page, page_size: ADMIN_PROMO_PAGE_SIZE } }),
+  );
+}
+
+export interface PromoDraft {
+  code: string;
+  type: Promo['type'];
+  value: string;
+  max_uses: number;
+  per_user_limit: number;
+  min_amount: string;
+  expires_at: number | null;
+}
+
+export async function createPromo(draft: PromoDraft): Promise<Promo> {
+  return promoSchema.parse(await api.data<unknown>('POST', '/promo', { body: draft }));
+}
+
+export async function setPromoActive(id: number, active: boolean): Promise<void> {
+  await api.send('PUT', `/promo/${id}`, { body: { active } });
+}
+
+export async function deletePromo(id: number): Promise<void> {
+  await api.send('DELETE', `/promo/${id}`);
 }

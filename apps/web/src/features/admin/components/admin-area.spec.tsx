@@ -51,6 +51,22 @@ const channel = {
   created_time: 1,
 };
 
+const promo = {
+  id: 1,
+  code: 'WELCOME',
+  type: 'percent',
+  value: '10',
+  max_uses: 100,
+  per_user_limit: 1,
+  min_amount: '0',
+  starts_at: null,
+  expires_at: null,
+  active: true,
+  used_count: 7,
+  created_at: 1,
+  updated_at: 1,
+};
+
 const sentTo = (fetch: jest.Mock, path: string, method: string) =>
   fetch.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && init?.method === method);
 
@@ -96,6 +112,11 @@ function adminApi(role: number) {
     },
     '/api/pricing/models/gpt-4o-mini': ok({}),
     '/api/pricing/groups/vip': ok({ group: 'vip', ratio: 0.8 }),
+    '/api/promo': (init) =>
+      init?.method === 'POST'
+        ? ok({ ...promo, id: 2, code: JSON.parse(String(init.body)).code })
+        : ok({ page: 1, page_size: 20, total: 1, items: [promo] }),
+    '/api/promo/1': ok({ ...promo, active: false }),
     '/api/option/': (init) =>
       init?.method === 'PUT' ? ok({ key: 'Notice', value: 'x' }) : ok([{ key: 'Notice', value: '' }]),
   });
@@ -202,6 +223,28 @@ describe('the admin area', () => {
     expect(JSON.parse(String(sentTo(fetch, '/api/pricing/groups/vip', 'PUT')[0]![1]!.body))).toEqual({
       ratio: '0.8',
     });
+  });
+
+  it('creates a batch of promo codes from a prefix and disables one', async () => {
+    const fetch = adminApi(10);
+    renderApp('/dashboard/admin/promo');
+    const row = await screen.findByTestId('admin-promo-row');
+    expect(row).toHaveTextContent('7 / 100');
+    await userEvent.type(screen.getByLabelText('Код (или префикс для пакета)'), 'SPRING');
+    const count = screen.getByLabelText('Сколько создать');
+    await userEvent.clear(count);
+    await userEvent.type(count, '3');
+    await userEvent.click(screen.getByRole('button', { name: 'Создать 3 промокодов' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/promo', 'POST')).toHaveLength(3));
+    const codes = sentTo(fetch, '/api/promo', 'POST').map(
+      ([, init]) => JSON.parse(String(init!.body)).code as string,
+    );
+    expect(new Set(codes).size).toBe(3);
+    for (const code of codes) expect(code).toMatch(/^SPRING-[A-Z2-9]{6}$/);
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Отключить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/promo/1', 'PUT')).toHaveLength(1));
+    expect(JSON.parse(String(sentTo(fetch, '/api/promo/1', 'PUT')[0]![1]!.body))).toEqual({ active: false });
   });
 
   it('keeps the settings from an admin who is not root', async () => {

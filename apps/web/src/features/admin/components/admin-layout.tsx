@@ -29,6 +29,9 @@ export function AdminLayout() {
           <NavLink to={ROUTES.adminPrices} className={tabClass}>
             {t('tab_prices')}
           </NavLink>
+          <NavLink to={ROUTES.adminPromos} className={tabClass}>
+            {t('tab_promos')}
+          </NavLink>
           {isRoot ? (
             <NavLink to={ROUTES.adminSettings} className={tabClass}>
               {t('tab_settings')}

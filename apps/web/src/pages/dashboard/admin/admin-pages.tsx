@@ -3,6 +3,7 @@ import { Role } from '@tollgate/contracts';
 import { AdminLayout } from '../../../features/admin/components/admin-layout';
 import { ChannelsScreen } from '../../../features/admin/components/channels-screen';
 import { PricesScreen } from '../../../features/admin/components/prices-screen';
+import { PromoScreen } from '../../../features/admin/components/promo-screen';
 import { RequireAdmin } from '../../../features/admin/components/require-admin';
 import { SettingsScreen } from '../../../features/admin/components/settings-screen';
 import { UsersScreen } from '../../../features/admin/components/users-screen';
@@ -34,4 +35,8 @@ export function AdminSettingsPage() {
 
 export function AdminPricesPage() {
   return <PricesScreen />;
+}
+
+export function AdminPromoPage() {
+  return <PromoScreen />;
 }

@@ -1,0 +1,279 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Promo } from '@tollgate/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../api/error-message';
+import { queryKeys } from '../../../api/query-keys';
+import { ConfirmDialog } from '../../../ui/confirm-dialog';
+import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
+import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { notify } from '../../shell/notify';
+import {
+  ADMIN_PROMO_PAGE_SIZE,
+  createPromo,
+  deletePromo,
+  fetchPromos,
+  setPromoActive,
+  type PromoDraft,
+} from '../admin-api';
+import { Pager } from './pager';
+
+const CODE = /^[\p{L}\p{N}_-]{1,64}$/u;
+const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
+const BATCH_MAX = 100;
+
+/** `count` codes from one prefix: PREFIX-XXXXXX, letters and digits people read without mistakes. */
+export function batchCodes(prefix: string, count: number, random: () => number = Math.random): string[] {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const codes = new Set<string>();
+  while (codes.size < count) {
+    let tail = '';
+    for (let i = 0; i < 6; i++) tail += alphabet[Math.floor(random() * alphabet.length)];
+    codes.add(`${prefix}-${tail}`);
+  }
+  return [...codes];
+}
+
+/** Promo codes: create one or a batch, the list with uses, disable or enable, delete. */
+export function PromoScreen() {
+  const { t, i18n } = useTranslation('admin');
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [deleting, setDeleting] = useState<Promo | null>(null);
+  const promos = useQuery({
+    queryKey: queryKeys.adminPromoPage(page),
+    queryFn: () => fetchPromos(page),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminPromos });
+  const fail = (error: unknown) =>
+    notify.destructive(t('action_failed'), { description: errorMessage(error, t) });
+  const create = useMutation({
+    mutationFn: async (drafts: PromoDraft[]) => {
+      for (const draft of drafts) await createPromo(draft);
+      return drafts.length;
+    },
+    onSuccess: (count) => notify.success(t('promo_created', { count })),
+    onError: fail,
+    onSettled: refresh,
+  });
+  const toggle = useMutation({
+    mutationFn: (promo: Promo) => setPromoActive(promo.id, !promo.active),
+    onError: fail,
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => deletePromo(id),
+    onSuccess: () => {
+      notify.success(t('promo_deleted'));
+      setDeleting(null);
+    },
+    onError: fail,
+    onSettled: refresh,
+  });
+  const date = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', { dateStyle: 'medium' });
+  return (
+    <div className="flex flex-col gap-6">
+      <PromoForm busy={create.isPending} onCreate={(drafts) => create.mutate(drafts)} />
+      <section className={cardClass} aria-labelledby="admin-promos-title">
+        <h2 id="admin-promos-title" className="text-lg font-semibold">
+          {t('promos_title')}
+        </h2>
+        {promos.isPending ? <Loading /> : null}
+        {promos.isError ? <ErrorState error={promos.error} onRetry={() => void promos.refetch()} /> : null}
+        {promos.data && promos.data.items.length === 0 ? <EmptyState text={t('promos_empty')} /> : null}
+        {promos.data && promos.data.items.length > 0 ? (
+          <div className="mt-4 overflow-x-auto">
+            <table className="min-w-full text-left text-sm">
+              <thead className="text-xs text-slate-500 uppercase">
+                <tr>
+                  <th className="px-2 py-2">{t('promo_code')}</th>
+                  <th className="px-2 py-2">{t('promo_bonus')}</th>
+                  <th className="px-2 py-2">{t('promo_uses')}</th>
+                  <th className="px-2 py-2">{t('promo_expires')}</th>
+                  <th className="px-2 py-2">{t('status')}</th>
+                  <th className="px-2 py-2" />
+                </tr>
+              </thead>
+              <tbody>
+                {promos.data.items.map((promo) => (
+                  <tr key={promo.id} className="border-t border-slate-100" data-testid="admin-promo-row">
+                    <td className="px-2 py-2 font-mono">{promo.code}</td>
+                    <td className="px-2 py-2">
+                      {promo.type === 'percent' ? `${promo.value} %` : `${promo.value} ₽`}
+                    </td>
+                    <td className="px-2 py-2">
+                      {promo.used_count} / {promo.max_uses === 0 ? '∞' : promo.max_uses}
+                    </td>
+                    <td className="px-2 py-2">
+                      {promo.expires_at ? date.format(new Date(promo.expires_at * 1000)) : '—'}
+                    </td>
+                    <td className="px-2 py-2">{promo.active ? t('status_enabled') : t('status_disabled')}</td>
+                    <td className="px-2 py-2">
+                      <div className="flex justify-end gap-1">
+                        <button
+                          type="button"
+                          className={buttonClass.ghost}
+                          disabled={toggle.isPending}
+                          onClick={() => toggle.mutate(promo)}
+                        >
+                          {promo.active ? t('disable') : t('enable')}
+                        </button>
+                        <button
+                          type="button"
+                          className={buttonClass.ghost}
+                          aria-label={t('promo_delete', { code: promo.code })}
+                          onClick={() => setDeleting(promo)}
+                        >
+                          {t('delete')}
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager page={page} pageSize={ADMIN_PROMO_PAGE_SIZE} total={promos.data.total} onPage={setPage} />
+          </div>
+        ) : null}
+      </section>
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={t('promo_delete_title')}
+        description={t('promo_delete_description', { code: deleting?.code ?? '' })}
+        confirmLabel={t('delete')}
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+      />
+    </div>
+  );
+}
+
+function PromoForm({ busy, onCreate }: { busy: boolean; onCreate: (drafts: PromoDraft[]) => void }) {
+  const { t } = useTranslation('admin');
+  const [code, setCode] = useState('');
+  const [count, setCount] = useState('1');
+  const [type, setType] = useState<Promo['type']>('percent');
+  const [value, setValue] = useState('10');
+  const [maxUses, setMaxUses] = useState('0');
+  const [perUser, setPerUser] = useState('1');
+  const [minAmount, setMinAmount] = useState('0');
+  const [expires, setExpires] = useState('');
+  const howMany = /^\d{1,3}$/.test(count) ? Number(count) : 0;
+  const valid =
+    CODE.test(code.trim()) &&
+    howMany >= 1 &&
+    howMany <= BATCH_MAX &&
+    AMOUNT.test(value.trim()) &&
+    Number(value) > 0 &&
+    (type !== 'percent' || Number(value) <= 1000) &&
+    /^\d{1,9}$/.test(maxUses) &&
+    /^\d{1,9}$/.test(perUser) &&
+    AMOUNT.test(minAmount.trim());
+  return (
+    <section className={cardClass} aria-labelledby="admin-promo-form-title">
+      <h2 id="admin-promo-form-title" className="text-lg font-semibold">
+        {t('promo_create')}
+      </h2>
+      <form
+        className="mt-3 grid gap-3 md:grid-cols-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!valid) return;
+          const base = {
+            type,
+            value: value.trim(),
+            max_uses: Number(maxUses),
+            per_user_limit: Number(perUser),
+            min_amount: minAmount.trim(),
+            expires_at: expires ? Math.floor(new Date(`${expires}T23:59:59+03:00`).getTime() / 1000) : null,
+          };
+          const codes = howMany === 1 ? [code.trim()] : batchCodes(code.trim(), howMany);
+          onCreate(codes.map((c) => ({ ...base, code: c })));
+          setCode('');
+        }}
+      >
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('promo_code_or_prefix')}</span>
+          <input
+            className={inputClass}
+            value={code}
+            maxLength={57}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('promo_count')}</span>
+          <input
+            className={inputClass}
+            inputMode="numeric"
+            value={count}
+            onChange={(e) => setCount(e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('promo_type')}</span>
+          <select
+            className={inputClass}
+            value={type}
+            onChange={(e) => setType(e.target.value as Promo['type'])}
+          >
+            <option value="percent">{t('promo_type_percent')}</option>
+            <option value="fixed">{t('promo_type_fixed')}</option>
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('promo_value')}</span>
+          <input
+            className={inputClass}
+            inputMode="decimal"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('promo_max_uses')}</span>
+          <input
+            className={inputClass}
+            inputMode="numeric"
+            value={maxUses}
+            onChange={(e) => setMaxUses(e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('promo_per_user')}</span>
+          <input
+            className={inputClass}
+            inputMode="numeric"
+            value={perUser}
+            onChange={(e) => setPerUser(e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('promo_min_amount')}</span>
+          <input
+            className={inputClass}
+            inputMode="decimal"
+            value={minAmount}
+            onChange={(e) => setMinAmount(e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('promo_expires')}</span>
+          <input
+            className={inputClass}
+            type="date"
+            value={expires}
+            onChange={(e) => setExpires(e.target.value)}
+          />
+        </label>
+        <div className="md:col-span-4 flex justify-end">
+          <button type="submit" className={buttonClass.primary} disabled={busy || !valid}>
+            {howMany > 1 ? t('promo_create_batch', { count: howMany }) : t('promo_create')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
