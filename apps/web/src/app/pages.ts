@@ -62,3 +62,4 @@ export const AdminPromoPage = lazyNamed(
   () => import('../pages/dashboard/admin/admin-pages'),
   'AdminPromoPage',
 );
+export const AdminLogsPage = lazyNamed(() => import('../pages/dashboard/admin/admin-pages'), 'AdminLogsPage');

@@ -26,6 +26,7 @@ export const ROUTES = {
   adminChannels: '/dashboard/admin/channels',
   adminPrices: '/dashboard/admin/prices',
   adminPromos: '/dashboard/admin/promo',
+  adminLogs: '/dashboard/admin/logs',
   adminSettings: '/dashboard/admin/settings',
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;

@@ -11,7 +11,7 @@ export function exportErrorText(error: unknown, t: (key: string) => string): str
   return t('export_failed');
 }
 
-function saveBlob(blob: Blob, fileName: string): void {
+export function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

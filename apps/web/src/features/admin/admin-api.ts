@@ -1,5 +1,7 @@
 import {
   pricingResponseSchema,
+  logItemSchema,
+  LOG_PAGE_DEFAULT_SIZE,
   promoSchema,
   type Promo,
   adminUserViewSchema,
@@ -161,4 +163,40 @@ export async function setPromoActive(id: number, active: boolean): Promise<void>
 
 export async function deletePromo(id: number): Promise<void> {
   await api.send('DELETE', `/promo/${id}`);
+}
+
+const logPageSchema = pageSchema(logItemSchema);
+export type AdminLogPage = z.infer<typeof logPageSchema>;
+
+/** The admin log's filters as the API names them (`type` 0 = every type). */
+export interface AdminLogFilters {
+  start_timestamp: number;
+  end_timestamp: number;
+  type: number;
+  username?: string;
+  token_name?: string;
+  model_name?: string;
+  channel?: number;
+}
+
+const logQuery = (filters: AdminLogFilters) => ({
+  ...filters,
+  type: filters.type || undefined,
+  username: filters.username || undefined,
+  token_name: filters.token_name || undefined,
+  model_name: filters.model_name || undefined,
+});
+
+/** `GET /api/log/`: every user's log lines (admins), 20 a page. */
+export async function fetchAdminLogs(filters: AdminLogFilters, page: number): Promise<AdminLogPage> {
+  return logPageSchema.parse(
+    await api.data<unknown>('GET', '/log/', {
+      query: { ...logQuery(filters), p: page, page_size: LOG_PAGE_DEFAULT_SIZE },
+    }),
+  );
+}
+
+/** `GET /api/log/export`: the same filters as a CSV file. */
+export function exportAdminLogs(filters: AdminLogFilters): Promise<Blob> {
+  return api.file('/log/export', { query: logQuery(filters) });
 }

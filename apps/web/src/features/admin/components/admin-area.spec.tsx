@@ -117,6 +117,34 @@ function adminApi(role: number) {
         ? ok({ ...promo, id: 2, code: JSON.parse(String(init.body)).code })
         : ok({ page: 1, page_size: 20, total: 1, items: [promo] }),
     '/api/promo/1': ok({ ...promo, active: false }),
+    '/api/log/': ok({
+      page: 1,
+      page_size: 20,
+      total: 1,
+      items: [
+        {
+          id: 'usage-1',
+          created_at: 1_767_000_000,
+          type: 2,
+          user_id: 9,
+          username: 'boris',
+          token_id: null,
+          token_name: 'chat #3',
+          model_name: 'gpt-4o-mini',
+          quota: 5000,
+          prompt_tokens: 12,
+          completion_tokens: 40,
+          cached_tokens: 0,
+          use_time: 1,
+          is_stream: true,
+          group: 'default',
+          request_id: 'r1',
+          content: '',
+          channel: 4,
+        },
+      ],
+    }),
+    '/api/log/export': { status: 429, body: { success: false, message: 'slow down' } },
     '/api/option/': (init) =>
       init?.method === 'PUT' ? ok({ key: 'Notice', value: 'x' }) : ok([{ key: 'Notice', value: '' }]),
   });
@@ -245,6 +273,27 @@ describe('the admin area', () => {
     await userEvent.click(within(row).getByRole('button', { name: 'Отключить' }));
     await waitFor(() => expect(sentTo(fetch, '/api/promo/1', 'PUT')).toHaveLength(1));
     expect(JSON.parse(String(sentTo(fetch, '/api/promo/1', 'PUT')[0]![1]!.body))).toEqual({ active: false });
+  });
+
+  it("filters every user's log by user and says so when an export comes too soon", async () => {
+    const fetch = adminApi(10);
+    renderApp('/dashboard/admin/logs');
+    const row = await screen.findByTestId('admin-log-row');
+    expect(row).toHaveTextContent('boris');
+    expect(row).toHaveTextContent('chat #3');
+    await userEvent.type(screen.getByLabelText('Пользователь'), 'boris');
+    await userEvent.click(screen.getByRole('button', { name: 'Найти' }));
+    await waitFor(() =>
+      expect(
+        fetch.mock.calls.some(
+          ([url]) => String(url).startsWith('/api/log/?') && String(url).includes('username=boris'),
+        ),
+      ).toBe(true),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Выгрузить CSV' }));
+    expect(
+      await screen.findByText('Слишком много попыток. Попробуйте снова через 10 секунд'),
+    ).toBeInTheDocument();
   });
 
   it('keeps the settings from an admin who is not root', async () => {

@@ -32,6 +32,9 @@ export function AdminLayout() {
           <NavLink to={ROUTES.adminPromos} className={tabClass}>
             {t('tab_promos')}
           </NavLink>
+          <NavLink to={ROUTES.adminLogs} className={tabClass}>
+            {t('tab_logs')}
+          </NavLink>
           {isRoot ? (
             <NavLink to={ROUTES.adminSettings} className={tabClass}>
               {t('tab_settings')}

@@ -1,9 +1,11 @@
 import '../../../i18n/namespaces/admin';
+import '../../../i18n/namespaces/activity';
 import { Role } from '@tollgate/contracts';
 import { AdminLayout } from '../../../features/admin/components/admin-layout';
 import { ChannelsScreen } from '../../../features/admin/components/channels-screen';
 import { PricesScreen } from '../../../features/admin/components/prices-screen';
 import { PromoScreen } from '../../../features/admin/components/promo-screen';
+import { LogsScreen } from '../../../features/admin/components/logs-screen';
 import { RequireAdmin } from '../../../features/admin/components/require-admin';
 import { SettingsScreen } from '../../../features/admin/components/settings-screen';
 import { UsersScreen } from '../../../features/admin/components/users-screen';
@@ -39,4 +41,8 @@ export function AdminPricesPage() {
 
 export function AdminPromoPage() {
   return <PromoScreen />;
+}
+
+export function AdminLogsPage() {
+  return <LogsScreen />;
 }

@@ -1,0 +1,197 @@
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { LOG_PAGE_DEFAULT_SIZE, LogType } from '@tollgate/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../../../api/query-keys';
+import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
+import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { defaultRange, rangeProblem, rangeSeconds, type DayRange } from '../../activity/date-range';
+import { exportErrorText, saveBlob } from '../../activity/use-export-logs';
+import { useMoney } from '../../currency/use-money';
+import { notify } from '../../shell/notify';
+import { exportAdminLogs, fetchAdminLogs, type AdminLogFilters } from '../admin-api';
+import { Pager } from './pager';
+
+interface Draft {
+  range: DayRange;
+  type: number;
+  username: string;
+  token_name: string;
+  model_name: string;
+  channel: string;
+}
+
+const toFilters = (draft: Draft): AdminLogFilters => {
+  const { start, end } = rangeSeconds(draft.range);
+  return {
+    start_timestamp: start,
+    end_timestamp: end,
+    type: draft.type,
+    username: draft.username.trim(),
+    token_name: draft.token_name.trim(),
+    model_name: draft.model_name.trim(),
+    ...(/^\d+$/.test(draft.channel.trim()) ? { channel: Number(draft.channel.trim()) } : {}),
+  };
+};
+
+/** Every user's usage log with filters (user, key, model, channel, type, a range under 31 days) and CSV export. */
+export function LogsScreen() {
+  const { t, i18n } = useTranslation('admin');
+  const activity = useTranslation('activity');
+  const money = useMoney();
+  const [draft, setDraft] = useState<Draft>({
+    range: defaultRange(),
+    type: 0,
+    username: '',
+    token_name: '',
+    model_name: '',
+    channel: '',
+  });
+  const [applied, setApplied] = useState<AdminLogFilters>(() => toFilters(draft));
+  const [page, setPage] = useState(1);
+  const problem = rangeProblem(draft.range);
+  const logs = useQuery({
+    queryKey: queryKeys.adminLogPage(applied, page),
+    queryFn: () => fetchAdminLogs(applied, page),
+    placeholderData: keepPreviousData,
+  });
+  const exporting = useMutation({
+    mutationFn: async () =>
+      saveBlob(await exportAdminLogs(applied), `tollgate-logs-${draft.range.start}-${draft.range.end}.csv`),
+    onSuccess: () => notify.success(activity.t('export_done')),
+    onError: (error) => notify.destructive(exportErrorText(error, activity.t)),
+  });
+  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+    dateStyle: 'short',
+    timeStyle: 'medium',
+  });
+  const text = (key: keyof Draft, label: string) => (
+    <label className="flex flex-col gap-1">
+      <span className={labelClass}>{label}</span>
+      <input
+        className={inputClass}
+        value={draft[key] as string}
+        onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+      />
+    </label>
+  );
+  return (
+    <section className={cardClass} aria-labelledby="admin-logs-title">
+      <h2 id="admin-logs-title" className="text-lg font-semibold">
+        {t('logs_title')}
+      </h2>
+      <form
+        className="mt-3 grid gap-3 md:grid-cols-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (problem) return;
+          setPage(1);
+          setApplied(toFilters(draft));
+        }}
+      >
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('logs_from')}</span>
+          <input
+            className={inputClass}
+            type="date"
+            value={draft.range.start}
+            onChange={(e) => setDraft({ ...draft, range: { ...draft.range, start: e.target.value } })}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('logs_to')}</span>
+          <input
+            className={inputClass}
+            type="date"
+            value={draft.range.end}
+            onChange={(e) => setDraft({ ...draft, range: { ...draft.range, end: e.target.value } })}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('logs_type')}</span>
+          <select
+            className={inputClass}
+            value={draft.type}
+            onChange={(e) => setDraft({ ...draft, type: Number(e.target.value) })}
+          >
+            <option value={0}>{t('logs_type_all')}</option>
+            {[
+              LogType.TopUp,
+              LogType.Consume,
+              LogType.Manage,
+              LogType.System,
+              LogType.Error,
+              LogType.Refund,
+            ].map((type) => (
+              <option key={type} value={type}>
+                {t(`logs_type_${type}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {text('username', t('user'))}
+        {text('token_name', t('logs_key'))}
+        {text('model_name', t('price_model'))}
+        {text('channel', t('logs_channel_id'))}
+        <div className="flex items-end gap-2">
+          <button type="submit" className={buttonClass.primary} disabled={problem !== null}>
+            {t('search')}
+          </button>
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            disabled={exporting.isPending}
+            onClick={() => exporting.mutate()}
+          >
+            {t('logs_export')}
+          </button>
+        </div>
+        {problem ? (
+          <p role="alert" className="text-sm text-red-600 md:col-span-4">
+            {t(`logs_range_${problem}`)}
+          </p>
+        ) : null}
+      </form>
+      {logs.isPending ? <Loading /> : null}
+      {logs.isError ? <ErrorState error={logs.error} onRetry={() => void logs.refetch()} /> : null}
+      {logs.data && logs.data.items.length === 0 ? <EmptyState text={t('logs_empty')} /> : null}
+      {logs.data && logs.data.items.length > 0 ? (
+        <div className="mt-4 overflow-x-auto">
+          <table className="min-w-full text-left text-sm">
+            <thead className="text-xs text-slate-500 uppercase">
+              <tr>
+                <th className="px-2 py-2">{t('logs_time')}</th>
+                <th className="px-2 py-2">{t('user')}</th>
+                <th className="px-2 py-2">{t('logs_type')}</th>
+                <th className="px-2 py-2">{t('logs_key')}</th>
+                <th className="px-2 py-2">{t('price_model')}</th>
+                <th className="px-2 py-2">{t('logs_channel_id')}</th>
+                <th className="px-2 py-2">{t('logs_tokens')}</th>
+                <th className="px-2 py-2">{t('logs_quota')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {logs.data.items.map((item) => (
+                <tr key={item.id} className="border-t border-slate-100" data-testid="admin-log-row">
+                  <td className="px-2 py-2 whitespace-nowrap">
+                    {time.format(new Date(item.created_at * 1000))}
+                  </td>
+                  <td className="px-2 py-2">{item.username}</td>
+                  <td className="px-2 py-2">{t(`logs_type_${item.type}`)}</td>
+                  <td className="px-2 py-2">{item.token_name}</td>
+                  <td className="px-2 py-2">{item.model_name}</td>
+                  <td className="px-2 py-2">{item.channel ?? ''}</td>
+                  <td className="px-2 py-2 whitespace-nowrap">
+                    {item.prompt_tokens} / {item.completion_tokens}
+                  </td>
+                  <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(item.quota)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager page={page} pageSize={LOG_PAGE_DEFAULT_SIZE} total={logs.data.total} onPage={setPage} />
+        </div>
+      ) : null}
+    </section>
+  );
+}
