@@ -63,3 +63,7 @@ export const AdminPromoPage = lazyNamed(
   'AdminPromoPage',
 );
 export const AdminLogsPage = lazyNamed(() => import('../pages/dashboard/admin/admin-pages'), 'AdminLogsPage');
+export const AdminOverviewPage = lazyNamed(
+  () => import('../pages/dashboard/admin/admin-pages'),
+  'AdminOverviewPage',
+);

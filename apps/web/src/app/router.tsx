@@ -18,6 +18,7 @@ import {
   AdminPricesPage,
   AdminPromoPage,
   AdminLogsPage,
+  AdminOverviewPage,
   AdminSettingsPage,
   AdminUsersPage,
   ChatPage,
@@ -83,7 +84,8 @@ const adminRoute: RouteObject = {
   path: 'admin',
   element: <AdminAreaPage />,
   children: [
-    { index: true, element: <Navigate to={ROUTES.adminUsers} replace /> },
+    { index: true, element: <Navigate to={ROUTES.adminOverview} replace /> },
+    { path: 'overview', element: <AdminOverviewPage /> },
     { path: 'users', element: <AdminUsersPage /> },
     { path: 'channels', element: <AdminChannelsPage /> },
     { path: 'prices', element: <AdminPricesPage /> },

@@ -22,6 +22,7 @@ export const ROUTES = {
   dashboardChangelog: '/dashboard/changelog',
   dashboardChat: '/dashboard/chat',
   dashboardAdmin: '/dashboard/admin',
+  adminOverview: '/dashboard/admin/overview',
   adminUsers: '/dashboard/admin/users',
   adminChannels: '/dashboard/admin/channels',
   adminPrices: '/dashboard/admin/prices',

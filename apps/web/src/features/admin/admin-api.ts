@@ -1,5 +1,7 @@
 import {
   pricingResponseSchema,
+  dailyModelUsageSchema,
+  type DailyModelUsage,
   logItemSchema,
   LOG_PAGE_DEFAULT_SIZE,
   promoSchema,
@@ -199,4 +201,13 @@ export async function fetchAdminLogs(filters: AdminLogFilters, page: number): Pr
 /** `GET /api/log/export`: the same filters as a CSV file. */
 export function exportAdminLogs(filters: AdminLogFilters): Promise<Blob> {
   return api.file('/log/export', { query: logQuery(filters) });
+}
+
+/** `GET /api/statistics/` (admin): every user's usage per Moscow day and model. */
+export async function fetchAllStatistics(startDay: string, endDay: string): Promise<DailyModelUsage[]> {
+  return z
+    .array(dailyModelUsageSchema)
+    .parse(
+      await api.data<unknown>('GET', '/statistics/', { query: { start_date: startDay, end_date: endDay } }),
+    );
 }

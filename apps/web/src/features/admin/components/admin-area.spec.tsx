@@ -145,6 +145,31 @@ function adminApi(role: number) {
       ],
     }),
     '/api/log/export': { status: 429, body: { success: false, message: 'slow down' } },
+    '/api/statistics/': (_init, url) => {
+      const end = url.searchParams.get('end_date')!;
+      return ok([
+        {
+          date: end,
+          start_timestamp: 0,
+          end_timestamp: 0,
+          model_name: 'gpt-4o-mini',
+          requests: 3,
+          prompt_tokens: 100,
+          completion_tokens: 50,
+          quota: 500_000,
+        },
+        {
+          date: url.searchParams.get('start_date')!,
+          start_timestamp: 0,
+          end_timestamp: 0,
+          model_name: 'claude-haiku',
+          requests: 2,
+          prompt_tokens: 10,
+          completion_tokens: 5,
+          quota: 1_000_000,
+        },
+      ]);
+    },
     '/api/option/': (init) =>
       init?.method === 'PUT' ? ok({ key: 'Notice', value: 'x' }) : ok([{ key: 'Notice', value: '' }]),
   });
@@ -169,7 +194,7 @@ describe('the admin area', () => {
 
   it('lets an admin list users and disable one, without the root-only settings', async () => {
     const fetch = adminApi(10);
-    renderApp('/dashboard/admin');
+    renderApp('/dashboard/admin/users');
     const rows = await screen.findAllByTestId('admin-user-row');
     expect(rows).toHaveLength(2);
     expect(screen.getByRole('navigation', { name: 'Разделы панели' })).toHaveTextContent('Админ-панель');
@@ -294,6 +319,20 @@ describe('the admin area', () => {
     expect(
       await screen.findByText('Слишком много попыток. Попробуйте снова через 10 секунд'),
     ).toBeInTheDocument();
+  });
+
+  it("opens on the overview: today's, 7 and 30 days' charges, top models and channel health", async () => {
+    adminApi(10);
+    renderApp('/dashboard/admin');
+    const today = await screen.findByTestId('overview-1');
+    expect(today).toHaveTextContent(/1,00\s\$/);
+    expect(today).toHaveTextContent('Запросов: 3');
+    expect(screen.getByTestId('overview-30')).toHaveTextContent(/3,00\s\$/);
+    expect(screen.getAllByTestId('overview-model').map((li) => li.textContent)).toEqual([
+      expect.stringContaining('claude-haiku'),
+      expect.stringContaining('gpt-4o-mini'),
+    ]);
+    expect(await screen.findByTestId('overview-channels')).toHaveTextContent('Включено 1 из 1');
   });
 
   it('keeps the settings from an admin who is not root', async () => {

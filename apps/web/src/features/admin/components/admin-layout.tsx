@@ -20,6 +20,9 @@ export function AdminLayout() {
       <div>
         <h1 className="text-2xl font-semibold text-slate-900">{t('title')}</h1>
         <nav aria-label={t('sections_label')} className="mt-3 flex flex-wrap gap-2">
+          <NavLink to={ROUTES.adminOverview} className={tabClass}>
+            {t('tab_overview')}
+          </NavLink>
           <NavLink to={ROUTES.adminUsers} className={tabClass}>
             {t('tab_users')}
           </NavLink>

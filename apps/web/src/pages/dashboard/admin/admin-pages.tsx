@@ -6,6 +6,7 @@ import { ChannelsScreen } from '../../../features/admin/components/channels-scre
 import { PricesScreen } from '../../../features/admin/components/prices-screen';
 import { PromoScreen } from '../../../features/admin/components/promo-screen';
 import { LogsScreen } from '../../../features/admin/components/logs-screen';
+import { OverviewScreen } from '../../../features/admin/components/overview-screen';
 import { RequireAdmin } from '../../../features/admin/components/require-admin';
 import { SettingsScreen } from '../../../features/admin/components/settings-screen';
 import { UsersScreen } from '../../../features/admin/components/users-screen';
@@ -45,4 +46,8 @@ export function AdminPromoPage() {
 
 export function AdminLogsPage() {
   return <LogsScreen />;
+}
+
+export function AdminOverviewPage() {
+  return <OverviewScreen />;
 }
