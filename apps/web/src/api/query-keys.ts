@@ -26,6 +26,7 @@ export const queryKeys = {
   adminOptions: ['admin', 'options'] as const,
   adminPricing: ['admin', 'pricing'] as const,
   adminPromos: ['admin', 'promos'] as const,
+  adminIncidents: ['admin', 'incidents'] as const,
   adminStatistics: (start: string, end: string) => ['admin', 'statistics', start, end] as const,
   adminLogPage: (filters: object, page: number) => ['admin', 'logs', filters, page] as const,
   adminPromoPage: (page: number) => ['admin', 'promos', page] as const,

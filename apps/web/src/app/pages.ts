@@ -67,3 +67,7 @@ export const AdminOverviewPage = lazyNamed(
   () => import('../pages/dashboard/admin/admin-pages'),
   'AdminOverviewPage',
 );
+export const AdminContentPage = lazyNamed(
+  () => import('../pages/dashboard/admin/admin-pages'),
+  'AdminContentPage',
+);

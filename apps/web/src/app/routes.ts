@@ -28,6 +28,7 @@ export const ROUTES = {
   adminPrices: '/dashboard/admin/prices',
   adminPromos: '/dashboard/admin/promo',
   adminLogs: '/dashboard/admin/logs',
+  adminContent: '/dashboard/admin/content',
   adminSettings: '/dashboard/admin/settings',
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;

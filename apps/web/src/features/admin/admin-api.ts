@@ -1,5 +1,9 @@
 import {
   pricingResponseSchema,
+  incidentPageSchema,
+  type IncidentView,
+  type CreateIncidentRequest,
+  type UpdateIncidentRequest,
   dailyModelUsageSchema,
   type DailyModelUsage,
   logItemSchema,
@@ -210,4 +214,41 @@ export async function fetchAllStatistics(startDay: string, endDay: string): Prom
     .parse(
       await api.data<unknown>('GET', '/statistics/', { query: { start_date: startDay, end_date: endDay } }),
     );
+}
+
+export interface VersionDraft {
+  version: string;
+  title: string;
+  content: string;
+  release_date: string;
+}
+
+export async function saveVersion(id: number | null, draft: VersionDraft): Promise<void> {
+  if (id === null) await api.send('POST', '/versions', { body: draft });
+  else await api.send('PUT', '/versions', { body: { id, ...draft } });
+}
+
+export async function deleteVersion(id: number): Promise<void> {
+  await api.send('DELETE', `/versions/${id}`);
+}
+
+/** Every incident, newest first (the first 50: older ones are history on the status page). */
+export async function fetchIncidentsAdmin(): Promise<IncidentView[]> {
+  return incidentPageSchema.parse(
+    await api.data<unknown>('GET', '/incident/', { query: { p: 1, page_size: 50 } }),
+  ).items;
+}
+
+export async function createIncident(
+  request: Partial<CreateIncidentRequest> & { title: string },
+): Promise<void> {
+  await api.send('POST', '/incident/', { body: request });
+}
+
+export async function updateIncident(id: number, request: UpdateIncidentRequest): Promise<void> {
+  await api.send('PUT', `/incident/${id}`, { body: request });
+}
+
+export async function deleteIncident(id: number): Promise<void> {
+  await api.send('DELETE', `/incident/${id}`);
 }

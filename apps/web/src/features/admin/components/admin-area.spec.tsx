@@ -170,6 +170,29 @@ function adminApi(role: number) {
         },
       ]);
     },
+    '/api/incident/': ok({
+      page: 1,
+      page_size: 50,
+      total: 1,
+      items: [
+        {
+          id: 3,
+          title: 'Claude errors',
+          description: '',
+          status: 'identified',
+          severity: 'major',
+          components: ['api', 'chat'],
+          updates: [{ status: 'investigating', text: 'Looking', created_at: 1_767_000_000 }],
+          started_at: 1_767_000_000,
+          resolved_at: 0,
+          created_time: 1_767_000_000,
+          updated_time: 1_767_000_000,
+        },
+      ],
+    }),
+    '/api/incident/3': ok(null),
+    '/api/versions': (init) =>
+      init?.method === 'POST' ? ok(null) : ok({ page: 1, page_size: 20, total: 0, items: [] }),
     '/api/option/': (init) =>
       init?.method === 'PUT' ? ok({ key: 'Notice', value: 'x' }) : ok([{ key: 'Notice', value: '' }]),
   });
@@ -333,6 +356,43 @@ describe('the admin area', () => {
       expect.stringContaining('gpt-4o-mini'),
     ]);
     expect(await screen.findByTestId('overview-channels')).toHaveTextContent('Включено 1 из 1');
+  });
+
+  it('posts an incident update to its timeline and adds a release to the changelog', async () => {
+    const fetch = adminApi(10);
+    renderApp('/dashboard/admin/content');
+    const incident = await screen.findByTestId('admin-incident-row');
+    expect(incident).toHaveTextContent('Looking');
+    await userEvent.click(within(incident).getByRole('button', { name: 'Обновить' }));
+    let dialog = await screen.findByRole('dialog');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Статус'), 'resolved');
+    await userEvent.type(
+      within(dialog).getByRole('textbox', { name: 'Текст обновления (Markdown)' }),
+      'Fixed',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/incident/3', 'PUT')).toHaveLength(1));
+    expect(JSON.parse(String(sentTo(fetch, '/api/incident/3', 'PUT')[0]![1]!.body))).toEqual({
+      status: 'resolved',
+      update: 'Fixed',
+    });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Добавить версию' }));
+    dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Версия'), '1.2.0');
+    await userEvent.type(within(dialog).getByLabelText('Заголовок'), 'Chat');
+    await userEvent.type(
+      within(dialog).getByRole('textbox', { name: 'Что нового (Markdown)' }),
+      '**Chat** is here',
+    );
+    expect((await within(dialog).findByText('Chat', { selector: 'strong' })).tagName).toBe('STRONG');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/versions', 'POST')).toHaveLength(1));
+    expect(JSON.parse(String(sentTo(fetch, '/api/versions', 'POST')[0]![1]!.body))).toMatchObject({
+      version: '1.2.0',
+      title: 'Chat',
+      content: '**Chat** is here',
+    });
   });
 
   it('keeps the settings from an admin who is not root', async () => {

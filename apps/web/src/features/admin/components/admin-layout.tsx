@@ -38,6 +38,9 @@ export function AdminLayout() {
           <NavLink to={ROUTES.adminLogs} className={tabClass}>
             {t('tab_logs')}
           </NavLink>
+          <NavLink to={ROUTES.adminContent} className={tabClass}>
+            {t('tab_content')}
+          </NavLink>
           {isRoot ? (
             <NavLink to={ROUTES.adminSettings} className={tabClass}>
               {t('tab_settings')}

@@ -6,6 +6,8 @@ import { ChannelsScreen } from '../../../features/admin/components/channels-scre
 import { PricesScreen } from '../../../features/admin/components/prices-screen';
 import { PromoScreen } from '../../../features/admin/components/promo-screen';
 import { LogsScreen } from '../../../features/admin/components/logs-screen';
+import { ChangelogEditor } from '../../../features/admin/components/changelog-editor';
+import { IncidentsEditor } from '../../../features/admin/components/incidents-editor';
 import { OverviewScreen } from '../../../features/admin/components/overview-screen';
 import { RequireAdmin } from '../../../features/admin/components/require-admin';
 import { SettingsScreen } from '../../../features/admin/components/settings-screen';
@@ -50,4 +52,14 @@ export function AdminLogsPage() {
 
 export function AdminOverviewPage() {
   return <OverviewScreen />;
+}
+
+/** The changelog and the incidents: what the public site and the status page show. */
+export function AdminContentPage() {
+  return (
+    <div className="flex flex-col gap-6">
+      <IncidentsEditor />
+      <ChangelogEditor />
+    </div>
+  );
 }

@@ -1,0 +1,179 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../api/error-message';
+import { queryKeys } from '../../../api/query-keys';
+import { ConfirmDialog } from '../../../ui/confirm-dialog';
+import { Dialog } from '../../../ui/dialog';
+import { ErrorState, Loading } from '../../../ui/query-state';
+import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { notify } from '../../shell/notify';
+import { useVersions, type Version } from '../../site/versions-api';
+import { deleteVersion, saveVersion, type VersionDraft } from '../admin-api';
+import { MarkdownField } from './markdown-field';
+
+/** The changelog's releases: add, edit (Markdown notes with a preview), delete. */
+export function ChangelogEditor() {
+  const { t } = useTranslation('admin');
+  const queryClient = useQueryClient();
+  const versions = useVersions();
+  const [editing, setEditing] = useState<Version | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Version | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.versions });
+  const fail = (error: unknown) =>
+    notify.destructive(t('action_failed'), { description: errorMessage(error, t) });
+  const save = useMutation({
+    mutationFn: ({ id, draft }: { id: number | null; draft: VersionDraft }) => saveVersion(id, draft),
+    onSuccess: () => {
+      notify.success(t('version_saved'));
+      setEditing(null);
+    },
+    onError: fail,
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => deleteVersion(id),
+    onSuccess: () => setDeleting(null),
+    onError: fail,
+    onSettled: refresh,
+  });
+  const items = versions.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <section className={cardClass} aria-labelledby="admin-changelog-title">
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="admin-changelog-title" className="text-lg font-semibold">
+          {t('changelog_title')}
+        </h2>
+        <button type="button" className={buttonClass.primary} onClick={() => setEditing('new')}>
+          {t('version_add')}
+        </button>
+      </div>
+      {versions.isPending ? <Loading /> : null}
+      {versions.isError ? (
+        <ErrorState error={versions.error} onRetry={() => void versions.refetch()} />
+      ) : null}
+      <ul className="mt-3 flex flex-col divide-y divide-slate-100">
+        {items.map((version) => (
+          <li
+            key={version.id}
+            className="flex items-center justify-between gap-3 py-2"
+            data-testid="admin-version-row"
+          >
+            <span>
+              <span className="font-mono font-medium">{version.version}</span> · {version.title}{' '}
+              <span className="text-xs text-slate-500">{version.release_date}</span>
+            </span>
+            <span className="flex gap-1">
+              <button type="button" className={buttonClass.ghost} onClick={() => setEditing(version)}>
+                {t('edit')}
+              </button>
+              <button
+                type="button"
+                className={buttonClass.ghost}
+                aria-label={t('version_delete', { version: version.version })}
+                onClick={() => setDeleting(version)}
+              >
+                {t('delete')}
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {editing !== null ? (
+        <VersionDialog
+          version={editing === 'new' ? null : editing}
+          busy={save.isPending}
+          onClose={() => setEditing(null)}
+          onSave={(draft) => save.mutate({ id: editing === 'new' ? null : editing.id, draft })}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={t('version_delete_title')}
+        description={t('version_delete_description', { version: deleting?.version ?? '' })}
+        confirmLabel={t('delete')}
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+      />
+    </section>
+  );
+}
+
+function VersionDialog({
+  version,
+  busy,
+  onClose,
+  onSave,
+}: {
+  version: Version | null;
+  busy: boolean;
+  onClose: () => void;
+  onSave: (draft: VersionDraft) => void;
+}) {
+  const { t } = useTranslation('admin');
+  const [draft, setDraft] = useState<VersionDraft>({
+    version: version?.version ?? '',
+    title: version?.title ?? '',
+    content: version?.content ?? '',
+    release_date: version?.release_date ?? new Date().toISOString().slice(0, 10),
+  });
+  const valid =
+    /^[\w.+-]{1,32}$/.test(draft.version.trim()) &&
+    draft.title.trim() !== '' &&
+    /^\d{4}-\d{2}-\d{2}$/.test(draft.release_date);
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={version ? version.version : t('version_add')}
+    >
+      <form
+        className="flex flex-col gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (valid) onSave({ ...draft, version: draft.version.trim(), title: draft.title.trim() });
+        }}
+      >
+        <div className="grid grid-cols-2 gap-3">
+          <label className="flex flex-col gap-1">
+            <span className={labelClass}>{t('version_number')}</span>
+            <input
+              className={inputClass}
+              value={draft.version}
+              onChange={(e) => setDraft({ ...draft, version: e.target.value })}
+            />
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className={labelClass}>{t('version_date')}</span>
+            <input
+              className={inputClass}
+              type="date"
+              value={draft.release_date}
+              onChange={(e) => setDraft({ ...draft, release_date: e.target.value })}
+            />
+          </label>
+        </div>
+        <label className="flex flex-col gap-1">
+          <span className={labelClass}>{t('version_title')}</span>
+          <input
+            className={inputClass}
+            value={draft.title}
+            maxLength={200}
+            onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+          />
+        </label>
+        <MarkdownField
+          label={t('version_notes')}
+          value={draft.content}
+          onChange={(content) => setDraft({ ...draft, content })}
+        />
+        <div className="flex justify-end">
+          <button type="submit" className={buttonClass.primary} disabled={busy || !valid}>
+            {t('save')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
