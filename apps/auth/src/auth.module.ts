@@ -17,6 +17,7 @@ import { OAuthService } from './oauth/oauth.service';
 import { OAuthStateStore } from './oauth/oauth-state.store';
 import { OAuthStrategies } from './oauth/oauth-strategies';
 import { BalancesReadModel } from './balances/balances-read-model';
+import { SettingsReadModel } from './settings/settings-read-model';
 import type { AuthConfig } from './config';
 import { mailSenderProvider } from './mail/mail-sender.provider';
 import { UsersMigration } from './migrations/20261122-users.migration';
@@ -95,6 +96,7 @@ export class AuthModule {
         SessionStore,
         SessionsService,
         BalancesReadModel,
+        SettingsReadModel,
         SelfService,
         ProfileService,
         SettingsService,

@@ -3,6 +3,7 @@ import type * as CorrelatedEventBusModule from './correlated-event-bus';
 import type * as DistributedRuntime from './distributed-runtime';
 import type * as ServiceInfrastructure from './service-infrastructure.module';
 import type * as StartNestService from './start-nest-service';
+import type * as SettingsTableModule from './settings-table';
 
 // Cheap to load: what a clustered primary needs (runMain) and modules with type-only imports.
 export * from './service-runtime';
@@ -18,12 +19,14 @@ export type { ServiceDatabaseOptions, ServiceInfrastructureOptions } from './ser
 export type { NestServiceSpec } from './start-nest-service';
 export type ServiceInfrastructureModule = ServiceInfrastructure.ServiceInfrastructureModule;
 export type CorrelatedEventBus = CorrelatedEventBusModule.CorrelatedEventBus;
+export type SettingsTable = SettingsTableModule.SettingsTable;
 
 export declare const createDistributedRuntime: typeof DistributedRuntime.createDistributedRuntime;
 export declare const ServiceInfrastructureModule: typeof ServiceInfrastructure.ServiceInfrastructureModule;
 export declare const startNestService: typeof StartNestService.startNestService;
 export declare const busLoggerFor: typeof BusLogger.busLoggerFor;
 export declare const CorrelatedEventBus: typeof CorrelatedEventBusModule.CorrelatedEventBus;
+export declare const SettingsTable: typeof SettingsTableModule.SettingsTable;
 
 const exportOnFirstUse = (name: string, load: () => Record<string, unknown>): void => {
   Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
@@ -35,4 +38,5 @@ exportOnFirstUse('ServiceInfrastructureModule', () => require('./service-infrast
 exportOnFirstUse('startNestService', () => require('./start-nest-service'));
 exportOnFirstUse('busLoggerFor', () => require('./bus-logger'));
 exportOnFirstUse('CorrelatedEventBus', () => require('./correlated-event-bus'));
+exportOnFirstUse('SettingsTable', () => require('./settings-table'));
 /* eslint-enable @typescript-eslint/no-require-imports */

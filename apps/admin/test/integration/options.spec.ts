@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Role, TOPICS, type CatalogOption } from '@tollgate/contracts';
+import { Role, SETTING_KEYS, TOPICS, type CatalogOption, type SystemStatus } from '@tollgate/contracts';
 import type { RunningService } from '@tollgate/runtime';
 import {
   eventually,
@@ -127,5 +127,20 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
     expect(answer.status).toBeLessThan(500);
     expect(answer.body).toEqual({ success: false, message: expect.any(String) });
     expect(await options()).toEqual(before);
+  });
+
+  it('shows chat models, server address and e-mail verification set by root in /api/status, without a restart', async () => {
+    await put({ key: SETTING_KEYS.chatModels, value: 'gpt-4o-mini, claude-haiku' });
+    await put({ key: SETTING_KEYS.serverAddress, value: 'https://api.example.test' });
+    await put({ key: SETTING_KEYS.emailVerificationEnabled, value: true });
+    const status = await eventually('the settings in /api/status', async () => {
+      const answer = await client.call<SystemStatus>('/api/status');
+      return answer.body.data?.server_address === 'https://api.example.test' ? answer.body.data : undefined;
+    });
+    expect(status).toMatchObject({
+      chat_models: ['gpt-4o-mini', 'claude-haiku'],
+      server_address: 'https://api.example.test',
+      email_verification: true,
+    });
   });
 });

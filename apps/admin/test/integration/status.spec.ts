@@ -45,7 +45,7 @@ describe.each(INFRASTRUCTURES)('admin on %s infrastructure', (kind) => {
     try {
       await waitUntilReady(admin.url);
       const ready = await getJson(`${admin.url}/health/ready`);
-      expect(ready).toEqual({ status: 200, body: { status: 'ok', checks: ['database'] } });
+      expect(ready).toEqual({ status: 200, body: { status: 'ok', checks: ['database', 'settings'] } });
 
       const { status, body } = await getJson<Envelope<SystemStatus>>(`${admin.url}/api/status`);
       expect(status).toBe(200);

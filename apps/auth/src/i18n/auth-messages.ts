@@ -47,6 +47,10 @@ const MESSAGES: Record<AuthMessageKey, Record<Locale, string>> = {
     en: 'The password contains characters that are not allowed',
   },
   username_taken: { ru: 'Это имя пользователя уже занято', en: 'This username is already taken' },
+  registration_closed: {
+    ru: 'Регистрация новых пользователей сейчас закрыта',
+    en: 'Registration of new users is closed at the moment',
+  },
   email_taken: { ru: 'Этот email уже зарегистрирован', en: 'This email is already registered' },
   verification_cooldown: {
     ru: 'Код уже отправлен. Повторно запросить код можно через {seconds} с',

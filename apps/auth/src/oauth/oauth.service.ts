@@ -19,6 +19,7 @@ import type { User } from '../users/user.entity';
 import { PROVIDER_ID_FIELD, UsersRepository } from '../users/users.repository';
 import { oauthIdentityOf, type OAuthIdentity } from './oauth-profile';
 import { PROVIDER_LABEL } from './oauth-settings';
+import { SettingsReadModel } from '../settings/settings-read-model';
 import { OAuthStateStore, type IssuedState, type OAuthState } from './oauth-state.store';
 
 const MINUTE_MS = 60_000;
@@ -38,6 +39,7 @@ export class OAuthService {
     private readonly sessions: SessionStore,
     @Inject(KV_STORE) private readonly kv: KvStore,
     @InjectServiceConfig() private readonly config: AuthConfig,
+    private readonly settings: SettingsReadModel,
   ) {}
 
   async issueState(query: OAuthStateQuery, clientIp: string, locale: Locale): Promise<IssuedState> {
@@ -131,6 +133,8 @@ export class OAuthService {
     state: OAuthState,
     locale: Locale,
   ): Promise<User> {
+    if (!this.settings.registrationOpen())
+      throw localizedException(ErrorCode.Forbidden, 'registration_closed', locale);
     const inviterId = state.aff ? await this.users.idOfAffCode(state.aff) : null;
     for (let attempt = 0; attempt < 3; attempt++) {
       const username = `${provider}_${randomBytes(4).toString('hex')}`;

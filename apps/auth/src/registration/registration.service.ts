@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, type RegisterRequest } from '@tollgate/contracts';
-import { InjectServiceConfig } from '@tollgate/platform';
-import type { AuthConfig } from '../config';
 import type { Locale } from '../i18n/locale';
 import { localizedException } from '../i18n/localized-exception';
 import type { SignedIn } from '../sessions/sessions.service';
 import { SessionStore } from '../sessions/session.store';
+import { SettingsReadModel } from '../settings/settings-read-model';
 import { PasswordHasher } from '../users/password-hasher';
 import { sessionUserOf } from '../users/session-user';
 import { UsersRepository } from '../users/users.repository';
@@ -22,11 +21,14 @@ export class RegistrationService {
     private readonly passwords: PasswordHasher,
     private readonly codes: VerificationCodesStore,
     private readonly sessions: SessionStore,
-    @InjectServiceConfig() private readonly config: AuthConfig,
+    private readonly settings: SettingsReadModel,
   ) {}
 
   async register(request: RegisterRequest, locale: Locale): Promise<SignedIn> {
-    const verifying = this.config.TOLLGATE_EMAIL_VERIFICATION;
+    if (!this.settings.registrationOpen()) {
+      throw localizedException(ErrorCode.Forbidden, 'registration_closed', locale);
+    }
+    const verifying = this.settings.emailVerification();
     if (verifying) {
       if (!request.verification_code) {
         throw localizedException(ErrorCode.ValidationFailed, 'verification_code_required', locale);

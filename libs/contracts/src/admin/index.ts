@@ -1,1 +1,2 @@
 export * from './incidents';
+export * from './settings';

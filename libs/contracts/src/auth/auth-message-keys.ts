@@ -18,6 +18,7 @@ export const AUTH_MESSAGE_KEYS = [
   'password_too_long',
   'password_invalid_chars',
   'username_taken',
+  'registration_closed',
   'email_taken',
   'verification_cooldown',
   'verification_rate_limited',
