@@ -84,6 +84,18 @@ function chatApi(reply: (sent: Sent) => Response) {
   return { fetch, sent };
 }
 
+/** The same API, with other stored messages for chat 12. */
+function wrapMessages(fetch: typeof globalThis.fetch, messages: unknown[]): typeof globalThis.fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) =>
+    String(input) === '/api/chat/12/messages' && (init?.method ?? 'GET') === 'GET'
+      ? ({
+          status: 200,
+          ok: true,
+          json: async () => ({ success: true, message: '', data: messages }),
+        } as Response)
+      : fetch(input, init)) as typeof globalThis.fetch;
+}
+
 const start: ChatStreamEvent = {
   type: 'start',
   user_message: {
@@ -113,6 +125,17 @@ describe('the chat screen', () => {
     expect(within(answerBubble).getByText('Kazan').tagName).toBe('STRONG');
     expect(within(answerBubble).getByTestId('answer-cost')).toHaveTextContent(/0,01\s\$/);
     expect(screen.getByText('Where to?')).toBeInTheDocument();
+  });
+
+  it('says an answer cost less than a cent rather than showing zero', async () => {
+    const cheap = {
+      ...answer,
+      metadata: JSON.stringify({ model: 'gpt-4o-mini', quota: 3, finish_reason: 'stop' }),
+    };
+    chatApi(() => streamResponse([], undefined));
+    globalThis.fetch = wrapMessages(globalThis.fetch, [question, cheap]);
+    renderApp('/dashboard/chat/12');
+    expect(await screen.findByTestId('answer-cost')).toHaveTextContent(/^< 0,01\s\$$/);
   });
 
   it('sends on Enter, keeps Shift+Enter as a new line, and renders the answer as it streams', async () => {

@@ -29,10 +29,15 @@ interface BubbleProps {
 
 /** One message: the user's as plain text (and images), the model's as Markdown with its cost under it. */
 export function MessageBubble({ role, content, metadata, streaming, onRegenerate }: BubbleProps) {
-  const { t } = useTranslation('chat');
+  const { t, i18n } = useTranslation('chat');
   const money = useMoney();
   const text = textOfContent(content);
   const meta = metadata ? parseChatMessageMetadata(metadata) : undefined;
+  // A short answer often costs less than a kopeck or a cent: say so rather than "0,00".
+  const costText = (quota: number): string =>
+    quota > 0 && money.quotaToAmount(quota) < 0.01
+      ? `< ${new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', { style: 'currency', currency: money.currency }).format(0.01)}`
+      : money.formatQuota(quota);
   const copy = async () => {
     const result = await copyText(text);
     if (result === 'copied') notify.success(t('copied'));
@@ -68,7 +73,7 @@ export function MessageBubble({ role, content, metadata, streaming, onRegenerate
         <div className="flex flex-wrap items-center gap-2 px-1 text-xs text-slate-400">
           {meta?.model ? <span>{meta.model}</span> : null}
           {typeof meta?.quota === 'number' ? (
-            <span data-testid="answer-cost">{money.formatQuota(meta.quota)}</span>
+            <span data-testid="answer-cost">{costText(meta.quota)}</span>
           ) : null}
           {meta?.finish_reason === 'aborted' ? <span>{t('stopped')}</span> : null}
           {meta?.finish_reason === 'error' ? <span className="text-red-500">{t('broke_off')}</span> : null}
