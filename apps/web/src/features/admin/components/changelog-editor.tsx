@@ -1,41 +1,32 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
-import { notify } from '../../shell/notify';
 import { useVersions, type Version } from '../../site/versions-api';
 import { deleteVersion, saveVersion, type VersionDraft } from '../admin-api';
+import { useAdminMutation } from '../use-admin-mutation';
 import { MarkdownField } from './markdown-field';
 
 /** The changelog's releases: add, edit (Markdown notes with a preview), delete. */
 export function ChangelogEditor() {
   const { t } = useTranslation('admin');
-  const queryClient = useQueryClient();
   const versions = useVersions();
   const [editing, setEditing] = useState<Version | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Version | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.versions });
-  const fail = (error: unknown) =>
-    notify.destructive(t('action_failed'), { description: errorMessage(error, t) });
-  const save = useMutation({
+  const refresh = [queryKeys.versions];
+  const save = useAdminMutation({
     mutationFn: ({ id, draft }: { id: number | null; draft: VersionDraft }) => saveVersion(id, draft),
-    onSuccess: () => {
-      notify.success(t('version_saved'));
-      setEditing(null);
-    },
-    onError: fail,
-    onSettled: refresh,
+    refresh,
+    success: () => t('version_saved'),
+    onSuccess: () => setEditing(null),
   });
-  const remove = useMutation({
+  const remove = useAdminMutation({
     mutationFn: (id: number) => deleteVersion(id),
+    refresh,
     onSuccess: () => setDeleting(null),
-    onError: fail,
-    onSettled: refresh,
   });
   const items = versions.data?.pages.flatMap((page) => page.items) ?? [];
   return (

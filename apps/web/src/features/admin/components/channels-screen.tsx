@@ -19,6 +19,7 @@ import {
   testChannel,
   type ChannelDraft,
 } from '../admin-api';
+import { useAdminMutation } from '../use-admin-mutation';
 import { ChannelFormDialog } from './channel-form-dialog';
 
 /** Type numbers as new-api names them. */
@@ -39,27 +40,22 @@ export function ChannelsScreen() {
     queryFn: () => fetchChannels(page),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminChannels });
-  const fail = (error: unknown) =>
-    notify.destructive(t('action_failed'), { description: errorMessage(error, t) });
-  const save = useMutation({
+  const refresh = [queryKeys.adminChannels];
+  const save = useAdminMutation({
     mutationFn: ({ id, draft }: { id: number | null; draft: ChannelDraft }) => saveChannel(id, draft),
-    onSuccess: () => {
-      notify.success(t('channel_saved'));
-      setEditing(null);
-    },
-    onError: fail,
-    onSettled: refresh,
+    refresh,
+    success: () => t('channel_saved'),
+    onSuccess: () => setEditing(null),
   });
-  const toggle = useMutation({
+  const toggle = useAdminMutation({
     mutationFn: (channel: ChannelView) =>
       setChannelStatus(
         channel.id,
         channel.status === ChannelStatus.Enabled ? ChannelStatus.ManuallyDisabled : ChannelStatus.Enabled,
       ),
-    onError: fail,
-    onSettled: refresh,
+    refresh,
   });
+  // A failed test names the channel, so it keeps its own toasts.
   const test = useMutation({
     mutationFn: (channel: ChannelView) => testChannel(channel.id),
     onSuccess: (answer, channel) =>
@@ -70,16 +66,13 @@ export function ChannelsScreen() {
       notify.destructive(t('channel_test_failed', { name: channel.name }), {
         description: errorMessage(error, t),
       }),
-    onSettled: refresh,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminChannels }),
   });
-  const remove = useMutation({
+  const remove = useAdminMutation({
     mutationFn: (id: number) => deleteChannel(id),
-    onSuccess: () => {
-      notify.success(t('channel_deleted'));
-      setDeleting(null);
-    },
-    onError: fail,
-    onSettled: refresh,
+    refresh,
+    success: () => t('channel_deleted'),
+    onSuccess: () => setDeleting(null),
   });
 
   return (

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   INCIDENT_SEVERITIES,
   INCIDENT_STATUSES,
@@ -10,55 +10,41 @@ import {
 } from '@tollgate/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
-import { notify } from '../../shell/notify';
 import { createIncident, deleteIncident, fetchIncidentsAdmin, updateIncident } from '../admin-api';
+import { useAdminMutation } from '../use-admin-mutation';
 import { MarkdownField } from './markdown-field';
 
 /** Incidents: open one (components, severity, description), post updates to its timeline, resolve, delete. */
 export function IncidentsEditor() {
   const { t, i18n } = useTranslation('admin');
-  const queryClient = useQueryClient();
   const incidents = useQuery({ queryKey: queryKeys.adminIncidents, queryFn: fetchIncidentsAdmin });
   const [creating, setCreating] = useState(false);
   const [updating, setUpdating] = useState<IncidentView | null>(null);
   const [deleting, setDeleting] = useState<IncidentView | null>(null);
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: queryKeys.adminIncidents }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.incidents }),
-    ]);
-  const fail = (error: unknown) =>
-    notify.destructive(t('action_failed'), { description: errorMessage(error, t) });
-  const create = useMutation({
+  // The public notices read the same incidents.
+  const refresh = [queryKeys.adminIncidents, queryKeys.incidents];
+  const create = useAdminMutation({
     mutationFn: createIncident,
-    onSuccess: () => {
-      notify.success(t('incident_saved'));
-      setCreating(false);
-    },
-    onError: fail,
-    onSettled: refresh,
+    refresh,
+    success: () => t('incident_saved'),
+    onSuccess: () => setCreating(false),
   });
-  const update = useMutation({
+  const update = useAdminMutation({
     mutationFn: ({ id, status, text }: { id: number; status: IncidentStatus; text: string }) =>
       updateIncident(id, { status, ...(text.trim() ? { update: text } : {}) }),
-    onSuccess: () => {
-      notify.success(t('incident_saved'));
-      setUpdating(null);
-    },
-    onError: fail,
-    onSettled: refresh,
+    refresh,
+    success: () => t('incident_saved'),
+    onSuccess: () => setUpdating(null),
   });
-  const remove = useMutation({
+  const remove = useAdminMutation({
     mutationFn: (id: number) => deleteIncident(id),
+    refresh,
     onSuccess: () => setDeleting(null),
-    onError: fail,
-    onSettled: refresh,
   });
   const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
     dateStyle: 'medium',

@@ -1,13 +1,11 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Promo } from '@tollgate/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
-import { notify } from '../../shell/notify';
 import {
   ADMIN_PROMO_PAGE_SIZE,
   createPromo,
@@ -16,6 +14,7 @@ import {
   setPromoActive,
   type PromoDraft,
 } from '../admin-api';
+import { useAdminMutation } from '../use-admin-mutation';
 import { Pager } from './pager';
 
 const CODE = /^[\p{L}\p{N}_-]{1,64}$/u;
@@ -37,7 +36,6 @@ export function batchCodes(prefix: string, count: number, random: () => number =
 /** Promo codes: create one or a batch, the list with uses, disable or enable, delete. */
 export function PromoScreen() {
   const { t, i18n } = useTranslation('admin');
-  const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [deleting, setDeleting] = useState<Promo | null>(null);
   const promos = useQuery({
@@ -45,31 +43,24 @@ export function PromoScreen() {
     queryFn: () => fetchPromos(page),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminPromos });
-  const fail = (error: unknown) =>
-    notify.destructive(t('action_failed'), { description: errorMessage(error, t) });
-  const create = useMutation({
+  const refresh = [queryKeys.adminPromos];
+  const create = useAdminMutation({
     mutationFn: async (drafts: PromoDraft[]) => {
       for (const draft of drafts) await createPromo(draft);
       return drafts.length;
     },
-    onSuccess: (count) => notify.success(t('promo_created', { count })),
-    onError: fail,
-    onSettled: refresh,
+    refresh,
+    success: (count) => t('promo_created', { count }),
   });
-  const toggle = useMutation({
+  const toggle = useAdminMutation({
     mutationFn: (promo: Promo) => setPromoActive(promo.id, !promo.active),
-    onError: fail,
-    onSettled: refresh,
+    refresh,
   });
-  const remove = useMutation({
+  const remove = useAdminMutation({
     mutationFn: (id: number) => deletePromo(id),
-    onSuccess: () => {
-      notify.success(t('promo_deleted'));
-      setDeleting(null);
-    },
-    onError: fail,
-    onSettled: refresh,
+    refresh,
+    success: () => t('promo_deleted'),
+    onSuccess: () => setDeleting(null),
   });
   const date = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', { dateStyle: 'medium' });
   return (
