@@ -1,2 +1,3 @@
 export * from './incidents';
 export * from './settings';
+export * from './audit';

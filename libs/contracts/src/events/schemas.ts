@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimalSchema, quotaSchema } from './money';
 import { groupNameSchema } from '../users/roles';
+import { auditRecordedV1 } from '../admin/audit';
 
 /**
  * Event payloads, one zod schema per topic, each with a version field `v`. A consumer accepts the
@@ -175,4 +176,5 @@ export const EVENT_SCHEMAS = {
   'billing.price': billingPriceV1,
   'billing.balance': billingBalanceV1,
   'billing.payment': billingPaymentV1,
+  'audit.recorded': auditRecordedV1,
 } as const;

@@ -8,6 +8,7 @@ export const TOPICS = {
   billingPrice: { name: 'billing.price', compacted: true },
   billingBalance: { name: 'billing.balance', compacted: true },
   billingPayment: { name: 'billing.payment', compacted: false },
+  auditRecorded: { name: 'audit.recorded', compacted: false },
 } as const;
 
 export type TopicKey = keyof typeof TOPICS;

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
+import { changedFields, redactForAudit, TOPICS, type AuditRecorded } from '@tollgate/contracts';
+import type { OutgoingEvent } from '@tollgate/events';
+import { currentCorrelationHeaders } from '@tollgate/platform';
+import { enqueueOutbox } from './enqueue-outbox';
+
+/** An operator's change, as the service that makes it describes it. */
+export interface AuditDraft {
+  /** The service making the change. */
+  service: string;
+  actor: { userId: number; role: number };
+  action: string;
+  target: { kind: string; id: string | number };
+  /** The object's fields before the change (null when it is created). Secrets are redacted here. */
+  before: Record<string, unknown> | null;
+  /** The object's fields after the change (null when it is deleted). */
+  after: Record<string, unknown> | null;
+}
+
+/** The `audit.recorded` event of `draft`: changed fields computed first, then secrets redacted. */
+export function auditRecordedEvent(draft: AuditDraft, now = new Date()): OutgoingEvent {
+  const value: AuditRecorded = {
+    v: 1,
+    event_id: randomUUID(),
+    service: draft.service,
+    actor_id: draft.actor.userId,
+    actor_role: draft.actor.role,
+    action: draft.action,
+    target_kind: draft.target.kind,
+    target_id: String(draft.target.id),
+    changed: changedFields(draft.before, draft.after),
+    before: redactForAudit(draft.before),
+    after: redactForAudit(draft.after),
+    request_id: currentCorrelationHeaders()['x-request-id'] ?? null,
+    occurred_at: Math.floor(now.getTime() / 1000),
+  };
+  return { topic: TOPICS.auditRecorded.name, key: value.target_kind + ':' + value.target_id, value };
+}
+
+/** Writes the audit entry of `draft` in the transaction `tx` that makes the change. */
+export async function recordAudit(tx: EntityManager, draft: AuditDraft): Promise<void> {
+  await enqueueOutbox(tx, [auditRecordedEvent(draft)]);
+}
