@@ -4,6 +4,7 @@ import {
   Role,
   UserStatus,
   type AdminUserView,
+  type AuditEntryView,
   type OAuthProvider,
   type Page,
 } from '@tollgate/contracts';
@@ -244,6 +245,83 @@ describe('accounts through the gateway: OAuth sign-in and user admin', () => {
       expect(Date.now() - setAt).toBeLessThan(5_000);
       expect(self.body.data).toMatchObject({ id: user.id, quota });
       expect((await root.call(`/api/user/${user.id}`)).body.data).toMatchObject({ quota });
+    });
+
+    it("keeps root's actions in every service in one audit trail, never a password or a key", async () => {
+      const user = await aUser();
+      const password = `new-${randomBytes(6).toString('hex')}`;
+      const channelKey = `sk-e2e-${randomBytes(12).toString('hex')}`;
+      const code = `AUDIT${randomBytes(3).toString('hex').toUpperCase()}`;
+
+      const changes = [
+        await root.call('/api/user/', {
+          method: 'PUT',
+          body: { id: user.id, display_name: 'Audited', password, quota: 777_000, quota_reason: 'goodwill' },
+        }),
+        await root.call('/api/user/manage', { body: { id: user.id, action: 'disable' } }),
+        await root.call('/api/promo/', { body: { code, type: 'percent', value: '10' } }),
+        await root.call('/api/channel/', {
+          body: {
+            type: 1,
+            name: 'audited',
+            key: channelKey,
+            base_url: 'https://upstream.test/',
+            models: 'gpt-4o',
+          },
+        }),
+      ];
+      expect(changes.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+
+      const trail = await eventually(
+        'the user, balance, promo and channel entries in the audit trail',
+        async () => {
+          const answer = await root.call(`/api/audit?actor_id=${root.userId}&page_size=100`);
+          const items = (answer.body.data as Page<AuditEntryView>).items;
+          const mine = items.filter(
+            (entry) =>
+              (entry.target_kind === 'user' && entry.target_id === String(user.id)) ||
+              (entry.target_kind === 'promo' && (entry.after as { code?: string } | null)?.code === code) ||
+              (entry.target_kind === 'channel' &&
+                (entry.after as { name?: string } | null)?.name === 'audited'),
+          );
+          return mine.length >= 6 ? mine : undefined;
+        },
+        15_000,
+      );
+
+      const byAction = Object.fromEntries(trail.map((entry) => [entry.action, entry]));
+      expect(Object.keys(byAction).sort()).toEqual(
+        [
+          'balance.set',
+          'channel.create',
+          'promo.create',
+          'user.create',
+          'user.disable',
+          'user.update',
+        ].sort(),
+      );
+      expect(byAction['balance.set']).toMatchObject({
+        service: 'billing',
+        after: { quota: 777_000, reason: 'goodwill' },
+      });
+      expect(byAction['user.update']).toMatchObject({
+        service: 'auth',
+        before: { display_name: 'Made By Root' },
+        after: { display_name: 'Audited' },
+      });
+      expect(byAction['user.update']!.changed).toEqual(expect.arrayContaining(['display_name', 'password']));
+      expect(byAction['user.disable']).toMatchObject({
+        before: { status: UserStatus.Enabled },
+        after: { status: UserStatus.Disabled },
+      });
+      expect(byAction['promo.create']).toMatchObject({ service: 'billing', after: { code } });
+      expect(trail.every((entry) => entry.actor_role === Role.Root && entry.request_id)).toBe(true);
+      const everything = JSON.stringify(trail);
+      expect(everything).not.toContain(password);
+      expect(everything).not.toContain(channelKey);
+      expect(everything).not.toMatch(/\$argon2/);
+      const other = await aUser();
+      expect((await other.browser.call('/api/audit')).status).toBe(403);
     });
   });
 });

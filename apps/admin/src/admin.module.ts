@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
+import { AuditModule } from './audit/audit.module';
 import { Channel } from './channels/channel.entity';
 import { ChannelsModule } from './channels/channels.module';
 import type { AdminConfig } from './config';
@@ -9,6 +10,7 @@ import { VersionsIncidentsMigration } from './migrations/20261223-versions-incid
 import { ChannelUsageMigration } from './migrations/20261224-channel-usage.migration';
 import { ChannelOtherMigration } from './migrations/20261225-channel-other.migration';
 import { IncidentTimelineMigration } from './migrations/20261226-incident-timeline.migration';
+import { AuditMigration } from './migrations/20261227-audit.migration';
 import { Incident } from './incidents/incident.entity';
 import { IncidentsModule } from './incidents/incidents.module';
 import { Option } from './options/option.entity';
@@ -36,6 +38,7 @@ export class AdminModule {
               ChannelUsageMigration,
               ChannelOtherMigration,
               IncidentTimelineMigration,
+              AuditMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
@@ -44,6 +47,7 @@ export class AdminModule {
         OptionsModule,
         VersionsModule,
         IncidentsModule,
+        AuditModule,
       ],
       controllers: [StatusController],
       providers: [StatusService],

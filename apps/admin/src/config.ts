@@ -45,5 +45,7 @@ export const adminConfigSchema = z.object({
   CHANNEL_AUTO_ENABLE_INTERVAL_SECONDS: envInt().pipe(z.number().int().min(0)).default('300'),
   /** Consumer group that adds usage.recorded to channels' used_quota (a new group recounts from the start). */
   CHANNEL_USAGE_CONSUMER_GROUP: z.string().min(1).max(200).default('admin.channel-usage'),
+  /** Consumer group that stores audit.recorded in the audit trail (a new group re-reads the topic; ids dedupe). */
+  AUDIT_CONSUMER_GROUP: z.string().min(1).max(200).default('admin.audit'),
 });
 export type AdminConfig = z.output<typeof adminConfigSchema>;

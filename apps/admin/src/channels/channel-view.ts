@@ -30,3 +30,18 @@ export function channelView(channel: Channel): ChannelView {
     created_time: seconds(channel.createdAt),
   };
 }
+
+/**
+ * A channel as the audit trail keeps it: its settings, not its traffic counters; the sealed key
+ * stands in for the key so that a new key shows as changed (its value is redacted on the way out).
+ */
+export function channelAuditSnapshot(channel: Channel): Record<string, unknown> {
+  const {
+    response_time: _r,
+    test_time: _t,
+    used_quota: _u,
+    status_time: _s,
+    ...settings
+  } = channelView(channel);
+  return { ...settings, key: channel.keyEncrypted };
+}

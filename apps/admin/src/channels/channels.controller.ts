@@ -12,7 +12,7 @@ import {
   type ChannelView,
   type Envelope,
 } from '@tollgate/contracts';
-import { Role, Roles } from '@tollgate/platform';
+import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
 import { ChannelsService } from './channels.service';
 
 /** new-api's /api/channel calls, for administrators (the gateway checks the role too). */
@@ -52,20 +52,26 @@ export class ChannelsController {
   /** One channel answers as itself, a batch as the list of channels it made. */
   @Post()
   @HttpCode(200)
-  async create(@Body() body: unknown): Promise<Envelope<ChannelView | ChannelView[]>> {
+  async create(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: unknown,
+  ): Promise<Envelope<ChannelView | ChannelView[]>> {
     const request = createChannelRequestSchema.parse(body);
-    const created = await this.channels.create(request);
+    const created = await this.channels.create(identity, request);
     return ok(created.length === 1 && request.keys.length === 1 ? created[0]! : created, 'Channel created');
   }
 
   @Put()
-  async update(@Body() body: unknown): Promise<Envelope<ChannelView>> {
-    return ok(await this.channels.update(updateChannelRequestSchema.parse(body)), 'Channel updated');
+  async update(@CurrentIdentity() identity: Identity, @Body() body: unknown): Promise<Envelope<ChannelView>> {
+    return ok(
+      await this.channels.update(identity, updateChannelRequestSchema.parse(body)),
+      'Channel updated',
+    );
   }
 
   @Delete(':id')
-  async delete(@Param('id') id: string): Promise<Envelope<null>> {
-    await this.channels.delete(channelIdSchema.parse(id));
+  async delete(@CurrentIdentity() identity: Identity, @Param('id') id: string): Promise<Envelope<null>> {
+    await this.channels.delete(identity, channelIdSchema.parse(id));
     return ok(null, 'Channel deleted');
   }
 }

@@ -2,7 +2,8 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ChannelStatus, type NewChannelFields } from '@tollgate/contracts';
-import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
+import { enqueueOutbox, OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
+import { channelAuditSnapshot } from './channel-view';
 import { catalogChannelEvent, catalogChannelTombstone } from './channel-events';
 import { Channel } from './channel.entity';
 
@@ -170,7 +171,7 @@ export class ChannelsRepository {
   }
 
   /** All or nothing: the channels exist and their events are queued, or neither. */
-  async create(inputs: readonly NewChannel[]): Promise<Channel[]> {
+  async create(inputs: readonly NewChannel[], actor: AuditActor): Promise<Channel[]> {
     const channels = await this.em.fork().transactional(async (tx) => {
       const now = new Date();
       const created = inputs.map((input) =>
@@ -197,6 +198,16 @@ export class ChannelsRepository {
       );
       await tx.flush();
       await enqueueOutbox(tx, created.map(catalogChannelEvent));
+      for (const channel of created) {
+        await recordAudit(tx, {
+          service: 'admin',
+          actor,
+          action: 'channel.create',
+          target: { kind: 'channel', id: channel.id },
+          before: null,
+          after: channelAuditSnapshot(channel),
+        });
+      }
       return created;
     });
     this.outbox.nudge();
@@ -205,18 +216,34 @@ export class ChannelsRepository {
 
   /**
    * Applies `change` to channel `id` under its row lock and publishes the result. Null when there is
-   * no such channel; an exception thrown by `change` rolls everything back.
+   * no such channel; an exception thrown by `change` rolls everything back. An operator's change
+   * (`audit` given) is recorded in the audit trail; the platform's own (auto-disable) is not.
    */
-  async modify(id: number, change: ChannelChange): Promise<Channel | null> {
+  async modify(
+    id: number,
+    change: ChannelChange,
+    audit?: { actor: AuditActor; action: string },
+  ): Promise<Channel | null> {
     let changed = false;
     const channel = await this.em.fork().transactional(async (tx) => {
       const found = await tx.findOne(Channel, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!found) return null;
+      const before = channelAuditSnapshot(found);
       changed = change(found);
       if (!changed) return found;
       found.updatedAt = new Date();
       await tx.flush();
       await enqueueOutbox(tx, [catalogChannelEvent(found)]);
+      if (audit) {
+        await recordAudit(tx, {
+          service: 'admin',
+          actor: audit.actor,
+          action: audit.action,
+          target: { kind: 'channel', id },
+          before,
+          after: channelAuditSnapshot(found),
+        });
+      }
       return found;
     });
     if (changed) this.outbox.nudge();
@@ -229,11 +256,21 @@ export class ChannelsRepository {
   }
 
   /** True when the channel existed and is gone, its tombstone queued. */
-  async delete(id: number): Promise<boolean> {
+  async delete(id: number, actor: AuditActor): Promise<boolean> {
     const deleted = await this.em.fork().transactional(async (tx) => {
-      const removed = await tx.nativeDelete(Channel, { id });
-      if (removed === 0) return false;
+      const found = await tx.findOne(Channel, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found) return false;
+      const before = channelAuditSnapshot(found);
+      await tx.nativeDelete(Channel, { id });
       await enqueueOutbox(tx, [catalogChannelTombstone(id)]);
+      await recordAudit(tx, {
+        service: 'admin',
+        actor,
+        action: 'channel.delete',
+        target: { kind: 'channel', id },
+        before,
+        after: null,
+      });
       return true;
     });
     if (deleted) this.outbox.nudge();

@@ -1,3 +1,4 @@
+import type { AuditActor } from '@tollgate/persistence';
 import { Injectable } from '@nestjs/common';
 import {
   AZURE_API_VERSION_MESSAGE,
@@ -72,53 +73,58 @@ export class ChannelsService {
   }
 
   /** One channel per key (a batch gives several keys), all created or none. */
-  async create(request: CreateChannelRequest): Promise<ChannelView[]> {
+  async create(actor: AuditActor, request: CreateChannelRequest): Promise<ChannelView[]> {
     const created = await this.channels.create(
       request.keys.map((key) => ({ ...request.channel, ...this.sealer.seal(key) })),
+      actor,
     );
     return created.map(channelView);
   }
 
-  async update(request: UpdateChannelRequest): Promise<ChannelView> {
+  async update(actor: AuditActor, request: UpdateChannelRequest): Promise<ChannelView> {
     const { id, ...changes } = request;
     const sealed = changes.key === undefined ? undefined : this.sealer.seal(changes.key);
-    const channel = await this.channels.modify(id, (found) => {
-      if (changes.type !== undefined) found.type = changes.type;
-      if (changes.name !== undefined) found.name = changes.name;
-      if (sealed) {
-        found.keyEncrypted = sealed.keyEncrypted;
-        found.keyMasked = sealed.keyMasked;
-      }
-      if (changes.base_url !== undefined) found.baseUrl = changes.base_url;
-      if (changes.models !== undefined) found.models = changes.models;
-      if (changes.model_mapping !== undefined) found.modelMapping = changes.model_mapping;
-      if (changes.group !== undefined) found.groups = changes.group;
-      if (changes.priority !== undefined) found.priority = changes.priority;
-      if (changes.weight !== undefined) found.weight = changes.weight;
-      if (changes.tag !== undefined) found.tag = changes.tag;
-      if (changes.auto_ban !== undefined) found.autoBan = changes.auto_ban;
-      if (changes.test_model !== undefined) found.testModel = changes.test_model;
-      if (changes.max_concurrency !== undefined) found.maxConcurrency = changes.max_concurrency;
-      if (changes.other !== undefined) found.other = changes.other;
-      if (changes.status !== undefined && changes.status !== found.status) {
-        found.status = changes.status;
-        found.statusReason = '';
-        found.statusChangedAt = new Date();
-      }
-      if (CHANNEL_TYPES_NEEDING_BASE_URL.includes(found.type) && found.baseUrl === '') {
-        throw new AppException(ErrorCode.ValidationFailed, 'base_url: is required for this channel type');
-      }
-      if (!isValidChannelOther(found.type, found.other)) {
-        throw new AppException(ErrorCode.ValidationFailed, `other: ${AZURE_API_VERSION_MESSAGE}`);
-      }
-      return true;
-    });
+    const channel = await this.channels.modify(
+      id,
+      (found) => {
+        if (changes.type !== undefined) found.type = changes.type;
+        if (changes.name !== undefined) found.name = changes.name;
+        if (sealed) {
+          found.keyEncrypted = sealed.keyEncrypted;
+          found.keyMasked = sealed.keyMasked;
+        }
+        if (changes.base_url !== undefined) found.baseUrl = changes.base_url;
+        if (changes.models !== undefined) found.models = changes.models;
+        if (changes.model_mapping !== undefined) found.modelMapping = changes.model_mapping;
+        if (changes.group !== undefined) found.groups = changes.group;
+        if (changes.priority !== undefined) found.priority = changes.priority;
+        if (changes.weight !== undefined) found.weight = changes.weight;
+        if (changes.tag !== undefined) found.tag = changes.tag;
+        if (changes.auto_ban !== undefined) found.autoBan = changes.auto_ban;
+        if (changes.test_model !== undefined) found.testModel = changes.test_model;
+        if (changes.max_concurrency !== undefined) found.maxConcurrency = changes.max_concurrency;
+        if (changes.other !== undefined) found.other = changes.other;
+        if (changes.status !== undefined && changes.status !== found.status) {
+          found.status = changes.status;
+          found.statusReason = '';
+          found.statusChangedAt = new Date();
+        }
+        if (CHANNEL_TYPES_NEEDING_BASE_URL.includes(found.type) && found.baseUrl === '') {
+          throw new AppException(ErrorCode.ValidationFailed, 'base_url: is required for this channel type');
+        }
+        if (!isValidChannelOther(found.type, found.other)) {
+          throw new AppException(ErrorCode.ValidationFailed, `other: ${AZURE_API_VERSION_MESSAGE}`);
+        }
+        return true;
+      },
+      { actor, action: 'channel.update' },
+    );
     if (!channel) throw notFound();
     return channelView(channel);
   }
 
-  async delete(id: number): Promise<void> {
-    if (!(await this.channels.delete(id))) throw notFound();
+  async delete(actor: AuditActor, id: number): Promise<void> {
+    if (!(await this.channels.delete(id, actor))) throw notFound();
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ok, pageQuerySchema, type Envelope, type Page } from '@tollgate/contracts';
-import { Public, Role, Roles } from '@tollgate/platform';
+import { CurrentIdentity, Public, Role, Roles, type Identity } from '@tollgate/platform';
 import { z } from 'zod';
 import {
   createIncidentRequestSchema,
@@ -27,21 +27,31 @@ export class IncidentsController {
   @Roles(Role.Admin)
   @Post()
   @HttpCode(200)
-  async create(@Body() body: unknown): Promise<Envelope<IncidentView>> {
-    return ok(await this.incidents.create(createIncidentRequestSchema.parse(body)), 'Incident created');
+  async create(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: unknown,
+  ): Promise<Envelope<IncidentView>> {
+    return ok(
+      await this.incidents.create(identity, createIncidentRequestSchema.parse(body)),
+      'Incident created',
+    );
   }
 
   @Roles(Role.Admin)
   @Put(':id')
-  async update(@Param('id') id: string, @Body() body: unknown): Promise<Envelope<IncidentView>> {
+  async update(
+    @CurrentIdentity() identity: Identity,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ): Promise<Envelope<IncidentView>> {
     const request = updateIncidentRequestSchema.parse(body);
-    return ok(await this.incidents.update(idParam.parse(id), request), 'Incident updated');
+    return ok(await this.incidents.update(identity, idParam.parse(id), request), 'Incident updated');
   }
 
   @Roles(Role.Admin)
   @Delete(':id')
-  async delete(@Param('id') id: string): Promise<Envelope<null>> {
-    await this.incidents.delete(idParam.parse(id));
+  async delete(@CurrentIdentity() identity: Identity, @Param('id') id: string): Promise<Envelope<null>> {
+    await this.incidents.delete(identity, idParam.parse(id));
     return ok(null, 'Incident deleted');
   }
 }

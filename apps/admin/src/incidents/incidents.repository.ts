@@ -1,5 +1,7 @@
+import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
 import type { IncidentSeverity, IncidentStatus, IncidentUpdate, StatusComponent } from '@tollgate/contracts';
 import { Incident } from './incident.entity';
 
@@ -20,7 +22,10 @@ export type IncidentChange = (incident: Incident) => void;
 /** The incidents table. */
 @Injectable()
 export class IncidentsRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly outbox: OutboxRelay,
+  ) {}
 
   async page(page: number, pageSize: number): Promise<{ items: Incident[]; total: number }> {
     const [items, total] = await this.em
@@ -44,25 +49,76 @@ export class IncidentsRepository {
       );
   }
 
-  async create(input: NewIncident): Promise<Incident> {
-    const em = this.em.fork();
-    const now = new Date();
-    const incident = em.create(Incident, { ...input, createdAt: now, updatedAt: now });
-    await em.flush();
+  async create(input: NewIncident, actor: AuditActor): Promise<Incident> {
+    const incident = await this.em.fork().transactional(async (tx) => {
+      const now = new Date();
+      const created = tx.create(Incident, { ...input, createdAt: now, updatedAt: now });
+      await tx.flush();
+      await this.audit(tx, actor, 'incident.create', created.id, null, incidentAuditSnapshot(created));
+      return created;
+    });
+    this.outbox.nudge();
     return incident;
   }
 
-  async modify(id: number, change: IncidentChange): Promise<Incident | null> {
-    const em = this.em.fork();
-    const incident = await em.findOne(Incident, { id });
-    if (!incident) return null;
-    change(incident);
-    incident.updatedAt = new Date();
-    await em.flush();
+  /** Applies `change` under the row lock; an exception it throws rolls everything back. */
+  async modify(id: number, change: IncidentChange, actor: AuditActor): Promise<Incident | null> {
+    const incident = await this.em.fork().transactional(async (tx) => {
+      const found = await tx.findOne(Incident, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found) return null;
+      const before = incidentAuditSnapshot(found);
+      change(found);
+      found.updatedAt = new Date();
+      await tx.flush();
+      await this.audit(tx, actor, 'incident.update', id, before, incidentAuditSnapshot(found));
+      return found;
+    });
+    if (incident) this.outbox.nudge();
     return incident;
   }
 
-  async delete(id: number): Promise<boolean> {
-    return (await this.em.fork().nativeDelete(Incident, { id })) > 0;
+  async delete(id: number, actor: AuditActor): Promise<boolean> {
+    const deleted = await this.em.fork().transactional(async (tx) => {
+      const found = await tx.findOne(Incident, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found) return false;
+      const before = incidentAuditSnapshot(found);
+      await tx.nativeDelete(Incident, { id });
+      await this.audit(tx, actor, 'incident.delete', id, before, null);
+      return true;
+    });
+    if (deleted) this.outbox.nudge();
+    return deleted;
   }
+
+  private audit(
+    tx: EntityManager,
+    actor: AuditActor,
+    action: string,
+    id: number,
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown> | null,
+  ): Promise<void> {
+    return recordAudit(tx, {
+      service: 'admin',
+      actor,
+      action,
+      target: { kind: 'incident', id },
+      before,
+      after,
+    });
+  }
+}
+
+/** What an operator edits; the timeline is summed up by its length (its texts are in the incident). */
+function incidentAuditSnapshot(incident: Incident): Record<string, unknown> {
+  return {
+    title: incident.title,
+    description: incident.description,
+    status: incident.status,
+    severity: incident.severity,
+    components: incident.components,
+    updates: incident.updates.length,
+    started_at: incident.startedAt.toISOString(),
+    resolved_at: incident.resolvedAt?.toISOString() ?? null,
+  };
 }

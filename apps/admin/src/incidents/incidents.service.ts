@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, INCIDENT_MAX_UPDATES, type Page } from '@tollgate/contracts';
+import type { AuditActor } from '@tollgate/persistence';
 import { AppException } from '@tollgate/platform';
 import type { CreateIncidentRequest, IncidentView, UpdateIncidentRequest } from './incident-requests';
 import type { Incident } from './incident.entity';
@@ -43,7 +44,7 @@ export class IncidentsService {
     return { page, page_size: pageSize, total: found.total, items: found.items.map(view) };
   }
 
-  async create(request: CreateIncidentRequest): Promise<IncidentView> {
+  async create(actor: AuditActor, request: CreateIncidentRequest): Promise<IncidentView> {
     const now = new Date();
     const startedAt = request.started_at === undefined ? now : fromSeconds(request.started_at);
     if (request.resolved_at !== undefined && request.status !== 'resolved') throw resolvedWhileOpen();
@@ -54,48 +55,55 @@ export class IncidentsService {
           ? now
           : fromSeconds(request.resolved_at);
     if (resolvedAt && resolvedAt < startedAt) throw resolvedBeforeStart();
-    const incident = await this.incidents.create({
-      title: request.title,
-      description: request.description,
-      status: request.status,
-      severity: request.severity,
-      components: request.components,
-      // The timeline opens when the incident started, in its first status.
-      updates: [{ status: request.status, text: request.update ?? '', created_at: seconds(startedAt) }],
-      startedAt,
-      resolvedAt,
-    });
+    const incident = await this.incidents.create(
+      {
+        title: request.title,
+        description: request.description,
+        status: request.status,
+        severity: request.severity,
+        components: request.components,
+        // The timeline opens when the incident started, in its first status.
+        updates: [{ status: request.status, text: request.update ?? '', created_at: seconds(startedAt) }],
+        startedAt,
+        resolvedAt,
+      },
+      actor,
+    );
     return view(incident);
   }
 
-  async update(id: number, changes: UpdateIncidentRequest): Promise<IncidentView> {
-    const incident = await this.incidents.modify(id, (found) => {
-      const now = new Date();
-      const status = changes.status ?? found.status;
-      if (changes.resolved_at !== undefined && status !== 'resolved') throw resolvedWhileOpen();
-      if (changes.title !== undefined) found.title = changes.title;
-      if (changes.description !== undefined) found.description = changes.description;
-      if (changes.severity !== undefined) found.severity = changes.severity;
-      if (changes.started_at !== undefined) found.startedAt = fromSeconds(changes.started_at);
-      if (changes.components !== undefined) found.components = changes.components;
-      if (status !== 'resolved') found.resolvedAt = null;
-      else if (changes.resolved_at !== undefined) found.resolvedAt = fromSeconds(changes.resolved_at);
-      else if (found.resolvedAt === null) found.resolvedAt = now;
-      if (found.resolvedAt && found.resolvedAt < found.startedAt) throw resolvedBeforeStart();
-      if (status !== found.status || changes.update) {
-        if (found.updates.length >= INCIDENT_MAX_UPDATES) throw tooManyUpdates();
-        // Resolving after the fact dates the resolution's update at the resolution.
-        const at =
-          status !== found.status && status === 'resolved' && found.resolvedAt ? found.resolvedAt : now;
-        found.updates = [...found.updates, { status, text: changes.update ?? '', created_at: seconds(at) }];
-      }
-      found.status = status;
-    });
+  async update(actor: AuditActor, id: number, changes: UpdateIncidentRequest): Promise<IncidentView> {
+    const incident = await this.incidents.modify(
+      id,
+      (found) => {
+        const now = new Date();
+        const status = changes.status ?? found.status;
+        if (changes.resolved_at !== undefined && status !== 'resolved') throw resolvedWhileOpen();
+        if (changes.title !== undefined) found.title = changes.title;
+        if (changes.description !== undefined) found.description = changes.description;
+        if (changes.severity !== undefined) found.severity = changes.severity;
+        if (changes.started_at !== undefined) found.startedAt = fromSeconds(changes.started_at);
+        if (changes.components !== undefined) found.components = changes.components;
+        if (status !== 'resolved') found.resolvedAt = null;
+        else if (changes.resolved_at !== undefined) found.resolvedAt = fromSeconds(changes.resolved_at);
+        else if (found.resolvedAt === null) found.resolvedAt = now;
+        if (found.resolvedAt && found.resolvedAt < found.startedAt) throw resolvedBeforeStart();
+        if (status !== found.status || changes.update) {
+          if (found.updates.length >= INCIDENT_MAX_UPDATES) throw tooManyUpdates();
+          // Resolving after the fact dates the resolution's update at the resolution.
+          const at =
+            status !== found.status && status === 'resolved' && found.resolvedAt ? found.resolvedAt : now;
+          found.updates = [...found.updates, { status, text: changes.update ?? '', created_at: seconds(at) }];
+        }
+        found.status = status;
+      },
+      actor,
+    );
     if (!incident) throw notFound();
     return view(incident);
   }
 
-  async delete(id: number): Promise<void> {
-    if (!(await this.incidents.delete(id))) throw notFound();
+  async delete(actor: AuditActor, id: number): Promise<void> {
+    if (!(await this.incidents.delete(id, actor))) throw notFound();
   }
 }

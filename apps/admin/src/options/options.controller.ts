@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ok, type Envelope } from '@tollgate/contracts';
-import { Role, Roles } from '@tollgate/platform';
+import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
 import { updateOptionRequestSchema, type OptionView } from './option-requests';
 import { OptionsService } from './options.service';
 
@@ -16,7 +16,7 @@ export class OptionsController {
   }
 
   @Put()
-  async set(@Body() body: unknown): Promise<Envelope<OptionView>> {
-    return ok(await this.options.set(updateOptionRequestSchema.parse(body)), 'Option saved');
+  async set(@CurrentIdentity() identity: Identity, @Body() body: unknown): Promise<Envelope<OptionView>> {
+    return ok(await this.options.set(identity, updateOptionRequestSchema.parse(body)), 'Option saved');
   }
 }

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
+import { enqueueOutbox, OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
 import { catalogOptionEvent } from './option-events';
 import { Option } from './option.entity';
 
@@ -20,11 +20,21 @@ export class OptionsRepository {
     return this.em.fork().findOne(Option, { key });
   }
 
-  async set(key: string, value: string): Promise<Option> {
+  async set(key: string, value: string, actor: AuditActor): Promise<Option> {
     const option = await this.em.fork().transactional(async (tx) => {
+      // The value is copied out: the upsert below updates the same managed entity.
+      const previous = (await tx.findOne(Option, { key }))?.value;
       // One statement (insert … on conflict update), so two first writes of a key cannot collide.
       const saved = await tx.upsert(Option, { key, value, updatedAt: new Date() });
       await enqueueOutbox(tx, [catalogOptionEvent(saved)]);
+      await recordAudit(tx, {
+        service: 'admin',
+        actor,
+        action: 'option.update',
+        target: { kind: 'option', id: key },
+        before: previous === undefined ? null : { [key]: previous },
+        after: { [key]: value },
+      });
       return saved;
     });
     this.outbox.nudge();

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AuditActor } from '@tollgate/persistence';
 import { NOTICE_OPTION_KEY, type OptionView, type UpdateOptionRequest } from './option-requests';
 import { OptionsRepository } from './options.repository';
 
@@ -11,8 +12,8 @@ export class OptionsService {
     return (await this.options.all()).map(({ key, value }) => ({ key, value }));
   }
 
-  async set(request: UpdateOptionRequest): Promise<OptionView> {
-    const { key, value } = await this.options.set(request.key, request.value);
+  async set(actor: AuditActor, request: UpdateOptionRequest): Promise<OptionView> {
+    const { key, value } = await this.options.set(request.key, request.value, actor);
     return { key, value };
   }
 

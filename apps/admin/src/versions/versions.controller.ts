@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ok, pageQuerySchema, type Envelope, type Page } from '@tollgate/contracts';
-import { Public, Role, Roles } from '@tollgate/platform';
+import { CurrentIdentity, Public, Role, Roles, type Identity } from '@tollgate/platform';
 import { z } from 'zod';
 import { createVersionRequestSchema, updateVersionRequestSchema, type VersionView } from './version-requests';
 import { VersionsService } from './versions.service';
@@ -23,20 +23,26 @@ export class VersionsController {
   @Roles(Role.Admin)
   @Post()
   @HttpCode(200)
-  async create(@Body() body: unknown): Promise<Envelope<VersionView>> {
-    return ok(await this.versions.create(createVersionRequestSchema.parse(body)), 'Version created');
+  async create(@CurrentIdentity() identity: Identity, @Body() body: unknown): Promise<Envelope<VersionView>> {
+    return ok(
+      await this.versions.create(identity, createVersionRequestSchema.parse(body)),
+      'Version created',
+    );
   }
 
   @Roles(Role.Admin)
   @Put()
-  async update(@Body() body: unknown): Promise<Envelope<VersionView>> {
-    return ok(await this.versions.update(updateVersionRequestSchema.parse(body)), 'Version updated');
+  async update(@CurrentIdentity() identity: Identity, @Body() body: unknown): Promise<Envelope<VersionView>> {
+    return ok(
+      await this.versions.update(identity, updateVersionRequestSchema.parse(body)),
+      'Version updated',
+    );
   }
 
   @Roles(Role.Admin)
   @Delete(':id')
-  async delete(@Param('id') id: string): Promise<Envelope<null>> {
-    await this.versions.delete(idParam.parse(id));
+  async delete(@CurrentIdentity() identity: Identity, @Param('id') id: string): Promise<Envelope<null>> {
+    await this.versions.delete(identity, idParam.parse(id));
     return ok(null, 'Version deleted');
   }
 }

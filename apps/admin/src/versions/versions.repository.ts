@@ -1,5 +1,7 @@
+import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
 import type { CreateVersionRequest, UpdateVersionRequest } from './version-requests';
 import { Version } from './version.entity';
 
@@ -8,7 +10,10 @@ export type VersionChanges = Omit<UpdateVersionRequest, 'id'>;
 /** The versions table. A duplicate version number surfaces as the database's unique violation. */
 @Injectable()
 export class VersionsRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly outbox: OutboxRelay,
+  ) {}
 
   async page(page: number, pageSize: number): Promise<{ items: Version[]; total: number }> {
     const [items, total] = await this.em
@@ -21,35 +26,80 @@ export class VersionsRepository {
     return { items, total };
   }
 
-  async create(request: CreateVersionRequest): Promise<Version> {
-    const em = this.em.fork();
-    const now = new Date();
-    const version = em.create(Version, {
-      version: request.version,
-      title: request.title,
-      content: request.content,
-      releaseDate: request.release_date,
-      createdAt: now,
-      updatedAt: now,
+  async create(request: CreateVersionRequest, actor: AuditActor): Promise<Version> {
+    const version = await this.em.fork().transactional(async (tx) => {
+      const now = new Date();
+      const created = tx.create(Version, {
+        version: request.version,
+        title: request.title,
+        content: request.content,
+        releaseDate: request.release_date,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.flush();
+      await this.audit(tx, actor, 'version.create', created.id, null, versionAuditSnapshot(created));
+      return created;
     });
-    await em.flush();
+    this.outbox.nudge();
     return version;
   }
 
-  async update(id: number, changes: VersionChanges): Promise<Version | null> {
-    const em = this.em.fork();
-    const version = await em.findOne(Version, { id });
-    if (!version) return null;
-    if (changes.version !== undefined) version.version = changes.version;
-    if (changes.title !== undefined) version.title = changes.title;
-    if (changes.content !== undefined) version.content = changes.content;
-    if (changes.release_date !== undefined) version.releaseDate = changes.release_date;
-    version.updatedAt = new Date();
-    await em.flush();
+  async update(id: number, changes: VersionChanges, actor: AuditActor): Promise<Version | null> {
+    const version = await this.em.fork().transactional(async (tx) => {
+      const found = await tx.findOne(Version, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found) return null;
+      const before = versionAuditSnapshot(found);
+      if (changes.version !== undefined) found.version = changes.version;
+      if (changes.title !== undefined) found.title = changes.title;
+      if (changes.content !== undefined) found.content = changes.content;
+      if (changes.release_date !== undefined) found.releaseDate = changes.release_date;
+      found.updatedAt = new Date();
+      await tx.flush();
+      await this.audit(tx, actor, 'version.update', id, before, versionAuditSnapshot(found));
+      return found;
+    });
+    if (version) this.outbox.nudge();
     return version;
   }
 
-  async delete(id: number): Promise<boolean> {
-    return (await this.em.fork().nativeDelete(Version, { id })) > 0;
+  async delete(id: number, actor: AuditActor): Promise<boolean> {
+    const deleted = await this.em.fork().transactional(async (tx) => {
+      const found = await tx.findOne(Version, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found) return false;
+      const before = versionAuditSnapshot(found);
+      await tx.nativeDelete(Version, { id });
+      await this.audit(tx, actor, 'version.delete', id, before, null);
+      return true;
+    });
+    if (deleted) this.outbox.nudge();
+    return deleted;
   }
+
+  private audit(
+    tx: EntityManager,
+    actor: AuditActor,
+    action: string,
+    id: number,
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown> | null,
+  ): Promise<void> {
+    return recordAudit(tx, {
+      service: 'admin',
+      actor,
+      action,
+      target: { kind: 'version', id },
+      before,
+      after,
+    });
+  }
+}
+
+function versionAuditSnapshot(version: Version): Record<string, unknown> {
+  return {
+    version: version.version,
+    title: version.title,
+    content: version.content,
+    release_date: version.releaseDate,
+  };
 }

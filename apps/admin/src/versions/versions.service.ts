@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, type Page } from '@tollgate/contracts';
-import { isUniqueViolation } from '@tollgate/persistence';
+import { isUniqueViolation, type AuditActor } from '@tollgate/persistence';
 import { AppException } from '@tollgate/platform';
 import type { CreateVersionRequest, UpdateVersionRequest, VersionView } from './version-requests';
 import type { Version } from './version.entity';
@@ -36,18 +36,18 @@ export class VersionsService {
     return { page, page_size: pageSize, total: found.total, items: found.items.map(view) };
   }
 
-  async create(request: CreateVersionRequest): Promise<VersionView> {
-    return view(await this.versions.create(request).catch(duplicateAsConflict));
+  async create(actor: AuditActor, request: CreateVersionRequest): Promise<VersionView> {
+    return view(await this.versions.create(request, actor).catch(duplicateAsConflict));
   }
 
-  async update(request: UpdateVersionRequest): Promise<VersionView> {
+  async update(actor: AuditActor, request: UpdateVersionRequest): Promise<VersionView> {
     const { id, ...changes } = request;
-    const version = await this.versions.update(id, changes).catch(duplicateAsConflict);
+    const version = await this.versions.update(id, changes, actor).catch(duplicateAsConflict);
     if (!version) throw notFound();
     return view(version);
   }
 
-  async delete(id: number): Promise<void> {
-    if (!(await this.versions.delete(id))) throw notFound();
+  async delete(actor: AuditActor, id: number): Promise<void> {
+    if (!(await this.versions.delete(id, actor))) throw notFound();
   }
 }

@@ -35,12 +35,18 @@ export class BillingQuotaClient {
     );
   }
 
-  async setQuota(userId: number, quota: number, actorId: number): Promise<AccountSetQuotaResult> {
+  async setQuota(
+    userId: number,
+    quota: number,
+    actor: { userId: number; role: number },
+    reason?: string,
+  ): Promise<AccountSetQuotaResult> {
     const body = JSON.stringify({
       quota,
       idempotency_key: `auth:user-admin:${randomUUID()}`,
-      actor_id: actorId,
-      reason: 'set by an admin',
+      actor_id: actor.userId,
+      actor_role: actor.role,
+      reason: reason || 'set by an admin',
     });
     const url = new URL(servicePath(ACCOUNT_SET_QUOTA_CALL, { userId }), this.config.BILLING_URL);
     let lastError: unknown;

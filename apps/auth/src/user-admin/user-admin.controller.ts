@@ -54,9 +54,13 @@ export class UserAdminController {
 
   @Post()
   @HttpCode(200)
-  async create(@Body() body: unknown, @RequestLocale() locale: Locale): Promise<Envelope<AdminUserView>> {
+  async create(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<AdminUserView>> {
     const request = parseRequest(createUserRequestSchema, body, locale, 'register_fields_required');
-    return ok(await this.admin.create(request, locale), message('user_created', locale));
+    return ok(await this.admin.create(identity, request, locale), message('user_created', locale));
   }
 
   @Put()

@@ -44,15 +44,18 @@ export class UserAdminService {
     return this.view(await this.existing(id, locale));
   }
 
-  async create(request: CreateUserRequest, locale: Locale): Promise<AdminUserView> {
-    const outcome = await this.users.create({
-      username: request.username,
-      email: null,
-      passwordHash: await this.passwords.hash(request.password),
-      displayName: request.display_name ?? request.username,
-      inviterId: null,
-      consentedAt: null,
-    });
+  async create(actor: Identity, request: CreateUserRequest, locale: Locale): Promise<AdminUserView> {
+    const outcome = await this.users.create(
+      {
+        username: request.username,
+        email: null,
+        passwordHash: await this.passwords.hash(request.password),
+        displayName: request.display_name ?? request.username,
+        inviterId: null,
+        consentedAt: null,
+      },
+      { actor },
+    );
     if (outcome.kind === 'taken') throw localizedException(ErrorCode.Conflict, 'username_taken', locale);
     return this.view(outcome.user);
   }
@@ -74,7 +77,8 @@ export class UserAdminService {
         throw localizedException(ErrorCode.Conflict, 'username_taken', locale);
       }
     }
-    if (request.quota !== undefined) await this.setQuota(request.id, request.quota, actor.userId, locale);
+    if (request.quota !== undefined)
+      await this.setQuota(request.id, request.quota, actor, locale, request.quota_reason);
     const passwordHash =
       request.password === undefined ? undefined : await this.passwords.hash(request.password);
     const outcome = await this.users.change(
@@ -89,21 +93,24 @@ export class UserAdminService {
           revokeSignIns(user, Date.now());
         }
       },
-      { publish: true, taken: 'username' },
+      { publish: true, taken: 'username', audit: { actor, action: 'user.update' } },
     );
     return this.view(this.changed(outcome, locale));
   }
 
   async delete(actor: Identity, id: number, locale: Locale): Promise<void> {
     await this.manageable(actor, id, locale);
-    if (!(await this.users.softDelete(id)))
+    if (!(await this.users.softDelete(id, { actor })))
       throw localizedException(ErrorCode.NotFound, 'user_not_found', locale);
   }
 
   async manage(actor: Identity, request: ManageUserRequest, locale: Locale): Promise<AdminUserView> {
     const target = await this.manageable(actor, request.id, locale);
-    const setStatus = (status: UserStatus) => this.users.change(target.id, (user) => (user.status = status));
-    const setRole = (role: Role) => this.users.change(target.id, (user) => (user.role = role));
+    const audit = { actor, action: `user.${request.action}` };
+    const setStatus = (status: UserStatus) =>
+      this.users.change(target.id, (user) => (user.status = status), { publish: true, audit });
+    const setRole = (role: Role) =>
+      this.users.change(target.id, (user) => (user.role = role), { publish: true, audit });
     switch (request.action) {
       case 'disable':
         return this.view(this.changed(await setStatus(UserStatus.Disabled), locale));
@@ -129,9 +136,15 @@ export class UserAdminService {
     }
   }
 
-  private async setQuota(userId: number, quota: number, actorId: number, locale: Locale): Promise<void> {
+  private async setQuota(
+    userId: number,
+    quota: number,
+    actor: Identity,
+    locale: Locale,
+    reason?: string,
+  ): Promise<void> {
     try {
-      await this.billing.setQuota(userId, quota, actorId);
+      await this.billing.setQuota(userId, quota, actor, reason);
     } catch (error) {
       this.logger.warn(
         `balance of user ${userId} not set: ${error instanceof Error ? error.message : String(error)}`,

@@ -4,6 +4,7 @@ import type { OAuthProvider } from '@tollgate/contracts';
 import { enqueueOutbox, isUniqueViolation, OutboxRelay } from '@tollgate/persistence';
 import { identityTokenTombstone } from '../tokens/token-events';
 import { Token } from '../tokens/token.entity';
+import { auditUser, userAuditSnapshot, type UserAudit } from './user-audit';
 import { identityUserEvent, identityUserTombstone } from './user-events';
 import { User } from './user.entity';
 
@@ -106,7 +107,7 @@ export class UsersRepository {
   }
 
   /** Inserts the user and its identity.user event in one transaction; a taken name, address or account is an outcome. */
-  async create(input: NewUser): Promise<CreateOutcome> {
+  async create(input: NewUser, audit?: UserAudit): Promise<CreateOutcome> {
     const em = this.em.fork();
     if (await this.usernameTaken(em, input.username)) return { kind: 'taken', field: 'username' };
     if (input.email !== null && (await em.count(User, { email: input.email }))) {
@@ -127,6 +128,7 @@ export class UsersRepository {
         });
         await tx.flush();
         await enqueueOutbox(tx, [identityUserEvent(created)]);
+        if (audit) await auditUser(tx, audit, 'user.create', created.id, null, userAuditSnapshot(created));
         return created;
       });
       this.outbox.nudge();
@@ -147,16 +149,22 @@ export class UsersRepository {
   async change(
     id: number,
     apply: (user: User) => void,
-    options: { publish: boolean; taken?: TakenField } = { publish: true },
+    options: { publish: boolean; taken?: TakenField; audit?: UserAudit & { action: string } } = {
+      publish: true,
+    },
   ): Promise<ChangeOutcome> {
     try {
       const user = await this.em.fork().transactional(async (tx) => {
         const found = await tx.findOne(User, { id, deletedAt: null });
         if (!found) return null;
+        const before = userAuditSnapshot(found);
         apply(found);
         found.updatedAt = new Date();
         await tx.flush();
         if (options.publish) await enqueueOutbox(tx, [identityUserEvent(found)]);
+        if (options.audit) {
+          await auditUser(tx, options.audit, options.audit.action, id, before, userAuditSnapshot(found));
+        }
         return found;
       });
       if (!user) return { kind: 'not_found' };
@@ -173,10 +181,11 @@ export class UsersRepository {
    * while the address and linked accounts are freed, the access token ends, and every API key is
    * removed with its tombstone. identity.user gets the user's tombstone. False when no live user.
    */
-  async softDelete(id: number): Promise<boolean> {
+  async softDelete(id: number, audit?: UserAudit): Promise<boolean> {
     const deleted = await this.em.fork().transactional(async (tx) => {
       const user = await tx.findOne(User, { id, deletedAt: null });
       if (!user) return false;
+      const before = userAuditSnapshot(user);
       const tokens = await tx.find(Token, { userId: id }, { fields: ['id'] });
       await tx.nativeDelete(Token, { userId: id });
       user.deletedAt = new Date();
@@ -191,6 +200,7 @@ export class UsersRepository {
         ...tokens.map((token) => identityTokenTombstone(token.id)),
         identityUserTombstone(id),
       ]);
+      if (audit) await auditUser(tx, audit, 'user.delete', id, before, null);
       return true;
     });
     if (deleted) this.outbox.nudge();

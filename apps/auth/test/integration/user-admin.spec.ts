@@ -99,6 +99,7 @@ describe.each(INFRASTRUCTURES)('user admin on %s infrastructure', (kind) => {
         quota: 1_500_000,
         idempotency_key: expect.any(String),
         actor_id: admin.id,
+        actor_role: Role.Admin,
         reason: expect.any(String),
       },
     });

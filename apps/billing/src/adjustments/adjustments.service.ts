@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import type { AccountSetQuotaRequest, AccountSetQuotaResult } from '@tollgate/contracts';
-import { OutboxRelay } from '@tollgate/persistence';
+import { OutboxRelay, recordAudit } from '@tollgate/persistence';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
 import { LedgerService } from '../ledger/ledger.service';
 import { openAndLockAccounts } from '../payments/open-account';
@@ -40,6 +40,14 @@ export class AdjustmentsService {
             note: `set by admin ${request.actor_id}${reason}`,
           },
         ]);
+        await recordAudit(tx, {
+          service: 'billing',
+          actor: { userId: request.actor_id, role: request.actor_role },
+          action: 'balance.set',
+          target: { kind: 'user', id: userId },
+          before: { quota: account.quota },
+          after: { quota: request.quota, reason: request.reason ?? null },
+        });
       }
       return { user_id: userId, quota: request.quota, delta };
     });

@@ -8,7 +8,7 @@ import {
   type ModelPricing,
   type PricingResponse,
 } from '@tollgate/contracts';
-import { Public, Role, Roles } from '@tollgate/platform';
+import { CurrentIdentity, Public, Role, Roles, type Identity } from '@tollgate/platform';
 import { PricingService } from './pricing.service';
 
 @Controller('api/pricing')
@@ -23,18 +23,23 @@ export class PricingController {
 
   @Roles(Role.Admin)
   @Put('models/:model')
-  async setModelPrice(@Param() params: unknown, @Body() body: unknown): Promise<Envelope<ModelPricing>> {
+  async setModelPrice(
+    @CurrentIdentity() caller: Identity,
+    @Param() params: unknown,
+    @Body() body: unknown,
+  ): Promise<Envelope<ModelPricing>> {
     const { model } = pricingPathSchemas.model.parse(params);
-    return ok(await this.pricing.setModelPrice(model, modelPriceUpdateSchema.parse(body)));
+    return ok(await this.pricing.setModelPrice(caller, model, modelPriceUpdateSchema.parse(body)));
   }
 
   @Roles(Role.Admin)
   @Put('groups/:group')
   async setGroupRatio(
+    @CurrentIdentity() caller: Identity,
     @Param() params: unknown,
     @Body() body: unknown,
   ): Promise<Envelope<{ group: string; ratio: number }>> {
     const { group } = pricingPathSchemas.group.parse(params);
-    return ok(await this.pricing.setGroupRatio(group, groupRatioUpdateSchema.parse(body)));
+    return ok(await this.pricing.setGroupRatio(caller, group, groupRatioUpdateSchema.parse(body)));
   }
 }

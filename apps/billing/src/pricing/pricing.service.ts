@@ -1,8 +1,14 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { GroupRatioUpdate, ModelPriceUpdate, ModelPricing, PricingResponse } from '@tollgate/contracts';
-import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
+import {
+  normalizeDecimal,
+  type GroupRatioUpdate,
+  type ModelPriceUpdate,
+  type ModelPricing,
+  type PricingResponse,
+} from '@tollgate/contracts';
+import { enqueueOutbox, OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
 import { GroupRatio } from './group-ratio.entity';
 import { ModelPrice } from './model-price.entity';
 import { groupRatioEvent, modelPriceEvent } from './price-events';
@@ -18,6 +24,14 @@ const toPricing = (price: ModelPrice): ModelPricing => ({
   speed: price.speed,
   sota: price.sota,
   deprecated: price.deprecated,
+});
+
+/** A model's entry as the audit trail keeps it: prices as the exact decimals stored. */
+const priceAuditSnapshot = (price: ModelPrice): Record<string, unknown> => ({
+  ...toPricing(price),
+  input_price: normalizeDecimal(price.inputPrice),
+  output_price: normalizeDecimal(price.outputPrice),
+  cached_input_price: normalizeDecimal(price.cachedInputPrice),
 });
 
 /**
@@ -47,15 +61,23 @@ export class PricingService {
   }
 
   /** Creates or replaces a model's entry and publishes it. */
-  async setModelPrice(model: string, update: ModelPriceUpdate): Promise<ModelPricing> {
+  async setModelPrice(actor: AuditActor, model: string, update: ModelPriceUpdate): Promise<ModelPricing> {
     const saved = await this.em.fork().transactional(async (tx) => {
       const now = new Date();
-      const price =
-        (await tx.findOne(ModelPrice, { model }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ??
-        tx.create(ModelPrice, { model, ...this.modelFields(update), createdAt: now });
+      const existing = await tx.findOne(ModelPrice, { model }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const before = existing ? priceAuditSnapshot(existing) : null;
+      const price = existing ?? tx.create(ModelPrice, { model, ...this.modelFields(update), createdAt: now });
       tx.assign(price, { ...this.modelFields(update), updatedAt: now, publishedAt: now });
       await tx.flush();
       await enqueueOutbox(tx, [modelPriceEvent(price)]);
+      await recordAudit(tx, {
+        service: 'billing',
+        actor,
+        action: 'price.update',
+        target: { kind: 'model', id: model },
+        before,
+        after: priceAuditSnapshot(price),
+      });
       return price;
     });
     this.outbox.nudge();
@@ -63,15 +85,27 @@ export class PricingService {
   }
 
   /** Creates or replaces a group's ratio and publishes it. */
-  async setGroupRatio(group: string, update: GroupRatioUpdate): Promise<{ group: string; ratio: number }> {
+  async setGroupRatio(
+    actor: AuditActor,
+    group: string,
+    update: GroupRatioUpdate,
+  ): Promise<{ group: string; ratio: number }> {
     const saved = await this.em.fork().transactional(async (tx) => {
       const now = new Date();
-      const ratio =
-        (await tx.findOne(GroupRatio, { group }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ??
-        tx.create(GroupRatio, { group, ratio: update.ratio, createdAt: now });
+      const existing = await tx.findOne(GroupRatio, { group }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const before = existing ? { ratio: normalizeDecimal(existing.ratio) } : null;
+      const ratio = existing ?? tx.create(GroupRatio, { group, ratio: update.ratio, createdAt: now });
       tx.assign(ratio, { ratio: update.ratio, updatedAt: now, publishedAt: now });
       await tx.flush();
       await enqueueOutbox(tx, [groupRatioEvent(ratio)]);
+      await recordAudit(tx, {
+        service: 'billing',
+        actor,
+        action: 'group_ratio.update',
+        target: { kind: 'group', id: group },
+        before,
+        after: { ratio: normalizeDecimal(ratio.ratio) },
+      });
       return ratio;
     });
     this.outbox.nudge();

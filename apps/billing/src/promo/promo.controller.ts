@@ -31,21 +31,25 @@ export class PromoController {
   @Roles(Role.Admin)
   @HttpCode(200)
   @Post()
-  async create(@Body() body: unknown): Promise<Envelope<Promo>> {
-    return ok(await this.promos.create(promoCreateSchema.parse(body)));
+  async create(@CurrentIdentity() caller: Identity, @Body() body: unknown): Promise<Envelope<Promo>> {
+    return ok(await this.promos.create(caller, promoCreateSchema.parse(body)));
   }
 
   @Roles(Role.Admin)
   @Put(':id')
-  async update(@Param() params: unknown, @Body() body: unknown): Promise<Envelope<Promo>> {
+  async update(
+    @CurrentIdentity() caller: Identity,
+    @Param() params: unknown,
+    @Body() body: unknown,
+  ): Promise<Envelope<Promo>> {
     const { id } = promoIdParamsSchema.parse(params);
-    return ok(await this.promos.update(id, promoUpdateSchema.parse(body)));
+    return ok(await this.promos.update(caller, id, promoUpdateSchema.parse(body)));
   }
 
   @Roles(Role.Admin)
   @Delete(':id')
-  async remove(@Param() params: unknown): Promise<Envelope<null>> {
-    await this.promos.remove(promoIdParamsSchema.parse(params).id);
+  async remove(@CurrentIdentity() caller: Identity, @Param() params: unknown): Promise<Envelope<null>> {
+    await this.promos.remove(caller, promoIdParamsSchema.parse(params).id);
     return ok(null);
   }
 

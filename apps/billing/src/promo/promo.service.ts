@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import {
@@ -10,6 +11,7 @@ import {
   type PromoUpdate,
   type PromoValidation,
 } from '@tollgate/contracts';
+import { OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
 import { AppException } from '@tollgate/platform';
 import { PromoCode } from './promo-code.entity';
 import { escapeLike } from './promo-redemptions.service';
@@ -38,6 +40,18 @@ export function toPromo(promo: PromoCode): Promo {
   };
 }
 
+/** What an operator sets on a code (its use count is the users' doing). */
+function promoAuditSnapshot(promo: PromoCode): Record<string, unknown> {
+  const {
+    id: _id,
+    used_count: _used,
+    created_at: _created,
+    updated_at: _updated,
+    ...settings
+  } = toPromo(promo);
+  return settings;
+}
+
 const duplicateCode = () =>
   new AppException(ErrorCode.Conflict, 'A promo code with this code already exists');
 const notFound = () => new AppException(ErrorCode.NotFound, 'Promo code not found');
@@ -48,6 +62,7 @@ export class PromoService {
   constructor(
     private readonly em: EntityManager,
     private readonly usage: PromoUsageRepository,
+    private readonly outbox: OutboxRelay,
   ) {}
 
   async list(page: number, pageSize: number): Promise<Page<Promo>> {
@@ -61,27 +76,43 @@ export class PromoService {
     return { page, page_size: pageSize, total, items: items.map(toPromo) };
   }
 
-  async create(input: PromoCreate): Promise<Promo> {
-    const em = this.em.fork();
-    const promo = em.create(PromoCode, {
-      code: input.code,
-      type: input.type,
-      value: input.value,
-      maxUses: input.max_uses,
-      perUserLimit: input.per_user_limit,
-      minAmount: input.min_amount,
-      startsAt: fromEpoch(input.starts_at) ?? null,
-      expiresAt: fromEpoch(input.expires_at) ?? null,
-      active: input.active,
+  async create(actor: AuditActor, input: PromoCreate): Promise<Promo> {
+    const promo = await this.inTransaction(async (em) => {
+      const created = em.create(PromoCode, {
+        code: input.code,
+        type: input.type,
+        value: input.value,
+        maxUses: input.max_uses,
+        perUserLimit: input.per_user_limit,
+        minAmount: input.min_amount,
+        startsAt: fromEpoch(input.starts_at) ?? null,
+        expiresAt: fromEpoch(input.expires_at) ?? null,
+        active: input.active,
+      });
+      await this.flushUnique(em);
+      await this.audit(em, actor, 'promo.create', created.id, null, promoAuditSnapshot(created));
+      return created;
     });
-    await this.flushUnique(em);
     return toPromo(promo);
   }
 
-  async update(id: number, patch: PromoUpdate): Promise<Promo> {
-    const em = this.em.fork();
-    const promo = await em.findOne(PromoCode, { id, deletedAt: null });
+  async update(actor: AuditActor, id: number, patch: PromoUpdate): Promise<Promo> {
+    return toPromo(await this.inTransaction((em) => this.change(em, actor, id, patch)));
+  }
+
+  private async change(
+    em: EntityManager,
+    actor: AuditActor,
+    id: number,
+    patch: PromoUpdate,
+  ): Promise<PromoCode> {
+    const promo = await em.findOne(
+      PromoCode,
+      { id, deletedAt: null },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!promo) throw notFound();
+    const before = promoAuditSnapshot(promo);
     const changes = {
       code: patch.code,
       type: patch.type,
@@ -105,19 +136,24 @@ export class PromoService {
     }
     promo.updatedAt = new Date();
     await this.flushUnique(em);
-    return toPromo(promo);
+    await this.audit(em, actor, 'promo.update', id, before, promoAuditSnapshot(promo));
+    return promo;
   }
 
   /** Deleted codes stop working at once but stay for the payments that used them. */
-  async remove(id: number): Promise<void> {
-    const deleted = await this.em
-      .fork()
-      .nativeUpdate(
+  async remove(actor: AuditActor, id: number): Promise<void> {
+    await this.inTransaction(async (em) => {
+      const promo = await em.findOne(
         PromoCode,
         { id, deletedAt: null },
-        { deletedAt: new Date(), active: false, updatedAt: new Date() },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
       );
-    if (deleted === 0) throw notFound();
+      if (!promo) throw notFound();
+      const before = promoAuditSnapshot(promo);
+      em.assign(promo, { deletedAt: new Date(), active: false, updatedAt: new Date() });
+      await em.flush();
+      await this.audit(em, actor, 'promo.delete', id, before, null);
+    });
   }
 
   /** Whether `userId` could use `code` now; never tells why not. */
@@ -137,6 +173,30 @@ export class PromoService {
       min_amount: normalizeDecimal(promo.minAmount),
       description: promoDescription(promo.type, promo.value, promo.minAmount),
     };
+  }
+
+  private async inTransaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const result = await this.em.fork().transactional(work);
+    this.outbox.nudge();
+    return result;
+  }
+
+  private audit(
+    em: EntityManager,
+    actor: AuditActor,
+    action: string,
+    id: number,
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown> | null,
+  ): Promise<void> {
+    return recordAudit(em, {
+      service: 'billing',
+      actor,
+      action,
+      target: { kind: 'promo', id },
+      before,
+      after,
+    });
   }
 
   private async flushUnique(em: EntityManager): Promise<void> {

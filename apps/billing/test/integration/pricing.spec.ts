@@ -237,7 +237,8 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
     expect(counts[priceKey.model('gpt-4o')]).toBe(2); // seeded, then edited
     expect(counts[priceKey.group('vip')]).toBe(2);
     const vipEvents = await withDatabase(database, (query) =>
-      query<{ value: unknown }>('select value from outbox_messages where key = ? order by id', [
+      query<{ value: unknown }>('select value from outbox_messages where topic = ? and key = ? order by id', [
+        TOPICS.billingPrice.name,
         priceKey.group('vip'),
       ]),
     );

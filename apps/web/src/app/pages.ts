@@ -63,6 +63,10 @@ export const AdminPromoPage = lazyNamed(
   'AdminPromoPage',
 );
 export const AdminLogsPage = lazyNamed(() => import('../pages/dashboard/admin/admin-pages'), 'AdminLogsPage');
+export const AdminAuditPage = lazyNamed(
+  () => import('../pages/dashboard/admin/admin-pages'),
+  'AdminAuditPage',
+);
 export const AdminOverviewPage = lazyNamed(
   () => import('../pages/dashboard/admin/admin-pages'),
   'AdminOverviewPage',

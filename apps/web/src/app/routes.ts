@@ -29,6 +29,7 @@ export const ROUTES = {
   adminPromos: '/dashboard/admin/promo',
   adminLogs: '/dashboard/admin/logs',
   adminContent: '/dashboard/admin/content',
+  adminAudit: '/dashboard/admin/audit',
   adminSettings: '/dashboard/admin/settings',
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;

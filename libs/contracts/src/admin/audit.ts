@@ -40,8 +40,6 @@ export const auditEntryViewSchema = auditRecordedV1
   .omit({ v: true, event_id: true, occurred_at: true })
   .extend({
     id: z.number().int().positive(),
-    /** The actor's username when admin knows it (deleted users keep their last one). */
-    actor_name: z.string().nullable(),
     created_at: epochSeconds,
   });
 export type AuditEntryView = z.infer<typeof auditEntryViewSchema>;

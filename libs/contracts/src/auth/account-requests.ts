@@ -139,6 +139,12 @@ export const updateUserRequestSchema = z.object({
     .min(0, key('user_field_invalid'))
     .max(Number.MAX_SAFE_INTEGER, key('user_field_invalid'))
     .optional(),
+  /** Why the balance is set (kept in the ledger and the audit trail). */
+  quota_reason: z
+    .string({ invalid_type_error: key('user_field_invalid') })
+    .trim()
+    .max(500, key('user_field_invalid'))
+    .optional(),
 });
 export type UpdateUserRequest = z.output<typeof updateUserRequestSchema>;
 

@@ -65,9 +65,11 @@ export const accountSetQuotaRequest = z.object({
   quota: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   idempotency_key: z.string().min(1).max(128),
   actor_id: z.number().int().positive(),
+  /** The actor's role, for the audit trail (an older caller that omits it was an admin). */
+  actor_role: z.number().int().positive().default(10),
   reason: z.string().max(500).optional(),
 });
-export type AccountSetQuotaRequest = z.infer<typeof accountSetQuotaRequest>;
+export type AccountSetQuotaRequest = z.output<typeof accountSetQuotaRequest>;
 
 export const accountSetQuotaResult = z.object({
   user_id: z.number().int().positive(),

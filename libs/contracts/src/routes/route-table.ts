@@ -42,6 +42,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/notice', service: 'admin' },
   { prefix: '/api/versions', service: 'admin' },
   { prefix: '/api/incident', service: 'admin' },
+  { prefix: '/api/audit', service: 'admin', minRole: Role.Admin },
   // relay: the OpenAI-, Anthropic- and Gemini-compatible API
   { prefix: '/v1', service: 'relay' },
   { prefix: '/v1beta', service: 'relay' },

@@ -5,11 +5,17 @@ import type { OutgoingEvent } from '@tollgate/events';
 import { currentCorrelationHeaders } from '@tollgate/platform';
 import { enqueueOutbox } from './enqueue-outbox';
 
+/** The operator making a change (the platform's Identity has this shape). */
+export interface AuditActor {
+  userId: number;
+  role: number;
+}
+
 /** An operator's change, as the service that makes it describes it. */
 export interface AuditDraft {
   /** The service making the change. */
   service: string;
-  actor: { userId: number; role: number };
+  actor: AuditActor;
   action: string;
   target: { kind: string; id: string | number };
   /** The object's fields before the change (null when it is created). Secrets are redacted here. */
@@ -35,7 +41,11 @@ export function auditRecordedEvent(draft: AuditDraft, now = new Date()): Outgoin
     request_id: currentCorrelationHeaders()['x-request-id'] ?? null,
     occurred_at: Math.floor(now.getTime() / 1000),
   };
-  return { topic: TOPICS.auditRecorded.name, key: value.target_kind + ':' + value.target_id, value };
+  return {
+    topic: TOPICS.auditRecorded.name,
+    key: `${value.service}:${value.target_kind}:${value.target_id}`,
+    value,
+  };
 }
 
 /** Writes the audit entry of `draft` in the transaction `tx` that makes the change. */

@@ -41,6 +41,9 @@ export function AdminLayout() {
           <NavLink to={ROUTES.adminContent} className={tabClass}>
             {t('tab_content')}
           </NavLink>
+          <NavLink to={ROUTES.adminAudit} className={tabClass}>
+            {t('tab_audit')}
+          </NavLink>
           {isRoot ? (
             <NavLink to={ROUTES.adminSettings} className={tabClass}>
               {t('tab_settings')}

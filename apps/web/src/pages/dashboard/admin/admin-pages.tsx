@@ -2,6 +2,7 @@ import '../../../i18n/namespaces/admin';
 import '../../../i18n/namespaces/activity';
 import { Role } from '@tollgate/contracts';
 import { AdminLayout } from '../../../features/admin/components/admin-layout';
+import { AuditScreen } from '../../../features/admin/components/audit-screen';
 import { ChannelsScreen } from '../../../features/admin/components/channels-screen';
 import { PricesScreen } from '../../../features/admin/components/prices-screen';
 import { PromoScreen } from '../../../features/admin/components/promo-screen';
@@ -48,6 +49,10 @@ export function AdminPromoPage() {
 
 export function AdminLogsPage() {
   return <LogsScreen />;
+}
+
+export function AdminAuditPage() {
+  return <AuditScreen />;
 }
 
 export function AdminOverviewPage() {

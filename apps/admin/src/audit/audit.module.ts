@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { AuditConsumer } from './audit.consumer';
+import { AuditController } from './audit.controller';
+import { AuditRepository } from './audit.repository';
+
+@Module({
+  controllers: [AuditController],
+  providers: [AuditRepository, AuditConsumer],
+})
+export class AuditModule {}

@@ -1,0 +1,91 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
+// The route's chunk is compiled when this file loads, not inside a find* timeout.
+import '../../../pages/dashboard/admin/admin-pages';
+import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+
+const entry = (id: number, overrides: Record<string, unknown> = {}) => ({
+  id,
+  service: 'admin',
+  actor_id: 1,
+  actor_role: 100,
+  action: 'channel.update',
+  target_kind: 'channel',
+  target_id: '4',
+  changed: ['key', 'priority'],
+  before: { name: 'OpenAI main', priority: 0, key: '[redacted]' },
+  after: { name: 'OpenAI main', priority: 7, key: '[redacted]' },
+  request_id: 'req-42',
+  created_at: 1_767_000_000,
+  ...overrides,
+});
+
+describe('admin audit trail screen', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(STORAGE_KEYS.userId, '1');
+    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+  });
+
+  it("lists operators' actions, filters them and shows a change's values before and after", async () => {
+    const fetch = answerApi({
+      '/api/user/self': ok(aSignedInAccount({ role: 10 })),
+      '/api/audit': ok({
+        page: 1,
+        page_size: 20,
+        total: 2,
+        items: [
+          entry(2),
+          entry(1, {
+            service: 'billing',
+            action: 'balance.set',
+            target_kind: 'user',
+            target_id: '9',
+            changed: ['quota', 'reason'],
+            before: { quota: 0 },
+            after: { quota: 500_000, reason: 'goodwill' },
+            actor_role: 10,
+          }),
+        ],
+      }),
+    });
+    renderApp('/dashboard/admin/audit');
+
+    const rows = await screen.findAllByTestId('audit-row');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent('channel.update');
+    expect(rows[0]).toHaveTextContent('Канал 4');
+    expect(rows[0]).toHaveTextContent('#1 · Root');
+    expect(rows[0]).toHaveTextContent('key, priority');
+    expect(rows[1]).toHaveTextContent('#1 · Администратор');
+
+    await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Подробнее' }));
+    const details = screen.getByRole('table', { name: 'Подробнее' });
+    const priority = within(details).getByText('priority').closest('tr')!;
+    expect(priority).toHaveTextContent('07');
+    expect(within(details).getByText('key').closest('tr')).toHaveTextContent('[redacted][redacted]');
+    expect(screen.getByText('Сервис admin, запрос req-42')).toBeInTheDocument();
+
+    await userEvent.selectOptions(screen.getByLabelText('Объект'), 'user');
+    await userEvent.type(screen.getByLabelText('ID администратора'), '1');
+    await userEvent.click(screen.getByRole('button', { name: 'Найти' }));
+    await waitFor(() =>
+      expect(
+        fetch.mock.calls.some(([url]) => {
+          const query = new URL(String(url), 'http://localhost').searchParams;
+          return (
+            query.get('target_kind') === 'user' && query.get('actor_id') === '1' && query.get('p') === '1'
+          );
+        }),
+      ).toBe(true),
+    );
+  });
+
+  it('is not offered to a normal user', async () => {
+    answerApi({ '/api/user/self': ok(aSignedInAccount({ role: 1 })) });
+    renderApp('/dashboard/admin/audit');
+    expect(await screen.findByRole('heading', { name: 'Страница не найдена' })).toBeInTheDocument();
+    expect(screen.queryByTestId('audit-row')).toBeNull();
+  });
+});
