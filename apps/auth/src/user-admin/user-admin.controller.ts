@@ -5,28 +5,36 @@ import {
   ok,
   pageQuerySchema,
   Role,
+  TOKEN_PAGE_DEFAULT_SIZE,
   updateUserRequestSchema,
   USER_PAGE_DEFAULT_SIZE,
   userIdParamSchema,
+  userFilterQuerySchema,
   userSearchQuerySchema,
   type AdminUserView,
   type Envelope,
   type Page,
+  type TokenView,
 } from '@tollgate/contracts';
 import { CurrentIdentity, Roles, type Identity } from '@tollgate/platform';
 import { message } from '../i18n/auth-messages';
 import type { Locale } from '../i18n/locale';
 import { parseRequest } from '../i18n/parse-request';
 import { RequestLocale } from '../i18n/request-locale.decorator';
+import { TokensService } from '../tokens/tokens.service';
 import { UserAdminService } from './user-admin.service';
 
 const pageQuery = pageQuerySchema(USER_PAGE_DEFAULT_SIZE);
+const tokenPageQuery = pageQuerySchema(TOKEN_PAGE_DEFAULT_SIZE, 100);
 
 /** new-api's user admin calls, for admins and root. */
 @Controller('api/user')
 @Roles(Role.Admin)
 export class UserAdminController {
-  constructor(private readonly admin: UserAdminService) {}
+  constructor(
+    private readonly admin: UserAdminService,
+    private readonly tokens: TokensService,
+  ) {}
 
   @Get()
   async list(
@@ -34,7 +42,8 @@ export class UserAdminController {
     @RequestLocale() locale: Locale,
   ): Promise<Envelope<Page<AdminUserView>>> {
     const { page, pageSize } = parseRequest(pageQuery, query, locale, 'user_field_invalid');
-    return ok(await this.admin.list(page, pageSize));
+    const filter = parseRequest(userFilterQuerySchema, query, locale, 'user_field_invalid');
+    return ok(await this.admin.list(page, pageSize, undefined, filter));
   }
 
   @Get('search')
@@ -44,7 +53,21 @@ export class UserAdminController {
   ): Promise<Envelope<Page<AdminUserView>>> {
     const { page, pageSize } = parseRequest(pageQuery, query, locale, 'user_field_invalid');
     const { keyword } = parseRequest(userSearchQuerySchema, query, locale, 'user_field_invalid');
-    return ok(await this.admin.list(page, pageSize, keyword.trim() || undefined));
+    const filter = parseRequest(userFilterQuerySchema, query, locale, 'user_field_invalid');
+    return ok(await this.admin.list(page, pageSize, keyword.trim() || undefined, filter));
+  }
+
+  /** A user's API keys, masked as the owner sees them (for the user's page in the admin area). */
+  @Get(':id/tokens')
+  async tokensOf(
+    @Param('id') id: string,
+    @Query() query: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<Page<TokenView>>> {
+    const userId = parseRequest(userIdParamSchema, id, locale, 'user_not_found');
+    const { page, pageSize } = parseRequest(tokenPageQuery, query, locale, 'user_field_invalid');
+    await this.admin.get(userId, locale);
+    return ok(await this.tokens.list(userId, page, pageSize));
   }
 
   @Get(':id')

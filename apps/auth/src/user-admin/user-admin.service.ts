@@ -8,6 +8,7 @@ import {
   type ManageUserRequest,
   type Page,
   type UpdateUserRequest,
+  type UserFilter,
 } from '@tollgate/contracts';
 import type { Identity } from '@tollgate/platform';
 import { BalancesReadModel } from '../balances/balances-read-model';
@@ -35,8 +36,13 @@ export class UserAdminService {
     private readonly billing: BillingQuotaClient,
   ) {}
 
-  async list(page: number, pageSize: number, keyword?: string): Promise<Page<AdminUserView>> {
-    const found = await this.users.page(page, pageSize, keyword);
+  async list(
+    page: number,
+    pageSize: number,
+    keyword?: string,
+    filter?: UserFilter,
+  ): Promise<Page<AdminUserView>> {
+    const found = await this.users.page(page, pageSize, keyword, filter);
     return { page, page_size: pageSize, total: found.total, items: found.items.map((u) => this.view(u)) };
   }
 

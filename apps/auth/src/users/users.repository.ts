@@ -1,6 +1,7 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { OAuthProvider } from '@tollgate/contracts';
+import type { OAuthProvider, UserFilter } from '@tollgate/contracts';
 import { enqueueOutbox, isUniqueViolation, OutboxRelay } from '@tollgate/persistence';
 import { identityTokenTombstone } from '../tokens/token-events';
 import { Token } from '../tokens/token.entity';
@@ -85,19 +86,32 @@ export class UsersRepository {
     return this.em.fork().count(User, { inviterId: id });
   }
 
-  /** A page of live users, newest first; `keyword` matches part of the name, display name or address, or the id. */
-  async page(page: number, pageSize: number, keyword?: string): Promise<{ items: User[]; total: number }> {
-    const where = keyword
-      ? {
-          deletedAt: null,
-          $or: [
-            { username: { $ilike: likePattern(keyword) } },
-            { displayName: { $ilike: likePattern(keyword) } },
-            { email: { $ilike: likePattern(keyword) } },
-            ...(/^\d{1,9}$/.test(keyword) ? [{ id: Number(keyword) }] : []),
-          ],
-        }
-      : { deletedAt: null };
+  /**
+   * A page of live users, newest first; `keyword` matches part of the name, display name or
+   * address, or the id; `filter` narrows by role, status and group.
+   */
+  async page(
+    page: number,
+    pageSize: number,
+    keyword?: string,
+    filter: UserFilter = {},
+  ): Promise<{ items: User[]; total: number }> {
+    const where: FilterQuery<User> = {
+      deletedAt: null,
+      ...(filter.role !== undefined ? { role: filter.role } : {}),
+      ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...(filter.group !== undefined ? { group: filter.group } : {}),
+      ...(keyword
+        ? {
+            $or: [
+              { username: { $ilike: likePattern(keyword) } },
+              { displayName: { $ilike: likePattern(keyword) } },
+              { email: { $ilike: likePattern(keyword) } },
+              ...(/^\d{1,9}$/.test(keyword) ? [{ id: Number(keyword) }] : []),
+            ],
+          }
+        : {}),
+    };
     const [items, total] = await this.em.fork().findAndCount(User, where, {
       orderBy: { id: 'desc' },
       limit: pageSize,

@@ -56,6 +56,63 @@ describe.each(INFRASTRUCTURES)('user admin on %s infrastructure', (kind) => {
     expect(missing).toMatchObject({ status: 404, body: { message: 'User not found' } });
   });
 
+  it('filters the list by role, status and group, with or without a keyword', async () => {
+    const disabled = await h.signedInUser();
+    const grouped = await h.signedInUser();
+    expect(
+      (await root.call('/api/user/manage', { body: { id: disabled.id, action: 'disable' } })).status,
+    ).toBe(200);
+    const group = `g${Date.now().toString(36)}`;
+    expect((await root.call('/api/user/', { method: 'PUT', body: { id: grouped.id, group } })).status).toBe(
+      200,
+    );
+    const ids = async (path: string) => {
+      const answer = await admin.call(path);
+      expect(answer.status).toBe(200);
+      return (answer.body.data as { items: AdminUserView[] }).items.map((u) => u.id);
+    };
+
+    expect(await ids(`/api/user/?group=${group}`)).toEqual([grouped.id]);
+    expect(await ids(`/api/user/search?keyword=${disabled.username}&status=${UserStatus.Disabled}`)).toEqual([
+      disabled.id,
+    ]);
+    expect(await ids(`/api/user/search?keyword=${disabled.username}&status=${UserStatus.Enabled}`)).toEqual(
+      [],
+    );
+    const admins = await ids(`/api/user/?role=${Role.Admin}&size=100`);
+    expect(admins).toContain(admin.id);
+    expect(admins).not.toContain(grouped.id);
+    expect(await ids(`/api/user/?role=${Role.Root}`)).toEqual([root.id]);
+    const refused = await Promise.all(
+      ['role=5', 'status=9', 'group=a%20b', 'role=abc'].map((query) =>
+        admin.call(`/api/user/?${query}`, { headers: EN }),
+      ),
+    );
+    expect(refused.map((answer) => answer.status)).toEqual([400, 400, 400, 400]);
+  });
+
+  it("shows a user's API keys to an admin, masked", async () => {
+    const user = await h.signedInUser();
+    const created = await user.call('/api/token', { method: 'POST', body: { name: 'ci key' } });
+    expect(created.status).toBe(200);
+    const secretKey = (
+      await user.call(`/api/token/${(created.body.data as { id: number }).id}/key`, { method: 'POST' })
+    ).body.data as {
+      key: string;
+    };
+
+    const keys = await admin.call(`/api/user/${user.id}/tokens`);
+    const refused = await user.call(`/api/user/${user.id}/tokens`);
+    const missing = await admin.call('/api/user/999999/tokens');
+
+    expect(keys.status).toBe(200);
+    const items = (keys.body.data as { items: { name: string; key: string }[] }).items;
+    expect(items.map((token) => token.name)).toEqual(['ci key']);
+    expect(JSON.stringify(keys.body)).not.toContain(secretKey.key.replace(/^sk-/, ''));
+    expect(refused.status).toBe(403);
+    expect(missing.status).toBe(404);
+  });
+
   it('refuses the admin calls to an ordinary user with 403', async () => {
     const user = await h.signedInUser();
     expect((await user.call('/api/user/')).status).toBe(403);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Role } from '../users/roles';
+import { Role, UserStatus } from '../users/roles';
 import type { AuthMessageKey } from './auth-message-keys';
 import {
   emailField,
@@ -159,6 +159,34 @@ export const manageUserRequestSchema = z.object({
 export type ManageUserRequest = z.output<typeof manageUserRequestSchema>;
 
 /** GET /api/user/search?keyword= (part of the username, display name or address, or an id). */
+/** Filters of the admin user list and search (new-api has none; operators asked for them). */
+export const userFilterQuerySchema = z.object({
+  role: z.coerce
+    .number({ invalid_type_error: key('user_field_invalid') })
+    .pipe(
+      z.union([z.literal(Role.User), z.literal(Role.Admin), z.literal(Role.Root)], {
+        errorMap: () => ({ message: key('user_field_invalid') }),
+      }),
+    )
+    .optional(),
+  status: z.coerce
+    .number({ invalid_type_error: key('user_field_invalid') })
+    .pipe(
+      z.union([z.literal(UserStatus.Enabled), z.literal(UserStatus.Disabled)], {
+        errorMap: () => ({ message: key('user_field_invalid') }),
+      }),
+    )
+    .optional(),
+  group: z
+    .string({ invalid_type_error: key('user_field_invalid') })
+    .trim()
+    .max(64, key('user_field_invalid'))
+    .regex(/^[a-zA-Z0-9_-]*$/, key('user_field_invalid'))
+    .optional()
+    .transform((group) => group || undefined),
+});
+export type UserFilter = z.output<typeof userFilterQuerySchema>;
+
 export const userSearchQuerySchema = z.object({
   keyword: z
     .string({ invalid_type_error: key('user_field_invalid') })
