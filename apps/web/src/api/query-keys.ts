@@ -20,7 +20,10 @@ export const queryKeys = {
   chat: (chatId: number) => ['chats', chatId] as const,
   chatModels: ['chat-models'] as const,
   adminUsers: ['admin', 'users'] as const,
-  adminUserPage: (keyword: string, page: number) => ['admin', 'users', keyword, page] as const,
+  adminUserPage: (keyword: string, page: number, filter: object = {}) =>
+    ['admin', 'users', keyword, page, filter] as const,
+  adminUser: (id: number) => ['admin', 'users', 'one', id] as const,
+  adminUserTokens: (id: number) => ['admin', 'users', 'one', id, 'tokens'] as const,
   adminChannels: ['admin', 'channels'] as const,
   adminChannelPage: (page: number) => ['admin', 'channels', page] as const,
   adminOptions: ['admin', 'options'] as const,

@@ -67,6 +67,7 @@ export const AdminAuditPage = lazyNamed(
   () => import('../pages/dashboard/admin/admin-pages'),
   'AdminAuditPage',
 );
+export const AdminUserPage = lazyNamed(() => import('../pages/dashboard/admin/admin-pages'), 'AdminUserPage');
 export const AdminOverviewPage = lazyNamed(
   () => import('../pages/dashboard/admin/admin-pages'),
   'AdminOverviewPage',

@@ -34,6 +34,9 @@ export const ROUTES = {
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;
 
+/** One user's page in the admin area. */
+export const adminUserPath = (id: number) => `${ROUTES.adminUsers}/${id}`;
+
 /** One chat's conversation (SPEC §2: /dashboard/chat/{id}). */
 export const chatPath = (id: number) => `${ROUTES.dashboardChat}/${id}`;
 

@@ -11,6 +11,7 @@ import {
   promoSchema,
   type Promo,
   adminUserViewSchema,
+  tokenViewSchema,
   channelPageSchema,
   channelTestAnswerSchema,
   channelViewSchema,
@@ -32,8 +33,19 @@ export const ADMIN_CHANNEL_PAGE_SIZE = 20;
 const userPageSchema = pageSchema(adminUserViewSchema);
 export type AdminUserPage = z.infer<typeof userPageSchema>;
 
-export async function fetchUsers(keyword: string, page: number): Promise<AdminUserPage> {
-  const query = { p: page, size: ADMIN_USER_PAGE_SIZE };
+/** The user list's filters: role, status (1 enabled, 2 disabled) and group; absent means any. */
+export interface UserListFilter {
+  role?: number;
+  status?: number;
+  group?: string;
+}
+
+export async function fetchUsers(
+  keyword: string,
+  page: number,
+  filter: UserListFilter = {},
+): Promise<AdminUserPage> {
+  const query = { p: page, size: ADMIN_USER_PAGE_SIZE, ...filter };
   const data = keyword
     ? await api.data<unknown>('GET', '/user/search', { query: { ...query, keyword } })
     : await api.data<unknown>('GET', '/user/', { query });
@@ -44,6 +56,21 @@ export interface UserChanges {
   display_name?: string;
   group?: string;
   quota?: number;
+  /** Why the balance is set: kept in the ledger and the audit trail. */
+  quota_reason?: string;
+}
+
+export async function fetchUser(id: number): Promise<AdminUserView> {
+  return adminUserViewSchema.parse(await api.data<unknown>('GET', `/user/${id}`));
+}
+
+const tokenPageSchema = pageSchema(tokenViewSchema);
+
+/** A user's API keys as the owner sees them, masked (`GET /api/user/:id/tokens`). */
+export async function fetchUserTokens(id: number): Promise<z.infer<typeof tokenPageSchema>> {
+  return tokenPageSchema.parse(
+    await api.data<unknown>('GET', `/user/${id}/tokens`, { query: { p: 1, size: 100 } }),
+  );
 }
 
 export async function updateUser(id: number, changes: UserChanges): Promise<AdminUserView> {

@@ -2,6 +2,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Role, UserStatus, type AdminUserView, type UserAction } from '@tollgate/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { adminUserPath } from '../../../app/routes';
 import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
@@ -12,7 +14,14 @@ import { useMoney } from '../../currency/use-money';
 import { useAccount } from '../../session/session-api';
 import { notify } from '../../shell/notify';
 import { Pager } from './pager';
-import { ADMIN_USER_PAGE_SIZE, fetchUsers, manageUser, updateUser, type UserChanges } from '../admin-api';
+import {
+  ADMIN_USER_PAGE_SIZE,
+  fetchUsers,
+  manageUser,
+  updateUser,
+  type UserChanges,
+  type UserListFilter,
+} from '../admin-api';
 
 const ROLE_KEYS: Record<number, string> = {
   [Role.User]: 'role_user',
@@ -29,12 +38,14 @@ export function UsersScreen() {
   const queryClient = useQueryClient();
   const [keyword, setKeyword] = useState('');
   const [search, setSearch] = useState('');
+  const [draftFilter, setDraftFilter] = useState<UserListFilter>({});
+  const [filter, setFilter] = useState<UserListFilter>({});
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<AdminUserView | null>(null);
   const [deleting, setDeleting] = useState<AdminUserView | null>(null);
   const users = useQuery({
-    queryKey: queryKeys.adminUserPage(search, page),
-    queryFn: () => fetchUsers(search, page),
+    queryKey: queryKeys.adminUserPage(search, page, filter),
+    queryFn: () => fetchUsers(search, page, filter),
     placeholderData: keepPreviousData,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers });
@@ -61,11 +72,12 @@ export function UsersScreen() {
           {t('users_title')}
         </h2>
         <form
-          className="flex gap-2"
+          className="flex flex-wrap gap-2"
           onSubmit={(event) => {
             event.preventDefault();
             setPage(1);
             setSearch(keyword.trim());
+            setFilter({ ...draftFilter, group: draftFilter.group?.trim() || undefined });
           }}
         >
           <input
@@ -74,6 +86,40 @@ export function UsersScreen() {
             placeholder={t('users_search_placeholder')}
             value={keyword}
             onChange={(event) => setKeyword(event.target.value)}
+          />
+          <select
+            className={inputClass}
+            aria-label={t('role')}
+            value={draftFilter.role ?? ''}
+            onChange={(e) =>
+              setDraftFilter({ ...draftFilter, role: e.target.value ? Number(e.target.value) : undefined })
+            }
+          >
+            <option value="">{t('users_any_role')}</option>
+            {[Role.User, Role.Admin, Role.Root].map((role) => (
+              <option key={role} value={role}>
+                {t(ROLE_KEYS[role]!)}
+              </option>
+            ))}
+          </select>
+          <select
+            className={inputClass}
+            aria-label={t('status')}
+            value={draftFilter.status ?? ''}
+            onChange={(e) =>
+              setDraftFilter({ ...draftFilter, status: e.target.value ? Number(e.target.value) : undefined })
+            }
+          >
+            <option value="">{t('users_any_status')}</option>
+            <option value={UserStatus.Enabled}>{t('status_enabled')}</option>
+            <option value={UserStatus.Disabled}>{t('status_disabled')}</option>
+          </select>
+          <input
+            className={`${inputClass} w-32`}
+            aria-label={t('group')}
+            placeholder={t('group')}
+            value={draftFilter.group ?? ''}
+            onChange={(e) => setDraftFilter({ ...draftFilter, group: e.target.value })}
           />
           <button type="submit" className={buttonClass.secondary}>
             {t('search')}
@@ -107,7 +153,12 @@ export function UsersScreen() {
                   <tr key={user.id} className="border-t border-slate-100" data-testid="admin-user-row">
                     <td className="px-2 py-2 text-slate-500">{user.id}</td>
                     <td className="px-2 py-2">
-                      <div className="font-medium">{user.username}</div>
+                      <Link
+                        to={adminUserPath(user.id)}
+                        className="font-medium text-indigo-600 hover:underline"
+                      >
+                        {user.username}
+                      </Link>
                       <div className="text-xs text-slate-500">{user.display_name || user.email || ''}</div>
                     </td>
                     <td className="px-2 py-2">{user.group}</td>
@@ -207,7 +258,10 @@ function UserEditDialog({ user, busy, onClose, onSave }: EditProps) {
   const [displayName, setDisplayName] = useState(user.display_name);
   const [group, setGroup] = useState(user.group);
   const [quota, setQuota] = useState(String(user.quota));
+  const [reason, setReason] = useState('');
   const quotaValue = /^\d{1,15}$/.test(quota.trim()) ? Number(quota.trim()) : null;
+  const quotaChanged = quotaValue !== null && quotaValue !== user.quota;
+  const reasonMissing = quotaChanged && reason.trim() === '';
   return (
     <Dialog
       open
@@ -218,11 +272,11 @@ function UserEditDialog({ user, busy, onClose, onSave }: EditProps) {
         className="flex flex-col gap-4"
         onSubmit={(event) => {
           event.preventDefault();
-          if (quotaValue === null) return;
+          if (quotaValue === null || reasonMissing) return;
           onSave({
             display_name: displayName.trim(),
             group: group.trim(),
-            ...(quotaValue !== user.quota ? { quota: quotaValue } : {}),
+            ...(quotaChanged ? { quota: quotaValue, quota_reason: reason.trim() } : {}),
           });
         }}
       >
@@ -259,8 +313,25 @@ function UserEditDialog({ user, busy, onClose, onSave }: EditProps) {
               : t('quota_worth', { amount: money.formatQuota(quotaValue) })}
           </span>
         </label>
+        {quotaChanged ? (
+          <label className="flex flex-col gap-1">
+            <span className={labelClass}>{t('quota_reason')}</span>
+            <input
+              className={inputClass}
+              value={reason}
+              maxLength={500}
+              required
+              onChange={(e) => setReason(e.target.value)}
+            />
+            <span className="text-xs text-slate-500">{t('quota_reason_hint')}</span>
+          </label>
+        ) : null}
         <div className="flex justify-end">
-          <button type="submit" className={buttonClass.primary} disabled={busy || quotaValue === null}>
+          <button
+            type="submit"
+            className={buttonClass.primary}
+            disabled={busy || quotaValue === null || reasonMissing}
+          >
             {t('save')}
           </button>
         </div>

@@ -12,6 +12,7 @@ import { IncidentsEditor } from '../../../features/admin/components/incidents-ed
 import { OverviewScreen } from '../../../features/admin/components/overview-screen';
 import { RequireAdmin } from '../../../features/admin/components/require-admin';
 import { SettingsScreen } from '../../../features/admin/components/settings-screen';
+import { UserDetailScreen } from '../../../features/admin/components/user-detail-screen';
 import { UsersScreen } from '../../../features/admin/components/users-screen';
 
 /** `/dashboard/admin/*`: admins and root only; everyone else sees the not-found page. */
@@ -25,6 +26,10 @@ export function AdminAreaPage() {
 
 export function AdminUsersPage() {
   return <UsersScreen />;
+}
+
+export function AdminUserPage() {
+  return <UserDetailScreen />;
 }
 
 export function AdminChannelsPage() {
