@@ -34,6 +34,8 @@ import { AffiliateMigration } from './migrations/20261126-affiliate.migration';
 import { AffiliateReversalsMigration } from './migrations/20261126-affiliate-reversals.migration';
 import { ExchangeRatesMigration } from './migrations/20261126-exchange-rates.migration';
 import { PaymentsMigration } from './migrations/20261126-payments.migration';
+import { PaymentRefundsMigration } from './migrations/20261228-payment-refunds.migration';
+import { PaymentRefund } from './payments/payment-refund.entity';
 import { Payment } from './payments/payment.entity';
 import { PaymentsModule } from './payments/payments.module';
 import { PromoCode } from './promo/promo-code.entity';
@@ -60,6 +62,7 @@ export class BillingModule {
               ExchangeRateRecord,
               PromoCode,
               Payment,
+              PaymentRefund,
             ],
             migrations: [
               AccountsMigration,
@@ -71,6 +74,7 @@ export class BillingModule {
               AffiliateMigration,
               LogsStatisticsMigration,
               AffiliateReversalsMigration,
+              PaymentRefundsMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -90,24 +90,37 @@ export class AffiliateService {
   }
 
   /**
-   * Takes back the reward a refunded payment earned, once, inside the refund's transaction (the
-   * inviter's account locked by the caller). Affiliate quota may go below zero when the reward was
-   * already moved to the balance; transfers then wait until new rewards cover it.
+   * Takes back the part of the reward `paymentId` earned that one refund stands for, once per
+   * refund (`refundKey`), inside the refund's transaction (the inviter's account locked by the
+   * caller). `share` gets the reward and what earlier refunds took back and answers this refund's
+   * part. Affiliate quota may go below zero when the reward was already moved to the balance;
+   * transfers then wait until new rewards cover it.
    */
-  async reverseReward(em: EntityManager, paymentId: number): Promise<void> {
+  async reverseRewardShare(
+    em: EntityManager,
+    paymentId: number,
+    refundKey: string,
+    share: (reward: number, reversedBefore: number) => number,
+  ): Promise<void> {
     const [reward] = await em.execute<{ user_id: number; amount: string; invitee_id: number }[]>(
       `select user_id, amount, invitee_id from affiliate_entries where idempotency_key = ?`,
       [rewardKey(paymentId)],
     );
     if (!reward) return;
-    const amount = Number(reward.amount);
+    const [reversed] = await em.execute<{ total: string }[]>(
+      `select coalesce(-sum(amount), 0) as total from affiliate_entries
+       where payment_id = ? and kind = 'reward_reversal'`,
+      [paymentId],
+    );
+    const amount = share(Number(reward.amount), Number(reversed?.total ?? 0));
+    if (amount <= 0) return;
     const inserted = await em.execute<{ id: string }[]>(
       `insert into affiliate_entries (user_id, kind, amount, idempotency_key, invitee_id, payment_id)
        values (?, 'reward_reversal', ?, ?, ?, ?) on conflict (idempotency_key) do nothing returning id`,
       [
         reward.user_id,
         -amount,
-        `payment:${paymentId}:affiliate_reward_reversal`,
+        `payment:${paymentId}:affiliate_reward_reversal:${refundKey}`,
         reward.invitee_id,
         paymentId,
       ],

@@ -12,6 +12,11 @@ export class PaymentProviders {
     this.byName = new Map(providers.map((provider) => [provider.name, provider]));
   }
 
+  /** The provider by name, configured or not (a refund of an old payment needs it). */
+  named(name: PaymentProviderName): PaymentProvider | undefined {
+    return this.byName.get(name);
+  }
+
   /** The provider, when it is configured here; a 400 otherwise. */
   enabled(name: PaymentProviderName): PaymentProvider {
     const provider = this.byName.get(name);

@@ -35,7 +35,7 @@ export class PaymentSettlementService {
     private readonly outbox: OutboxRelay,
   ) {}
 
-  async apply(paymentId: number, outcome: ProviderOutcome): Promise<SettlementResult> {
+  async apply(paymentId: number, outcome: Exclude<ProviderOutcome, 'refunded'>): Promise<SettlementResult> {
     const result = await this.em.fork().transactional(async (tx) => {
       const payment = await tx.findOneOrFail(
         Payment,
@@ -47,10 +47,9 @@ export class PaymentSettlementService {
       const now = new Date();
       if (next === 'success' || next === 'test_success') await this.credit(tx, payment);
       if (next === 'failed' || next === 'canceled') await this.promos.release(tx, payment.id);
-      if (next === 'refunded') await this.debitRefund(tx, payment);
       payment.status = next;
       payment.updatedAt = now;
-      if (next !== 'refunded') payment.completedAt = now;
+      payment.completedAt = now;
       await tx.flush();
       await enqueueOutbox(tx, [billingPaymentEvent(payment, now)]);
       return { payment, changed: true };
@@ -90,24 +89,5 @@ export class PaymentSettlementService {
     if (inviterId !== undefined) {
       await this.affiliate.reward(tx, inviterId, payment.userId, payment.quota, payment.id);
     }
-  }
-
-  /**
-   * A refund takes back everything the payment credited, bonus included (the balance may go below
-   * zero), and the inviter's reward for it.
-   */
-  private async debitRefund(tx: EntityManager, payment: Payment): Promise<void> {
-    const inviterId = await this.affiliate.inviterOf(tx, payment.userId);
-    await openAndLockAccounts(tx, inviterId === undefined ? [payment.userId] : [payment.userId, inviterId]);
-    await this.ledger.post(tx, [
-      {
-        userId: payment.userId,
-        kind: LedgerEntryKind.Refund,
-        amount: -(payment.quota + payment.bonusQuota),
-        idempotencyKey: `payment:${payment.id}:refund`,
-        note: `${payment.provider} refund of ${payment.amount} RUB`,
-      },
-    ]);
-    await this.affiliate.reverseReward(tx, payment.id);
   }
 }

@@ -8,6 +8,7 @@ import {
 } from '@tollgate/contracts';
 import { AppException } from '@tollgate/platform';
 import { PaymentProviders } from './payment-providers';
+import { PaymentRefundsService } from './payment-refunds.service';
 import { PaymentSettlementService } from './payment-settlement.service';
 import { Payment } from './payment.entity';
 import { RejectedNotificationError } from './providers/payment-provider.port';
@@ -31,6 +32,7 @@ export class PaymentWebhooksService {
     private readonly em: EntityManager,
     private readonly providers: PaymentProviders,
     private readonly settlement: PaymentSettlementService,
+    private readonly refunds: PaymentRefundsService,
   ) {}
 
   async handle(providerName: Exclude<PaymentProviderName, 'test'>, body: unknown): Promise<WebhookOutcome> {
@@ -60,15 +62,20 @@ export class PaymentWebhooksService {
       this.logger.warn(`${providerName} notification for an unknown payment`);
       return { changed: false };
     }
-    if (verified.currency !== payment.currency || !sameAmount(verified.amount, payment.amount)) {
-      if (verified.outcome === 'refunded') {
-        // A partial refund is real but not converted automatically: an admin sets the balance.
-        // Answered 2xx so the provider stops repeating it.
-        this.logger.warn(
-          `${providerName}: partial refund of payment ${payment.id} needs an admin adjustment`,
-        );
-        return { status: payment.status, changed: false };
+    if (verified.outcome === 'refunded') {
+      if (verified.currency !== payment.currency) {
+        this.logger.warn(`${providerName} refund of payment ${payment.id} in another currency`);
+        throw new AppException(ErrorCode.ValidationFailed, 'Notification does not match the payment');
       }
+      // Whole or partial: the balance gives back the refunded share, once per refund.
+      const refunded = await this.refunds.recordProviderRefund(
+        payment.id,
+        verified.amount,
+        verified.providerRefundId ?? null,
+      );
+      return { status: refunded.payment.status, changed: refunded.changed };
+    }
+    if (verified.currency !== payment.currency || !sameAmount(verified.amount, payment.amount)) {
       this.logger.warn(`${providerName} notification for payment ${payment.id} names another amount`);
       throw new AppException(ErrorCode.ValidationFailed, 'Notification does not match the payment');
     }

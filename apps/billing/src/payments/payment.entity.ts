@@ -51,6 +51,14 @@ export class Payment {
   @Property({ type: 'text', nullable: true })
   payUrl: string | null = null;
 
+  /** Rubles refunded so far (by operators and providers). */
+  @Property({ type: 'decimal', columnType: 'numeric(12,2)' })
+  refundedAmount: Opt<string> = '0';
+
+  /** Quota taken back from the balance by those refunds. */
+  @Property({ type: new BigIntType('number') })
+  refundedQuota: Opt<number> = 0;
+
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 

@@ -3,7 +3,10 @@ import { AffiliateModule } from '../affiliate/affiliate.module';
 import { ExchangeRateModule } from '../exchange-rate/exchange-rate.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { PromoModule } from '../promo/promo.module';
+import { AdminPaymentsController } from './admin-payments.controller';
+import { AdminPaymentsService } from './admin-payments.service';
 import { PaymentProviders } from './payment-providers';
+import { PaymentRefundsService } from './payment-refunds.service';
 import { PaymentSettlementService } from './payment-settlement.service';
 import { PaymentWebhooksService } from './payment-webhooks.service';
 import { PaymentsController } from './payments.controller';
@@ -15,7 +18,7 @@ import { YookassaProvider } from './providers/yookassa.provider';
 
 @Module({
   imports: [LedgerModule, ExchangeRateModule, PromoModule, AffiliateModule],
-  controllers: [PaymentsController],
+  controllers: [PaymentsController, AdminPaymentsController],
   providers: [
     YookassaProvider,
     CryptoProvider,
@@ -29,6 +32,8 @@ import { YookassaProvider } from './providers/yookassa.provider';
     PaymentsService,
     PaymentSettlementService,
     PaymentWebhooksService,
+    PaymentRefundsService,
+    AdminPaymentsService,
   ],
 })
 export class PaymentsModule {}

@@ -118,7 +118,7 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
     await infra?.close();
   });
 
-  it('YooKassa: a forged notification credits nothing, 50 parallel genuine ones credit once, a refund debits and a replay after it changes nothing', async () => {
+  it('YooKassa: a forged notification credits nothing, 50 parallel genuine ones credit once, a partial refund debits its share, the rest the remainder, and replays change nothing', async () => {
     const database = await infra.createDatabase();
     const userId = randomUserId();
 
@@ -148,6 +148,10 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
         `${url}/api/user/payment/webhook/yookassa`,
         yookassa.notification('refund.succeeded', partial.id),
       );
+      const partialReplay = await post(
+        `${url}/api/user/payment/webhook/yookassa`,
+        yookassa.notification('refund.succeeded', partial.id),
+      );
       const refund = yookassa.refund(providerPayment.id);
       const refunded = await post(
         `${url}/api/user/payment/webhook/yookassa`,
@@ -166,6 +170,9 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
         unknown,
         parallel,
         partialRefund,
+        partialReplay,
+        partial,
+        refund,
         refunded,
         replay,
         logs,
@@ -199,7 +206,9 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
     expect(outcome.unknown.status).toBe(401);
     expect(outcome.parallel.map((answer) => answer.status)).toEqual(Array(50).fill(200));
     expect(outcome.parallel.filter((answer) => answer.body.data?.['changed'] === true)).toHaveLength(1);
-    expect(outcome.partialRefund.body.data).toEqual({ status: 'success', changed: false });
+    expect(outcome.partialRefund.body.data).toEqual({ status: 'success', changed: true });
+    expect(outcome.partialReplay.body.data).toEqual({ status: 'success', changed: false });
+    expect(outcome.refund.amount.value).toBe('900.00');
     expect(outcome.refunded.body.data).toEqual({ status: 'refunded', changed: true });
     expect(outcome.replay.body.data).toEqual({ status: 'refunded', changed: false });
     expect(outcome.logs.body.data).toMatchObject({
@@ -211,7 +220,16 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
     expect(outcome.audit.body).toEqual({ success: true, message: '', data: [] });
     expect(await ledgerOf(database, userId)).toEqual([
       { kind: 'top_up', amount: String(QUOTA), idempotency_key: `payment:${outcome.paymentId}:top_up` },
-      { kind: 'refund', amount: String(-QUOTA), idempotency_key: `payment:${outcome.paymentId}:refund` },
+      {
+        kind: 'refund',
+        amount: String(-QUOTA / 10),
+        idempotency_key: `payment:${outcome.paymentId}:refund:provider:${outcome.partial.id}`,
+      },
+      {
+        kind: 'refund',
+        amount: String(-(QUOTA - QUOTA / 10)),
+        idempotency_key: `payment:${outcome.paymentId}:refund:provider:${outcome.refund.id}`,
+      },
     ]);
   });
 

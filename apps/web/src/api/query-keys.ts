@@ -33,6 +33,8 @@ export const queryKeys = {
   adminStatistics: (start: string, end: string) => ['admin', 'statistics', start, end] as const,
   adminLogPage: (filters: object, page: number) => ['admin', 'logs', filters, page] as const,
   adminAuditPage: (filters: object, page: number) => ['admin', 'audit', filters, page] as const,
+  adminPayments: ['admin', 'payments'] as const,
+  adminPaymentPage: (filters: object, page: number) => ['admin', 'payments', filters, page] as const,
   adminPromoPage: (page: number) => ['admin', 'promos', page] as const,
   payments: ['payments'] as const,
   paymentPage: (page: number) => ['payments', 'logs', page] as const,

@@ -68,6 +68,10 @@ export const AdminAuditPage = lazyNamed(
   'AdminAuditPage',
 );
 export const AdminUserPage = lazyNamed(() => import('../pages/dashboard/admin/admin-pages'), 'AdminUserPage');
+export const AdminPaymentsPage = lazyNamed(
+  () => import('../pages/dashboard/admin/admin-pages'),
+  'AdminPaymentsPage',
+);
 export const AdminOverviewPage = lazyNamed(
   () => import('../pages/dashboard/admin/admin-pages'),
   'AdminOverviewPage',

@@ -30,6 +30,7 @@ export const ROUTES = {
   adminLogs: '/dashboard/admin/logs',
   adminContent: '/dashboard/admin/content',
   adminAudit: '/dashboard/admin/audit',
+  adminPayments: '/dashboard/admin/payments',
   adminSettings: '/dashboard/admin/settings',
   oauthReturn: (provider: OAuthProvider) => `/oauth/${provider}`,
 } as const;

@@ -7,3 +7,4 @@ export * from './promo';
 export * from './payments';
 export * from './logs';
 export * from './statistics';
+export * from './admin-payments';

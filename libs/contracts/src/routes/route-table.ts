@@ -33,6 +33,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/pricing', service: 'billing' },
   { prefix: '/api/exchange-rate', service: 'billing' },
   { prefix: '/api/promo', service: 'billing' },
+  { prefix: '/api/payment', service: 'billing', minRole: Role.Admin },
   // chat
   { prefix: '/api/chat', service: 'chat' },
   // admin: channels, options, status, notice, versions, incidents

@@ -32,9 +32,11 @@ export interface FakeYookassa {
   readonly shopId: string;
   readonly secretKey: string;
   payments(): FakeYookassaPayment[];
+  /** Every refund made, by the shop's API or its back office. */
+  refunds(): FakeYookassaRefund[];
   /** The payer paid (`succeeded`) or gave up (`canceled`). */
   setStatus(paymentId: string, status: FakeYookassaStatus): void;
-  /** A refund of `amount` (default: all of it), as the shop's back office would make. */
+  /** A refund of `amount` (default: all that is left), as the shop's back office would make. */
   refund(paymentId: string, amount?: string): FakeYookassaRefund;
   /** The body YooKassa POSTs to the shop's notification URL for the object's current state. */
   notification(
@@ -102,11 +104,31 @@ export async function startFakeYookassa(
     return { status: 200, body: paymentView(payment) };
   };
 
+  /** Kopecks refunded so far per payment: YooKassa refuses refunds beyond what was paid. */
+  const refundedKopecks = new Map<string, number>();
+  const kopecks = (value: string) => {
+    const [whole = '0', fraction = ''] = value.split('.');
+    return Number(whole) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
+  };
+  const rubles = (value: number) => (value / 100).toFixed(2);
+
   const createRefund = (body: Record<string, unknown>): FakeReply => {
     const payment = payments.get(String(body['payment_id']));
     if (!payment || payment.status !== 'succeeded')
       return error(400, 'invalid_request', 'payment cannot be refunded');
-    const amount = (body['amount'] as Amount | undefined) ?? payment.amount;
+    const done = refundedKopecks.get(payment.id) ?? 0;
+    const left = kopecks(payment.amount.value) - done;
+    const amount = (body['amount'] as Amount | undefined) ?? {
+      value: rubles(left),
+      currency: payment.amount.currency,
+    };
+    if (!/^\d+(\.\d{1,2})?$/.test(amount.value) || kopecks(amount.value) <= 0) {
+      return error(400, 'invalid_request', 'amount.value is invalid');
+    }
+    if (kopecks(amount.value) > left) {
+      return error(400, 'invalid_request', 'the refund amount exceeds the amount left to refund');
+    }
+    refundedKopecks.set(payment.id, done + kopecks(amount.value));
     const refund: FakeYookassaRefund = {
       id: randomUUID(),
       payment_id: payment.id,
@@ -168,6 +190,7 @@ export async function startFakeYookassa(
     shopId: credentials.shopId,
     secretKey: credentials.secretKey,
     payments: () => [...payments.values()],
+    refunds: () => [...refunds.values()],
     setStatus(paymentId, status) {
       const payment = paymentOrFail(paymentId);
       payment.status = status;
@@ -177,7 +200,7 @@ export async function startFakeYookassa(
       const payment = paymentOrFail(paymentId);
       const reply = createRefund({
         payment_id: paymentId,
-        amount: { value: amount ?? payment.amount.value, currency: payment.amount.currency },
+        ...(amount ? { amount: { value: amount, currency: payment.amount.currency } } : {}),
       });
       if (reply.status !== 200) throw new Error(`the fake YooKassa cannot refund ${paymentId}`);
       return reply.body as FakeYookassaRefund;

@@ -14,7 +14,8 @@ export interface Checkout {
   providerPaymentId: string;
   /** Where the payer goes next; null when nothing is left to do. */
   payUrl: string | null;
-  outcome: ProviderOutcome;
+  /** A new payment is never refunded. */
+  outcome: Exclude<ProviderOutcome, 'refunded'>;
 }
 
 /** A notification the provider is known to have sent, with the state the provider vouches for. */
@@ -24,6 +25,23 @@ export interface VerifiedNotification {
   /** Rubles, as the provider states the payment's (or the refund's) amount. */
   amount: string;
   currency: string;
+  /** For a refund: the provider's id of it, when the provider has one. */
+  providerRefundId?: string;
+}
+
+export interface RefundRequest {
+  providerPaymentId: string;
+  /** Rubles with two decimals: `100.00`. */
+  amount: string;
+  /** The same key asks for the same refund (at most 64 characters). */
+  idempotenceKey: string;
+  description: string;
+}
+
+export interface ProviderRefund {
+  providerRefundId: string;
+  /** A refund the provider has not completed yet is settled by its notification later. */
+  succeeded: boolean;
 }
 
 /** The notification is forged, tampered with or unreadable: nothing may change. */
@@ -42,6 +60,8 @@ export interface PaymentProvider {
    * for an event that concerns no payment state; throws RejectedNotificationError when forged.
    */
   verifyNotification(body: unknown): Promise<VerifiedNotification | undefined>;
+  /** Gives money back to the payer through the provider's API; absent when it has none. */
+  refund?(request: RefundRequest): Promise<ProviderRefund>;
 }
 
 export const PAYMENT_PROVIDER_LIST = Symbol('PAYMENT_PROVIDER_LIST');

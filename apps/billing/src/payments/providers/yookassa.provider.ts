@@ -8,6 +8,8 @@ import {
   type Checkout,
   type CheckoutRequest,
   type PaymentProvider,
+  type ProviderRefund,
+  type RefundRequest,
   type VerifiedNotification,
 } from './payment-provider.port';
 import { callProviderJson, ProviderUnavailableError } from './provider-http';
@@ -39,7 +41,7 @@ const notification = z.object({
     .passthrough(),
 });
 
-const OUTCOMES: Record<z.infer<typeof yookassaPayment>['status'], ProviderOutcome> = {
+const OUTCOMES: Record<z.infer<typeof yookassaPayment>['status'], Exclude<ProviderOutcome, 'refunded'>> = {
   pending: 'pending',
   // Payments are created with capture: true, so this state is only passed through.
   waiting_for_capture: 'pending',
@@ -116,9 +118,23 @@ export class YookassaProvider implements PaymentProvider {
         outcome: 'refunded',
         amount: refund.amount.value,
         currency: refund.amount.currency,
+        providerRefundId: refund.id,
       };
     }
     return undefined;
+  }
+
+  async refund(request: RefundRequest): Promise<ProviderRefund> {
+    const { body } = await this.call('POST', '/refunds', {
+      idempotenceKey: request.idempotenceKey,
+      body: {
+        payment_id: request.providerPaymentId,
+        amount: { value: request.amount, currency: 'RUB' },
+        description: request.description,
+      },
+    });
+    const refund = this.parse(yookassaRefund, body);
+    return { providerRefundId: refund.id, succeeded: refund.status === 'succeeded' };
   }
 
   /** A notification naming an object the shop does not have is forged. */

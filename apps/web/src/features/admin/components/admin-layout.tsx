@@ -35,6 +35,9 @@ export function AdminLayout() {
           <NavLink to={ROUTES.adminPromos} className={tabClass}>
             {t('tab_promos')}
           </NavLink>
+          <NavLink to={ROUTES.adminPayments} className={tabClass}>
+            {t('tab_payments')}
+          </NavLink>
           <NavLink to={ROUTES.adminLogs} className={tabClass}>
             {t('tab_logs')}
           </NavLink>

@@ -10,6 +10,7 @@ import { LogsScreen } from '../../../features/admin/components/logs-screen';
 import { ChangelogEditor } from '../../../features/admin/components/changelog-editor';
 import { IncidentsEditor } from '../../../features/admin/components/incidents-editor';
 import { OverviewScreen } from '../../../features/admin/components/overview-screen';
+import { PaymentsScreen } from '../../../features/admin/components/payments-screen';
 import { RequireAdmin } from '../../../features/admin/components/require-admin';
 import { SettingsScreen } from '../../../features/admin/components/settings-screen';
 import { UserDetailScreen } from '../../../features/admin/components/user-detail-screen';
@@ -54,6 +55,10 @@ export function AdminPromoPage() {
 
 export function AdminLogsPage() {
   return <LogsScreen />;
+}
+
+export function AdminPaymentsPage() {
+  return <PaymentsScreen />;
 }
 
 export function AdminAuditPage() {

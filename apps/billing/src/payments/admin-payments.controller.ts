@@ -1,0 +1,59 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ADMIN_PAYMENT_PAGE_DEFAULT_SIZE,
+  adminPaymentListQuerySchema,
+  ok,
+  pageQuerySchema,
+  paymentRefundRequestSchema,
+  type AdminPaymentView,
+  type Envelope,
+  type Page,
+} from '@tollgate/contracts';
+import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
+import { z } from 'zod';
+import { AdminPaymentsService } from './admin-payments.service';
+import { PaymentRefundsService } from './payment-refunds.service';
+
+const pageQuery = pageQuerySchema(ADMIN_PAYMENT_PAGE_DEFAULT_SIZE, 100);
+const idParam = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** Every user's payments for operators, and refunds (the gateway lets only admins through). */
+@Controller('api/payment')
+@Roles(Role.Admin)
+export class AdminPaymentsController {
+  constructor(
+    private readonly payments: AdminPaymentsService,
+    private readonly refunds: PaymentRefundsService,
+  ) {}
+
+  @Get()
+  async list(@Query() query: unknown): Promise<Envelope<Page<AdminPaymentView>>> {
+    const { page, pageSize } = pageQuery.parse(query);
+    return ok(await this.payments.list(adminPaymentListQuerySchema.parse(query), page, pageSize));
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string): Promise<Envelope<AdminPaymentView>> {
+    return ok(await this.payments.get(idParam.parse(id)));
+  }
+
+  @HttpCode(200)
+  @Post(':id/refund')
+  async refund(
+    @CurrentIdentity() caller: Identity,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ): Promise<Envelope<AdminPaymentView>> {
+    const outcome = await this.refunds.refundByOperator(
+      caller,
+      idParam.parse(id),
+      paymentRefundRequestSchema.parse(body),
+    );
+    const message = outcome.awaitingProvider
+      ? 'Refund requested: the balance changes when the provider confirms it'
+      : outcome.changed
+        ? 'Refunded'
+        : 'Already refunded with this key';
+    return ok(await this.payments.view(outcome.payment), message);
+  }
+}
