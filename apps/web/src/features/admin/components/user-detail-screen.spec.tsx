@@ -81,6 +81,33 @@ function usersApi() {
         },
       ],
     }),
+    '/api/payment/': ok({
+      page: 1,
+      page_size: 20,
+      total: 1,
+      items: [
+        {
+          id: 41,
+          user_id: 9,
+          username: 'boris',
+          provider: 'yookassa',
+          provider_payment_id: 'p-1',
+          status: 'success',
+          amount: '1000',
+          currency: 'RUB',
+          usd_rub: '80',
+          quota: 6_250_000,
+          bonus_quota: 0,
+          promo_code: null,
+          refunded_amount: '250.5',
+          refunded_quota: 1_565_625,
+          refundable_amount: '749.5',
+          created_at: 1_767_000_000,
+          completed_at: 1_767_000_100,
+          refunds: [],
+        },
+      ],
+    }),
     '/api/audit': ok({
       page: 1,
       page_size: 20,
@@ -156,6 +183,14 @@ describe('admin users: filters, a reason for a balance change, and a user’s pa
     expect(keyRow).toHaveTextContent('sk-ab**********wxyz');
     expect(keyRow).toHaveTextContent('Без лимита');
     expect(await screen.findByTestId('user-usage-row')).toHaveTextContent('gpt-4o-mini');
+    const paymentRow = await screen.findByTestId('user-payment-row');
+    expect(paymentRow).toHaveTextContent('1000 ₽');
+    expect(paymentRow).toHaveTextContent('250.5 ₽');
+    expect(
+      new URL(String(calls(fetch, '/api/payment/').at(-1)![0]), 'http://localhost').searchParams.get(
+        'user_id',
+      ),
+    ).toBe('9');
     expect(await screen.findByTestId('user-change')).toHaveTextContent('user.update #1 · group');
     const usage = calls(fetch, '/api/log/').map(
       ([url]) => new URL(String(url), 'http://localhost').searchParams,

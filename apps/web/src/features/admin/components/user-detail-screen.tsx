@@ -9,6 +9,7 @@ import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { fetchAudit } from '../admin-audit-api';
+import { fetchPayments } from '../admin-payments-api';
 import { fetchAdminLogs, fetchUser, fetchUserTokens } from '../admin-api';
 
 /** The usage shown on a user's page: the last 30 days (the log's ranges stay under 31, SPEC §5). */
@@ -52,6 +53,11 @@ export function UserDetailScreen() {
       );
     },
     enabled: username !== undefined,
+  });
+  const payments = useQuery({
+    queryKey: queryKeys.adminPaymentPage({ user_id: id }, 1),
+    queryFn: () => fetchPayments({ user_id: id }, 1),
+    enabled: valid,
   });
   const audit = useQuery({
     queryKey: queryKeys.adminAuditPage({ target_kind: 'user', target_id: String(id) }, 1),
@@ -126,6 +132,42 @@ export function UserDetailScreen() {
                     {token.unlimited_quota ? t('user_key_unlimited') : money.formatQuota(token.remain_quota)}
                   </td>
                   <td className="px-2 py-2 whitespace-nowrap">{when(token.accessed_time)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </Section>
+
+      <Section title={t('tab_payments')}>
+        {payments.isPending ? <Loading /> : null}
+        {payments.isError ? (
+          <ErrorState error={payments.error} onRetry={() => void payments.refetch()} />
+        ) : null}
+        {payments.data && payments.data.items.length === 0 ? <EmptyState text={t('payments_empty')} /> : null}
+        {payments.data && payments.data.items.length > 0 ? (
+          <table className="min-w-full text-left text-sm">
+            <thead className="text-xs text-slate-500 uppercase">
+              <tr>
+                <th className="px-2 py-2">ID</th>
+                <th className="px-2 py-2">{t('logs_time')}</th>
+                <th className="px-2 py-2">{t('payments_provider')}</th>
+                <th className="px-2 py-2">{t('payments_amount')}</th>
+                <th className="px-2 py-2">{t('status')}</th>
+                <th className="px-2 py-2">{t('payments_refunded')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.data.items.map((payment) => (
+                <tr key={payment.id} className="border-t border-slate-100" data-testid="user-payment-row">
+                  <td className="px-2 py-2 text-slate-500">{payment.id}</td>
+                  <td className="px-2 py-2 whitespace-nowrap">{when(payment.created_at)}</td>
+                  <td className="px-2 py-2">{t(`payment_provider_${payment.provider}`)}</td>
+                  <td className="px-2 py-2 whitespace-nowrap">{payment.amount} ₽</td>
+                  <td className="px-2 py-2">{t(`payment_status_${payment.status}`)}</td>
+                  <td className="px-2 py-2 whitespace-nowrap">
+                    {payment.refunded_amount === '0' ? '—' : `${payment.refunded_amount} ₽`}
+                  </td>
                 </tr>
               ))}
             </tbody>
