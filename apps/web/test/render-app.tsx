@@ -56,6 +56,10 @@ export const enabledStatus = {
   default_currency: 'RUB',
   payment_test_enabled: true,
   start_time: 1,
+  register_enabled: true,
+  password_login: true,
+  yookassa_enabled: true,
+  crypto_enabled: true,
 };
 
 /** A successful answer in the API's envelope. */

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import {
   optionFlag,
   optionList,
+  optionText,
   QUOTA_PER_USD,
   SETTING_KEYS,
   TOLLGATE_VERSION,
@@ -37,24 +38,34 @@ export class StatusService implements OnModuleInit, OnModuleDestroy {
   status(): SystemStatus {
     const c = this.config;
     const setting = (key: string) => this.settings?.get(key);
+    const on = (key: string, fallback = true) => optionFlag(setting(key)) ?? fallback;
+    const clientId = (key: string, configured: string | undefined) =>
+      optionText(setting(key)) ?? configured ?? '';
+    const github = clientId(SETTING_KEYS.githubClientId, c.GITHUB_CLIENT_ID);
+    const google = clientId(SETTING_KEYS.googleClientId, c.GOOGLE_CLIENT_ID);
+    const discord = clientId(SETTING_KEYS.discordClientId, c.DISCORD_CLIENT_ID);
     return {
       system_name: c.SYSTEM_NAME,
       version: TOLLGATE_VERSION,
       server_address: setting(SETTING_KEYS.serverAddress)?.trim() || c.SERVER_ADDRESS,
       chat_models: optionList(setting(SETTING_KEYS.chatModels)) ?? c.CHAT_MODELS,
-      github_oauth: !!(c.GITHUB_CLIENT_ID && c.GITHUB_CLIENT_SECRET),
-      github_client_id: c.GITHUB_CLIENT_ID,
-      google_oauth: !!(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET),
-      google_client_id: c.GOOGLE_CLIENT_ID,
-      discord_oauth: !!(c.DISCORD_CLIENT_ID && c.DISCORD_CLIENT_SECRET),
-      discord_client_id: c.DISCORD_CLIENT_ID,
+      github_oauth: !!(github && c.GITHUB_CLIENT_SECRET) && on(SETTING_KEYS.githubOAuthEnabled),
+      github_client_id: github,
+      google_oauth: !!(google && c.GOOGLE_CLIENT_SECRET) && on(SETTING_KEYS.googleOAuthEnabled),
+      google_client_id: google,
+      discord_oauth: !!(discord && c.DISCORD_CLIENT_SECRET) && on(SETTING_KEYS.discordOAuthEnabled),
+      discord_client_id: discord,
       discord_redirect_uri: c.DISCORD_REDIRECT_URI,
       email_verification:
         optionFlag(setting(SETTING_KEYS.emailVerificationEnabled)) ?? c.TOLLGATE_EMAIL_VERIFICATION,
       quota_per_unit: QUOTA_PER_USD,
       default_currency: c.TOLLGATE_DEFAULT_CURRENCY,
-      payment_test_enabled: c.TOLLGATE_PAYMENT_TEST,
+      payment_test_enabled: on(SETTING_KEYS.testPaymentEnabled, c.TOLLGATE_PAYMENT_TEST),
       start_time: this.startTime,
+      register_enabled: on(SETTING_KEYS.registerEnabled),
+      password_login: on(SETTING_KEYS.passwordLoginEnabled),
+      yookassa_enabled: on(SETTING_KEYS.yookassaEnabled),
+      crypto_enabled: on(SETTING_KEYS.cryptoEnabled),
     };
   }
 

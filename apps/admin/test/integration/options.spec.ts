@@ -117,6 +117,11 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
     ['control characters in the value', { key: 'Footer', value: 'a\u0000b' }],
     ['a 1 MB value', { key: 'Footer', value: 'v'.repeat(1_000_000) }],
     ['an array body', [{ key: 'Footer', value: 'x' }]],
+    ['a switch that is neither true nor false', { key: SETTING_KEYS.registerEnabled, value: 'maybe' }],
+    ['a negative initial quota', { key: SETTING_KEYS.quotaForNewUser, value: -5 }],
+    ['a reward above 100 %', { key: SETTING_KEYS.affiliateRewardPercent, value: '150' }],
+    ['a sender that is no address', { key: SETTING_KEYS.smtpFrom, value: 'Tollgate' }],
+    ['a server address that is no URL', { key: SETTING_KEYS.serverAddress, value: 'llm.example' }],
   ];
 
   it.each(badInputs)('refuses %s with a 4xx envelope and stores nothing', async (_case, body) => {
@@ -142,5 +147,41 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
       server_address: 'https://api.example.test',
       email_verification: true,
     });
+  });
+
+  it('names the setting and the rule when a catalogued value is wrong', async () => {
+    const answer = await put({ key: SETTING_KEYS.logRetentionDays, value: '99999' });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { success: false, message: expect.stringContaining('LogRetentionDays must be at most 36500') },
+    });
+  });
+
+  it('shows the switches and client ids root sets in /api/status: registration, password sign-in, OAuth, payment methods', async () => {
+    await put({ key: SETTING_KEYS.registerEnabled, value: false });
+    await put({ key: SETTING_KEYS.passwordLoginEnabled, value: 'false' });
+    await put({ key: SETTING_KEYS.githubClientId, value: 'Iv1.operators-client' });
+    await put({ key: SETTING_KEYS.cryptoEnabled, value: 'false' });
+    await put({ key: SETTING_KEYS.testPaymentEnabled, value: 'true' });
+    const status = await eventually('the switches in /api/status', async () => {
+      const answer = await client.call<SystemStatus>('/api/status');
+      return answer.body.data?.payment_test_enabled === true ? answer.body.data : undefined;
+    });
+    expect(status).toMatchObject({
+      register_enabled: false,
+      password_login: false,
+      github_client_id: 'Iv1.operators-client',
+      // No secret is configured for GitHub here: an id alone does not turn it on.
+      github_oauth: false,
+      yookassa_enabled: true,
+      crypto_enabled: false,
+      payment_test_enabled: true,
+    });
+    await put({ key: SETTING_KEYS.registerEnabled, value: '' });
+    await eventually('registration open again once the setting is cleared', async () =>
+      (await client.call<SystemStatus>('/api/status')).body.data?.register_enabled === true
+        ? true
+        : undefined,
+    );
   });
 });

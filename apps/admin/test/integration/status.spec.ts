@@ -89,6 +89,10 @@ describe.each(INFRASTRUCTURES)('admin on %s infrastructure', (kind) => {
       default_currency: 'USD',
       payment_test_enabled: true,
       start_time: expect.any(Number),
+      register_enabled: true,
+      password_login: true,
+      yookassa_enabled: true,
+      crypto_enabled: true,
     });
     expect(JSON.stringify(status)).not.toContain(githubSecret);
   });

@@ -69,6 +69,10 @@ const MESSAGES: Record<AuthMessageKey, Record<Locale, string>> = {
     en: 'Wrong username or password',
   },
   user_disabled: { ru: 'Пользователь заблокирован', en: 'This account is disabled' },
+  password_login_disabled: {
+    ru: 'Вход по паролю отключён. Войдите через GitHub, Google или Discord',
+    en: 'Sign-in by password is turned off. Sign in with GitHub, Google or Discord',
+  },
   login_rate_limited: {
     ru: 'Слишком много попыток входа. Попробуйте снова через {seconds} с',
     en: 'Too many sign-in attempts. Try again in {seconds} s',

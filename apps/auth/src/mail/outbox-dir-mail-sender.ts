@@ -14,13 +14,14 @@ export class OutboxDirMailSender implements MailSender {
 
   constructor(
     private readonly directory: string,
-    private readonly from: string,
+    /** The sender, read at each mail: an operator may change it (SMTPFrom). */
+    private readonly from: () => string,
   ) {
     this.builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    const info = (await this.builder.sendMail({ from: this.from, ...mail, textEncoding: 'base64' })) as {
+    const info = (await this.builder.sendMail({ from: this.from(), ...mail, textEncoding: 'base64' })) as {
       message: Buffer;
     };
     await mkdir(this.directory, { recursive: true });

@@ -7,12 +7,13 @@ export class SmtpMailSender implements MailSender {
 
   constructor(
     smtpUrl: string,
-    private readonly from: string,
+    /** The sender, read at each mail: an operator may change it (SMTPFrom). */
+    private readonly from: () => string,
   ) {
     this.transport = nodemailer.createTransport(smtpUrl);
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...mail, textEncoding: 'base64' });
+    await this.transport.sendMail({ from: this.from(), ...mail, textEncoding: 'base64' });
   }
 }

@@ -18,32 +18,49 @@ export const PROVIDER_LABEL: Record<OAuthProvider, string> = {
   discord: 'Discord',
 };
 
-/** Each provider's settings, or null when its client id or secret is missing (the provider is off). */
-export function oauthSettings(config: AuthConfig): Record<OAuthProvider, OAuthProviderSettings | null> {
-  const redirect = (provider: OAuthProvider) =>
-    new URL(`oauth/${provider}`, config.OAUTH_REDIRECT_BASE_URL.replace(/\/?$/, '/')).toString();
-  const settings = (
-    provider: OAuthProvider,
-    clientId: string | undefined,
-    clientSecret: string | undefined,
-    urls: { authorizeUrl: string; tokenUrl: string; profileUrl: string },
-  ): OAuthProviderSettings | null =>
-    clientId && clientSecret ? { clientId, clientSecret, ...urls, redirectUri: redirect(provider) } : null;
-  return {
-    github: settings('github', config.GITHUB_CLIENT_ID, config.GITHUB_CLIENT_SECRET, {
-      authorizeUrl: config.GITHUB_AUTHORIZE_URL,
-      tokenUrl: config.GITHUB_TOKEN_URL,
-      profileUrl: config.GITHUB_PROFILE_URL,
-    }),
-    google: settings('google', config.GOOGLE_CLIENT_ID, config.GOOGLE_CLIENT_SECRET, {
-      authorizeUrl: config.GOOGLE_AUTHORIZE_URL,
-      tokenUrl: config.GOOGLE_TOKEN_URL,
-      profileUrl: config.GOOGLE_PROFILE_URL,
-    }),
-    discord: settings('discord', config.DISCORD_CLIENT_ID, config.DISCORD_CLIENT_SECRET, {
-      authorizeUrl: config.DISCORD_AUTHORIZE_URL,
-      tokenUrl: config.DISCORD_TOKEN_URL,
-      profileUrl: config.DISCORD_PROFILE_URL,
-    }),
-  };
+const CONFIGURED: Record<
+  OAuthProvider,
+  (config: AuthConfig) => {
+    clientSecret?: string;
+    authorizeUrl: string;
+    tokenUrl: string;
+    profileUrl: string;
+  }
+> = {
+  github: (c) => ({
+    clientSecret: c.GITHUB_CLIENT_SECRET,
+    authorizeUrl: c.GITHUB_AUTHORIZE_URL,
+    tokenUrl: c.GITHUB_TOKEN_URL,
+    profileUrl: c.GITHUB_PROFILE_URL,
+  }),
+  google: (c) => ({
+    clientSecret: c.GOOGLE_CLIENT_SECRET,
+    authorizeUrl: c.GOOGLE_AUTHORIZE_URL,
+    tokenUrl: c.GOOGLE_TOKEN_URL,
+    profileUrl: c.GOOGLE_PROFILE_URL,
+  }),
+  discord: (c) => ({
+    clientSecret: c.DISCORD_CLIENT_SECRET,
+    authorizeUrl: c.DISCORD_AUTHORIZE_URL,
+    tokenUrl: c.DISCORD_TOKEN_URL,
+    profileUrl: c.DISCORD_PROFILE_URL,
+  }),
+};
+
+/**
+ * A provider's client and endpoints with `clientId` (the operator's or the configured one), or
+ * null when the id or the secret (configuration only) is missing: the provider is off.
+ */
+export function oauthProviderSettings(
+  config: AuthConfig,
+  provider: OAuthProvider,
+  clientId: string | undefined,
+): OAuthProviderSettings | null {
+  const { clientSecret, ...urls } = CONFIGURED[provider](config);
+  if (!clientId || !clientSecret) return null;
+  const redirectUri = new URL(
+    `oauth/${provider}`,
+    config.OAUTH_REDIRECT_BASE_URL.replace(/\/?$/, '/'),
+  ).toString();
+  return { clientId, clientSecret, ...urls, redirectUri };
 }

@@ -1,5 +1,5 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { OAUTH_PROVIDERS, type OAuthProvider } from '@tollgate/contracts';
+import { Injectable } from '@nestjs/common';
+import type { OAuthProvider } from '@tollgate/contracts';
 import { InjectServiceConfig } from '@tollgate/platform';
 import type { OAuth2 } from 'oauth';
 import passport from 'passport';
@@ -8,7 +8,8 @@ import { Strategy as GitHubStrategy } from 'passport-github2';
 import { Strategy as GoogleStrategy } from 'passport-google-oauth20';
 import type { Strategy as OAuth2Strategy, VerifyCallback } from 'passport-oauth2';
 import type { AuthConfig } from '../config';
-import { oauthSettings, type OAuthProviderSettings } from './oauth-settings';
+import { SettingsReadModel } from '../settings/settings-read-model';
+import { oauthProviderSettings, type OAuthProviderSettings } from './oauth-settings';
 
 /** The strategies hand the provider's profile on as the "user"; auth decides what it means. */
 const keepProfile = (_accessToken: string, _refreshToken: string, profile: unknown, done: VerifyCallback) =>
@@ -55,26 +56,34 @@ function withProfileUrl(strategy: DiscordStrategy, profileUrl: string): OAuth2St
 }
 
 /**
- * Registers a passport strategy for each configured provider under its name (github, google,
- * discord), for @nestjs/passport's AuthGuard. The state is checked by auth before the strategy runs.
+ * Registers a passport strategy for each provider that is on (configured, and not switched off by
+ * an operator) under its name (github, google, discord), for @nestjs/passport's AuthGuard. The
+ * operators' client id is read at each sign-in: a changed id re-registers the strategy. The state
+ * is checked by auth before the strategy runs.
  */
 @Injectable()
-export class OAuthStrategies implements OnModuleInit {
-  private readonly settings: Record<OAuthProvider, OAuthProviderSettings | null>;
+export class OAuthStrategies {
+  /** The client id each registered strategy was built with. */
+  private readonly registered = new Map<OAuthProvider, string>();
 
-  constructor(@InjectServiceConfig() config: AuthConfig) {
-    this.settings = oauthSettings(config);
-  }
+  constructor(
+    @InjectServiceConfig() private readonly config: AuthConfig,
+    private readonly settings: SettingsReadModel,
+  ) {}
 
-  onModuleInit(): void {
-    for (const provider of OAUTH_PROVIDERS) {
-      const settings = this.settings[provider];
-      if (settings) passport.use(provider, strategyFor(provider, settings));
-      else passport.unuse(provider);
-    }
-  }
-
+  /** Whether `provider` may be used now; when it may, its strategy is registered with the current client id. */
   isEnabled(provider: OAuthProvider): boolean {
-    return this.settings[provider] !== null;
+    const current = this.settings.oauthSwitchedOn(provider)
+      ? oauthProviderSettings(this.config, provider, this.settings.oauthClientId(provider))
+      : null;
+    if (!current) {
+      if (this.registered.delete(provider)) passport.unuse(provider);
+      return false;
+    }
+    if (this.registered.get(provider) !== current.clientId) {
+      passport.use(provider, strategyFor(provider, current));
+      this.registered.set(provider, current.clientId);
+    }
+    return true;
   }
 }

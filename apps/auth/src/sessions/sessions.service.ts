@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   ErrorCode,
+  Role,
   UserStatus,
   type LoginRequest,
   type SessionIdentity,
@@ -9,6 +10,7 @@ import {
 import { KV_STORE, type KvStore } from '@tollgate/kv';
 import { InjectServiceConfig } from '@tollgate/platform';
 import type { AuthConfig } from '../config';
+import { SettingsReadModel } from '../settings/settings-read-model';
 import { enforceRateLimits } from '../http/rate-limit';
 import type { Locale } from '../i18n/locale';
 import { localizedException, tooManyRequests } from '../i18n/localized-exception';
@@ -37,6 +39,7 @@ export class SessionsService {
     private readonly sessions: SessionStore,
     @Inject(KV_STORE) private readonly kv: KvStore,
     @InjectServiceConfig() private readonly config: AuthConfig,
+    private readonly settings: SettingsReadModel,
   ) {}
 
   /** Checks the password and opens a new session; `previous` (the caller's old cookie) is ended. */
@@ -66,6 +69,10 @@ export class SessionsService {
     }
     if (user.status !== UserStatus.Enabled) {
       throw localizedException(ErrorCode.Forbidden, 'user_disabled', locale);
+    }
+    // Root always may, so an operator cannot lock everyone out of the admin area.
+    if (!this.settings.passwordLogin() && user.role < Role.Root) {
+      throw localizedException(ErrorCode.Forbidden, 'password_login_disabled', locale);
     }
     if (previous) await this.sessions.end(previous);
     return { user: sessionUserOf(user), session: await this.sessions.start(user.id) };

@@ -1,9 +1,21 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { optionFlag, SETTING_KEYS } from '@tollgate/contracts';
+import { optionFlag, optionText, SETTING_KEYS, type OAuthProvider } from '@tollgate/contracts';
 import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import { HealthRegistry, InjectServiceConfig } from '@tollgate/platform';
 import { SettingsTable } from '@tollgate/runtime';
 import type { AuthConfig } from '../config';
+
+const OAUTH_SETTING_KEYS: Record<OAuthProvider, { enabled: string; clientId: string }> = {
+  github: { enabled: SETTING_KEYS.githubOAuthEnabled, clientId: SETTING_KEYS.githubClientId },
+  google: { enabled: SETTING_KEYS.googleOAuthEnabled, clientId: SETTING_KEYS.googleClientId },
+  discord: { enabled: SETTING_KEYS.discordOAuthEnabled, clientId: SETTING_KEYS.discordClientId },
+};
+
+const CONFIGURED_CLIENT_ID: Record<OAuthProvider, (config: AuthConfig) => string | undefined> = {
+  github: (config) => config.GITHUB_CLIENT_ID,
+  google: (config) => config.GOOGLE_CLIENT_ID,
+  discord: (config) => config.DISCORD_CLIENT_ID,
+};
 
 /**
  * The operators' settings auth applies (catalog.option, kept in memory), each falling back to auth's
@@ -37,6 +49,29 @@ export class SettingsReadModel implements OnModuleInit, OnModuleDestroy {
       optionFlag(this.table?.get(SETTING_KEYS.emailVerificationEnabled)) ??
       this.config.TOLLGATE_EMAIL_VERIFICATION
     );
+  }
+
+  /** PasswordLoginEnabled: users may sign in with a password (default yes; root always may). */
+  passwordLogin(): boolean {
+    return optionFlag(this.table?.get(SETTING_KEYS.passwordLoginEnabled)) ?? true;
+  }
+
+  /** <Provider>OAuthEnabled: the operator has not switched a configured provider off. */
+  oauthSwitchedOn(provider: OAuthProvider): boolean {
+    return optionFlag(this.table?.get(OAUTH_SETTING_KEYS[provider].enabled)) ?? true;
+  }
+
+  /** <Provider>ClientId, else the configured client id. */
+  oauthClientId(provider: OAuthProvider): string | undefined {
+    return (
+      optionText(this.table?.get(OAUTH_SETTING_KEYS[provider].clientId)) ??
+      CONFIGURED_CLIENT_ID[provider](this.config)
+    );
+  }
+
+  /** SMTPFrom, else MAIL_FROM. */
+  mailFrom(): string {
+    return optionText(this.table?.get(SETTING_KEYS.smtpFrom)) ?? this.config.MAIL_FROM;
   }
 
   async onModuleDestroy(): Promise<void> {

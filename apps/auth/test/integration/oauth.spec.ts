@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { OAUTH_PROVIDERS, TOPICS, type IdentityUser, type OAuthProvider } from '@tollgate/contracts';
+import {
+  OAUTH_PROVIDERS,
+  SETTING_KEYS,
+  TOPICS,
+  type IdentityUser,
+  type OAuthProvider,
+} from '@tollgate/contracts';
 import { eventually, FakeOAuthProvider, INFRASTRUCTURES, type FakeOAuthAccount } from '@tollgate/testing';
 import { AccountsHarness, EN, RU, type SignedInUser } from './accounts-harness';
 import type { Answer } from './auth-client';
@@ -192,5 +198,39 @@ describe.each(INFRASTRUCTURES)('OAuth sign-in on %s infrastructure', (kind) => {
           .recorder(TOPICS.identityUser)
           .values<IdentityUser>((u) => u.id === user.id && u.inviter_id === inviter.id)[0],
     );
+  });
+
+  it('follows the operator: a provider switched off refuses sign-in, and the client id set in the admin area is the one used', async () => {
+    const setOption = (key: string, value: string) =>
+      h.infra.runtime.bus.publish([
+        {
+          topic: TOPICS.catalogOption.name,
+          key,
+          value: { v: 1, key, value, updated_at: Math.floor(Date.now() / 1000) },
+        },
+      ]);
+    const account = anAccount();
+
+    await setOption(SETTING_KEYS.githubOAuthEnabled, 'false');
+    const off = await eventually('GitHub to be switched off', async () => {
+      const answer = await returnFrom('github', account, { headers: EN });
+      return answer.status === 403 ? answer : undefined;
+    });
+    expect(off.body.message).toBe('GitHub OAuth is not configured');
+    expect((await returnFrom('google', anAccount())).status).toBe(200);
+
+    await setOption(SETTING_KEYS.githubOAuthEnabled, 'true');
+    await setOption(SETTING_KEYS.githubClientId, 'an-id-the-provider-does-not-know');
+    // The provider refuses the exchange of a code for another client: the operator's id was used.
+    await eventually('the operator’s client id to be used', async () =>
+      (await returnFrom('github', account, { headers: EN })).status === 400 ? true : undefined,
+    );
+
+    await setOption(SETTING_KEYS.githubClientId, '');
+    const back = await eventually('the configured client id again', async () => {
+      const answer = await returnFrom('github', account);
+      return answer.status === 200 ? answer : undefined;
+    });
+    expect(back.body.success).toBe(true);
   });
 });

@@ -32,6 +32,15 @@ describe('login screen', () => {
     }
   });
 
+  it('offers no register tab while an operator has closed registration, and opens on sign-in', async () => {
+    answerApi({ '/api/status': ok({ ...enabledStatus, register_enabled: false }) });
+    renderApp('/login?tab=register');
+    await waitFor(() => expect(field('username')).toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Регистрация' })).toBeNull());
+    expect(screen.getByRole('link', { name: 'Вход' })).toHaveAttribute('aria-current', 'page');
+    expect(document.querySelector('input[name="agreeToTerms"]')).toBeNull();
+  });
+
   it('keeps the tab in ?tab= and shows the reset form field names', async () => {
     answerApi({});
     const { router } = renderApp('/login');

@@ -8,16 +8,25 @@ import { LoginForm } from '../features/auth/components/login-form';
 import { OAuthButtons } from '../features/auth/components/oauth-buttons';
 import { RegisterForm } from '../features/auth/components/register-form';
 import { ResetForm } from '../features/auth/components/reset-form';
+import { useSystemStatus } from '../features/system/use-system-status';
 
-function tabFrom(value: string | null): LoginTab {
-  return LOGIN_TABS.find((tab) => tab === value) ?? DEFAULT_LOGIN_TAB;
+function tabFrom(value: string | null, tabs: readonly LoginTab[]): LoginTab {
+  return (
+    tabs.find((tab) => tab === value) ?? (tabs.includes(DEFAULT_LOGIN_TAB) ? DEFAULT_LOGIN_TAB : 'login')
+  );
 }
 
-/** /login: register, login and reset tabs, the active one in `?tab=` (default register). */
+/**
+ * /login: register, login and reset tabs, the active one in `?tab=` (default register). While an
+ * operator has closed registration (/api/status `register_enabled`), there is no register tab.
+ */
 export function LoginPage() {
   const { t } = useTranslation('auth');
   const [params] = useSearchParams();
-  const tab = tabFrom(params.get('tab'));
+  const status = useSystemStatus();
+  const tabs =
+    status.data?.register_enabled === false ? LOGIN_TABS.filter((name) => name !== 'register') : LOGIN_TABS;
+  const tab = tabFrom(params.get('tab'), tabs);
   const [oauthError, setOAuthError] = useState<string | null>(null);
 
   return (
@@ -25,8 +34,11 @@ export function LoginPage() {
       <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm md:p-8">
         <h1 className="text-2xl font-semibold text-slate-900">{t('page_title')}</h1>
         <p className="mt-1 text-sm text-slate-500">{t('page_subtitle')}</p>
-        <nav aria-label={t('tabs_label')} className="mt-6 grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1">
-          {LOGIN_TABS.map((name) => (
+        <nav
+          aria-label={t('tabs_label')}
+          className={`mt-6 grid ${tabs.length === 3 ? 'grid-cols-3' : 'grid-cols-2'} gap-1 rounded-lg bg-slate-100 p-1`}
+        >
+          {tabs.map((name) => (
             <Link
               key={name}
               to={loginPath(name)}

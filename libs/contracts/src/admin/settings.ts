@@ -13,7 +13,177 @@ export const SETTING_KEYS = {
   chatModels: 'ChatModels',
   /** Overrides SERVER_ADDRESS (shown by /api/status, the API base URL in the docs and quick start). */
   serverAddress: 'ServerAddress',
+  /** 'false' refuses sign-in by password to everyone but root (OAuth still works). */
+  passwordLoginEnabled: 'PasswordLoginEnabled',
+  /** 'false' turns a configured OAuth provider off (its id and secret stay in configuration). */
+  githubOAuthEnabled: 'GitHubOAuthEnabled',
+  googleOAuthEnabled: 'GoogleOAuthEnabled',
+  discordOAuthEnabled: 'DiscordOAuthEnabled',
+  /** Override the configured OAuth client ids (the secrets are configuration only). */
+  githubClientId: 'GitHubClientId',
+  googleClientId: 'GoogleClientId',
+  discordClientId: 'DiscordClientId',
+  /** Overrides MAIL_FROM: the sender of verification and reset mails. */
+  smtpFrom: 'SMTPFrom',
+  /** Quota credited (through the ledger) to each new account; default 0. */
+  quotaForNewUser: 'QuotaForNewUser',
+  /** Overrides AFFILIATE_REWARD_PERCENT. */
+  affiliateRewardPercent: 'AffiliateRewardPercent',
+  /** Overrides LOG_RETENTION_DAYS (0 keeps usage logs forever). */
+  logRetentionDays: 'LogRetentionDays',
+  /** Percent added to the dollar's rate in force for top-ups and ruble prices (default 0). */
+  exchangeRateMarkupPercent: 'ExchangeRateMarkupPercent',
+  /** 'false' stops new top-ups by that provider (configured ones only). */
+  yookassaEnabled: 'YooKassaEnabled',
+  cryptoEnabled: 'CryptoEnabled',
+  /** Overrides TOLLGATE_PAYMENT_TEST (test top-ups for pilots). */
+  testPaymentEnabled: 'TestPaymentEnabled',
+  /** The notice shown to every visitor, in Markdown. */
+  notice: 'Notice',
 } as const;
+export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
+
+/** How the settings form shows a setting and how its value is checked. */
+export type SettingType = 'flag' | 'integer' | 'decimal' | 'text' | 'email' | 'url' | 'list' | 'markdown';
+export type SettingGroup = 'registration' | 'sign_in' | 'mail' | 'site' | 'chat' | 'money' | 'retention';
+
+export interface SettingDefinition {
+  key: SettingKey;
+  type: SettingType;
+  group: SettingGroup;
+  /** The services that read it from catalog.option. */
+  appliedBy: readonly ('auth' | 'billing' | 'admin' | 'chat')[];
+  /** Integers and decimals: the bounds, inclusive. */
+  min?: number;
+  max?: number;
+}
+
+const flag = (key: SettingKey, group: SettingGroup, appliedBy: SettingDefinition['appliedBy']) => ({
+  key,
+  type: 'flag' as const,
+  group,
+  appliedBy,
+});
+
+/** Every setting the admin area edits, in the order the form shows them. */
+export const SETTINGS_CATALOGUE: readonly SettingDefinition[] = [
+  flag(SETTING_KEYS.registerEnabled, 'registration', ['auth', 'admin']),
+  flag(SETTING_KEYS.emailVerificationEnabled, 'registration', ['auth', 'admin']),
+  {
+    key: SETTING_KEYS.quotaForNewUser,
+    type: 'integer',
+    group: 'registration',
+    appliedBy: ['billing'],
+    min: 0,
+    max: 1_000_000_000_000,
+  },
+  flag(SETTING_KEYS.passwordLoginEnabled, 'sign_in', ['auth', 'admin']),
+  flag(SETTING_KEYS.githubOAuthEnabled, 'sign_in', ['auth', 'admin']),
+  { key: SETTING_KEYS.githubClientId, type: 'text', group: 'sign_in', appliedBy: ['auth', 'admin'] },
+  flag(SETTING_KEYS.googleOAuthEnabled, 'sign_in', ['auth', 'admin']),
+  { key: SETTING_KEYS.googleClientId, type: 'text', group: 'sign_in', appliedBy: ['auth', 'admin'] },
+  flag(SETTING_KEYS.discordOAuthEnabled, 'sign_in', ['auth', 'admin']),
+  { key: SETTING_KEYS.discordClientId, type: 'text', group: 'sign_in', appliedBy: ['auth', 'admin'] },
+  { key: SETTING_KEYS.smtpFrom, type: 'email', group: 'mail', appliedBy: ['auth'] },
+  { key: SETTING_KEYS.serverAddress, type: 'url', group: 'site', appliedBy: ['admin'] },
+  { key: SETTING_KEYS.chatModels, type: 'list', group: 'chat', appliedBy: ['admin', 'chat'] },
+  {
+    key: SETTING_KEYS.affiliateRewardPercent,
+    type: 'decimal',
+    group: 'money',
+    appliedBy: ['billing'],
+    min: 0,
+    max: 100,
+  },
+  {
+    key: SETTING_KEYS.exchangeRateMarkupPercent,
+    type: 'decimal',
+    group: 'money',
+    appliedBy: ['billing'],
+    min: 0,
+    max: 100,
+  },
+  flag(SETTING_KEYS.yookassaEnabled, 'money', ['billing', 'admin']),
+  flag(SETTING_KEYS.cryptoEnabled, 'money', ['billing', 'admin']),
+  flag(SETTING_KEYS.testPaymentEnabled, 'money', ['billing', 'admin']),
+  {
+    key: SETTING_KEYS.logRetentionDays,
+    type: 'integer',
+    group: 'retention',
+    appliedBy: ['billing'],
+    min: 0,
+    max: 36_500,
+  },
+];
+
+const BY_KEY = new Map<string, SettingDefinition>(
+  SETTINGS_CATALOGUE.map((setting) => [setting.key, setting]),
+);
+
+export function settingDefinition(key: string): SettingDefinition | undefined {
+  return BY_KEY.get(key);
+}
+
+const DECIMAL = /^\d{1,15}(\.\d{1,6})?$/;
+const MAILBOX = /^(?:[^<>\r\n]{1,128} )?<?[^\s<>@]{1,64}@[^\s<>@]{1,255}\.[^\s<>@]{1,63}>?$/;
+
+/**
+ * Why `value` cannot be the catalogued setting `key`, or undefined when it can (or when `key` is
+ * not catalogued: operators may keep other options, as new-api allows). An empty value unsets a
+ * setting: the configuration applies again.
+ */
+export function settingProblem(key: string, value: string): string | undefined {
+  const setting = BY_KEY.get(key);
+  if (!setting || value.trim() === '') return undefined;
+  const text = value.trim();
+  switch (setting.type) {
+    case 'flag':
+      return optionFlag(text) === undefined ? 'must be true or false' : undefined;
+    case 'integer': {
+      if (!/^\d{1,15}$/.test(text)) return 'must be a whole number';
+      return outOfBounds(Number(text), setting);
+    }
+    case 'decimal': {
+      if (!DECIMAL.test(text)) return 'must be a number with at most 6 decimals';
+      return outOfBounds(Number(text), setting);
+    }
+    case 'email':
+      return MAILBOX.test(text) ? undefined : 'must be an address like Tollgate <no-reply@example.com>';
+    case 'url':
+      return /^https?:\/\/[^\s]+$/.test(text) ? undefined : 'must be an http(s) address';
+    case 'text':
+      return text.length > 256 || /\s/.test(text) ? 'must be one word of at most 256 characters' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function outOfBounds(value: number, setting: SettingDefinition): string | undefined {
+  if (setting.min !== undefined && value < setting.min) return `must be at least ${setting.min}`;
+  if (setting.max !== undefined && value > setting.max) return `must be at most ${setting.max}`;
+  return undefined;
+}
+
+/** An integer option, or undefined when unset or not a whole number. */
+export function optionInteger(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d{1,15}$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
+/** A decimal option in its canonical spelling, or undefined when unset or not a plain decimal. */
+export function optionDecimal(value: string | undefined): string | undefined {
+  if (value === undefined || !DECIMAL.test(value.trim())) return undefined;
+  return value
+    .trim()
+    .replace(/^0+(?=\d)/, '')
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+}
+
+/** A text option, or undefined when unset or blank. */
+export function optionText(value: string | undefined): string | undefined {
+  return value?.trim() || undefined;
+}
 
 /** new-api keeps booleans as text: 'true' / 'false' (anything else is "not set"). */
 export function optionFlag(value: string | undefined): boolean | undefined {

@@ -25,6 +25,7 @@ export const AUTH_MESSAGE_KEYS = [
   'mail_failed',
   'invalid_credentials',
   'user_disabled',
+  'password_login_disabled',
   'login_rate_limited',
   'verification_sent',
   'login_success',

@@ -18,6 +18,11 @@ export const systemStatusSchema = z.object({
   default_currency: z.enum(['RUB', 'USD']),
   payment_test_enabled: z.boolean(),
   start_time: z.number().int(),
+  /** Operators' switches (catalog.option): new accounts, password sign-in, card and crypto top-ups. */
+  register_enabled: z.boolean(),
+  password_login: z.boolean(),
+  yookassa_enabled: z.boolean(),
+  crypto_enabled: z.boolean(),
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
 

@@ -36,9 +36,15 @@ export function TopUpForm() {
   const [checkedPromo, setCheckedPromo] = useState<PromoState>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const email = emailTouched ? form.email : form.email || (account.data?.email ?? '');
-  const providers: PaymentProviderName[] = status.data?.payment_test_enabled
-    ? ['yookassa', 'crypto', 'test']
-    : ['yookassa', 'crypto'];
+  // The methods an operator has not switched off (billing refuses the others anyway).
+  const providers = (['yookassa', 'crypto', 'test'] as const).filter(
+    (provider): provider is PaymentProviderName =>
+      provider === 'test'
+        ? status.data?.payment_test_enabled === true
+        : status.data?.[`${provider}_enabled`] !== false,
+  );
+  // The chosen method, or the first one left when an operator switched the chosen one off.
+  const chosen = providers.includes(form.provider) ? form.provider : (providers[0] ?? form.provider);
   const set = <K extends keyof PaymentFormState>(field: K, value: PaymentFormState[K]) =>
     setForm((f) => ({ ...f, [field]: value }));
 
@@ -71,7 +77,7 @@ export function TopUpForm() {
       const created = await payment.mutateAsync({
         amount: checked.amount,
         promo_code: code || undefined,
-        provider: form.provider,
+        provider: chosen,
         email: email.trim(),
       });
       if (created.pay_url) {
@@ -126,9 +132,7 @@ export function TopUpForm() {
             <label
               key={provider}
               className={`flex cursor-pointer flex-col rounded-lg border p-3 text-sm ${
-                form.provider === provider
-                  ? 'border-indigo-500 bg-indigo-50'
-                  : 'border-slate-300 hover:bg-slate-50'
+                chosen === provider ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300 hover:bg-slate-50'
               }`}
             >
               <span className="flex items-center gap-2 font-medium text-slate-800">
@@ -137,7 +141,7 @@ export function TopUpForm() {
                   name="provider"
                   value={provider}
                   className="accent-indigo-600"
-                  checked={form.provider === provider}
+                  checked={chosen === provider}
                   onChange={() => set('provider', provider)}
                 />
                 {t(`provider_${provider}`)}
@@ -147,7 +151,7 @@ export function TopUpForm() {
           ))}
         </div>
       </fieldset>
-      {form.provider === 'crypto' && <CryptoFeeTable />}
+      {chosen === 'crypto' && <CryptoFeeTable />}
       <div className="flex flex-col gap-1">
         <label htmlFor="payment-promo" className={labelClass}>
           {t('promo')}
