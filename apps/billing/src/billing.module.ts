@@ -35,7 +35,9 @@ import { AffiliateReversalsMigration } from './migrations/20261126-affiliate-rev
 import { ExchangeRatesMigration } from './migrations/20261126-exchange-rates.migration';
 import { PaymentsMigration } from './migrations/20261126-payments.migration';
 import { PaymentRefundsMigration } from './migrations/20261228-payment-refunds.migration';
+import { SignupBonusMigration } from './migrations/20261229-signup-bonus.migration';
 import { PaymentRefund } from './payments/payment-refund.entity';
+import { BillingSettingsModule } from './settings/billing-settings.module';
 import { Payment } from './payments/payment.entity';
 import { PaymentsModule } from './payments/payments.module';
 import { PromoCode } from './promo/promo-code.entity';
@@ -75,6 +77,7 @@ export class BillingModule {
               LogsStatisticsMigration,
               AffiliateReversalsMigration,
               PaymentRefundsMigration,
+              SignupBonusMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
@@ -84,8 +87,8 @@ export class BillingModule {
         UsageModule,
         LogsModule.register({ exportBatchRows: config.LOG_EXPORT_BATCH_ROWS }),
         StatisticsModule,
+        BillingSettingsModule,
         RetentionModule.register({
-          days: config.LOG_RETENTION_DAYS,
           intervalMs: config.LOG_RETENTION_INTERVAL_SECONDS * 1000,
           batchSize: config.LOG_RETENTION_BATCH_SIZE,
         }),

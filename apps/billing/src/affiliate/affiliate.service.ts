@@ -12,13 +12,14 @@ import { AppException, InjectServiceConfig } from '@tollgate/platform';
 import { Account } from '../accounts/account.entity';
 import { billingBalanceEvent } from '../accounts/balance-events';
 import type { BillingConfig } from '../config';
+import { BillingSettings } from '../settings/billing-settings';
 import { percentOf } from '../exchange-rate/ruble-quota';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
 import { LedgerService } from '../ledger/ledger.service';
 import { openAndLockAccounts } from '../payments/open-account';
 
 /**
- * The affiliate programme: an inviter earns AFFILIATE_REWARD_PERCENT of each successful top-up of
+ * The affiliate programme: an inviter earns AffiliateRewardPercent (else AFFILIATE_REWARD_PERCENT) of each successful top-up of
  * the users they invited, as affiliate quota, and moves it to their balance when they like. Both
  * movements are entries of the append-only affiliate ledger, so aff_quota is the sum of its entries.
  */
@@ -29,6 +30,7 @@ export class AffiliateService {
     private readonly ledger: LedgerService,
     private readonly outbox: OutboxRelay,
     @InjectServiceConfig() private readonly config: BillingConfig,
+    private readonly settings: BillingSettings,
   ) {}
 
   async inviterOf(em: EntityManager, userId: number): Promise<number | undefined> {
@@ -50,7 +52,7 @@ export class AffiliateService {
     topUpQuota: number,
     paymentId: number,
   ) {
-    const amount = percentOf(topUpQuota, this.config.AFFILIATE_REWARD_PERCENT);
+    const amount = percentOf(topUpQuota, this.settings.affiliateRewardPercent());
     if (amount <= 0 || inviterId === inviteeId) return;
     const inserted = await em.execute<{ id: string }[]>(
       `insert into affiliate_entries (user_id, kind, amount, idempotency_key, invitee_id, payment_id)
@@ -84,7 +86,7 @@ export class AffiliateService {
       aff_quota: account?.affQuota ?? 0,
       aff_history_quota: account?.affHistoryQuota ?? 0,
       invitees: Number(invitees!.count),
-      reward_percent: normalizeDecimal(this.config.AFFILIATE_REWARD_PERCENT),
+      reward_percent: normalizeDecimal(this.settings.affiliateRewardPercent()),
       min_transfer_quota: this.config.AFFILIATE_MIN_TRANSFER_QUOTA,
     };
   }

@@ -5,7 +5,8 @@ import { InjectServiceConfig } from '@tollgate/platform';
 import type { BillingConfig } from '../config';
 import { CbrClient } from './cbr.client';
 import { ExchangeRateRecord, USD_RUB } from './exchange-rate.entity';
-import { rateInForce, type StoredRates } from './rate-in-force';
+import { BillingSettings } from '../settings/billing-settings';
+import { rateInForce, withMarkup, type StoredRates } from './rate-in-force';
 
 /** Replicas read the stored rates at most this often; a change made elsewhere shows within it. */
 const CACHE_MS = 10_000;
@@ -27,6 +28,7 @@ export class ExchangeRateService {
     private readonly em: EntityManager,
     private readonly bank: CbrClient,
     @InjectServiceConfig() private readonly config: BillingConfig,
+    private readonly settings: BillingSettings,
   ) {}
 
   async current(): Promise<ExchangeRate> {
@@ -35,7 +37,7 @@ export class ExchangeRateService {
       await this.refresh();
       stored = await this.stored();
     }
-    return rateInForce(
+    const rate = rateInForce(
       stored,
       {
         staleAfterMs: this.config.EXCHANGE_RATE_STALE_AFTER_SECONDS * 1000,
@@ -43,6 +45,8 @@ export class ExchangeRateService {
       },
       new Date(),
     );
+    // Top-ups and ruble prices use the rate with the operators' markup.
+    return { ...rate, usd_rub: withMarkup(rate.usd_rub, this.settings.exchangeRateMarkupPercent()) };
   }
 
   /** Fetches the bank's rate and stores it; a failure is recorded and the last known rate stays. Never throws. */

@@ -1,4 +1,4 @@
-import { rateInForce, type StoredRates } from './rate-in-force';
+import { withMarkup, rateInForce, type StoredRates } from './rate-in-force';
 
 const policy = { staleAfterMs: 60_000, configuredRate: '90' };
 const now = new Date('2026-11-22T12:00:00Z');
@@ -41,5 +41,15 @@ describe('rateInForce', () => {
       source: 'admin',
       stale: false,
     });
+  });
+});
+
+describe('the operators’ markup on the rate', () => {
+  it('raises the rate by the percent, exact to the millionth, rounded half up', () => {
+    expect(withMarkup('80', '2.5')).toBe('82');
+    expect(withMarkup('81.1234', '0')).toBe('81.1234');
+    expect(withMarkup('81.1234', '3')).toBe('83.557102');
+    expect(withMarkup('0.000001', '50')).toBe('0.000002');
+    expect(withMarkup('90', '100')).toBe('180');
   });
 });

@@ -1,5 +1,5 @@
 import type { ExchangeRate } from '@tollgate/contracts';
-import { normalizeDecimal } from '@tollgate/contracts';
+import { normalizeDecimal, toScaledInteger } from '@tollgate/contracts';
 
 export interface StoredRates {
   bankRate: string | null;
@@ -44,4 +44,20 @@ export function rateInForce(stored: StoredRates, policy: RatePolicy, now: Date):
     source: 'config',
     stale: true,
   };
+}
+
+const MICRO = 1_000_000n;
+
+/**
+ * `rate` raised by `percent` % (the operators' ExchangeRateMarkupPercent), exact to the millionth,
+ * rounded half up: 80 with 2.5 % → 82.
+ */
+export function withMarkup(rate: string, percent: string): string {
+  const scaledRate = toScaledInteger(normalizeDecimal(rate), 6);
+  const scaledPercent = toScaledInteger(normalizeDecimal(percent), 6);
+  if (scaledPercent === 0n) return normalizeDecimal(rate);
+  const whole = 100n * MICRO;
+  const raised = (scaledRate * (whole + scaledPercent) + whole / 2n) / whole;
+  const digits = raised.toString().padStart(7, '0');
+  return normalizeDecimal(`${digits.slice(0, -6)}.${digits.slice(-6)}`);
 }

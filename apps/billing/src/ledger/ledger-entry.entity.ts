@@ -10,6 +10,8 @@ export enum LedgerEntryKind {
   AffiliateReward = 'affiliate_reward',
   AffiliateTransfer = 'affiliate_transfer',
   TestTopUp = 'test_top_up',
+  /** QuotaForNewUser, credited when billing opens a new user's account. */
+  SignupBonus = 'signup_bonus',
 }
 
 /**

@@ -13,6 +13,7 @@ export const LEDGER_KIND_LOG_TYPES: Readonly<Record<string, LogType>> = {
   [LedgerEntryKind.Refund]: LogType.Refund,
   [LedgerEntryKind.AffiliateReward]: LogType.System,
   [LedgerEntryKind.AffiliateTransfer]: LogType.System,
+  [LedgerEntryKind.SignupBonus]: LogType.System,
 };
 
 export const UNKNOWN_LEDGER_KIND_LOG_TYPE = LogType.System;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, type PaymentProviderName } from '@tollgate/contracts';
 import { AppException } from '@tollgate/platform';
+import { BillingSettings } from '../settings/billing-settings';
 import { PAYMENT_PROVIDER_LIST, type PaymentProvider } from './providers/payment-provider.port';
 
 /** The configured providers by name. */
@@ -8,7 +9,10 @@ import { PAYMENT_PROVIDER_LIST, type PaymentProvider } from './providers/payment
 export class PaymentProviders {
   private readonly byName: ReadonlyMap<PaymentProviderName, PaymentProvider>;
 
-  constructor(@Inject(PAYMENT_PROVIDER_LIST) providers: readonly PaymentProvider[]) {
+  constructor(
+    @Inject(PAYMENT_PROVIDER_LIST) providers: readonly PaymentProvider[],
+    private readonly settings: BillingSettings,
+  ) {
     this.byName = new Map(providers.map((provider) => [provider.name, provider]));
   }
 
@@ -17,10 +21,17 @@ export class PaymentProviders {
     return this.byName.get(name);
   }
 
-  /** The provider, when it is configured here; a 400 otherwise. */
+  /**
+   * The provider, when it is configured here and an operator has not switched it off (the test
+   * provider follows TestPaymentEnabled, else its configuration); a 400 otherwise.
+   */
   enabled(name: PaymentProviderName): PaymentProvider {
     const provider = this.byName.get(name);
-    if (!provider?.enabled()) {
+    const usable =
+      name === 'test'
+        ? this.settings.paymentsAllowed('test')
+        : provider?.enabled() && this.settings.paymentsAllowed(name);
+    if (!provider || !usable) {
       throw new AppException(ErrorCode.ValidationFailed, 'Этот способ оплаты сейчас недоступен');
     }
     return provider;

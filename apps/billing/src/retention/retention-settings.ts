@@ -1,7 +1,7 @@
 /** How the usage log is trimmed (from the billing configuration). */
 export interface RetentionSettings {
-  /** Usage rows older than this many days are deleted; 0 keeps them forever. */
-  days: number;
+  /** Usage rows older than this many days are deleted; 0 keeps them forever. Read at each round: an operator may change it. */
+  days: () => number;
   intervalMs: number;
   batchSize: number;
 }

@@ -6,7 +6,7 @@ import type { RetentionService } from './retention.service';
 const DAY_MS = 86_400_000;
 
 describe('RetentionJob', () => {
-  const settings: RetentionSettings = { days: 30, intervalMs: 60_000, batchSize: 100 };
+  const settings: RetentionSettings = { days: () => 30, intervalMs: 60_000, batchSize: 100 };
   let kv: MemoryKvStore;
   let cutoffs: Date[];
   const retention = {
@@ -40,7 +40,7 @@ describe('RetentionJob', () => {
   });
 
   it('keeps everything when the retention is 0 days', async () => {
-    expect(await new RetentionJob(retention, kv, { ...settings, days: 0 }).runOnce()).toBe(false);
+    expect(await new RetentionJob(retention, kv, { ...settings, days: () => 0 }).runOnce()).toBe(false);
     expect(cutoffs).toEqual([]);
   });
 });

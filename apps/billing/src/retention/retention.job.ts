@@ -30,8 +30,8 @@ export class RetentionJob implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(RETENTION_SETTINGS) private readonly settings: RetentionSettings,
   ) {}
 
+  /** Runs every interval even while the retention is 0: an operator may set days at any time. */
   onApplicationBootstrap(): void {
-    if (this.settings.days === 0) return;
     this.schedule(0);
   }
 
@@ -43,7 +43,7 @@ export class RetentionJob implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** One round: takes the lock, purges, lets the lock go. False when another instance held it. */
   async runOnce(): Promise<boolean> {
-    const cutoff = retentionCutoff(this.settings.days, Date.now());
+    const cutoff = retentionCutoff(this.settings.days(), Date.now());
     if (!cutoff) return false;
     // The lock outlives a round that dies with its process by at most one interval.
     if (!(await this.kv.setIfAbsent(RETENTION_LOCK_KEY, this.instance, this.settings.intervalMs)))

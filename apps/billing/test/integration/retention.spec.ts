@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Role, type LogItem, type Page } from '@tollgate/contracts';
+import { Role, SETTING_KEYS, TOPICS, type LogItem, type Page } from '@tollgate/contracts';
 import type { TestDatabase } from '@tollgate/persistence';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
 import {
@@ -137,5 +137,37 @@ describe.each(INFRASTRUCTURES)('billing usage log retention on %s infrastructure
       expect(purged.body.data?.deleted).toBeGreaterThanOrEqual(2);
       expect(await requestIdsOf(url, userId)).toEqual(['req-1']);
     });
+  });
+
+  it('starts deleting old rows once an operator sets LogRetentionDays, with the configuration keeping everything', async () => {
+    const database = await infra.createDatabase();
+    await runBilling(database, 0, async () => undefined);
+    const userId = randomUserId();
+    await seedUsage(database, userId, [12, 8, 2]);
+    const setDays = (value: string) =>
+      infra.runtime.bus.publish([
+        {
+          topic: TOPICS.catalogOption.name,
+          key: SETTING_KEYS.logRetentionDays,
+          value: {
+            v: 1,
+            key: SETTING_KEYS.logRetentionDays,
+            value,
+            updated_at: Math.floor(Date.now() / 1000),
+          },
+        },
+      ]);
+
+    const remaining = await runBilling(database, 0, async (url) => {
+      expect(await requestIdsOf(url, userId)).toEqual(['req-2', 'req-8', 'req-12']);
+      await setDays('5');
+      return eventually('the operators’ retention to delete the rows older than 5 days', async () => {
+        const ids = await requestIdsOf(url, userId);
+        return ids.length === 1 ? ids : undefined;
+      });
+    });
+    await setDays('');
+
+    expect(remaining).toEqual(['req-2']);
   });
 });

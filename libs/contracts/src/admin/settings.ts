@@ -49,6 +49,8 @@ export type SettingGroup = 'registration' | 'sign_in' | 'mail' | 'site' | 'chat'
 
 export interface SettingDefinition {
   key: SettingKey;
+  /** snake_case name for texts (the web's labels). */
+  slug: string;
   type: SettingType;
   group: SettingGroup;
   /** The services that read it from catalog.option. */
@@ -58,8 +60,14 @@ export interface SettingDefinition {
   max?: number;
 }
 
-const flag = (key: SettingKey, group: SettingGroup, appliedBy: SettingDefinition['appliedBy']) => ({
+const flag = (
+  key: SettingKey,
+  slug: string,
+  group: SettingGroup,
+  appliedBy: SettingDefinition['appliedBy'],
+) => ({
   key,
+  slug,
   type: 'flag' as const,
   group,
   appliedBy,
@@ -67,28 +75,66 @@ const flag = (key: SettingKey, group: SettingGroup, appliedBy: SettingDefinition
 
 /** Every setting the admin area edits, in the order the form shows them. */
 export const SETTINGS_CATALOGUE: readonly SettingDefinition[] = [
-  flag(SETTING_KEYS.registerEnabled, 'registration', ['auth', 'admin']),
-  flag(SETTING_KEYS.emailVerificationEnabled, 'registration', ['auth', 'admin']),
+  flag(SETTING_KEYS.registerEnabled, 'register_enabled', 'registration', ['auth', 'admin']),
+  flag(SETTING_KEYS.emailVerificationEnabled, 'email_verification', 'registration', ['auth', 'admin']),
   {
     key: SETTING_KEYS.quotaForNewUser,
+    slug: 'quota_for_new_user',
     type: 'integer',
     group: 'registration',
     appliedBy: ['billing'],
     min: 0,
     max: 1_000_000_000_000,
   },
-  flag(SETTING_KEYS.passwordLoginEnabled, 'sign_in', ['auth', 'admin']),
-  flag(SETTING_KEYS.githubOAuthEnabled, 'sign_in', ['auth', 'admin']),
-  { key: SETTING_KEYS.githubClientId, type: 'text', group: 'sign_in', appliedBy: ['auth', 'admin'] },
-  flag(SETTING_KEYS.googleOAuthEnabled, 'sign_in', ['auth', 'admin']),
-  { key: SETTING_KEYS.googleClientId, type: 'text', group: 'sign_in', appliedBy: ['auth', 'admin'] },
-  flag(SETTING_KEYS.discordOAuthEnabled, 'sign_in', ['auth', 'admin']),
-  { key: SETTING_KEYS.discordClientId, type: 'text', group: 'sign_in', appliedBy: ['auth', 'admin'] },
-  { key: SETTING_KEYS.smtpFrom, type: 'email', group: 'mail', appliedBy: ['auth'] },
-  { key: SETTING_KEYS.serverAddress, type: 'url', group: 'site', appliedBy: ['admin'] },
-  { key: SETTING_KEYS.chatModels, type: 'list', group: 'chat', appliedBy: ['admin', 'chat'] },
+  flag(SETTING_KEYS.passwordLoginEnabled, 'password_login', 'sign_in', ['auth', 'admin']),
+  flag(SETTING_KEYS.githubOAuthEnabled, 'github_oauth', 'sign_in', ['auth', 'admin']),
+  {
+    key: SETTING_KEYS.githubClientId,
+    slug: 'github_client_id',
+    type: 'text',
+    group: 'sign_in',
+    appliedBy: ['auth', 'admin'],
+  },
+  flag(SETTING_KEYS.googleOAuthEnabled, 'google_oauth', 'sign_in', ['auth', 'admin']),
+  {
+    key: SETTING_KEYS.googleClientId,
+    slug: 'google_client_id',
+    type: 'text',
+    group: 'sign_in',
+    appliedBy: ['auth', 'admin'],
+  },
+  flag(SETTING_KEYS.discordOAuthEnabled, 'discord_oauth', 'sign_in', ['auth', 'admin']),
+  {
+    key: SETTING_KEYS.discordClientId,
+    slug: 'discord_client_id',
+    type: 'text',
+    group: 'sign_in',
+    appliedBy: ['auth', 'admin'],
+  },
+  {
+    key: SETTING_KEYS.smtpFrom,
+    slug: 'smtp_from',
+    type: 'email',
+    group: 'mail',
+    appliedBy: ['auth'],
+  },
+  {
+    key: SETTING_KEYS.serverAddress,
+    slug: 'server_address',
+    type: 'url',
+    group: 'site',
+    appliedBy: ['admin'],
+  },
+  {
+    key: SETTING_KEYS.chatModels,
+    slug: 'chat_models',
+    type: 'list',
+    group: 'chat',
+    appliedBy: ['admin', 'chat'],
+  },
   {
     key: SETTING_KEYS.affiliateRewardPercent,
+    slug: 'affiliate_reward_percent',
     type: 'decimal',
     group: 'money',
     appliedBy: ['billing'],
@@ -97,17 +143,19 @@ export const SETTINGS_CATALOGUE: readonly SettingDefinition[] = [
   },
   {
     key: SETTING_KEYS.exchangeRateMarkupPercent,
+    slug: 'exchange_rate_markup',
     type: 'decimal',
     group: 'money',
     appliedBy: ['billing'],
     min: 0,
     max: 100,
   },
-  flag(SETTING_KEYS.yookassaEnabled, 'money', ['billing', 'admin']),
-  flag(SETTING_KEYS.cryptoEnabled, 'money', ['billing', 'admin']),
-  flag(SETTING_KEYS.testPaymentEnabled, 'money', ['billing', 'admin']),
+  flag(SETTING_KEYS.yookassaEnabled, 'yookassa', 'money', ['billing', 'admin']),
+  flag(SETTING_KEYS.cryptoEnabled, 'crypto', 'money', ['billing', 'admin']),
+  flag(SETTING_KEYS.testPaymentEnabled, 'test_payments', 'money', ['billing', 'admin']),
   {
     key: SETTING_KEYS.logRetentionDays,
+    slug: 'log_retention_days',
     type: 'integer',
     group: 'retention',
     appliedBy: ['billing'],

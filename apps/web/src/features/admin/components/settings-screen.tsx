@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { settingDefinition, SETTING_KEYS } from '@tollgate/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-message';
@@ -8,11 +9,11 @@ import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 import { notify } from '../../shell/notify';
 import { fetchOptions, saveOption } from '../admin-api';
+import { CataloguedSettings } from './catalogued-settings';
 
-/** new-api's name of the option the public notice is kept in. */
-const NOTICE_KEY = 'Notice';
+const NOTICE_KEY = SETTING_KEYS.notice;
 
-/** Root's settings: the notice (Markdown with a preview) and every stored option. */
+/** Root's settings: the notice (Markdown with a preview), every catalogued setting by group, and other options. */
 export function SettingsScreen() {
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
@@ -29,13 +30,21 @@ export function SettingsScreen() {
   if (options.isPending) return <Loading />;
   if (options.isError) return <ErrorState error={options.error} onRetry={() => void options.refetch()} />;
   const notice = options.data.find((option) => option.key === NOTICE_KEY)?.value ?? '';
-  const others = options.data.filter((option) => option.key !== NOTICE_KEY);
+  const values = new Map(options.data.map((option) => [option.key, option.value]));
+  const others = options.data.filter(
+    (option) => option.key !== NOTICE_KEY && settingDefinition(option.key) === undefined,
+  );
   return (
     <div className="flex flex-col gap-6">
       <NoticeEditor
         stored={notice}
         busy={save.isPending}
         onSave={(value) => save.mutate({ key: NOTICE_KEY, value })}
+      />
+      <CataloguedSettings
+        values={values}
+        busy={save.isPending}
+        onSave={(key, value) => save.mutate({ key, value })}
       />
       <section className={cardClass} aria-labelledby="admin-options-title">
         <h2 id="admin-options-title" className="text-lg font-semibold">

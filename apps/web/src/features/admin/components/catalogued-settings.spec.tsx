@@ -1,0 +1,62 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
+// The route's chunk (with the Markdown renderer) is compiled when this file loads, not inside a find* timeout.
+import '../../../pages/dashboard/admin/admin-pages';
+import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+
+const puts = (fetch: jest.Mock) =>
+  fetch.mock.calls
+    .filter(([url, init]) => String(url).split('?')[0] === '/api/option/' && init?.method === 'PUT')
+    .map(([, init]) => JSON.parse(String(init!.body)) as { key: string; value: string });
+
+describe('root settings: the catalogue by group', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(STORAGE_KEYS.userId, '1');
+    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+  });
+
+  it('switches registration off, sets a checked number, refuses a bad one before sending, and keeps other options apart', async () => {
+    const fetch = answerApi({
+      '/api/user/self': ok(aSignedInAccount({ id: 1, role: 100 })),
+      '/api/option/': (init) =>
+        init?.method === 'PUT'
+          ? ok(JSON.parse(String(init.body)))
+          : ok([
+              { key: 'QuotaForNewUser', value: '500000' },
+              { key: 'Footer', value: 'Tollgate © 2026' },
+            ]),
+    });
+    renderApp('/dashboard/admin/settings');
+
+    const registration = await screen.findByRole('region', { name: 'Регистрация' });
+    const register = within(registration).getByLabelText(/Регистрация новых пользователей/);
+    expect(register).toHaveValue('');
+    await userEvent.selectOptions(register, 'false');
+    await userEvent.click(within(register.closest('form')!).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(puts(fetch)).toContainEqual({ key: 'RegisterEnabled', value: 'false' }));
+
+    const quota = within(registration).getByLabelText(/Стартовая квота/);
+    expect(quota).toHaveValue('500000');
+    await userEvent.clear(quota);
+    await userEvent.type(quota, '-5');
+    expect(
+      within(registration).getByText('Недопустимое значение: must be a whole number'),
+    ).toBeInTheDocument();
+    expect(within(quota.closest('form')!).getByRole('button', { name: 'Сохранить' })).toBeDisabled();
+
+    const money = screen.getByRole('region', { name: 'Деньги и оплата' });
+    const markup = within(money).getByLabelText(/Наценка на курс/);
+    await userEvent.type(markup, '2.5');
+    await userEvent.click(within(markup.closest('form')!).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() =>
+      expect(puts(fetch)).toContainEqual({ key: 'ExchangeRateMarkupPercent', value: '2.5' }),
+    );
+
+    // Options outside the catalogue stay editable as they were; catalogued ones are not listed twice.
+    const others = screen.getByRole('region', { name: 'Параметры' });
+    expect(within(others).getByLabelText('Footer')).toHaveValue('Tollgate © 2026');
+    expect(within(others).queryByLabelText('QuotaForNewUser')).toBeNull();
+  });
+});

@@ -1,0 +1,117 @@
+import {
+  settingProblem,
+  SETTINGS_CATALOGUE,
+  type SettingDefinition,
+  type SettingGroup,
+} from '@tollgate/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
+
+const GROUPS: readonly SettingGroup[] = [
+  'registration',
+  'sign_in',
+  'mail',
+  'site',
+  'chat',
+  'money',
+  'retention',
+];
+
+interface Props {
+  /** The stored options by key (absent: not set, the configuration applies). */
+  values: ReadonlyMap<string, string>;
+  busy: boolean;
+  onSave: (key: string, value: string) => void;
+}
+
+/**
+ * Every catalogued setting, grouped, with a control for its type: a switch with "as configured"
+ * for flags, a checked field for the rest. An empty value unsets the setting.
+ */
+export function CataloguedSettings({ values, busy, onSave }: Props) {
+  const { t } = useTranslation('admin');
+  return (
+    <>
+      {GROUPS.map((group) => (
+        <section key={group} className={cardClass} aria-labelledby={`settings-group-${group}`}>
+          <h2 id={`settings-group-${group}`} className="text-lg font-semibold">
+            {t(`settings_group_${group}`)}
+          </h2>
+          <ul className="mt-3 flex flex-col gap-4">
+            {SETTINGS_CATALOGUE.filter((setting) => setting.group === group).map((setting) => (
+              <li key={setting.key}>
+                <SettingRow
+                  setting={setting}
+                  stored={values.get(setting.key) ?? ''}
+                  busy={busy}
+                  onSave={(value) => onSave(setting.key, value)}
+                />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}
+
+function SettingRow({
+  setting,
+  stored,
+  busy,
+  onSave,
+}: {
+  setting: SettingDefinition;
+  stored: string;
+  busy: boolean;
+  onSave: (value: string) => void;
+}) {
+  const { t } = useTranslation('admin');
+  const [value, setValue] = useState(stored);
+  const problem = settingProblem(setting.key, value);
+  const id = `setting-${setting.key}`;
+  return (
+    <form
+      className="grid gap-2 md:grid-cols-[16rem_1fr_auto] md:items-start"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!problem) onSave(value.trim());
+      }}
+    >
+      <label htmlFor={id} className="flex flex-col">
+        <span className="text-sm font-medium text-slate-800">{t(`setting_${setting.slug}`)}</span>
+        <code className="text-xs text-slate-400">{setting.key}</code>
+      </label>
+      <div className="flex flex-col gap-1">
+        {setting.type === 'flag' ? (
+          <select id={id} className={inputClass} value={value} onChange={(e) => setValue(e.target.value)}>
+            <option value="">{t('setting_as_configured')}</option>
+            <option value="true">{t('setting_on')}</option>
+            <option value="false">{t('setting_off')}</option>
+          </select>
+        ) : (
+          <input
+            id={id}
+            className={inputClass}
+            inputMode={setting.type === 'integer' || setting.type === 'decimal' ? 'decimal' : undefined}
+            placeholder={t('setting_as_configured')}
+            value={value}
+            aria-invalid={problem !== undefined}
+            onChange={(e) => setValue(e.target.value)}
+          />
+        )}
+        <span className={`text-xs ${problem ? 'text-red-600' : 'text-slate-500'}`}>
+          {problem ? t('setting_problem', { problem }) : t(`setting_${setting.slug}_hint`)}
+        </span>
+      </div>
+      <button
+        type="submit"
+        className={buttonClass.secondary}
+        disabled={busy || value.trim() === stored.trim() || problem !== undefined}
+      >
+        {t('save')}
+      </button>
+    </form>
+  );
+}
