@@ -25,7 +25,7 @@ export const queryKeys = {
   adminUser: (id: number) => ['admin', 'users', 'one', id] as const,
   adminUserTokens: (id: number) => ['admin', 'users', 'one', id, 'tokens'] as const,
   adminChannels: ['admin', 'channels'] as const,
-  adminChannelPage: (page: number) => ['admin', 'channels', page] as const,
+  adminChannelPage: (page: number, filter: object = {}) => ['admin', 'channels', page, filter] as const,
   adminOptions: ['admin', 'options'] as const,
   adminPricing: ['admin', 'pricing'] as const,
   adminPromos: ['admin', 'promos'] as const,

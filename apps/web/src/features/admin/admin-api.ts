@@ -81,11 +81,20 @@ export async function manageUser(id: number, action: UserAction): Promise<void> 
   await api.send('POST', '/user/manage', { body: { id, action } });
 }
 
-export async function fetchChannels(page: number): Promise<ChannelPage> {
+/** The channel list's filters: a keyword (name, key's end, base URL…), a status, grouping by tag. */
+export interface ChannelListFilter {
+  keyword?: string;
+  status?: 'enabled' | 'disabled';
+  tag_mode?: boolean;
+}
+
+export async function fetchChannels(page: number, filter: ChannelListFilter = {}): Promise<ChannelPage> {
+  const { keyword, ...rest } = filter;
+  const query = { p: page, page_size: ADMIN_CHANNEL_PAGE_SIZE, id_sort: true, ...rest };
   return channelPageSchema.parse(
-    await api.data<unknown>('GET', '/channel/', {
-      query: { p: page, page_size: ADMIN_CHANNEL_PAGE_SIZE, id_sort: true },
-    }),
+    keyword
+      ? await api.data<unknown>('GET', '/channel/search', { query: { ...query, keyword } })
+      : await api.data<unknown>('GET', '/channel/', { query }),
   );
 }
 
@@ -100,6 +109,14 @@ export interface ChannelDraft {
   model_mapping: string;
   priority: number;
   weight: number;
+  tag: string;
+  /** 1: relay may disable the channel when its key is refused or its quota runs out. */
+  auto_ban: number;
+  test_model: string;
+  /** 0: no limit. */
+  max_concurrency: number;
+  /** Type-specific: Azure's api-version, for example. */
+  other: string;
 }
 
 export async function saveChannel(id: number | null, draft: ChannelDraft): Promise<ChannelView> {

@@ -84,6 +84,7 @@ function adminApi(role: number) {
       init?.method === 'POST'
         ? ok(channel)
         : ok({ page: 1, page_size: 20, total: 1, items: [channel], type_counts: { 1: 1 } }),
+    '/api/channel/search': ok({ page: 1, page_size: 20, total: 1, items: [channel], type_counts: { 1: 1 } }),
     '/api/channel/test/4': {
       status: 200,
       body: { success: true, message: '', time: 0.12, data: { model: 'gpt-4o-mini', time_ms: 120 } },
@@ -254,6 +255,46 @@ describe('the admin area', () => {
       models: 'claude-haiku',
       type: 1,
     });
+  });
+
+  it('copies a channel with every field but its key, tests the whole page and searches', async () => {
+    const fetch = adminApi(10);
+    renderApp('/dashboard/admin/channels');
+    const row = await screen.findByTestId('admin-channel-row');
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Копия канала OpenAI main' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Копия канала OpenAI main' });
+    expect(within(dialog).getByLabelText('Название')).toHaveValue('OpenAI main (копия)');
+    expect(within(dialog).getByLabelText('Модели')).toHaveValue('gpt-4o,gpt-4o-mini');
+    expect(within(dialog).getByLabelText('Ключ')).toHaveValue('');
+    expect(within(dialog).getByRole('button', { name: 'Сохранить' })).toBeDisabled();
+    await userEvent.type(within(dialog).getByLabelText('Ключ'), 'sk-second-key');
+    await userEvent.type(within(dialog).getByLabelText('Тег'), 'backup');
+    await userEvent.type(within(dialog).getByLabelText('Модель для проверки'), 'gpt-4o-mini');
+    await userEvent.clear(within(dialog).getByLabelText(/Одновременных запросов/));
+    await userEvent.type(within(dialog).getByLabelText(/Одновременных запросов/), '8');
+    await userEvent.click(within(dialog).getByLabelText(/Отключать автоматически/));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/channel/', 'POST')).toHaveLength(1));
+    expect(JSON.parse(String(sentTo(fetch, '/api/channel/', 'POST')[0]![1]!.body))).toMatchObject({
+      name: 'OpenAI main (копия)',
+      key: 'sk-second-key',
+      base_url: 'https://upstream.example.test',
+      models: 'gpt-4o,gpt-4o-mini',
+      tag: 'backup',
+      test_model: 'gpt-4o-mini',
+      max_concurrency: 8,
+      auto_ban: 0,
+    });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Проверить все' }));
+    expect(await screen.findByText('Проверено: успешно 1, с ошибкой 0')).toBeInTheDocument();
+
+    await userEvent.type(screen.getByLabelText('Название, ключ, адрес'), 'openai');
+    await userEvent.click(screen.getByRole('button', { name: 'Найти' }));
+    await waitFor(() =>
+      expect(fetch.mock.calls.some(([url]) => String(url).startsWith('/api/channel/search?'))).toBe(true),
+    );
   });
 
   it('lets root edit the notice in Markdown with a preview; an admin gets not-found there', async () => {

@@ -8,6 +8,8 @@ import type { ChannelDraft } from '../admin-api';
 interface Props {
   /** null: a new channel. */
   channel: ChannelView | null;
+  /** A new channel starting from this one's fields (its key is never copied). */
+  copyOf?: ChannelView | null;
   busy: boolean;
   onClose: () => void;
   onSave: (draft: ChannelDraft) => void;
@@ -27,18 +29,24 @@ function isJsonObjectOrEmpty(text: string): boolean {
  * A channel's main fields with new-api's names and type numbers. The key is write-only: it is never
  * shown back, and left empty on edit it stays as stored. The server checks everything again.
  */
-export function ChannelFormDialog({ channel, busy, onClose, onSave }: Props) {
+export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSave }: Props) {
   const { t } = useTranslation('admin');
+  const from = channel ?? copyOf;
   const [draft, setDraft] = useState<ChannelDraft>({
-    type: channel?.type ?? CHANNEL_TYPES.openai,
-    name: channel?.name ?? '',
+    type: from?.type ?? CHANNEL_TYPES.openai,
+    name: channel?.name ?? (copyOf ? t('channel_copy_name', { name: copyOf.name }) : ''),
     key: '',
-    base_url: channel?.base_url ?? '',
-    models: channel?.models ?? '',
-    group: channel?.group ?? 'default',
-    model_mapping: channel?.model_mapping ?? '',
-    priority: channel?.priority ?? 0,
-    weight: channel?.weight ?? 1,
+    base_url: from?.base_url ?? '',
+    models: from?.models ?? '',
+    group: from?.group ?? 'default',
+    model_mapping: from?.model_mapping ?? '',
+    priority: from?.priority ?? 0,
+    weight: from?.weight ?? 1,
+    tag: from?.tag ?? '',
+    auto_ban: from?.auto_ban ?? 1,
+    test_model: from?.test_model ?? '',
+    max_concurrency: from?.max_concurrency ?? 0,
+    other: from?.other ?? '',
   });
   const set = <K extends keyof ChannelDraft>(key: K, value: ChannelDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
@@ -49,7 +57,13 @@ export function ChannelFormDialog({ channel, busy, onClose, onSave }: Props) {
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title={channel ? t('channel_edit', { name: channel.name }) : t('channel_create')}
+      title={
+        channel
+          ? t('channel_edit', { name: channel.name })
+          : copyOf
+            ? t('channel_copy', { name: copyOf.name })
+            : t('channel_create')
+      }
     >
       <form
         className="flex flex-col gap-3"
@@ -154,6 +168,53 @@ export function ChannelFormDialog({ channel, busy, onClose, onSave }: Props) {
             />
           </label>
         </div>
+        <div className="grid grid-cols-2 gap-3">
+          <label className="flex flex-col gap-1">
+            <span className={labelClass}>{t('channel_tag')}</span>
+            <input
+              className={inputClass}
+              value={draft.tag}
+              maxLength={64}
+              onChange={(e) => set('tag', e.target.value)}
+            />
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className={labelClass}>{t('channel_test_model')}</span>
+            <input
+              className={inputClass}
+              value={draft.test_model}
+              placeholder="gpt-4o-mini"
+              onChange={(e) => set('test_model', e.target.value)}
+            />
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className={labelClass}>{t('channel_max_concurrency')}</span>
+            <input
+              className={inputClass}
+              type="number"
+              min={0}
+              value={draft.max_concurrency}
+              onChange={(e) => set('max_concurrency', Math.max(0, Math.trunc(Number(e.target.value) || 0)))}
+            />
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className={labelClass}>{t('channel_other')}</span>
+            <input
+              className={inputClass}
+              value={draft.other}
+              placeholder={draft.type === CHANNEL_TYPES.azure ? '2024-10-21' : ''}
+              onChange={(e) => set('other', e.target.value)}
+            />
+          </label>
+        </div>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={draft.auto_ban === 1}
+            onChange={(e) => set('auto_ban', e.target.checked ? 1 : 0)}
+          />
+          {t('channel_auto_ban')}
+        </label>
         <div className="flex justify-end">
           <button type="submit" className={buttonClass.primary} disabled={busy || !complete || !mappingValid}>
             {t('save')}

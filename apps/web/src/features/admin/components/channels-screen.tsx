@@ -6,7 +6,7 @@ import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
-import { buttonClass, cardClass } from '../../../ui/styles';
+import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { notify } from '../../shell/notify';
 import { Pager } from './pager';
@@ -18,6 +18,7 @@ import {
   setChannelStatus,
   testChannel,
   type ChannelDraft,
+  type ChannelListFilter,
 } from '../admin-api';
 import { useAdminMutation } from '../use-admin-mutation';
 import { ChannelFormDialog } from './channel-form-dialog';
@@ -33,11 +34,13 @@ export function ChannelsScreen() {
   const money = useMoney();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
-  const [editing, setEditing] = useState<ChannelView | 'new' | null>(null);
+  const [editing, setEditing] = useState<ChannelView | 'new' | { copyOf: ChannelView } | null>(null);
   const [deleting, setDeleting] = useState<ChannelView | null>(null);
+  const [draftFilter, setDraftFilter] = useState<ChannelListFilter>({});
+  const [filter, setFilter] = useState<ChannelListFilter>({});
   const channels = useQuery({
-    queryKey: queryKeys.adminChannelPage(page),
-    queryFn: () => fetchChannels(page),
+    queryKey: queryKeys.adminChannelPage(page, filter),
+    queryFn: () => fetchChannels(page, filter),
     placeholderData: keepPreviousData,
   });
   const refresh = [queryKeys.adminChannels];
@@ -68,6 +71,20 @@ export function ChannelsScreen() {
       }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminChannels }),
   });
+  // Tests the page's channels one after another (each answer updates its response time).
+  const testAll = useMutation({
+    mutationFn: async (list: readonly ChannelView[]) => {
+      let passed = 0;
+      for (const channel of list) {
+        const answer = await testChannel(channel.id).catch(() => null);
+        if (answer?.success) passed += 1;
+      }
+      return { passed, failed: list.length - passed };
+    },
+    onSuccess: (result) =>
+      (result.failed === 0 ? notify.success : notify.destructive)(t('channels_tested', result)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminChannels }),
+  });
   const remove = useAdminMutation({
     mutationFn: (id: number) => deleteChannel(id),
     refresh,
@@ -81,10 +98,62 @@ export function ChannelsScreen() {
         <h2 id="admin-channels-title" className="text-lg font-semibold">
           {t('channels_title')}
         </h2>
-        <button type="button" className={buttonClass.primary} onClick={() => setEditing('new')}>
-          {t('channel_create')}
-        </button>
+        <div className="flex gap-2">
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            disabled={testAll.isPending || !channels.data?.items.length}
+            onClick={() => channels.data && testAll.mutate(channels.data.items)}
+          >
+            {testAll.isPending ? t('channels_testing') : t('channels_test_all')}
+          </button>
+          <button type="button" className={buttonClass.primary} onClick={() => setEditing('new')}>
+            {t('channel_create')}
+          </button>
+        </div>
       </div>
+      <form
+        className="mt-3 flex flex-wrap items-center gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setPage(1);
+          setFilter({ ...draftFilter, keyword: draftFilter.keyword?.trim() || undefined });
+        }}
+      >
+        <input
+          className={`${inputClass} w-64`}
+          aria-label={t('channels_search')}
+          placeholder={t('channels_search')}
+          value={draftFilter.keyword ?? ''}
+          onChange={(e) => setDraftFilter({ ...draftFilter, keyword: e.target.value })}
+        />
+        <select
+          className={`${inputClass} w-44`}
+          aria-label={t('status')}
+          value={draftFilter.status ?? ''}
+          onChange={(e) =>
+            setDraftFilter({
+              ...draftFilter,
+              status: (e.target.value || undefined) as ChannelListFilter['status'],
+            })
+          }
+        >
+          <option value="">{t('users_any_status')}</option>
+          <option value="enabled">{t('status_enabled')}</option>
+          <option value="disabled">{t('status_disabled')}</option>
+        </select>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={draftFilter.tag_mode ?? false}
+            onChange={(e) => setDraftFilter({ ...draftFilter, tag_mode: e.target.checked || undefined })}
+          />
+          {t('channels_by_tag')}
+        </label>
+        <button type="submit" className={buttonClass.secondary}>
+          {t('search')}
+        </button>
+      </form>
       {channels.isPending ? <Loading /> : null}
       {channels.isError ? (
         <ErrorState error={channels.error} onRetry={() => void channels.refetch()} />
@@ -115,7 +184,14 @@ export function ChannelsScreen() {
                   data-testid="admin-channel-row"
                 >
                   <td className="px-2 py-2 text-slate-500">{channel.id}</td>
-                  <td className="px-2 py-2 font-medium">{channel.name}</td>
+                  <td className="px-2 py-2 font-medium">
+                    {channel.name}
+                    {channel.tag ? (
+                      <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">
+                        {channel.tag}
+                      </span>
+                    ) : null}
+                  </td>
                   <td className="px-2 py-2">{CHANNEL_TYPE_LABELS[channel.type] ?? channel.type}</td>
                   <td className="px-2 py-2">
                     {t(`channel_status_${channel.status}`)}
@@ -154,6 +230,14 @@ export function ChannelsScreen() {
                       <button
                         type="button"
                         className={buttonClass.ghost}
+                        aria-label={t('channel_copy', { name: channel.name })}
+                        onClick={() => setEditing({ copyOf: channel })}
+                      >
+                        {t('channel_copy_short')}
+                      </button>
+                      <button
+                        type="button"
+                        className={buttonClass.ghost}
                         aria-label={t('channel_delete', { name: channel.name })}
                         onClick={() => setDeleting(channel)}
                       >
@@ -175,10 +259,13 @@ export function ChannelsScreen() {
       ) : null}
       {editing !== null ? (
         <ChannelFormDialog
-          channel={editing === 'new' ? null : editing}
+          channel={editing === 'new' || 'copyOf' in editing ? null : editing}
+          copyOf={editing !== 'new' && 'copyOf' in editing ? editing.copyOf : null}
           busy={save.isPending}
           onClose={() => setEditing(null)}
-          onSave={(draft) => save.mutate({ id: editing === 'new' ? null : editing.id, draft })}
+          onSave={(draft) =>
+            save.mutate({ id: editing === 'new' || 'copyOf' in editing ? null : editing.id, draft })
+          }
         />
       ) : null}
       <ConfirmDialog
