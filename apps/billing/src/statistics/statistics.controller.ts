@@ -3,15 +3,27 @@ import {
   adminStatisticsQuerySchema,
   ok,
   statisticsQuerySchema,
+  type AdminOverview,
   type DailyModelUsage,
   type Envelope,
 } from '@tollgate/contracts';
 import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
+import { OverviewService } from './overview.service';
 import { StatisticsService } from './statistics.service';
 
 @Controller('api/statistics')
 export class StatisticsController {
-  constructor(private readonly statistics: StatisticsService) {}
+  constructor(
+    private readonly statistics: StatisticsService,
+    private readonly overviews: OverviewService,
+  ) {}
+
+  /** The admin overview: active users and errors for today, 7 and 30 Moscow days, top users, billing's lag. */
+  @Roles(Role.Admin)
+  @Get('overview')
+  async overview(): Promise<Envelope<AdminOverview>> {
+    return ok(await this.overviews.overview());
+  }
 
   @Get('self')
   async self(

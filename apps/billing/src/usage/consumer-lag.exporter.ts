@@ -25,6 +25,7 @@ export class ConsumerLagExporter implements OnApplicationBootstrap, OnModuleDest
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private failing = false;
+  private total: number | null = null;
 
   constructor(
     @Inject(CONSUMER_LAG_SOURCE) private readonly source: ConsumerLagSource,
@@ -45,6 +46,11 @@ export class ConsumerLagExporter implements OnApplicationBootstrap, OnModuleDest
     this.running = this.exportOnce().finally(() => (this.running = undefined));
   }
 
+  /** The lag summed over partitions at the last reading; null before one succeeded or without a reader. */
+  lastTotal(): number | null {
+    return this.total;
+  }
+
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
@@ -56,9 +62,12 @@ export class ConsumerLagExporter implements OnApplicationBootstrap, OnModuleDest
     if (!reader) return;
     try {
       const gauge = this.metrics.gauge('consumerLag');
+      let total = 0;
       for (const partition of await reader.consumerLag(groupId, topic)) {
         gauge.set({ topic, group: groupId, partition: String(partition.partition) }, partition.lag);
+        total += partition.lag;
       }
+      this.total = total;
       this.failing = false;
     } catch (error) {
       if (!this.failing)

@@ -7,7 +7,10 @@ export class ConsumerLagModule {
   static register(source: ConsumerLagSource): DynamicModule {
     return {
       module: ConsumerLagModule,
+      // Global: the admin overview reads the last lag.
+      global: true,
       providers: [{ provide: CONSUMER_LAG_SOURCE, useValue: source }, ConsumerLagExporter],
+      exports: [ConsumerLagExporter],
     };
   }
 }

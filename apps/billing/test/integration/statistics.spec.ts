@@ -1,5 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Role, TOPICS, type DailyModelUsage, type UsageRecorded } from '@tollgate/contracts';
+import {
+  Role,
+  TOPICS,
+  type AdminOverview,
+  type DailyModelUsage,
+  type UsageRecorded,
+} from '@tollgate/contracts';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
 import {
   eventually,
@@ -181,6 +187,42 @@ describe.each(INFRASTRUCTURES)('billing statistics on %s infrastructure', (kind)
       Role.Admin,
     );
     expect(one.body.data?.map((row) => row.quota)).toEqual([5_000]);
+  });
+
+  it('gives admins the overview: active users and upstream errors today, 7 and 30 days, the top users, the lag', async () => {
+    const [busy, quiet] = [randomUserId(), randomUserId()];
+    const now = Math.floor(Date.now() / 1000);
+    await infra.runtime.bus.publish(
+      [
+        aUsageEvent(busy, now - 60, { quota: 4_000 }),
+        aUsageEvent(busy, now - 30, { quota: 0, status: 'upstream_error' }),
+        aUsageEvent(quiet, now - 3 * 86_400, { quota: 700 }),
+      ].map((value) => ({ topic: TOPICS.usageRecorded.name, key: String(value.user_id), value })),
+    );
+
+    const overview = await eventually('the recent usage in the overview', async () => {
+      const answer = await getJson<{ data?: AdminOverview }>(`${url}/api/statistics/overview`, {
+        [INTERNAL_IDENTITY_HEADER]: await signInternalToken(
+          { userId: other, role: Role.Admin, via: 'session' },
+          secret,
+        ),
+      });
+      return answer.body.data?.windows[2]?.requests === 3 ? answer.body.data : undefined;
+    });
+    const refused = await statistics('/api/statistics/overview');
+
+    expect(overview.windows).toEqual([
+      { days: 1, active_users: 1, requests: 2, errors: 1 },
+      { days: 7, active_users: 2, requests: 3, errors: 1 },
+      { days: 30, active_users: 2, requests: 3, errors: 1 },
+    ]);
+    expect(overview.top_users).toEqual([
+      { user_id: busy, username: null, quota: 4_000, requests: 2 },
+      { user_id: quiet, username: null, quota: 700, requests: 1 },
+    ]);
+    if (kind === 'real') expect(overview.consumer_lag).toEqual(expect.any(Number));
+    else expect([null, 0]).toContain(overview.consumer_lag);
+    expect(refused.status).toBe(403);
   });
 
   it('refuses a reversed range', async () => {

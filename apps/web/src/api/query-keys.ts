@@ -34,6 +34,7 @@ export const queryKeys = {
   adminLogPage: (filters: object, page: number) => ['admin', 'logs', filters, page] as const,
   adminAuditPage: (filters: object, page: number) => ['admin', 'audit', filters, page] as const,
   adminPayments: ['admin', 'payments'] as const,
+  adminOverview: ['admin', 'overview'] as const,
   adminPaymentPage: (filters: object, page: number) => ['admin', 'payments', filters, page] as const,
   adminPromoPage: (page: number) => ['admin', 'promos', page] as const,
   payments: ['payments'] as const,

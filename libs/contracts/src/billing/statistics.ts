@@ -38,3 +38,30 @@ export const dailyModelUsageSchema = z.object({
   quota: z.number().int(),
 });
 export type DailyModelUsage = z.infer<typeof dailyModelUsageSchema>;
+
+/** One window of `GET /api/statistics/overview`: the last `days` Moscow days, today included. */
+export const overviewWindowSchema = z.object({
+  days: z.number().int().positive(),
+  /** Users with at least one request in the window. */
+  active_users: z.number().int().nonnegative(),
+  requests: z.number().int().nonnegative(),
+  /** Requests the upstream failed (status upstream_error). */
+  errors: z.number().int().nonnegative(),
+});
+
+/** `GET /api/statistics/overview` (admin): the platform at a glance. */
+export const adminOverviewSchema = z.object({
+  windows: z.array(overviewWindowSchema),
+  /** The users charged most over the last 30 days, highest first. */
+  top_users: z.array(
+    z.object({
+      user_id: z.number().int().positive(),
+      username: z.string().nullable(),
+      quota: z.number().int(),
+      requests: z.number().int().nonnegative(),
+    }),
+  ),
+  /** usage.recorded events billing has still to settle; null when the event bus cannot tell. */
+  consumer_lag: z.number().int().nonnegative().nullable(),
+});
+export type AdminOverview = z.infer<typeof adminOverviewSchema>;

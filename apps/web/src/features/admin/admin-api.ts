@@ -1,5 +1,7 @@
 import {
   pricingResponseSchema,
+  adminOverviewSchema,
+  type AdminOverview,
   incidentPageSchema,
   type IncidentView,
   type CreateIncidentRequest,
@@ -295,4 +297,9 @@ export async function updateIncident(id: number, request: UpdateIncidentRequest)
 
 export async function deleteIncident(id: number): Promise<void> {
   await api.send('DELETE', `/incident/${id}`);
+}
+
+/** `GET /api/statistics/overview` (admin): active users, errors, top users, billing's lag. */
+export async function fetchOverview(): Promise<AdminOverview> {
+  return adminOverviewSchema.parse(await api.data<unknown>('GET', '/statistics/overview'));
 }

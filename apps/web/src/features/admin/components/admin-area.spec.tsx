@@ -171,6 +171,18 @@ function adminApi(role: number) {
         },
       ]);
     },
+    '/api/statistics/overview': ok({
+      windows: [
+        { days: 1, active_users: 2, requests: 10, errors: 0 },
+        { days: 7, active_users: 4, requests: 40, errors: 1 },
+        { days: 30, active_users: 9, requests: 90, errors: 1 },
+      ],
+      top_users: [
+        { user_id: 9, username: 'boris', quota: 1_000_000, requests: 30 },
+        { user_id: 7, username: null, quota: 500_000, requests: 5 },
+      ],
+      consumer_lag: 12,
+    }),
     '/api/incident/': ok({
       page: 1,
       page_size: 50,
@@ -397,6 +409,14 @@ describe('the admin area', () => {
       expect.stringContaining('gpt-4o-mini'),
     ]);
     expect(await screen.findByTestId('overview-channels')).toHaveTextContent('Включено 1 из 1');
+    expect(await screen.findByTestId('overview-activity-7')).toHaveTextContent(
+      /Активных пользователей: 4 · ошибок провайдеров: 2,5\s?%/,
+    );
+    expect(screen.getByTestId('overview-lag')).toHaveTextContent('Очередь биллинга: 12 событий');
+    expect(screen.getAllByTestId('overview-user').map((li) => li.textContent)).toEqual([
+      expect.stringContaining('boris'),
+      expect.stringContaining('#7'),
+    ]);
   });
 
   it('posts an incident update to its timeline and adds a release to the changelog', async () => {

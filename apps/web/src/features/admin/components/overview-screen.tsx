@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { ChannelStatus, type DailyModelUsage } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { adminUserPath } from '../../../app/routes';
 import { queryKeys } from '../../../api/query-keys';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
@@ -8,7 +10,7 @@ import { dailyUsage } from '../../activity/daily-usage';
 import { addDays, localDay, type DayRange } from '../../activity/date-range';
 import { LazyDailyUsageChart } from '../../charts/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
-import { fetchAllStatistics, fetchChannels } from '../admin-api';
+import { fetchAllStatistics, fetchChannels, fetchOverview } from '../admin-api';
 
 const WINDOWS = [1, 7, 30] as const;
 
@@ -49,7 +51,7 @@ export function topModels(
 
 /** The platform at a glance: today, 7 and 30 Moscow days of usage and charges, top models, channel health. */
 export function OverviewScreen() {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
   const money = useMoney();
   const today = localDay(new Date());
   const range: DayRange = { start: addDays(today, -29), end: today };
@@ -58,6 +60,11 @@ export function OverviewScreen() {
     queryFn: () => fetchAllStatistics(range.start, range.end),
   });
   const channels = useQuery({ queryKey: queryKeys.adminChannelPage(1), queryFn: () => fetchChannels(1) });
+  const overview = useQuery({ queryKey: queryKeys.adminOverview, queryFn: fetchOverview });
+  const percent = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+    style: 'percent',
+    maximumFractionDigits: 1,
+  });
   if (statistics.isPending) return <Loading />;
   if (statistics.isError)
     return <ErrorState error={statistics.error} onRetry={() => void statistics.refetch()} />;
@@ -70,6 +77,7 @@ export function OverviewScreen() {
       <div className="grid gap-4 md:grid-cols-3">
         {WINDOWS.map((days) => {
           const totals = totalsSince(rows, addDays(today, -(days - 1)));
+          const window = overview.data?.windows.find((entry) => entry.days === days);
           return (
             <section
               key={days}
@@ -83,6 +91,14 @@ export function OverviewScreen() {
                 {t('overview_requests', { count: totals.requests })} ·{' '}
                 {t('overview_tokens', { count: totals.tokens })}
               </p>
+              {window ? (
+                <p className="mt-1 text-sm text-slate-600" data-testid={`overview-activity-${days}`}>
+                  {t('overview_active_users', { count: window.active_users })} ·{' '}
+                  {t('overview_error_rate', {
+                    rate: percent.format(window.requests === 0 ? 0 : window.errors / window.requests),
+                  })}
+                </p>
+              ) : null}
             </section>
           );
         })}
@@ -124,6 +140,33 @@ export function OverviewScreen() {
               {t('overview_channels_state', { enabled, total: channels.data.total, auto: autoDisabled })}
             </p>
           ) : null}
+          {overview.data ? (
+            <p className="mt-2 text-sm text-slate-700" data-testid="overview-lag">
+              {overview.data.consumer_lag === null
+                ? t('overview_lag_unknown')
+                : t('overview_lag', { count: overview.data.consumer_lag })}
+            </p>
+          ) : null}
+        </section>
+        <section className={cardClass} aria-labelledby="overview-users-title">
+          <h2 id="overview-users-title" className="text-lg font-semibold">
+            {t('overview_top_users')}
+          </h2>
+          <ol className="mt-3 flex flex-col gap-2 text-sm">
+            {(overview.data?.top_users ?? []).map((entry) => (
+              <li key={entry.user_id} className="flex justify-between gap-3" data-testid="overview-user">
+                <Link
+                  to={adminUserPath(entry.user_id)}
+                  className="font-medium text-indigo-600 hover:underline"
+                >
+                  {entry.username ?? `#${entry.user_id}`}
+                </Link>
+                <span className="text-slate-600">
+                  {money.formatQuota(entry.quota)} · {t('overview_requests', { count: entry.requests })}
+                </span>
+              </li>
+            ))}
+          </ol>
         </section>
       </div>
     </div>
