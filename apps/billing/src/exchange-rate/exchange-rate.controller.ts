@@ -20,6 +20,6 @@ export class ExchangeRateController {
     @CurrentIdentity() caller: Identity,
   ): Promise<Envelope<ExchangeRate>> {
     const { usd_rub } = exchangeRateOverrideSchema.parse(body);
-    return ok(await this.rates.setOverride(usd_rub, caller.userId));
+    return ok(await this.rates.setOverride(usd_rub, caller));
   }
 }

@@ -1,6 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, Logger } from '@nestjs/common';
-import type { ExchangeRate } from '@tollgate/contracts';
+import { LockMode } from '@mikro-orm/core';
+import { normalizeDecimal, type ExchangeRate } from '@tollgate/contracts';
+import { OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
 import { InjectServiceConfig } from '@tollgate/platform';
 import type { BillingConfig } from '../config';
 import { CbrClient } from './cbr.client';
@@ -29,6 +31,7 @@ export class ExchangeRateService {
     private readonly bank: CbrClient,
     @InjectServiceConfig() private readonly config: BillingConfig,
     private readonly settings: BillingSettings,
+    private readonly outbox: OutboxRelay,
   ) {}
 
   async current(): Promise<ExchangeRate> {
@@ -58,16 +61,36 @@ export class ExchangeRateService {
   }
 
   /** Sets (or, with null, removes) the admin's rate, which wins over the bank's until removed. */
-  async setOverride(rate: string | null, actorId: number): Promise<ExchangeRate> {
-    await this.em
-      .fork()
-      .nativeUpdate(
+  async setOverride(rate: string | null, actor: AuditActor): Promise<ExchangeRate> {
+    await this.em.fork().transactional(async (tx) => {
+      const before = await tx.findOne(
+        ExchangeRateRecord,
+        { pair: USD_RUB },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      const previous = before?.overrideRate ?? null;
+      await tx.nativeUpdate(
         ExchangeRateRecord,
         { pair: USD_RUB },
         rate === null
-          ? { overrideRate: null, overrideSetAt: null, overrideSetBy: actorId, updatedAt: new Date() }
-          : { overrideRate: rate, overrideSetAt: new Date(), overrideSetBy: actorId, updatedAt: new Date() },
+          ? { overrideRate: null, overrideSetAt: null, overrideSetBy: actor.userId, updatedAt: new Date() }
+          : {
+              overrideRate: rate,
+              overrideSetAt: new Date(),
+              overrideSetBy: actor.userId,
+              updatedAt: new Date(),
+            },
       );
+      await recordAudit(tx, {
+        service: 'billing',
+        actor,
+        action: 'exchange_rate.override',
+        target: { kind: 'exchange_rate', id: USD_RUB },
+        before: { usd_rub_override: previous === null ? null : normalizeDecimal(previous) },
+        after: { usd_rub_override: rate },
+      });
+    });
+    this.outbox.nudge();
     this.cached = undefined;
     return this.current();
   }

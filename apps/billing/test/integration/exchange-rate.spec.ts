@@ -11,6 +11,7 @@ import {
   randomUserId,
   startFakeCbr,
   waitUntilReady,
+  withDatabase,
   type FakeCbr,
   type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
@@ -118,5 +119,15 @@ describe.each(INFRASTRUCTURES)('billing exchange rate on %s infrastructure', (ki
     } finally {
       await billing.close();
     }
+    // Each override is in the audit trail, written with it (read once billing has stopped).
+    const audited = await withDatabase(database, (query) =>
+      query<{ value: { action: string; before: unknown; after: unknown } }>(
+        `select value from outbox_messages where topic = 'audit.recorded' order by id`,
+      ),
+    );
+    expect(audited.map((row) => [row.value.action, row.value.before, row.value.after])).toEqual([
+      ['exchange_rate.override', { usd_rub_override: null }, { usd_rub_override: '100.25' }],
+      ['exchange_rate.override', { usd_rub_override: '100.25' }, { usd_rub_override: null }],
+    ]);
   });
 });
