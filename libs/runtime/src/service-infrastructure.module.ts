@@ -21,7 +21,7 @@ import {
   type EntityDefinition,
   type MigrationClass,
 } from '@tollgate/persistence';
-import { HealthRegistry, LOGGER } from '@tollgate/platform';
+import { HealthRegistry, LOGGER, MetricsService } from '@tollgate/platform';
 import type { Logger } from 'pino';
 import { CorrelatedEventBus } from './correlated-event-bus';
 import type { ServiceRuntime } from './service-runtime';
@@ -106,13 +106,16 @@ export class ServiceInfrastructureModule {
         { provide: OUTBOX_RELAY_ENABLED, useValue: database.outboxRelayEnabled },
         {
           provide: OutboxRelay,
-          useFactory: (em: EntityManager, logger: Logger) =>
-            new OutboxRelay({
+          useFactory: (em: EntityManager, logger: Logger, metrics: MetricsService) => {
+            const lag = metrics.gauge('outboxLag');
+            return new OutboxRelay({
               em,
               bus: runtime.bus,
               logger: { warn: (details, message) => logger.warn(details, message) },
-            }),
-          inject: [EntityManager, LOGGER],
+              onLag: (topic, ageSeconds) => lag.set({ topic }, ageSeconds),
+            });
+          },
+          inject: [EntityManager, LOGGER, MetricsService],
         },
         OutboxRelayLifecycle,
         DatabaseReadiness,

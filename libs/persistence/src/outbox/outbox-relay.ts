@@ -22,6 +22,12 @@ export interface OutboxRelayOptions {
   /** Published rows are kept this long (for inspection), then deleted. */
   retentionMs?: number;
   purgeIntervalMs?: number;
+  /**
+   * Told, at most every `lagIntervalMs`, the age in seconds of the oldest unpublished event of each
+   * topic (0 once a topic's events are all out): the `tollgate_outbox_lag_seconds` gauge.
+   */
+  onLag?: (topic: string, ageSeconds: number) => void;
+  lagIntervalMs?: number;
 }
 
 type BatchOutcome = { kind: 'published'; count: number } | { kind: 'behind-another-relay' };
@@ -32,6 +38,7 @@ const DEFAULTS = {
   backoff: { initialMs: 500, maxMs: 30_000 },
   retentionMs: 24 * 60 * 60 * 1000,
   purgeIntervalMs: 60_000,
+  lagIntervalMs: 5_000,
 } as const;
 
 /**
@@ -68,6 +75,10 @@ export class OutboxRelay {
   private nudgedDuringRound = false;
   private consecutiveFailures = 0;
   private lastPurgeAt = 0;
+  private readonly onLag?: (topic: string, ageSeconds: number) => void;
+  private readonly lagIntervalMs: number;
+  private lastLagAt = 0;
+  private readonly lagTopics = new Set<string>();
   /** Serialises rounds and `flushNow()` of this instance. */
   private exclusiveTail: Promise<unknown> = Promise.resolve();
 
@@ -80,6 +91,8 @@ export class OutboxRelay {
     this.backoff = options.backoff ?? DEFAULTS.backoff;
     this.retentionMs = options.retentionMs ?? DEFAULTS.retentionMs;
     this.purgeIntervalMs = options.purgeIntervalMs ?? DEFAULTS.purgeIntervalMs;
+    this.onLag = options.onLag;
+    this.lagIntervalMs = options.lagIntervalMs ?? DEFAULTS.lagIntervalMs;
   }
 
   start(): void {
@@ -135,6 +148,7 @@ export class OutboxRelay {
       await this.exclusive(async () => {
         await this.drain();
         await this.purgeIfDue();
+        await this.reportLagIfDue();
       });
       this.consecutiveFailures = 0;
       if (this.nudgedDuringRound) nextDelayMs = 0;
@@ -182,6 +196,30 @@ export class OutboxRelay {
       );
       return { kind: 'published', count: rows.length };
     });
+  }
+
+  /** The oldest unpublished event's age per topic; a topic reported before and now empty reads 0. */
+  async reportLag(now = Date.now()): Promise<void> {
+    if (!this.onLag) return;
+    const rows = await this.em
+      .fork()
+      .getConnection()
+      .execute<{ topic: string; oldest: Date | string }[]>(
+        'select topic, min(created_at) as oldest from outbox_messages where published_at is null group by topic',
+      );
+    const pending = new Set<string>();
+    for (const row of rows) {
+      pending.add(row.topic);
+      this.lagTopics.add(row.topic);
+      this.onLag(row.topic, Math.max(0, (now - new Date(row.oldest).getTime()) / 1000));
+    }
+    for (const topic of this.lagTopics) if (!pending.has(topic)) this.onLag(topic, 0);
+  }
+
+  private async reportLagIfDue(): Promise<void> {
+    if (!this.onLag || Date.now() - this.lastLagAt < this.lagIntervalMs) return;
+    this.lastLagAt = Date.now();
+    await this.reportLag();
   }
 
   private async purgeIfDue(): Promise<void> {

@@ -185,6 +185,20 @@ export function describePersistenceContract(target: PersistenceContractTarget): 
       expect(eventIds(bus.published)).toEqual(['e2']);
     });
 
+    it('reports the age of the oldest unpublished event per topic, and 0 once the topic is out', async () => {
+      const lag = new Map<string, number>();
+      await commitEvents([event(1), { topic: 'contract.other', key: 'k', value: 1, headers: {} }]);
+      const outbox = relay(new RecordingEventBus(), { onLag: (topic, age) => lag.set(topic, age) });
+
+      await outbox.reportLag(Date.now() + 60_000);
+      expect(lag.get('contract.events')).toBeGreaterThanOrEqual(59);
+      expect(lag.get('contract.other')).toBeGreaterThanOrEqual(59);
+
+      await outbox.flushNow();
+      await outbox.reportLag();
+      expect(Object.fromEntries(lag)).toEqual({ 'contract.events': 0, 'contract.other': 0 });
+    });
+
     it('publishes committed events exactly once, in commit order, across batches', async () => {
       const bus = new RecordingEventBus();
       await commitEvents([event(1), event(2)]);

@@ -17,7 +17,7 @@ const ROOT = join(__dirname, '..', '..', '..', '..');
 const PROMETHEUS_DIR = join(ROOT, 'deploy', 'prometheus');
 const DASHBOARDS_DIR = join(ROOT, 'deploy', 'grafana', 'dashboards');
 const SERVICES = ['gateway', 'auth', 'billing', 'relay', 'chat', 'admin'];
-const MONITORING_SERVICES = ['prometheus', 'grafana', 'otel-collector', 'jaeger'];
+const MONITORING_SERVICES = ['prometheus', 'grafana', 'otel-collector', 'jaeger', 'alertmanager'];
 /** Labels every scraped series has besides its own: the registry's default and Prometheus's target labels. */
 const TARGET_LABELS = ['service', 'job', 'instance'];
 
@@ -46,6 +46,7 @@ interface ComposeService {
   profiles?: string[];
   volumes?: string[];
   environment?: Record<string, unknown>;
+  command?: string[];
 }
 
 const readYaml = <T>(path: string): T => parse(readFileSync(path, 'utf8'), { merge: true }) as T;
@@ -319,6 +320,21 @@ describe('the monitoring profile of docker-compose.yml', () => {
         posix.join(posix.dirname(configPath), ruleFile),
       );
     }
+  });
+
+  it("sends Prometheus's alerts to the Alertmanager of the profile, whose receivers the operator fills in", () => {
+    const config = readYaml<{ alerting: { alertmanagers: { static_configs: { targets: string[] }[] }[] } }>(
+      join(PROMETHEUS_DIR, 'prometheus.yml'),
+    );
+    expect(config.alerting.alertmanagers.flatMap((a) => a.static_configs.flatMap((c) => c.targets))).toEqual([
+      'alertmanager:9093',
+    ]);
+    expect(compose.volumes).toHaveProperty('alertmanager-data');
+    const [[host, container]] = bindMounts(compose.services.alertmanager) as [[string, string]];
+    expect(host).toBe(join(ROOT, 'deploy', 'alertmanager', 'alertmanager.yml'));
+    expect(compose.services.alertmanager?.command).toContain(`--config.file=${container}`);
+    const alertmanager = readYaml<{ route: { receiver: string }; receivers: { name: string }[] }>(host);
+    expect(alertmanager.receivers.map((receiver) => receiver.name)).toContain(alertmanager.route.receiver);
   });
 
   it('lets the services export traces to the collector, which listens for OTLP/HTTP and forwards to Jaeger', () => {
