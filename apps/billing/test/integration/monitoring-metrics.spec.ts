@@ -99,7 +99,9 @@ describe.each(INFRASTRUCTURES)("billing's monitoring metrics on %s infrastructur
     const text = await withBilling(database, (metrics) =>
       eventually('the business gauges and the ledger audit in /metrics', async () => {
         const text = await metrics();
-        return text.includes(METRICS.ledgerAuditLastRun.name) && text.includes(METRICS.activeUsers.name)
+        // The windows are set one after the other: wait for the last of them.
+        return text.includes(METRICS.ledgerAuditLastRun.name) &&
+          sample(text, METRICS.activeUsers.name, { window: '1d' }) !== undefined
           ? text
           : undefined;
       }),
