@@ -14,6 +14,7 @@ import { CallerAccess } from './access/caller-access';
 import { ApiKeyHasher, KeyIndex } from './access/key-index';
 import { ChannelStatusClient } from './admin/channel-status.client';
 import { ChannelTester } from './channel-test/channel-tester';
+import { ChannelModelsLister } from './channel-test/channel-models-lister';
 import type { RelayConfig } from './config';
 import { modelsForCaller, type CallableModel } from './models/model-listing';
 import { ChatRelay } from './pipeline/chat-relay';
@@ -61,6 +62,7 @@ function providerName(channel: CatalogChannel): string {
 export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
   private hotPath?: HotPath;
   private tester?: ChannelTester;
+  private lister?: ChannelModelsLister;
   private readonly closers: (() => Promise<void> | void)[] = [];
 
   constructor(
@@ -81,6 +83,7 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
     });
     const keys = new ChannelKeys(masterKey);
     this.tester = new ChannelTester(upstream, keys);
+    this.lister = new ChannelModelsLister(keys);
     this.hotPath = this.build(models, masterKey, upstream, keys);
     this.closers.push(() => upstream.close());
   }
@@ -93,6 +96,11 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
   channelTester(): ChannelTester {
     if (this.tester === undefined) throw new Error('relay is not started yet');
     return this.tester;
+  }
+
+  channelModelsLister(): ChannelModelsLister {
+    if (this.lister === undefined) throw new Error('relay is not started yet');
+    return this.lister;
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -5,6 +5,7 @@ import {
   channelSearchQuerySchema,
   channelTestQuerySchema,
   createChannelRequestSchema,
+  ErrorCode,
   ok,
   updateChannelRequestSchema,
   type ChannelPage,
@@ -12,7 +13,7 @@ import {
   type ChannelView,
   type Envelope,
 } from '@tollgate/contracts';
-import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
+import { AppException, CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
 import { ChannelsService } from './channels.service';
 
 /** new-api's /api/channel calls, for administrators (the gateway checks the role too). */
@@ -42,6 +43,14 @@ export class ChannelsController {
       time: result.time_ms / 1000,
       data: { model: result.model, time_ms: result.time_ms },
     };
+  }
+
+  /** new-api's "fetch models": the models the channel's upstream lists for its key, via relay. */
+  @Get('fetch_models/:id')
+  async fetchModels(@Param('id') id: string): Promise<Envelope<string[]>> {
+    const result = await this.channels.upstreamModels(channelIdSchema.parse(id));
+    if (!result.success) throw new AppException(ErrorCode.UpstreamServiceDown, result.message);
+    return ok(result.models);
   }
 
   @Get(':id')

@@ -9,6 +9,7 @@ import { ChannelUsageRepository } from './channel-usage.repository';
 import { ChannelsController } from './channels.controller';
 import { ChannelsRepository } from './channels.repository';
 import { ChannelsService } from './channels.service';
+import { RelayChannelModels } from './relay-channel-models';
 import { RelayChannelTester } from './relay-channel-tester';
 
 @Module({
@@ -20,6 +21,7 @@ import { RelayChannelTester } from './relay-channel-tester';
       inject: [SERVICE_CONFIG],
     },
     RelayChannelTester,
+    RelayChannelModels,
     ChannelsRepository,
     ChannelsService,
     ChannelAutoEnableJob,

@@ -11,6 +11,7 @@ import {
   type ChannelPage,
   type ChannelSearchQuery,
   type ChannelStatusResult,
+  type ChannelModelsResult,
   type ChannelTestResult,
   type ChannelView,
   type CreateChannelRequest,
@@ -22,6 +23,7 @@ import { ChannelKeySealer } from './channel-key';
 import { channelView } from './channel-view';
 import type { Channel } from './channel.entity';
 import { ChannelsRepository, type ChannelFilter } from './channels.repository';
+import { RelayChannelModels } from './relay-channel-models';
 import { RelayChannelTester } from './relay-channel-tester';
 
 const NO_CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]+/gu;
@@ -42,6 +44,7 @@ export class ChannelsService {
     private readonly channels: ChannelsRepository,
     private readonly sealer: ChannelKeySealer,
     private readonly tester: RelayChannelTester,
+    private readonly modelLists: RelayChannelModels,
   ) {}
 
   async list(query: ChannelListQuery | ChannelSearchQuery): Promise<ChannelPage> {
@@ -158,6 +161,13 @@ export class ChannelsService {
     );
     await this.channels.recordTest(id, result.time_ms, new Date());
     return result;
+  }
+
+  /** The models the channel's upstream lists for its key (new-api's "fetch models"). */
+  async upstreamModels(id: number): Promise<ChannelModelsResult> {
+    const channel = await this.channels.find(id);
+    if (!channel) throw notFound();
+    return this.modelLists.list({ channel: catalogChannel(channel) });
   }
 
   /** Ids of the channels the system disabled, for the re-enable job. */

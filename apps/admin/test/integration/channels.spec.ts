@@ -596,6 +596,24 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
       for (const answer of answers) expect(answer).toMatchObject({ status: 401, body: { success: false } });
       expect((await read(channel.id)).status).toBe(ChannelStatus.Enabled);
     });
+
+    it('fetches the models a channel’s upstream lists, through relay, and says why when it cannot', async () => {
+      const listed = await create(aChannel({ models: 'gpt-4o' }));
+      const unlisted = await create(aChannel({ name: 'no-list' }));
+
+      const models = await client.call<string[]>(`/api/channel/fetch_models/${listed.id}`);
+      const refused = await client.call(`/api/channel/fetch_models/${unlisted.id}`);
+      const missing = await client.call('/api/channel/fetch_models/999999');
+      const asUser = await client.call(`/api/channel/fetch_models/${listed.id}`, { role: Role.User });
+
+      expect(models.body).toEqual({ success: true, message: '', data: ['gpt-4o', 'o3-mini'] });
+      expect(refused).toMatchObject({
+        status: 502,
+        body: { success: false, message: 'The upstream answered 401' },
+      });
+      expect(missing.status).toBe(404);
+      expect(asUser.status).toBe(403);
+    });
   });
 
   it('answers 502 when relay cannot be reached, recording nothing', async () => {

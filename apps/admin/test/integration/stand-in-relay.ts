@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  CHANNEL_MODELS_CALL,
   CHANNEL_TEST_CALL,
+  channelModelsRequest,
   channelTestRequest,
   type ChannelTestRequest,
   type ChannelTestResult,
@@ -47,6 +49,9 @@ export class StandInRelay {
   }
 
   private async answer(request: IncomingMessage, text: string): Promise<{ status: number; body: unknown }> {
+    if (request.method === CHANNEL_MODELS_CALL.method && request.url === CHANNEL_MODELS_CALL.path) {
+      return this.models(request, text);
+    }
     if (request.method !== CHANNEL_TEST_CALL.method || request.url !== CHANNEL_TEST_CALL.path) {
       return { status: 404, body: { success: false, message: 'not found' } };
     }
@@ -68,6 +73,28 @@ export class StandInRelay {
       message: '',
     };
     return { status: 200, body: { ...outcome, model: parsed.data.model ?? parsed.data.channel.test_model } };
+  }
+
+  /** CHANNEL_MODELS_CALL: the channel's own models and one more, or a failure for a channel named `no-list`. */
+  private async models(request: IncomingMessage, text: string): Promise<{ status: number; body: unknown }> {
+    try {
+      await verifyServiceToken(
+        String(request.headers[SERVICE_TOKEN_HEADER] ?? ''),
+        this.secret,
+        CHANNEL_MODELS_CALL.audience,
+      );
+    } catch {
+      return { status: 401, body: { success: false, message: 'A valid service token is required' } };
+    }
+    const parsed = channelModelsRequest.safeParse(JSON.parse(text));
+    if (!parsed.success) return { status: 400, body: { success: false, message: parsed.error.message } };
+    const { channel } = parsed.data;
+    return channel.name === 'no-list'
+      ? { status: 200, body: { success: false, models: [], message: 'The upstream answered 401' } }
+      : {
+          status: 200,
+          body: { success: true, models: [...channel.models, 'o3-mini'].sort(), message: 'ok' },
+        };
   }
 
   requestsFor(channelId: number): ChannelTestRequest[] {

@@ -1,14 +1,17 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
+  channelModelsRequest,
   channelTestRequest,
+  CHANNEL_MODELS_CALL,
   CHANNEL_TEST_CALL,
   ErrorCode,
+  type ChannelModelsResult,
   type ChannelTestResult,
 } from '@tollgate/contracts';
 import { AppException, ServiceOnly, zodErrorMessage } from '@tollgate/platform';
 import { RelayRuntime } from '../relay-runtime';
 
-/** Admin's channel test (CHANNEL_TEST_CALL): internal, service token only. */
+/** Admin's channel test and model list (CHANNEL_TEST_CALL, CHANNEL_MODELS_CALL): internal, service token only. */
 @Controller('internal/channels')
 export class ChannelTestController {
   constructor(private readonly runtime: RelayRuntime) {}
@@ -20,5 +23,15 @@ export class ChannelTestController {
     const parsed = channelTestRequest.safeParse(body);
     if (!parsed.success) throw new AppException(ErrorCode.ValidationFailed, zodErrorMessage(parsed.error));
     return this.runtime.channelTester().test(parsed.data);
+  }
+
+  /** Admin's "fetch models" (CHANNEL_MODELS_CALL): the upstream's model list for the channel's key. */
+  @Post('models')
+  @HttpCode(200)
+  @ServiceOnly(CHANNEL_MODELS_CALL.audience)
+  async models(@Body() body: unknown): Promise<ChannelModelsResult> {
+    const parsed = channelModelsRequest.safeParse(body);
+    if (!parsed.success) throw new AppException(ErrorCode.ValidationFailed, zodErrorMessage(parsed.error));
+    return this.runtime.channelModelsLister().list(parsed.data);
   }
 }

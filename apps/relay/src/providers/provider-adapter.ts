@@ -24,8 +24,17 @@ export interface ChatStreamTransformer {
   usage(): NormalizedUsage | undefined;
 }
 
+/** How a family lists the models a key may use (GET), for admin's "fetch models". */
+export interface ModelsListing {
+  request(target: ChannelTarget): { url: string; headers: Record<string, string> };
+  /** The model ids in the answer; throws when the answer is not such a list. */
+  parse(body: unknown): string[];
+}
+
 export interface ProviderAdapter {
   readonly family: ProviderFamily;
+  /** Absent for families without a model list (Azure lists deployments, not models). */
+  readonly modelsListing?: ModelsListing;
   /** A short name for logs and metrics labels. */
   readonly name: string;
   buildChatRequest(request: ChatCompletionRequest, target: ChannelTarget): UpstreamHttpRequest;

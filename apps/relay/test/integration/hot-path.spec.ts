@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   CHANNEL_AUTO_DISABLE_CALL,
+  CHANNEL_MODELS_CALL,
   CHANNEL_TEST_CALL,
   CHANNEL_TYPES,
   chargeQuota,
@@ -393,6 +394,44 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
       body: '{}',
     });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('lists the models a channel’s upstream offers for admin, with a service token of that call only', async () => {
+    const channel = await world.channel({
+      key: 'sk-fake-openai-key',
+      base_url: upstream.url,
+      models: ['gpt-4o-mini'],
+    });
+    const url = `${relay.url}${CHANNEL_MODELS_CALL.path}`;
+    const ask = async (body: unknown, audience: string = CHANNEL_MODELS_CALL.audience) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [SERVICE_TOKEN_HEADER]: await new ServiceTokenSigner(secret, audience).token(),
+        },
+        body: JSON.stringify(body),
+      });
+
+    const listed = await ask({ channel });
+    const broken = await ask({ channel: { ...channel, base_url: failing.url } });
+    const azure = await ask({ channel: { ...channel, type: CHANNEL_TYPES.azure } });
+    const otherCall = await ask({ channel }, CHANNEL_TEST_CALL.audience);
+    const invalid = await ask({ channel: { id: 'x' } });
+
+    expect(listed.status).toBe(200);
+    const answer = (await listed.json()) as { success: boolean; models: string[] };
+    expect(answer.success).toBe(true);
+    expect(answer.models.length).toBeGreaterThan(0);
+    expect(answer.models).toEqual([...answer.models].sort());
+    expect(answer.models).toContain('gpt-4o-mini');
+    expect(await broken.json()).toMatchObject({ success: false, models: [] });
+    expect(await azure.json()).toMatchObject({
+      success: false,
+      message: expect.stringContaining('no model list'),
+    });
+    expect(otherCall.status).toBe(401);
+    expect(invalid.status).toBe(400);
   });
 
   it('streams completions and responses through, hiding the forced usage chunk and billing from usage', async () => {

@@ -41,6 +41,24 @@ export const channelTestResult = z.object({
 });
 export type ChannelTestResult = z.infer<typeof channelTestResult>;
 
+/** Admin asks relay for the models a channel's key may use, as its upstream lists them. */
+export const CHANNEL_MODELS_CALL = {
+  method: 'POST',
+  path: '/internal/channels/models',
+  audience: 'relay:channel-models',
+} as const satisfies ServiceCall;
+
+export const channelModelsRequest = z.object({ channel: catalogChannelV1 });
+export type ChannelModelsRequest = z.infer<typeof channelModelsRequest>;
+
+/** Answered with HTTP 200 once understood; `success` says whether the upstream listed its models. */
+export const channelModelsResult = z.object({
+  success: z.boolean(),
+  models: z.array(z.string()),
+  message: z.string(),
+});
+export type ChannelModelsResult = z.infer<typeof channelModelsResult>;
+
 /** Relay tells admin that a channel's key is invalid or its quota exhausted (channels with auto_ban). */
 export const CHANNEL_AUTO_DISABLE_CALL = {
   method: 'POST',

@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../provider-adapter';
+import { listingFrom, parseDataIds } from '../models-listing';
 import { UnsupportedOperationError } from '../provider-errors';
 import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-request';
 import { toAnthropicMessagesRequest } from './chat-request';
@@ -11,6 +12,13 @@ export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const anthropicAdapter: ProviderAdapter = {
   family: 'anthropic',
   name: 'anthropic',
+  modelsListing: listingFrom(
+    (target) => ({
+      url: joinUrl(baseUrlOrDefault(target, ANTHROPIC_DEFAULT_BASE_URL), '/v1/models?limit=1000'),
+      headers: { 'x-api-key': target.apiKey, 'anthropic-version': ANTHROPIC_VERSION },
+    }),
+    parseDataIds,
+  ),
   buildChatRequest: (request, target) => ({
     method: 'POST',
     url: joinUrl(baseUrlOrDefault(target, ANTHROPIC_DEFAULT_BASE_URL), '/v1/messages'),

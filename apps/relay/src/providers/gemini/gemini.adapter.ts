@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../provider-adapter';
+import { listingFrom, parseGeminiModels } from '../models-listing';
 import { UnsupportedOperationError } from '../provider-errors';
 import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-request';
 import { toGeminiRequest } from './chat-request';
@@ -10,6 +11,13 @@ export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.co
 export const geminiAdapter: ProviderAdapter = {
   family: 'gemini',
   name: 'gemini',
+  modelsListing: listingFrom(
+    (target) => ({
+      url: joinUrl(baseUrlOrDefault(target, GEMINI_DEFAULT_BASE_URL), '/v1beta/models?pageSize=1000'),
+      headers: { 'x-goog-api-key': target.apiKey },
+    }),
+    parseGeminiModels,
+  ),
   buildChatRequest: (request, target) => {
     const model = encodeURIComponent(target.upstreamModel);
     const method = request.stream === true ? ':streamGenerateContent?alt=sse' : ':generateContent';

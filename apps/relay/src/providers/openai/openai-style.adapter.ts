@@ -1,4 +1,5 @@
 import type { PassThroughOperation, ProviderAdapter } from '../provider-adapter';
+import { listingFrom, parseDataIds } from '../models-listing';
 import { MissingBaseUrlError } from '../provider-errors';
 import {
   baseUrlOrDefault,
@@ -63,6 +64,10 @@ export function createOpenAiStyleAdapter(
   return {
     family,
     name: descriptor.name,
+    modelsListing: listingFrom((target) => {
+      const { 'content-type': _json, ...auth } = headers(descriptor, target);
+      return { url: joinUrl(rootUrl(descriptor, target), '/models'), headers: auth };
+    }, parseDataIds),
     buildChatRequest: (request, target) => build('chat.completions', request, target),
     parseChatResponse: (body) => parseOpenAiChatResponse(body),
     createChatStreamTransformer: () => new OpenAiChatStream(),

@@ -303,3 +303,8 @@ export async function deleteIncident(id: number): Promise<void> {
 export async function fetchOverview(): Promise<AdminOverview> {
   return adminOverviewSchema.parse(await api.data<unknown>('GET', '/statistics/overview'));
 }
+
+/** `GET /api/channel/fetch_models/:id`: the models the channel's upstream lists for its key (via relay). */
+export async function fetchUpstreamModels(id: number): Promise<string[]> {
+  return z.array(z.string()).parse(await api.data<unknown>('GET', `/channel/fetch_models/${id}`));
+}

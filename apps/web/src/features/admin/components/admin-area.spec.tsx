@@ -84,6 +84,7 @@ function adminApi(role: number) {
       init?.method === 'POST'
         ? ok(channel)
         : ok({ page: 1, page_size: 20, total: 1, items: [channel], type_counts: { 1: 1 } }),
+    '/api/channel/fetch_models/4': ok(['gpt-4o', 'gpt-4o-mini', 'o3-mini']),
     '/api/channel/search': ok({ page: 1, page_size: 20, total: 1, items: [channel], type_counts: { 1: 1 } }),
     '/api/channel/test/4': {
       status: 200,
@@ -298,6 +299,14 @@ describe('the admin area', () => {
       max_concurrency: 8,
       auto_ban: 0,
     });
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Изменить' }));
+    const editing = await screen.findByRole('dialog', { name: 'Канал «OpenAI main»' });
+    await userEvent.click(within(editing).getByRole('button', { name: 'Получить модели у провайдера' }));
+    await waitFor(() =>
+      expect(within(editing).getByLabelText('Модели')).toHaveValue('gpt-4o,gpt-4o-mini,o3-mini'),
+    );
+    await userEvent.keyboard('{Escape}');
 
     await userEvent.click(screen.getByRole('button', { name: 'Проверить все' }));
     expect(await screen.findByText('Проверено: успешно 1, с ошибкой 0')).toBeInTheDocument();

@@ -1,9 +1,12 @@
 import { CHANNEL_TYPES, type ChannelView } from '@tollgate/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, inputClass, labelClass } from '../../../ui/styles';
-import type { ChannelDraft } from '../admin-api';
+import { errorMessage } from '../../../api/error-message';
+import { notify } from '../../shell/notify';
+import { fetchUpstreamModels, type ChannelDraft } from '../admin-api';
 
 interface Props {
   /** null: a new channel. */
@@ -51,6 +54,15 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
   const set = <K extends keyof ChannelDraft>(key: K, value: ChannelDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
   const mappingValid = isJsonObjectOrEmpty(draft.model_mapping);
+  // The upstream's list replaces the field; the operator trims it before saving.
+  const upstreamModels = useMutation({
+    mutationFn: fetchUpstreamModels,
+    onSuccess: (models) => {
+      set('models', models.join(','));
+      notify.success(t('channel_models_fetched', { count: models.length }));
+    },
+    onError: (error) => notify.destructive(t('action_failed'), { description: errorMessage(error, t) }),
+  });
   const complete =
     draft.name.trim() !== '' && draft.models.trim() !== '' && (channel !== null || draft.key.trim() !== '');
   return (
@@ -124,6 +136,19 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
             onChange={(e) => set('models', e.target.value)}
           />
         </label>
+        {channel ? (
+          <div className="flex items-center gap-2">
+            <button
+              type="button"
+              className={buttonClass.secondary}
+              disabled={upstreamModels.isPending}
+              onClick={() => upstreamModels.mutate(channel.id)}
+            >
+              {t('channel_fetch_models')}
+            </button>
+            <span className="text-xs text-slate-500">{t('channel_fetch_models_hint')}</span>
+          </div>
+        ) : null}
         <label className="flex flex-col gap-1">
           <span className={labelClass}>{t('group')}</span>
           <input
