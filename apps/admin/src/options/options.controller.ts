@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ok, type Envelope } from '@tollgate/contracts';
-import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
+import { ok, type ConfiguredSecrets, type Envelope } from '@tollgate/contracts';
+import { CurrentIdentity, InjectServiceConfig, Role, Roles, type Identity } from '@tollgate/platform';
+import type { AdminConfig } from '../config';
 import { updateOptionRequestSchema, type OptionView } from './option-requests';
 import { OptionsService } from './options.service';
 
@@ -8,11 +9,24 @@ import { OptionsService } from './options.service';
 @Roles(Role.Root)
 @Controller('api/option')
 export class OptionsController {
-  constructor(private readonly options: OptionsService) {}
+  constructor(
+    private readonly options: OptionsService,
+    @InjectServiceConfig() private readonly config: AdminConfig,
+  ) {}
 
   @Get()
   async list(): Promise<Envelope<OptionView[]>> {
     return ok(await this.options.list());
+  }
+
+  /** Which secrets the configuration holds (never their values): the settings screen shows "set" or "not set". */
+  @Get('secrets')
+  secrets(): Envelope<ConfiguredSecrets> {
+    return ok({
+      github_client_secret: this.config.GITHUB_CLIENT_SECRET !== '',
+      google_client_secret: this.config.GOOGLE_CLIENT_SECRET !== '',
+      discord_client_secret: this.config.DISCORD_CLIENT_SECRET !== '',
+    });
   }
 
   @Put()

@@ -184,4 +184,16 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
         : undefined,
     );
   });
+
+  it('tells root which OAuth secrets the configuration holds, never their values, and nobody else', async () => {
+    const secrets = await client.call('/api/option/secrets', { role: Role.Root });
+    const asAdmin = await client.call('/api/option/secrets', { role: Role.Admin });
+
+    expect(secrets.body).toEqual({
+      success: true,
+      message: '',
+      data: { github_client_secret: false, google_client_secret: false, discord_client_secret: false },
+    });
+    expect(asAdmin.status).toBe(403);
+  });
 });

@@ -27,6 +27,7 @@ export const queryKeys = {
   adminChannels: ['admin', 'channels'] as const,
   adminChannelPage: (page: number, filter: object = {}) => ['admin', 'channels', page, filter] as const,
   adminOptions: ['admin', 'options'] as const,
+  adminSecrets: ['admin', 'options', 'secrets'] as const,
   adminPricing: ['admin', 'pricing'] as const,
   adminPromos: ['admin', 'promos'] as const,
   adminIncidents: ['admin', 'incidents'] as const,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * The runtime settings an operator changes in the admin area (PUT /api/option/), by new-api's option
  * names. Admin keeps them and publishes each on the compacted catalog.option topic; every service
@@ -250,3 +251,11 @@ export function optionList(value: string | undefined): string[] | undefined {
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
 }
+
+/** `GET /api/option/secrets` (root): whether the configuration holds each secret, never its value. */
+export const configuredSecretsSchema = z.object({
+  github_client_secret: z.boolean(),
+  google_client_secret: z.boolean(),
+  discord_client_secret: z.boolean(),
+});
+export type ConfiguredSecrets = z.infer<typeof configuredSecretsSchema>;

@@ -1,5 +1,7 @@
 import {
   pricingResponseSchema,
+  configuredSecretsSchema,
+  type ConfiguredSecrets,
   adminOverviewSchema,
   type AdminOverview,
   incidentPageSchema,
@@ -307,4 +309,9 @@ export async function fetchOverview(): Promise<AdminOverview> {
 /** `GET /api/channel/fetch_models/:id`: the models the channel's upstream lists for its key (via relay). */
 export async function fetchUpstreamModels(id: number): Promise<string[]> {
   return z.array(z.string()).parse(await api.data<unknown>('GET', `/channel/fetch_models/${id}`));
+}
+
+/** `GET /api/option/secrets` (root): which secrets the configuration holds. */
+export async function fetchConfiguredSecrets(): Promise<ConfiguredSecrets> {
+  return configuredSecretsSchema.parse(await api.data<unknown>('GET', '/option/secrets'));
 }

@@ -20,6 +20,11 @@ describe('root settings: the catalogue by group', () => {
   it('switches registration off, sets a checked number, refuses a bad one before sending, and keeps other options apart', async () => {
     const fetch = answerApi({
       '/api/user/self': ok(aSignedInAccount({ id: 1, role: 100 })),
+      '/api/option/secrets': ok({
+        github_client_secret: true,
+        google_client_secret: false,
+        discord_client_secret: false,
+      }),
       '/api/option/': (init) =>
         init?.method === 'PUT'
           ? ok(JSON.parse(String(init.body)))
@@ -45,6 +50,14 @@ describe('root settings: the catalogue by group', () => {
       within(registration).getByText('Недопустимое значение: must be a whole number'),
     ).toBeInTheDocument();
     expect(within(quota.closest('form')!).getByRole('button', { name: 'Сохранить' })).toBeDisabled();
+
+    const signIn = screen.getByRole('region', { name: 'Способы входа' });
+    const secretStates = await within(signIn).findAllByTestId('secret-state');
+    expect(secretStates.map((state) => state.textContent)).toEqual([
+      'Секрет клиента задан в конфигурации',
+      'Секрет клиента не задан: вход через этого провайдера не работает',
+      'Секрет клиента не задан: вход через этого провайдера не работает',
+    ]);
 
     const money = screen.getByRole('region', { name: 'Деньги и оплата' });
     const markup = within(money).getByLabelText(/Наценка на курс/);

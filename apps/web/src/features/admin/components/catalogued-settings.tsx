@@ -1,6 +1,7 @@
 import {
   settingProblem,
   SETTINGS_CATALOGUE,
+  type ConfiguredSecrets,
   type SettingDefinition,
   type SettingGroup,
 } from '@tollgate/contracts';
@@ -18,9 +19,18 @@ const GROUPS: readonly SettingGroup[] = [
   'retention',
 ];
 
+/** The client-id settings and the configured secret that goes with each. */
+const SECRET_OF: Record<string, keyof ConfiguredSecrets> = {
+  github_client_id: 'github_client_secret',
+  google_client_id: 'google_client_secret',
+  discord_client_id: 'discord_client_secret',
+};
+
 interface Props {
   /** The stored options by key (absent: not set, the configuration applies). */
   values: ReadonlyMap<string, string>;
+  /** Which secrets the configuration holds, once known. */
+  secrets?: ConfiguredSecrets;
   busy: boolean;
   onSave: (key: string, value: string) => void;
 }
@@ -29,7 +39,7 @@ interface Props {
  * Every catalogued setting, grouped, with a control for its type: a switch with "as configured"
  * for flags, a checked field for the rest. An empty value unsets the setting.
  */
-export function CataloguedSettings({ values, busy, onSave }: Props) {
+export function CataloguedSettings({ values, secrets, busy, onSave }: Props) {
   const { t } = useTranslation('admin');
   return (
     <>
@@ -43,6 +53,9 @@ export function CataloguedSettings({ values, busy, onSave }: Props) {
               <li key={setting.key}>
                 <SettingRow
                   setting={setting}
+                  secretSet={
+                    SECRET_OF[setting.slug] && secrets ? secrets[SECRET_OF[setting.slug]!] : undefined
+                  }
                   stored={values.get(setting.key) ?? ''}
                   busy={busy}
                   onSave={(value) => onSave(setting.key, value)}
@@ -58,11 +71,14 @@ export function CataloguedSettings({ values, busy, onSave }: Props) {
 
 function SettingRow({
   setting,
+  secretSet,
   stored,
   busy,
   onSave,
 }: {
   setting: SettingDefinition;
+  /** For a client id: whether its secret is configured. */
+  secretSet?: boolean;
   stored: string;
   busy: boolean;
   onSave: (value: string) => void;
@@ -104,6 +120,14 @@ function SettingRow({
         <span className={`text-xs ${problem ? 'text-red-600' : 'text-slate-500'}`}>
           {problem ? t('setting_problem', { problem }) : t(`setting_${setting.slug}_hint`)}
         </span>
+        {secretSet !== undefined ? (
+          <span
+            className={`text-xs ${secretSet ? 'text-emerald-700' : 'text-amber-700'}`}
+            data-testid="secret-state"
+          >
+            {secretSet ? t('setting_secret_set') : t('setting_secret_missing')}
+          </span>
+        ) : null}
       </div>
       <button
         type="submit"
