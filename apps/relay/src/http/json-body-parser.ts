@@ -14,6 +14,11 @@ export function registerJsonBodyParser(scope: FastifyInstance): void {
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (declaredLength(request) === undefined) COUNTED_BYTES.set(request, Buffer.byteLength(text));
+    // No body under a JSON content type is "no body" (routes that need one say so), as elsewhere.
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
     parseJson(request, text, done);
   });
 }

@@ -96,7 +96,7 @@ describe('an operator runs the business in the admin area; a customer sees the r
     await page.getByRole('button', { name: 'Добавить канал' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Название').fill('journey upstream');
-    await dialog.getByLabel('Ключ').fill('sk-fake-openai-key');
+    await dialog.getByLabel('Ключ', { exact: true }).fill('sk-fake-openai-key');
     await dialog.getByLabel('Адрес API (base URL)').fill(upstream.url);
     await dialog.getByLabel('Модели').fill(MODEL);
     await dialog.getByLabel('Сопоставление моделей (JSON)').fill(JSON.stringify({ [MODEL]: 'gpt-4o-mini' }));
@@ -128,9 +128,12 @@ describe('an operator runs the business in the admin area; a customer sees the r
   it('root closes registration in the settings', async () => {
     const { page } = admin;
     await tab(page, 'Настройки').click();
-    await page.getByRole('textbox', { name: 'Ключ', exact: true }).fill('RegisterEnabled');
-    await page.getByRole('textbox', { name: 'Значение', exact: true }).fill('false');
-    await page.getByRole('button', { name: 'Добавить' }).click();
+    const registration = page.getByRole('region', { name: 'Регистрация' });
+    const row = registration
+      .locator('form')
+      .filter({ has: page.getByLabel(/Регистрация новых пользователей/) });
+    await row.getByLabel(/Регистрация новых пользователей/).selectOption('false');
+    await row.getByRole('button', { name: 'Сохранить' }).click();
     await toast(page, 'Настройка RegisterEnabled сохранена').waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'admin-settings.png'), fullPage: true });
   });
@@ -165,7 +168,7 @@ describe('an operator runs the business in the admin area; a customer sees the r
     }
   });
 
-  it('a newcomer is refused registration while it is closed', async () => {
+  it('a newcomer is offered no registration while it is closed, and the API refuses one', async () => {
     const context = await browser.newContext({
       baseURL: platform.url,
       locale: 'ru-RU',
@@ -174,20 +177,27 @@ describe('an operator runs the business in the admin area; a customer sees the r
     await context.addInitScript(() => localStorage.setItem('tollgate.cookie_consent', 'accepted'));
     const page = await context.newPage();
     try {
-      await page.goto('/login');
+      await page.goto('/login?tab=register');
+      // The page opens on sign-in, with no register tab and no registration form.
+      await page.getByRole('button', { name: 'Войти' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Регистрация' }).count()).toBe(0);
+      expect(await page.locator('input[name="agreeToTerms"]').count()).toBe(0);
+      // A client that posts the form anyway is refused by auth.
       const name = `new${randomBytes(3).toString('hex')}`;
-      await page.locator('input[name="username"]').fill(name);
-      await page.locator('input[name="email"]').fill(`${name}@example.ru`);
-      await page.locator('input[name="password"]').fill('Newcomer-pass-1');
-      await page.locator('input[name="confirmPassword"]').fill('Newcomer-pass-1');
-      const code = page.locator('input[name="verification_code"]');
-      if (await code.count()) await code.fill('000000');
-      await page.locator('input[name="agreeToTerms"]').check();
-      await page.locator('input[name="agreeToDataProcessing"]').check();
-      await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
-      // The form shows the server's refusal beside its button.
-      await page.getByText('Регистрация новых пользователей сейчас закрыта').waitFor();
-      expect(page.url()).toContain('/login');
+      const refused = await page.request.post('/api/user/register', {
+        data: {
+          username: name,
+          email: `${name}@example.ru`,
+          password: 'Newcomer-pass-1',
+          agree_to_terms: true,
+          agree_to_data_processing: true,
+        },
+      });
+      expect(refused.status()).toBe(403);
+      expect((await refused.json()) as unknown).toMatchObject({
+        success: false,
+        message: 'Регистрация новых пользователей сейчас закрыта',
+      });
     } finally {
       await context.close();
     }

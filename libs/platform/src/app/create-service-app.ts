@@ -13,6 +13,7 @@ import { installHttpMetricsHook } from '../metrics/http-metrics.hook';
 import { MetricsService } from '../metrics/metrics.service';
 import { installHttpTracingHooks } from '../telemetry/http-tracing.hook';
 import { isTracingEnabled } from '../telemetry/start-telemetry';
+import { installLenientJsonParser } from './lenient-json-parser';
 import { installAccessLogHook } from './access-log.hook';
 import { PlatformModule } from './platform.module';
 
@@ -85,10 +86,13 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
+    // Ours (installLenientJsonParser) parses JSON; Nest would register Fastify's strict one again.
+    bodyParser: false,
   });
 
   // Route hooks must exist before app.init() registers the routes.
   const fastify = app.getHttpAdapter().getInstance();
+  installLenientJsonParser(fastify);
   installRequestContextHooks(fastify);
   if (tracing) installHttpTracingHooks(fastify);
   installHttpMetricsHook(fastify, app.get(MetricsService));

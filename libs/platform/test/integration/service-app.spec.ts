@@ -189,6 +189,22 @@ describe('createServiceApp', () => {
     expect(await response.json()).toEqual({ 'x-request-id': 'after-body-1', 'x-correlation-id': 'flow-7' });
   });
 
+  it('takes a body-less POST that says it is JSON as no body, and still refuses broken JSON', async () => {
+    for (const contentType of ['application/json', 'application/json; charset=utf-8']) {
+      const empty = await fetch(`${base}/probe/context/`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+      });
+      expect(empty.status).toBe(201);
+    }
+    const needsBody = await post('/probe/validate', '');
+    const broken = await post('/probe/validate', '{"email":');
+
+    expect(needsBody.status).toBe(400);
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ success: false });
+  });
+
   it('renders an AppException as the envelope with its status', async () => {
     const response = await get('/probe/conflict');
     expect(response.status).toBe(409);
