@@ -16,7 +16,14 @@ export {
 export { OutboxMessage } from './outbox/outbox-message.entity';
 export { Migration20261122000000CreateOutboxMessages } from './outbox/outbox-messages.migration';
 export { enqueueOutbox } from './outbox/enqueue-outbox';
-export { auditRecordedEvent, recordAudit, type AuditActor, type AuditDraft } from './outbox/audit-event';
+export {
+  auditRecordedEvent,
+  auditRecorder,
+  recordAudit,
+  type AuditActor,
+  type AuditDraft,
+  type AuditRecorder,
+} from './outbox/audit-event';
 export { OutboxRelay, type OutboxRelayOptions, type OutboxRelayLogger } from './outbox/outbox-relay';
 export type { BackoffPolicy } from './outbox/relay-backoff';
 export {

@@ -1,9 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
+import { auditRecorder, OutboxRelay, type AuditActor } from '@tollgate/persistence';
 import type { IncidentSeverity, IncidentStatus, IncidentUpdate, StatusComponent } from '@tollgate/contracts';
 import { Incident } from './incident.entity';
+
+const auditIncident = auditRecorder('admin', 'incident');
 
 export interface NewIncident {
   title: string;
@@ -54,7 +56,7 @@ export class IncidentsRepository {
       const now = new Date();
       const created = tx.create(Incident, { ...input, createdAt: now, updatedAt: now });
       await tx.flush();
-      await this.audit(tx, actor, 'incident.create', created.id, null, incidentAuditSnapshot(created));
+      await auditIncident(tx, actor, 'incident.create', created.id, null, incidentAuditSnapshot(created));
       return created;
     });
     this.outbox.nudge();
@@ -70,7 +72,7 @@ export class IncidentsRepository {
       change(found);
       found.updatedAt = new Date();
       await tx.flush();
-      await this.audit(tx, actor, 'incident.update', id, before, incidentAuditSnapshot(found));
+      await auditIncident(tx, actor, 'incident.update', id, before, incidentAuditSnapshot(found));
       return found;
     });
     if (incident) this.outbox.nudge();
@@ -83,29 +85,11 @@ export class IncidentsRepository {
       if (!found) return false;
       const before = incidentAuditSnapshot(found);
       await tx.nativeDelete(Incident, { id });
-      await this.audit(tx, actor, 'incident.delete', id, before, null);
+      await auditIncident(tx, actor, 'incident.delete', id, before, null);
       return true;
     });
     if (deleted) this.outbox.nudge();
     return deleted;
-  }
-
-  private audit(
-    tx: EntityManager,
-    actor: AuditActor,
-    action: string,
-    id: number,
-    before: Record<string, unknown> | null,
-    after: Record<string, unknown> | null,
-  ): Promise<void> {
-    return recordAudit(tx, {
-      service: 'admin',
-      actor,
-      action,
-      target: { kind: 'incident', id },
-      before,
-      after,
-    });
   }
 }
 

@@ -1,9 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
+import { auditRecorder, OutboxRelay, type AuditActor } from '@tollgate/persistence';
 import type { CreateVersionRequest, UpdateVersionRequest } from './version-requests';
 import { Version } from './version.entity';
+
+const auditVersion = auditRecorder('admin', 'version');
 
 export type VersionChanges = Omit<UpdateVersionRequest, 'id'>;
 
@@ -38,7 +40,7 @@ export class VersionsRepository {
         updatedAt: now,
       });
       await tx.flush();
-      await this.audit(tx, actor, 'version.create', created.id, null, versionAuditSnapshot(created));
+      await auditVersion(tx, actor, 'version.create', created.id, null, versionAuditSnapshot(created));
       return created;
     });
     this.outbox.nudge();
@@ -56,7 +58,7 @@ export class VersionsRepository {
       if (changes.release_date !== undefined) found.releaseDate = changes.release_date;
       found.updatedAt = new Date();
       await tx.flush();
-      await this.audit(tx, actor, 'version.update', id, before, versionAuditSnapshot(found));
+      await auditVersion(tx, actor, 'version.update', id, before, versionAuditSnapshot(found));
       return found;
     });
     if (version) this.outbox.nudge();
@@ -69,29 +71,11 @@ export class VersionsRepository {
       if (!found) return false;
       const before = versionAuditSnapshot(found);
       await tx.nativeDelete(Version, { id });
-      await this.audit(tx, actor, 'version.delete', id, before, null);
+      await auditVersion(tx, actor, 'version.delete', id, before, null);
       return true;
     });
     if (deleted) this.outbox.nudge();
     return deleted;
-  }
-
-  private audit(
-    tx: EntityManager,
-    actor: AuditActor,
-    action: string,
-    id: number,
-    before: Record<string, unknown> | null,
-    after: Record<string, unknown> | null,
-  ): Promise<void> {
-    return recordAudit(tx, {
-      service: 'admin',
-      actor,
-      action,
-      target: { kind: 'version', id },
-      before,
-      after,
-    });
   }
 }
 

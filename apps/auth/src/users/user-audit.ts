@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordAudit, type AuditActor } from '@tollgate/persistence';
+import { auditRecorder, type AuditActor } from '@tollgate/persistence';
 import type { User } from './user.entity';
 
 /** An operator's change to a user, recorded in the audit trail in the change's transaction. */
@@ -20,6 +20,8 @@ export function userAuditSnapshot(user: User): Record<string, unknown> {
   };
 }
 
+const recordUserChange = auditRecorder('auth', 'user');
+
 export function auditUser(
   tx: EntityManager,
   audit: UserAudit,
@@ -28,12 +30,5 @@ export function auditUser(
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
 ): Promise<void> {
-  return recordAudit(tx, {
-    service: 'auth',
-    actor: audit.actor,
-    action,
-    target: { kind: 'user', id },
-    before,
-    after,
-  });
+  return recordUserChange(tx, audit.actor, action, id, before, after);
 }

@@ -11,7 +11,7 @@ import {
   type PromoUpdate,
   type PromoValidation,
 } from '@tollgate/contracts';
-import { OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
+import { auditRecorder, OutboxRelay, type AuditActor } from '@tollgate/persistence';
 import { AppException } from '@tollgate/platform';
 import { PromoCode } from './promo-code.entity';
 import { escapeLike } from './promo-redemptions.service';
@@ -52,6 +52,8 @@ function promoAuditSnapshot(promo: PromoCode): Record<string, unknown> {
   return settings;
 }
 
+const auditPromo = auditRecorder('billing', 'promo');
+
 const duplicateCode = () =>
   new AppException(ErrorCode.Conflict, 'A promo code with this code already exists');
 const notFound = () => new AppException(ErrorCode.NotFound, 'Promo code not found');
@@ -90,7 +92,7 @@ export class PromoService {
         active: input.active,
       });
       await this.flushUnique(em);
-      await this.audit(em, actor, 'promo.create', created.id, null, promoAuditSnapshot(created));
+      await auditPromo(em, actor, 'promo.create', created.id, null, promoAuditSnapshot(created));
       return created;
     });
     return toPromo(promo);
@@ -136,7 +138,7 @@ export class PromoService {
     }
     promo.updatedAt = new Date();
     await this.flushUnique(em);
-    await this.audit(em, actor, 'promo.update', id, before, promoAuditSnapshot(promo));
+    await auditPromo(em, actor, 'promo.update', id, before, promoAuditSnapshot(promo));
     return promo;
   }
 
@@ -152,7 +154,7 @@ export class PromoService {
       const before = promoAuditSnapshot(promo);
       em.assign(promo, { deletedAt: new Date(), active: false, updatedAt: new Date() });
       await em.flush();
-      await this.audit(em, actor, 'promo.delete', id, before, null);
+      await auditPromo(em, actor, 'promo.delete', id, before, null);
     });
   }
 
@@ -179,24 +181,6 @@ export class PromoService {
     const result = await this.em.fork().transactional(work);
     this.outbox.nudge();
     return result;
-  }
-
-  private audit(
-    em: EntityManager,
-    actor: AuditActor,
-    action: string,
-    id: number,
-    before: Record<string, unknown> | null,
-    after: Record<string, unknown> | null,
-  ): Promise<void> {
-    return recordAudit(em, {
-      service: 'billing',
-      actor,
-      action,
-      target: { kind: 'promo', id },
-      before,
-      after,
-    });
   }
 
   private async flushUnique(em: EntityManager): Promise<void> {

@@ -52,3 +52,19 @@ export function auditRecordedEvent(draft: AuditDraft, now = new Date()): Outgoin
 export async function recordAudit(tx: EntityManager, draft: AuditDraft): Promise<void> {
   await enqueueOutbox(tx, [auditRecordedEvent(draft)]);
 }
+
+/** Records one service's changes to one kind of object: `record(tx, actor, action, id, before, after)`. */
+export type AuditRecorder = (
+  tx: EntityManager,
+  actor: AuditActor,
+  action: string,
+  id: string | number,
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+) => Promise<void>;
+
+/** The audit recorder of `service`'s `kind` objects, so each repository states them once. */
+export function auditRecorder(service: string, kind: string): AuditRecorder {
+  return (tx, actor, action, id, before, after) =>
+    recordAudit(tx, { service, actor, action, target: { kind, id }, before, after });
+}
