@@ -25,7 +25,10 @@ export class AuditRepository {
   /** How many of the events were new (a redelivered event id is skipped). */
   async add(events: readonly AuditRecorded[]): Promise<number> {
     if (events.length === 0) return 0;
-    const rows = events.map((event) => ({ ...event, occurred_at: new Date(event.occurred_at * 1000) }));
+    const rows = events.map(({ occurred_at_ms, ...event }) => ({
+      ...event,
+      occurred_at: new Date(occurred_at_ms),
+    }));
     const [result] = await this.em.getConnection().execute<{ added: number }[]>(
       `with "added" as (
          insert into "audit_entries" ("event_id", "service", "actor_id", "actor_role", "action",

@@ -187,7 +187,7 @@ describe.each(INFRASTRUCTURES)('audit trail on %s infrastructure', (kind) => {
       before: { active: true },
       after: null,
       request_id: 'req-audit-1',
-      occurred_at: Math.floor(Date.now() / 1000),
+      occurred_at_ms: Date.now(),
     };
     const record = { topic: TOPICS.auditRecorded.name, key: 'promo:42', value: event };
     await infra.runtime.bus.publish([

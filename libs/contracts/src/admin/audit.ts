@@ -31,13 +31,14 @@ export const auditRecordedV1 = z.object({
   before: snapshot,
   after: snapshot,
   request_id: z.string().max(128).nullable(),
-  occurred_at: epochSeconds,
+  /** Epoch milliseconds: changes made within one second are still listed in the order they were made. */
+  occurred_at_ms: z.number().int().nonnegative(),
 });
 export type AuditRecorded = z.infer<typeof auditRecordedV1>;
 
 /** One entry of `GET /api/audit`. */
 export const auditEntryViewSchema = auditRecordedV1
-  .omit({ v: true, event_id: true, occurred_at: true })
+  .omit({ v: true, event_id: true, occurred_at_ms: true })
   .extend({
     id: z.number().int().positive(),
     created_at: epochSeconds,

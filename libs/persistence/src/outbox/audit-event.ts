@@ -39,7 +39,7 @@ export function auditRecordedEvent(draft: AuditDraft, now = new Date()): Outgoin
     before: redactForAudit(draft.before),
     after: redactForAudit(draft.after),
     request_id: currentCorrelationHeaders()['x-request-id'] ?? null,
-    occurred_at: Math.floor(now.getTime() / 1000),
+    occurred_at_ms: now.getTime(),
   };
   return {
     topic: TOPICS.auditRecorded.name,
