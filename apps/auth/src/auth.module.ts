@@ -25,6 +25,7 @@ import { RegistrationMigration } from './migrations/20261201-registration.migrat
 import { TokensMigration } from './migrations/20261215-tokens.migration';
 import { AccountsMigration } from './migrations/20261222-accounts.migration';
 import { SessionsValidAfterMigration } from './migrations/20261229-sessions-valid-after.migration';
+import { TokenRateLimitsMigration } from './migrations/20261231-token-rate-limits.migration';
 import { PasswordResetController } from './password-reset/password-reset.controller';
 import { PasswordResetService } from './password-reset/password-reset.service';
 import { RegistrationController } from './registration/registration.controller';
@@ -67,6 +68,7 @@ export class AuthModule {
               TokensMigration,
               AccountsMigration,
               SessionsValidAfterMigration,
+              TokenRateLimitsMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -1,5 +1,13 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { TOPICS, type ApiProtocol, type CatalogChannel } from '@tollgate/contracts';
+import {
+  parseGroupRateLimits,
+  RATE_LIMIT_WINDOW_MS,
+  SETTING_KEYS,
+  TOPICS,
+  type ApiProtocol,
+  type CatalogChannel,
+  type GroupRateLimits,
+} from '@tollgate/contracts';
 import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import { KV_STORE, type KvStore } from '@tollgate/kv';
 import {
@@ -10,6 +18,7 @@ import {
   parseMasterKey,
   type Logger,
 } from '@tollgate/platform';
+import { SettingsTable } from '@tollgate/runtime';
 import { CallerAccess } from './access/caller-access';
 import { ApiKeyHasher, KeyIndex } from './access/key-index';
 import { ChannelStatusClient } from './admin/channel-status.client';
@@ -25,7 +34,8 @@ import { RelayMetrics } from './pipeline/relay-metrics';
 import { UpstreamDispatcher } from './pipeline/upstream-dispatcher';
 import { PriceBook } from './pricing/price-book';
 import { adapterForChannelType, UnknownChannelTypeError } from './providers';
-import { PerCallClaims } from './quota/account-claims';
+import { RateLimiter } from './limits/rate-limiter';
+import { PerCallClaims, type AccountClaims } from './quota/account-claims';
 import { LeasedClaims } from './quota/leased-claims';
 import { QuotaReservations } from './quota/quota-reservations';
 import { ReadModelsService, type ReadModels } from './read-models/read-models.service';
@@ -63,6 +73,7 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
   private hotPath?: HotPath;
   private tester?: ChannelTester;
   private lister?: ChannelModelsLister;
+  private settings?: SettingsTable;
   private readonly closers: (() => Promise<void> | void)[] = [];
 
   constructor(
@@ -75,7 +86,9 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const models = await this.readModels.open();
+    const [models, settings] = await Promise.all([this.readModels.open(), SettingsTable.open(this.bus)]);
+    this.settings = settings;
+    this.closers.push(() => settings.stop());
     const masterKey = parseMasterKey(this.config.TOLLGATE_ENCRYPTION_KEY);
     const upstream = new UpstreamClient({
       connectionsPerOrigin: this.config.RELAY_UPSTREAM_CONNECTIONS,
@@ -139,26 +152,19 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
     this.closers.push(() => router.dispose());
     const prices = new PriceBook(models.prices);
     const now = () => performance.now();
-    const claimPolicy = {
-      reservationTtlMs: config.RELAY_RESERVATION_TTL_MS,
-      holdMs: config.RELAY_QUOTA_HOLD_MS,
-    };
-    const claims =
-      config.RELAY_QUOTA_LEASE_MS > 0
-        ? new LeasedClaims(
-            this.kv,
-            {
-              ...claimPolicy,
-              leaseMs: config.RELAY_QUOTA_LEASE_MS,
-              callsPerLease: config.RELAY_QUOTA_LEASE_CALLS,
-            },
-            logger,
-          )
-        : new PerCallClaims(this.kv, claimPolicy);
-    const reservations = new QuotaReservations(claims, {
+    const reservations = new QuotaReservations(this.claims(config.RELAY_QUOTA_HOLD_MS), {
       quotaOf: (userId) => models.balances.get(String(userId))?.quota,
     });
     this.closers.push(() => reservations.close());
+    const limiter = new RateLimiter(
+      {
+        requests: this.claims(RATE_LIMIT_WINDOW_MS),
+        tokens: this.claims(RATE_LIMIT_WINDOW_MS),
+        concurrency: this.claims(0),
+      },
+      this.groupRateLimits(),
+    );
+    this.closers.push(() => limiter.close());
     const metering = new Metering({
       reservations,
       sink: {
@@ -171,6 +177,7 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       now,
       // gen_ai spans of upstream calls cost nothing unless the process exports traces.
       spans: isTracingEnabled() ? new GenAiSpans() : undefined,
+      limiter,
     });
     const dispatcher = new UpstreamDispatcher(router, upstream, keys, metrics, logger, now);
     const tokens = { countPromptTokens, countTextTokens };
@@ -180,7 +187,36 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       chat: new ChatRelay({ ...shared, logger }),
       passThrough: new PassThroughRelay(shared),
       models: (caller) => modelsForCaller({ channels: models.channels, prices: models.prices }, caller),
-      isCaughtUp: () => this.readModels.isCaughtUp(),
+      isCaughtUp: () => this.readModels.isCaughtUp() && this.settings?.isCaughtUp() === true,
+    };
+  }
+
+  /**
+   * Claims on shared-store accounts (a balance, a key's quota, a rate limit), leased when
+   * RELAY_QUOTA_LEASE_MS is set; what a claim cost keeps counting for `holdMs` once it ends.
+   */
+  private claims(holdMs: number): AccountClaims {
+    const { config } = this;
+    const policy = { reservationTtlMs: config.RELAY_RESERVATION_TTL_MS, holdMs };
+    if (config.RELAY_QUOTA_LEASE_MS === 0) return new PerCallClaims(this.kv, policy);
+    return new LeasedClaims(
+      this.kv,
+      { ...policy, leaseMs: config.RELAY_QUOTA_LEASE_MS, callsPerLease: config.RELAY_QUOTA_LEASE_CALLS },
+      this.logger,
+    );
+  }
+
+  /** GroupRateLimits as operators last set it, parsed once per change. */
+  private groupRateLimits(): () => GroupRateLimits {
+    let text: string | undefined;
+    let parsed: GroupRateLimits = {};
+    return () => {
+      const current = this.settings?.get(SETTING_KEYS.groupRateLimits);
+      if (current !== text) {
+        text = current;
+        parsed = parseGroupRateLimits(current);
+      }
+      return parsed;
     };
   }
 

@@ -13,3 +13,4 @@ export * from './internal/service-calls';
 export * from './channels';
 export * from './chat';
 export * from './admin';
+export * from './limits/rate-limits';

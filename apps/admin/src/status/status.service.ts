@@ -4,6 +4,7 @@ import {
   optionList,
   optionText,
   QUOTA_PER_USD,
+  parseGroupRateLimits,
   SETTING_KEYS,
   TOLLGATE_VERSION,
   type SystemStatus,
@@ -66,6 +67,7 @@ export class StatusService implements OnModuleInit, OnModuleDestroy {
       password_login: on(SETTING_KEYS.passwordLoginEnabled),
       yookassa_enabled: on(SETTING_KEYS.yookassaEnabled),
       crypto_enabled: on(SETTING_KEYS.cryptoEnabled),
+      group_rate_limits: parseGroupRateLimits(setting(SETTING_KEYS.groupRateLimits)),
     };
   }
 

@@ -95,6 +95,10 @@ const MESSAGES: Record<AuthMessageKey, Record<Locale, string>> = {
     ru: 'Разрешённые IP: укажите адреса или подсети CIDR',
     en: 'Allowed IPs must be addresses or CIDR blocks',
   },
+  token_limit_above_group: {
+    ru: 'Лимит ключа не может быть выше лимита его группы: {limit}',
+    en: "A key's limit cannot be above its group's: {limit}",
+  },
   token_quota_negative: {
     ru: 'Квота токена не может быть отрицательной',
     en: 'The token quota cannot be negative',

@@ -1,5 +1,12 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { optionFlag, optionText, SETTING_KEYS, type OAuthProvider } from '@tollgate/contracts';
+import {
+  optionFlag,
+  optionText,
+  parseGroupRateLimits,
+  SETTING_KEYS,
+  type GroupRateLimits,
+  type OAuthProvider,
+} from '@tollgate/contracts';
 import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import { HealthRegistry, InjectServiceConfig } from '@tollgate/platform';
 import { SettingsTable } from '@tollgate/runtime';
@@ -72,6 +79,11 @@ export class SettingsReadModel implements OnModuleInit, OnModuleDestroy {
   /** SMTPFrom, else MAIL_FROM. */
   mailFrom(): string {
     return optionText(this.table?.get(SETTING_KEYS.smtpFrom)) ?? this.config.MAIL_FROM;
+  }
+
+  /** GroupRateLimits: each group's /v1 limits, which keys' own limits may not exceed. */
+  groupRateLimits(): GroupRateLimits {
+    return parseGroupRateLimits(this.table?.get(SETTING_KEYS.groupRateLimits));
   }
 
   async onModuleDestroy(): Promise<void> {

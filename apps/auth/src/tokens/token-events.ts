@@ -20,6 +20,9 @@ export function identityTokenEvent(token: Token): OutgoingEvent {
     model_limits: token.modelLimits,
     allow_ips: token.allowIps,
     group: token.group,
+    rpm_limit: token.rpmLimit,
+    tpm_limit: token.tpmLimit,
+    concurrency_limit: token.concurrencyLimit,
     updated_at: seconds(token.updatedAt),
   };
   return { topic: TOPICS.identityToken.name, key: String(token.id), value };

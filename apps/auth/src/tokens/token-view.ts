@@ -21,5 +21,8 @@ export function tokenView(token: Token): TokenView {
     model_limits: token.modelLimits.join(','),
     allow_ips: token.allowIps.join('\n'),
     group: token.group,
+    rpm_limit: token.rpmLimit,
+    tpm_limit: token.tpmLimit,
+    concurrency_limit: token.concurrencyLimit,
   };
 }

@@ -55,6 +55,16 @@ export class Token {
   @Property({ type: 'text', fieldName: 'group' })
   group: Opt<string> = '';
 
+  /** The key's own rate limits; 0 = its group's (GroupRateLimits). */
+  @Property({ type: 'integer' })
+  rpmLimit: Opt<number> = 0;
+
+  @Property({ type: 'integer' })
+  tpmLimit: Opt<number> = 0;
+
+  @Property({ type: 'integer' })
+  concurrencyLimit: Opt<number> = 0;
+
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 

@@ -65,7 +65,7 @@ export class TokensController {
     @RequestLocale() locale: Locale,
   ): Promise<Envelope<TokenView>> {
     const request = parseRequest(createTokenRequestSchema, body, locale, 'token_field_invalid');
-    return ok(await this.tokens.create(identity.userId, request), message('token_created', locale));
+    return ok(await this.tokens.create(identity.userId, request, locale), message('token_created', locale));
   }
 
   @Put()

@@ -62,6 +62,9 @@ export class TokensRepository {
         modelLimits: input.model_limits,
         allowIps: input.allow_ips,
         group: input.group,
+        rpmLimit: input.rpm_limit,
+        tpmLimit: input.tpm_limit,
+        concurrencyLimit: input.concurrency_limit,
       });
       await tx.flush();
       await enqueueOutbox(tx, [identityTokenEvent(created)]);
@@ -85,6 +88,9 @@ export class TokensRepository {
       if (changes.model_limits !== undefined) found.modelLimits = changes.model_limits;
       if (changes.allow_ips !== undefined) found.allowIps = changes.allow_ips;
       if (changes.group !== undefined) found.group = changes.group;
+      if (changes.rpm_limit !== undefined) found.rpmLimit = changes.rpm_limit;
+      if (changes.tpm_limit !== undefined) found.tpmLimit = changes.tpm_limit;
+      if (changes.concurrency_limit !== undefined) found.concurrencyLimit = changes.concurrency_limit;
       found.updatedAt = new Date();
       await tx.flush();
       await enqueueOutbox(tx, [identityTokenEvent(found)]);

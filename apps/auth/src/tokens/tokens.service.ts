@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import {
   ErrorCode,
+  keyLimitAboveGroup,
+  limitsOfGroup,
   type CreateTokenRequest,
+  type KeyRateLimitFields,
   type Page,
   type TokenKey,
   type TokenView,
@@ -9,6 +12,8 @@ import {
 } from '@tollgate/contracts';
 import type { Locale } from '../i18n/locale';
 import { localizedException } from '../i18n/localized-exception';
+import { SettingsReadModel } from '../settings/settings-read-model';
+import { UsersRepository } from '../users/users.repository';
 import { ApiKeyCipher, generateApiKey, maskApiKey } from './token-crypto';
 import { tokenView } from './token-view';
 import { TokensRepository } from './tokens.repository';
@@ -19,6 +24,8 @@ export class TokensService {
   constructor(
     private readonly tokens: TokensRepository,
     private readonly cipher: ApiKeyCipher,
+    private readonly users: UsersRepository,
+    private readonly settings: SettingsReadModel,
   ) {}
 
   async list(userId: number, page: number, pageSize: number, keyword?: string): Promise<Page<TokenView>> {
@@ -30,7 +37,8 @@ export class TokensService {
     return tokenView(this.owned(await this.tokens.findOwned(userId, id), locale));
   }
 
-  async create(userId: number, request: CreateTokenRequest): Promise<TokenView> {
+  async create(userId: number, request: CreateTokenRequest, locale: Locale): Promise<TokenView> {
+    await this.assertWithinGroupLimits(userId, request.group, request, locale);
     const apiKey = generateApiKey();
     const token = await this.tokens.create({
       ...request,
@@ -44,6 +52,24 @@ export class TokensService {
 
   async update(userId: number, request: UpdateTokenRequest, locale: Locale): Promise<TokenView> {
     const { id, ...changes } = request;
+    const limitsChange =
+      changes.rpm_limit !== undefined ||
+      changes.tpm_limit !== undefined ||
+      changes.concurrency_limit !== undefined ||
+      changes.group !== undefined;
+    if (limitsChange) {
+      const current = this.owned(await this.tokens.findOwned(userId, id), locale);
+      await this.assertWithinGroupLimits(
+        userId,
+        changes.group ?? current.group,
+        {
+          rpm_limit: changes.rpm_limit ?? current.rpmLimit,
+          tpm_limit: changes.tpm_limit ?? current.tpmLimit,
+          concurrency_limit: changes.concurrency_limit ?? current.concurrencyLimit,
+        },
+        locale,
+      );
+    }
     return tokenView(this.owned(await this.tokens.update(userId, id, changes), locale));
   }
 
@@ -55,6 +81,29 @@ export class TokensService {
   async key(userId: number, id: number, locale: Locale): Promise<TokenKey> {
     const token = this.owned(await this.tokens.findOwned(userId, id), locale);
     return { key: this.cipher.decrypt(token.keyEncrypted) };
+  }
+
+  /**
+   * A key's own limits may tighten its group's (GroupRateLimits), never loosen them: the group is the
+   * key's own when it names one, else the owner's, as relay decides.
+   */
+  private async assertWithinGroupLimits(
+    userId: number,
+    keyGroup: string,
+    limits: KeyRateLimitFields,
+    locale: Locale,
+  ): Promise<void> {
+    if (limits.rpm_limit === 0 && limits.tpm_limit === 0 && limits.concurrency_limit === 0) return;
+    const group = keyGroup !== '' ? keyGroup : ((await this.users.findById(userId))?.group ?? '');
+    const groupLimits = limitsOfGroup(this.settings.groupRateLimits(), group);
+    const above = keyLimitAboveGroup(limits, groupLimits);
+    if (above === undefined) return;
+    const bound = {
+      rpm_limit: groupLimits.rpm,
+      tpm_limit: groupLimits.tpm,
+      concurrency_limit: groupLimits.concurrency,
+    }[above];
+    throw localizedException(ErrorCode.ValidationFailed, 'token_limit_above_group', locale, { limit: bound });
   }
 
   private owned<T>(token: T | null, locale: Locale): T {

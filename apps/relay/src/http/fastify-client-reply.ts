@@ -29,6 +29,10 @@ export class FastifyClientReply implements ClientReply {
     return this.stream !== undefined;
   }
 
+  setHeaders(headers: Readonly<Record<string, string>>): void {
+    if (!this.reply.sent) void this.reply.headers(headers);
+  }
+
   sendJson(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
     void this.reply.code(status).headers(headers).type(JSON_REPLY_CONTENT_TYPE).send(JSON.stringify(body));
   }

@@ -38,6 +38,10 @@ class RecordingReply implements ClientReply {
   get signal() {
     return this.controller.signal;
   }
+  headers: Record<string, string> = {};
+  setHeaders(headers: Readonly<Record<string, string>>) {
+    Object.assign(this.headers, headers);
+  }
   sendJson(status: number, body: unknown) {
     this.json = { status, body };
   }

@@ -64,6 +64,7 @@ export class ChatRelay {
       promptTokens: promptWithinContext(quote, promptTokensUpperBound(bodyBytes, request)),
       maxOutputTokens: request.max_completion_tokens ?? request.max_tokens,
     });
+    reply.setHeaders(metered.rateLimitHeaders);
     // Tokenised only when the upstream reports no usage (a cut stream, a provider without usage).
     const promptTokens = (): number => this.deps.tokens.countPromptTokens(request);
     let dispatched: Dispatched;

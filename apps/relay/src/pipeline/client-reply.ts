@@ -16,6 +16,8 @@ export class ClientGoneError extends Error {
 export interface ClientReply {
   /** Aborted when the client goes away; upstream calls are made with it. */
   readonly signal: AbortSignal;
+  /** Headers for whatever answer follows (rate limits): set before the answer is sent. */
+  setHeaders(headers: Readonly<Record<string, string>>): void;
   sendJson(status: number, body: unknown, headers?: Readonly<Record<string, string>>): void;
   /** Sends a body as it is (pass-through answers: JSON text, audio bytes). */
   sendRaw(status: number, contentType: string, body: Buffer | string): void;

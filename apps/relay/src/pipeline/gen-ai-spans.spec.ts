@@ -34,6 +34,7 @@ class SilentReply implements ClientReply {
   get signal() {
     return this.controller.signal;
   }
+  setHeaders() {}
   sendJson() {}
   sendRaw() {}
   startStream() {

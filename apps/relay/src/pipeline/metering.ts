@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { CatalogChannel, UsageRecorded } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
 import type { NormalizedUsage } from '../providers';
+import type { AdmittedCall, RateLimiter } from '../limits/rate-limiter';
 import {
   actualQuota,
   estimateQuota,
+  estimateTokens,
   type EstimateInput,
   type EstimatePolicy,
   type Quote,
@@ -43,7 +45,15 @@ interface MeteringDeps {
   now: () => number;
   /** Only while the process exports spans. */
   spans?: GenAiSpans;
+  /** Requests and tokens per minute, concurrency (GroupRateLimits and the keys' own). */
+  limiter?: RateLimiter;
 }
+
+const NOT_LIMITED: AdmittedCall = {
+  headers: {},
+  finish: async () => undefined,
+  abandon: async () => undefined,
+};
 
 /** A call whose estimate is reserved: it ends charged (finish) or free (abandon), exactly once. */
 export class MeteredCall {
@@ -55,7 +65,13 @@ export class MeteredCall {
     readonly quote: Quote,
     readonly estimate: number,
     private readonly reservation: Reservation,
+    private readonly admitted: AdmittedCall,
   ) {}
+
+  /** OpenAI's x-ratelimit-* headers, for every answer to this call (none when nothing limits it). */
+  get rateLimitHeaders(): Readonly<Record<string, string>> {
+    return this.admitted.headers;
+  }
 
   /**
    * Publishes usage.recorded, then turns the reservation into a hold of the real cost. A call the
@@ -104,7 +120,10 @@ export class MeteredCall {
       );
     }
     // Settled even when the event was lost: the hold only errs on the side of the balance.
-    const settled = await this.reservation.settle(quota);
+    const [settled] = await Promise.all([
+      this.reservation.settle(quota),
+      this.admitted.finish(call.usage.prompt_tokens + call.usage.completion_tokens),
+    ]);
     if (!settled) {
       logger.warn(
         { requestId: this.context.requestId, eventId: this.eventId },
@@ -114,8 +133,8 @@ export class MeteredCall {
   }
 
   /** Nothing was served: the estimate is freed and nothing is charged. */
-  abandon(): Promise<void> {
-    return this.reservation.release();
+  async abandon(): Promise<void> {
+    await Promise.all([this.reservation.release(), this.admitted.abandon()]);
   }
 }
 
@@ -123,14 +142,23 @@ export class MeteredCall {
 export class Metering {
   constructor(private readonly deps: MeteringDeps) {}
 
-  /** Throws QuotaRefusedError (402) when the balance or the key's quota cannot cover the estimate. */
+  /**
+   * Throws RateLimitedError (429) when a rate limit is reached, QuotaRefusedError (402) when the
+   * balance or the key's quota cannot cover the estimate; nothing stays claimed then.
+   */
   async open(context: CallContext, quote: Quote, input: EstimateInput): Promise<MeteredCall> {
-    const estimate = estimateQuota(quote, input, this.deps.estimatePolicy);
+    const { estimatePolicy, limiter } = this.deps;
+    const estimate = estimateQuota(quote, input, estimatePolicy);
     const eventId = randomUUID();
+    const admitted =
+      limiter === undefined
+        ? NOT_LIMITED
+        : await limiter.admit(context.caller, eventId, estimateTokens(quote, input, estimatePolicy));
     try {
       const reservation = await this.deps.reservations.reserve(context.caller, eventId, estimate);
-      return new MeteredCall(this.deps, eventId, context, quote, estimate, reservation);
+      return new MeteredCall(this.deps, eventId, context, quote, estimate, reservation, admitted);
     } catch (error) {
+      await admitted.abandon();
       if (error instanceof QuotaRefusedError) this.deps.metrics.refusal(error.reason);
       throw error;
     }

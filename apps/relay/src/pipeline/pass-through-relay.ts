@@ -80,6 +80,7 @@ export class PassThroughRelay {
       promptTokens: promptBound,
       maxOutputTokens: maxOutputTokensOf(operation, body),
     });
+    reply.setHeaders(metered.rateLimitHeaders);
     let dispatched: Dispatched;
     try {
       dispatched = await this.deps.dispatcher.dispatch(context, body.model, reply.signal, (adapter, target) =>

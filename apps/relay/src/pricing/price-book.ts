@@ -78,16 +78,25 @@ export function promptWithinContext(quote: Quote, promptTokens: number): number 
  * the prompt here is an upper bound, and the real prompt may be shorter and leave room for more.
  */
 export function estimateQuota(quote: Quote, input: EstimateInput, policy: EstimatePolicy): number {
-  let output = input.maxOutputTokens ?? policy.defaultMaxOutputTokens;
-  if (quote.contextWindow > 0) output = Math.min(output, quote.contextWindow);
   return chargeQuota(
     {
       prompt_tokens: input.promptTokens,
-      completion_tokens: Math.max(0, Math.floor(output)),
+      completion_tokens: outputBound(quote, input, policy),
       cached_tokens: 0,
     },
     quote.price,
   );
+}
+
+/** The tokens a call may use at most, as reserved against a tokens-per-minute limit. */
+export function estimateTokens(quote: Quote, input: EstimateInput, policy: EstimatePolicy): number {
+  return input.promptTokens + outputBound(quote, input, policy);
+}
+
+function outputBound(quote: Quote, input: EstimateInput, policy: EstimatePolicy): number {
+  let output = input.maxOutputTokens ?? policy.defaultMaxOutputTokens;
+  if (quote.contextWindow > 0) output = Math.min(output, quote.contextWindow);
+  return Math.max(0, Math.floor(output));
 }
 
 /** The real charge. Cached tokens above the prompt (a confused upstream) are capped rather than refused. */

@@ -2,6 +2,11 @@ import type { KvStore } from '@tollgate/kv';
 
 /** One call's claim on one account (a user's balance or a limited key's quota). Ends once. */
 export interface AccountClaim {
+  /**
+   * What the account had left once this claim was taken, as this replica saw it at its last store
+   * round trip (other replicas' later claims are not in it): for rate-limit headers.
+   */
+  readonly remaining: number;
   /** The real cost replaces the estimate; false when the store had already dropped the claim. */
   settle(actual: number): Promise<boolean>;
   /** Nothing was served: the estimate is freed. */
@@ -43,7 +48,13 @@ export class PerCallClaims implements AccountClaims {
   ): Promise<AccountClaim | undefined> {
     const reserved = await this.kv.reserve(account, callId, amount, available, this.policy.reservationTtlMs);
     if (!reserved.ok) return undefined;
-    return new PerCallClaim(this.kv, account, callId, this.policy.holdMs);
+    return new PerCallClaim(
+      this.kv,
+      account,
+      callId,
+      this.policy.holdMs,
+      Math.max(0, available - reserved.outstanding),
+    );
   }
 
   async close(): Promise<void> {}
@@ -57,6 +68,7 @@ class PerCallClaim implements AccountClaim {
     private readonly account: string,
     private readonly id: string,
     private readonly holdMs: number,
+    readonly remaining: number,
   ) {}
 
   async settle(actual: number): Promise<boolean> {

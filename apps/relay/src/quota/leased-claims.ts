@@ -31,6 +31,8 @@ class Lease {
     readonly id: string,
     readonly granted: number,
     readonly openedAt: number,
+    /** What the account had left beside this lease when it was opened. */
+    readonly leftBeside: number,
   ) {}
 
   fits(amount: number): boolean {
@@ -113,7 +115,7 @@ export class LeasedClaims implements AccountClaims {
       reserved = await this.kv.reserve(account, id, amount, available, ttl);
     }
     if (!reserved.ok) return undefined;
-    const lease = new Lease(account, id, granted, this.now());
+    const lease = new Lease(account, id, granted, this.now(), Math.max(0, available - reserved.outstanding));
     this.current.set(account, lease);
     return lease;
   }
@@ -129,6 +131,7 @@ export class LeasedClaims implements AccountClaims {
       this.closeIfDrained(lease);
     };
     return {
+      remaining: lease.leftBeside + lease.granted - lease.committed,
       settle: async (actual) => {
         if (!done) {
           done = true;

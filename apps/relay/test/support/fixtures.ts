@@ -24,6 +24,9 @@ export function aToken(overrides: Partial<IdentityToken> = {}): IdentityToken {
     model_limits: [],
     allow_ips: [],
     group: '',
+    rpm_limit: 0,
+    tpm_limit: 0,
+    concurrency_limit: 0,
     updated_at: 1_700_000_000,
     ...overrides,
   };

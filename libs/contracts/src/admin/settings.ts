@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { groupRateLimitsProblem } from '../limits/rate-limits';
 /**
  * The runtime settings an operator changes in the admin area (PUT /api/option/), by new-api's option
  * names. Admin keeps them and publishes each on the compacted catalog.option topic; every service
@@ -39,14 +40,30 @@ export const SETTING_KEYS = {
   cryptoEnabled: 'CryptoEnabled',
   /** Overrides TOLLGATE_PAYMENT_TEST (test top-ups for pilots). */
   testPaymentEnabled: 'TestPaymentEnabled',
+  /**
+   * Each group's /v1 rate limits, JSON: `{"default": {"rpm": 60, "tpm": 200000, "concurrency": 10}}`
+   * (0 or absent = no limit). Relay enforces them; auth keeps keys' own limits within them.
+   */
+  groupRateLimits: 'GroupRateLimits',
   /** The notice shown to every visitor, in Markdown. */
   notice: 'Notice',
 } as const;
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
 
 /** How the settings form shows a setting and how its value is checked. */
-export type SettingType = 'flag' | 'integer' | 'decimal' | 'text' | 'email' | 'url' | 'list' | 'markdown';
-export type SettingGroup = 'registration' | 'sign_in' | 'mail' | 'site' | 'chat' | 'money' | 'retention';
+export type SettingType =
+  | 'flag'
+  | 'integer'
+  | 'decimal'
+  | 'text'
+  | 'email'
+  | 'url'
+  | 'list'
+  | 'markdown'
+  /** A JSON document checked by the setting's own schema. */
+  | 'json';
+export type SettingGroup =
+  'registration' | 'sign_in' | 'mail' | 'site' | 'chat' | 'money' | 'limits' | 'retention';
 
 export interface SettingDefinition {
   key: SettingKey;
@@ -55,7 +72,7 @@ export interface SettingDefinition {
   type: SettingType;
   group: SettingGroup;
   /** The services that read it from catalog.option. */
-  appliedBy: readonly ('auth' | 'billing' | 'admin' | 'chat')[];
+  appliedBy: readonly ('auth' | 'billing' | 'admin' | 'chat' | 'relay')[];
   /** Integers and decimals: the bounds, inclusive. */
   min?: number;
   max?: number;
@@ -155,6 +172,13 @@ export const SETTINGS_CATALOGUE: readonly SettingDefinition[] = [
   flag(SETTING_KEYS.cryptoEnabled, 'crypto', 'money', ['billing', 'admin']),
   flag(SETTING_KEYS.testPaymentEnabled, 'test_payments', 'money', ['billing', 'admin']),
   {
+    key: SETTING_KEYS.groupRateLimits,
+    slug: 'group_rate_limits',
+    type: 'json',
+    group: 'limits',
+    appliedBy: ['relay', 'auth', 'admin'],
+  },
+  {
     key: SETTING_KEYS.logRetentionDays,
     slug: 'log_retention_days',
     type: 'integer',
@@ -172,6 +196,11 @@ const BY_KEY = new Map<string, SettingDefinition>(
 export function settingDefinition(key: string): SettingDefinition | undefined {
   return BY_KEY.get(key);
 }
+
+/** The checks of the JSON settings, by key. */
+const JSON_PROBLEMS: Partial<Record<SettingKey, (text: string) => string | undefined>> = {
+  [SETTING_KEYS.groupRateLimits]: groupRateLimitsProblem,
+};
 
 const DECIMAL = /^\d{1,15}(\.\d{1,6})?$/;
 const MAILBOX = /^(?:[^<>\r\n]{1,128} )?<?[^\s<>@]{1,64}@[^\s<>@]{1,255}\.[^\s<>@]{1,63}>?$/;
@@ -200,6 +229,8 @@ export function settingProblem(key: string, value: string): string | undefined {
       return MAILBOX.test(text) ? undefined : 'must be an address like Tollgate <no-reply@example.com>';
     case 'url':
       return /^https?:\/\/[^\s]+$/.test(text) ? undefined : 'must be an http(s) address';
+    case 'json':
+      return JSON_PROBLEMS[setting.key]?.(text);
     case 'text':
       return text.length > 256 || /\s/.test(text) ? 'must be one word of at most 256 characters' : undefined;
     default:

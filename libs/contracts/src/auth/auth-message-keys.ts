@@ -38,6 +38,7 @@ export const AUTH_MESSAGE_KEYS = [
   'token_ip_invalid',
   'token_quota_negative',
   'token_field_invalid',
+  'token_limit_above_group',
   'token_not_found',
   'token_created',
   'token_updated',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_KEY_RATE_LIMIT } from '../limits/rate-limits';
 import type { AuthMessageKey } from './auth-message-keys';
 
 /** new-api's token states. Only enabled and disabled may be set by a user; the others follow use. */
@@ -49,6 +50,13 @@ const expiredTime = z
 
 const flag = z.boolean({ invalid_type_error: key('token_field_invalid') });
 
+/** A key's own rate limit; 0 = its group's. */
+const rateLimit = z
+  .number({ invalid_type_error: key('token_field_invalid') })
+  .int(key('token_field_invalid'))
+  .min(0, key('token_field_invalid'))
+  .max(MAX_KEY_RATE_LIMIT, key('token_field_invalid'));
+
 /** A comma- or newline-separated list (new-api sends strings) or an array, as a clean array. */
 const listOf = (entry: z.ZodType<string>, invalid: AuthMessageKey) =>
   z
@@ -86,6 +94,9 @@ const editableFields = {
     .trim()
     .max(64, key('token_field_invalid'))
     .regex(GROUP_PATTERN, key('token_field_invalid')),
+  rpm_limit: rateLimit,
+  tpm_limit: rateLimit,
+  concurrency_limit: rateLimit,
 };
 
 /** POST /api/token/ */
@@ -98,6 +109,9 @@ export const createTokenRequestSchema = z.object({
   model_limits: editableFields.model_limits.default([]),
   allow_ips: editableFields.allow_ips.default([]),
   group: editableFields.group.default(''),
+  rpm_limit: editableFields.rpm_limit.default(0),
+  tpm_limit: editableFields.tpm_limit.default(0),
+  concurrency_limit: editableFields.concurrency_limit.default(0),
 });
 export type CreateTokenRequest = z.output<typeof createTokenRequestSchema>;
 
@@ -121,6 +135,9 @@ export const updateTokenRequestSchema = z.object({
   model_limits: editableFields.model_limits.optional(),
   allow_ips: editableFields.allow_ips.optional(),
   group: editableFields.group.optional(),
+  rpm_limit: editableFields.rpm_limit.optional(),
+  tpm_limit: editableFields.tpm_limit.optional(),
+  concurrency_limit: editableFields.concurrency_limit.optional(),
 });
 export type UpdateTokenRequest = z.output<typeof updateTokenRequestSchema>;
 
@@ -151,6 +168,10 @@ export const tokenViewSchema = z.object({
   /** Newline-separated addresses and CIDR blocks, as new-api answers. */
   allow_ips: z.string(),
   group: z.string(),
+  /** The key's own rate limits (0 = its group's). */
+  rpm_limit: z.number().int(),
+  tpm_limit: z.number().int(),
+  concurrency_limit: z.number().int(),
 });
 export type TokenView = z.infer<typeof tokenViewSchema>;
 

@@ -71,6 +71,10 @@ export const identityTokenV1 = z.object({
   model_limits: z.array(z.string()),
   allow_ips: z.array(z.string()),
   group: z.string(),
+  /** The key's own rate limits, 0 = its group's (absent in events written before they existed). */
+  rpm_limit: z.number().int().nonnegative().default(0),
+  tpm_limit: z.number().int().nonnegative().default(0),
+  concurrency_limit: z.number().int().nonnegative().default(0),
   updated_at: epochSeconds,
 });
 export type IdentityToken = z.infer<typeof identityTokenV1>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rateLimitsSchema } from '../limits/rate-limits';
 
 /** `GET /api/status` data: SPEC §3 "System status" plus what the web client needs at start-up. */
 export const systemStatusSchema = z.object({
@@ -23,6 +24,8 @@ export const systemStatusSchema = z.object({
   password_login: z.boolean(),
   yookassa_enabled: z.boolean(),
   crypto_enabled: z.boolean(),
+  /** Each group's /v1 rate limits (GroupRateLimits); a group not named has none. */
+  group_rate_limits: z.record(rateLimitsSchema),
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
 

@@ -1,0 +1,189 @@
+import {
+  effectiveKeyLimits,
+  ErrorCode,
+  limitsOfGroup,
+  RATE_LIMIT_WINDOW_MS,
+  type GroupRateLimits,
+  type RateLimits,
+} from '@tollgate/contracts';
+import type { Caller } from '../access/caller-access';
+import { RelayError } from '../errors/relay-error';
+import type { AccountClaim, AccountClaims } from '../quota/account-claims';
+import { rateLimitHeaders, type DimensionState } from './rate-limit-headers';
+
+export type LimitDimension = keyof RateLimits;
+type Scope = 'key' | 'user';
+
+/**
+ * The stores each dimension is counted in: requests and tokens as claims held for the window after
+ * the call (a sliding minute), concurrency as claims released when the call ends.
+ */
+export interface RateLimitClaims {
+  requests: AccountClaims;
+  tokens: AccountClaims;
+  concurrency: AccountClaims;
+}
+
+const DIMENSION_WORDS: Record<LimitDimension, string> = {
+  rpm: 'requests per minute (RPM)',
+  tpm: 'tokens per minute (TPM)',
+  concurrency: 'concurrent requests',
+};
+
+export class RateLimitedError extends RelayError {
+  constructor(
+    readonly dimension: LimitDimension,
+    readonly scope: Scope,
+    limit: number,
+    retryAfterSeconds: number,
+  ) {
+    super(
+      ErrorCode.RateLimited,
+      `Rate limit reached on ${DIMENSION_WORDS[dimension]} for this ${scope === 'key' ? 'API key' : 'account'}: ` +
+        `limit ${limit}. Please try again in ${retryAfterSeconds}s.`,
+      retryAfterSeconds,
+    );
+  }
+}
+
+interface Taken {
+  dimension: LimitDimension;
+  limit: number;
+  claim: AccountClaim;
+}
+
+/** A call let through the rate limits: it ends once, finished (with its real tokens) or abandoned. */
+export interface AdmittedCall {
+  /** OpenAI's x-ratelimit-* headers for the tightest limit of each kind; none when nothing limits the call. */
+  readonly headers: Readonly<Record<string, string>>;
+  finish(actualTokens: number): Promise<void>;
+  /** Nothing was served: the request still counts, its reserved tokens and its slot are given back. */
+  abandon(): Promise<void>;
+}
+
+const UNLIMITED: AdmittedCall = Object.freeze({
+  headers: Object.freeze({}),
+  finish: async () => undefined,
+  abandon: async () => undefined,
+});
+
+class LimitedCall implements AdmittedCall {
+  private ended = false;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(private readonly taken: readonly Taken[]) {
+    this.headers = rateLimitHeaders(tightest(taken, 'rpm'), tightest(taken, 'tpm'));
+  }
+
+  finish(actualTokens: number): Promise<void> {
+    return this.end(actualTokens);
+  }
+
+  abandon(): Promise<void> {
+    return this.end(0);
+  }
+
+  private async end(tokens: number): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    await Promise.all(
+      this.taken.map(({ dimension, claim }) => {
+        if (dimension === 'rpm') return claim.settle(1);
+        if (dimension === 'tpm') return claim.settle(tokens);
+        return claim.release();
+      }),
+    );
+  }
+}
+
+function tightest(taken: readonly Taken[], dimension: LimitDimension): DimensionState | undefined {
+  let best: DimensionState | undefined;
+  for (const entry of taken) {
+    if (entry.dimension !== dimension) continue;
+    if (best === undefined || entry.claim.remaining < best.remaining)
+      best = { limit: entry.limit, remaining: entry.claim.remaining };
+  }
+  return best;
+}
+
+/** How long a refused call should wait: the share of the window that frees what it asked for. */
+function retryAfterSeconds(dimension: LimitDimension, amount: number, limit: number): number {
+  if (dimension === 'concurrency') return 1;
+  return Math.max(1, Math.ceil(((RATE_LIMIT_WINDOW_MS / 1000) * amount) / limit));
+}
+
+/**
+ * Requests per minute, tokens per minute and requests in flight, for the user (all their keys and
+ * chats together, at their group's limits) and for the key (its own limits within the group's).
+ * Each limited dimension is a claim on a shared-store account, taken the way quota is (leases, so
+ * most calls make no store round trip); a call nothing limits touches no store at all.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly claims: RateLimitClaims,
+    private readonly groups: () => GroupRateLimits,
+  ) {}
+
+  /**
+   * `tokens`: what the call may use at most (prompt bound and output limit); a call asking more than
+   * a tokens-per-minute limit reserves the whole limit, so it is never refused for its size alone.
+   * Throws RateLimitedError (429) when a limit is reached; nothing is left claimed then.
+   */
+  async admit(caller: Caller, callId: string, tokens: number): Promise<AdmittedCall> {
+    const group = limitsOfGroup(this.groups(), caller.group);
+    const scopes: [Scope, number, RateLimits][] = [['user', caller.user.id, group]];
+    if (caller.token !== null) scopes.push(['key', caller.token.id, effectiveKeyLimits(caller.token, group)]);
+    const wanted: {
+      scope: Scope;
+      dimension: LimitDimension;
+      limit: number;
+      amount: number;
+      account: string;
+    }[] = [];
+    for (const [scope, id, limits] of scopes) {
+      for (const dimension of ['rpm', 'tpm', 'concurrency'] as const) {
+        const limit = limits[dimension];
+        if (limit <= 0) continue;
+        const amount = dimension === 'tpm' ? Math.min(Math.max(tokens, 1), limit) : 1;
+        wanted.push({ scope, dimension, limit, amount, account: `limit:${dimension}:${scope}:${id}` });
+      }
+    }
+    if (wanted.length === 0) return UNLIMITED;
+    const results = await Promise.allSettled(
+      wanted.map((w) => this.storeOf(w.dimension).claim(w.account, callId, w.amount, w.limit)),
+    );
+    const taken: Taken[] = [];
+    let refused: (typeof wanted)[number] | undefined;
+    let failure: unknown;
+    results.forEach((result, index) => {
+      const w = wanted[index]!;
+      if (result.status === 'rejected') failure ??= result.reason;
+      else if (result.value === undefined) refused ??= w;
+      else taken.push({ dimension: w.dimension, limit: w.limit, claim: result.value });
+    });
+    if (refused === undefined && failure === undefined) return new LimitedCall(taken);
+    // The claims that did succeed are given back: a refused call counts against nothing.
+    await Promise.all(taken.map(({ claim }) => claim.release()));
+    if (refused === undefined) throw failure;
+    throw new RateLimitedError(
+      refused.dimension,
+      refused.scope,
+      refused.limit,
+      retryAfterSeconds(refused.dimension, refused.amount, refused.limit),
+    );
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([
+      this.claims.requests.close(),
+      this.claims.tokens.close(),
+      this.claims.concurrency.close(),
+    ]);
+  }
+
+  private storeOf(dimension: LimitDimension): AccountClaims {
+    if (dimension === 'rpm') return this.claims.requests;
+    if (dimension === 'tpm') return this.claims.tokens;
+    return this.claims.concurrency;
+  }
+}
