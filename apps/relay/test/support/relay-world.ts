@@ -73,14 +73,7 @@ export class RelayWorld {
    */
   async key(balance: number | undefined, token: Partial<IdentityToken> = {}): Promise<TestKey> {
     const userId = randomInt(100_000_000, 2_000_000_000);
-    const apiKey = `sk-${randomBytes(24).toString('hex')}`;
-    const entity = aToken({
-      id: randomInt(100_000_000, 2_000_000_000),
-      user_id: userId,
-      key_hash: createHmac('sha256', this.hmacKey).update(apiKey, 'utf8').digest('hex'),
-      group: this.group,
-      ...token,
-    });
+    const { apiKey, entity } = this.newToken(userId, token);
     await this.bus.publish([
       { topic: TOPICS.identityUser.name, key: String(userId), value: aUser(userId) },
       ...(balance === undefined
@@ -89,6 +82,25 @@ export class RelayWorld {
       { topic: TOPICS.identityToken.name, key: String(entity.id), value: entity },
     ]);
     return { apiKey, token: entity, userId };
+  }
+
+  /** Another key of a user `key()` made. */
+  async keyOf(userId: number, token: Partial<IdentityToken> = {}): Promise<TestKey> {
+    const { apiKey, entity } = this.newToken(userId, token);
+    await this.bus.publish([{ topic: TOPICS.identityToken.name, key: String(entity.id), value: entity }]);
+    return { apiKey, token: entity, userId };
+  }
+
+  private newToken(userId: number, token: Partial<IdentityToken>): { apiKey: string; entity: IdentityToken } {
+    const apiKey = `sk-${randomBytes(24).toString('hex')}`;
+    const entity = aToken({
+      id: randomInt(100_000_000, 2_000_000_000),
+      user_id: userId,
+      key_hash: createHmac('sha256', this.hmacKey).update(apiKey, 'utf8').digest('hex'),
+      group: this.group,
+      ...token,
+    });
+    return { apiKey, entity };
   }
 
   /** A signed-in user of this run's group with no key (the chat service calls for them), and a balance. */

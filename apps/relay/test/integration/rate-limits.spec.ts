@@ -1,0 +1,247 @@
+import { randomBytes } from 'node:crypto';
+import Anthropic from '@anthropic-ai/sdk';
+import {
+  CHANNEL_TYPES,
+  Role,
+  SETTING_KEYS,
+  TOPICS,
+  type Envelope,
+  type GroupRateLimits,
+} from '@tollgate/contracts';
+import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
+import type { RunningService } from '@tollgate/runtime';
+import {
+  eventually,
+  getJson,
+  INFRASTRUCTURES,
+  openInfrastructure,
+  startFakeUpstream,
+  waitUntilReady,
+  type FakeUpstream,
+  type TestInfrastructure,
+} from '@tollgate/testing';
+import OpenAI from 'openai';
+import { startRelay } from '../../src';
+import { RelayWorld, type TestKey } from '../support/relay-world';
+
+jest.setTimeout(90_000);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Rate limits across two relay replicas on one shared store (Redis in the distributed runtime, the
+ * process's store in the embedded one), read by the official SDKs.
+ */
+describe.each(INFRASTRUCTURES)('rate limits on %s infrastructure', (kind) => {
+  const secret = randomBytes(32).toString('hex');
+  let infra: TestInfrastructure;
+  let world: RelayWorld;
+  let upstream: FakeUpstream;
+  let slowUpstream: FakeUpstream;
+  let replicas: RunningService[] = [];
+  let gpt: string;
+  let claude: string;
+  let slow: string;
+
+  const setGroupLimits = (limits: GroupRateLimits) =>
+    infra.runtime.bus.publish([
+      {
+        topic: TOPICS.catalogOption.name,
+        key: SETTING_KEYS.groupRateLimits,
+        value: {
+          v: 1,
+          key: SETTING_KEYS.groupRateLimits,
+          value: JSON.stringify(limits),
+          updated_at: Math.floor(Date.now() / 1000),
+        },
+      },
+    ]);
+  const openai = (key: TestKey, replica: number) =>
+    new OpenAI({ apiKey: key.apiKey, baseURL: `${replicas[replica]!.url}/v1`, maxRetries: 0 });
+  const ask = (key: TestKey, replica: number, model = gpt) =>
+    openai(key, replica)
+      .chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }], max_tokens: 16 })
+      .withResponse();
+  /** On both replicas: the key is known and its owner's balance is in the balances table. */
+  const keyReady = (key: TestKey) =>
+    eventually(`key and balance of user ${key.userId} on both replicas`, async () => {
+      const root = await signInternalToken({ userId: 1, role: Role.Root, via: 'session' }, secret);
+      for (const replica of replicas) {
+        const models = await fetch(`${replica.url}/v1/models`, {
+          headers: { authorization: `Bearer ${key.apiKey}` },
+        });
+        if (models.status !== 200) return undefined;
+        const balance = await getJson<Envelope<{ present: boolean }>>(
+          `${replica.url}/internal/read-models/balances/${key.userId}`,
+          { [INTERNAL_IDENTITY_HEADER]: root },
+        );
+        if (balance.body.data?.present !== true) return undefined;
+      }
+      return true;
+    });
+  const readyKey = async (token: Parameters<RelayWorld['key']>[1] = {}) => {
+    const key = await world.key(50_000_000, token);
+    await keyReady(key);
+    return key;
+  };
+
+  beforeAll(async () => {
+    infra = await openInfrastructure(kind, 'relay-rate-limits', { database: false });
+    world = new RelayWorld(infra.runtime.bus, infra.runId);
+    upstream = await startFakeUpstream({ completionTokens: 8, chunks: 2 });
+    slowUpstream = await startFakeUpstream({ completionTokens: 4, latencyMs: 1500 });
+    gpt = world.model('gpt');
+    claude = world.model('claude');
+    slow = world.model('slow');
+    for (let i = 0; i < 2; i++) {
+      replicas.push(
+        await startRelay(
+          {
+            HOST: '127.0.0.1',
+            PORT: '0',
+            LOG_LEVEL: 'error',
+            TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+            TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
+          },
+          infra.runtime,
+        ),
+      );
+    }
+    // Topics exist once a service has started.
+    await setGroupLimits({ [world.group]: { rpm: 1000, tpm: 0, concurrency: 0 } });
+    await Promise.all([world.price(gpt), world.price(claude), world.price(slow)]);
+    await world.channel({ key: 'sk-fake-openai-key', base_url: upstream.url, models: [gpt] });
+    await world.channel({ key: 'sk-fake-openai-key', base_url: slowUpstream.url, models: [slow] });
+    await world.channel({
+      type: CHANNEL_TYPES.anthropic,
+      key: 'sk-ant-fake-anthropic-key',
+      base_url: upstream.url,
+      models: [claude],
+    });
+    await Promise.all(replicas.map((replica) => waitUntilReady(replica.url)));
+  });
+
+  afterAll(async () => {
+    for (const replica of replicas) await replica.close();
+    replicas = [];
+    await upstream?.close();
+    await slowUpstream?.close();
+    await infra?.close();
+  });
+
+  it("counts a key's requests per minute across both replicas, tells the SDK with OpenAI's headers, then answers 429", async () => {
+    const key = await readyKey({ rpm_limit: 4 });
+    const remaining: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { response } = await ask(key, i % 2);
+      expect(response.headers.get('x-ratelimit-limit-requests')).toBe('4');
+      expect(response.headers.get('x-ratelimit-reset-requests')).toMatch(
+        /^\d+(\.\d+)?m?s$|^\d+m\d+(\.\d+)?s$/,
+      );
+      remaining.push(response.headers.get('x-ratelimit-remaining-requests')!);
+    }
+    expect(remaining).toEqual(['3', '2', '1', '0']);
+    for (const replica of [0, 1]) {
+      const refused = await ask(key, replica).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+      const error = refused as InstanceType<typeof OpenAI.RateLimitError>;
+      expect(error.status).toBe(429);
+      expect(Number(error.headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(error.message).toContain('requests per minute');
+    }
+  });
+
+  it("answers 429 in Anthropic's shape, with the headers on the answers before it", async () => {
+    const key = await readyKey({ rpm_limit: 1 });
+    const anthropic = (replica: number) =>
+      new Anthropic({ apiKey: key.apiKey, baseURL: replicas[replica]!.url, maxRetries: 0 });
+    const ok = await anthropic(0)
+      .messages.create({ model: claude, max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
+    expect(ok.response.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    const refused = await anthropic(1)
+      .messages.create({ model: claude, max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.RateLimitError);
+    expect((refused as InstanceType<typeof Anthropic.RateLimitError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'rate_limit_error' },
+    });
+  });
+
+  it("answers 429 in Gemini's shape", async () => {
+    const key = await readyKey({ rpm_limit: 1 });
+    const generate = (replica: number) =>
+      fetch(`${replicas[replica]!.url}/v1beta/models/${gpt}:generateContent`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': key.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }),
+      });
+    expect((await generate(0)).status).toBe(200);
+    const refused = await generate(1);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await refused.json()) as { error: { status: string } }).error.status).toBe('RESOURCE_EXHAUSTED');
+  });
+
+  it('holds a concurrency slot on one replica against a call on the other until the first ends', async () => {
+    const key = await readyKey({ concurrency_limit: 1 });
+    const first = ask(key, 0, slow);
+    // The first call is admitted once the slow upstream has it in hand.
+    await eventually('the slow call in flight', async () =>
+      slowUpstream.stats().requests > 0 ? true : undefined,
+    );
+    const refused = await ask(key, 1).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((refused as Error).message).toContain('concurrent requests');
+    await first;
+    await eventually('the slot back', async () => {
+      try {
+        await ask(key, 1);
+        return true;
+      } catch (error) {
+        if (error instanceof OpenAI.RateLimitError) return undefined;
+        throw error;
+      }
+    });
+  });
+
+  it('reserves tokens per minute up front and corrects them by the usage the call really had', async () => {
+    const key = await readyKey({ tpm_limit: 5000 });
+    const first = await ask(key, 0);
+    const left = Number(first.response.headers.get('x-ratelimit-remaining-tokens'));
+    expect(first.response.headers.get('x-ratelimit-limit-tokens')).toBe('5000');
+    const reserved = 5000 - left;
+    const used = first.data.usage!.prompt_tokens + first.data.usage!.completion_tokens;
+    expect(reserved).toBeGreaterThan(used);
+    // A replica hands a lease back to the store within its lease period (500 ms by default).
+    await sleep(1200);
+    const second = await ask(key, 1);
+    expect(Number(second.response.headers.get('x-ratelimit-remaining-tokens'))).toBe(5000 - used - reserved);
+  });
+
+  it("applies a change of the group's limits on both replicas, to all of a user's keys together", async () => {
+    const key = await readyKey();
+    await setGroupLimits({ [world.group]: { rpm: 2, tpm: 0, concurrency: 0 } });
+    for (const replica of [0, 1]) {
+      const probe = await readyKey();
+      await eventually(`the new group limit on replica ${replica}`, async () => {
+        try {
+          const { response } = await ask(probe, replica);
+          return response.headers.get('x-ratelimit-limit-requests') === '2' ? true : undefined;
+        } catch (error) {
+          // The probe's calls under the old limit may already fill the new one.
+          if (error instanceof OpenAI.RateLimitError) return true;
+          throw error;
+        }
+      });
+    }
+    const sameUser = await world.keyOf(key.userId);
+    await keyReady(sameUser);
+    await ask(key, 0);
+    await ask(sameUser, 1);
+    const refused = await ask(key, 1).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((refused as Error).message).toContain('for this account');
+  });
+});
