@@ -122,6 +122,12 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
     ['a reward above 100 %', { key: SETTING_KEYS.affiliateRewardPercent, value: '150' }],
     ['a sender that is no address', { key: SETTING_KEYS.smtpFrom, value: 'Tollgate' }],
     ['a server address that is no URL', { key: SETTING_KEYS.serverAddress, value: 'llm.example' }],
+    ['group rate limits that are not JSON', { key: SETTING_KEYS.groupRateLimits, value: '{rpm: 5' }],
+    ['a negative group rate limit', { key: SETTING_KEYS.groupRateLimits, value: '{"default": {"rpm": -1}}' }],
+    [
+      'an unknown group rate limit field',
+      { key: SETTING_KEYS.groupRateLimits, value: '{"default": {"rps": 5}}' },
+    ],
   ];
 
   it.each(badInputs)('refuses %s with a 4xx envelope and stores nothing', async (_case, body) => {
@@ -147,6 +153,22 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
       server_address: 'https://api.example.test',
       email_verification: true,
     });
+  });
+
+  it("shows the groups' rate limits root sets in /api/status", async () => {
+    const limits = { default: { rpm: 60, tpm: 200_000, concurrency: 10 }, vip: { rpm: 600 } };
+    expect((await put({ key: SETTING_KEYS.groupRateLimits, value: JSON.stringify(limits) })).status).toBe(
+      200,
+    );
+    const status = await eventually('the limits in /api/status', async () => {
+      const answer = await client.call<SystemStatus>('/api/status');
+      return Object.keys(answer.body.data?.group_rate_limits ?? {}).length > 0 ? answer.body.data : undefined;
+    });
+    expect(status.group_rate_limits).toEqual({
+      default: { rpm: 60, tpm: 200_000, concurrency: 10 },
+      vip: { rpm: 600, tpm: 0, concurrency: 0 },
+    });
+    await put({ key: SETTING_KEYS.groupRateLimits, value: '' });
   });
 
   it('names the setting and the rule when a catalogued value is wrong', async () => {

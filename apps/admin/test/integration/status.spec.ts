@@ -93,6 +93,7 @@ describe.each(INFRASTRUCTURES)('admin on %s infrastructure', (kind) => {
       password_login: true,
       yookassa_enabled: true,
       crypto_enabled: true,
+      group_rate_limits: {},
     });
     expect(JSON.stringify(status)).not.toContain(githubSecret);
   });

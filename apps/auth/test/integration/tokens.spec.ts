@@ -3,6 +3,7 @@ import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { startGateway } from '@tollgate/gateway';
 import {
+  SETTING_KEYS,
   TOKEN_KEY_HASH_PURPOSE,
   TOPICS,
   TokenStatus,
@@ -154,6 +155,9 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
       model_limits: 'gpt-4o,claude-3-5-sonnet',
       allow_ips: '10.0.0.1\n192.168.0.0/16\n2001:db8::/32',
       group: 'vip',
+      rpm_limit: 0,
+      tpm_limit: 0,
+      concurrency_limit: 0,
     });
     expect(Math.abs(token.created_time - Date.now() / 1000)).toBeLessThan(60);
 
@@ -186,6 +190,9 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
       model_limits: ['gpt-4o', 'claude-3-5-sonnet'],
       allow_ips: ['10.0.0.1', '192.168.0.0/16', '2001:db8::/32'],
       group: 'vip',
+      rpm_limit: 0,
+      tpm_limit: 0,
+      concurrency_limit: 0,
       updated_at: expect.any(Number),
     });
 
@@ -218,6 +225,57 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
       tokenEvents.records.find((record) => record.key === String(token.id) && record.value === null),
     );
     expect(JSON.stringify(tokenEvents.records)).not.toContain(fullKey.slice(3));
+  });
+
+  it("keeps a key's own rate limits within its group's (GroupRateLimits), and publishes them to relay", async () => {
+    await infra.runtime.bus.publish([
+      {
+        topic: TOPICS.catalogOption.name,
+        key: SETTING_KEYS.groupRateLimits,
+        value: {
+          v: 1,
+          key: SETTING_KEYS.groupRateLimits,
+          value: JSON.stringify({ default: { rpm: 60, tpm: 100_000, concurrency: 0 }, vip: { rpm: 600 } }),
+          updated_at: Math.floor(Date.now() / 1000),
+        },
+      },
+    ]);
+    const user = await signedInUser();
+    const above = await eventually('the group limits in auth', async () => {
+      const answer = await user.call('/api/token', {
+        method: 'POST',
+        body: { name: 'too fast', rpm_limit: 61 },
+        headers: RU,
+      });
+      return answer.status === 400 ? answer : undefined;
+    });
+    expect(above.body).toMatchObject({
+      success: false,
+      message: 'Лимит ключа не может быть выше лимита его группы: 60',
+    });
+    const key = await create(user, { name: 'bounded', rpm_limit: 60, tpm_limit: 5000, concurrency_limit: 3 });
+    expect(key).toMatchObject({ rpm_limit: 60, tpm_limit: 5000, concurrency_limit: 3 });
+    // Its own group's limit applies when the key names one; a group without concurrency limit allows any.
+    const vip = await create(user, { name: 'vip', group: 'vip', rpm_limit: 500, concurrency_limit: 50 });
+    expect(vip.rpm_limit).toBe(500);
+    const moved = await user.call('/api/token', {
+      method: 'PUT',
+      body: { id: vip.id, group: '' },
+      headers: EN,
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.message).toBe("A key's limit cannot be above its group's: 60");
+    const tightened = await user.call('/api/token', {
+      method: 'PUT',
+      body: { id: key.id, rpm_limit: 10 },
+    });
+    expect(tightened.status).toBe(200);
+    const event = await eventually('the limits on identity.token', async () =>
+      tokenEvents
+        .values<IdentityToken>((value) => value.id === key.id)
+        .find((value) => value.rpm_limit === 10),
+    );
+    expect(event).toMatchObject({ rpm_limit: 10, tpm_limit: 5000, concurrency_limit: 3 });
   });
 
   it('keeps each user to their own keys: someone else’s key answers 404 and stays unchanged', async () => {
