@@ -12,6 +12,7 @@ import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
 import { PerCallClaims } from '../quota/account-claims';
 import { QuotaReservations, userAccount } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
+import { callCost } from './call-cost';
 import { ChatRelay } from './chat-relay';
 import { ClientGoneError, type ClientReply } from './client-reply';
 import { Metering } from './metering';
@@ -165,15 +166,20 @@ describe('ChatRelay', () => {
     await relay.handle(context, openAiChatProtocol, request(), BODY_BYTES, reply);
 
     expect(tokens.countPromptTokens).not.toHaveBeenCalled();
-    // OpenAI client, OpenAI channel: the answer passes through byte for byte.
+    const charge = chargeQuota({ prompt_tokens: 12, completion_tokens: 5, cached_tokens: 0 }, PRICE);
+    const costFields = `"cost":${callCost(charge).usd},"cost_quota":${charge},`;
+    // OpenAI client, OpenAI channel: the answer passes through byte for byte, with its cost in the usage.
     expect(reply.raw).toEqual({
       status: 200,
       contentType: 'application/json; charset=utf-8',
-      body: upstreamText,
+      body: upstreamText.replace('"usage": {', `"usage": {${costFields}`),
+    });
+    expect(reply.headers).toEqual({
+      'x-tollgate-cost': callCost(charge).usd,
+      'x-tollgate-cost-quota': String(charge),
     });
     expect(reply.json).toBeUndefined();
     expect(release).toHaveBeenCalled();
-    const charge = chargeQuota({ prompt_tokens: 12, completion_tokens: 5, cached_tokens: 0 }, PRICE);
     expect(events).toEqual([
       expect.objectContaining({
         status: 'success',
@@ -250,7 +256,13 @@ describe('ChatRelay', () => {
     const asked = request({ stream: true, stream_options: { include_usage: true } });
     await relay.handle(context, openAiChatProtocol, asked, BODY_BYTES, reply);
 
-    expect(reply.written).toEqual([`data: ${datas[0]}\n\n`, `data: ${datas[1]}\n\n`, 'data: [DONE]\n\n']);
+    // The usage chunk's bytes too, with the call's cost in its usage.
+    const charge = chargeQuota({ prompt_tokens: 3, completion_tokens: 1, cached_tokens: 0 }, PRICE);
+    const withCost = datas[1]!.replace(
+      '"usage": {',
+      `"usage": {"cost":${callCost(charge).usd},"cost_quota":${charge},`,
+    );
+    expect(reply.written).toEqual([`data: ${datas[0]}\n\n`, `data: ${withCost}\n\n`, 'data: [DONE]\n\n']);
     expect(events).toEqual([expect.objectContaining({ prompt_tokens: 3, completion_tokens: 1 })]);
   });
 

@@ -17,6 +17,7 @@ import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../pr
 import { promptTokensUpperBound } from '../token-counting';
 import type { CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
+import { addUsageCost, callCost, costHeaders, withUsageCost, type CallCost } from './call-cost';
 import { chargeEvent } from './charge-event';
 import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from './client-reply';
 import type { MeteredCall, Metering } from './metering';
@@ -119,10 +120,16 @@ export class ChatRelay {
     if (reported === undefined) generated.addResponse(parsed);
     const usage = usageOrCounted(reported, promptTokens, generated);
     if (!reply.signal.aborted) {
+      const cost = callCost(metered.chargeFor(usage));
+      reply.setHeaders(costHeaders(cost));
       const rendered = protocol.renderResponse(parsed, request.model);
-      // The client's dialect is the channel's and nothing was changed: its bytes go out as they came.
-      if (rendered === body) reply.sendRaw(200, JSON_REPLY_CONTENT_TYPE, text);
-      else reply.sendJson(200, rendered);
+      const reportsCost = protocol.protocol === 'openai';
+      // The client's dialect is the channel's and nothing was changed: its bytes go out as they came,
+      // the cost spliced into their usage object.
+      if (rendered === body) {
+        const withCost = reportsCost ? withUsageCost(text, cost) : undefined;
+        reply.sendRaw(200, JSON_REPLY_CONTENT_TYPE, withCost ?? text);
+      } else reply.sendJson(200, reportsCost ? addUsageCost(rendered as object, cost) : rendered);
     }
     await metered.finish({
       channel: route.channel,
@@ -165,7 +172,7 @@ export class ChatRelay {
     const forward = async (chunks: ChatCompletionChunk[]): Promise<void> => {
       for (const chunk of chunks) {
         generated.addChunk(chunk);
-        const text = out.push(chunk);
+        const text = out.push(chunk, this.costInChunk(metered, chunk));
         if (ttftMs === null && GeneratedText.hasOutput(chunk)) {
           ttftMs = this.deps.now() - context.startedAt;
           this.deps.metrics.firstToken(adapter.name, metered.quote.model, ttftMs / 1000);
@@ -211,6 +218,13 @@ export class ChatRelay {
       url: dispatched.url,
       sentAt: dispatched.sentAt,
     });
+  }
+
+  /** The charge for the usage a chunk carries (an OpenAI stream's last chunk), else nothing. */
+  private costInChunk(metered: MeteredCall, chunk: ChatCompletionChunk): CallCost | undefined {
+    if (chunk.usage === undefined || chunk.usage === null) return undefined;
+    const usage = normalizeOpenAiUsage(chunk.usage);
+    return usage === undefined ? undefined : callCost(metered.chargeFor(usage));
   }
 
   private async tryWrite(reply: ClientReply, out: ClientChatStream, error: RelayError): Promise<void> {

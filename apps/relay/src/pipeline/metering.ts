@@ -68,6 +68,11 @@ export class MeteredCall {
     private readonly admitted: AdmittedCall,
   ) {}
 
+  /** What the call is charged for this usage (nothing for a call the upstream broke off). */
+  chargeFor(usage: NormalizedUsage, status: CallStatus = 'success'): number {
+    return status === 'upstream_error' ? 0 : actualQuota(this.quote, usage);
+  }
+
   /** OpenAI's x-ratelimit-* headers, for every answer to this call (none when nothing limits it). */
   get rateLimitHeaders(): Readonly<Record<string, string>> {
     return this.admitted.headers;
@@ -78,7 +83,7 @@ export class MeteredCall {
    * upstream broke off is not charged; the event still records it for the usage log.
    */
   async finish(call: EndedCall): Promise<void> {
-    const quota = call.status === 'upstream_error' ? 0 : actualQuota(this.quote, call.usage);
+    const quota = this.chargeFor(call.usage, call.status);
     const event = usageRecordedEvent({
       eventId: this.eventId,
       requestId: this.context.requestId,

@@ -14,6 +14,7 @@ import {
 } from '../providers';
 import { parseClientBody } from '../protocols/request-validation';
 import type { CallStatus } from '../usage/usage-event';
+import { callCost, costHeaders, withUsageCost, type CallCost } from './call-cost';
 import type { CallContext } from './call-context';
 import { ClientGoneError, type ClientReply } from './client-reply';
 import type { Metering } from './metering';
@@ -93,7 +94,9 @@ export class PassThroughRelay {
     const { route, adapter, release } = dispatched;
     let answer: Answer;
     try {
-      answer = await this.relayAnswer(context, dispatched, body, reply);
+      answer = await this.relayAnswer(context, dispatched, body, reply, (usage) =>
+        callCost(metered.chargeFor(usage)),
+      );
     } catch (error) {
       await metered.abandon();
       if (reply.signal.aborted) throw new ClientGoneError();
@@ -126,6 +129,7 @@ export class PassThroughRelay {
     dispatched: Dispatched,
     body: JsonObject,
     reply: ClientReply,
+    costOf: (usage: NormalizedUsage) => CallCost,
   ): Promise<Answer> {
     const contentType = headerText(dispatched.response.headers['content-type']);
     if (contentType.startsWith('text/event-stream'))
@@ -141,8 +145,15 @@ export class PassThroughRelay {
           'The upstream provider sent an answer that could not be read',
         );
       }
-      if (!reply.signal.aborted) reply.sendRaw(200, contentType, text);
-      return { usage: usageInPayload(payload), status: 'success', ttftMs: null, stream: false };
+      const usage = usageInPayload(payload);
+      if (!reply.signal.aborted) {
+        // The cost rides on answers that report their usage (completions, embeddings, responses).
+        const cost = usage === undefined ? undefined : costOf(usage);
+        if (cost !== undefined) reply.setHeaders(costHeaders(cost));
+        const withCost = cost === undefined ? undefined : withUsageCost(text, cost);
+        reply.sendRaw(200, contentType, withCost ?? text);
+      }
+      return { usage, status: 'success', ttftMs: null, stream: false };
     }
     return this.relayBytes(context, dispatched, contentType, reply);
   }

@@ -1,6 +1,7 @@
 import type { ApiProtocol } from '@tollgate/contracts';
 import type { ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from '../providers';
 import type { RelayError } from '../errors/relay-error';
+import type { CallCost } from '../pipeline/call-cost';
 
 /** What the route gives a protocol besides the body: Gemini names the model and the mode in the path. */
 export interface ChatRouteInput {
@@ -15,8 +16,11 @@ export interface ChatRouteInput {
 /** Renders one answer stream in the client's protocol, chunk by chunk, as wire text. */
 export interface ClientChatStream {
   readonly contentType: string;
-  /** Wire text for one canonical chunk ('' when it completes nothing yet). */
-  push(chunk: ChatCompletionChunk): string;
+  /**
+   * Wire text for one canonical chunk ('' when it completes nothing yet). `cost`: what the call is
+   * charged, given with the chunk that carries the usage, for dialects that report it.
+   */
+  push(chunk: ChatCompletionChunk, cost?: CallCost): string;
   /** Wire text that closes a complete answer. */
   end(): string;
   /** Wire text that reports a failure after the stream started, then closes it. */

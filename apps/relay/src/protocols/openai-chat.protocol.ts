@@ -8,6 +8,7 @@ import {
   type ChatCompletionRequest,
 } from '../providers';
 import { renderRelayError } from '../errors/relay-error';
+import { addUsageCost, withUsageCost, type CallCost } from '../pipeline/call-cost';
 import type { ChatClientProtocol, ClientChatStream } from './chat-client-protocol';
 import { parseClientBody } from './request-validation';
 
@@ -27,10 +28,13 @@ const chatRequestSchema = z
  * A chunk an OpenAI-style channel sent goes out as the bytes it came in (no second serialisation per
  * chunk); one from another family, or data spread over several lines, is serialised.
  */
-function asReceived(chunk: ChatCompletionChunk): string {
+function asReceived(chunk: ChatCompletionChunk, cost: CallCost | undefined): string {
   const data = upstreamDataOf(chunk);
-  if (data === undefined || data.includes('\n') || data.includes('\r')) return serializeSseJson(chunk);
-  return `data: ${data}\n\n`;
+  const usageChunk = cost !== undefined && chunk.usage !== undefined && chunk.usage !== null;
+  if (data === undefined || data.includes('\n') || data.includes('\r'))
+    return serializeSseJson(usageChunk ? addUsageCost(chunk, cost) : chunk);
+  const withCost = usageChunk ? withUsageCost(data, cost) : undefined;
+  return `data: ${withCost ?? data}\n\n`;
 }
 
 /**
@@ -42,10 +46,10 @@ class OpenAiChatStreamOut implements ClientChatStream {
 
   constructor(private readonly includeUsage: boolean) {}
 
-  push(chunk: ChatCompletionChunk): string {
-    if (this.includeUsage) return asReceived(chunk);
+  push(chunk: ChatCompletionChunk, cost?: CallCost): string {
+    if (this.includeUsage) return asReceived(chunk, cost);
     if (chunk.choices.length === 0) return '';
-    if (!('usage' in chunk)) return asReceived(chunk);
+    if (!('usage' in chunk)) return asReceived(chunk, undefined);
     const { usage: _usage, ...rest } = chunk;
     return serializeSseJson(rest);
   }

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import {
   CHANNEL_TYPES,
+  chargeQuota,
+  QUOTA_PER_USD,
   Role,
   SETTING_KEYS,
   TOPICS,
@@ -28,11 +30,14 @@ jest.setTimeout(90_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
+
 /**
- * Rate limits across two relay replicas on one shared store (Redis in the distributed runtime, the
- * process's store in the embedded one), read by the official SDKs.
+ * What API clients read besides the answer, through the official SDKs: rate limits across two relay
+ * replicas on one shared store (Redis in the distributed runtime, the process's store in the
+ * embedded one), and each call's cost.
  */
-describe.each(INFRASTRUCTURES)('rate limits on %s infrastructure', (kind) => {
+describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kind) => {
   const secret = randomBytes(32).toString('hex');
   let infra: TestInfrastructure;
   let world: RelayWorld;
@@ -42,6 +47,7 @@ describe.each(INFRASTRUCTURES)('rate limits on %s infrastructure', (kind) => {
   let gpt: string;
   let claude: string;
   let slow: string;
+  let embed: string;
 
   const setGroupLimits = (limits: GroupRateLimits) =>
     infra.runtime.bus.publish([
@@ -93,6 +99,7 @@ describe.each(INFRASTRUCTURES)('rate limits on %s infrastructure', (kind) => {
     gpt = world.model('gpt');
     claude = world.model('claude');
     slow = world.model('slow');
+    embed = world.model('embed');
     for (let i = 0; i < 2; i++) {
       replicas.push(
         await startRelay(
@@ -109,8 +116,8 @@ describe.each(INFRASTRUCTURES)('rate limits on %s infrastructure', (kind) => {
     }
     // Topics exist once a service has started.
     await setGroupLimits({ [world.group]: { rpm: 1000, tpm: 0, concurrency: 0 } });
-    await Promise.all([world.price(gpt), world.price(claude), world.price(slow)]);
-    await world.channel({ key: 'sk-fake-openai-key', base_url: upstream.url, models: [gpt] });
+    await Promise.all([world.price(gpt), world.price(claude), world.price(slow), world.price(embed)]);
+    await world.channel({ key: 'sk-fake-openai-key', base_url: upstream.url, models: [gpt, embed] });
     await world.channel({ key: 'sk-fake-openai-key', base_url: slowUpstream.url, models: [slow] });
     await world.channel({
       type: CHANNEL_TYPES.anthropic,
@@ -243,5 +250,71 @@ describe.each(INFRASTRUCTURES)('rate limits on %s infrastructure', (kind) => {
     const refused = await ask(key, 1).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
     expect((refused as Error).message).toContain('for this account');
+    await setGroupLimits({ [world.group]: { rpm: 1000, tpm: 0, concurrency: 0 } });
+  });
+
+  const costOf = (usage: { prompt_tokens: number; completion_tokens?: number }) =>
+    chargeQuota(
+      {
+        prompt_tokens: usage.prompt_tokens,
+        completion_tokens: usage.completion_tokens ?? 0,
+        cached_tokens: 0,
+      },
+      PRICE,
+    );
+
+  it('states the cost in the answer’s usage and in x-tollgate-cost, in dollars and quota', async () => {
+    const key = await readyKey();
+    const { data, response } = await ask(key, 0);
+    const usage = data.usage as unknown as {
+      prompt_tokens: number;
+      completion_tokens: number;
+      cost: number;
+      cost_quota: number;
+    };
+    const quota = costOf(usage);
+    expect(quota).toBeGreaterThan(0);
+    expect(usage.cost_quota).toBe(quota);
+    expect(usage.cost).toBeCloseTo(quota / QUOTA_PER_USD, 9);
+    expect(response.headers.get('x-tollgate-cost-quota')).toBe(String(quota));
+    expect(Number(response.headers.get('x-tollgate-cost'))).toBeCloseTo(quota / QUOTA_PER_USD, 9);
+  });
+
+  it('states the cost in the last usage chunk of a stream that asks for usage', async () => {
+    const key = await readyKey();
+    const stream = await openai(key, 1).chat.completions.create({
+      model: gpt,
+      messages: [{ role: 'user', content: 'Hi' }],
+      max_tokens: 16,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let last:
+      { prompt_tokens: number; completion_tokens: number; cost?: number; cost_quota?: number } | undefined;
+    for await (const chunk of stream) if (chunk.usage) last = chunk.usage as typeof last;
+    expect(last?.cost_quota).toBe(costOf(last!));
+    expect(last?.cost).toBeCloseTo(costOf(last!) / QUOTA_PER_USD, 9);
+  });
+
+  it('states the cost of an Anthropic answer in x-tollgate-cost and of embeddings in their usage', async () => {
+    const key = await readyKey();
+    const message = await new Anthropic({
+      apiKey: key.apiKey,
+      baseURL: replicas[0]!.url,
+      maxRetries: 0,
+    }).messages
+      .create({ model: claude, max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
+    const charged = costOf({
+      prompt_tokens: message.data.usage.input_tokens,
+      completion_tokens: message.data.usage.output_tokens,
+    });
+    expect(message.response.headers.get('x-tollgate-cost-quota')).toBe(String(charged));
+    const embedding = await openai(key, 0)
+      .embeddings.create({ model: embed, input: 'hello world' })
+      .withResponse();
+    const usage = embedding.data.usage as unknown as { prompt_tokens: number; cost_quota: number };
+    expect(usage.cost_quota).toBe(costOf(usage));
+    expect(embedding.response.headers.get('x-tollgate-cost-quota')).toBe(String(costOf(usage)));
   });
 });
