@@ -60,6 +60,7 @@ export const enabledStatus = {
   password_login: true,
   yookassa_enabled: true,
   crypto_enabled: true,
+  group_rate_limits: {},
 };
 
 /** A successful answer in the API's envelope. */

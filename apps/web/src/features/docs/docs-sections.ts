@@ -1,11 +1,13 @@
 /**
  * SPEC §2 documentation sections, in reading order. Prose lives in the docs namespace
  * (`<key>_title`, `<key>_p1`…); code is the same in both languages and takes the API base URL.
+ * `group-limits` is the table of every group's rate limits as /api/status reports them now.
  */
 export type DocBlock =
   | { kind: 'text'; key: string }
   | { kind: 'list'; keys: readonly string[] }
-  | { kind: 'code'; language: string; code: (baseUrl: string) => string };
+  | { kind: 'code'; language: string; code: (baseUrl: string) => string }
+  | { kind: 'group-limits' };
 
 export interface DocSection {
   id: string;
@@ -21,6 +23,8 @@ const code = (language: string, body: (baseUrl: string) => string): DocBlock => 
   language,
   code: body,
 });
+
+const groupLimitsTable: DocBlock = { kind: 'group-limits' };
 
 const curlChat = (baseUrl: string) => `curl ${baseUrl}/chat/completions \\
   -H "Authorization: Bearer $TOLLGATE_API_KEY" \\
@@ -213,6 +217,39 @@ with client.audio.speech.with_streaming_response.create(
       text('limits_p1'),
       list('limits_l1', 'limits_l2', 'limits_l3', 'limits_l4', 'limits_l5'),
       text('limits_p2'),
+      text('limits_rate_p1'),
+      list('limits_rate_rpm', 'limits_rate_tpm', 'limits_rate_concurrency'),
+      text('limits_groups_p'),
+      groupLimitsTable,
+      text('limits_tokens_p'),
+      text('limits_key_p'),
+      text('limits_429_p'),
+      code(
+        'http',
+        () => `HTTP/1.1 429 Too Many Requests
+Retry-After: 3
+Content-Type: application/json
+
+{
+  "error": {
+    "message": "Rate limit reached on requests per minute (RPM) for this API key: limit 60. Please try again in 3s.",
+    "type": "rate_limit_error",
+    "param": null,
+    "code": "rate_limited"
+  }
+}`,
+      ),
+      text('limits_headers_p'),
+      code(
+        'http',
+        () => `x-ratelimit-limit-requests: 60
+x-ratelimit-remaining-requests: 59
+x-ratelimit-reset-requests: 1s
+x-ratelimit-limit-tokens: 200000
+x-ratelimit-remaining-tokens: 196000
+x-ratelimit-reset-tokens: 1.2s`,
+      ),
+      text('limits_headers_p2'),
     ],
   },
   {

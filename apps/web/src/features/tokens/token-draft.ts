@@ -1,8 +1,12 @@
 import {
+  MAX_KEY_RATE_LIMIT,
   TOKEN_NEVER_EXPIRES,
   createTokenRequestSchema,
+  keyLimitAboveGroup,
   toScaledInteger,
   type AuthMessageKey,
+  type KeyRateLimitFields,
+  type RateLimits,
   type TokenView,
 } from '@tollgate/contracts';
 import { QUOTA_PER_USD } from '../currency/money';
@@ -20,10 +24,23 @@ export interface TokenForm {
   modelLimits: string;
   /** Addresses or CIDR blocks, one per line. */
   allowIps: string;
+  /** The key's own rate limits as whole-number text; '' or '0' for the group's. */
+  limits: Record<RateLimitField, string>;
+}
+
+/** A key's own rate limit, by its field in the contracts. */
+export type RateLimitField = keyof KeyRateLimitFields;
+export const RATE_LIMIT_FIELDS: readonly RateLimitField[] = ['rpm_limit', 'tpm_limit', 'concurrency_limit'];
+
+/** The group's bound for each of a key's rate limits (0 = none). */
+export function groupBound(group: RateLimits, field: RateLimitField): number {
+  if (field === 'rpm_limit') return group.rpm;
+  if (field === 'tpm_limit') return group.tpm;
+  return group.concurrency;
 }
 
 /** The request body for POST/PUT /api/token/ (the contracts' field names). */
-export interface TokenDraft {
+export interface TokenDraft extends KeyRateLimitFields {
   name: string;
   expired_time: number;
   remain_quota: number;
@@ -41,6 +58,7 @@ export const EMPTY_TOKEN_FORM: TokenForm = {
   modelLimitsEnabled: false,
   modelLimits: '',
   allowIps: '',
+  limits: { rpm_limit: '', tpm_limit: '', concurrency_limit: '' },
 };
 
 const SCHEMA_PROBLEMS = [
@@ -51,9 +69,19 @@ const SCHEMA_PROBLEMS = [
   'token_field_invalid',
 ] as const satisfies readonly AuthMessageKey[];
 type SchemaProblem = (typeof SCHEMA_PROBLEMS)[number];
+/** Auth's refusal (400) of a key limit above its group's; the form checks it before sending. */
+const ABOVE_GROUP = 'token_limit_above_group' satisfies AuthMessageKey;
 
 /** Why the form cannot be sent; each has a text in the tokens namespace (`problem_<name>`). */
-export type TokenFormProblem = SchemaProblem | 'token_quota_invalid' | 'token_expiry_past';
+export type TokenFormProblem =
+  SchemaProblem | typeof ABOVE_GROUP | 'token_quota_invalid' | 'token_expiry_past' | 'token_limit_invalid';
+
+/** A refusal; for a rate limit, which one and (above the group's) the group's bound. */
+export interface TokenFormRefusal {
+  problem: TokenFormProblem;
+  field?: RateLimitField;
+  limit?: number;
+}
 
 function schemaProblem(message: string): SchemaProblem {
   return SCHEMA_PROBLEMS.find((key) => key === message) ?? 'token_field_invalid';
@@ -93,7 +121,23 @@ export function formFromToken(token: TokenView): TokenForm {
     modelLimitsEnabled: token.model_limits_enabled,
     modelLimits: token.model_limits.split(',').filter(Boolean).join('\n'),
     allowIps: token.allow_ips,
+    limits: {
+      rpm_limit: limitText(token.rpm_limit),
+      tpm_limit: limitText(token.tpm_limit),
+      concurrency_limit: limitText(token.concurrency_limit),
+    },
   };
+}
+
+const limitText = (limit: number) => (limit > 0 ? String(limit) : '');
+
+/** A limit's text as a number: '' is 0 (the group's); null when not a whole number in range. */
+function parseLimit(text: string): number | null {
+  const cleaned = text.trim().replace(/[\s\u00a0]/g, '');
+  if (cleaned === '') return 0;
+  if (!/^\d{1,10}$/.test(cleaned)) return null;
+  const value = Number(cleaned);
+  return value <= MAX_KEY_RATE_LIMIT ? value : null;
 }
 
 const lines = (text: string) =>
@@ -104,12 +148,13 @@ const lines = (text: string) =>
 
 /**
  * The form as a request body, checked with the same schema the server uses (SPEC §5: the name
- * cannot be empty), or the first problem found.
+ * cannot be empty) and, when the key's group is known, against the group's rate limits as auth
+ * checks them (a key may tighten its group's limits, never loosen them), or the first problem found.
  */
 export function draftFromForm(
   form: TokenForm,
-  now: Date = new Date(),
-): { draft: TokenDraft } | { problem: TokenFormProblem } {
+  { groupLimits, now = new Date() }: { groupLimits?: RateLimits; now?: Date } = {},
+): { draft: TokenDraft } | TokenFormRefusal {
   let expiredTime = TOKEN_NEVER_EXPIRES;
   if (form.expiresAt) {
     const at = new Date(form.expiresAt).getTime();
@@ -123,6 +168,16 @@ export function draftFromForm(
     if (quota === null) return { problem: 'token_quota_invalid' };
     remainQuota = quota;
   }
+  const limits: KeyRateLimitFields = { rpm_limit: 0, tpm_limit: 0, concurrency_limit: 0 };
+  for (const field of RATE_LIMIT_FIELDS) {
+    const value = parseLimit(form.limits[field]);
+    if (value === null) return { problem: 'token_limit_invalid', field };
+    limits[field] = value;
+  }
+  const above = groupLimits ? keyLimitAboveGroup(limits, groupLimits) : undefined;
+  if (above && groupLimits) {
+    return { problem: ABOVE_GROUP, field: above, limit: groupBound(groupLimits, above) };
+  }
   const draft: TokenDraft = {
     name: form.name.trim(),
     expired_time: expiredTime,
@@ -131,6 +186,7 @@ export function draftFromForm(
     model_limits_enabled: form.modelLimitsEnabled,
     model_limits: form.modelLimitsEnabled ? lines(form.modelLimits) : [],
     allow_ips: lines(form.allowIps),
+    ...limits,
   };
   const checked = createTokenRequestSchema.safeParse(draft);
   if (!checked.success) return { problem: schemaProblem(checked.error.issues[0].message) };

@@ -21,6 +21,9 @@ const token = {
   model_limits: '',
   allow_ips: '',
   group: '',
+  rpm_limit: 0,
+  tpm_limit: 0,
+  concurrency_limit: 0,
 };
 
 const sentTo = (fetch: jest.Mock, path: string, method: string) =>

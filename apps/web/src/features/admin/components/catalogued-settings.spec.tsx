@@ -72,4 +72,40 @@ describe('root settings: the catalogue by group', () => {
     expect(within(others).getByLabelText('Footer')).toHaveValue('Tollgate © 2026');
     expect(within(others).queryByLabelText('QuotaForNewUser')).toBeNull();
   });
+
+  it('saves GroupRateLimits as checked JSON and refuses JSON that is not valid before sending', async () => {
+    const fetch = answerApi({
+      '/api/user/self': ok(aSignedInAccount({ id: 1, role: 100 })),
+      '/api/option/secrets': ok({
+        github_client_secret: false,
+        google_client_secret: false,
+        discord_client_secret: false,
+      }),
+      '/api/option/': (init) => (init?.method === 'PUT' ? ok(JSON.parse(String(init.body))) : ok([])),
+    });
+    renderApp('/dashboard/admin/settings');
+
+    const limits = await screen.findByRole('region', { name: 'Лимиты частоты API' });
+    const field = within(limits).getByLabelText(/Лимиты групп/);
+    expect(field.tagName).toBe('TEXTAREA');
+    const save = within(field.closest('form')!).getByRole('button', { name: 'Сохранить' });
+
+    await userEvent.click(field);
+    await userEvent.paste('{"default": {"rpm": 60,}}');
+    expect(within(limits).getByText(/^Недопустимое значение: must be JSON like/)).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(save).toBeDisabled();
+
+    await userEvent.clear(field);
+    await userEvent.paste('{"default": {"rpm": -1}}');
+    expect(within(limits).getByText(/^Недопустимое значение: default\.rpm:/)).toBeInTheDocument();
+    expect(save).toBeDisabled();
+
+    const value = '{"default": {"rpm": 60, "tpm": 200000, "concurrency": 10}}';
+    await userEvent.clear(field);
+    await userEvent.paste(value);
+    expect(field).toHaveAttribute('aria-invalid', 'false');
+    await userEvent.click(save);
+    await waitFor(() => expect(puts(fetch)).toEqual([{ key: 'GroupRateLimits', value }]));
+  });
 });

@@ -16,6 +16,7 @@ const GROUPS: readonly SettingGroup[] = [
   'site',
   'chat',
   'money',
+  'limits',
   'retention',
 ];
 
@@ -37,7 +38,9 @@ interface Props {
 
 /**
  * Every catalogued setting, grouped, with a control for its type: a switch with "as configured"
- * for flags, a checked field for the rest. An empty value unsets the setting.
+ * for flags, a monospace text area for JSON documents, a checked field for the rest. Every value
+ * is checked with the contracts' settingProblem before it can be saved. An empty value unsets the
+ * setting.
  */
 export function CataloguedSettings({ values, secrets, busy, onSave }: Props) {
   const { t } = useTranslation('admin');
@@ -106,6 +109,16 @@ function SettingRow({
             <option value="true">{t('setting_on')}</option>
             <option value="false">{t('setting_off')}</option>
           </select>
+        ) : setting.type === 'json' ? (
+          <textarea
+            id={id}
+            className={`${inputClass} font-mono text-xs`}
+            rows={4}
+            spellCheck={false}
+            value={value}
+            aria-invalid={problem !== undefined}
+            onChange={(e) => setValue(e.target.value)}
+          />
         ) : (
           <input
             id={id}

@@ -40,6 +40,9 @@ const key = {
   model_limits: '',
   allow_ips: '',
   group: '',
+  rpm_limit: 0,
+  tpm_limit: 0,
+  concurrency_limit: 0,
 };
 
 const calls = (fetch: jest.Mock, path: string, method = 'GET') =>

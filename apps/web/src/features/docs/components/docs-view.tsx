@@ -7,6 +7,7 @@ import { CodeBlock } from '../../../ui/code-block';
 import { cardClass } from '../../../ui/styles';
 import { useApiBaseUrl } from '../../system/use-api-base-url';
 import { DOC_SECTIONS, findDocSection, type DocBlock } from '../docs-sections';
+import { GroupLimitsTable } from './group-limits-table';
 
 function Block({ block, baseUrl }: { block: DocBlock; baseUrl: string }) {
   const { t } = useTranslation('docs');
@@ -23,6 +24,8 @@ function Block({ block, baseUrl }: { block: DocBlock; baseUrl: string }) {
       );
     case 'code':
       return <CodeBlock code={block.code(baseUrl)} language={block.language} />;
+    case 'group-limits':
+      return <GroupLimitsTable />;
   }
 }
 

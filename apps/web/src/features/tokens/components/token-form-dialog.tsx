@@ -6,11 +6,16 @@ import { buttonClass, inputClass, labelClass } from '../../../ui/styles';
 import { FormError } from '../../auth/components/form-message';
 import {
   EMPTY_TOKEN_FORM,
+  RATE_LIMIT_FIELDS,
   draftFromForm,
   formFromToken,
+  groupBound,
+  type RateLimitField,
   type TokenDraft,
   type TokenForm,
+  type TokenFormRefusal,
 } from '../token-draft';
+import { useGroupLimits, type GroupLimits } from '../use-group-limits';
 
 interface TokenFormDialogProps {
   open: boolean;
@@ -21,9 +26,10 @@ interface TokenFormDialogProps {
   onSubmit: (draft: TokenDraft) => Promise<unknown>;
 }
 
-/** Create or edit a key: name, expiry, its own quota, model and IP limits. */
+/** Create or edit a key: name, expiry, its own quota, model and IP limits, and rate limits. */
 export function TokenFormDialog({ open, onOpenChange, token, busy, onSubmit }: TokenFormDialogProps) {
   const { t } = useTranslation('tokens');
+  const groupLimits = useGroupLimits(token?.group);
   return (
     <Dialog
       open={open}
@@ -35,6 +41,7 @@ export function TokenFormDialog({ open, onOpenChange, token, busy, onSubmit }: T
         <TokenFormBody
           key={token?.id ?? 'new'}
           initial={token ? formFromToken(token) : EMPTY_TOKEN_FORM}
+          groupLimits={groupLimits}
           busy={busy}
           submitLabel={token ? t('save') : t('create')}
           onCancel={() => onOpenChange(false)}
@@ -47,24 +54,44 @@ export function TokenFormDialog({ open, onOpenChange, token, busy, onSubmit }: T
 
 interface TokenFormBodyProps {
   initial: TokenForm;
+  /** The limits of the key's group, once known (the server checks them in any case). */
+  groupLimits: GroupLimits | undefined;
   busy: boolean;
   submitLabel: string;
   onCancel: () => void;
   onSubmit: (draft: TokenDraft) => Promise<unknown>;
 }
 
-function TokenFormBody({ initial, busy, submitLabel, onCancel, onSubmit }: TokenFormBodyProps) {
-  const { t } = useTranslation('tokens');
+const LIMIT_FIELD_KEY: Record<RateLimitField, string> = {
+  rpm_limit: 'field_rpm_limit',
+  tpm_limit: 'field_tpm_limit',
+  concurrency_limit: 'field_concurrency_limit',
+};
+
+function TokenFormBody({ initial, groupLimits, busy, submitLabel, onCancel, onSubmit }: TokenFormBodyProps) {
+  const { t, i18n } = useTranslation('tokens');
+  const number = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU');
   const [form, setForm] = useState<TokenForm>(initial);
   const [problem, setProblem] = useState<string | null>(null);
   const set = <K extends keyof TokenForm>(field: K, value: TokenForm[K]) =>
     setForm((f) => ({ ...f, [field]: value }));
+  const setLimit = (field: RateLimitField, value: string) =>
+    setForm((f) => ({ ...f, limits: { ...f.limits, [field]: value } }));
+  const refusalText = ({ problem, field, limit }: TokenFormRefusal) =>
+    t(`problem_${problem}`, {
+      field: field ? t(LIMIT_FIELD_KEY[field]) : '',
+      limit: limit === undefined ? '' : number.format(limit),
+    });
+  const groupHint = ({ group, limits }: GroupLimits, field: RateLimitField) => {
+    const bound = groupBound(limits, field);
+    return t('field_group_limit', { group, limit: bound > 0 ? number.format(bound) : t('no_limit') });
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const result = draftFromForm(form);
+    const result = draftFromForm(form, { groupLimits: groupLimits?.limits });
     if ('problem' in result) {
-      setProblem(t(`problem_${result.problem}`));
+      setProblem(refusalText(result));
       return;
     }
     setProblem(null);
@@ -166,6 +193,33 @@ function TokenFormBody({ initial, busy, submitLabel, onCancel, onSubmit }: Token
         />
         <p className="text-xs text-slate-500">{t('field_allow_ips_hint')}</p>
       </div>
+      <fieldset className="flex flex-col gap-2">
+        <legend className={labelClass}>{t('field_rate_limits')}</legend>
+        <div className="grid gap-3 sm:grid-cols-3">
+          {RATE_LIMIT_FIELDS.map((field) => (
+            <div key={field} className="flex flex-col gap-1">
+              <label htmlFor={`token-${field}`} className="text-xs text-slate-700">
+                {t(LIMIT_FIELD_KEY[field])}
+              </label>
+              <input
+                id={`token-${field}`}
+                name={field}
+                inputMode="numeric"
+                className={inputClass}
+                placeholder="0"
+                value={form.limits[field]}
+                onChange={(e) => setLimit(field, e.target.value)}
+              />
+              {groupLimits && (
+                <p className="text-xs text-slate-500" data-testid="group-limit">
+                  {groupHint(groupLimits, field)}
+                </p>
+              )}
+            </div>
+          ))}
+        </div>
+        <p className="text-xs text-slate-500">{t('field_rate_limits_hint')}</p>
+      </fieldset>
       <FormError message={problem} />
       <div className="flex justify-end gap-2">
         <button type="button" className={buttonClass.secondary} onClick={onCancel}>

@@ -28,6 +28,12 @@ export function TokenRow({ token, formatQuota, onCopy, onEdit, onToggle, onDelet
       timeStyle: 'short',
     }).format(new Date(seconds * 1000));
   const enabled = token.status === TokenStatus.Enabled;
+  const number = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU');
+  const rateLimits = [
+    token.rpm_limit > 0 && t('rate_rpm', { value: number.format(token.rpm_limit) }),
+    token.tpm_limit > 0 && t('rate_tpm', { value: number.format(token.tpm_limit) }),
+    token.concurrency_limit > 0 && t('rate_concurrency', { value: number.format(token.concurrency_limit) }),
+  ].filter((text) => text !== false);
   return (
     <li className="flex flex-col gap-3 p-4 md:flex-row md:items-center md:gap-6" data-testid="token-row">
       <div className="min-w-0 flex-1">
@@ -65,6 +71,12 @@ export function TokenRow({ token, formatQuota, onCopy, onEdit, onToggle, onDelet
             <div className="flex gap-1">
               <dt>{t('ips')}:</dt>
               <dd className="text-slate-700">{token.allow_ips.split('\n').join(', ')}</dd>
+            </div>
+          )}
+          {rateLimits.length > 0 && (
+            <div className="flex gap-1" data-testid="token-rate-limits">
+              <dt>{t('rate_limits')}:</dt>
+              <dd className="text-slate-700">{rateLimits.join(' · ')}</dd>
             </div>
           )}
         </dl>
