@@ -64,7 +64,8 @@ export function parseGroupRateLimits(text: string | undefined): GroupRateLimits 
 
 /** A group's limits; a group the option does not name has none. */
 export function limitsOfGroup(groups: GroupRateLimits, group: string): RateLimits {
-  return groups[group] ?? NO_RATE_LIMITS;
+  // Own keys only: a group called `constructor` must not find Object's.
+  return Object.hasOwn(groups, group) ? groups[group]! : NO_RATE_LIMITS;
 }
 
 /** A key's own limits as stored on it (0 = the group's). */
