@@ -19,6 +19,7 @@ import type { CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
 import { addUsageCost, callCost, costHeaders, withUsageCost, type CallCost } from './call-cost';
 import { chargeEvent } from './charge-event';
+import { takeModelFallbacks, worthAnotherModel } from './model-fallbacks';
 import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from './client-reply';
 import type { MeteredCall, Metering } from './metering';
 import type { RelayMetrics } from './relay-metrics';
@@ -48,7 +49,11 @@ const malformed = (): RelayError =>
 export class ChatRelay {
   constructor(private readonly deps: ChatRelayDeps) {}
 
-  /** `bodyBytes`: the size of the client's body, which bounds the prompt's tokens for the reservation. */
+  /**
+   * `bodyBytes`: the size of the client's body, which bounds the prompt's tokens for the reservation.
+   * A request naming fallbacks (`models`) tries them in order while a model cannot serve it and the
+   * client has had nothing yet; the answer's `model` names the one that served.
+   */
   async handle(
     context: CallContext,
     protocol: ChatClientProtocol,
@@ -58,6 +63,28 @@ export class ChatRelay {
   ): Promise<void> {
     const request = protocol.toChatRequest(input);
     const stream = protocol.isStream(request, input);
+    const models = takeModelFallbacks(request);
+    for (let i = 0; ; i++) {
+      try {
+        const attempt = i === 0 ? request : { ...request, model: models[i]! };
+        await this.serve(context, protocol, input, attempt, stream, bodyBytes, reply);
+        return;
+      } catch (error) {
+        const last = i === models.length - 1;
+        if (last || reply.streamStarted || reply.signal.aborted || !worthAnotherModel(error)) throw error;
+      }
+    }
+  }
+
+  private async serve(
+    context: CallContext,
+    protocol: ChatClientProtocol,
+    input: ChatRouteInput,
+    request: ChatCompletionRequest,
+    stream: boolean,
+    bodyBytes: number,
+    reply: ClientReply,
+  ): Promise<void> {
     const model = request.model;
     this.deps.access.assertModelAllowed(context.caller, model);
     const quote = this.deps.prices.quote(model, context.caller.group);

@@ -8,21 +8,32 @@ import {
   type ChatCompletionRequest,
 } from '../providers';
 import { renderRelayError } from '../errors/relay-error';
+import { MAX_FALLBACK_MODELS } from '../pipeline/model-fallbacks';
 import { addUsageCost, withUsageCost, type CallCost } from '../pipeline/call-cost';
 import type { ChatClientProtocol, ClientChatStream } from './chat-client-protocol';
 import { parseClientBody } from './request-validation';
 
 export const SSE_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
 
+const modelName = z.string().min(1).max(128);
+
 const chatRequestSchema = z
   .object({
-    model: z.string().min(1).max(128),
+    model: modelName.optional(),
+    /** OpenRouter's fallbacks: tried in order after `model` when it cannot serve the call. */
+    models: z.array(modelName).min(1).max(MAX_FALLBACK_MODELS).optional(),
     messages: z.array(z.object({ role: z.string() }).passthrough()).min(1),
     stream: z.boolean().optional(),
     max_tokens: z.number().int().positive().optional(),
     max_completion_tokens: z.number().int().positive().optional(),
   })
-  .passthrough();
+  .passthrough()
+  .refine((body) => body.model !== undefined || body.models !== undefined, {
+    message: 'Required',
+    path: ['model'],
+  })
+  // Without `model`, the first of `models` is the model asked for.
+  .transform((body) => ({ ...body, model: body.model ?? body.models![0]! }));
 
 /**
  * A chunk an OpenAI-style channel sent goes out as the bytes it came in (no second serialisation per

@@ -48,6 +48,8 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
   let claude: string;
   let slow: string;
   let embed: string;
+  let broken: string;
+  let failing: FakeUpstream;
 
   const setGroupLimits = (limits: GroupRateLimits) =>
     infra.runtime.bus.publish([
@@ -100,6 +102,8 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     claude = world.model('claude');
     slow = world.model('slow');
     embed = world.model('embed');
+    broken = world.model('broken');
+    failing = await startFakeUpstream({ failRate: 1, failStatus: 503 });
     for (let i = 0; i < 2; i++) {
       replicas.push(
         await startRelay(
@@ -116,7 +120,14 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     }
     // Topics exist once a service has started.
     await setGroupLimits({ [world.group]: { rpm: 1000, tpm: 0, concurrency: 0 } });
-    await Promise.all([world.price(gpt), world.price(claude), world.price(slow), world.price(embed)]);
+    await Promise.all([
+      world.price(gpt),
+      world.price(claude),
+      world.price(slow),
+      world.price(embed),
+      world.price(broken),
+    ]);
+    await world.channel({ key: 'sk-fake-openai-key', base_url: failing.url, models: [broken] });
     await world.channel({ key: 'sk-fake-openai-key', base_url: upstream.url, models: [gpt, embed] });
     await world.channel({ key: 'sk-fake-openai-key', base_url: slowUpstream.url, models: [slow] });
     await world.channel({
@@ -133,6 +144,7 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     replicas = [];
     await upstream?.close();
     await slowUpstream?.close();
+    await failing?.close();
     await infra?.close();
   });
 
@@ -316,5 +328,55 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     const usage = embedding.data.usage as unknown as { prompt_tokens: number; cost_quota: number };
     expect(usage.cost_quota).toBe(costOf(usage));
     expect(embedding.response.headers.get('x-tollgate-cost-quota')).toBe(String(costOf(usage)));
+  });
+
+  /** OpenRouter's `models` is not in the SDK's types. */
+  const withFallbacks = (body: Record<string, unknown>) =>
+    body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+
+  it('tries the models of `models` in order while one cannot serve, and says which one did', async () => {
+    const key = await readyKey();
+    const client = openai(key, 0);
+    const served = await client.chat.completions.create(
+      withFallbacks({
+        model: `${gpt}-unknown`,
+        models: [broken, gpt],
+        messages: [{ role: 'user', content: 'Hi' }],
+        max_tokens: 16,
+      }),
+    );
+    expect(served.model).toBe(gpt);
+    expect(served.choices[0]!.message.content).toBeTruthy();
+    // Without `model`, the first of `models` is asked first; a stream falls back the same way.
+    const stream = await client.chat.completions.create({
+      ...withFallbacks({ models: [broken, gpt], messages: [{ role: 'user', content: 'Hi' }] }),
+      stream: true,
+    });
+    const models = new Set<string>();
+    for await (const chunk of stream) models.add(chunk.model);
+    expect([...models]).toEqual([gpt]);
+    // When every model fails, the last one's refusal is the answer.
+    const refused = await client.chat.completions
+      .create(
+        withFallbacks({ models: [`${gpt}-unknown`, broken], messages: [{ role: 'user', content: 'Hi' }] }),
+      )
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBeGreaterThanOrEqual(500);
+  });
+
+  it('refuses more than eight fallbacks or a request that names no model at all', async () => {
+    const key = await readyKey();
+    const post = (body: unknown) =>
+      fetch(`${replicas[0]!.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const messages = [{ role: 'user', content: 'Hi' }];
+    expect((await post({ models: Array.from({ length: 9 }, () => gpt), messages })).status).toBe(400);
+    const none = await post({ messages });
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toContain('model');
   });
 });
