@@ -286,17 +286,24 @@ describe('ChatRelay', () => {
     expect(await kv.outstanding(userAccount(7))).toBe(0);
   });
 
-  it('reserves the body size as the prompt bound plus the allowed answer, without tokenising', async () => {
+  it('reserves the body size as the prompt bound plus the allowed answer, without tokenising, while the balance is ample', async () => {
     const estimate = chargeQuota(
       { prompt_tokens: BODY_BYTES, completion_tokens: MAX_TOKENS, cached_tokens: 0 },
       PRICE,
     );
-    const short = setup(estimate - 1, '{}');
-    await expect(
-      short.relay.handle(short.context, openAiChatProtocol, request(), BODY_BYTES, new RecordingReply()),
-    ).rejects.toMatchObject({ status: 402 });
-    expect(short.dispatch).not.toHaveBeenCalled();
+    const usage = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 };
+    const ample = setup(estimate * 64, JSON.stringify(anOpenAiAnswer(usage)));
+    await ample.relay.handle(ample.context, openAiChatProtocol, request(), BODY_BYTES, new RecordingReply());
+    expect(ample.dispatch).toHaveBeenCalled();
+    expect(ample.tokens.countPromptTokens).not.toHaveBeenCalled();
+  });
 
+  it('counts the prompt when the balance is tight, and says in the 402 how many output tokens it affords', async () => {
+    // The counter says 10; the estimate adds a margin for other tokenizers: 10 × 1.25 + 16 = 29.
+    const estimate = chargeQuota(
+      { prompt_tokens: 29, completion_tokens: MAX_TOKENS, cached_tokens: 0 },
+      PRICE,
+    );
     const enough = setup(estimate, sse([chunk('hi')]));
     await enough.relay.handle(
       enough.context,
@@ -305,8 +312,49 @@ describe('ChatRelay', () => {
       BODY_BYTES,
       new RecordingReply(),
     );
+    expect(enough.tokens.countPromptTokens).toHaveBeenCalled();
     expect(enough.dispatch).toHaveBeenCalled();
-    expect(short.tokens.countPromptTokens).not.toHaveBeenCalled();
+
+    const short = setup(estimate - 1, '{}');
+    const refused = short.relay.handle(
+      short.context,
+      openAiChatProtocol,
+      request(),
+      BODY_BYTES,
+      new RecordingReply(),
+    );
+    await expect(refused).rejects.toMatchObject({
+      status: 402,
+      message: expect.stringContaining(
+        `You requested up to ${MAX_TOKENS} output tokens, but can only afford ${MAX_TOKENS - 1}`,
+      ),
+    });
+    expect(short.dispatch).not.toHaveBeenCalled();
+  });
+
+  it('serves about as many concurrent calls as a small balance pays for, not a fraction of them', async () => {
+    const usage = { prompt_tokens: 10, completion_tokens: MAX_TOKENS, total_tokens: 10 + MAX_TOKENS };
+    const real = chargeQuota({ prompt_tokens: 10, completion_tokens: MAX_TOKENS, cached_tokens: 0 }, PRICE);
+    const { relay, context, kv } = setup(30 * real, JSON.stringify(anOpenAiAnswer(usage)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 80 }, () =>
+        relay.handle(context, openAiChatProtocol, request(), BODY_BYTES, new RecordingReply()),
+      ),
+    );
+    const served = outcomes.filter((o) => o.status === 'fulfilled').length;
+    // Each holds its counted prompt (10 tokens and the margin: 29) and its whole answer; with the
+    // body's 1 000 bytes as the prompt bound, 2 of them were served.
+    const estimate = chargeQuota(
+      { prompt_tokens: 29, completion_tokens: MAX_TOKENS, cached_tokens: 0 },
+      PRICE,
+    );
+    expect(served).toBe(Math.floor((30 * real) / estimate));
+    expect(served).toBeGreaterThan(20);
+    expect(await kv.outstanding(userAccount(7))).toBeLessThanOrEqual(30 * real);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected')
+        expect((outcome.reason as Error).message).toMatch(/afford|in flight/);
+    }
   });
 
   it('counts the prompt locally only when the upstream reports no usage', async () => {

@@ -5,8 +5,10 @@ import type { NormalizedUsage } from '../providers';
 import type { AdmittedCall, RateLimiter } from '../limits/rate-limiter';
 import {
   actualQuota,
+  affordableOutputTokens,
   estimateQuota,
   estimateTokens,
+  outputBound,
   type EstimateInput,
   type EstimatePolicy,
   type Quote,
@@ -48,6 +50,13 @@ interface MeteringDeps {
   /** Requests and tokens per minute, concurrency (GroupRateLimits and the keys' own). */
   limiter?: RateLimiter;
 }
+
+/**
+ * A balance below this many byte-bound estimates is "tight": the prompt is counted (when the call
+ * offers a count) so that the reservation holds what the call can really cost, and a small balance
+ * serves as many calls as it pays for. Above it, the byte bound costs nothing and refuses nobody.
+ */
+const TIGHT_BALANCE_CALLS = 64;
 
 const NOT_LIMITED: AdmittedCall = {
   headers: {},
@@ -147,25 +156,41 @@ export class MeteredCall {
 export class Metering {
   constructor(private readonly deps: MeteringDeps) {}
 
+  /** What a refused call could have had, as OpenRouter says it: the output tokens the balance affords. */
+  private affordability(quote: Quote, input: EstimateInput, available: number): string {
+    const requested = outputBound(quote, input, this.deps.estimatePolicy);
+    const affordable = affordableOutputTokens(quote, input.promptTokens, available);
+    if (affordable >= requested)
+      return 'Calls in flight hold the rest of the balance: retry when they have ended';
+    return `You requested up to ${requested} output tokens, but can only afford ${affordable}`;
+  }
+
   /**
    * Throws RateLimitedError (429) when a rate limit is reached, QuotaRefusedError (402) when the
    * balance or the key's quota cannot cover the estimate; nothing stays claimed then.
    */
   async open(context: CallContext, quote: Quote, input: EstimateInput): Promise<MeteredCall> {
-    const { estimatePolicy, limiter } = this.deps;
-    const estimate = estimateQuota(quote, input, estimatePolicy);
+    const { estimatePolicy, limiter, reservations } = this.deps;
+    let estimated = input;
+    let estimate = estimateQuota(quote, input, estimatePolicy);
+    const available = reservations.available(context.caller);
+    if (input.countPromptTokens !== undefined && available < estimate * TIGHT_BALANCE_CALLS) {
+      estimated = { ...input, promptTokens: Math.min(input.promptTokens, input.countPromptTokens()) };
+      estimate = estimateQuota(quote, estimated, estimatePolicy);
+    }
     const eventId = randomUUID();
     const admitted =
       limiter === undefined
         ? NOT_LIMITED
-        : await limiter.admit(context.caller, eventId, estimateTokens(quote, input, estimatePolicy));
+        : await limiter.admit(context.caller, eventId, estimateTokens(quote, estimated, estimatePolicy));
     try {
-      const reservation = await this.deps.reservations.reserve(context.caller, eventId, estimate);
+      const reservation = await reservations.reserve(context.caller, eventId, estimate);
       return new MeteredCall(this.deps, eventId, context, quote, estimate, reservation, admitted);
     } catch (error) {
       await admitted.abandon();
-      if (error instanceof QuotaRefusedError) this.deps.metrics.refusal(error.reason);
-      throw error;
+      if (!(error instanceof QuotaRefusedError)) throw error;
+      this.deps.metrics.refusal(error.reason);
+      throw new QuotaRefusedError(error.reason, this.affordability(quote, estimated, available));
     }
   }
 }

@@ -57,6 +57,11 @@ export interface EstimateInput {
   promptTokens: number;
   /** What the client allows the answer to be; undefined when it set no limit. */
   maxOutputTokens: number | undefined;
+  /**
+   * A closer estimate of the prompt (its tokens counted, with a margin), asked for only when the
+   * account's balance is tight; absent where counting would cost more than it saves.
+   */
+  countPromptTokens?: () => number;
 }
 
 export interface EstimatePolicy {
@@ -93,10 +98,29 @@ export function estimateTokens(quote: Quote, input: EstimateInput, policy: Estim
   return input.promptTokens + outputBound(quote, input, policy);
 }
 
-function outputBound(quote: Quote, input: EstimateInput, policy: EstimatePolicy): number {
+export function outputBound(quote: Quote, input: EstimateInput, policy: EstimatePolicy): number {
   let output = input.maxOutputTokens ?? policy.defaultMaxOutputTokens;
   if (quote.contextWindow > 0) output = Math.min(output, quote.contextWindow);
   return Math.max(0, Math.floor(output));
+}
+
+/**
+ * The most output tokens `left` quota pays for after this prompt (0 when not even the prompt), found
+ * with the billing formula itself so that rounding is the same.
+ */
+export function affordableOutputTokens(quote: Quote, promptTokens: number, left: number): number {
+  const cost = (output: number) =>
+    chargeQuota({ prompt_tokens: promptTokens, completion_tokens: output, cached_tokens: 0 }, quote.price);
+  if (left <= 0 || cost(0) > left) return 0;
+  let low = 0;
+  let high = 1;
+  while (cost(high) <= left && high < 1e12) high *= 2;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (cost(middle) <= left) low = middle;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The real charge. Cached tokens above the prompt (a confused upstream) are capped rather than refused. */

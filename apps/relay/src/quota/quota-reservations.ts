@@ -11,13 +11,16 @@ export interface BalanceLookup {
 export type RefusalReason = 'user_balance' | 'token_quota';
 
 export class QuotaRefusedError extends RelayError {
-  constructor(readonly reason: RefusalReason) {
-    super(
-      ErrorCode.InsufficientQuota,
+  constructor(
+    readonly reason: RefusalReason,
+    /** A sentence on what the balance would afford, appended to the message. */
+    detail?: string,
+  ) {
+    const base =
       reason === 'user_balance'
         ? 'Insufficient balance for this request: top up your account'
-        : 'This API key does not have enough quota left for this request',
-    );
+        : 'This API key does not have enough quota left for this request';
+    super(ErrorCode.InsufficientQuota, detail === undefined ? base : `${base}. ${detail}`);
   }
 }
 
@@ -49,6 +52,13 @@ export class Reservation {
  * reservations in flight never add up to more than the balance billing published.
  */
 export class QuotaReservations {
+  /** What the caller may spend as billing last published it: the balance, or a limited key's quota if lower. */
+  available(caller: Caller): number {
+    const balance = this.balances.quotaOf(caller.user.id) ?? 0;
+    const key = caller.token;
+    return key === null || key.unlimited_quota ? balance : Math.min(balance, key.remain_quota);
+  }
+
   constructor(
     private readonly claims: AccountClaims,
     private readonly balances: BalanceLookup,

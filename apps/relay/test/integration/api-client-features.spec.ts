@@ -379,4 +379,30 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     expect(none.status).toBe(400);
     expect(((await none.json()) as { error: { message: string } }).error.message).toContain('model');
   });
+
+  it('holds what a call can really cost when the balance is small, and says in the 402 what it affords', async () => {
+    const prompt = 'Tell me about the weather in Moscow and what to wear this evening. '.repeat(30);
+    const realCost = chargeQuota({ prompt_tokens: 400, completion_tokens: 8, cached_tokens: 0 }, PRICE);
+    // About ten calls' worth; with the body's bytes as the prompt's bound only two would be served.
+    const key = await world.key(10 * realCost);
+    await keyReady(key);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, () =>
+        openai(key, 0).chat.completions.create({
+          model: gpt,
+          messages: [{ role: 'user', content: prompt }],
+          max_tokens: 16,
+        }),
+      ),
+    );
+    const served = outcomes.filter((o) => o.status === 'fulfilled').length;
+    expect(served).toBeGreaterThanOrEqual(5);
+    const refusals = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const { reason } of refusals) {
+      expect(reason).toBeInstanceOf(OpenAI.APIError);
+      expect((reason as InstanceType<typeof OpenAI.APIError>).status).toBe(402);
+      expect((reason as Error).message).toMatch(/can only afford \d+|Calls in flight/);
+    }
+  });
 });
