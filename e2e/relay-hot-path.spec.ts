@@ -201,6 +201,58 @@ describe('relay through the gateway on distributed infrastructure', () => {
     expect(completionTokens).toBe(8);
   });
 
+  it('tells a key what it spent (GET /v1/key, the billing endpoints) and finds a call by its answer id', async () => {
+    const key = await fundedKey(10_000_000);
+    const client = openai(key);
+    const answer = await client.chat.completions.create({
+      model: gpt,
+      messages: [{ role: 'user', content: 'Hello' }],
+      max_tokens: 16,
+    });
+    const cost = (answer.usage as unknown as { cost_quota: number }).cost_quota;
+    expect(cost).toBeGreaterThan(0);
+    const get = async (path: string, apiKey = key.apiKey) => {
+      const res = await fetch(`${v1()}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    // Billing logs the call once it has consumed usage.recorded.
+    const generation = await eventually('the call in the usage log', async () => {
+      const found = await get(`/generation?id=${encodeURIComponent(answer.id)}`);
+      return found.status === 200 ? found.body : undefined;
+    });
+    expect(generation['data']).toMatchObject({
+      id: answer.id,
+      model: gpt,
+      tokens_prompt: answer.usage!.prompt_tokens,
+      tokens_completion: answer.usage!.completion_tokens,
+      cost_quota: cost,
+      streamed: false,
+      status: 'success',
+      finish_reason: 'stop',
+    });
+    expect(JSON.stringify(generation)).not.toContain('Hello');
+    // Another key's call is not this key's to read.
+    expect((await get(`/generation?id=${encodeURIComponent(answer.id)}`, rich.apiKey)).status).toBe(404);
+
+    const described = await eventually('the day statistics in /v1/key', async () => {
+      const found = await get('/key');
+      const data = found.body['data'] as { usage_today: number } | undefined;
+      return data !== undefined && data.usage_today === cost ? data : undefined;
+    });
+    expect(described).toMatchObject({ usage_month: cost, requests_today: 1, limit_remaining: null });
+    const { subscription, spent } = await eventually('the charge in the published balance', async () => {
+      const sub = (await get('/dashboard/billing/subscription')).body as { hard_limit_usd: number };
+      const used = (await get('/dashboard/billing/usage')).body as { total_usage: number };
+      return used.total_usage > 0 ? { subscription: sub, spent: used } : undefined;
+    });
+    expect(spent.total_usage).toBeCloseTo((cost * 100) / 500_000, 9);
+    // What a balance checker computes as left: the balance after the charge.
+    expect(subscription.hard_limit_usd - spent.total_usage / 100).toBeCloseTo(
+      (10_000_000 - cost) / 500_000,
+      9,
+    );
+  });
+
   it('serves the OpenAI SDK from an Anthropic channel, tool calls included', async () => {
     const answer = await openai(rich).chat.completions.create({
       model: claude,

@@ -36,6 +36,7 @@ import { ExchangeRatesMigration } from './migrations/20261126-exchange-rates.mig
 import { PaymentsMigration } from './migrations/20261126-payments.migration';
 import { PaymentRefundsMigration } from './migrations/20261228-payment-refunds.migration';
 import { SignupBonusMigration } from './migrations/20261229-signup-bonus.migration';
+import { UsageLogAnswersMigration } from './migrations/20261231-usage-log-answers.migration';
 import { PaymentRefund } from './payments/payment-refund.entity';
 import { BillingSettingsModule } from './settings/billing-settings.module';
 import { Payment } from './payments/payment.entity';
@@ -78,6 +79,7 @@ export class BillingModule {
               AffiliateReversalsMigration,
               PaymentRefundsMigration,
               SignupBonusMigration,
+              UsageLogAnswersMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -13,6 +13,8 @@ export const relayConfigSchema = z.object({
   TOLLGATE_ENCRYPTION_KEY: secret(z.string().min(32, 'must be a 32-byte key, base64 or hex')),
   /** Where admin listens, for reporting channels to auto-disable. */
   ADMIN_URL: z.string().url().default('http://127.0.0.1:3005'),
+  /** Where billing listens, for a key's spending (GET /v1/key) and one call's record (GET /v1/generation). */
+  BILLING_URL: z.string().url().default('http://127.0.0.1:3002'),
   /** Largest /v1 request body (images in prompts make bodies large). */
   RELAY_BODY_LIMIT_BYTES: wholeNumber(String(32 * 1024 * 1024), 1024),
   /** A reservation nobody settles (a crashed replica) frees itself after this long. */

@@ -34,6 +34,8 @@ import { RelayMetrics } from './pipeline/relay-metrics';
 import { UpstreamDispatcher } from './pipeline/upstream-dispatcher';
 import { PriceBook } from './pricing/price-book';
 import { adapterForChannelType, UnknownChannelTypeError } from './providers';
+import { BillingUsageClient } from './key-account/billing-usage.client';
+import { KeyAccount } from './key-account/key-account';
 import { RateLimiter } from './limits/rate-limiter';
 import { PerCallClaims, type AccountClaims } from './quota/account-claims';
 import { LeasedClaims } from './quota/leased-claims';
@@ -50,6 +52,8 @@ export interface HotPath {
   access: CallerAccess;
   chat: ChatRelay;
   passThrough: PassThroughRelay;
+  /** What a key may learn about itself and its calls (GET /v1/key, /v1/generation, …). */
+  account: KeyAccount;
   /** The models the caller's key may use, sorted by name. */
   models(caller: Caller): CallableModel[];
   isCaughtUp(): boolean;
@@ -156,13 +160,14 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       quotaOf: (userId) => models.balances.get(String(userId))?.quota,
     });
     this.closers.push(() => reservations.close());
+    const groupRateLimits = this.groupRateLimits();
     const limiter = new RateLimiter(
       {
         requests: this.claims(RATE_LIMIT_WINDOW_MS),
         tokens: this.claims(RATE_LIMIT_WINDOW_MS),
         concurrency: this.claims(0),
       },
-      this.groupRateLimits(),
+      groupRateLimits,
     );
     this.closers.push(() => limiter.close());
     const metering = new Metering({
@@ -186,6 +191,11 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       access,
       chat: new ChatRelay({ ...shared, logger }),
       passThrough: new PassThroughRelay(shared),
+      account: new KeyAccount({
+        balances: { balanceOf: (userId) => models.balances.get(String(userId)) },
+        usage: new BillingUsageClient(config.BILLING_URL, config.TOLLGATE_INTERNAL_TOKEN_SECRET),
+        groupRateLimits,
+      }),
       models: (caller) => modelsForCaller({ channels: models.channels, prices: models.prices }, caller),
       isCaughtUp: () => this.readModels.isCaughtUp() && this.settings?.isCaughtUp() === true,
     };

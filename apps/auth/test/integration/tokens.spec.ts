@@ -193,6 +193,7 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
       rpm_limit: 0,
       tpm_limit: 0,
       concurrency_limit: 0,
+      used_quota: 0,
       updated_at: expect.any(Number),
     });
 

@@ -1,4 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { KeyUsageController } from '../key-usage/key-usage.controller';
+import { KeyUsageRepository } from '../key-usage/key-usage.repository';
 import { ExportCooldown } from './export-cooldown';
 import { LOG_EXPORT_SETTINGS, type LogExportSettings } from './log-export-settings';
 import { LogsController } from './logs.controller';
@@ -7,13 +9,16 @@ import { LogsService } from './logs.service';
 import { UsernamesConsumer } from './usernames.consumer';
 import { UsernamesRepository } from './usernames.repository';
 
-/** The usage and balance log: lists, CSV exports, and the usernames they show. */
+/**
+ * The usage and balance log: lists, CSV exports, the usernames they show, and what relay reads of it
+ * for API clients (a key's spending, one call by its answer's id).
+ */
 @Module({})
 export class LogsModule {
   static register(settings: LogExportSettings): DynamicModule {
     return {
       module: LogsModule,
-      controllers: [LogsController],
+      controllers: [LogsController, KeyUsageController],
       providers: [
         { provide: LOG_EXPORT_SETTINGS, useValue: settings },
         LogsRepository,
@@ -21,6 +26,7 @@ export class LogsModule {
         ExportCooldown,
         UsernamesRepository,
         UsernamesConsumer,
+        KeyUsageRepository,
       ],
     };
   }

@@ -64,4 +64,11 @@ export class UsageLog {
 
   @Property({ type: 'text' })
   requestId!: string;
+
+  /** The answer's own id and why it ended (GET /v1/generation); null for calls logged before. */
+  @Property({ type: 'text', nullable: true })
+  responseId!: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  finishReason!: string | null;
 }

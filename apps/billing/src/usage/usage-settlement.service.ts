@@ -33,6 +33,8 @@ const USAGE_LOG_COLUMNS = [
   'status',
   'group',
   'request_id',
+  'response_id',
+  'finish_reason',
 ] as const;
 
 function usageLogValues(event: UsageRecorded): unknown[] {
@@ -55,10 +57,12 @@ function usageLogValues(event: UsageRecorded): unknown[] {
     event.status,
     event.group,
     event.request_id,
+    event.response_id ?? null,
+    event.finish_reason ?? null,
   ];
 }
 
-/** Keeps PostgreSQL's 65 535 bind parameters out of reach (18 per row). */
+/** Keeps PostgreSQL's 65 535 bind parameters out of reach (20 per row). */
 const ROWS_PER_INSERT = 1000;
 
 /**

@@ -1,8 +1,23 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Role, TOPICS, type BillingBalance, type UsageRecorded } from '@tollgate/contracts';
+import {
+  GENERATION_CALL,
+  KEY_USAGE_CALL,
+  Role,
+  servicePath,
+  TOPICS,
+  type BillingBalance,
+  type ServiceCall,
+  type UsageRecorded,
+} from '@tollgate/contracts';
 import { deadLetterTopic, partitionForKey, type EventBus } from '@tollgate/events';
 import type { TestDatabase } from '@tollgate/persistence';
-import { INTERNAL_IDENTITY_HEADER, METRICS, signInternalToken } from '@tollgate/platform';
+import {
+  INTERNAL_IDENTITY_HEADER,
+  METRICS,
+  SERVICE_TOKEN_HEADER,
+  ServiceTokenSigner,
+  signInternalToken,
+} from '@tollgate/platform';
 import type { Env, ServiceRuntime } from '@tollgate/runtime';
 import {
   eventually,
@@ -99,6 +114,8 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
   let balances: TopicRecorder;
   let deadLetters: TopicRecorder;
   const secret = randomBytes(32).toString('hex');
+  /** The running billing's address, while runBilling runs. */
+  let billingUrl: string | undefined;
 
   const billingEnv = (database: TestDatabase): Env => ({
     HOST: '127.0.0.1',
@@ -123,6 +140,7 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
     runtime: ServiceRuntime = infra.runtime,
   ): Promise<JsonResponse> => {
     const billing = await startBilling(billingEnv(database), runtime);
+    billingUrl = billing.url;
     try {
       await waitUntilReady(billing.url);
       await whileRunning();
@@ -218,6 +236,57 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
 
     expect(await settledState(database, userId)).toEqual(charged([1_000, 7]));
     expect(audit).toEqual(auditIsClean);
+  });
+
+  it("answers relay's questions for API clients: a key's spending, and one call by its answer id, to its owner only", async () => {
+    const database = await infra.createDatabase();
+    const userId = randomUserId();
+    const first = { ...aUsageEvent(userId, 1_000), response_id: 'chatcmpl-abc', finish_reason: 'stop' };
+    const second = aUsageEvent(userId, 500);
+    const otherKey = { ...aUsageEvent(userId, 9), token_id: 8 };
+    const ask = async (call: ServiceCall, path: string) => {
+      const signer = new ServiceTokenSigner(secret, call.audience);
+      return getJson(path, { [SERVICE_TOKEN_HEADER]: await signer.token() });
+    };
+    await runBilling(database, async () => {
+      await publish([first, second, otherKey]);
+      await balanceAfter(userId, 3);
+      const url = billingUrl!;
+      const spent = await ask(KEY_USAGE_CALL, `${url}${servicePath(KEY_USAGE_CALL, { tokenId: 7 })}`);
+      expect(spent.body).toMatchObject({
+        data: { today_quota: 1_500, today_requests: 2, month_quota: 1_500, month_requests: 2 },
+      });
+      const byAnswer = await ask(
+        GENERATION_CALL,
+        `${url}${servicePath(GENERATION_CALL, { userId, id: 'chatcmpl-abc' })}?token_id=7`,
+      );
+      expect(byAnswer.body).toMatchObject({
+        data: {
+          id: 'chatcmpl-abc',
+          request_id: first.request_id,
+          quota: 1_000,
+          prompt_tokens: 1200,
+          finish_reason: 'stop',
+          is_stream: true,
+        },
+      });
+      // By the request id too; never another user's or another key's call; never without a service token
+      // for this very call (a token for the other call is refused like none).
+      const byRequest = await ask(
+        GENERATION_CALL,
+        `${url}${servicePath(GENERATION_CALL, { userId, id: second.request_id })}`,
+      );
+      expect(byRequest.body).toMatchObject({ data: { id: second.request_id, finish_reason: null } });
+      const stranger = servicePath(GENERATION_CALL, { userId: userId + 1, id: 'chatcmpl-abc' });
+      expect((await ask(GENERATION_CALL, `${url}${stranger}`)).status).toBe(404);
+      const wrongKey = servicePath(GENERATION_CALL, { userId, id: otherKey.request_id });
+      expect((await ask(GENERATION_CALL, `${url}${wrongKey}?token_id=7`)).status).toBe(404);
+      expect(
+        (await ask(KEY_USAGE_CALL, `${url}${servicePath(GENERATION_CALL, { userId, id: 'chatcmpl-abc' })}`))
+          .status,
+      ).toBe(401);
+      expect((await getJson(`${url}${servicePath(KEY_USAGE_CALL, { tokenId: 7 })}`)).status).toBe(401);
+    });
   });
 
   it('settles a batch with events of two users, and dead-letters only the malformed record in it', async () => {

@@ -7,6 +7,7 @@ import {
   RELAY_CHAT_COMPLETION_CALL,
   RELAY_CHAT_MODELS_CALL,
   type ApiProtocol,
+  type IdentityToken,
 } from '@tollgate/contracts';
 import { SERVICE_TOKEN_HEADER, verifyServiceToken, type Logger } from '@tollgate/platform';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -217,6 +218,41 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         ),
       );
     }
+    const keyed = (caller: Caller): Caller & { token: IdentityToken } => {
+      if (caller.token === null) throw new RelayError(ErrorCode.InvalidApiKey, 'An API key is required');
+      return caller as Caller & { token: IdentityToken };
+    };
+    scope.get(
+      '/v1/key',
+      serve('openai', async (hot, context, client) => {
+        client.sendJson(200, await hot.account.describe(keyed(context.caller)));
+      }),
+    );
+    scope.get(
+      '/v1/dashboard/billing/subscription',
+      serve('openai', async (hot, context, client) => {
+        client.sendJson(200, hot.account.subscription(keyed(context.caller)));
+      }),
+    );
+    scope.get(
+      // start_date and end_date are accepted and, as in new-api, the whole spending is reported.
+      '/v1/dashboard/billing/usage',
+      serve('openai', async (hot, context, client) => {
+        client.sendJson(200, hot.account.usage(keyed(context.caller)));
+      }),
+    );
+    scope.get(
+      '/v1/generation',
+      serve('openai', async (hot, context, client, request) => {
+        const id = (request.query as { id?: unknown }).id;
+        if (typeof id !== 'string' || id === '' || id.length > 128)
+          throw new RelayError(
+            ErrorCode.ValidationFailed,
+            "Invalid request: id: the answer's id is required",
+          );
+        client.sendJson(200, await hot.account.generation(keyed(context.caller), id));
+      }),
+    );
     scope.get(
       '/v1/models',
       serve('openai', async (hot, context, client) => {

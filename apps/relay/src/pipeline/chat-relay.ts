@@ -164,10 +164,10 @@ export class ChatRelay {
     const reported = normalizeOpenAiUsage(parsed.usage);
     if (reported === undefined) generated.addResponse(parsed);
     const usage = usageOrCounted(reported, promptTokens, generated);
+    const rendered = protocol.renderResponse(parsed, request.model);
     if (!reply.signal.aborted) {
       const cost = callCost(metered.chargeFor(usage));
       reply.setHeaders(costHeaders(cost));
-      const rendered = protocol.renderResponse(parsed, request.model);
       const reportsCost = protocol.protocol === 'openai';
       // The client's dialect is the channel's and nothing was changed: its bytes go out as they came,
       // the cost spliced into their usage object.
@@ -187,6 +187,8 @@ export class ChatRelay {
       operation: 'chat',
       url: dispatched.url,
       sentAt: dispatched.sentAt,
+      responseId: answerId(rendered) ?? parsed.id,
+      finishReason: parsed.choices[0]?.finish_reason ?? undefined,
     });
   }
 
@@ -211,12 +213,16 @@ export class ChatRelay {
     let ttftMs: number | null = null;
     let status: CallStatus = 'success';
     let usage: NormalizedUsage | undefined;
+    let responseId: string | undefined;
+    let finishReason: string | undefined;
     const finalUsage = (): NormalizedUsage =>
       (usage ??= usageOrCounted(transformer.usage(), promptTokens, generated));
 
     const forward = async (chunks: ChatCompletionChunk[]): Promise<void> => {
       for (const chunk of chunks) {
         generated.addChunk(chunk);
+        responseId ??= chunk.id;
+        finishReason = chunk.choices[0]?.finish_reason ?? finishReason;
         const text = out.push(chunk, this.costInChunk(metered, chunk));
         if (ttftMs === null && GeneratedText.hasOutput(chunk)) {
           ttftMs = this.deps.now() - context.startedAt;
@@ -262,6 +268,8 @@ export class ChatRelay {
       operation: 'chat',
       url: dispatched.url,
       sentAt: dispatched.sentAt,
+      responseId,
+      finishReason,
     });
   }
 
@@ -286,6 +294,13 @@ export class ChatRelay {
       'upstream stream failed after it started',
     );
   }
+}
+
+/** The id the client's answer carries: OpenAI's and Anthropic's `id`, Gemini's `responseId`. */
+function answerId(rendered: unknown): string | undefined {
+  const answer = rendered as { id?: unknown; responseId?: unknown } | null;
+  const id = answer?.id ?? answer?.responseId;
+  return typeof id === 'string' ? id : undefined;
 }
 
 function streamFailure(error: unknown): RelayError {

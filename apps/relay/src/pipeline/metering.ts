@@ -36,6 +36,9 @@ export interface EndedCall {
   operation: GenAiOperation;
   url: string;
   sentAt: number;
+  /** The answer's id and why it ended, for GET /v1/generation. */
+  responseId?: string;
+  finishReason?: string;
 }
 
 interface MeteringDeps {
@@ -108,6 +111,8 @@ export class MeteredCall {
       isStream: call.isStream,
       status: call.status,
       createdAt: Math.floor(Date.now() / 1000),
+      responseId: call.responseId,
+      finishReason: call.finishReason,
     });
     const { metrics, logger } = this.deps;
     this.deps.spans?.record({

@@ -41,6 +41,8 @@ type Answer = {
   status: CallStatus;
   ttftMs: number | null;
   stream: boolean;
+  /** The answer's `id` (completions, responses), for GET /v1/generation. */
+  responseId?: string;
 };
 
 function headerText(value: string | string[] | undefined): string {
@@ -121,6 +123,7 @@ export class PassThroughRelay {
       operation: passThroughGenAiOperation(operation),
       url: dispatched.url,
       sentAt: dispatched.sentAt,
+      responseId: answer.responseId,
     });
   }
 
@@ -153,7 +156,14 @@ export class PassThroughRelay {
         const withCost = cost === undefined ? undefined : withUsageCost(text, cost);
         reply.sendRaw(200, contentType, withCost ?? text);
       }
-      return { usage, status: 'success', ttftMs: null, stream: false };
+      const id = (payload as { id?: unknown } | null)?.id;
+      return {
+        usage,
+        status: 'success',
+        ttftMs: null,
+        stream: false,
+        responseId: typeof id === 'string' ? id : undefined,
+      };
     }
     return this.relayBytes(context, dispatched, contentType, reply);
   }

@@ -20,7 +20,16 @@ export interface ServedCall {
   status: CallStatus;
   /** Epoch seconds. */
   createdAt: number;
+  /** The answer's id, when it had one; how it ended, when it said. */
+  responseId?: string;
+  finishReason?: string;
 }
+
+/** An id or reason from an upstream's answer, if it is a short plain string. */
+const shortText = (value: unknown, max: number): string | undefined =>
+  typeof value === 'string' && value !== '' && value.length <= max && !/[\u0000-\u001f]/.test(value)
+    ? value
+    : undefined;
 
 const whole = (value: number): number => Math.max(0, Math.round(value));
 
@@ -47,5 +56,7 @@ export function usageRecordedEvent(call: ServedCall): UsageRecorded {
     is_stream: call.isStream,
     status: call.status,
     created_at: call.createdAt,
+    ...(shortText(call.responseId, 128) === undefined ? {} : { response_id: call.responseId }),
+    ...(shortText(call.finishReason, 32) === undefined ? {} : { finish_reason: call.finishReason }),
   };
 }

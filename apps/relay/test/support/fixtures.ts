@@ -27,6 +27,7 @@ export function aToken(overrides: Partial<IdentityToken> = {}): IdentityToken {
     rpm_limit: 0,
     tpm_limit: 0,
     concurrency_limit: 0,
+    used_quota: 0,
     updated_at: 1_700_000_000,
     ...overrides,
   };

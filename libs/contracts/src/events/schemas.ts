@@ -39,6 +39,10 @@ export const usageRecordedV1 = z.object({
   is_stream: z.boolean(),
   status: z.enum(['success', 'client_aborted', 'upstream_error']),
   created_at: epochSeconds,
+  /** The answer's own id (`chatcmpl-…`, `msg_…`), by which GET /v1/generation finds the call. */
+  response_id: z.string().max(128).optional(),
+  /** Why the answer ended (`stop`, `length`, `tool_calls`, …), when it said. */
+  finish_reason: z.string().max(32).optional(),
 });
 export type UsageRecorded = z.infer<typeof usageRecordedV1>;
 
@@ -75,6 +79,8 @@ export const identityTokenV1 = z.object({
   rpm_limit: z.number().int().nonnegative().default(0),
   tpm_limit: z.number().int().nonnegative().default(0),
   concurrency_limit: z.number().int().nonnegative().default(0),
+  /** Quota the key has spent (absent in events written before it was published). */
+  used_quota: quotaSchema.nonnegative().default(0),
   updated_at: epochSeconds,
 });
 export type IdentityToken = z.infer<typeof identityTokenV1>;

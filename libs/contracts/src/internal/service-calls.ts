@@ -145,3 +145,49 @@ export function servicePath(
     return encodeURIComponent(String(value));
   });
 }
+
+/** Relay asks billing what an API key has spent today and this month (GET /v1/key). */
+export const KEY_USAGE_CALL = {
+  method: 'GET',
+  path: '/internal/usage/tokens/:tokenId',
+  audience: 'billing:key-usage',
+} as const satisfies ServiceCall;
+
+/** Quota and requests of one key in the current Moscow day and calendar month. */
+export const keyUsageResult = z.object({
+  today_quota: z.number().int().nonnegative(),
+  today_requests: z.number().int().nonnegative(),
+  month_quota: z.number().int().nonnegative(),
+  month_requests: z.number().int().nonnegative(),
+});
+export type KeyUsageResult = z.infer<typeof keyUsageResult>;
+
+/**
+ * Relay asks billing for one call of a user's (GET /v1/generation): `id` is the answer's id or the
+ * request id; `token_id` narrows it to a key's own calls.
+ */
+export const GENERATION_CALL = {
+  method: 'GET',
+  path: '/internal/usage/users/:userId/generations/:id',
+  audience: 'billing:generation',
+} as const satisfies ServiceCall;
+
+/** What the usage log knows of a call: never its text. */
+export const generationResult = z.object({
+  id: z.string(),
+  request_id: z.string(),
+  model: z.string(),
+  upstream_model: z.string(),
+  token_id: z.number().int().nullable(),
+  created_at: z.number().int(),
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  cached_tokens: z.number().int(),
+  quota: z.number().int(),
+  latency_ms: z.number().int(),
+  ttft_ms: z.number().int().nullable(),
+  is_stream: z.boolean(),
+  status: z.string(),
+  finish_reason: z.string().nullable(),
+});
+export type GenerationResult = z.infer<typeof generationResult>;
