@@ -80,6 +80,8 @@ const PASS_THROUGH_ROUTES: ReadonlyArray<[string, PassThroughOperation]> = [
   ['/v1/responses', 'responses'],
   ['/v1/images/generations', 'images.generations'],
   ['/v1/audio/speech', 'audio.speech'],
+  ['/v1/moderations', 'moderations'],
+  ['/v1/rerank', 'rerank'],
 ];
 
 const GEMINI_ACTION = /^([^/:]+):(generateContent|streamGenerateContent)$/;

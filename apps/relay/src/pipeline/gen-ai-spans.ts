@@ -19,7 +19,9 @@ export const GEN_AI = {
 } as const;
 
 /** The conventions' well-known operation names that relay's calls map to. */
-export type GenAiOperation = 'chat' | 'text_completion' | 'embeddings' | 'generate_content';
+/** The conventions' operation names, and two of ours for operations they do not name. */
+export type GenAiOperation =
+  'chat' | 'text_completion' | 'embeddings' | 'generate_content' | 'moderation' | 'rerank';
 
 export const passThroughGenAiOperation = (operation: PassThroughOperation): GenAiOperation => {
   switch (operation) {
@@ -32,6 +34,10 @@ export const passThroughGenAiOperation = (operation: PassThroughOperation): GenA
     case 'images.generations':
     case 'audio.speech':
       return 'generate_content';
+    case 'moderations':
+      return 'moderation';
+    case 'rerank':
+      return 'rerank';
   }
 };
 

@@ -2,18 +2,34 @@ import type { PassThroughOperation } from '../providers';
 import { normalizeOpenAiUsage, type JsonObject, type NormalizedUsage } from '../providers';
 import type { TokenCounter } from './token-counter';
 
+/** Operations whose answers are not generated text. */
+const NO_OUTPUT_TOKENS: ReadonlySet<PassThroughOperation> = new Set([
+  'embeddings',
+  'audio.speech',
+  'images.generations',
+  'moderations',
+  'rerank',
+]);
+
 /** The answer length a pass-through request allows, when its operation generates text at all. */
 export function maxOutputTokensOf(operation: PassThroughOperation, body: JsonObject): number | undefined {
-  if (operation === 'embeddings' || operation === 'audio.speech' || operation === 'images.generations')
-    return 0;
+  if (NO_OUTPUT_TOKENS.has(operation)) return 0;
   const limit = body['max_tokens'] ?? body['max_output_tokens'];
   return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : undefined;
 }
 
+/** Strings, and the `text` of objects (a rerank document, a moderation content part). */
 function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value))
-    return value.filter((item): item is string => typeof item === 'string').join('\n');
+    return value
+      .map(textOf)
+      .filter((text) => text !== '')
+      .join('\n');
+  if (typeof value === 'object' && value !== null) {
+    const text = (value as { text?: unknown }).text;
+    return typeof text === 'string' ? text : '';
+  }
   return '';
 }
 
@@ -23,7 +39,7 @@ export function countedPassThroughUsage(
   fallbackPromptTokens: number,
   counter: TokenCounter,
 ): NormalizedUsage {
-  const text = [body['instructions'], body['prompt'], body['input']]
+  const text = [body['instructions'], body['prompt'], body['input'], body['query'], body['documents']]
     .map(textOf)
     .filter((t) => t !== '')
     .join('\n');

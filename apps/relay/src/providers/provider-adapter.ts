@@ -13,7 +13,14 @@ export type ProviderFamily = 'openai' | 'azure' | 'anthropic' | 'gemini';
 
 /** The OpenAI endpoints other than chat that the relay forwards with the model mapped. */
 export type PassThroughOperation =
-  'completions' | 'embeddings' | 'images.generations' | 'audio.speech' | 'responses';
+  | 'completions'
+  | 'embeddings'
+  | 'images.generations'
+  | 'audio.speech'
+  | 'responses'
+  | 'moderations'
+  /** The Jina/Cohere shape new-api relays (`query`, `documents`, `top_n`). */
+  | 'rerank';
 
 /** Turns one upstream's stream events into canonical chunks, keeping what it needs between events. */
 export interface ChatStreamTransformer {

@@ -48,6 +48,8 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
   let claude: string;
   let slow: string;
   let embed: string;
+  let moderation: string;
+  let reranker: string;
   let broken: string;
   let failing: FakeUpstream;
 
@@ -102,6 +104,8 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     claude = world.model('claude');
     slow = world.model('slow');
     embed = world.model('embed');
+    moderation = world.model('moderation');
+    reranker = world.model('reranker');
     broken = world.model('broken');
     failing = await startFakeUpstream({ failRate: 1, failStatus: 503 });
     for (let i = 0; i < 2; i++) {
@@ -126,9 +130,15 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
       world.price(slow),
       world.price(embed),
       world.price(broken),
+      world.price(moderation),
+      world.price(reranker),
     ]);
     await world.channel({ key: 'sk-fake-openai-key', base_url: failing.url, models: [broken] });
-    await world.channel({ key: 'sk-fake-openai-key', base_url: upstream.url, models: [gpt, embed] });
+    await world.channel({
+      key: 'sk-fake-openai-key',
+      base_url: upstream.url,
+      models: [gpt, embed, moderation, reranker],
+    });
     await world.channel({ key: 'sk-fake-openai-key', base_url: slowUpstream.url, models: [slow] });
     await world.channel({
       type: CHANNEL_TYPES.anthropic,
@@ -404,5 +414,38 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
       expect((reason as InstanceType<typeof OpenAI.APIError>).status).toBe(402);
       expect((reason as Error).message).toMatch(/can only afford \d+|Calls in flight/);
     }
+  });
+
+  it('relays moderations (OpenAI SDK) and rerank (the Jina/Cohere shape) to channels that offer them', async () => {
+    const key = await readyKey();
+    const moderated = await openai(key, 0).moderations.create({
+      model: moderation,
+      input: ['I will kill the process', 'Hello there'],
+    });
+    expect(moderated.results.map((result) => result.flagged)).toEqual([true, false]);
+    const res = await fetch(`${replicas[1]!.url}/v1/rerank`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: reranker,
+        query: 'capital of France',
+        documents: ['Bananas are yellow', 'Paris is the capital of France'],
+        top_n: 1,
+      }),
+    });
+    expect(res.status).toBe(200);
+    const ranked = (await res.json()) as {
+      results: { index: number; relevance_score: number }[];
+      usage: { prompt_tokens: number; cost_quota: number };
+    };
+    expect(ranked.results).toEqual([{ index: 1, relevance_score: 1 }]);
+    expect(ranked.usage.cost_quota).toBe(costOf(ranked.usage));
+    expect(res.headers.get('x-tollgate-cost-quota')).toBe(String(costOf(ranked.usage)));
+    const missing = await fetch(`${replicas[0]!.url}/v1/rerank`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'q', documents: ['d'] }),
+    });
+    expect(missing.status).toBe(400);
   });
 });

@@ -11,7 +11,9 @@ import { completions } from './providers/openai/completions';
 import { embeddings } from './providers/openai/embeddings';
 import { generateImages } from './providers/openai/images';
 import { listModels } from './providers/openai/models';
+import { moderations } from './providers/openai/moderations';
 import { openAiFamily } from './providers/openai/openai.family';
+import { rerank } from './providers/openai/rerank';
 import { responses } from './providers/openai/responses';
 
 export interface RouteDefinition {
@@ -48,6 +50,8 @@ const FIXED_ROUTES = new Map<string, RouteDefinition>([
   ['POST /v1/images/generations', route('openai.images.generations', openAiFamily, true, generateImages)],
   ['POST /v1/audio/speech', route('openai.audio.speech', openAiFamily, true, audioSpeech)],
   ['POST /v1/responses', route('openai.responses', openAiFamily, true, responses)],
+  ['POST /v1/moderations', route('openai.moderations', openAiFamily, true, moderations)],
+  ['POST /v1/rerank', route('openai.rerank', openAiFamily, true, rerank)],
   ['POST /v1/messages', route('anthropic.messages', anthropicFamily, true, messages)],
   [
     'POST /v1/messages/count_tokens',

@@ -8,6 +8,8 @@ export const OPENAI_OPERATION_PATHS: Readonly<Record<PassThroughOperation | 'cha
   'images.generations': '/images/generations',
   'audio.speech': '/audio/speech',
   responses: '/responses',
+  moderations: '/moderations',
+  rerank: '/rerank',
 };
 
 /** Operations whose streams report usage only when asked with `stream_options.include_usage`. */
