@@ -26,6 +26,7 @@ import { TokensMigration } from './migrations/20261215-tokens.migration';
 import { AccountsMigration } from './migrations/20261222-accounts.migration';
 import { SessionsValidAfterMigration } from './migrations/20261229-sessions-valid-after.migration';
 import { TokenRateLimitsMigration } from './migrations/20261231-token-rate-limits.migration';
+import { TokenModelAliasesMigration } from './migrations/20261231-token-model-aliases.migration';
 import { PasswordResetController } from './password-reset/password-reset.controller';
 import { PasswordResetService } from './password-reset/password-reset.service';
 import { RegistrationController } from './registration/registration.controller';
@@ -69,6 +70,7 @@ export class AuthModule {
               AccountsMigration,
               SessionsValidAfterMigration,
               TokenRateLimitsMigration,
+              TokenModelAliasesMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

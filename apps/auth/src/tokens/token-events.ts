@@ -23,6 +23,7 @@ export function identityTokenEvent(token: Token): OutgoingEvent {
     rpm_limit: token.rpmLimit,
     tpm_limit: token.tpmLimit,
     concurrency_limit: token.concurrencyLimit,
+    model_aliases: token.modelAliases,
     used_quota: token.usedQuota,
     updated_at: seconds(token.updatedAt),
   };

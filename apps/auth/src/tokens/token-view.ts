@@ -24,5 +24,6 @@ export function tokenView(token: Token): TokenView {
     rpm_limit: token.rpmLimit,
     tpm_limit: token.tpmLimit,
     concurrency_limit: token.concurrencyLimit,
+    model_aliases: token.modelAliases,
   };
 }

@@ -65,6 +65,10 @@ export class Token {
   @Property({ type: 'integer' })
   concurrencyLimit: Opt<number> = 0;
 
+  /** Model name a client asks for → the model served. */
+  @Property({ type: 'json' })
+  modelAliases: Opt<Record<string, string>> = {};
+
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 

@@ -65,6 +65,7 @@ export class TokensRepository {
         rpmLimit: input.rpm_limit,
         tpmLimit: input.tpm_limit,
         concurrencyLimit: input.concurrency_limit,
+        modelAliases: input.model_aliases,
       });
       await tx.flush();
       await enqueueOutbox(tx, [identityTokenEvent(created)]);
@@ -91,6 +92,7 @@ export class TokensRepository {
       if (changes.rpm_limit !== undefined) found.rpmLimit = changes.rpm_limit;
       if (changes.tpm_limit !== undefined) found.tpmLimit = changes.tpm_limit;
       if (changes.concurrency_limit !== undefined) found.concurrencyLimit = changes.concurrency_limit;
+      if (changes.model_aliases !== undefined) found.modelAliases = changes.model_aliases;
       found.updatedAt = new Date();
       await tx.flush();
       await enqueueOutbox(tx, [identityTokenEvent(found)]);

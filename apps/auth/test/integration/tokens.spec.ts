@@ -158,6 +158,7 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
       rpm_limit: 0,
       tpm_limit: 0,
       concurrency_limit: 0,
+      model_aliases: {},
     });
     expect(Math.abs(token.created_time - Date.now() / 1000)).toBeLessThan(60);
 
@@ -193,6 +194,7 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
       rpm_limit: 0,
       tpm_limit: 0,
       concurrency_limit: 0,
+      model_aliases: {},
       used_quota: 0,
       updated_at: expect.any(Number),
     });
@@ -277,6 +279,34 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
         .find((value) => value.rpm_limit === 10),
     );
     expect(event).toMatchObject({ rpm_limit: 10, tpm_limit: 5000, concurrency_limit: 3 });
+  });
+
+  it("keeps a key's model aliases, refuses chains and self-mappings, and publishes them to relay", async () => {
+    const user = await signedInUser();
+    const key = await create(user, {
+      name: 'aliased',
+      model_aliases: { 'gpt-4': 'gpt-4o', ' claude ': 'claude-sonnet-4' },
+    });
+    expect(key.model_aliases).toEqual({ 'gpt-4': 'gpt-4o', claude: 'claude-sonnet-4' });
+    for (const model_aliases of [{ a: 'a' }, { a: 'b', b: 'c' }, { '': 'x' }, ['gpt-4']]) {
+      const refused = await user.call('/api/token', {
+        method: 'POST',
+        body: { name: 'bad', model_aliases },
+        headers: EN,
+      });
+      expect(refused.status).toBe(400);
+    }
+    const updated = await user.call('/api/token', {
+      method: 'PUT',
+      body: { id: key.id, model_aliases: { 'gpt-3.5-turbo': 'gpt-4o-mini' } },
+    });
+    expect(updated.status).toBe(200);
+    const event = await eventually('the aliases on identity.token', async () =>
+      tokenEvents
+        .values<IdentityToken>((value) => value.id === key.id)
+        .find((value) => value.model_aliases['gpt-3.5-turbo'] === 'gpt-4o-mini'),
+    );
+    expect(event.model_aliases).toEqual({ 'gpt-3.5-turbo': 'gpt-4o-mini' });
   });
 
   it('keeps each user to their own keys: someone else’s key answers 404 and stays unchanged', async () => {

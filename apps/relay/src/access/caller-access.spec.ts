@@ -8,7 +8,7 @@ import {
 import type { CompactedTable } from '@tollgate/events';
 import { aToken, aUser } from '../../test/support/fixtures';
 import { RelayError } from '../errors/relay-error';
-import { CallerAccess, effectiveGroup } from './caller-access';
+import { CallerAccess, effectiveGroup, servedModel } from './caller-access';
 import { ApiKeyHasher, KeyIndex } from './key-index';
 
 const NOW = 1_800_000_000;
@@ -123,5 +123,16 @@ describe('CallerAccess', () => {
     const user = { ...aUser(7), group: 'vip' };
     expect(effectiveGroup(aToken({ group: 'enterprise-acme' }), user)).toBe('enterprise-acme');
     expect(effectiveGroup(aToken({ group: '' }), user)).toBe('vip');
+  });
+});
+
+describe('servedModel', () => {
+  const user = aUser(7);
+  it("serves a key's alias for the model asked, and anything else as asked", () => {
+    const caller = { token: aToken({ model_aliases: { 'gpt-4': 'gpt-4o' } }), user, group: 'default' };
+    expect(servedModel(caller, 'gpt-4')).toBe('gpt-4o');
+    expect(servedModel(caller, 'gpt-4o-mini')).toBe('gpt-4o-mini');
+    expect(servedModel(caller, 'constructor')).toBe('constructor');
+    expect(servedModel({ token: null, user, group: 'default' }, 'gpt-4')).toBe('gpt-4');
   });
 });

@@ -30,6 +30,16 @@ export interface UserLookup {
 
 const GROUP_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/**
+ * The model a call is served by: the key's alias for the name asked for (a client's `gpt-4` →
+ * `gpt-4o`), else the name itself. Everything after (the key's model list, price, channels, usage
+ * log) sees the served model.
+ */
+export function servedModel(caller: Caller, asked: string): string {
+  const aliases = caller.token?.model_aliases;
+  return aliases !== undefined && Object.hasOwn(aliases, asked) ? aliases[asked]! : asked;
+}
+
 /** The key's own group when it names one (new-api lets a key override its owner's group), else the owner's. */
 export function effectiveGroup(token: IdentityToken, user: IdentityUser): string {
   return GROUP_NAME.test(token.group) ? token.group : user.group;

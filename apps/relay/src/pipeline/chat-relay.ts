@@ -1,6 +1,6 @@
 import { ErrorCode } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
-import type { CallerAccess } from '../access/caller-access';
+import { servedModel, type CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import { promptWithinContext, type PriceBook } from '../pricing/price-book';
 import {
@@ -79,7 +79,8 @@ export class ChatRelay {
     const models = takeModelFallbacks(request);
     for (let i = 0; ; i++) {
       try {
-        const attempt = i === 0 ? request : { ...request, model: models[i]! };
+        const model = servedModel(context.caller, models[i]!);
+        const attempt = model === request.model ? request : { ...request, model };
         await this.serve(context, protocol, input, attempt, stream, bodyBytes, reply);
         return;
       } catch (error) {

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@tollgate/contracts';
 import { z } from 'zod';
-import type { CallerAccess } from '../access/caller-access';
+import { servedModel, type CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import type { PriceBook } from '../pricing/price-book';
 import {
@@ -73,7 +73,9 @@ export class PassThroughRelay {
     bodyBytes: number,
     reply: ClientReply,
   ): Promise<void> {
-    const body = parseClientBody(passThroughBody, rawBody) as JsonObject & { model: string };
+    const asked = parseClientBody(passThroughBody, rawBody) as JsonObject & { model: string };
+    const model = servedModel(context.caller, asked.model);
+    const body = model === asked.model ? asked : { ...asked, model };
     this.deps.access.assertModelAllowed(context.caller, body.model);
     const quote = this.deps.prices.quote(body.model, context.caller.group);
     // Every o200k_base token stands for at least one byte of text, so the body's bytes bound the

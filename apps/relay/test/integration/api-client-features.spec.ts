@@ -448,4 +448,24 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     });
     expect(missing.status).toBe(400);
   });
+
+  it("serves a key's model alias as the model it names, in chat and pass-through alike", async () => {
+    const key = await readyKey({ model_aliases: { 'gpt-4': gpt, 'text-embedding-ada-002': embed } });
+    const client = openai(key, 0);
+    const answer = await client.chat.completions.create({
+      model: 'gpt-4',
+      messages: [{ role: 'user', content: 'Hi' }],
+      max_tokens: 16,
+    });
+    expect(answer.choices[0]!.message.content).toBeTruthy();
+    expect((answer.usage as unknown as { cost_quota: number }).cost_quota).toBe(costOf(answer.usage!));
+    const embedded = await client.embeddings.create({ model: 'text-embedding-ada-002', input: 'hello' });
+    expect(embedded.data).toHaveLength(1);
+    // Another key has no such alias.
+    const plain = await readyKey();
+    const refused = await openai(plain, 0)
+      .chat.completions.create({ model: 'gpt-4', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(404);
+  });
 });

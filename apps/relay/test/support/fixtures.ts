@@ -28,6 +28,7 @@ export function aToken(overrides: Partial<IdentityToken> = {}): IdentityToken {
     tpm_limit: 0,
     concurrency_limit: 0,
     used_quota: 0,
+    model_aliases: {},
     updated_at: 1_700_000_000,
     ...overrides,
   };

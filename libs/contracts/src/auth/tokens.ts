@@ -82,6 +82,28 @@ const ipOrCidr = z
     key('token_ip_invalid'),
   );
 
+/** The most aliases one key may hold. */
+export const TOKEN_MODEL_ALIASES_MAX = 64;
+
+/**
+ * A key's model aliases: the name a client asks for → the model served (a client's `gpt-4` →
+ * `gpt-4o`). Relay applies them before anything else, so the key's model list, prices and channels
+ * are the served model's.
+ */
+const modelAliases = z
+  .record(
+    modelName.pipe(z.string().trim().min(1, key('token_field_invalid'))),
+    modelName.pipe(z.string().trim().min(1, key('token_field_invalid'))),
+    {
+      errorMap: () => ({ message: key('token_field_invalid') }),
+    },
+  )
+  .refine((aliases) => Object.keys(aliases).length <= TOKEN_MODEL_ALIASES_MAX, key('token_field_invalid'))
+  .refine(
+    (aliases) => Object.entries(aliases).every(([from, to]) => from !== to && aliases[to] === undefined),
+    key('token_field_invalid'),
+  );
+
 const editableFields = {
   expired_time: expiredTime,
   remain_quota: quota,
@@ -97,6 +119,7 @@ const editableFields = {
   rpm_limit: rateLimit,
   tpm_limit: rateLimit,
   concurrency_limit: rateLimit,
+  model_aliases: modelAliases,
 };
 
 /** POST /api/token/ */
@@ -112,6 +135,7 @@ export const createTokenRequestSchema = z.object({
   rpm_limit: editableFields.rpm_limit.default(0),
   tpm_limit: editableFields.tpm_limit.default(0),
   concurrency_limit: editableFields.concurrency_limit.default(0),
+  model_aliases: editableFields.model_aliases.default({}),
 });
 export type CreateTokenRequest = z.output<typeof createTokenRequestSchema>;
 
@@ -138,6 +162,7 @@ export const updateTokenRequestSchema = z.object({
   rpm_limit: editableFields.rpm_limit.optional(),
   tpm_limit: editableFields.tpm_limit.optional(),
   concurrency_limit: editableFields.concurrency_limit.optional(),
+  model_aliases: editableFields.model_aliases.optional(),
 });
 export type UpdateTokenRequest = z.output<typeof updateTokenRequestSchema>;
 
@@ -172,6 +197,8 @@ export const tokenViewSchema = z.object({
   rpm_limit: z.number().int(),
   tpm_limit: z.number().int(),
   concurrency_limit: z.number().int(),
+  /** Client model name → served model. */
+  model_aliases: z.record(z.string()),
 });
 export type TokenView = z.infer<typeof tokenViewSchema>;
 

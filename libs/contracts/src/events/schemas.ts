@@ -79,6 +79,8 @@ export const identityTokenV1 = z.object({
   rpm_limit: z.number().int().nonnegative().default(0),
   tpm_limit: z.number().int().nonnegative().default(0),
   concurrency_limit: z.number().int().nonnegative().default(0),
+  /** The key's model aliases: asked name → served model (absent in events written before them). */
+  model_aliases: z.record(z.string()).default({}),
   /** Quota the key has spent (absent in events written before it was published). */
   used_quota: quotaSchema.nonnegative().default(0),
   updated_at: epochSeconds,
