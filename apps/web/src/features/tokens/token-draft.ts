@@ -1,5 +1,6 @@
 import {
   MAX_KEY_RATE_LIMIT,
+  TOKEN_MODEL_ALIASES_MAX,
   TOKEN_NEVER_EXPIRES,
   createTokenRequestSchema,
   keyLimitAboveGroup,
@@ -26,6 +27,8 @@ export interface TokenForm {
   allowIps: string;
   /** The key's own rate limits as whole-number text; '' or '0' for the group's. */
   limits: Record<RateLimitField, string>;
+  /** Model aliases, one `asked = served` per line. */
+  modelAliases: string;
 }
 
 /** A key's own rate limit, by its field in the contracts. */
@@ -48,6 +51,8 @@ export interface TokenDraft extends KeyRateLimitFields {
   model_limits_enabled: boolean;
   model_limits: string[];
   allow_ips: string[];
+  /** Asked model name → served model. */
+  model_aliases: Record<string, string>;
 }
 
 export const EMPTY_TOKEN_FORM: TokenForm = {
@@ -59,6 +64,7 @@ export const EMPTY_TOKEN_FORM: TokenForm = {
   modelLimits: '',
   allowIps: '',
   limits: { rpm_limit: '', tpm_limit: '', concurrency_limit: '' },
+  modelAliases: '',
 };
 
 const SCHEMA_PROBLEMS = [
@@ -74,7 +80,12 @@ const ABOVE_GROUP = 'token_limit_above_group' satisfies AuthMessageKey;
 
 /** Why the form cannot be sent; each has a text in the tokens namespace (`problem_<name>`). */
 export type TokenFormProblem =
-  SchemaProblem | typeof ABOVE_GROUP | 'token_quota_invalid' | 'token_expiry_past' | 'token_limit_invalid';
+  | SchemaProblem
+  | typeof ABOVE_GROUP
+  | 'token_quota_invalid'
+  | 'token_expiry_past'
+  | 'token_limit_invalid'
+  | 'token_alias_invalid';
 
 /** A refusal; for a rate limit, which one and (above the group's) the group's bound. */
 export interface TokenFormRefusal {
@@ -126,7 +137,32 @@ export function formFromToken(token: TokenView): TokenForm {
       tpm_limit: limitText(token.tpm_limit),
       concurrency_limit: limitText(token.concurrency_limit),
     },
+    modelAliases: Object.entries(token.model_aliases ?? {})
+      .map(([asked, served]) => `${asked} = ${served}`)
+      .join('\n'),
   };
+}
+
+/**
+ * The alias lines as a map, or null when a line is not `asked = served` or the map breaks the
+ * contract's rules: at most 64, no name mapped to itself, no alias naming another alias, no name twice.
+ */
+export function parseModelAliases(text: string): Record<string, string> | null {
+  const aliases: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const at = line.indexOf('=');
+    if (at < 0) return null;
+    const asked = line.slice(0, at).trim();
+    const served = line.slice(at + 1).trim();
+    if (asked === '' || served === '' || asked === served || Object.hasOwn(aliases, asked)) return null;
+    if (asked.length > 128 || served.length > 128) return null;
+    aliases[asked] = served;
+  }
+  const entries = Object.entries(aliases);
+  if (entries.length > TOKEN_MODEL_ALIASES_MAX) return null;
+  if (entries.some(([, served]) => Object.hasOwn(aliases, served))) return null;
+  return aliases;
 }
 
 const limitText = (limit: number) => (limit > 0 ? String(limit) : '');
@@ -178,6 +214,8 @@ export function draftFromForm(
   if (above && groupLimits) {
     return { problem: ABOVE_GROUP, field: above, limit: groupBound(groupLimits, above) };
   }
+  const modelAliases = parseModelAliases(form.modelAliases);
+  if (modelAliases === null) return { problem: 'token_alias_invalid' };
   const draft: TokenDraft = {
     name: form.name.trim(),
     expired_time: expiredTime,
@@ -187,6 +225,7 @@ export function draftFromForm(
     model_limits: form.modelLimitsEnabled ? lines(form.modelLimits) : [],
     allow_ips: lines(form.allowIps),
     ...limits,
+    model_aliases: modelAliases,
   };
   const checked = createTokenRequestSchema.safeParse(draft);
   if (!checked.success) return { problem: schemaProblem(checked.error.issues[0].message) };

@@ -24,6 +24,7 @@ const token = {
   rpm_limit: 0,
   tpm_limit: 0,
   concurrency_limit: 0,
+  model_aliases: {},
 };
 
 const sentTo = (fetch: jest.Mock, path: string, method: string) =>

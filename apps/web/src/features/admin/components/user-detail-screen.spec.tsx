@@ -43,6 +43,7 @@ const key = {
   rpm_limit: 0,
   tpm_limit: 0,
   concurrency_limit: 0,
+  model_aliases: {},
 };
 
 const calls = (fetch: jest.Mock, path: string, method = 'GET') =>

@@ -22,6 +22,7 @@ const aKey = (overrides: Record<string, unknown> = {}) => ({
   rpm_limit: 0,
   tpm_limit: 0,
   concurrency_limit: 0,
+  model_aliases: {},
   ...overrides,
 });
 
@@ -140,5 +141,53 @@ describe('API key form: rate limits', () => {
       'Одновременных запросов: укажите целое число от 0 до 1 000 000 000',
     );
     expect(sent(fetch, 'POST')).toEqual([]);
+  });
+});
+
+describe('API key form: model aliases', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(STORAGE_KEYS.userId, '5');
+    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+  });
+
+  it('sends the aliases on create, one "asked = served" a line', async () => {
+    const fetch = tokensApi([]);
+    renderApp('/dashboard/tokens');
+    await userEvent.click(await screen.findByRole('button', { name: 'Создать ключ' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Название'), 'ci');
+    await userEvent.type(
+      within(dialog).getByLabelText('Псевдонимы моделей'),
+      'gpt-4 = gpt-4o{enter}gpt-3.5-turbo=gpt-4o-mini',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Создать' }));
+    await waitFor(() => expect(sent(fetch, 'POST')).toHaveLength(1));
+    expect(sent(fetch, 'POST')[0]).toMatchObject({
+      model_aliases: { 'gpt-4': 'gpt-4o', 'gpt-3.5-turbo': 'gpt-4o-mini' },
+    });
+  });
+
+  it('shows a key’s aliases, loads them for editing, and refuses a chain or a self-mapping without a request', async () => {
+    const fetch = tokensApi([aKey({ model_aliases: { 'gpt-4': 'gpt-4o' } })]);
+    renderApp('/dashboard/tokens');
+    const row = await screen.findByTestId('token-row');
+    expect(within(row).getByTestId('token-aliases')).toHaveTextContent('gpt-4 → gpt-4o');
+    await userEvent.click(within(row).getByRole('button', { name: 'Изменить' }));
+    const dialog = await screen.findByRole('dialog');
+    const aliases = within(dialog).getByLabelText('Псевдонимы моделей');
+    expect(aliases).toHaveValue('gpt-4 = gpt-4o');
+
+    for (const text of ['gpt-4 = gpt-4o{enter}gpt-4o = o3', 'gpt-4 = gpt-4', 'just-a-name']) {
+      await retype(aliases, text);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+      expect(within(dialog).getByRole('alert')).toHaveTextContent('Псевдонимы: по одному');
+    }
+    expect(sent(fetch, 'PUT')).toEqual([]);
+
+    await retype(aliases, '');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(sent(fetch, 'PUT')).toHaveLength(1));
+    expect(sent(fetch, 'PUT')[0]).toMatchObject({ id: 7, model_aliases: {} });
   });
 });

@@ -193,6 +193,21 @@ function TokenFormBody({ initial, groupLimits, busy, submitLabel, onCancel, onSu
         />
         <p className="text-xs text-slate-500">{t('field_allow_ips_hint')}</p>
       </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="token-aliases" className={labelClass}>
+          {t('field_model_aliases')}
+        </label>
+        <textarea
+          id="token-aliases"
+          name="model_aliases"
+          rows={2}
+          className={`${inputClass} font-mono`}
+          placeholder="gpt-4 = gpt-4o"
+          value={form.modelAliases}
+          onChange={(e) => set('modelAliases', e.target.value)}
+        />
+        <p className="text-xs text-slate-500">{t('field_model_aliases_hint')}</p>
+      </div>
       <fieldset className="flex flex-col gap-2">
         <legend className={labelClass}>{t('field_rate_limits')}</legend>
         <div className="grid gap-3 sm:grid-cols-3">

@@ -34,6 +34,7 @@ export function TokenRow({ token, formatQuota, onCopy, onEdit, onToggle, onDelet
     token.tpm_limit > 0 && t('rate_tpm', { value: number.format(token.tpm_limit) }),
     token.concurrency_limit > 0 && t('rate_concurrency', { value: number.format(token.concurrency_limit) }),
   ].filter((text) => text !== false);
+  const aliases = Object.entries(token.model_aliases ?? {}).map(([asked, served]) => `${asked} → ${served}`);
   return (
     <li className="flex flex-col gap-3 p-4 md:flex-row md:items-center md:gap-6" data-testid="token-row">
       <div className="min-w-0 flex-1">
@@ -71,6 +72,12 @@ export function TokenRow({ token, formatQuota, onCopy, onEdit, onToggle, onDelet
             <div className="flex gap-1">
               <dt>{t('ips')}:</dt>
               <dd className="text-slate-700">{token.allow_ips.split('\n').join(', ')}</dd>
+            </div>
+          )}
+          {aliases.length > 0 && (
+            <div className="flex gap-1" data-testid="token-aliases">
+              <dt>{t('aliases')}:</dt>
+              <dd className="font-mono text-slate-700">{aliases.join(', ')}</dd>
             </div>
           )}
           {rateLimits.length > 0 && (
