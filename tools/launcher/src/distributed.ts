@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { BACKEND_SERVICES, type BackendService, type ServiceName } from '@tollgate/contracts';
-import { freePort, type Env } from '@tollgate/runtime';
+import { freePorts, type Env } from '@tollgate/runtime';
 import { serviceUrlEnv } from './service-urls';
 import { databaseUrl, ensureDatabases } from './service-databases';
 import { DEFAULT_READY_TIMEOUT_MS } from './ready-timeout';
@@ -48,8 +48,10 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
   );
 
   const ports = {} as Record<ServiceName, number>;
-  for (const name of BACKEND_SERVICES) ports[name] = options.servicePorts?.[name] ?? (await freePort());
-  ports.gateway = options.gatewayPort ?? (await freePort());
+  // Chosen together, so that no two services are given the same port.
+  const chosen = await freePorts(BACKEND_SERVICES.length + 1);
+  BACKEND_SERVICES.forEach((name, index) => (ports[name] = options.servicePorts?.[name] ?? chosen[index]!));
+  ports.gateway = options.gatewayPort ?? chosen[BACKEND_SERVICES.length]!;
 
   const common: Env = {
     ...options.env,

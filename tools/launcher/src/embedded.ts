@@ -13,7 +13,7 @@ import { startRelay } from '@tollgate/relay';
 import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
 import {
   busLoggerFor,
-  freePort,
+  freePorts,
   type Env,
   type RunningService,
   type ServiceRuntime,
@@ -59,7 +59,8 @@ export async function startEmbedded({
   const secrets = embeddedSecrets(env, dataDir);
   // Services call each other (admin → relay, relay → admin, auth → billing), so every port is chosen first.
   const ports = {} as Record<BackendService, number>;
-  for (const name of BACKEND_SERVICES) ports[name] = await freePort();
+  const chosen = await freePorts(BACKEND_SERVICES.length);
+  BACKEND_SERVICES.forEach((name, index) => (ports[name] = chosen[index]!));
   const serviceUrls = serviceUrlEnv(ports);
   const baseEnv: Env = {
     ...env,
