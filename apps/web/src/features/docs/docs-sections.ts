@@ -101,6 +101,7 @@ client = OpenAI(base_url="${baseUrl}", api_key="sk-...")
 for model in client.models.list():
     print(model.id)`,
       ),
+      text('models_aliases_p'),
     ],
   },
   {

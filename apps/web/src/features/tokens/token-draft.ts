@@ -27,9 +27,26 @@ export interface TokenForm {
   allowIps: string;
   /** The key's own rate limits as whole-number text; '' or '0' for the group's. */
   limits: Record<RateLimitField, string>;
-  /** Model aliases, one `asked = served` per line. */
-  modelAliases: string;
+  /** Model aliases, a row each; a row with both names empty is ignored. */
+  modelAliases: AliasRow[];
 }
+
+/** One alias in the form: the model a client asks for and the model served instead. */
+export interface AliasRow {
+  /** Stable across edits, so React keeps each row's inputs when another row is removed. */
+  id: number;
+  asked: string;
+  served: string;
+}
+
+let lastAliasRowId = 0;
+export function aliasRow(asked = '', served = ''): AliasRow {
+  lastAliasRowId += 1;
+  return { id: lastAliasRowId, asked, served };
+}
+
+/** The longest model name an alias may hold (the contract's model names). */
+export const ALIAS_NAME_MAX_LENGTH = 128;
 
 /** A key's own rate limit, by its field in the contracts. */
 export type RateLimitField = keyof KeyRateLimitFields;
@@ -64,7 +81,7 @@ export const EMPTY_TOKEN_FORM: TokenForm = {
   modelLimits: '',
   allowIps: '',
   limits: { rpm_limit: '', tpm_limit: '', concurrency_limit: '' },
-  modelAliases: '',
+  modelAliases: [],
 };
 
 const SCHEMA_PROBLEMS = [
@@ -85,13 +102,28 @@ export type TokenFormProblem =
   | 'token_quota_invalid'
   | 'token_expiry_past'
   | 'token_limit_invalid'
-  | 'token_alias_invalid';
+  | AliasProblem;
 
-/** A refusal; for a rate limit, which one and (above the group's) the group's bound. */
+/** Why the aliases break the contract's rules (at most 64, names non-empty and short, no self-maps or chains). */
+export type AliasProblem =
+  | 'token_alias_incomplete'
+  | 'token_alias_name_invalid'
+  | 'token_alias_self'
+  | 'token_alias_repeated'
+  | 'token_alias_chain'
+  | 'token_alias_too_many';
+
+/**
+ * A refusal; for a rate limit, which one and (above the group's) the group's bound; for an alias,
+ * its row (from 1) and the names concerned.
+ */
 export interface TokenFormRefusal {
   problem: TokenFormProblem;
   field?: RateLimitField;
   limit?: number;
+  row?: number;
+  asked?: string;
+  served?: string;
 }
 
 function schemaProblem(message: string): SchemaProblem {
@@ -137,32 +169,41 @@ export function formFromToken(token: TokenView): TokenForm {
       tpm_limit: limitText(token.tpm_limit),
       concurrency_limit: limitText(token.concurrency_limit),
     },
-    modelAliases: Object.entries(token.model_aliases ?? {})
-      .map(([asked, served]) => `${asked} = ${served}`)
-      .join('\n'),
+    modelAliases: Object.entries(token.model_aliases).map(([asked, served]) => aliasRow(asked, served)),
   };
 }
 
+const CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]/u;
+const validName = (name: string) => name.length <= ALIAS_NAME_MAX_LENGTH && !CONTROL_CHARACTERS.test(name);
+
 /**
- * The alias lines as a map, or null when a line is not `asked = served` or the map breaks the
- * contract's rules: at most 64, no name mapped to itself, no alias naming another alias, no name twice.
+ * The alias rows as the map the contract takes (names trimmed, rows with both names empty skipped),
+ * or the first rule broken, in the contract's terms: at most 64 aliases; each name non-empty,
+ * at most 128 characters, without control characters; no name mapped to itself; no name asked
+ * twice; and no chains (a served model may not itself be an alias).
  */
-export function parseModelAliases(text: string): Record<string, string> | null {
-  const aliases: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    const at = line.indexOf('=');
-    if (at < 0) return null;
-    const asked = line.slice(0, at).trim();
-    const served = line.slice(at + 1).trim();
-    if (asked === '' || served === '' || asked === served || Object.hasOwn(aliases, asked)) return null;
-    if (asked.length > 128 || served.length > 128) return null;
-    aliases[asked] = served;
+export function aliasesFromRows(
+  rows: readonly AliasRow[],
+): { aliases: Record<string, string> } | TokenFormRefusal {
+  const aliases = new Map<string, string>();
+  const rowOf = new Map<string, number>();
+  for (const [index, row] of rows.entries()) {
+    const at = { row: index + 1 };
+    const asked = row.asked.trim();
+    const served = row.served.trim();
+    if (asked === '' && served === '') continue;
+    if (asked === '' || served === '') return { problem: 'token_alias_incomplete', ...at };
+    if (!validName(asked) || !validName(served)) return { problem: 'token_alias_name_invalid', ...at };
+    if (asked === served) return { problem: 'token_alias_self', ...at, asked };
+    if (aliases.has(asked)) return { problem: 'token_alias_repeated', ...at, asked };
+    aliases.set(asked, served);
+    rowOf.set(asked, at.row);
   }
-  const entries = Object.entries(aliases);
-  if (entries.length > TOKEN_MODEL_ALIASES_MAX) return null;
-  if (entries.some(([, served]) => Object.hasOwn(aliases, served))) return null;
-  return aliases;
+  if (aliases.size > TOKEN_MODEL_ALIASES_MAX) return { problem: 'token_alias_too_many' };
+  for (const [asked, served] of aliases) {
+    if (aliases.has(served)) return { problem: 'token_alias_chain', row: rowOf.get(asked), asked, served };
+  }
+  return { aliases: Object.fromEntries(aliases) };
 }
 
 const limitText = (limit: number) => (limit > 0 ? String(limit) : '');
@@ -214,8 +255,8 @@ export function draftFromForm(
   if (above && groupLimits) {
     return { problem: ABOVE_GROUP, field: above, limit: groupBound(groupLimits, above) };
   }
-  const modelAliases = parseModelAliases(form.modelAliases);
-  if (modelAliases === null) return { problem: 'token_alias_invalid' };
+  const aliases = aliasesFromRows(form.modelAliases);
+  if ('problem' in aliases) return aliases;
   const draft: TokenDraft = {
     name: form.name.trim(),
     expired_time: expiredTime,
@@ -225,7 +266,7 @@ export function draftFromForm(
     model_limits: form.modelLimitsEnabled ? lines(form.modelLimits) : [],
     allow_ips: lines(form.allowIps),
     ...limits,
-    model_aliases: modelAliases,
+    model_aliases: aliases.aliases,
   };
   const checked = createTokenRequestSchema.safeParse(draft);
   if (!checked.success) return { problem: schemaProblem(checked.error.issues[0].message) };

@@ -151,43 +151,141 @@ describe('API key form: model aliases', () => {
     localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
   });
 
-  it('sends the aliases on create, one "asked = served" a line', async () => {
-    const fetch = tokensApi([]);
+  const asked = (dialog: HTMLElement, row: number) =>
+    within(dialog).getByLabelText(`Клиент просит, строка ${row}`);
+  const served = (dialog: HTMLElement, row: number) =>
+    within(dialog).getByLabelText(`Отвечает, строка ${row}`);
+
+  async function addAlias(dialog: HTMLElement, row: number, from: string, to: string) {
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Добавить псевдоним' }));
+    if (from) await userEvent.type(asked(dialog, row), from);
+    if (to) await userEvent.type(served(dialog, row), to);
+  }
+
+  async function openNewKeyForm() {
     renderApp('/dashboard/tokens');
     await userEvent.click(await screen.findByRole('button', { name: 'Создать ключ' }));
     const dialog = await screen.findByRole('dialog');
     await userEvent.type(within(dialog).getByLabelText('Название'), 'ci');
-    await userEvent.type(
-      within(dialog).getByLabelText('Псевдонимы моделей'),
-      'gpt-4 = gpt-4o{enter}gpt-3.5-turbo=gpt-4o-mini',
-    );
+    return dialog;
+  }
+
+  it('sends the aliases on create, names trimmed and a blank row ignored', async () => {
+    const fetch = tokensApi([]);
+    const dialog = await openNewKeyForm();
+    await addAlias(dialog, 1, ' gpt-4 ', 'gpt-4o');
+    await addAlias(dialog, 2, '', '');
+    await addAlias(dialog, 3, 'gpt-3.5-turbo', 'gpt-4o-mini');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Создать' }));
     await waitFor(() => expect(sent(fetch, 'POST')).toHaveLength(1));
-    expect(sent(fetch, 'POST')[0]).toMatchObject({
-      model_aliases: { 'gpt-4': 'gpt-4o', 'gpt-3.5-turbo': 'gpt-4o-mini' },
+    expect(sent(fetch, 'POST')[0].model_aliases).toEqual({
+      'gpt-4': 'gpt-4o',
+      'gpt-3.5-turbo': 'gpt-4o-mini',
     });
   });
 
-  it('shows a key’s aliases, loads them for editing, and refuses a chain or a self-mapping without a request', async () => {
+  it('sends an empty map on create when no alias is given', async () => {
+    const fetch = tokensApi([]);
+    const dialog = await openNewKeyForm();
+    expect(within(dialog).queryByLabelText('Клиент просит, строка 1')).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Создать' }));
+    await waitFor(() => expect(sent(fetch, 'POST')).toHaveLength(1));
+    expect(sent(fetch, 'POST')[0].model_aliases).toEqual({});
+  });
+
+  it("shows a key's aliases in its row, and nothing for a key without them", async () => {
+    tokensApi([
+      aKey({ model_aliases: { 'gpt-4': 'gpt-4o', 'claude-3-opus': 'claude-sonnet-4-5' } }),
+      aKey({ id: 8, name: 'plain' }),
+    ]);
+    renderApp('/dashboard/tokens');
+    const [withAliases, plain] = await screen.findAllByTestId('token-row');
+    expect(within(withAliases).getByTestId('token-aliases')).toHaveTextContent(
+      'Псевдонимы:gpt-4 → gpt-4o, claude-3-opus → claude-sonnet-4-5',
+    );
+    expect(within(plain).getByText('plain')).toBeInTheDocument();
+    expect(within(plain).queryByTestId('token-aliases')).toBeNull();
+  });
+
+  it("loads a key's aliases for editing and sends the changed ones on update", async () => {
+    const fetch = tokensApi([aKey({ model_aliases: { 'gpt-4': 'gpt-4o', 'gpt-3.5-turbo': 'gpt-4o-mini' } })]);
+    renderApp('/dashboard/tokens');
+    await userEvent.click(
+      within(await screen.findByTestId('token-row')).getByRole('button', { name: 'Изменить' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(asked(dialog, 1)).toHaveValue('gpt-4');
+    expect(served(dialog, 1)).toHaveValue('gpt-4o');
+    expect(asked(dialog, 2)).toHaveValue('gpt-3.5-turbo');
+    expect(served(dialog, 2)).toHaveValue('gpt-4o-mini');
+
+    await retype(served(dialog, 1), 'o3');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить псевдоним, строка 2' }));
+    await addAlias(dialog, 2, 'o1', 'o3-mini');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(sent(fetch, 'PUT')).toHaveLength(1));
+    expect(sent(fetch, 'PUT')[0]).toMatchObject({ id: 7, model_aliases: { 'gpt-4': 'o3', o1: 'o3-mini' } });
+  });
+
+  it('sends an empty map on update once every alias is removed', async () => {
     const fetch = tokensApi([aKey({ model_aliases: { 'gpt-4': 'gpt-4o' } })]);
     renderApp('/dashboard/tokens');
-    const row = await screen.findByTestId('token-row');
-    expect(within(row).getByTestId('token-aliases')).toHaveTextContent('gpt-4 → gpt-4o');
-    await userEvent.click(within(row).getByRole('button', { name: 'Изменить' }));
+    await userEvent.click(
+      within(await screen.findByTestId('token-row')).getByRole('button', { name: 'Изменить' }),
+    );
     const dialog = await screen.findByRole('dialog');
-    const aliases = within(dialog).getByLabelText('Псевдонимы моделей');
-    expect(aliases).toHaveValue('gpt-4 = gpt-4o');
-
-    for (const text of ['gpt-4 = gpt-4o{enter}gpt-4o = o3', 'gpt-4 = gpt-4', 'just-a-name']) {
-      await retype(aliases, text);
-      await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
-      expect(within(dialog).getByRole('alert')).toHaveTextContent('Псевдонимы: по одному');
-    }
-    expect(sent(fetch, 'PUT')).toEqual([]);
-
-    await retype(aliases, '');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить псевдоним, строка 1' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
     await waitFor(() => expect(sent(fetch, 'PUT')).toHaveLength(1));
     expect(sent(fetch, 'PUT')[0]).toMatchObject({ id: 7, model_aliases: {} });
+  });
+
+  it('refuses a self-mapping, a chain, a repeated name and a half-filled row without a request', async () => {
+    const fetch = tokensApi([]);
+    const dialog = await openNewKeyForm();
+    const create = () => userEvent.click(within(dialog).getByRole('button', { name: 'Создать' }));
+
+    await addAlias(dialog, 1, 'gpt-4', 'gpt-4');
+    await create();
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Псевдонимы, строка 1: «gpt-4» не может быть псевдонимом самой себя',
+    );
+
+    await retype(served(dialog, 1), 'gpt-4o');
+    await addAlias(dialog, 2, 'gpt-4o', 'o3');
+    await create();
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Псевдонимы, строка 1: «gpt-4o» сама является псевдонимом, а цепочки не допускаются — укажите для «gpt-4» конечную модель',
+    );
+
+    await retype(asked(dialog, 2), 'gpt-4');
+    await create();
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Псевдонимы, строка 2: для «gpt-4» псевдоним уже задан выше',
+    );
+
+    await retype(asked(dialog, 2), '');
+    await create();
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Псевдонимы, строка 2: укажите обе модели — запрошенную и отвечающую',
+    );
+    expect(sent(fetch, 'POST')).toEqual([]);
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить псевдоним, строка 2' }));
+    await create();
+    await waitFor(() => expect(sent(fetch, 'POST')).toHaveLength(1));
+    expect(sent(fetch, 'POST')[0].model_aliases).toEqual({ 'gpt-4': 'gpt-4o' });
+  });
+
+  it('stops adding rows at 64 aliases', async () => {
+    const aliases = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`model-${i}`, 'gpt-4o']));
+    tokensApi([aKey({ model_aliases: aliases })]);
+    renderApp('/dashboard/tokens');
+    await userEvent.click(
+      within(await screen.findByTestId('token-row')).getByRole('button', { name: 'Изменить' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(asked(dialog, 64)).toHaveValue('model-63');
+    expect(within(dialog).getByRole('button', { name: 'Добавить псевдоним' })).toBeDisabled();
   });
 });

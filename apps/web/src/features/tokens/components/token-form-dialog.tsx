@@ -1,4 +1,4 @@
-import type { TokenView } from '@tollgate/contracts';
+import { TOKEN_MODEL_ALIASES_MAX, type TokenView } from '@tollgate/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../ui/dialog';
@@ -16,6 +16,7 @@ import {
   type TokenFormRefusal,
 } from '../token-draft';
 import { useGroupLimits, type GroupLimits } from '../use-group-limits';
+import { ModelAliasesEditor } from './model-aliases-editor';
 
 interface TokenFormDialogProps {
   open: boolean;
@@ -26,7 +27,7 @@ interface TokenFormDialogProps {
   onSubmit: (draft: TokenDraft) => Promise<unknown>;
 }
 
-/** Create or edit a key: name, expiry, its own quota, model and IP limits, and rate limits. */
+/** Create or edit a key: name, expiry, its own quota, model and IP limits, model aliases and rate limits. */
 export function TokenFormDialog({ open, onOpenChange, token, busy, onSubmit }: TokenFormDialogProps) {
   const { t } = useTranslation('tokens');
   const groupLimits = useGroupLimits(token?.group);
@@ -77,10 +78,14 @@ function TokenFormBody({ initial, groupLimits, busy, submitLabel, onCancel, onSu
     setForm((f) => ({ ...f, [field]: value }));
   const setLimit = (field: RateLimitField, value: string) =>
     setForm((f) => ({ ...f, limits: { ...f.limits, [field]: value } }));
-  const refusalText = ({ problem, field, limit }: TokenFormRefusal) =>
+  const refusalText = ({ problem, field, limit, row, asked, served }: TokenFormRefusal) =>
     t(`problem_${problem}`, {
       field: field ? t(LIMIT_FIELD_KEY[field]) : '',
       limit: limit === undefined ? '' : number.format(limit),
+      row: row ?? '',
+      asked: asked ?? '',
+      served: served ?? '',
+      max: TOKEN_MODEL_ALIASES_MAX,
     });
   const groupHint = ({ group, limits }: GroupLimits, field: RateLimitField) => {
     const bound = groupBound(limits, field);
@@ -193,21 +198,7 @@ function TokenFormBody({ initial, groupLimits, busy, submitLabel, onCancel, onSu
         />
         <p className="text-xs text-slate-500">{t('field_allow_ips_hint')}</p>
       </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="token-aliases" className={labelClass}>
-          {t('field_model_aliases')}
-        </label>
-        <textarea
-          id="token-aliases"
-          name="model_aliases"
-          rows={2}
-          className={`${inputClass} font-mono`}
-          placeholder="gpt-4 = gpt-4o"
-          value={form.modelAliases}
-          onChange={(e) => set('modelAliases', e.target.value)}
-        />
-        <p className="text-xs text-slate-500">{t('field_model_aliases_hint')}</p>
-      </div>
+      <ModelAliasesEditor rows={form.modelAliases} onChange={(rows) => set('modelAliases', rows)} />
       <fieldset className="flex flex-col gap-2">
         <legend className={labelClass}>{t('field_rate_limits')}</legend>
         <div className="grid gap-3 sm:grid-cols-3">

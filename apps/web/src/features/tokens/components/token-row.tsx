@@ -34,7 +34,7 @@ export function TokenRow({ token, formatQuota, onCopy, onEdit, onToggle, onDelet
     token.tpm_limit > 0 && t('rate_tpm', { value: number.format(token.tpm_limit) }),
     token.concurrency_limit > 0 && t('rate_concurrency', { value: number.format(token.concurrency_limit) }),
   ].filter((text) => text !== false);
-  const aliases = Object.entries(token.model_aliases ?? {}).map(([asked, served]) => `${asked} → ${served}`);
+  const aliases = Object.entries(token.model_aliases).map(([asked, served]) => `${asked} → ${served}`);
   return (
     <li className="flex flex-col gap-3 p-4 md:flex-row md:items-center md:gap-6" data-testid="token-row">
       <div className="min-w-0 flex-1">
