@@ -89,3 +89,27 @@ export const aSignedInAccount = (overrides: Record<string, unknown> = {}) => ({
   discord_id: '',
   ...overrides,
 });
+
+/** An API key as `/api/token/` lists it (TokenView): key 7 of user 5, enabled, unlimited, no limits. */
+export const aTokenView = (overrides: Record<string, unknown> = {}) => ({
+  id: 7,
+  user_id: 5,
+  key: 'sk-abcd****wxyz',
+  name: 'ci',
+  status: 1,
+  created_time: 1,
+  accessed_time: 1,
+  expired_time: -1,
+  remain_quota: 0,
+  unlimited_quota: true,
+  used_quota: 0,
+  model_limits_enabled: false,
+  model_limits: '',
+  allow_ips: '',
+  group: '',
+  rpm_limit: 0,
+  tpm_limit: 0,
+  concurrency_limit: 0,
+  model_aliases: {},
+  ...overrides,
+});

@@ -1,31 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { aSignedInAccount, answerApi, enabledStatus, ok, renderApp } from '../../../test/render-app';
+import {
+  aSignedInAccount,
+  answerApi,
+  aTokenView,
+  enabledStatus,
+  ok,
+  renderApp,
+} from '../../../test/render-app';
 import { STORAGE_KEYS } from '../../lib/local-storage-keys';
 
 const account = aSignedInAccount();
 
-const token = {
-  id: 7,
-  user_id: 5,
-  key: 'sk-abcd****wxyz',
-  name: 'ci',
-  status: 1,
-  created_time: 1,
-  accessed_time: 1,
-  expired_time: -1,
-  remain_quota: 0,
-  unlimited_quota: true,
-  used_quota: 0,
-  model_limits_enabled: false,
-  model_limits: '',
-  allow_ips: '',
-  group: '',
-  rpm_limit: 0,
-  tpm_limit: 0,
-  concurrency_limit: 0,
-  model_aliases: {},
-};
+const token = aTokenView();
 
 const sentTo = (fetch: jest.Mock, path: string, method: string) =>
   fetch.mock.calls.some(([url, init]) => String(url).split('?')[0] === path && init?.method === method);

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
+import { aSignedInAccount, answerApi, aTokenView, ok, renderApp } from '../../../../test/render-app';
 // The route's chunk is compiled when this file loads, not inside a find* timeout.
 import '../../../pages/dashboard/admin/admin-pages';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
@@ -24,27 +24,14 @@ const boris = {
   created_time: 1_767_000_000,
 };
 
-const key = {
+const key = aTokenView({
   id: 3,
   user_id: 9,
   key: 'sk-ab**********wxyz',
   name: 'production',
-  status: 1,
-  created_time: 1,
   accessed_time: 1_767_000_100,
-  expired_time: -1,
-  remain_quota: 0,
-  unlimited_quota: true,
   used_quota: 250_000,
-  model_limits_enabled: false,
-  model_limits: '',
-  allow_ips: '',
-  group: '',
-  rpm_limit: 0,
-  tpm_limit: 0,
-  concurrency_limit: 0,
-  model_aliases: {},
-};
+});
 
 const calls = (fetch: jest.Mock, path: string, method = 'GET') =>
   fetch.mock.calls.filter(

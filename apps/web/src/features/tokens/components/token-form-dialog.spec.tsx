@@ -1,30 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { aSignedInAccount, answerApi, enabledStatus, ok, renderApp } from '../../../../test/render-app';
+import {
+  aSignedInAccount,
+  answerApi,
+  aTokenView,
+  enabledStatus,
+  ok,
+  renderApp,
+} from '../../../../test/render-app';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
-
-const aKey = (overrides: Record<string, unknown> = {}) => ({
-  id: 7,
-  user_id: 5,
-  key: 'sk-abcd****wxyz',
-  name: 'ci',
-  status: 1,
-  created_time: 1,
-  accessed_time: 1,
-  expired_time: -1,
-  remain_quota: 0,
-  unlimited_quota: true,
-  used_quota: 0,
-  model_limits_enabled: false,
-  model_limits: '',
-  allow_ips: '',
-  group: '',
-  rpm_limit: 0,
-  tpm_limit: 0,
-  concurrency_limit: 0,
-  model_aliases: {},
-  ...overrides,
-});
 
 /** default: 60 requests and 200,000 tokens a minute, concurrency free; vip: 10 requests a minute. */
 const status = {
@@ -46,7 +30,7 @@ function tokensApi(keys: unknown[]) {
     '/api/status': ok(status),
     '/api/token/': (init) =>
       init?.method === 'POST' || init?.method === 'PUT'
-        ? ok(aKey(JSON.parse(String(init.body)) as Record<string, unknown>))
+        ? ok(aTokenView(JSON.parse(String(init.body)) as Record<string, unknown>))
         : ok({ items: keys, total: keys.length, page: 1, page_size: 100 }),
   });
 }
@@ -100,7 +84,7 @@ describe('API key form: rate limits', () => {
   });
 
   it("checks an edited key against its own group's limits and sends them on update; empty is the group's", async () => {
-    const fetch = tokensApi([aKey({ group: 'vip', rpm_limit: 5, tpm_limit: 1_000 })]);
+    const fetch = tokensApi([aTokenView({ group: 'vip', rpm_limit: 5, tpm_limit: 1_000 })]);
     renderApp('/dashboard/tokens');
     const row = await screen.findByTestId('token-row');
     expect(within(row).getByTestId('token-rate-limits')).toHaveTextContent(
@@ -195,8 +179,8 @@ describe('API key form: model aliases', () => {
 
   it("shows a key's aliases in its row, and nothing for a key without them", async () => {
     tokensApi([
-      aKey({ model_aliases: { 'gpt-4': 'gpt-4o', 'claude-3-opus': 'claude-sonnet-4-5' } }),
-      aKey({ id: 8, name: 'plain' }),
+      aTokenView({ model_aliases: { 'gpt-4': 'gpt-4o', 'claude-3-opus': 'claude-sonnet-4-5' } }),
+      aTokenView({ id: 8, name: 'plain' }),
     ]);
     renderApp('/dashboard/tokens');
     const [withAliases, plain] = await screen.findAllByTestId('token-row');
@@ -208,7 +192,9 @@ describe('API key form: model aliases', () => {
   });
 
   it("loads a key's aliases for editing and sends the changed ones on update", async () => {
-    const fetch = tokensApi([aKey({ model_aliases: { 'gpt-4': 'gpt-4o', 'gpt-3.5-turbo': 'gpt-4o-mini' } })]);
+    const fetch = tokensApi([
+      aTokenView({ model_aliases: { 'gpt-4': 'gpt-4o', 'gpt-3.5-turbo': 'gpt-4o-mini' } }),
+    ]);
     renderApp('/dashboard/tokens');
     await userEvent.click(
       within(await screen.findByTestId('token-row')).getByRole('button', { name: 'Изменить' }),
@@ -228,7 +214,7 @@ describe('API key form: model aliases', () => {
   });
 
   it('sends an empty map on update once every alias is removed', async () => {
-    const fetch = tokensApi([aKey({ model_aliases: { 'gpt-4': 'gpt-4o' } })]);
+    const fetch = tokensApi([aTokenView({ model_aliases: { 'gpt-4': 'gpt-4o' } })]);
     renderApp('/dashboard/tokens');
     await userEvent.click(
       within(await screen.findByTestId('token-row')).getByRole('button', { name: 'Изменить' }),
@@ -279,7 +265,7 @@ describe('API key form: model aliases', () => {
 
   it('stops adding rows at 64 aliases', async () => {
     const aliases = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`model-${i}`, 'gpt-4o']));
-    tokensApi([aKey({ model_aliases: aliases })]);
+    tokensApi([aTokenView({ model_aliases: aliases })]);
     renderApp('/dashboard/tokens');
     await userEvent.click(
       within(await screen.findByTestId('token-row')).getByRole('button', { name: 'Изменить' }),
