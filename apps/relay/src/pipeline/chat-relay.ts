@@ -15,7 +15,7 @@ import {
 } from '../providers';
 import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../protocols/chat-client-protocol';
 import { promptTokensUpperBound } from '../token-counting';
-import type { CallStatus } from '../usage/usage-event';
+import { answerIdOf, type CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
 import { addUsageCost, callCost, costHeaders, withUsageCost, type CallCost } from './call-cost';
 import { chargeEvent } from './charge-event';
@@ -188,7 +188,7 @@ export class ChatRelay {
       operation: 'chat',
       url: dispatched.url,
       sentAt: dispatched.sentAt,
-      responseId: answerId(rendered) ?? parsed.id,
+      responseId: answerIdOf(rendered) ?? parsed.id,
       finishReason: parsed.choices[0]?.finish_reason ?? undefined,
     });
   }
@@ -295,13 +295,6 @@ export class ChatRelay {
       'upstream stream failed after it started',
     );
   }
-}
-
-/** The id the client's answer carries: OpenAI's and Anthropic's `id`, Gemini's `responseId`. */
-function answerId(rendered: unknown): string | undefined {
-  const answer = rendered as { id?: unknown; responseId?: unknown } | null;
-  const id = answer?.id ?? answer?.responseId;
-  return typeof id === 'string' ? id : undefined;
 }
 
 function streamFailure(error: unknown): RelayError {

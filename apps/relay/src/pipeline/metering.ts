@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CatalogChannel, UsageRecorded } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
 import type { NormalizedUsage } from '../providers';
-import type { AdmittedCall, RateLimiter } from '../limits/rate-limiter';
+import { UNLIMITED, type AdmittedCall, type RateLimiter } from '../limits/rate-limiter';
 import {
   actualQuota,
   affordableOutputTokens,
@@ -60,12 +60,6 @@ interface MeteringDeps {
  * serves as many calls as it pays for. Above it, the byte bound costs nothing and refuses nobody.
  */
 const TIGHT_BALANCE_CALLS = 64;
-
-const NOT_LIMITED: AdmittedCall = {
-  headers: {},
-  finish: async () => undefined,
-  abandon: async () => undefined,
-};
 
 /** A call whose estimate is reserved: it ends charged (finish) or free (abandon), exactly once. */
 export class MeteredCall {
@@ -186,7 +180,7 @@ export class Metering {
     const eventId = randomUUID();
     const admitted =
       limiter === undefined
-        ? NOT_LIMITED
+        ? UNLIMITED
         : await limiter.admit(context.caller, eventId, estimateTokens(quote, estimated, estimatePolicy));
     try {
       const reservation = await reservations.reserve(context.caller, eventId, estimate);

@@ -13,7 +13,7 @@ import {
   type SseEvent,
 } from '../providers';
 import { parseClientBody } from '../protocols/request-validation';
-import type { CallStatus } from '../usage/usage-event';
+import { answerIdOf, type CallStatus } from '../usage/usage-event';
 import { callCost, costHeaders, withUsageCost, type CallCost } from './call-cost';
 import type { CallContext } from './call-context';
 import { ClientGoneError, type ClientReply } from './client-reply';
@@ -158,13 +158,12 @@ export class PassThroughRelay {
         const withCost = cost === undefined ? undefined : withUsageCost(text, cost);
         reply.sendRaw(200, contentType, withCost ?? text);
       }
-      const id = (payload as { id?: unknown } | null)?.id;
       return {
         usage,
         status: 'success',
         ttftMs: null,
         stream: false,
-        responseId: typeof id === 'string' ? id : undefined,
+        responseId: answerIdOf(payload),
       };
     }
     return this.relayBytes(context, dispatched, contentType, reply);

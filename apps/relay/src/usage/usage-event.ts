@@ -25,6 +25,13 @@ export interface ServedCall {
   finishReason?: string;
 }
 
+/** The id an answer carries: OpenAI's and Anthropic's `id`, Gemini's `responseId`. */
+export function answerIdOf(answer: unknown): string | undefined {
+  const record = answer as { id?: unknown; responseId?: unknown } | null;
+  const id = record?.id ?? record?.responseId;
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** An id or reason from an upstream's answer, if it is a short plain string. */
 const shortText = (value: unknown, max: number): string | undefined =>
   typeof value === 'string' && value !== '' && value.length <= max && !/[\u0000-\u001f]/.test(value)
