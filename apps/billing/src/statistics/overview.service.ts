@@ -19,22 +19,23 @@ export class OverviewService {
     const today = moscowDay(nowSeconds);
     const since = (days: number) => new Date(moscowDayBounds(daysBefore(today, days - 1)).start * 1000);
     const connection = this.em.getConnection();
-    const windows = await Promise.all(
-      WINDOWS.map(async (days) => {
-        const [row] = await connection.execute<{ active_users: number; requests: number; errors: number }[]>(
-          `select count(distinct user_id)::int as active_users, count(*)::int as requests,
-             (count(*) filter (where status = 'upstream_error'))::int as errors
-           from usage_logs where created_at >= ?`,
-          [since(days)],
-        );
-        return {
-          days,
-          active_users: row?.active_users ?? 0,
-          requests: row?.requests ?? 0,
-          errors: row?.errors ?? 0,
-        };
-      }),
+    // One statement, so the three windows come from one snapshot (a settlement committing between
+    // separate queries would make "today" miss calls that "30 days" already counts).
+    const columns = WINDOWS.map(
+      (days) => `count(distinct user_id) filter (where created_at >= ?)::int as active_users_${days},
+        (count(*) filter (where created_at >= ?))::int as requests_${days},
+        (count(*) filter (where created_at >= ? and status = 'upstream_error'))::int as errors_${days}`,
+    ).join(',\n');
+    const [row] = await connection.execute<Record<string, number>[]>(
+      `select ${columns} from usage_logs where created_at >= ?`,
+      [...WINDOWS.flatMap((days) => [since(days), since(days), since(days)]), since(Math.max(...WINDOWS))],
     );
+    const windows = WINDOWS.map((days) => ({
+      days,
+      active_users: row?.[`active_users_${days}`] ?? 0,
+      requests: row?.[`requests_${days}`] ?? 0,
+      errors: row?.[`errors_${days}`] ?? 0,
+    }));
     const top = await connection.execute<
       { user_id: number; username: string | null; quota: string; requests: string }[]
     >(
