@@ -5,6 +5,7 @@ import { countMessageTokens, listAnthropicModels, messages } from './providers/a
 import { generateContent, listGeminiModels } from './providers/gemini/generate-content';
 import { geminiFamily } from './providers/gemini/gemini.family';
 import { audioSpeech } from './providers/openai/audio-speech';
+import { audioTranscription } from './providers/openai/audio-transcriptions';
 import { azureFamily } from './providers/openai/azure.family';
 import { chatCompletions } from './providers/openai/chat-completions';
 import { completions } from './providers/openai/completions';
@@ -22,6 +23,8 @@ export interface RouteDefinition {
   family: ProviderFamily;
   /** The route reads a JSON body. */
   hasBody: boolean;
+  /** The route reads a multipart/form-data body instead (file uploads). */
+  multipart?: true;
   handle(request: UpstreamRequest): Reply;
 }
 
@@ -42,6 +45,11 @@ const route = (
   handle,
 });
 
+const upload = (id: string, handle: RouteDefinition['handle']): RouteDefinition => ({
+  ...route(id, openAiFamily, false, handle),
+  multipart: true,
+});
+
 const FIXED_ROUTES = new Map<string, RouteDefinition>([
   ['POST /v1/chat/completions', route('openai.chat.completions', openAiFamily, true, chatCompletions)],
   ['POST /v1/completions', route('openai.completions', openAiFamily, true, completions)],
@@ -49,6 +57,14 @@ const FIXED_ROUTES = new Map<string, RouteDefinition>([
   ['GET /v1/models', route('openai.models', openAiFamily, false, listModels)],
   ['POST /v1/images/generations', route('openai.images.generations', openAiFamily, true, generateImages)],
   ['POST /v1/audio/speech', route('openai.audio.speech', openAiFamily, true, audioSpeech)],
+  [
+    'POST /v1/audio/transcriptions',
+    upload('openai.audio.transcriptions', (request) => audioTranscription(request, 'transcribe')),
+  ],
+  [
+    'POST /v1/audio/translations',
+    upload('openai.audio.translations', (request) => audioTranscription(request, 'translate')),
+  ],
   ['POST /v1/responses', route('openai.responses', openAiFamily, true, responses)],
   ['POST /v1/moderations', route('openai.moderations', openAiFamily, true, moderations)],
   ['POST /v1/rerank', route('openai.rerank', openAiFamily, true, rerank)],

@@ -16,6 +16,7 @@ import { StatsRecorder, type FakeUpstreamStats } from './fake-upstream.stats';
 import { FAKE_PNG } from './generation/media-assets';
 import { PromptTokenCounter } from './generation/prompt-tokens';
 import { readJsonBody } from './http/json-body';
+import { readMultipartBody } from './http/multipart-body';
 import { deliverReply, type DeliveryTiming } from './http/reply-writer';
 import { FAKE_IMAGE_PATH } from './providers/openai/images';
 import { openAiError } from './providers/openai/openai.family';
@@ -126,6 +127,20 @@ class FakeUpstreamServer {
     if (this.failures.shouldFail(behaviour.failRate)) {
       this.stats.increment('injectedFailures');
       this.deliver(response, this.injectedFailure(match, behaviour));
+      return;
+    }
+    if (match.route.multipart === true) {
+      void readMultipartBody(request, BODY_LIMIT_BYTES).then((body) => {
+        if (body.ok)
+          this.deliver(
+            response,
+            this.answer(match, this.upstreamRequest(request, match, query, body.value, behaviour)),
+            behaviour,
+          );
+        else if (body.reason === 'too_large') this.deliver(response, match.route.family.error(413));
+        else if (body.reason === 'invalid_multipart')
+          this.deliver(response, match.route.family.error(400, 'Could not parse multipart form'));
+      });
       return;
     }
     if (!match.route.hasBody) {

@@ -21,4 +21,5 @@ export {
 } from './fake-upstream.cli';
 export { countPromptTokens } from './generation/prompt-tokens';
 export { completionText } from './generation/completion-text';
+export { silentWav } from './generation/audio-duration';
 export { TOOL_CALL_MARKER } from './generation/tool-choice';
