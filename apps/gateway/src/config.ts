@@ -18,6 +18,10 @@ export const gatewayConfigSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   /** Largest request body on /v1 and /v1beta (images and long contexts travel there). */
   GATEWAY_BODY_LIMIT_BYTES: envInt().pipe(z.number().min(1024)).default('10485760'),
+  /** Largest audio upload (/v1/audio/transcriptions, /translations): the relay's 25 MB file limit and the form. */
+  GATEWAY_UPLOAD_BODY_LIMIT_BYTES: envInt()
+    .pipe(z.number().min(1024))
+    .default(String(26 * 1024 * 1024)),
   /**
    * Largest request body on /api. Keep it at or under the services' own limit (1 MiB): then the gateway
    * answers 413 itself instead of streaming a body the service would refuse half-way.

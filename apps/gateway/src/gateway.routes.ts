@@ -32,6 +32,8 @@ export interface GatewayRouteDeps {
   bodyLimitBytes: number;
   /** Body limit of /api (the other services), never above bodyLimitBytes. */
   apiBodyLimitBytes: number;
+  /** Body limit of the relay's audio uploads (RELAY_UPLOAD_PATHS). */
+  uploadBodyLimitBytes: number;
   observe(observation: ProxyObservation): void;
   onBackendError(service: BackendService, error: Error): void;
 }
@@ -124,7 +126,8 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     return;
   }
 
-  const bodyLimit = bodyLimitFor(route.service, deps);
+  const queryAt = path.indexOf('?');
+  const bodyLimit = bodyLimitFor(route.service, deps, queryAt === -1 ? path : path.slice(0, queryAt));
   const body = limitedBody(req, bodyLimit);
   if (!body) {
     sendGatewayError(

@@ -59,6 +59,7 @@ export async function startGateway(env: Env): Promise<RunningService> {
         ),
         bodyLimitBytes: config.GATEWAY_BODY_LIMIT_BYTES,
         apiBodyLimitBytes: config.GATEWAY_API_BODY_LIMIT_BYTES,
+        uploadBodyLimitBytes: config.GATEWAY_UPLOAD_BODY_LIMIT_BYTES,
         observe: (o) => overhead.observe({ route: o.service }, o.overheadMs / 1000),
         onBackendError: (service, error) =>
           logger.warn({ service, err: error.message }, 'backend call failed'),

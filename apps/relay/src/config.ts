@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { baseServiceConfig, envInt, secret } from '@tollgate/platform';
 
@@ -17,6 +18,10 @@ export const relayConfigSchema = z.object({
   BILLING_URL: z.string().url().default('http://127.0.0.1:3002'),
   /** Largest /v1 request body (images in prompts make bodies large). */
   RELAY_BODY_LIMIT_BYTES: wholeNumber(String(32 * 1024 * 1024), 1024),
+  /** Largest audio file for /v1/audio/transcriptions and /translations (OpenAI's limit: 25 MB). */
+  RELAY_AUDIO_FILE_LIMIT_BYTES: wholeNumber(String(25 * 1024 * 1024), 1024),
+  /** Where uploads are spooled for the length of their call (a private directory per call). */
+  RELAY_UPLOAD_DIR: z.string().min(1).default(tmpdir()),
   /** A reservation nobody settles (a crashed replica) frees itself after this long. */
   RELAY_RESERVATION_TTL_MS: wholeNumber('900000', 1000),
   /** How long a settled charge keeps counting against the balance: an upper bound on billing's lag. */

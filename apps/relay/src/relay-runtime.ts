@@ -29,6 +29,7 @@ import { modelsForCaller, type CallableModel } from './models/model-listing';
 import { ChatRelay } from './pipeline/chat-relay';
 import { GenAiSpans } from './pipeline/gen-ai-spans';
 import { Metering } from './pipeline/metering';
+import { AudioRelay } from './audio/audio-relay';
 import { PassThroughRelay } from './pipeline/pass-through-relay';
 import { RelayMetrics } from './pipeline/relay-metrics';
 import { UpstreamDispatcher } from './pipeline/upstream-dispatcher';
@@ -52,6 +53,8 @@ export interface HotPath {
   access: CallerAccess;
   chat: ChatRelay;
   passThrough: PassThroughRelay;
+  /** Audio transcriptions and translations (file uploads). */
+  audio: AudioRelay;
   /** What a key may learn about itself and its calls (GET /v1/key, /v1/generation, …). */
   account: KeyAccount;
   /** The models the caller's key may use, sorted by name. */
@@ -191,6 +194,10 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       access,
       chat: new ChatRelay({ ...shared, logger }),
       passThrough: new PassThroughRelay(shared),
+      audio: new AudioRelay({
+        ...shared,
+        uploads: { fileBytes: config.RELAY_AUDIO_FILE_LIMIT_BYTES, directory: config.RELAY_UPLOAD_DIR },
+      }),
       account: new KeyAccount({
         balances: { balanceOf: (userId) => models.balances.get(String(userId)) },
         usage: new BillingUsageClient(config.BILLING_URL, config.TOLLGATE_INTERNAL_TOKEN_SECRET),

@@ -65,11 +65,22 @@ describe('limitedBody', () => {
 });
 
 describe('bodyLimitFor', () => {
-  const limits = { bodyLimitBytes: 10_000_000, apiBodyLimitBytes: 1_000_000 };
+  const limits = {
+    bodyLimitBytes: 10_000_000,
+    apiBodyLimitBytes: 1_000_000,
+    uploadBodyLimitBytes: 27_000_000,
+  };
   it('gives model input (relay, and chat messages with images) the /v1 limit, other /api calls the smaller one', () => {
     expect(bodyLimitFor('relay', limits)).toBe(10_000_000);
     expect(bodyLimitFor('chat', limits)).toBe(10_000_000);
     expect(bodyLimitFor('auth', limits)).toBe(1_000_000);
-    expect(bodyLimitFor('billing', { bodyLimitBytes: 500, apiBodyLimitBytes: 1_000 })).toBe(500);
+    expect(bodyLimitFor('billing', { ...limits, bodyLimitBytes: 500, apiBodyLimitBytes: 1_000 })).toBe(500);
+  });
+
+  it('gives audio uploads to the relay the upload limit, and only them', () => {
+    expect(bodyLimitFor('relay', limits, '/v1/audio/transcriptions')).toBe(27_000_000);
+    expect(bodyLimitFor('relay', limits, '/v1/audio/translations')).toBe(27_000_000);
+    expect(bodyLimitFor('relay', limits, '/v1/audio/speech')).toBe(10_000_000);
+    expect(bodyLimitFor('chat', limits, '/v1/audio/transcriptions')).toBe(10_000_000);
   });
 });

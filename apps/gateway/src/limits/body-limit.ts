@@ -1,15 +1,21 @@
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
-import type { BackendService } from '@tollgate/contracts';
+import { RELAY_UPLOAD_PATHS, type BackendService } from '@tollgate/contracts';
+
+export interface BodyLimits {
+  bodyLimitBytes: number;
+  apiBodyLimitBytes: number;
+  /** Audio uploads to the relay (a 25 MB file and its form fields). */
+  uploadBodyLimitBytes: number;
+}
 
 /**
- * The largest body a service takes through the gateway: model input (relay's API calls, and the chat's
- * messages, which may carry images as data URLs) gets the /v1 limit, every other /api call the smaller one.
+ * The largest body a service takes through the gateway: audio uploads get the upload limit, model
+ * input (relay's API calls, and the chat's messages, which may carry images as data URLs) the /v1
+ * limit, every other /api call the smaller one.
  */
-export function bodyLimitFor(
-  service: BackendService,
-  limits: { bodyLimitBytes: number; apiBodyLimitBytes: number },
-): number {
+export function bodyLimitFor(service: BackendService, limits: BodyLimits, path = ''): number {
+  if (service === 'relay' && RELAY_UPLOAD_PATHS.includes(path)) return limits.uploadBodyLimitBytes;
   const carriesModelInput = service === 'relay' || service === 'chat';
   return carriesModelInput
     ? limits.bodyLimitBytes

@@ -19,7 +19,7 @@ import type { CallableModel } from '../models/model-listing';
 import { toOpenAiModel } from '../models/openai-models';
 import type { CallContext } from '../pipeline/call-context';
 import { ClientGoneError } from '../pipeline/client-reply';
-import type { PassThroughOperation } from '../providers';
+import type { PassThroughOperation, UploadOperation } from '../providers';
 import { UntranslatableRequestError } from '../providers';
 import { anthropicMessagesProtocol } from '../protocols/anthropic-messages.protocol';
 import type { ChatClientProtocol } from '../protocols/chat-client-protocol';
@@ -82,6 +82,11 @@ const PASS_THROUGH_ROUTES: ReadonlyArray<[string, PassThroughOperation]> = [
   ['/v1/audio/speech', 'audio.speech'],
   ['/v1/moderations', 'moderations'],
   ['/v1/rerank', 'rerank'],
+];
+
+const UPLOAD_ROUTES: ReadonlyArray<[string, UploadOperation]> = [
+  ['/v1/audio/transcriptions', 'audio.transcriptions'],
+  ['/v1/audio/translations', 'audio.translations'],
 ];
 
 const GEMINI_ACTION = /^([^/:]+):(generateContent|streamGenerateContent)$/;
@@ -217,6 +222,16 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         path,
         serve('openai', (hot, context, client, request) =>
           hot.passThrough.handle(context, operation, request.body, bodyBytesOf(request), client),
+        ),
+      );
+    }
+    // An upload is left as the raw stream: the audio relay spools it without holding it in memory.
+    scope.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
+    for (const [path, operation] of UPLOAD_ROUTES) {
+      scope.post(
+        path,
+        serve('openai', (hot, context, client, request) =>
+          hot.audio.handle(context, operation, { body: request.raw, headers: request.headers }, client),
         ),
       );
     }

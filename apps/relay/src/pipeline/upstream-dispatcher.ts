@@ -11,6 +11,7 @@ import {
   type ChannelTarget,
   type ProviderAdapter,
   type UpstreamHttpRequest,
+  type UpstreamUploadRequest,
 } from '../providers';
 import {
   QueueFullError,
@@ -47,7 +48,10 @@ export interface Dispatched {
 }
 
 /** Builds the upstream call for a channel's adapter; UnsupportedOperationError skips the channel. */
-export type BuildUpstreamRequest = (adapter: ProviderAdapter, target: ChannelTarget) => UpstreamHttpRequest;
+export type BuildUpstreamRequest = (
+  adapter: ProviderAdapter,
+  target: ChannelTarget,
+) => UpstreamHttpRequest | UpstreamUploadRequest;
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -138,7 +142,7 @@ export class UpstreamDispatcher {
   private prepare(
     route: RouteAttempt,
     build: BuildUpstreamRequest,
-  ): { adapter: ProviderAdapter; request: UpstreamHttpRequest } | undefined {
+  ): { adapter: ProviderAdapter; request: UpstreamHttpRequest | UpstreamUploadRequest } | undefined {
     try {
       const adapter = adapterForChannelType(route.channel.type);
       const target = channelTarget(route.channel, this.keys.keyOf(route.channel), route.upstreamModel);

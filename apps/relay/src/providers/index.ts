@@ -2,10 +2,17 @@ export { adapterForChannelType, supportedChannelTypes, UnknownChannelTypeError }
 export type {
   ChatStreamTransformer,
   PassThroughOperation,
+  UploadForm,
+  UploadOperation,
   ProviderAdapter,
   ProviderFamily,
 } from './provider-adapter';
-export { channelTarget, type ChannelTarget, type UpstreamHttpRequest } from './upstream-request';
+export {
+  channelTarget,
+  type ChannelTarget,
+  type UpstreamHttpRequest,
+  type UpstreamUploadRequest,
+} from './upstream-request';
 export type { NormalizedUsage } from './usage';
 export {
   MalformedUpstreamResponseError,

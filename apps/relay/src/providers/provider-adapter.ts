@@ -6,7 +6,7 @@ import type {
   ResponseContext,
 } from './openai/types';
 import type { SseEvent } from './sse';
-import type { ChannelTarget, UpstreamHttpRequest } from './upstream-request';
+import type { ChannelTarget, UpstreamHttpRequest, UpstreamUploadRequest } from './upstream-request';
 import type { NormalizedUsage } from './usage';
 
 export type ProviderFamily = 'openai' | 'azure' | 'anthropic' | 'gemini';
@@ -21,6 +21,15 @@ export type PassThroughOperation =
   | 'moderations'
   /** The Jina/Cohere shape new-api relays (`query`, `documents`, `top_n`). */
   | 'rerank';
+
+/** The OpenAI endpoints that take a file upload (multipart/form-data) instead of JSON. */
+export type UploadOperation = 'audio.transcriptions' | 'audio.translations';
+
+/** An upload's form, the model already mapped by the caller: fields as sent, the file as a Blob. */
+export interface UploadForm {
+  fields: Readonly<Record<string, string>>;
+  file: { filename: string; blob: Blob };
+}
 
 /** Turns one upstream's stream events into canonical chunks, keeping what it needs between events. */
 export interface ChatStreamTransformer {
@@ -53,4 +62,10 @@ export interface ProviderAdapter {
     body: JsonObject,
     target: ChannelTarget,
   ): UpstreamHttpRequest;
+  /** Absent for families without upload endpoints (their channels are skipped for such calls). */
+  buildUploadRequest?(
+    operation: UploadOperation,
+    form: UploadForm,
+    target: ChannelTarget,
+  ): UpstreamUploadRequest;
 }

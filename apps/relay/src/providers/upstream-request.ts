@@ -1,3 +1,4 @@
+import type { FormData } from 'undici';
 import type { CatalogChannel } from '@tollgate/contracts';
 
 /** Where and how one channel is called: the parts of a channel an adapter needs. */
@@ -30,6 +31,11 @@ export interface UpstreamHttpRequest {
   body: string;
   /** Whether the answer is a server-sent event stream. */
   stream: boolean;
+}
+
+/** A file upload: the form's file part is a Blob backed by a file on disk, streamed by undici. */
+export interface UpstreamUploadRequest extends Omit<UpstreamHttpRequest, 'body'> {
+  body: FormData;
 }
 
 export const JSON_CONTENT_TYPE = 'application/json';

@@ -1,5 +1,5 @@
 import { Pool, type Dispatcher } from 'undici';
-import type { UpstreamHttpRequest } from '../providers';
+import type { UpstreamHttpRequest, UpstreamUploadRequest } from '../providers';
 
 export interface UpstreamClientOptions {
   /** Connections kept per upstream origin. */
@@ -33,7 +33,10 @@ export class UpstreamClient {
   constructor(private readonly options: UpstreamClientOptions) {}
 
   /** Throws UpstreamConnectError when no answer arrived, or the signal's reason when it was aborted. */
-  async send(request: UpstreamHttpRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+  async send(
+    request: UpstreamHttpRequest | UpstreamUploadRequest,
+    signal: AbortSignal,
+  ): Promise<UpstreamResponse> {
     const url = new URL(request.url);
     try {
       return await this.poolFor(url.origin).request({

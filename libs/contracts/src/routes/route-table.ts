@@ -6,6 +6,9 @@ export type ServiceName = (typeof SERVICES)[number];
 export type BackendService = Exclude<ServiceName, 'gateway'>;
 export const BACKEND_SERVICES: readonly BackendService[] = ['auth', 'billing', 'relay', 'chat', 'admin'];
 
+/** The relay's /v1 routes that take a file upload (multipart), with a larger body limit than JSON calls. */
+export const RELAY_UPLOAD_PATHS: readonly string[] = ['/v1/audio/transcriptions', '/v1/audio/translations'];
+
 export interface RouteEntry {
   /** Path prefix; matches the path itself and anything below it at a segment boundary. */
   prefix: string;

@@ -1,4 +1,5 @@
-import type { PassThroughOperation, ProviderAdapter } from '../provider-adapter';
+import { FormData } from 'undici';
+import type { PassThroughOperation, ProviderAdapter, UploadForm, UploadOperation } from '../provider-adapter';
 import { listingFrom, parseDataIds } from '../models-listing';
 import { MissingBaseUrlError } from '../provider-errors';
 import {
@@ -7,10 +8,11 @@ import {
   joinUrl,
   type ChannelTarget,
   type UpstreamHttpRequest,
+  type UpstreamUploadRequest,
 } from '../upstream-request';
 import { OpenAiChatStream } from './chat-stream';
 import { parseOpenAiChatResponse } from './chat-response';
-import { OPENAI_OPERATION_PATHS, OPERATIONS_WITH_STREAM_OPTIONS } from './operations';
+import { OPENAI_OPERATION_PATHS, OPENAI_UPLOAD_PATHS, OPERATIONS_WITH_STREAM_OPTIONS } from './operations';
 import { openAiUpstreamBody } from './request-body';
 import type { JsonObject } from './types';
 
@@ -61,6 +63,26 @@ export function createOpenAiStyleAdapter(
     stream: body['stream'] === true,
   });
 
+  const buildUpload = (
+    operation: UploadOperation,
+    form: UploadForm,
+    target: ChannelTarget,
+  ): UpstreamUploadRequest => {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(form.fields))
+      body.append(name, name === 'model' ? target.upstreamModel : value);
+    body.append('file', form.file.blob, form.file.filename);
+    // No content-type of our own: the form's carries its boundary.
+    const { 'content-type': _json, ...auth } = headers(descriptor, target);
+    return {
+      method: 'POST',
+      url: joinUrl(rootUrl(descriptor, target), OPENAI_UPLOAD_PATHS[operation]),
+      headers: auth,
+      body,
+      stream: form.fields['stream'] === 'true',
+    };
+  };
+
   return {
     family,
     name: descriptor.name,
@@ -72,6 +94,7 @@ export function createOpenAiStyleAdapter(
     parseChatResponse: (body) => parseOpenAiChatResponse(body),
     createChatStreamTransformer: () => new OpenAiChatStream(),
     buildPassThroughRequest: (operation, body, target) => build(operation, body, target),
+    buildUploadRequest: buildUpload,
   };
 }
 

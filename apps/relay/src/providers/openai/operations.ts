@@ -1,4 +1,4 @@
-import type { PassThroughOperation } from '../provider-adapter';
+import type { PassThroughOperation, UploadOperation } from '../provider-adapter';
 
 /** Path of each operation below the provider's API root (`/v1` for OpenAI). */
 export const OPENAI_OPERATION_PATHS: Readonly<Record<PassThroughOperation | 'chat.completions', string>> = {
@@ -16,3 +16,9 @@ export const OPENAI_OPERATION_PATHS: Readonly<Record<PassThroughOperation | 'cha
 export const OPERATIONS_WITH_STREAM_OPTIONS: ReadonlySet<PassThroughOperation | 'chat.completions'> = new Set(
   ['chat.completions', 'completions'],
 );
+
+/** Path of each upload operation below the provider's API root. */
+export const OPENAI_UPLOAD_PATHS: Readonly<Record<UploadOperation, string>> = {
+  'audio.transcriptions': '/audio/transcriptions',
+  'audio.translations': '/audio/translations',
+};
