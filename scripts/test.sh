@@ -24,6 +24,10 @@ chromium_pid=$!
 promtool_log="$reports/promtool.log"
 bash scripts/promtool.sh >"$promtool_log" 2>&1 &
 promtool_pid=$!
+# The e2e tier's SDK conformance suite drives the official Python SDKs from a pinned virtual environment (pip).
+python_sdks_log="$reports/python-sdks.log"
+bash scripts/python-sdks.sh >"$python_sdks_log" 2>&1 &
+python_sdks_pid=$!
 cleanup() { bash scripts/infra.sh down >>"$infra_log" 2>&1 || true; }
 trap cleanup EXIT
 
@@ -64,6 +68,7 @@ if wait $promtool_pid; then PROMTOOL_PATH="$(tail -n 1 "$promtool_log")"; export
 jest_tier integration integration --maxWorkers=2
 
 step "end-to-end tests (distributed mode)"
+if wait $python_sdks_pid; then SDK_PYTHON="$(tail -n 1 "$python_sdks_log")"; export SDK_PYTHON; else cat "$python_sdks_log"; failures+=("python SDKs"); fi
 jest_tier e2e e2e --runInBand
 
 step "browser tests (the web app in chromium, embedded platform)"
