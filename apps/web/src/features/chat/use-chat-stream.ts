@@ -17,6 +17,11 @@ export interface StreamingAnswer {
 /** The server stores a stopped answer once it sees the browser leave: look again shortly after. */
 const STOPPED_REFETCH_MS = [400, 1500];
 
+/** The messages up to and including the last question: what a regenerated answer replaces the rest of. */
+function upToLastQuestion(messages: ChatMessageView[]): ChatMessageView[] {
+  return messages.slice(0, messages.findLastIndex((m) => m.role === 'user') + 1);
+}
+
 /**
  * Sends messages and streams the answers of one chat: the user's message shows at once, the answer
  * grows as text arrives, and the stored messages replace both when it ends. Stop aborts the request
@@ -28,6 +33,7 @@ export function useChatStream(chatId: number | undefined) {
   const [answer, setAnswer] = useState<StreamingAnswer | null>(null);
   const [needsTopUp, setNeedsTopUp] = useState(false);
   const controller = useRef<AbortController | null>(null);
+  const lateRefetches = useRef<ReturnType<typeof setTimeout>[]>([]);
 
   useEffect(() => () => controller.current?.abort(), [chatId]);
 
@@ -37,6 +43,11 @@ export function useChatStream(chatId: number | undefined) {
       const abort = new AbortController();
       controller.current = abort;
       const key = queryKeys.chatMessages(chatId);
+      // A refetch still due from the previous answer would bring back what this one replaces.
+      for (const timer of lateRefetches.current) clearTimeout(timer);
+      lateRefetches.current = [];
+      await queryClient.cancelQueries({ queryKey: key });
+      const regenerating = 'regenerate' in body;
       const before = queryClient.getQueryData<ChatMessageView[]>(key) ?? [];
       const firstAnswer = !before.some((message) => message.role === 'assistant');
       setNeedsTopUp(false);
@@ -44,17 +55,20 @@ export function useChatStream(chatId: number | undefined) {
       try {
         await streamMessage(chatId, body, abort.signal, (event) => {
           if (event.type === 'start') {
-            queryClient.setQueryData<ChatMessageView[]>(key, (old = []) => {
-              const kept = old.filter((m) => m.id !== event.user_message.id);
-              const lastUser = kept.findLastIndex((m) => m.role === 'user');
-              // Regenerating replaces what followed the question; a new question goes at the end.
-              return 'regenerate' in body ? kept.slice(0, lastUser + 1) : [...kept, event.user_message];
-            });
+            // Regenerating replaces what followed the question; a new question goes at the end.
+            queryClient.setQueryData<ChatMessageView[]>(key, (old = []) =>
+              regenerating
+                ? upToLastQuestion(old)
+                : [...old.filter((m) => m.id !== event.user_message.id), event.user_message],
+            );
             setAnswer({ text: '' });
           } else if (event.type === 'delta') {
             setAnswer((current) => ({ text: (current?.text ?? '') + event.content }));
           } else if (event.type === 'done') {
-            queryClient.setQueryData<ChatMessageView[]>(key, (old = []) => [...old, event.message]);
+            queryClient.setQueryData<ChatMessageView[]>(key, (old = []) => [
+              ...(regenerating ? upToLastQuestion(old) : old.filter((m) => m.id !== event.message.id)),
+              event.message,
+            ]);
             setAnswer(null);
           } else {
             notify.destructive(t('answer_failed'), { description: event.message });
@@ -75,7 +89,8 @@ export function useChatStream(chatId: number | undefined) {
         setAnswer(null);
         const refresh = () => queryClient.invalidateQueries({ queryKey: key });
         await refresh();
-        if (abort.signal.aborted) for (const ms of STOPPED_REFETCH_MS) setTimeout(() => void refresh(), ms);
+        if (abort.signal.aborted)
+          lateRefetches.current = STOPPED_REFETCH_MS.map((ms) => setTimeout(() => void refresh(), ms));
         const named =
           firstAnswer && !abort.signal.aborted ? fetchTitle(chatId).catch(() => undefined) : undefined;
         void Promise.resolve(named).then(() =>

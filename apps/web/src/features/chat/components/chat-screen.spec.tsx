@@ -96,6 +96,14 @@ function wrapMessages(fetch: typeof globalThis.fetch, messages: unknown[]): type
       : fetch(input, init)) as typeof globalThis.fetch;
 }
 
+/** The same API, with chat 12's stored messages read from `messages()` at each request. */
+function wrapMessagesBy(fetch: typeof globalThis.fetch, messages: () => unknown[]): typeof globalThis.fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) =>
+    String(input) === '/api/chat/12/messages' && (init?.method ?? 'GET') === 'GET'
+      ? wrapMessages(fetch, messages())(input, init)
+      : fetch(input, init)) as typeof globalThis.fetch;
+}
+
 const start: ChatStreamEvent = {
   type: 'start',
   user_message: {
@@ -173,6 +181,53 @@ describe('the chat screen', () => {
     renderApp('/dashboard/chat/12');
     await userEvent.click(await screen.findByRole('button', { name: 'Сгенерировать заново' }));
     await waitFor(() => expect(sent[0]?.body).toEqual({ regenerate: true }));
+  });
+
+  it('replaces a stopped answer with the regenerated one, whatever a late refetch of the stopped one brings', async () => {
+    const stopped = { ...answer, id: 41, content: 'Half an', created_at: 6 };
+    const fresh = { ...answer, id: 42, content: 'A whole new answer', created_at: 7 };
+    const later = { ...start.user_message, content: 'Tell me more' };
+    // The server's list: the stopped answer stays stored until the regenerated one is done.
+    let stored: unknown[] = [question, answer];
+    const { sent } = chatApi(({ body, signal }) => {
+      if ('content' in (body as object)) {
+        stored = [question, answer, later, stopped];
+        return streamResponse([start, { type: 'delta', content: 'Half an' }], signal, true);
+      }
+      // The regenerated answer ends after the stopped one's late refetches (0.4 s and 1.5 s) were due.
+      const events = [
+        { ...start, user_message: later },
+        { type: 'delta', content: 'A whole' },
+      ];
+      const response = streamResponse(events as ChatStreamEvent[], signal, true);
+      const reader = response.body!.getReader();
+      let read = 0;
+      (response.body as unknown as { getReader: () => unknown }).getReader = () => ({
+        read: () => {
+          read += 1;
+          if (read <= events.length) return reader.read();
+          if (read === events.length + 1)
+            return new Promise((resolve) =>
+              setTimeout(() => {
+                stored = [question, answer, later, fresh];
+                resolve({ done: false, value: sse({ type: 'done', message: fresh }) });
+              }, 1_700),
+            );
+          return reader.read();
+        },
+      });
+      return response;
+    });
+    globalThis.fetch = wrapMessagesBy(globalThis.fetch, () => stored);
+    renderApp('/dashboard/chat/12');
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Сообщение' }), 'Tell me more{Enter}');
+    await userEvent.click(await screen.findByRole('button', { name: 'Остановить' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Сгенерировать заново' }));
+    await waitFor(() => expect(sent[1]?.body).toEqual({ regenerate: true }));
+    expect(await screen.findByText('A whole new answer', {}, { timeout: 4_000 })).toBeInTheDocument();
+    // Still streaming (the request is open): no refetch has tidied the list, the answer replaced the old.
+    expect(screen.getAllByTestId('assistant-message')).toHaveLength(2);
+    expect(screen.queryByText('Half an')).not.toBeInTheDocument();
   });
 
   it('offers a top-up link when the balance is too low', async () => {
