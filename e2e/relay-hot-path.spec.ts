@@ -19,7 +19,14 @@ import { KafkaEventBus } from '@tollgate/events';
 import { RedisKvStore } from '@tollgate/kv';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
 import { SERVICE_TOKEN_HEADER, ServiceTokenSigner, signInternalToken } from '@tollgate/platform';
-import { eventually, newRunId, startFakeUpstream, TopicRecorder, type FakeUpstream } from '@tollgate/testing';
+import {
+  eventually,
+  newRunId,
+  silentWav,
+  startFakeUpstream,
+  TopicRecorder,
+  type FakeUpstream,
+} from '@tollgate/testing';
 import { RelayWorld, type TestKey } from '../apps/relay/test/support/relay-world';
 import { infrastructureEnv, REPO_ROOT } from './support/e2e-env';
 
@@ -124,6 +131,7 @@ describe('relay through the gateway on distributed infrastructure', () => {
         TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
         TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
         LOG_LEVEL: 'info',
+        RELAY_UPLOAD_DIR: logDir,
         // Billing never reaches the internet in tests.
         CBR_DAILY_URL: 'http://127.0.0.1:9/XML_daily.asp',
       },
@@ -472,9 +480,25 @@ describe('relay through the gateway on distributed infrastructure', () => {
       await res.arrayBuffer();
       expect(res.status).toBeLessThan(500);
     }
-    // Eleven calls were served; once their events are out, billing has had them to write.
+    // An audio upload larger than the gateway's JSON limit (10 MiB), the canary in its prompt, its
+    // file name and its bytes: the relay spools it to RELAY_UPLOAD_DIR (the log directory here) and
+    // must leave nothing there.
+    const wav = silentWav(700);
+    wav.write(canary, 44, 'ascii');
+    const form = new FormData();
+    form.append('file', new Blob([wav], { type: 'audio/wav' }), `${canary}.wav`);
+    form.append('model', gpt);
+    form.append('prompt', say);
+    const transcribed = await fetch(`${v1()}/audio/transcriptions`, {
+      method: 'POST',
+      headers: auth,
+      body: form,
+    });
+    expect(transcribed.status).toBe(200);
+    expect(((await transcribed.json()) as { text: string }).text).toBeTruthy();
+    // Twelve calls were served; once their events are out, billing has had them to write.
     await eventually('the canary calls to be recorded', async () =>
-      eventsOf(rich).length >= before + 11 ? true : undefined,
+      eventsOf(rich).length >= before + 12 ? true : undefined,
     );
     await new Promise((r) => setTimeout(r, 2_000));
 

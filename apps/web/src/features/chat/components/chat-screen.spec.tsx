@@ -185,7 +185,13 @@ describe('the chat screen', () => {
 
   it('replaces a stopped answer with the regenerated one, whatever a late refetch of the stopped one brings', async () => {
     const stopped = { ...answer, id: 41, content: 'Half an', created_at: 6 };
-    const fresh = { ...answer, id: 42, content: 'A whole new answer', created_at: 7 };
+    const fresh = {
+      ...answer,
+      role: 'assistant' as const,
+      id: 42,
+      content: 'A whole new answer',
+      created_at: 7,
+    };
     const later = { ...start.user_message, content: 'Tell me more' };
     // The server's list: the stopped answer stays stored until the regenerated one is done.
     let stored: unknown[] = [question, answer];
