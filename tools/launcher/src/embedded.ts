@@ -19,6 +19,7 @@ import {
   type ServiceRuntime,
   type StartService,
 } from '@tollgate/runtime';
+import { lockDataDir } from './data-dir-lock';
 import { startServiceDatabase } from './embedded-databases';
 import { serviceUrlEnv } from './service-urls';
 import { embeddedSecrets } from './embedded-secrets';
@@ -56,6 +57,7 @@ export async function startEmbedded({
 }: EmbeddedOptions): Promise<EmbeddedPlatform> {
   const dataDir = resolve(env.TOLLGATE_DATA_DIR || join(repoRoot, 'data'));
   mkdirSync(dataDir, { recursive: true });
+  const lock = await lockDataDir(dataDir);
   const secrets = embeddedSecrets(env, dataDir);
   // Services call each other (admin → relay, relay → admin, auth → billing), so every port is chosen first.
   const ports = {} as Record<BackendService, number>;
@@ -96,6 +98,7 @@ export async function startEmbedded({
     await bus.close();
     await kv.close();
     await telemetry.shutdown();
+    await lock.release();
   };
 
   try {

@@ -173,8 +173,8 @@ describe('InProcessEventBus persistence', () => {
     await second.close();
   });
 
-  it('takes over a lock left by a process that no longer runs', async () => {
-    writeFileSync(join(dataDir, 'LOCK'), '2147483646');
+  it('opens a data dir whose pid lock file from older versions names a running process (pid reused)', async () => {
+    writeFileSync(join(dataDir, 'LOCK'), String(process.pid));
     const bus = open();
     await bus.close();
   });

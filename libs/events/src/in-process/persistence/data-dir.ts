@@ -38,7 +38,7 @@ export interface OffsetsStorage {
 }
 
 /**
- * Layout: `LOCK`, `offsets.jsonl` (committed offsets, last line per group/topic/partition
+ * Layout: `offsets.jsonl` (committed offsets, last line per group/topic/partition
  * wins), and `topics/<topic>/topic.json` plus `topics/<topic>/<partition>.jsonl`.
  * Appends are not fsynced: they survive a process crash, which is what the embedded mode
  * needs; rewrites are atomic and fsynced.
