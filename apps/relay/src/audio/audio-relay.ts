@@ -5,7 +5,8 @@ import { servedModel, type CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import type { CallContext } from '../pipeline/call-context';
 import { callCost, costHeaders, withUsageCost } from '../pipeline/call-cost';
-import { ClientGoneError, type ClientReply } from '../pipeline/client-reply';
+import type { ClientReply } from '../pipeline/client-reply';
+import { dispatchMetered, type RelayedAnswer } from '../pipeline/metered-dispatch';
 import type { Metering, MeteredCall } from '../pipeline/metering';
 import type { RelayMetrics } from '../pipeline/relay-metrics';
 import type { TokenCounter } from '../pipeline/token-counter';
@@ -19,7 +20,6 @@ import {
   type UploadForm,
   type UploadOperation,
 } from '../providers';
-import type { CallStatus } from '../usage/usage-event';
 import { spoolUpload, type SpooledUpload, type UploadLimits } from './audio-upload';
 import { transcriptionEstimate, transcriptionUsage, transcriptText } from './transcription-usage';
 
@@ -38,13 +38,6 @@ export interface AudioRelayDeps {
 export interface IncomingUpload {
   body: Readable;
   headers: IncomingHttpHeaders;
-}
-
-interface Answer {
-  usage: NormalizedUsage;
-  status: CallStatus;
-  ttftMs: number | null;
-  stream: boolean;
 }
 
 const MODEL_NAME = /^.{1,128}$/s;
@@ -94,45 +87,19 @@ export class AudioRelay {
       fields: { ...upload.fields, model },
       file: { filename: upload.file.filename, blob: upload.file.blob },
     };
-    let dispatched: Dispatched;
-    try {
-      dispatched = await this.deps.dispatcher.dispatch(context, model, reply.signal, (adapter, target) => {
+    await dispatchMetered(this.deps, {
+      context,
+      quote,
+      model,
+      metered,
+      reply,
+      operation: 'generate_content',
+      build: (adapter, target) => {
         if (adapter.buildUploadRequest === undefined)
           throw new UnsupportedOperationError(adapter.name, operation);
         return adapter.buildUploadRequest(operation, form, target);
-      });
-    } catch (error) {
-      await metered.abandon();
-      throw error;
-    }
-    const { route, adapter, release } = dispatched;
-    let answer: Answer;
-    try {
-      answer = await this.relayAnswer(context, dispatched, reply, metered);
-    } catch (error) {
-      await metered.abandon();
-      if (reply.signal.aborted) throw new ClientGoneError();
-      throw error;
-    } finally {
-      release();
-    }
-    this.deps.metrics.upstream(
-      adapter.name,
-      route.channel.id,
-      quote.model,
-      (this.deps.now() - dispatched.sentAt) / 1000,
-    );
-    await metered.finish({
-      channel: route.channel,
-      provider: adapter.name,
-      upstreamModel: route.upstreamModel,
-      usage: answer.usage,
-      status: answer.status,
-      ttftMs: answer.ttftMs,
-      isStream: answer.stream,
-      operation: 'generate_content',
-      url: dispatched.url,
-      sentAt: dispatched.sentAt,
+      },
+      relay: (dispatched) => this.relayAnswer(context, dispatched, reply, metered),
     });
   }
 
@@ -141,7 +108,7 @@ export class AudioRelay {
     dispatched: Dispatched,
     reply: ClientReply,
     metered: MeteredCall,
-  ): Promise<Answer> {
+  ): Promise<RelayedAnswer> {
     const header = dispatched.response.headers['content-type'];
     const contentType = (Array.isArray(header) ? header[0] : header) ?? 'text/plain; charset=utf-8';
     if (contentType.startsWith('text/event-stream')) return this.relayEvents(context, dispatched, reply);
@@ -177,7 +144,7 @@ export class AudioRelay {
     context: CallContext,
     dispatched: Dispatched,
     reply: ClientReply,
-  ): Promise<Answer> {
+  ): Promise<RelayedAnswer> {
     const decoder = new SseDecoder();
     let done: unknown;
     let deltas = '';

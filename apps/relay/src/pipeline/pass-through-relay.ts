@@ -16,12 +16,13 @@ import { parseClientBody } from '../protocols/request-validation';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';
 import { callCost, costHeaders, withUsageCost, type CallCost } from './call-cost';
 import type { CallContext } from './call-context';
-import { ClientGoneError, type ClientReply } from './client-reply';
+import type { ClientReply } from './client-reply';
 import type { Metering } from './metering';
 import type { RelayMetrics } from './relay-metrics';
 import { countedPassThroughUsage, maxOutputTokensOf, usageInPayload } from './pass-through-usage';
 import type { TokenCounter } from './token-counter';
 import { passThroughGenAiOperation } from './gen-ai-spans';
+import { dispatchMetered } from './metered-dispatch';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 
 export interface PassThroughRelayDeps {
@@ -86,46 +87,23 @@ export class PassThroughRelay {
       maxOutputTokens: maxOutputTokensOf(operation, body),
     });
     reply.setHeaders(metered.rateLimitHeaders);
-    let dispatched: Dispatched;
-    try {
-      dispatched = await this.deps.dispatcher.dispatch(context, body.model, reply.signal, (adapter, target) =>
-        adapter.buildPassThroughRequest(operation, body, target),
-      );
-    } catch (error) {
-      await metered.abandon();
-      throw error;
-    }
-    const { route, adapter, release } = dispatched;
-    let answer: Answer;
-    try {
-      answer = await this.relayAnswer(context, dispatched, body, reply, (usage) =>
-        callCost(metered.chargeFor(usage)),
-      );
-    } catch (error) {
-      await metered.abandon();
-      if (reply.signal.aborted) throw new ClientGoneError();
-      throw error;
-    } finally {
-      release();
-    }
-    this.deps.metrics.upstream(
-      adapter.name,
-      route.channel.id,
-      quote.model,
-      (this.deps.now() - dispatched.sentAt) / 1000,
-    );
-    await metered.finish({
-      channel: route.channel,
-      provider: adapter.name,
-      upstreamModel: route.upstreamModel,
-      usage: answer.usage ?? countedPassThroughUsage(body, promptBound, this.deps.tokens),
-      status: answer.status,
-      ttftMs: answer.ttftMs,
-      isStream: answer.stream,
+    await dispatchMetered(this.deps, {
+      context,
+      quote,
+      model: body.model,
+      metered,
+      reply,
       operation: passThroughGenAiOperation(operation),
-      url: dispatched.url,
-      sentAt: dispatched.sentAt,
-      responseId: answer.responseId,
+      build: (adapter, target) => adapter.buildPassThroughRequest(operation, body, target),
+      relay: async (dispatched) => {
+        const answer = await this.relayAnswer(context, dispatched, body, reply, (usage) =>
+          callCost(metered.chargeFor(usage)),
+        );
+        return {
+          ...answer,
+          usage: answer.usage ?? countedPassThroughUsage(body, promptBound, this.deps.tokens),
+        };
+      },
     });
   }
 
