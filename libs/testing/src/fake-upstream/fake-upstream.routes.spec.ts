@@ -31,6 +31,6 @@ describe('matchRoute', () => {
   it('matches nothing for unknown paths, methods or Gemini operations', () => {
     expect(matchRoute('GET', '/v1/chat/completions', {})).toBeUndefined();
     expect(matchRoute('POST', '/v1/unknown', {})).toBeUndefined();
-    expect(matchRoute('POST', '/v1beta/models/x:embedContent', {})).toBeUndefined();
+    expect(matchRoute('POST', '/v1beta/models/x:predictLongRunning', {})).toBeUndefined();
   });
 });

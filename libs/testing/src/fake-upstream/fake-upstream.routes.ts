@@ -2,6 +2,8 @@ import type { IncomingHeaders, ProviderFamily } from './fake-upstream.provider';
 import type { Reply, UpstreamRequest } from './fake-upstream.reply';
 import { anthropicFamily } from './providers/anthropic/anthropic.family';
 import { countMessageTokens, listAnthropicModels, messages } from './providers/anthropic/messages';
+import { countTokens } from './providers/gemini/count-tokens';
+import { batchEmbedContents, embedContent } from './providers/gemini/embed-content';
 import { generateContent, listGeminiModels } from './providers/gemini/generate-content';
 import { geminiFamily } from './providers/gemini/gemini.family';
 import { audioSpeech } from './providers/openai/audio-speech';
@@ -84,6 +86,7 @@ const AZURE_ROUTES = new Map<string, RouteDefinition>([
   ['embeddings', route('azure.embeddings', azureFamily, true, embeddings)],
 ]);
 
+/** Methods on `/v1beta/models/{model}:…` and, as Gemini's API answers them there too, `/v1/models/…`. */
 const GEMINI_ROUTES = new Map<string, RouteDefinition>([
   [
     'generateContent',
@@ -93,6 +96,9 @@ const GEMINI_ROUTES = new Map<string, RouteDefinition>([
     'streamGenerateContent',
     route('gemini.streamGenerateContent', geminiFamily, true, (request) => generateContent(request, true)),
   ],
+  ['countTokens', route('gemini.countTokens', geminiFamily, true, countTokens)],
+  ['embedContent', route('gemini.embedContent', geminiFamily, true, embedContent)],
+  ['batchEmbedContents', route('gemini.batchEmbedContents', geminiFamily, true, batchEmbedContents)],
 ]);
 
 const GEMINI_MODEL_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):([A-Za-z]+)$/;

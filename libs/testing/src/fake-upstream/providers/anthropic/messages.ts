@@ -1,4 +1,5 @@
 import { completionBudget, completionText, splitIntoPieces } from '../../generation/completion-text';
+import { structuredAnswerText } from '../../generation/structured-output';
 import { fakeToolArguments } from '../../generation/tool-arguments';
 import { chooseTool, type ToolSpec } from '../../generation/tool-choice';
 import { headerValue } from '../../fake-upstream.provider';
@@ -65,6 +66,12 @@ function usage(inputTokens: number, outputTokens: number): JsonObject {
 
 type ContentBlock = JsonObject;
 
+/** The JSON schema of structured outputs: `output_config.format`, or the beta's `output_format`. */
+function outputSchema(body: JsonObject): unknown {
+  const format = asObject(asObject(body['output_config'])?.['format']) ?? asObject(body['output_format']);
+  return format?.['type'] === 'json_schema' ? (format['schema'] ?? {}) : undefined;
+}
+
 interface MessageAnswer {
   message: JsonObject;
   block: ContentBlock;
@@ -103,6 +110,13 @@ function answer(
     pieces = splitIntoPieces(json, request.settings.chunks);
     outputTokens = request.promptTokens.count([json]);
     stopReason = 'tool_use';
+  } else if (outputSchema(body) !== undefined) {
+    // Structured output comes whole (never cut by max_tokens), so that it always parses.
+    const json = structuredAnswerText({ kind: 'schema', schema: outputSchema(body) }, '');
+    block = { type: 'text', text: json };
+    pieces = splitIntoPieces(json, request.settings.chunks);
+    outputTokens = request.promptTokens.count([json]);
+    stopReason = 'end_turn';
   } else {
     const budget = completionBudget(request.settings.completionTokens, maxTokens);
     const completion = completionText(budget.tokens, request.settings.chunks);

@@ -1,4 +1,5 @@
-import { completionBudget, completionText } from '../../generation/completion-text';
+import { completionBudget, completionText, splitIntoPieces } from '../../generation/completion-text';
+import { structuredAnswerText, type AnswerFormat } from '../../generation/structured-output';
 import { fakeToolArguments } from '../../generation/tool-arguments';
 import { chooseTool, type ToolSpec } from '../../generation/tool-choice';
 import { jsonReply, SSE_CONTENT_TYPE, type Reply, type UpstreamRequest } from '../../fake-upstream.reply';
@@ -49,21 +50,29 @@ interface GeminiAnswer {
   responseId: string;
 }
 
-function answer(
-  request: UpstreamRequest,
-  body: JsonObject,
-  contents: readonly unknown[],
-  model: string,
-): GeminiAnswer {
-  const promptParts: string[] = [];
-  partTexts(body['systemInstruction'], promptParts);
+/** The text a GenerateContentRequest's prompt is counted from (countTokens counts the same). */
+export function geminiPromptText(body: JsonObject): { parts: string[]; lastMessageText: string } {
+  const parts: string[] = [];
+  partTexts(body['systemInstruction'], parts);
   let lastMessageText = '';
-  for (const content of contents) {
+  for (const content of asArray(body['contents']) ?? []) {
     const texts: string[] = [];
     partTexts(content, texts);
-    promptParts.push(...texts);
+    parts.push(...texts);
     lastMessageText = texts.join('\n');
   }
+  return { parts, lastMessageText };
+}
+
+/** `responseMimeType: application/json`, with `responseJsonSchema` or `responseSchema` when given. */
+function answerFormat(config: JsonObject | undefined): AnswerFormat {
+  if (asString(config?.['responseMimeType']) !== 'application/json') return { kind: 'text' };
+  const schema = config?.['responseJsonSchema'] ?? config?.['responseSchema'];
+  return schema === undefined ? { kind: 'json_object' } : { kind: 'schema', schema };
+}
+
+function answer(request: UpstreamRequest, body: JsonObject, model: string): GeminiAnswer {
+  const { parts: promptParts, lastMessageText } = geminiPromptText(body);
   const base = {
     promptTokens: request.promptTokens.count(promptParts),
     model,
@@ -80,11 +89,26 @@ function answer(
       finishReason: 'STOP',
     };
   }
+  const config = asObject(body['generationConfig']);
   const budget = completionBudget(
     request.settings.completionTokens,
-    asPositiveInt(asObject(body['generationConfig'])?.['maxOutputTokens']),
+    asPositiveInt(config?.['maxOutputTokens']),
   );
-  const completion = completionText(budget.tokens, request.settings.chunks);
+  const prose = completionText(budget.tokens, request.settings.chunks);
+  const format = answerFormat(config);
+  if (format.kind !== 'text') {
+    // Structured output comes whole (never cut by maxOutputTokens), so that it always parses.
+    const json = structuredAnswerText(format, prose.text);
+    const pieces = splitIntoPieces(json, request.settings.chunks);
+    const tokens = request.promptTokens.count([json]);
+    return {
+      ...base,
+      chunkParts: pieces.map((text) => [{ text }]),
+      tokensAfterChunk: pieces.map((_, index) => Math.floor(((index + 1) * tokens) / pieces.length)),
+      finishReason: 'STOP',
+    };
+  }
+  const completion = prose;
   let tokensSoFar = 0;
   const tokensAfterChunk = completion.chunks.map((_, index) => {
     tokensSoFar = Math.floor(((index + 1) * completion.tokens) / completion.chunks.length);
@@ -151,14 +175,14 @@ function streamReply(result: GeminiAnswer, sse: boolean): Reply {
   };
 }
 
-/** POST /v1beta/models/{model}:generateContent and :streamGenerateContent (?alt=sse or a JSON array). */
+/** POST /v1beta|v1/models/{model}:generateContent and :streamGenerateContent (?alt=sse or a JSON array). */
 export function generateContent(request: UpstreamRequest, streaming: boolean): Reply {
   const body = asObject(request.body) ?? {};
   const contents = asArray(body['contents']);
   if (contents === undefined || contents.length === 0) {
     return geminiError(400, '* GenerateContentRequest.contents: contents is not specified');
   }
-  const result = answer(request, body, contents, request.params['model'] ?? '');
+  const result = answer(request, body, request.params['model'] ?? '');
   if (streaming) return streamReply(result, request.query.get('alt') === 'sse');
   const totalTokens = result.tokensAfterChunk[result.tokensAfterChunk.length - 1] ?? 0;
   return jsonReply(200, responseBody(result, mergedParts(result.chunkParts), totalTokens, true));

@@ -4,6 +4,7 @@ import {
   splitIntoPieces,
   type CompletionText,
 } from '../../generation/completion-text';
+import { structuredAnswerText, type AnswerFormat } from '../../generation/structured-output';
 import { fakeToolArguments } from '../../generation/tool-arguments';
 import { chooseTool, type ToolSpec } from '../../generation/tool-choice';
 import { SSE_CONTENT_TYPE, type Reply, type UpstreamRequest } from '../../fake-upstream.reply';
@@ -96,17 +97,41 @@ function answer(
     request.settings.completionTokens,
     asPositiveInt(body['max_completion_tokens']) ?? asPositiveInt(body['max_tokens']),
   );
-  const completion = completionText(budget.tokens, request.settings.chunks);
+  const prose = completionText(budget.tokens, request.settings.chunks);
+  const format = answerFormat(body['response_format']);
+  const completion = format.kind === 'text' ? prose : jsonCompletion(request, format, prose.text);
   return {
     id,
     created,
     model,
     promptTokens,
     completionTokens: completion.tokens,
-    finishReason: budget.truncated ? 'length' : 'stop',
+    finishReason: budget.truncated && format.kind === 'text' ? 'length' : 'stop',
     pieces: completion.chunks,
     completion,
     toolCall: null,
+  };
+}
+
+/** `response_format`: `json_schema` (strict or not) or `json_object`; anything else is free text. */
+function answerFormat(responseFormat: unknown): AnswerFormat {
+  const format = asObject(responseFormat);
+  if (format?.['type'] === 'json_object') return { kind: 'json_object' };
+  if (format?.['type'] !== 'json_schema') return { kind: 'text' };
+  return { kind: 'schema', schema: asObject(format['json_schema'])?.['schema'] };
+}
+
+/** A JSON answer, whole: structured output is never cut by max_tokens, so that it always parses. */
+function jsonCompletion(
+  request: UpstreamRequest,
+  format: Exclude<AnswerFormat, { kind: 'text' }>,
+  prose: string,
+): CompletionText {
+  const text = structuredAnswerText(format, prose);
+  return {
+    text,
+    chunks: splitIntoPieces(text, request.settings.chunks),
+    tokens: request.promptTokens.count([text]),
   };
 }
 
