@@ -20,8 +20,11 @@ for (const tier of ['unit', 'integration', 'e2e', 'browser']) {
   const brokenSuites = r.testResults.filter(
     (s) => s.status === 'failed' && s.assertionResults.length === 0,
   ).length;
+  // Wall time of the tier: from Jest's start to the last suite's end.
+  const ends = r.testResults.map((s) => s.endTime).filter((t) => typeof t === 'number');
+  const seconds = ends.length > 0 ? Math.round((Math.max(...ends) - r.startTime) / 1000) : 0;
   console.log(
-    `${tier}: ${r.numPassedTests} passed, ${r.numFailedTests + brokenSuites} failed, ${r.numPendingTests} skipped`,
+    `${tier}: ${r.numPassedTests} passed, ${r.numFailedTests + brokenSuites} failed, ${r.numPendingTests} skipped, ${seconds} s`,
   );
   passed += r.numPassedTests;
   failed += r.numFailedTests + brokenSuites;
