@@ -29,7 +29,7 @@ if ! python="$(python_with_venv)"; then
     apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends python3 python3-venv >&2
   fi
   exec 8>&-
-  python="$(python_with_venv)"
+  python="$(python_with_venv)" || { echo "python3 -m venv still does not work after installing python3-venv" >&2; exit 1; }
 fi
 
 # A new pin or another Python gets its own environment; an older one is left for `rm -rf .cache`.
