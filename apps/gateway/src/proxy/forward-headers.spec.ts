@@ -14,6 +14,7 @@ describe('requestHeadersForBackend', () => {
       trailer: 'x-checksum',
       'transfer-encoding': 'chunked',
       upgrade: 'websocket',
+      expect: '100-continue',
       host: 'gateway.example',
     };
 

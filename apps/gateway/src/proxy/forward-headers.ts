@@ -10,6 +10,8 @@ const DROPPED_REQUEST = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
+  // The gateway's own server answered `100 Continue` already; undici refuses to send it on (a 502).
+  'expect',
   'host',
   'x-tollgate-identity',
   'x-forwarded-for',
