@@ -2,12 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { ErrorCode } from '@tollgate/contracts';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { BaseServiceConfig } from '../config/base-service-config';
 import { redactConfig } from '../config/redact-config';
 import { installRequestContextHooks, requestIdFromHeaders } from '../context/request-context.hook';
-import type { ErrorRendererRoute } from '../errors/error-renderer';
+import { selectErrorRenderer, type ErrorRendererRoute } from '../errors/error-renderer';
 import { NestPinoLogger } from '../logging/nest-logger';
 import { installHttpMetricsHook } from '../metrics/http-metrics.hook';
 import { MetricsService } from '../metrics/metrics.service';
@@ -69,6 +71,20 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
     logger: false,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => requestIdFromHeaders(request.headers),
+    // The router's own refusals (a path that does not decode, a parameter past maxParamLength) come
+    // before any Nest filter: without this they answered in Fastify's shape, not the caller's protocol.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const rendered = selectErrorRenderer(errorRenderers ?? [], request.url).render({
+        code: ErrorCode.ValidationFailed,
+        status: error.statusCode ?? 400,
+        message:
+          error.statusCode === 414 ? 'The request path is too long' : 'The request path is not a valid URL',
+      });
+      void reply
+        .code(rendered.status)
+        .headers(rendered.headers ?? {})
+        .send(rendered.body);
+    },
   });
   const root: DynamicModule = {
     module: ServiceRootModule,

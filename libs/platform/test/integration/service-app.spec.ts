@@ -223,6 +223,22 @@ describe('createServiceApp', () => {
     expect(await response.json()).toEqual({ success: false, message: 'Cannot GET /nowhere' });
   });
 
+  it("answers a path the router refuses (bad percent-encoding, an overlong parameter) in the caller's protocol", async () => {
+    const badUrl = await get('/probe/users/%FF%FE');
+    expect(badUrl.status).toBe(400);
+    expect(await badUrl.json()).toEqual({ success: false, message: 'The request path is not a valid URL' });
+
+    const longParam = await get(`/probe/users/${'x'.repeat(3000)}`);
+    expect(longParam.status).toBe(414);
+    expect(await longParam.json()).toEqual({ success: false, message: 'The request path is too long' });
+
+    const protocol = await get('/v1/%FF');
+    expect(protocol.status).toBe(400);
+    expect(await protocol.json()).toEqual({
+      error: { message: 'The request path is not a valid URL', code: 'validation_failed' },
+    });
+  });
+
   it('answers an oversized body with 413', async () => {
     const response = await post('/probe/validate', JSON.stringify({ email: 'x'.repeat(8000) }));
     expect(response.status).toBe(413);
