@@ -30,7 +30,9 @@ import { ChatRelay } from './pipeline/chat-relay';
 import { GenAiSpans } from './pipeline/gen-ai-spans';
 import { Metering } from './pipeline/metering';
 import { AudioRelay } from './audio/audio-relay';
+import { EmbeddingsRelay } from './pipeline/embeddings-relay';
 import { PassThroughRelay } from './pipeline/pass-through-relay';
+import { TokenCountRelay } from './pipeline/token-count-relay';
 import { RelayMetrics } from './pipeline/relay-metrics';
 import { UpstreamDispatcher } from './pipeline/upstream-dispatcher';
 import { PriceBook } from './pricing/price-book';
@@ -53,6 +55,10 @@ export interface HotPath {
   access: CallerAccess;
   chat: ChatRelay;
   passThrough: PassThroughRelay;
+  /** Embeddings for Gemini clients (embedContent, batchEmbedContents) on any family that embeds. */
+  embeddings: EmbeddingsRelay;
+  /** Free prompt counts (Anthropic count_tokens, Gemini countTokens). */
+  tokenCount: TokenCountRelay;
   /** Audio transcriptions and translations (file uploads). */
   audio: AudioRelay;
   /** What a key may learn about itself and its calls (GET /v1/key, /v1/generation, …). */
@@ -194,6 +200,8 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       access,
       chat: new ChatRelay({ ...shared, logger }),
       passThrough: new PassThroughRelay(shared),
+      embeddings: new EmbeddingsRelay(shared),
+      tokenCount: new TokenCountRelay(shared),
       audio: new AudioRelay({
         ...shared,
         uploads: { fileBytes: config.RELAY_AUDIO_FILE_LIMIT_BYTES, directory: config.RELAY_UPLOAD_DIR },

@@ -21,7 +21,18 @@ import type { CallContext } from '../pipeline/call-context';
 import { ClientGoneError } from '../pipeline/client-reply';
 import type { PassThroughOperation, UploadOperation } from '../providers';
 import { UntranslatableRequestError } from '../providers';
-import { anthropicMessagesProtocol } from '../protocols/anthropic-messages.protocol';
+import {
+  geminiBatchEmbedContentsRequest,
+  geminiBatchEmbedContentsResponse,
+  geminiCountTokensRequestToChat,
+  geminiCountTokensResponse,
+  geminiEmbedContentRequest,
+  geminiEmbedContentResponse,
+} from '../providers/gemini/client';
+import {
+  anthropicCountTokensRequest,
+  anthropicMessagesProtocol,
+} from '../protocols/anthropic-messages.protocol';
 import type { ChatClientProtocol } from '../protocols/chat-client-protocol';
 import { geminiGenerateProtocol } from '../protocols/gemini-generate.protocol';
 import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
@@ -89,7 +100,31 @@ const UPLOAD_ROUTES: ReadonlyArray<[string, UploadOperation]> = [
   ['/v1/audio/translations', 'audio.translations'],
 ];
 
-const GEMINI_ACTION = /^([^/:]+):(generateContent|streamGenerateContent)$/;
+const GEMINI_ACTION =
+  /^([^/:]+):(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/;
+
+/** The model and method of a Gemini `models/{model}:{method}` path. */
+function geminiAction(request: FastifyRequest): { model: string; method: string } {
+  const action = GEMINI_ACTION.exec((request.params as { '*': string })['*']);
+  if (action === null) {
+    throw new RelayError(
+      ErrorCode.NotFound,
+      'Unknown method: use {model}:generateContent, :streamGenerateContent, :countTokens, :embedContent or :batchEmbedContents',
+    );
+  }
+  return { model: decodeURIComponent(action[1]!), method: action[2]! };
+}
+
+/**
+ * A caller that authenticates the Gemini way (`x-goog-api-key` or `?key=`, no Bearer) gets Gemini's
+ * shapes from the paths Gemini shares with OpenAI (`GET /v1/models`); a Bearer key keeps OpenAI's.
+ */
+function authenticatesTheGeminiWay(request: FastifyRequest): boolean {
+  if (request.headers.authorization !== undefined) return false;
+  return (
+    request.headers['x-goog-api-key'] !== undefined || (request.query as { key?: unknown }).key !== undefined
+  );
+}
 
 const notReady = (): RelayError =>
   new RelayError(ErrorCode.ServiceUnavailable, 'The relay is starting; try again in a moment', 1);
@@ -150,10 +185,7 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
       return reply;
     };
 
-  const chat = (
-    protocol: ChatClientProtocol,
-    fromPath?: (request: FastifyRequest) => { model: string; stream: boolean },
-  ) =>
+  const chat = (protocol: ChatClientProtocol) =>
     serve(protocol.protocol, (hot, context, client, request) =>
       hot.chat.handle(
         context,
@@ -161,12 +193,78 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         {
           body: request.body,
           query: request.query as Record<string, unknown>,
-          ...(fromPath ? fromPath(request) : {}),
         },
         bodyBytesOf(request),
         client,
       ),
     );
+
+  /** `models/{model}:{method}`: generation through the chat relay, counting, embeddings. */
+  const geminiModelMethod = serve('gemini', async (hot, context, client, request) => {
+    const { model, method } = geminiAction(request);
+    switch (method) {
+      case 'countTokens': {
+        const counted = geminiCountTokensRequestToChat(model, request.body);
+        const total = await hot.tokenCount.count(context, counted, client.signal);
+        client.sendJson(200, geminiCountTokensResponse(total));
+        return;
+      }
+      case 'embedContent':
+        return hot.embeddings.handle(
+          context,
+          model,
+          geminiEmbedContentRequest(model, request.body),
+          bodyBytesOf(request),
+          client,
+          geminiEmbedContentResponse,
+        );
+      case 'batchEmbedContents':
+        return hot.embeddings.handle(
+          context,
+          model,
+          geminiBatchEmbedContentsRequest(model, request.body),
+          bodyBytesOf(request),
+          client,
+          geminiBatchEmbedContentsResponse,
+        );
+      default:
+        return hot.chat.handle(
+          context,
+          geminiGenerateProtocol,
+          {
+            body: request.body,
+            query: request.query as Record<string, unknown>,
+            model,
+            stream: method === 'streamGenerateContent',
+          },
+          bodyBytesOf(request),
+          client,
+        );
+    }
+  });
+
+  const countAnthropicTokens = serve('anthropic', async (hot, context, client, request) => {
+    const input_tokens = await hot.tokenCount.count(
+      context,
+      anthropicCountTokensRequest(request.body),
+      client.signal,
+    );
+    client.sendJson(200, { input_tokens });
+  });
+
+  const openAiModels = serve('openai', async (hot, context, client) => {
+    client.sendJson(200, { object: 'list', data: hot.models(context.caller).map(toOpenAiModel) });
+  });
+  const openAiModel = serve('openai', async (hot, context, client, request) => {
+    client.sendJson(200, toOpenAiModel(callableModel(hot, context, request)));
+  });
+  const geminiModels = serve('gemini', async (hot, context, client, request) => {
+    const query = request.query as { pageSize?: unknown; pageToken?: unknown };
+    client.sendJson(200, geminiModelPage(hot.models(context.caller), query));
+  });
+  const geminiModel = serve('gemini', async (hot, context, client, request) => {
+    client.sendJson(200, toGeminiModel(callableModel(hot, context, request)));
+  });
 
   void fastify.register(async (scope) => {
     registerJsonBodyParser(scope);
@@ -177,19 +275,10 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
 
     scope.post('/v1/chat/completions', chat(openAiChatProtocol));
     scope.post('/v1/messages', chat(anthropicMessagesProtocol));
-    scope.post(
-      '/v1beta/models/*',
-      chat(geminiGenerateProtocol, (request) => {
-        const action = GEMINI_ACTION.exec((request.params as { '*': string })['*']);
-        if (action === null) {
-          throw new RelayError(
-            ErrorCode.NotFound,
-            'Unknown method: use {model}:generateContent or :streamGenerateContent',
-          );
-        }
-        return { model: decodeURIComponent(action[1]!), stream: action[2] === 'streamGenerateContent' };
-      }),
-    );
+    scope.post('/v1/messages/count_tokens', countAnthropicTokens);
+    // Gemini's API answers the same methods under v1 (google-genai's default) and v1beta.
+    scope.post('/v1beta/models/*', geminiModelMethod);
+    scope.post('/v1/models/*', geminiModelMethod);
     const chatService = byChatService(deps.internalTokenSecret);
     scope.post(
       RELAY_CHAT_COMPLETION_CALL.path,
@@ -270,32 +359,15 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         client.sendJson(200, await hot.account.generation(keyed(context.caller), id));
       }),
     );
-    scope.get(
-      '/v1/models',
-      serve('openai', async (hot, context, client) => {
-        client.sendJson(200, { object: 'list', data: hot.models(context.caller).map(toOpenAiModel) });
-      }),
+    scope.get('/v1/models', (request, reply) =>
+      (authenticatesTheGeminiWay(request) ? geminiModels : openAiModels)(request, reply),
     );
-    scope.get(
-      // A wildcard, since model names may hold a slash (deepseek-ai/DeepSeek-V3).
-      '/v1/models/*',
-      serve('openai', async (hot, context, client, request) => {
-        client.sendJson(200, toOpenAiModel(callableModel(hot, context, request)));
-      }),
+    // A wildcard, since model names may hold a slash (deepseek-ai/DeepSeek-V3).
+    scope.get('/v1/models/*', (request, reply) =>
+      (authenticatesTheGeminiWay(request) ? geminiModel : openAiModel)(request, reply),
     );
-    scope.get(
-      '/v1beta/models',
-      serve('gemini', async (hot, context, client, request) => {
-        const query = request.query as { pageSize?: unknown; pageToken?: unknown };
-        client.sendJson(200, geminiModelPage(hot.models(context.caller), query));
-      }),
-    );
-    scope.get(
-      '/v1beta/models/*',
-      serve('gemini', async (hot, context, client, request) => {
-        client.sendJson(200, toGeminiModel(callableModel(hot, context, request)));
-      }),
-    );
+    scope.get('/v1beta/models', geminiModels);
+    scope.get('/v1beta/models/*', geminiModel);
   });
 }
 

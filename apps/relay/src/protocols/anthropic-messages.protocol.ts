@@ -7,6 +7,7 @@ import {
   toAnthropicClientResponse,
   type AnthropicMessagesRequest,
   type ChatCompletionChunk,
+  type ChatCompletionRequest,
 } from '../providers';
 import { renderRelayError, type RelayError } from '../errors/relay-error';
 import type { ChatClientProtocol, ClientChatStream } from './chat-client-protocol';
@@ -30,6 +31,16 @@ const messagesRequestSchema = z
     stream: z.boolean().optional(),
   })
   .passthrough();
+
+/** `count_tokens` takes a Messages request without max_tokens (and refuses stream). */
+const countTokensRequestSchema = messagesRequestSchema.omit({ max_tokens: true, stream: true });
+
+/** `POST /v1/messages/count_tokens`'s body → the canonical request whose prompt is counted. */
+export function anthropicCountTokensRequest(body: unknown): ChatCompletionRequest {
+  const parsed = parseClientBody(countTokensRequestSchema, body) as unknown as AnthropicMessagesRequest;
+  const { max_tokens: _none, ...request } = fromAnthropicClientRequest(parsed);
+  return request;
+}
 
 class AnthropicStreamOut implements ClientChatStream {
   readonly contentType = SSE_CONTENT_TYPE;

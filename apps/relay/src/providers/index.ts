@@ -1,6 +1,8 @@
 export { adapterForChannelType, supportedChannelTypes, UnknownChannelTypeError } from './registry';
 export type {
   ChatStreamTransformer,
+  EmbeddingsAnswer,
+  EmbeddingsRequest,
   PassThroughOperation,
   UploadForm,
   UploadOperation,

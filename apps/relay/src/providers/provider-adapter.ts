@@ -47,8 +47,41 @@ export interface ModelsListing {
   parse(body: unknown): string[];
 }
 
+/** A family's own prompt counter (Anthropic's count_tokens, Gemini's countTokens): exact, and free. */
+export interface TokenCounting {
+  /** Counts the prompt the chat call with this canonical request would send. */
+  request(request: ChatCompletionRequest, target: ChannelTarget): UpstreamHttpRequest;
+  /** The prompt's token count; throws MalformedUpstreamResponseError on any other answer. */
+  parse(body: unknown): number;
+}
+
+/** Texts to embed, whatever the client's dialect. */
+export interface EmbeddingsRequest {
+  texts: readonly string[];
+  /** Asked vector size, for models that can shorten their vectors. */
+  dimensions?: number;
+}
+
+export interface EmbeddingsAnswer {
+  /** One vector per text, in order. */
+  vectors: number[][];
+  /** Absent when the upstream reports none (Gemini): the relay counts the texts. */
+  usage?: NormalizedUsage;
+}
+
+/** A family's embeddings endpoint, for clients whose dialect differs from it (Gemini clients). */
+export interface EmbeddingsEndpoint {
+  request(input: EmbeddingsRequest, target: ChannelTarget): UpstreamHttpRequest;
+  /** Throws MalformedUpstreamResponseError when the answer is not one vector per text. */
+  parse(body: unknown, texts: number): EmbeddingsAnswer;
+}
+
 export interface ProviderAdapter {
   readonly family: ProviderFamily;
+  /** Absent when the family cannot count a prompt: the relay then counts with its own tokenizer. */
+  readonly tokenCounting?: TokenCounting;
+  /** Absent for families without embeddings (Anthropic): their channels are skipped for such calls. */
+  readonly embeddings?: EmbeddingsEndpoint;
   /** Absent for families without a model list (Azure lists deployments, not models). */
   readonly modelsListing?: ModelsListing;
   /** A short name for logs and metrics labels. */

@@ -9,6 +9,8 @@ describe('protocol errors', () => {
     expect(protocolOfPath('/v1beta/models/gemini-2.5-flash:generateContent')).toBe('gemini');
     expect(protocolOfPath('/v1beta')).toBe('gemini');
     expect(protocolOfPath('/v1betax')).toBe('openai');
+    expect(protocolOfPath('/v1/models/gemini-2.5-flash:streamGenerateContent?alt=sse')).toBe('gemini');
+    expect(protocolOfPath('/v1/models/gpt-4o')).toBe('openai');
   });
 
   it('renders each provider shape', () => {

@@ -5,6 +5,8 @@ export type ApiProtocol = 'openai' | 'anthropic' | 'gemini';
 
 export function protocolOfPath(path: string): ApiProtocol {
   if (path === '/v1beta' || path.startsWith('/v1beta/') || path.startsWith('/v1beta?')) return 'gemini';
+  // Gemini's v1 methods (`/v1/models/{model}:generateContent`, …); `GET /v1/models/{id}` stays OpenAI's.
+  if (/^\/v1\/models\/[^/?:]+:[A-Za-z]+(?:\?|$)/.test(path)) return 'gemini';
   if (path === '/v1/messages' || path.startsWith('/v1/messages/') || path.startsWith('/v1/messages?'))
     return 'anthropic';
   return 'openai';

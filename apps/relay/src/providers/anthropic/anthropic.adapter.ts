@@ -5,13 +5,15 @@ import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-reques
 import { toAnthropicMessagesRequest } from './chat-request';
 import { fromAnthropicMessage } from './chat-response';
 import { AnthropicChatStream } from './chat-stream';
+import { ANTHROPIC_DEFAULT_BASE_URL, anthropicTokenCounting } from './count-tokens';
 import { ANTHROPIC_VERSION } from './types';
 
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+export { ANTHROPIC_DEFAULT_BASE_URL };
 
 export const anthropicAdapter: ProviderAdapter = {
   family: 'anthropic',
   name: 'anthropic',
+  tokenCounting: anthropicTokenCounting,
   modelsListing: listingFrom(
     (target) => ({
       url: joinUrl(baseUrlOrDefault(target, ANTHROPIC_DEFAULT_BASE_URL), '/v1/models?limit=1000'),

@@ -162,4 +162,24 @@ describe('toAnthropicMessagesRequest', () => {
     };
     expect(() => toAnthropicMessagesRequest(request, 'c')).toThrow(UntranslatableRequestError);
   });
+
+  it('sends a json_schema response_format as output_config.format, and leaves json_object out', () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const base: ChatCompletionRequest = {
+      model: 'claude',
+      messages: [{ role: 'user', content: 'Forecast' }],
+    };
+    expect(
+      toAnthropicMessagesRequest(
+        {
+          ...base,
+          response_format: { type: 'json_schema', json_schema: { name: 'f', strict: true, schema } },
+        },
+        'c',
+      ).output_config,
+    ).toEqual({ format: { type: 'json_schema', schema } });
+    expect(
+      toAnthropicMessagesRequest({ ...base, response_format: { type: 'json_object' } }, 'c'),
+    ).not.toHaveProperty('output_config');
+  });
 });

@@ -142,5 +142,9 @@ export function toAnthropicMessagesRequest(
     }
   }
   if (request.user !== undefined) result.metadata = { user_id: request.user };
+  const format = request.response_format;
+  // Anthropic has no schema-less JSON mode: json_object stays a plain request (say "JSON" in the prompt).
+  if (format?.type === 'json_schema' && format.json_schema.schema !== undefined)
+    result.output_config = { format: { type: 'json_schema', schema: format.json_schema.schema } };
   return result;
 }

@@ -101,4 +101,24 @@ describe('fromAnthropicClientRequest', () => {
       { type: 'text', text: 'Thanks!' },
     ]);
   });
+
+  it('turns output_config.format (and the beta output_format) into a json_schema response_format', () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const base: AnthropicMessagesRequest = {
+      model: 'claude',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Forecast' }],
+    };
+    const expected = { type: 'json_schema', json_schema: { name: 'response', schema } };
+    expect(
+      fromAnthropicClientRequest({ ...base, output_config: { format: { type: 'json_schema', schema } } })
+        .response_format,
+    ).toEqual(expected);
+    expect(
+      fromAnthropicClientRequest({ ...base, output_format: { type: 'json_schema', schema } }).response_format,
+    ).toEqual(expected);
+    expect(fromAnthropicClientRequest({ ...base, output_config: { effort: 'low' } })).not.toHaveProperty(
+      'response_format',
+    );
+  });
 });

@@ -1,5 +1,11 @@
 import { toBase64DataUrl } from '../data-url';
-import type { ChatCompletionRequest, ChatMessage, ContentPart, ToolChoice } from '../openai/types';
+import type {
+  ChatCompletionRequest,
+  ChatMessage,
+  ContentPart,
+  ResponseFormat,
+  ToolChoice,
+} from '../openai/types';
 import { UntranslatableRequestError } from '../provider-errors';
 import type { AnthropicContentBlock, AnthropicMessagesRequest, AnthropicToolChoice } from './types';
 
@@ -66,6 +72,15 @@ function toolChoice(choice: AnthropicToolChoice): ToolChoice {
   }
 }
 
+/** Structured outputs (`output_config.format`, or the beta's `output_format`) → `response_format`. */
+function responseFormat(request: AnthropicMessagesRequest): ResponseFormat | undefined {
+  const format = request.output_config?.format ?? request.output_format;
+  if (format === undefined || format === null) return undefined;
+  if (format.type !== 'json_schema' || typeof format.schema !== 'object' || format.schema === null)
+    throw new UntranslatableRequestError('output_config.format must be {type: "json_schema", schema}');
+  return { type: 'json_schema', json_schema: { name: 'response', schema: format.schema } };
+}
+
 /** Anthropic Messages request (from `/v1/messages` clients) → canonical OpenAI chat request. */
 export function fromAnthropicClientRequest(request: AnthropicMessagesRequest): ChatCompletionRequest {
   const messages: ChatMessage[] = [];
@@ -85,6 +100,8 @@ export function fromAnthropicClientRequest(request: AnthropicMessagesRequest): C
   if (request.stop_sequences !== undefined && request.stop_sequences.length > 0)
     result.stop = request.stop_sequences;
   if (request.metadata?.user_id !== undefined) result.user = request.metadata.user_id;
+  const format = responseFormat(request);
+  if (format !== undefined) result.response_format = format;
   if (request.tools !== undefined && request.tools.length > 0) {
     result.tools = request.tools.map((tool) => ({
       type: 'function',

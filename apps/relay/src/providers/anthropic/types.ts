@@ -70,7 +70,16 @@ export interface AnthropicMessagesRequest {
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
   metadata?: { user_id?: string };
+  /** Structured outputs: the answer's text is JSON fitting `format.schema`. */
+  output_config?: { format?: AnthropicOutputFormat | null; [field: string]: unknown };
+  /** The structured-outputs beta's spelling of `output_config.format`. */
+  output_format?: AnthropicOutputFormat | null;
   [field: string]: unknown;
+}
+
+export interface AnthropicOutputFormat {
+  type: 'json_schema';
+  schema: Record<string, unknown>;
 }
 
 export type AnthropicStopReason =

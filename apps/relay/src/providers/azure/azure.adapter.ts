@@ -1,4 +1,5 @@
 import { OpenAiChatStream } from '../openai/chat-stream';
+import { openAiEmbeddingsBody, parseOpenAiEmbeddings } from '../openai/embeddings';
 import { parseOpenAiChatResponse } from '../openai/chat-response';
 import { OPENAI_OPERATION_PATHS, OPERATIONS_WITH_STREAM_OPTIONS } from '../openai/operations';
 import { openAiUpstreamBody } from '../openai/request-body';
@@ -59,4 +60,9 @@ export const azureAdapter: ProviderAdapter = {
   parseChatResponse: (body) => parseOpenAiChatResponse(body),
   createChatStreamTransformer: () => new OpenAiChatStream(),
   buildPassThroughRequest: (operation, body, target) => azureRequest(operation, body, target),
+  embeddings: {
+    request: (input, target) =>
+      azureRequest('embeddings', openAiEmbeddingsBody(input, target.upstreamModel), target),
+    parse: parseOpenAiEmbeddings,
+  },
 };

@@ -35,7 +35,7 @@ function snakeCaseAliases(shape: z.ZodRawShape): (value: unknown) => unknown {
   };
 }
 
-function acceptingSnakeCase<Shape extends z.ZodRawShape>(shape: Shape) {
+export function acceptingSnakeCase<Shape extends z.ZodRawShape>(shape: Shape) {
   return z.preprocess(snakeCaseAliases(shape), z.object(shape));
 }
 

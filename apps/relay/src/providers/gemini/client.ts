@@ -2,3 +2,5 @@
 export { geminiClientRequestToChat } from './client-request';
 export { chatResponseToGeminiClient } from './client-response';
 export { createGeminiClientStreamWriter, type GeminiClientStreamWriter } from './client-stream';
+export * from './client-count-tokens';
+export * from './client-embeddings';

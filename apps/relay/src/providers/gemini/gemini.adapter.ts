@@ -5,12 +5,16 @@ import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-reques
 import { toGeminiRequest } from './chat-request';
 import { fromGeminiResponse } from './chat-response';
 import { GeminiChatStream } from './chat-stream';
+import { GEMINI_DEFAULT_BASE_URL, geminiTokenCounting } from './count-tokens';
+import { geminiEmbeddings } from './embeddings';
 
-export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+export { GEMINI_DEFAULT_BASE_URL };
 
 export const geminiAdapter: ProviderAdapter = {
   family: 'gemini',
   name: 'gemini',
+  tokenCounting: geminiTokenCounting,
+  embeddings: geminiEmbeddings,
   modelsListing: listingFrom(
     (target) => ({
       url: joinUrl(baseUrlOrDefault(target, GEMINI_DEFAULT_BASE_URL), '/v1beta/models?pageSize=1000'),

@@ -12,6 +12,7 @@ import {
 } from '../upstream-request';
 import { OpenAiChatStream } from './chat-stream';
 import { parseOpenAiChatResponse } from './chat-response';
+import { openAiEmbeddingsBody, parseOpenAiEmbeddings } from './embeddings';
 import { OPENAI_OPERATION_PATHS, OPENAI_UPLOAD_PATHS, OPERATIONS_WITH_STREAM_OPTIONS } from './operations';
 import { openAiUpstreamBody } from './request-body';
 import type { JsonObject } from './types';
@@ -94,6 +95,11 @@ export function createOpenAiStyleAdapter(
     parseChatResponse: (body) => parseOpenAiChatResponse(body),
     createChatStreamTransformer: () => new OpenAiChatStream(),
     buildPassThroughRequest: (operation, body, target) => build(operation, body, target),
+    embeddings: {
+      request: (input, target) =>
+        build('embeddings', openAiEmbeddingsBody(input, target.upstreamModel), target),
+      parse: parseOpenAiEmbeddings,
+    },
     buildUploadRequest: buildUpload,
   };
 }

@@ -1,0 +1,40 @@
+import type { TokenCounting } from '../provider-adapter';
+import { MalformedUpstreamResponseError } from '../provider-errors';
+import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-request';
+import { toAnthropicMessagesRequest } from './chat-request';
+import { ANTHROPIC_VERSION } from './types';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** The fields `/v1/messages/count_tokens` takes; it refuses the others (max_tokens, stream, sampling). */
+const COUNTED_FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'output_config'];
+
+/** `POST /v1/messages/count_tokens` with the Messages request the chat call would send. */
+export const anthropicTokenCounting: TokenCounting = {
+  request: (request, target) => {
+    const messages = toAnthropicMessagesRequest({ ...request, stream: false }, target.upstreamModel);
+    const body = Object.fromEntries(
+      COUNTED_FIELDS.filter((field) => messages[field] !== undefined).map((field) => [
+        field,
+        messages[field],
+      ]),
+    );
+    return {
+      method: 'POST',
+      url: joinUrl(baseUrlOrDefault(target, ANTHROPIC_DEFAULT_BASE_URL), '/v1/messages/count_tokens'),
+      headers: {
+        'content-type': JSON_CONTENT_TYPE,
+        'x-api-key': target.apiKey,
+        'anthropic-version': ANTHROPIC_VERSION,
+      },
+      body: JSON.stringify(body),
+      stream: false,
+    };
+  },
+  parse: (body) => {
+    const tokens = (body as { input_tokens?: unknown } | null)?.input_tokens;
+    if (typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens < 0)
+      throw new MalformedUpstreamResponseError('count_tokens answer without input_tokens');
+    return tokens;
+  },
+};
