@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseServiceConfig, envBoolean, envInt, secret } from '@tollgate/platform';
+import { baseServiceConfig, envAddressRanges, envBoolean, envInt, secret } from '@tollgate/platform';
 
 const commaList = z
   .string()
@@ -39,6 +39,11 @@ export const adminConfigSchema = z.object({
   TOLLGATE_ENCRYPTION_KEY: secret(z.string().min(32, 'must be a 32-byte key, base64 or hex')),
   /** Relay's own address (not the gateway's): channel tests go to its /internal/ route. */
   RELAY_URL: z.string().url().default('http://127.0.0.1:3003'),
+  /**
+   * Non-public ranges a channel's base_url may point into (`loopback,private,link-local,unspecified`,
+   * or `none`). Loopback and private by default, for self-hosted upstreams; link-local (cloud metadata) is never an upstream.
+   */
+  CHANNEL_BASE_URL_ALLOWED_RANGES: envAddressRanges().default('loopback,private'),
   /** How long one channel test may take before it counts as failed. */
   CHANNEL_TEST_TIMEOUT_SECONDS: envInt().pipe(z.number().int().min(1).max(600)).default('60'),
   /** How often auto-disabled channels are tested and re-enabled when they pass; 0 turns it off. */

@@ -108,3 +108,11 @@ export { parseMasterKey, deriveKey } from './security/master-key';
 export { SecretBox, SealedTextError } from './security/secret-box';
 export { SERVICE_TOKEN_HEADER, ServiceTokenSigner, verifyServiceToken } from './security/service-token';
 export { ServiceOnly, ServiceTokenGuard } from './security/service-only.guard';
+export {
+  NON_PUBLIC_RANGES,
+  envAddressRanges,
+  nonPublicRangeOf,
+  parseAllowedRanges,
+  refusedRangeOf,
+  type NonPublicRange,
+} from './security/network-ranges';

@@ -17,7 +17,8 @@ import {
   type CreateChannelRequest,
   type UpdateChannelRequest,
 } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
+import { AppException, InjectServiceConfig, refusedRangeOf } from '@tollgate/platform';
+import type { AdminConfig } from '../config';
 import { catalogChannel } from './channel-events';
 import { ChannelKeySealer } from './channel-key';
 import { channelView } from './channel-view';
@@ -27,6 +28,17 @@ import { RelayChannelModels } from './relay-channel-models';
 import { RelayChannelTester } from './relay-channel-tester';
 
 const NO_CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]+/gu;
+
+/** Refuses a base URL whose host is in a non-public range the operator has not allowed. */
+function checkBaseUrl(baseUrl: string, config: AdminConfig): void {
+  const refused = refusedRangeOf(baseUrl, config.CHANNEL_BASE_URL_ALLOWED_RANGES);
+  if (refused) {
+    throw new AppException(
+      ErrorCode.ValidationFailed,
+      `base_url: points into a ${refused} address range, which CHANNEL_BASE_URL_ALLOWED_RANGES does not allow`,
+    );
+  }
+}
 
 const notFound = () => new AppException(ErrorCode.NotFound, 'Channel not found');
 
@@ -45,6 +57,7 @@ export class ChannelsService {
     private readonly sealer: ChannelKeySealer,
     private readonly tester: RelayChannelTester,
     private readonly modelLists: RelayChannelModels,
+    @InjectServiceConfig() private readonly config: AdminConfig,
   ) {}
 
   async list(query: ChannelListQuery | ChannelSearchQuery): Promise<ChannelPage> {
@@ -77,6 +90,7 @@ export class ChannelsService {
 
   /** One channel per key (a batch gives several keys), all created or none. */
   async create(actor: AuditActor, request: CreateChannelRequest): Promise<ChannelView[]> {
+    checkBaseUrl(request.channel.base_url, this.config);
     const created = await this.channels.create(
       request.keys.map((key) => ({ ...request.channel, ...this.sealer.seal(key) })),
       actor,
@@ -86,6 +100,7 @@ export class ChannelsService {
 
   async update(actor: AuditActor, request: UpdateChannelRequest): Promise<ChannelView> {
     const { id, ...changes } = request;
+    if (changes.base_url !== undefined) checkBaseUrl(changes.base_url, this.config);
     const sealed = changes.key === undefined ? undefined : this.sealer.seal(changes.key);
     const channel = await this.channels.modify(
       id,
