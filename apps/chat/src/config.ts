@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseServiceConfig, envBoolean, envInt, secret } from '@tollgate/platform';
+import { baseServiceConfig, envAddressRanges, envBoolean, envInt, secret } from '@tollgate/platform';
 
 export const chatConfigSchema = z.object({
   ...baseServiceConfig,
@@ -18,5 +18,10 @@ export const chatConfigSchema = z.object({
   CHAT_MODELS_CACHE_MS: envInt().pipe(z.number().min(0).max(600_000)).default('5000'),
   /** The longest title answer asked for (tokens). */
   CHAT_TITLE_MAX_TOKENS: envInt().pipe(z.number().min(4).max(200)).default('24'),
+  /**
+   * Non-public ranges an image URL in a message may point into (`loopback,private,link-local,unspecified`,
+   * or `none`). None by default: the upstream that fetches the image may sit inside the operator's network.
+   */
+  CHAT_IMAGE_URL_ALLOWED_RANGES: envAddressRanges().default('none'),
 });
 export type ChatConfig = z.output<typeof chatConfigSchema>;

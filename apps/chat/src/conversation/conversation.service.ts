@@ -7,7 +7,13 @@ import {
   type ChatMessageMetadata,
   type SendMessage,
 } from '@tollgate/contracts';
-import { AppException, InjectServiceConfig, type SecretBox } from '@tollgate/platform';
+import {
+  AppException,
+  InjectServiceConfig,
+  refusedRangeOf,
+  type NonPublicRange,
+  type SecretBox,
+} from '@tollgate/platform';
 import type { Chat } from '../chats/chat.entity';
 import { openContent, sealContent, toMessageView } from '../chats/chat-views';
 import { ChatsRepository } from '../chats/chats.repository';
@@ -33,6 +39,17 @@ function textOf(content: ChatContent): string {
         .filter((part) => part.type === 'text')
         .map((part) => part.text)
         .join('\n');
+}
+
+/** The first image URL whose host is in a non-public range the operator has not allowed. */
+function refusedImageOf(content: ChatContent, allowed: readonly NonPublicRange[]) {
+  if (typeof content === 'string') return undefined;
+  for (const part of content) {
+    if (part.type !== 'image_url') continue;
+    const range = refusedRangeOf(part.image_url.url, allowed);
+    if (range) return range;
+  }
+  return undefined;
 }
 
 function hasSubstance(content: ChatContent): boolean {
@@ -86,6 +103,13 @@ export class ConversationService {
     } else {
       const content = request.content!;
       if (!hasSubstance(content)) throw new AppException(ErrorCode.ValidationFailed, 'The message is empty');
+      const refused = refusedImageOf(content, this.config.CHAT_IMAGE_URL_ALLOWED_RANGES);
+      if (refused) {
+        throw new AppException(
+          ErrorCode.ValidationFailed,
+          `An image URL points into a ${refused} address range, which this service does not allow`,
+        );
+      }
       [userMessage] = await this.store.append(chatId, [
         { role: 'user', contentSealed: sealContent(box, content) },
       ]);
