@@ -41,13 +41,19 @@ export class VerificationCodesStore {
     await this.kv.del(keys.cooldown);
   }
 
-  /** Whether `code` is the live code of the address; each wrong guess counts towards throwing it away. */
+  /**
+   * Whether `code` is the live code of the address. Every try is counted before the comparison, so
+   * guesses sent all at once get no more than MAX_ATTEMPTS comparisons between them; the code is
+   * thrown away at the last wrong one.
+   */
   async matches(purpose: CodePurpose, email: string, code: string): Promise<boolean> {
     const keys = this.keys(purpose, email);
     const stored = await this.kv.get(keys.code);
     if (!stored || !/^\d{6}$/.test(code)) return false;
+    const attempt = await this.kv.incr(keys.attempts, CODE_TTL_MS);
+    if (attempt > MAX_ATTEMPTS) return false;
     if (timingSafeEqual(Buffer.from(stored, 'hex'), digest(code))) return true;
-    if ((await this.kv.incr(keys.attempts, CODE_TTL_MS)) >= MAX_ATTEMPTS) await this.kv.del(keys.code);
+    if (attempt === MAX_ATTEMPTS) await this.kv.del(keys.code);
     return false;
   }
 
