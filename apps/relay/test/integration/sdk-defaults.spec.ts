@@ -1,0 +1,417 @@
+import { randomBytes } from 'node:crypto';
+import Anthropic from '@anthropic-ai/sdk';
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import { ApiError, GoogleGenAI, Type, type Schema } from '@google/genai';
+import { CHANNEL_TYPES, TOPICS, type UsageRecorded } from '@tollgate/contracts';
+import type { RunningService } from '@tollgate/runtime';
+import {
+  eventually,
+  INFRASTRUCTURES,
+  openInfrastructure,
+  startFakeUpstream,
+  TopicRecorder,
+  waitUntilReady,
+  type FakeUpstream,
+  type TestInfrastructure,
+} from '@tollgate/testing';
+import OpenAI from 'openai';
+import { zodResponseFormat } from 'openai/helpers/zod';
+import { z } from 'zod/v4';
+import { startRelay } from '../../src';
+import { countPromptTokens, countTextTokens } from '../../src/token-counting';
+import { RelayWorld, type TestKey } from '../support/relay-world';
+
+jest.setTimeout(90_000);
+
+/** The structured answer every structured-output case asks for. */
+const Forecast = z.object({
+  city: z.string(),
+  days: z.number().int(),
+  sunny: z.boolean(),
+  unit: z.enum(['celsius', 'fahrenheit']),
+  hours: z.array(z.number().int()),
+});
+
+/** `Forecast` in Gemini's own schema dialect (`responseSchema`), as @google/genai's documentation writes it. */
+const FORECAST_SCHEMA: Schema = {
+  type: Type.OBJECT,
+  properties: {
+    city: { type: Type.STRING },
+    days: { type: Type.INTEGER },
+    sunny: { type: Type.BOOLEAN },
+    unit: { type: Type.STRING, enum: ['celsius', 'fahrenheit'] },
+    hours: { type: Type.ARRAY, items: { type: Type.INTEGER } },
+  },
+  required: ['city', 'days', 'sunny', 'unit', 'hours'],
+};
+
+const COUNTED = 'How many tokens are in this sentence?';
+
+const fitsForecast = (value: unknown) => expect(Forecast.strict().safeParse(value).error).toBeUndefined();
+
+/**
+ * The official SDKs at their current defaults (only the base URL and the key set) against relay and
+ * the fake upstream: @google/genai on Gemini API v1beta (its default) and v1 (google-genai Python's
+ * default), Anthropic's count_tokens, structured outputs through openai's and Anthropic's parse
+ * helpers, on OpenAI, Anthropic and Gemini channels alike. The e2e tier runs the same SDKs (and the
+ * Python ones) through the gateway.
+ */
+describe.each(INFRASTRUCTURES)('the official SDKs at their defaults on %s infrastructure', (kind) => {
+  let infra: TestInfrastructure;
+  let world: RelayWorld;
+  let upstream: FakeUpstream;
+  let relay: RunningService;
+  let usage: TopicRecorder;
+  let key: TestKey;
+  const models = { gpt: '', embed: '', claude: '', gemini: '', geminiEmbed: '' };
+
+  const eventsOf = (of: TestKey): UsageRecorded[] =>
+    usage.values<UsageRecorded>((event) => event.user_id === of.userId);
+  const genai = (apiVersion: string, apiKey = key.apiKey) =>
+    new GoogleGenAI({ apiKey, httpOptions: { baseUrl: relay.url, apiVersion } });
+  const anthropic = (apiKey = key.apiKey) => new Anthropic({ apiKey, baseURL: relay.url, maxRetries: 0 });
+  const openai = (apiKey = key.apiKey) => new OpenAI({ apiKey, baseURL: `${relay.url}/v1`, maxRetries: 0 });
+  const fundedKey = async (): Promise<TestKey> => {
+    const made = await world.key(500_000_000);
+    await eventually(`relay to know key of user ${made.userId}`, async () => {
+      const res = await fetch(`${relay.url}/v1/models`, {
+        headers: { authorization: `Bearer ${made.apiKey}` },
+      });
+      if (res.status !== 200) return undefined;
+      const listed = ((await res.json()) as { data: { id: string }[] }).data.map((m) => m.id);
+      return Object.values(models).every((model) => listed.includes(model)) ? true : undefined;
+    });
+    return made;
+  };
+
+  beforeAll(async () => {
+    infra = await openInfrastructure(kind, 'relay-sdk-defaults', { database: false });
+    world = new RelayWorld(infra.runtime.bus, infra.runId);
+    upstream = await startFakeUpstream({ completionTokens: 8, chunks: 4 });
+    relay = await startRelay(
+      {
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'error',
+        TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
+        TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
+      },
+      infra.runtime,
+    );
+    usage = await TopicRecorder.start(
+      infra.runtime.bus,
+      TOPICS.usageRecorded.name,
+      `relay-it-sdk-usage-${infra.runId}`,
+    );
+    models.gpt = world.model('gpt');
+    models.embed = world.model('embed');
+    models.claude = world.model('claude');
+    models.gemini = world.model('gemini');
+    models.geminiEmbed = world.model('gemini-embedding');
+    await Promise.all(Object.values(models).map((model) => world.price(model)));
+    await world.channel({
+      key: 'sk-fake-openai-key',
+      base_url: upstream.url,
+      models: [models.gpt, models.embed],
+      model_mapping: { [models.gpt]: 'gpt-4o-mini', [models.embed]: 'text-embedding-3-small' },
+    });
+    await world.channel({
+      type: CHANNEL_TYPES.anthropic,
+      key: 'sk-ant-fake-anthropic-key',
+      base_url: upstream.url,
+      models: [models.claude],
+      model_mapping: { [models.claude]: 'claude-sonnet-4-5' },
+    });
+    await world.channel({
+      type: CHANNEL_TYPES.gemini,
+      key: 'fake-gemini-key',
+      base_url: upstream.url,
+      models: [models.gemini, models.geminiEmbed],
+      model_mapping: { [models.gemini]: 'gemini-2.5-flash', [models.geminiEmbed]: 'gemini-embedding-001' },
+    });
+    await waitUntilReady(relay.url);
+    key = await fundedKey();
+  });
+
+  afterAll(async () => {
+    await usage?.stop();
+    await relay?.close();
+    await upstream?.close();
+    await infra?.close();
+  });
+
+  describe.each(['v1beta', 'v1'])('@google/genai on Gemini API %s', (apiVersion) => {
+    it('generates, streams and counts on a Gemini channel, the count equal to what generating reports', async () => {
+      const client = genai(apiVersion);
+      const answer = await client.models.generateContent({ model: models.gemini, contents: COUNTED });
+      expect(answer.text).toMatch(/\S/);
+      expect(answer.candidates?.[0]?.finishReason).toBe('STOP');
+      expect(answer.usageMetadata?.candidatesTokenCount).toBe(8);
+      let pieces = 0;
+      for await (const chunk of await client.models.generateContentStream({
+        model: models.gemini,
+        contents: 'Hello',
+      }))
+        if (chunk.text) pieces += 1;
+      expect(pieces).toBeGreaterThan(1);
+      const counted = await client.models.countTokens({ model: models.gemini, contents: COUNTED });
+      expect(counted.totalTokens).toBe(answer.usageMetadata?.promptTokenCount);
+      expect(counted.totalTokens).toBeGreaterThan(0);
+    });
+
+    it('counts exactly on an Anthropic channel, with the tokenizer on an OpenAI one', async () => {
+      const client = genai(apiVersion);
+      const generated = await client.models.generateContent({ model: models.claude, contents: COUNTED });
+      const onClaude = await client.models.countTokens({ model: models.claude, contents: COUNTED });
+      expect(onClaude.totalTokens).toBe(generated.usageMetadata?.promptTokenCount);
+      const onGpt = await client.models.countTokens({ model: models.gpt, contents: COUNTED });
+      expect(onGpt.totalTokens).toBe(
+        countPromptTokens({
+          model: models.gpt,
+          messages: [{ role: 'user', content: [{ type: 'text', text: COUNTED }] }],
+        }),
+      );
+    });
+
+    it.each([
+      ['a Gemini', () => models.geminiEmbed],
+      ['an OpenAI', () => models.embed],
+    ])('embeds a batch on %s channel (batchEmbedContents)', async (_family, model) => {
+      const answer = await genai(apiVersion).models.embedContent({
+        model: model(),
+        contents: ['first text', 'second text'],
+        config: { outputDimensionality: 16 },
+      });
+      const vectors = (answer.embeddings ?? []).map((embedding) => embedding.values ?? []);
+      expect(vectors).toHaveLength(2);
+      expect(vectors.map((values) => values.length)).toEqual([16, 16]);
+      expect(vectors[0]).not.toEqual(vectors[1]);
+    });
+
+    it.each([
+      ['a Gemini', () => models.gemini],
+      ['an OpenAI', () => models.gpt],
+      ['an Anthropic', () => models.claude],
+    ])('answers JSON that fits a responseSchema on %s channel', async (_family, model) => {
+      const answer = await genai(apiVersion).models.generateContent({
+        model: model(),
+        contents: 'Forecast for Paris',
+        config: { responseMimeType: 'application/json', responseSchema: FORECAST_SCHEMA },
+      });
+      fitsForecast(JSON.parse(answer.text ?? 'null'));
+    });
+
+    it("lists and gets the key's models in Gemini's shape", async () => {
+      const client = genai(apiVersion);
+      const names: string[] = [];
+      for await (const model of await client.models.list()) names.push(model.name ?? '');
+      expect(names).toEqual(expect.arrayContaining(Object.values(models).map((m) => `models/${m}`)));
+      expect((await client.models.get({ model: models.gemini })).name).toBe(`models/${models.gemini}`);
+    });
+
+    it('raises ApiError 401 for a wrong key', async () => {
+      const refused = await genai(apiVersion, `sk-${randomBytes(24).toString('hex')}`)
+        .models.countTokens({ model: models.gemini, contents: COUNTED })
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ApiError);
+      expect((refused as ApiError).status).toBe(401);
+    });
+  });
+
+  it('embeds one content with embedContent, charged by the counted texts on a Gemini channel', async () => {
+    const payer = await fundedKey();
+    const res = await fetch(`${relay.url}/v1/models/${models.geminiEmbed}:embedContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': payer.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: { parts: [{ text: 'first text' }] }, outputDimensionality: 8 }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { embedding: { values: number[] } }).embedding.values).toHaveLength(8);
+    const [event] = await eventually('the embedding charged', async () =>
+      eventsOf(payer).length > 0 ? eventsOf(payer) : undefined,
+    );
+    expect(event).toMatchObject({
+      model: models.geminiEmbed,
+      upstream_model: 'gemini-embedding-001',
+      prompt_tokens: countTextTokens('first text'),
+      completion_tokens: 0,
+      status: 'success',
+    });
+    expect(event!.quota).toBeGreaterThan(0);
+  });
+
+  it("streams Gemini's JSON-array form without alt=sse, on v1", async () => {
+    const res = await fetch(`${relay.url}/v1/models/${models.gpt}:streamGenerateContent?key=${key.apiKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ parts: [{ text: 'Hello' }] }] }),
+    });
+    expect(res.status).toBe(200);
+    const elements = JSON.parse(await res.text()) as {
+      candidates: { content: { parts: { text?: string }[] } }[];
+    }[];
+    expect(elements.length).toBeGreaterThan(1);
+    expect(
+      elements.map((e) => e.candidates[0]!.content.parts.map((p) => p.text ?? '').join('')).join(''),
+    ).toMatch(/\S/);
+  });
+
+  it("answers GET /v1/models in OpenAI's shape for a Bearer key and in Gemini's for x-goog-api-key", async () => {
+    const bearer = await fetch(`${relay.url}/v1/models`, {
+      headers: { authorization: `Bearer ${key.apiKey}` },
+    });
+    expect(await bearer.json()).toMatchObject({
+      object: 'list',
+      data: expect.arrayContaining([expect.objectContaining({ id: models.gpt })]),
+    });
+    const gemini = await fetch(`${relay.url}/v1/models`, { headers: { 'x-goog-api-key': key.apiKey } });
+    expect(await gemini.json()).toMatchObject({
+      models: expect.arrayContaining([expect.objectContaining({ name: `models/${models.gpt}` })]),
+    });
+    const one = await fetch(`${relay.url}/v1/models/${models.gpt}?key=${key.apiKey}`);
+    expect(await one.json()).toMatchObject({ name: `models/${models.gpt}`, baseModelId: models.gpt });
+  });
+
+  describe('Anthropic messages.countTokens', () => {
+    const messages = [{ role: 'user' as const, content: COUNTED }];
+
+    it.each([
+      ['exactly from an Anthropic channel', () => models.claude],
+      ['exactly from a Gemini channel', () => models.gemini],
+    ])('counts %s, as the answer to the same messages reports', async (_how, model) => {
+      const client = anthropic();
+      const answer = await client.messages.create({ model: model(), max_tokens: 64, messages });
+      const counted = await client.messages.countTokens({ model: model(), messages });
+      expect(counted.input_tokens).toBe(answer.usage.input_tokens);
+      expect(counted.input_tokens).toBeGreaterThan(0);
+    });
+
+    it('counts with the tokenizer on an OpenAI channel, system prompt and tools included', async () => {
+      const counted = await anthropic().messages.countTokens({
+        model: models.gpt,
+        system: 'Be brief.',
+        messages,
+        tools: [
+          { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } },
+        ],
+      });
+      expect(counted.input_tokens).toBe(
+        countPromptTokens({
+          model: models.gpt,
+          messages: [
+            { role: 'system', content: 'Be brief.' },
+            { role: 'user', content: COUNTED },
+          ],
+          tools: [
+            {
+              type: 'function',
+              function: {
+                name: 'get_weather',
+                parameters: { type: 'object', properties: { city: { type: 'string' } } },
+              },
+            },
+          ],
+        }),
+      );
+    });
+
+    it("answers in Anthropic's error shapes: 401 for a wrong key, 404 for an unknown model", async () => {
+      const wrongKey = await anthropic(`sk-${randomBytes(24).toString('hex')}`)
+        .messages.countTokens({ model: models.claude, messages })
+        .catch((error: unknown) => error);
+      expect(wrongKey).toBeInstanceOf(Anthropic.AuthenticationError);
+      expect((wrongKey as InstanceType<typeof Anthropic.AuthenticationError>).error).toMatchObject({
+        type: 'error',
+        error: { type: 'authentication_error' },
+      });
+      const unknown = await anthropic()
+        .messages.countTokens({ model: world.model('nonexistent'), messages })
+        .catch((error: unknown) => error);
+      expect(unknown).toBeInstanceOf(Anthropic.NotFoundError);
+    });
+  });
+
+  it('writes no usage record and charges nothing for counting', async () => {
+    const counter = await fundedKey();
+    const contents = COUNTED;
+    await anthropic(counter.apiKey).messages.countTokens({
+      model: models.claude,
+      messages: [{ role: 'user', content: contents }],
+    });
+    await anthropic(counter.apiKey).messages.countTokens({
+      model: models.gpt,
+      messages: [{ role: 'user', content: contents }],
+    });
+    await genai('v1', counter.apiKey).models.countTokens({ model: models.gemini, contents });
+    await genai('v1beta', counter.apiKey).models.countTokens({ model: models.gpt, contents });
+    // A served call afterwards: its record follows any the counts would have written (same user, same partition).
+    await openai(counter.apiKey).chat.completions.create({
+      model: models.gpt,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    const events = await eventually('the chat call recorded', async () =>
+      eventsOf(counter).length > 0 ? eventsOf(counter) : undefined,
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ model: models.gpt, completion_tokens: 8 });
+  });
+
+  describe('structured outputs', () => {
+    it.each([
+      ['an OpenAI', () => models.gpt],
+      ['an Anthropic', () => models.claude],
+      ['a Gemini', () => models.gemini],
+    ])(
+      'openai chat.completions.parse with a zod schema gets parsed JSON from %s channel',
+      async (_family, model) => {
+        const answer = await openai().chat.completions.parse({
+          model: model(),
+          messages: [{ role: 'user', content: 'Forecast for Paris' }],
+          response_format: zodResponseFormat(Forecast, 'forecast'),
+        });
+        expect(answer.choices[0]?.message.refusal ?? null).toBeNull();
+        fitsForecast(answer.choices[0]?.message.parsed);
+      },
+    );
+
+    it('openai json_object mode answers a JSON object', async () => {
+      const answer = await openai().chat.completions.create({
+        model: models.gpt,
+        messages: [{ role: 'user', content: 'Answer in JSON' }],
+        response_format: { type: 'json_object' },
+      });
+      expect(JSON.parse(answer.choices[0]!.message.content ?? 'null')).toEqual(expect.any(Object));
+    });
+
+    it.each([
+      ['an Anthropic', () => models.claude],
+      ['an OpenAI', () => models.gpt],
+    ])(
+      'Anthropic messages.parse with output_config.format gets parsed JSON from %s channel',
+      async (_family, model) => {
+        const message = await anthropic().messages.parse({
+          model: model(),
+          max_tokens: 256,
+          messages: [{ role: 'user', content: 'Forecast for Paris' }],
+          output_config: { format: zodOutputFormat(Forecast) },
+        });
+        fitsForecast(message.parsed_output);
+      },
+    );
+  });
+
+  it("answers a wrong key on Gemini's v1 methods in Gemini's error shape", async () => {
+    const res = await fetch(`${relay.url}/v1/models/${models.gemini}:generateContent`, {
+      method: 'POST',
+      headers: {
+        'x-goog-api-key': `sk-${randomBytes(24).toString('hex')}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ contents: [{ parts: [{ text: 'Hi' }] }] }),
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({
+      error: { code: 401, message: expect.any(String), status: 'UNAUTHENTICATED' },
+    });
+  });
+});
