@@ -43,7 +43,8 @@ import {
   TokensPage,
   TopupRedirect,
 } from './pages';
-import { DEFAULT_DOCS_SECTION_PATH, OAUTH_PROVIDERS, ROUTES } from './routes';
+import { OAUTH_PROVIDERS } from '@tollgate/contracts';
+import { DEFAULT_DOCS_SECTION_PATH, ROUTES } from './routes';
 
 const loginRoute = (
   <RedirectSignedIn>

@@ -1,3 +1,5 @@
+import type { OAuthProvider } from '@tollgate/contracts';
+
 /** Every path the app links or routes to (SPEC §2), in one place. */
 export const ROUTES = {
   home: '/',
@@ -43,9 +45,6 @@ export const chatPath = (id: number) => `${ROUTES.dashboardChat}/${id}`;
 
 /** SPEC §2: /docs opens the first section, the introduction. */
 export const DEFAULT_DOCS_SECTION_PATH = '/docs/getting-started';
-
-export const OAUTH_PROVIDERS = ['github', 'google', 'discord'] as const;
-export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 
 /** The login screen's tabs, kept in `?tab=` (SPEC §2); register is the default. */
 export const LOGIN_TABS = ['register', 'login', 'reset'] as const;

@@ -1,5 +1,5 @@
 import type { SystemStatus } from '@tollgate/contracts';
-import type { OAuthProvider } from '../../app/routes';
+import type { OAuthProvider } from '@tollgate/contracts';
 import { fetchOAuthState } from './api/auth-api';
 import { oauthAuthorizeUrl, storeOAuthState } from './oauth';
 

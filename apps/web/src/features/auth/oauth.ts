@@ -1,5 +1,6 @@
 import type { SystemStatus } from '@tollgate/contracts';
-import { ROUTES, type OAuthProvider } from '../../app/routes';
+import type { OAuthProvider } from '@tollgate/contracts';
+import { ROUTES } from '../../app/routes';
 import { STORAGE_KEYS } from '../../lib/local-storage-keys';
 
 export function isOAuthEnabled(status: SystemStatus, provider: OAuthProvider): boolean {

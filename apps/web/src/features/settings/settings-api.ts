@@ -1,6 +1,6 @@
 import type { UpdateSettingRequest } from '@tollgate/contracts';
 import { api } from '../../api/client';
-import type { OAuthProvider } from '../../app/routes';
+import type { OAuthProvider } from '@tollgate/contracts';
 
 export interface UpdateSelfPayload {
   display_name?: string;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../api/query-keys';
-import type { OAuthProvider } from '../../app/routes';
+import type { OAuthProvider } from '@tollgate/contracts';
 import { unlinkOAuth } from './settings-api';
 
 /**

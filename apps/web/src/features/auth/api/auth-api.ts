@@ -1,6 +1,6 @@
 import { api } from '../../../api/client';
 import type { SelfUser } from '../../session/session-api';
-import type { OAuthProvider } from '../../../app/routes';
+import type { OAuthProvider } from '@tollgate/contracts';
 
 export interface RegisterPayload {
   username: string;

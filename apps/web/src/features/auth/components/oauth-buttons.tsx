@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SystemStatus } from '@tollgate/contracts';
-import { OAUTH_PROVIDERS, type OAuthProvider } from '../../../app/routes';
+import { OAUTH_PROVIDERS, type OAuthProvider } from '@tollgate/contracts';
 import { errorMessage } from '../../../api/error-message';
 import { useSystemStatus } from '../../system/use-system-status';
 import { beginOAuth } from '../begin-oauth';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OAUTH_PROVIDERS, type OAuthProvider } from '../../../app/routes';
+import { OAUTH_PROVIDERS, type OAuthProvider } from '@tollgate/contracts';
 import { errorMessage } from '../../../api/error-message';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { buttonClass, cardClass } from '../../../ui/styles';
