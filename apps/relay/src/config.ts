@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
+import { DEFAULT_CURRENCIES } from '@tollgate/contracts';
 import { baseServiceConfig, envInt, secret } from '@tollgate/platform';
 
 const wholeNumber = (fallback: string, min = 0) => envInt().pipe(z.number().int().min(min)).default(fallback);
@@ -48,5 +49,7 @@ export const relayConfigSchema = z.object({
   /** Consecutive failures that take a channel out of rotation, and for how long. */
   RELAY_BREAKER_FAILURES: wholeNumber('5', 1),
   RELAY_BREAKER_HALF_OPEN_MS: wholeNumber('30000', 0),
+  /** The currency costs are told in to a user who never chose one (as the status endpoint says). */
+  TOLLGATE_DEFAULT_CURRENCY: z.enum(DEFAULT_CURRENCIES).catch('RUB').default('RUB'),
 });
 export type RelayConfig = z.output<typeof relayConfigSchema>;

@@ -28,6 +28,7 @@ import type { RelayConfig } from './config';
 import { modelsForCaller, type CallableModel } from './models/model-listing';
 import { ChatRelay } from './pipeline/chat-relay';
 import { GenAiSpans } from './pipeline/gen-ai-spans';
+import { costTerms } from './pipeline/call-cost';
 import { Metering } from './pipeline/metering';
 import { AudioRelay } from './audio/audio-relay';
 import { EmbeddingsRelay } from './pipeline/embeddings-relay';
@@ -192,6 +193,8 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       // gen_ai spans of upstream calls cost nothing unless the process exports traces.
       spans: isTracingEnabled() ? new GenAiSpans() : undefined,
       limiter,
+      costTerms: (user) =>
+        costTerms(user.default_currency ?? config.TOLLGATE_DEFAULT_CURRENCY, prices.rubPerUsd()),
     });
     const dispatcher = new UpstreamDispatcher(router, upstream, keys, metrics, logger, now);
     const tokens = { countPromptTokens, countTextTokens };

@@ -4,7 +4,7 @@ import { ErrorCode } from '@tollgate/contracts';
 import { servedModel, type CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import type { CallContext } from '../pipeline/call-context';
-import { callCost, costHeaders, withUsageCost } from '../pipeline/call-cost';
+import { costHeaders, withUsageCost } from '../pipeline/call-cost';
 import type { ClientReply } from '../pipeline/client-reply';
 import { dispatchMetered, type RelayedAnswer } from '../pipeline/metered-dispatch';
 import type { Metering, MeteredCall } from '../pipeline/metering';
@@ -131,7 +131,7 @@ export class AudioRelay {
       usage = { prompt_tokens: 0, completion_tokens: words === '' ? 0 : count(words), cached_tokens: 0 };
     }
     if (!reply.signal.aborted) {
-      const cost = callCost(metered.chargeFor(usage));
+      const cost = metered.costFor(usage);
       reply.setHeaders(costHeaders(cost));
       const body = contentType.includes('json') ? (withUsageCost(text, cost) ?? text) : text;
       reply.sendRaw(200, contentType, body);

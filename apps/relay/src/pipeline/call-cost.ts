@@ -1,41 +1,86 @@
-import { QUOTA_PER_USD } from '@tollgate/contracts';
+import { QUOTA_PER_USD, toScaledInteger, type DefaultCurrency } from '@tollgate/contracts';
 
-/** What a call was charged: quota units and the same in US dollars, as exact decimal text. */
+/**
+ * What a call was charged: quota units, the same in US dollars, and the amount told to the account
+ * in its own currency, all as exact decimal text.
+ */
 export interface CallCost {
   quota: number;
   /** `quota / QUOTA_PER_USD`, exact (no float arithmetic), e.g. `0.000042`. */
   usd: string;
+  /** In `currency`: the dollars, or rubles at the published rate rounded half up to 6 decimals. */
+  amount: string;
+  currency: DefaultCurrency;
+}
+
+/**
+ * How an account is told its costs. A ruble account is told rubles only at a known rate; without
+ * one it is told dollars, labelled as such, never a guessed number.
+ */
+export type CostTerms = { currency: 'USD' } | { currency: 'RUB'; rubPerUsd: string };
+
+export const IN_DOLLARS: CostTerms = { currency: 'USD' };
+
+/** The terms for an account in `currency` while billing's published rate is `rubPerUsd` (if any). */
+export function costTerms(currency: DefaultCurrency, rubPerUsd: string | undefined): CostTerms {
+  return currency === 'RUB' && rubPerUsd !== undefined ? { currency, rubPerUsd } : IN_DOLLARS;
 }
 
 export const COST_HEADER = 'x-tollgate-cost';
+export const COST_CURRENCY_HEADER = 'x-tollgate-cost-currency';
 export const COST_QUOTA_HEADER = 'x-tollgate-cost-quota';
 
-const USD_DECIMALS = 6;
-const MICRO_USD_PER_QUOTA = 10 ** USD_DECIMALS / QUOTA_PER_USD;
+const DECIMALS = 6;
+const MICROS = 10n ** BigInt(DECIMALS);
+const QUOTA_PER_USD_BIG = BigInt(QUOTA_PER_USD);
 
-export function callCost(quota: number): CallCost {
-  const micro = quota * MICRO_USD_PER_QUOTA;
-  const whole = Math.floor(micro / 10 ** USD_DECIMALS);
-  const fraction = String(micro % 10 ** USD_DECIMALS)
-    .padStart(USD_DECIMALS, '0')
-    .replace(/0+$/, '');
-  return { quota, usd: fraction === '' ? String(whole) : `${whole}.${fraction}` };
+/** An amount held in millionths as decimal text without trailing zeros: 42n → `0.000042`. */
+function fromMicros(micros: bigint): string {
+  const whole = micros / MICROS;
+  const fraction = (micros % MICROS).toString().padStart(DECIMALS, '0').replace(/0+$/, '');
+  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
 }
 
-/** `x-tollgate-cost` (dollars) and `x-tollgate-cost-quota` on a non-streaming answer. */
+/** Millionths of a dollar in `quota`: exact, since a quota unit is 2 millionths of a dollar. */
+const microUsd = (quota: bigint): bigint => (quota * MICROS) / QUOTA_PER_USD_BIG;
+
+/** The rate's scale: every fractional digit billing.price may carry. */
+const RATE_DECIMALS = 12;
+/** From quota × rate (scaled by 10^RATE_DECIMALS) to millionths: ÷ QUOTA_PER_USD ÷ 10^(12 − 6). */
+const RATE_TO_MICROS = QUOTA_PER_USD_BIG * 10n ** BigInt(RATE_DECIMALS - DECIMALS);
+
+/** Millionths of a ruble in `quota` at `rubPerUsd`, rounded half up. */
+function microRub(quota: bigint, rubPerUsd: string): bigint {
+  const rate = toScaledInteger(rubPerUsd, RATE_DECIMALS);
+  return (quota * rate + RATE_TO_MICROS / 2n) / RATE_TO_MICROS;
+}
+
+export function callCost(quota: number, terms: CostTerms = IN_DOLLARS): CallCost {
+  const units = BigInt(quota);
+  const usd = fromMicros(microUsd(units));
+  if (terms.currency === 'USD') return { quota, usd, amount: usd, currency: 'USD' };
+  return { quota, usd, amount: fromMicros(microRub(units, terms.rubPerUsd)), currency: 'RUB' };
+}
+
+/** `x-tollgate-cost` (in the account's currency), its currency and `x-tollgate-cost-quota`. */
 export function costHeaders(cost: CallCost): Record<string, string> {
-  return { [COST_HEADER]: cost.usd, [COST_QUOTA_HEADER]: String(cost.quota) };
+  return {
+    [COST_HEADER]: cost.amount,
+    [COST_CURRENCY_HEADER]: cost.currency,
+    [COST_QUOTA_HEADER]: String(cost.quota),
+  };
 }
 
 /** The fields added to an OpenAI-shaped `usage` object, as OpenRouter returns `usage.cost`. */
-const costFields = (cost: CallCost): string => `"cost":${cost.usd},"cost_quota":${cost.quota}`;
+const costFields = (cost: CallCost): string =>
+  `"cost":${cost.amount},"cost_currency":"${cost.currency}","cost_quota":${cost.quota}`;
 
 /** The last `"usage": {` of a JSON text: the answer's own (a string's quotes would be escaped). */
 const USAGE_OPENING = /"usage"\s*:\s*\{/g;
 
 /**
- * The JSON text with `cost` and `cost_quota` added to its top-level `usage` object, without parsing
- * and serialising the answer again; one without a usage object gains `usage: {cost, cost_quota}`.
+ * The JSON text with `cost`, `cost_currency` and `cost_quota` added to its top-level `usage` object, without parsing
+ * and serialising the answer again; one without a usage object gains `usage: {cost, …}`.
  * Returns undefined when the text is not a JSON object.
  */
 export function withUsageCost(text: string, cost: CallCost): string | undefined {
@@ -56,5 +101,9 @@ export function withUsageCost(text: string, cost: CallCost): string | undefined 
 export function addUsageCost(answer: object, cost: CallCost): object {
   const usage = (answer as { usage?: unknown }).usage;
   const base = typeof usage === 'object' && usage !== null ? usage : {};
-  return { ...answer, usage: { ...base, cost: Number(cost.usd), cost_quota: cost.quota } };
+  return {
+    ...answer,
+    // A JSON number, as OpenRouter's; at most 6 decimals and 15 digits, so the float prints it exactly.
+    usage: { ...base, cost: Number(cost.amount), cost_currency: cost.currency, cost_quota: cost.quota },
+  };
 }

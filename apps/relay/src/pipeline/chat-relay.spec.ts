@@ -12,7 +12,7 @@ import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
 import { PerCallClaims } from '../quota/account-claims';
 import { QuotaReservations, userAccount } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
-import { callCost } from './call-cost';
+import { callCost, type CostTerms } from './call-cost';
 import { ChatRelay } from './chat-relay';
 import { ClientGoneError, type ClientReply } from './client-reply';
 import { Metering } from './metering';
@@ -20,6 +20,8 @@ import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 
 const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
+/** The callers here keep their accounts in rubles: costs are told at this rate. */
+const IN_RUBLES: CostTerms = { currency: 'RUB', rubPerUsd: '92.5' };
 const silent = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as Logger;
 /** One token per word: enough to tell counted usage from reported usage. */
 const countWords = (text: string) => text.split(/\s+/).filter((w) => w !== '').length;
@@ -121,6 +123,7 @@ function setup(balance: number, upstream: string | Error) {
       logger: silent,
       estimatePolicy: { defaultMaxOutputTokens: 100 },
       now: () => 0,
+      costTerms: () => IN_RUBLES,
     }),
     dispatcher: { dispatch } as unknown as UpstreamDispatcher,
     metrics,
@@ -167,7 +170,8 @@ describe('ChatRelay', () => {
 
     expect(tokens.countPromptTokens).not.toHaveBeenCalled();
     const charge = chargeQuota({ prompt_tokens: 12, completion_tokens: 5, cached_tokens: 0 }, PRICE);
-    const costFields = `"cost":${callCost(charge).usd},"cost_quota":${charge},`;
+    const cost = callCost(charge, IN_RUBLES);
+    const costFields = `"cost":${cost.amount},"cost_currency":"RUB","cost_quota":${charge},`;
     // OpenAI client, OpenAI channel: the answer passes through byte for byte, with its cost in the usage.
     expect(reply.raw).toEqual({
       status: 200,
@@ -175,7 +179,8 @@ describe('ChatRelay', () => {
       body: upstreamText.replace('"usage": {', `"usage": {${costFields}`),
     });
     expect(reply.headers).toEqual({
-      'x-tollgate-cost': callCost(charge).usd,
+      'x-tollgate-cost': cost.amount,
+      'x-tollgate-cost-currency': 'RUB',
       'x-tollgate-cost-quota': String(charge),
     });
     expect(reply.json).toBeUndefined();
@@ -260,7 +265,7 @@ describe('ChatRelay', () => {
     const charge = chargeQuota({ prompt_tokens: 3, completion_tokens: 1, cached_tokens: 0 }, PRICE);
     const withCost = datas[1]!.replace(
       '"usage": {',
-      `"usage": {"cost":${callCost(charge).usd},"cost_quota":${charge},`,
+      `"usage": {"cost":${callCost(charge, IN_RUBLES).amount},"cost_currency":"RUB","cost_quota":${charge},`,
     );
     expect(reply.written).toEqual([`data: ${datas[0]}\n\n`, `data: ${withCost}\n\n`, 'data: [DONE]\n\n']);
     expect(events).toEqual([expect.objectContaining({ prompt_tokens: 3, completion_tokens: 1 })]);

@@ -17,7 +17,7 @@ import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../pr
 import { promptTokensUpperBound } from '../token-counting';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
-import { addUsageCost, callCost, costHeaders, withUsageCost, type CallCost } from './call-cost';
+import { addUsageCost, costHeaders, withUsageCost, type CallCost } from './call-cost';
 import { chargeEvent } from './charge-event';
 import { takeModelFallbacks, worthAnotherModel } from './model-fallbacks';
 import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from './client-reply';
@@ -167,7 +167,7 @@ export class ChatRelay {
     const usage = usageOrCounted(reported, promptTokens, generated);
     const rendered = protocol.renderResponse(parsed, request.model);
     if (!reply.signal.aborted) {
-      const cost = callCost(metered.chargeFor(usage));
+      const cost = metered.costFor(usage);
       reply.setHeaders(costHeaders(cost));
       const reportsCost = protocol.protocol === 'openai';
       // The client's dialect is the channel's and nothing was changed: its bytes go out as they came,
@@ -278,7 +278,7 @@ export class ChatRelay {
   private costInChunk(metered: MeteredCall, chunk: ChatCompletionChunk): CallCost | undefined {
     if (chunk.usage === undefined || chunk.usage === null) return undefined;
     const usage = normalizeOpenAiUsage(chunk.usage);
-    return usage === undefined ? undefined : callCost(metered.chargeFor(usage));
+    return usage === undefined ? undefined : metered.costFor(usage);
   }
 
   private async tryWrite(reply: ClientReply, out: ClientChatStream, error: RelayError): Promise<void> {

@@ -7,7 +7,7 @@ import {
   type EmbeddingsRequest,
   type NormalizedUsage,
 } from '../providers';
-import { callCost, costHeaders } from './call-cost';
+import { costHeaders } from './call-cost';
 import type { CallContext } from './call-context';
 import type { ClientReply } from './client-reply';
 import { dispatchMetered } from './metered-dispatch';
@@ -69,7 +69,7 @@ export class EmbeddingsRelay {
           cached_tokens: 0,
         };
         if (!reply.signal.aborted) {
-          reply.setHeaders(costHeaders(callCost(metered.chargeFor(usage))));
+          reply.setHeaders(costHeaders(metered.costFor(usage)));
           reply.sendJson(200, render(answer));
         }
         return { usage, status: 'success', ttftMs: null, stream: false };

@@ -19,6 +19,7 @@ import type { CallContext } from './call-context';
 import { ChatRelay } from './chat-relay';
 import type { ClientReply } from './client-reply';
 import { GEN_AI, GenAiSpans, passThroughGenAiOperation } from './gen-ai-spans';
+import { IN_DOLLARS } from './call-cost';
 import { Metering } from './metering';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
@@ -98,6 +99,7 @@ async function relayOneStream(spans: GenAiSpans | undefined): Promise<SilentRepl
       estimatePolicy: { defaultMaxOutputTokens: 100 },
       now,
       spans,
+      costTerms: () => IN_DOLLARS,
     }),
     dispatcher: { dispatch } as unknown as UpstreamDispatcher,
     metrics,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CatalogChannel, UsageRecorded } from '@tollgate/contracts';
+import type { CatalogChannel, IdentityUser, UsageRecorded } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
 import type { NormalizedUsage } from '../providers';
 import { UNLIMITED, type AdmittedCall, type RateLimiter } from '../limits/rate-limiter';
@@ -16,6 +16,7 @@ import {
 import { QuotaRefusedError, type QuotaReservations, type Reservation } from '../quota/quota-reservations';
 import { usageRecordedEvent, type CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
+import { callCost, type CallCost, type CostTerms } from './call-cost';
 import type { GenAiOperation, GenAiSpans } from './gen-ai-spans';
 import type { RelayMetrics } from './relay-metrics';
 
@@ -52,6 +53,8 @@ interface MeteringDeps {
   spans?: GenAiSpans;
   /** Requests and tokens per minute, concurrency (GroupRateLimits and the keys' own). */
   limiter?: RateLimiter;
+  /** The currency (and rate) a user is told costs in. */
+  costTerms: (user: IdentityUser) => CostTerms;
 }
 
 /**
@@ -77,6 +80,11 @@ export class MeteredCall {
   /** What the call is charged for this usage (nothing for a call the upstream broke off). */
   chargeFor(usage: NormalizedUsage, status: CallStatus = 'success'): number {
     return status === 'upstream_error' ? 0 : actualQuota(this.quote, usage);
+  }
+
+  /** The charge for this usage as the answer tells it: quota, and the amount in the account's currency. */
+  costFor(usage: NormalizedUsage): CallCost {
+    return callCost(this.chargeFor(usage), this.deps.costTerms(this.context.caller.user));
   }
 
   /** OpenAI's x-ratelimit-* headers, for every answer to this call (none when nothing limits it). */

@@ -14,7 +14,7 @@ import {
 } from '../providers';
 import { parseClientBody } from '../protocols/request-validation';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';
-import { callCost, costHeaders, withUsageCost, type CallCost } from './call-cost';
+import { costHeaders, withUsageCost, type CallCost } from './call-cost';
 import type { CallContext } from './call-context';
 import type { ClientReply } from './client-reply';
 import type { Metering } from './metering';
@@ -97,7 +97,7 @@ export class PassThroughRelay {
       build: (adapter, target) => adapter.buildPassThroughRequest(operation, body, target),
       relay: async (dispatched) => {
         const answer = await this.relayAnswer(context, dispatched, body, reply, (usage) =>
-          callCost(metered.chargeFor(usage)),
+          metered.costFor(usage),
         );
         return {
           ...answer,

@@ -101,3 +101,13 @@ describe('actualQuota', () => {
     );
   });
 });
+
+describe('PriceBook.rubPerUsd', () => {
+  it('reads the rate billing publishes, and nothing before it has', () => {
+    const rate: BillingPrice = { v: 1, kind: 'exchange_rate', pair: 'USD_RUB', rate: '92.5', updated_at: 1 };
+    expect(new PriceBook({ get: () => undefined }).rubPerUsd()).toBeUndefined();
+    expect(new PriceBook({ get: (key) => (key === 'rate:USD_RUB' ? rate : undefined) }).rubPerUsd()).toBe(
+      '92.5',
+    );
+  });
+});

@@ -23,7 +23,7 @@ export interface Quote {
 /** A group without a ratio of its own pays list prices. */
 const LIST_PRICE_RATIO = '1';
 
-/** Prices from the billing.price read model: `model:<name>` entries and `group:<name>` ratios. */
+/** Prices from the billing.price read model: `model:<name>` entries, `group:<name>` ratios, the rate. */
 export class PriceBook {
   constructor(private readonly prices: PriceLookup) {}
 
@@ -44,6 +44,12 @@ export class PriceBook {
         group_ratio: ratio?.kind === 'group_ratio' ? ratio.ratio : LIST_PRICE_RATIO,
       },
     };
+  }
+
+  /** Rubles per dollar as billing last published it (markup included); undefined until it has. */
+  rubPerUsd(): string | undefined {
+    const entry = this.prices.get(priceKey.rate('USD_RUB'));
+    return entry?.kind === 'exchange_rate' ? entry.rate : undefined;
   }
 
   /** Whether the catalogue prices the model (for listing models). */

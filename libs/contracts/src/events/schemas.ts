@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decimalSchema, quotaSchema } from './money';
 import { groupNameSchema } from '../users/roles';
 import { auditRecordedV1 } from '../admin/audit';
+import { DEFAULT_CURRENCIES } from '../auth/account-requests';
 
 /**
  * Event payloads, one zod schema per topic, each with a version field `v`. A consumer accepts the
@@ -55,6 +56,11 @@ export const identityUserV1 = z.object({
   status: z.number().int(),
   group: groupNameSchema,
   inviter_id: id.nullable(),
+  /**
+   * The currency the user chose in their settings (relay tells costs in it); absent when they never
+   * chose, and in events written before it existed: the platform's TOLLGATE_DEFAULT_CURRENCY applies.
+   */
+  default_currency: z.enum(DEFAULT_CURRENCIES).optional(),
   created_at: epochSeconds,
   updated_at: epochSeconds,
 });
@@ -123,7 +129,10 @@ export const catalogOptionV1 = z.object({
 });
 export type CatalogOption = z.infer<typeof catalogOptionV1>;
 
-/** billing.price carries model prices (key `model:<name>`) and group ratios (key `group:<name>`). */
+/**
+ * billing.price carries model prices (key `model:<name>`), group ratios (key `group:<name>`) and the
+ * dollar's rate in rubles that ruble amounts use, markup included (key `rate:USD_RUB`).
+ */
 export const billingPriceV1 = z.discriminatedUnion('kind', [
   z.object({
     v: z.literal(1),
@@ -143,11 +152,20 @@ export const billingPriceV1 = z.discriminatedUnion('kind', [
     ratio: decimalSchema,
     updated_at: epochSeconds,
   }),
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('exchange_rate'),
+    pair: z.literal('USD_RUB'),
+    /** Rubles per dollar, the operators' markup included: what billing's ruble prices use. */
+    rate: decimalSchema,
+    updated_at: epochSeconds,
+  }),
 ]);
 export type BillingPrice = z.infer<typeof billingPriceV1>;
 export const priceKey = {
   model: (model: string) => `model:${model}`,
   group: (group: string) => `group:${group}`,
+  rate: (pair: 'USD_RUB') => `rate:${pair}`,
 };
 
 export const billingBalanceV1 = z.object({
