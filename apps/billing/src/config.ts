@@ -55,6 +55,8 @@ export const billingConfigSchema = z.object({
   // promo codes
   /** How long a pending payment holds a use of its promo code. */
   PROMO_RESERVATION_MINUTES: envInt().pipe(z.number().min(1)).default('60'),
+  /** Unusable promo codes one user may try per minute (validation and payments together). */
+  PROMO_TRIES_PER_MINUTE: envInt().pipe(z.number().min(1)).default('10'),
 
   // affiliate
   /** Percentage of an invitee's top-up quota credited to the inviter's affiliate quota. */

@@ -15,6 +15,7 @@ import { AppException, InjectServiceConfig } from '@tollgate/platform';
 import type { BillingConfig } from '../config';
 import { ExchangeRateService } from '../exchange-rate/exchange-rate.service';
 import { rublesToQuota } from '../exchange-rate/ruble-quota';
+import { PromoGuessLimit } from '../promo/promo-guess-limit';
 import { PromoRedemptionsService } from '../promo/promo-redemptions.service';
 import { promoBonusQuota } from '../promo/promo-rules';
 import { billingPaymentEvent } from './payment-events';
@@ -53,6 +54,7 @@ export class PaymentsService {
     private readonly providers: PaymentProviders,
     private readonly rates: ExchangeRateService,
     private readonly promos: PromoRedemptionsService,
+    private readonly guesses: PromoGuessLimit,
     private readonly settlement: PaymentSettlementService,
     private readonly outbox: OutboxRelay,
     @InjectServiceConfig() private readonly config: BillingConfig,
@@ -71,7 +73,9 @@ export class PaymentsService {
     const pending = await this.em.fork().transactional(async (tx) => {
       const now = new Date();
       const promo = request.promo_code
-        ? await this.promos.claim(tx, request.promo_code, userId, request.amount, now)
+        ? await this.guesses.attempt(userId, () =>
+            this.promos.claim(tx, request.promo_code!, userId, request.amount, now),
+          )
         : undefined;
       const payment = tx.create(Payment, {
         userId,

@@ -13,13 +13,17 @@ import {
   type PromoValidation,
 } from '@tollgate/contracts';
 import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
+import { PromoGuessLimit } from './promo-guess-limit';
 import { PromoService } from './promo.service';
 
 const promoPageQuery = pageQuerySchema(20, 100);
 
 @Controller('api/promo')
 export class PromoController {
-  constructor(private readonly promos: PromoService) {}
+  constructor(
+    private readonly promos: PromoService,
+    private readonly guesses: PromoGuessLimit,
+  ) {}
 
   @Roles(Role.Admin)
   @Get()
@@ -60,7 +64,12 @@ export class PromoController {
     @Body() body: unknown,
     @CurrentIdentity() caller: Identity,
   ): Promise<Envelope<PromoValidation>> {
-    const validation = await this.promos.validate(promoValidateRequestSchema.parse(body).code, caller.userId);
+    const { code } = promoValidateRequestSchema.parse(body);
+    const validation = await this.guesses.attempt(
+      caller.userId,
+      () => this.promos.validate(code, caller.userId),
+      (result) => result.valid,
+    );
     return validation.valid
       ? ok(validation, validation.description)
       : { ...fail(validation.description), data: validation };
