@@ -1,9 +1,10 @@
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ErrorCode } from '@tollgate/contracts';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { BaseServiceConfig } from '../config/base-service-config';
@@ -85,6 +86,25 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
         .headers(rendered.headers ?? {})
         .send(rendered.body);
     },
+    // Requests Node's parser refuses (headers past 16 KiB, malformed): no route ever sees them.
+    clientErrorHandler: (error: ConnectionError, socket: Socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const status =
+        error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const rendered = selectErrorRenderer(errorRenderers ?? [], requestPathOf(error.rawPacket)).render({
+        code: ErrorCode.ValidationFailed,
+        status,
+        message: status === 431 ? 'The request headers are too large' : 'The request could not be read',
+      });
+      const body = JSON.stringify(rendered.body);
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status] ?? ''}\r\nConnection: close\r\n` +
+            `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
+    },
   });
   const root: DynamicModule = {
     module: ServiceRootModule,
@@ -140,3 +160,11 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
     },
   };
 };
+
+/** The path of the request line in what a refused request sent, to answer in its route's protocol. */
+function requestPathOf(rawPacket: unknown): string {
+  // Typed as its JSON form by Fastify, a Buffer at run time.
+  if (!Buffer.isBuffer(rawPacket)) return '/';
+  const line = rawPacket.subarray(0, 2048).toString('latin1').split('\r\n', 1)[0] ?? '';
+  return /^[A-Z]+ (\/\S*)/.exec(line)?.[1] ?? '/';
+}

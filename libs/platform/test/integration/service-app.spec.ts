@@ -239,6 +239,18 @@ describe('createServiceApp', () => {
     });
   });
 
+  it("answers a request whose headers are too large for the parser in the caller's protocol", async () => {
+    const api = await get(`/probe/context?q=${'x'.repeat(20_000)}`);
+    expect(api.status).toBe(431);
+    expect(await api.json()).toEqual({ success: false, message: 'The request headers are too large' });
+
+    const protocol = await get('/v1/fail', { 'x-padding': 'x'.repeat(20_000) });
+    expect(protocol.status).toBe(431);
+    expect(await protocol.json()).toEqual({
+      error: { message: 'The request headers are too large', code: 'validation_failed' },
+    });
+  });
+
   it('answers an oversized body with 413', async () => {
     const response = await post('/probe/validate', JSON.stringify({ email: 'x'.repeat(8000) }));
     expect(response.status).toBe(413);
