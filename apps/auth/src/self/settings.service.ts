@@ -27,19 +27,16 @@ export class SettingsService {
 
   async update(userId: number, request: UpdateSettingRequest): Promise<UserSettings> {
     let saved: UserSettings | undefined;
-    const outcome = await this.users.change(
-      userId,
-      (user) => {
-        const current = storedSettings(user.setting);
-        saved = {
-          default_currency: request.default_currency ?? current.default_currency,
-          language: request.language ?? current.language,
-          notification_email: request.notification_email ?? current.notification_email,
-        };
-        user.setting = JSON.stringify(saved);
-      },
-      { publish: false },
-    );
+    const outcome = await this.users.change(userId, (user) => {
+      const current = storedSettings(user.setting);
+      saved = {
+        default_currency: request.default_currency ?? current.default_currency,
+        language: request.language ?? current.language,
+        notification_email: request.notification_email ?? current.notification_email,
+      };
+      // Published: identity.user carries the currency relay tells the user's costs in.
+      user.setting = JSON.stringify(saved);
+    });
     if (outcome.kind !== 'changed' || !saved) {
       throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
     }

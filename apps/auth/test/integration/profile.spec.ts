@@ -176,6 +176,19 @@ describe.each(INFRASTRUCTURES)('profile, access tokens, reset and invites on %s 
       const self = (await user.call('/api/user/self')).body.data!;
       expect(JSON.parse(self['setting'] as string)).toEqual(eur.body.data);
     });
+
+    it('publishes the chosen currency on identity.user, for relay to tell costs in', async () => {
+      const user = await h.signedInUser();
+      const published = (currency: string) =>
+        h
+          .recorder(TOPICS.identityUser)
+          .values<IdentityUser>((u) => u.id === user.id && u.default_currency === currency)[0];
+
+      await user.call('/api/user/setting', { method: 'PUT', body: { default_currency: 'USD' } });
+      await eventually('the user in dollars on identity.user', async () => published('USD'));
+      await user.call('/api/user/setting', { method: 'PUT', body: { default_currency: 'RUB' } });
+      await eventually('the user in rubles on identity.user', async () => published('RUB'));
+    });
   });
 
   describe('DELETE /api/user/self', () => {
