@@ -51,7 +51,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs,tools}/*/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,tools}/*/src/**/*.spec.ts', '<rootDir>/chaos/src/**/*.spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/apps/web/'],
     },
     {

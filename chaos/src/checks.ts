@@ -1,0 +1,196 @@
+// The suite's verdicts, from what the clients saw and what billing recorded. Pure: no I/O.
+
+export type CallKind = 'plain' | 'stream' | 'chat';
+
+/** One call as its client saw it. Times are epoch milliseconds. */
+export interface CallRecord {
+  kind: CallKind;
+  client: string;
+  /** The id the client sent as x-request-id, which the gateway keeps and billing logs. */
+  requestId: string;
+  startedAt: number;
+  endedAt: number;
+  /** HTTP status; 0 when no answer came (refused, reset, timed out before the headers). */
+  status: number;
+  /** Whether any byte of the body arrived. */
+  anyByte: boolean;
+  /** 200 and the whole answer arrived (the stream's end marker included). */
+  complete: boolean;
+  error?: string;
+}
+
+/** What billing's usage log holds for one request id. */
+export interface UsageCharge {
+  rows: number;
+  quota: number;
+}
+
+/** One fault as the suite applied it. */
+export interface FaultWindow {
+  name: string;
+  injectedAt: number;
+  liftedAt: number;
+}
+
+export interface FaultResult {
+  name: string;
+  calls: number;
+  /** Answered 200 in full. */
+  served: number;
+  servedChargedOnce: number;
+  servedNotCharged: string[];
+  servedChargedTwice: string[];
+  /** Failed before any byte of the answer arrived. */
+  failedBeforeAnyByte: number;
+  failedButCharged: string[];
+  /** Broke off after some bytes: charged for what was generated, at most once. */
+  cutMidAnswer: number;
+  cutChargedTwice: string[];
+  /** Seconds from the fault's end to the end of the first call that started after it and was served; null: none. */
+  recoverSeconds: number | null;
+  /** Seconds from the fault's start to its end (kill: down time plus restart; freeze: the stop). */
+  faultSeconds: number;
+  pass: boolean;
+}
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+/**
+ * Splits the calls by the fault in force when they started: a fault's window runs from its start to
+ * the start of the next one; calls before the first fault form the calm window.
+ */
+export function callsByWindow(calls: CallRecord[], faults: FaultWindow[]): CallRecord[][] {
+  const windows: CallRecord[][] = [[], ...faults.map(() => [])];
+  for (const call of calls) {
+    let index = 0;
+    for (let i = 0; i < faults.length; i++) if (call.startedAt >= faults[i]!.injectedAt) index = i + 1;
+    windows[index]!.push(call);
+  }
+  return windows;
+}
+
+export function judgeCalls(
+  name: string,
+  calls: CallRecord[],
+  usage: ReadonlyMap<string, UsageCharge>,
+  fault?: FaultWindow,
+  allCalls: CallRecord[] = calls,
+): FaultResult {
+  const chargeOf = (call: CallRecord): UsageCharge => usage.get(call.requestId) ?? { rows: 0, quota: 0 };
+  const served = calls.filter((c) => c.complete);
+  const failedEarly = calls.filter((c) => !c.complete && !c.anyByte);
+  const cut = calls.filter((c) => !c.complete && c.anyByte);
+  const servedNotCharged = served.filter((c) => chargeOf(c).rows === 0).map((c) => c.requestId);
+  const servedChargedTwice = served.filter((c) => chargeOf(c).rows > 1).map((c) => c.requestId);
+  const failedButCharged = failedEarly.filter((c) => chargeOf(c).quota > 0).map((c) => c.requestId);
+  const cutChargedTwice = cut.filter((c) => chargeOf(c).rows > 1).map((c) => c.requestId);
+  const recoverSeconds = fault ? timeToRecover(allCalls, fault.liftedAt) : null;
+  return {
+    name,
+    calls: calls.length,
+    served: served.length,
+    servedChargedOnce: served.length - servedNotCharged.length - servedChargedTwice.length,
+    servedNotCharged,
+    servedChargedTwice,
+    failedBeforeAnyByte: failedEarly.length,
+    failedButCharged,
+    cutMidAnswer: cut.length,
+    cutChargedTwice,
+    recoverSeconds,
+    faultSeconds: fault ? seconds(fault.liftedAt - fault.injectedAt) : 0,
+    pass:
+      servedNotCharged.length === 0 &&
+      servedChargedTwice.length === 0 &&
+      failedButCharged.length === 0 &&
+      cutChargedTwice.length === 0 &&
+      (!fault || recoverSeconds !== null),
+  };
+}
+
+/** Seconds from `liftedAt` to the end of the first call that started then or later and was served. */
+export function timeToRecover(calls: CallRecord[], liftedAt: number): number | null {
+  let first: number | undefined;
+  for (const call of calls) {
+    if (call.complete && call.startedAt >= liftedAt && (first === undefined || call.endedAt < first))
+      first = call.endedAt;
+  }
+  return first === undefined ? null : seconds(first - liftedAt);
+}
+
+/** A top-up as the payer saw it: created, then paid at the provider (or not), then notified. */
+export interface TopUpRecord {
+  paymentId: number;
+  userId: number;
+  promoCode: string | null;
+  /** quota + bonus_quota the creation answered. */
+  expectedQuota: number;
+  paidAtProvider: boolean;
+}
+
+/** The ledger entries of one payment (keys payment:<id>:top_up and :promo_bonus). */
+export interface PaymentCredit {
+  entries: number;
+  quota: number;
+}
+
+export interface TopUpResult {
+  paid: number;
+  creditedOnce: number;
+  notCredited: number[];
+  creditedTwiceOrWrong: number[];
+  unpaidButCredited: number[];
+  pass: boolean;
+}
+
+export function judgeTopUps(topUps: TopUpRecord[], credits: ReadonlyMap<number, PaymentCredit>): TopUpResult {
+  const creditOf = (t: TopUpRecord) => credits.get(t.paymentId) ?? { entries: 0, quota: 0 };
+  const paid = topUps.filter((t) => t.paidAtProvider);
+  const notCredited = paid.filter((t) => creditOf(t).entries === 0).map((t) => t.paymentId);
+  // One top_up entry, plus one promo_bonus entry when the code gave a bonus: the sum is what creation promised.
+  const creditedTwiceOrWrong = paid
+    .filter((t) => creditOf(t).entries > 0)
+    .filter((t) => creditOf(t).quota !== t.expectedQuota || creditOf(t).entries > (t.promoCode ? 2 : 1))
+    .map((t) => t.paymentId);
+  const unpaidButCredited = topUps
+    .filter((t) => !t.paidAtProvider && creditOf(t).entries > 0)
+    .map((t) => t.paymentId);
+  return {
+    paid: paid.length,
+    creditedOnce: paid.length - notCredited.length - creditedTwiceOrWrong.length,
+    notCredited,
+    creditedTwiceOrWrong,
+    unpaidButCredited,
+    pass: notCredited.length === 0 && creditedTwiceOrWrong.length === 0 && unpaidButCredited.length === 0,
+  };
+}
+
+export interface BalanceFloorResult {
+  /** The largest single call's charge: a balance may end at most this far below zero. */
+  oneCall: number;
+  below: { userId: number; quota: number }[];
+  pass: boolean;
+}
+
+export function judgeBalanceFloor(
+  balances: { userId: number; quota: number }[],
+  largestCallQuota: number,
+): BalanceFloorResult {
+  const below = balances.filter((b) => b.quota < -largestCallQuota);
+  return { oneCall: largestCallQuota, below, pass: below.length === 0 };
+}
+
+export interface SettlementResult {
+  /** Outbox rows not yet published, per service database. */
+  outboxPending: Record<string, number>;
+  /** usage.recorded events billing's group has not consumed; null when it could not be read. */
+  usageLag: number | null;
+  pass: boolean;
+}
+
+export function judgeSettlement(
+  outboxPending: Record<string, number>,
+  usageLag: number | null,
+): SettlementResult {
+  const pending = Object.values(outboxPending).reduce((a, b) => a + b, 0);
+  return { outboxPending, usageLag, pass: pending === 0 && usageLag === 0 };
+}
