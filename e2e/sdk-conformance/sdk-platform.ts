@@ -33,7 +33,9 @@ export async function startSdkPlatform(): Promise<SdkPlatform> {
     openai_embedding: world.model('text-embedding'),
     anthropic: world.model('claude'),
     gemini: world.model('gemini'),
-    gemini_embedding: world.model('gemini-embedding'),
+    // google-genai (Python) takes any other 'gemini…' name for a multimodal embedding model, whose list
+    // of texts is one content of several parts and so one vector; gemini-embedding-001 embeds each text.
+    gemini_embedding: world.model('gemini-embedding-001'),
   };
   let upstream: FakeUpstream | undefined;
   let platform: DistributedPlatform | undefined;
