@@ -90,7 +90,7 @@ export {
   type VerifyInternalTokenOptions,
 } from './identity/internal-token';
 export { InternalIdentityGuard } from './identity/internal-identity.guard';
-export { Public, Roles, CurrentIdentity } from './identity/identity.decorators';
+export { MINIMUM_ROLE, Public, Roles, CurrentIdentity } from './identity/identity.decorators';
 export { identityOf } from './identity/request-identity';
 
 // application

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { adminRoutes } from './support/admin-routes';
+import { Browser } from './support/accounts-browser';
+import { startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
+
+jest.setTimeout(180_000);
+
+const ROUTES = adminRoutes(join(__dirname, '..'));
+
+/**
+ * A normal user on every admin route: every /api route whose controller asks for an administrator
+ * (found from the services' own metadata) and every prefix the route table closes, called through
+ * the gateway by a signed-in ordinary user, answers 403 in the envelope.
+ */
+describe('a normal user on every admin route', () => {
+  let tollgate: AccountsPlatform;
+  let user: Browser;
+
+  beforeAll(async () => {
+    tollgate = await startAccountsPlatform({ name: 'security-admin', skip: ['relay'] });
+    const root = new Browser(tollgate.url);
+    expect((await root.signIn(tollgate.root.username, tollgate.root.password)).status).toBe(200);
+    const username = `u${randomBytes(5).toString('hex')}`;
+    const password = 'correct-horse-9';
+    expect((await root.call('/api/user/', { body: { username, password } })).status).toBe(200);
+    user = new Browser(tollgate.url);
+    expect((await user.signIn(username, password)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await tollgate?.stop();
+  });
+
+  it('finds the admin routes of every service that has them', () => {
+    const services = new Set(ROUTES.map((route) => route.source.split(':')[0]));
+    expect([...services].sort()).toEqual(['admin', 'auth', 'billing', 'gateway route table']);
+    expect(ROUTES.length).toBeGreaterThan(30);
+  });
+
+  it('answers 403 in the envelope on each of them', async () => {
+    const answers = [];
+    for (const route of ROUTES) {
+      const answer = await user.call(route.path, {
+        method: route.method,
+        ...(route.method === 'POST' || route.method === 'PUT' ? { body: {} } : {}),
+      });
+      answers.push({
+        route: `${route.method} ${route.path} (${route.source})`,
+        status: answer.status,
+        success: answer.body.success,
+        hasMessage: typeof answer.body.message === 'string' && answer.body.message !== '',
+      });
+    }
+    expect(answers.filter((a) => a.status !== 403 || a.success !== false || !a.hasMessage)).toEqual([]);
+  });
+});
