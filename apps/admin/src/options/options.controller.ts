@@ -2,7 +2,7 @@ import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ok, type ConfiguredSecrets, type Envelope } from '@tollgate/contracts';
 import { CurrentIdentity, InjectServiceConfig, Role, Roles, type Identity } from '@tollgate/platform';
 import type { AdminConfig } from '../config';
-import { updateOptionRequestSchema, type OptionView } from './option-requests';
+import { updateOptionRequestSchema, type OptionView } from '@tollgate/contracts';
 import { OptionsService } from './options.service';
 
 /** new-api's /api/option/: root only (the gateway checks the role too). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditActor } from '@tollgate/persistence';
-import { NOTICE_OPTION_KEY, type OptionView, type UpdateOptionRequest } from './option-requests';
+import { NOTICE_OPTION_KEY, type OptionView, type UpdateOptionRequest } from '@tollgate/contracts';
 import { OptionsRepository } from './options.repository';
 
 /** Runtime settings (new-api's options) and the notice kept among them. */

@@ -2,7 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ok, pageQuerySchema, type Envelope, type Page } from '@tollgate/contracts';
 import { CurrentIdentity, Public, Role, Roles, type Identity } from '@tollgate/platform';
 import { z } from 'zod';
-import { createVersionRequestSchema, updateVersionRequestSchema, type VersionView } from './version-requests';
+import {
+  createVersionRequestSchema,
+  updateVersionRequestSchema,
+  type VersionView,
+} from '@tollgate/contracts';
 import { VersionsService } from './versions.service';
 
 const pageQuery = pageQuerySchema(20, 100);

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { auditRecorder, OutboxRelay, type AuditActor } from '@tollgate/persistence';
-import type { CreateVersionRequest, UpdateVersionRequest } from './version-requests';
+import type { CreateVersionRequest, UpdateVersionRequest } from '@tollgate/contracts';
 import { Version } from './version.entity';
 
 const auditVersion = auditRecorder('admin', 'version');

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ErrorCode, type Page } from '@tollgate/contracts';
 import { isUniqueViolation, type AuditActor } from '@tollgate/persistence';
 import { AppException } from '@tollgate/platform';
-import type { CreateVersionRequest, UpdateVersionRequest, VersionView } from './version-requests';
+import type { CreateVersionRequest, UpdateVersionRequest, VersionView } from '@tollgate/contracts';
 import type { Version } from './version.entity';
 import { VersionsRepository } from './versions.repository';
 

@@ -9,7 +9,7 @@ import {
 } from '@tollgate/testing';
 import { startAdmin } from '../../src';
 import type { IncidentView } from '../../src/incidents/incident-requests';
-import type { VersionView } from '../../src/versions/version-requests';
+import type { VersionView } from '@tollgate/contracts';
 import { AdminClient, adminEnv } from './admin-client';
 
 jest.setTimeout(60_000);

@@ -1,4 +1,4 @@
-import { settingProblem, SETTING_KEYS } from '@tollgate/contracts';
+import { settingProblem, SETTING_KEYS } from './settings';
 import { z } from 'zod';
 
 /** The option the public notice (GET /api/notice) is kept in, as new-api names it. */
@@ -39,7 +39,6 @@ export const updateOptionRequestSchema = z
   });
 export type UpdateOptionRequest = z.output<typeof updateOptionRequestSchema>;
 
-export interface OptionView {
-  key: string;
-  value: string;
-}
+/** One setting as GET /api/option/ lists it. */
+export const optionViewSchema = z.object({ key: z.string(), value: z.string() });
+export type OptionView = z.infer<typeof optionViewSchema>;

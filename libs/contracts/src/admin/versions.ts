@@ -55,12 +55,16 @@ export const updateVersionRequestSchema = z.object({
 });
 export type UpdateVersionRequest = z.output<typeof updateVersionRequestSchema>;
 
-export interface VersionView {
-  id: number;
-  version: string;
-  title: string;
-  content: string;
-  release_date: string;
-  created_time: number;
-  updated_time: number;
-}
+/** One changelog entry as GET /api/versions serves it. */
+export const versionViewSchema = z.object({
+  id: z.number().int().positive(),
+  version: z.string(),
+  title: z.string(),
+  /** Markdown. */
+  content: z.string(),
+  /** `YYYY-MM-DD`, a calendar day without a time zone. */
+  release_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  created_time: z.number().int(),
+  updated_time: z.number().int(),
+});
+export type VersionView = z.infer<typeof versionViewSchema>;

@@ -26,6 +26,9 @@ import {
   type ChannelView,
   type ModelPricing,
   type UserAction,
+  optionViewSchema,
+  type OptionView,
+  type CreateVersionRequest,
 } from '@tollgate/contracts';
 import { z } from 'zod';
 import { api } from '../../api/client';
@@ -147,11 +150,8 @@ export async function testChannel(id: number): Promise<ChannelTestAnswer> {
   return channelTestAnswerSchema.parse(envelope);
 }
 
-const optionsSchema = z.array(z.object({ key: z.string(), value: z.string() }));
-export type AdminOption = z.infer<typeof optionsSchema>[number];
-
-export async function fetchOptions(): Promise<AdminOption[]> {
-  return optionsSchema.parse(await api.data<unknown>('GET', '/option/'));
+export async function fetchOptions(): Promise<OptionView[]> {
+  return z.array(optionViewSchema).parse(await api.data<unknown>('GET', '/option/'));
 }
 
 export async function saveOption(key: string, value: string): Promise<void> {
@@ -264,14 +264,7 @@ export async function fetchAllStatistics(startDay: string, endDay: string): Prom
     );
 }
 
-export interface VersionDraft {
-  version: string;
-  title: string;
-  content: string;
-  release_date: string;
-}
-
-export async function saveVersion(id: number | null, draft: VersionDraft): Promise<void> {
+export async function saveVersion(id: number | null, draft: CreateVersionRequest): Promise<void> {
   if (id === null) await api.send('POST', '/versions', { body: draft });
   else await api.send('PUT', '/versions', { body: { id, ...draft } });
 }

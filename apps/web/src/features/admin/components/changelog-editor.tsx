@@ -1,3 +1,4 @@
+import type { CreateVersionRequest, VersionView } from '@tollgate/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
@@ -5,8 +6,8 @@ import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
-import { useVersions, type Version } from '../../site/versions-api';
-import { deleteVersion, saveVersion, type VersionDraft } from '../admin-api';
+import { useVersions } from '../../site/versions-api';
+import { deleteVersion, saveVersion } from '../admin-api';
 import { useAdminMutation } from '../use-admin-mutation';
 import { MarkdownField } from './markdown-field';
 
@@ -14,11 +15,11 @@ import { MarkdownField } from './markdown-field';
 export function ChangelogEditor() {
   const { t } = useTranslation('admin');
   const versions = useVersions();
-  const [editing, setEditing] = useState<Version | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Version | null>(null);
+  const [editing, setEditing] = useState<VersionView | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<VersionView | null>(null);
   const refresh = [queryKeys.versions];
   const save = useAdminMutation({
-    mutationFn: ({ id, draft }: { id: number | null; draft: VersionDraft }) => saveVersion(id, draft),
+    mutationFn: ({ id, draft }: { id: number | null; draft: CreateVersionRequest }) => saveVersion(id, draft),
     refresh,
     success: () => t('version_saved'),
     onSuccess: () => setEditing(null),
@@ -97,13 +98,13 @@ function VersionDialog({
   onClose,
   onSave,
 }: {
-  version: Version | null;
+  version: VersionView | null;
   busy: boolean;
   onClose: () => void;
-  onSave: (draft: VersionDraft) => void;
+  onSave: (draft: CreateVersionRequest) => void;
 }) {
   const { t } = useTranslation('admin');
-  const [draft, setDraft] = useState<VersionDraft>({
+  const [draft, setDraft] = useState<CreateVersionRequest>({
     version: version?.version ?? '',
     title: version?.title ?? '',
     content: version?.content ?? '',
