@@ -22,6 +22,7 @@ export function chosenCurrency(setting: string): DefaultCurrency | undefined {
 
 /** The whole user on the compacted identity.user topic, keyed by id; what other services may know of a user. */
 export function identityUserEvent(user: User): OutgoingEvent {
+  const currency = chosenCurrency(user.setting);
   const value: IdentityUser = {
     v: 1,
     id: user.id,
@@ -31,7 +32,9 @@ export function identityUserEvent(user: User): OutgoingEvent {
     status: user.status,
     group: user.group,
     inviter_id: user.inviterId,
-    default_currency: chosenCurrency(user.setting),
+    // Left out, not undefined: the outbox's JSON column stores an undefined field as null, which the
+    // contract (and so relay and billing) refuses.
+    ...(currency === undefined ? {} : { default_currency: currency }),
     created_at: seconds(user.createdAt),
     updated_at: seconds(user.updatedAt),
   };
