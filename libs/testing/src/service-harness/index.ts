@@ -7,6 +7,7 @@ export { requireEnv, START_INFRASTRUCTURE_HINT } from './require-env';
 export { newRunId } from './run-id';
 export {
   INFRASTRUCTURES,
+  scenarioInfrastructures,
   openInfrastructure,
   TOPIC_PARTITIONS,
   type InfrastructureKind,

@@ -7,12 +7,32 @@ import { NamespacedEventBus } from './namespaced-event-bus';
 import { newRunId } from './run-id';
 
 /**
- * The two infrastructures a service runs on, for integration tests that run every scenario on
- * both: `embedded` (the Jest PGlite server with a schema per database, the in-process bus, the
- * memory store) and `real` (PostgreSQL, Kafka and Redis from the environment).
+ * The two infrastructures a service runs on: `embedded` (the Jest PGlite server with a schema per
+ * database, the in-process bus, the memory store) and `real` (PostgreSQL, Kafka and Redis from the
+ * environment).
  */
 export type InfrastructureKind = 'embedded' | 'real';
-export const INFRASTRUCTURES: readonly InfrastructureKind[] = ['embedded', 'real'];
+
+/**
+ * The infrastructures a service scenario runs on, chosen by TOLLGATE_TEST_INFRA (`real`, `embedded`
+ * or `both`); unset, `real` when the real infrastructure's variables are set (as `npm test` sets
+ * them) and `embedded` otherwise. A scenario proves the service's behaviour once: the adapters under
+ * it (bus, store, database) have contract suites of their own that run on each implementation
+ * (libs/events, libs/kv, libs/persistence), and the embedded runtime as a whole is exercised by the
+ * embedded e2e and browser tiers.
+ */
+export function scenarioInfrastructures(
+  env: Readonly<Record<string, string | undefined>>,
+): readonly InfrastructureKind[] {
+  const chosen = env['TOLLGATE_TEST_INFRA'] ?? '';
+  if (chosen === 'both') return ['embedded', 'real'];
+  if (chosen === 'embedded' || chosen === 'real') return [chosen];
+  if (chosen !== '') throw new Error(`TOLLGATE_TEST_INFRA must be real, embedded or both (got "${chosen}")`);
+  const realIsUp = ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL'].every((name) => (env[name] ?? '') !== '');
+  return realIsUp ? ['real'] : ['embedded'];
+}
+
+export const INFRASTRUCTURES: readonly InfrastructureKind[] = scenarioInfrastructures(process.env);
 
 /** Partitions of the topics the buses create; tests that reason about record order per partition need it. */
 export const TOPIC_PARTITIONS = 3;
