@@ -131,7 +131,14 @@ describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
       .withResponse();
     const quota = costOf(0, FOUR_SECONDS.transcript);
     expect(data.text.split(' ')).toHaveLength(FOUR_SECONDS.transcript);
-    expect(data.usage).toEqual({ type: 'duration', seconds: 4, cost: quota / QUOTA_PER_USD, cost_quota: quota });
+    // No exchange rate is published here: the cost is in dollars, and says so.
+    expect(data.usage).toEqual({
+      type: 'duration',
+      seconds: 4,
+      cost: quota / QUOTA_PER_USD,
+      cost_currency: 'USD',
+      cost_quota: quota,
+    });
     expect(response.headers.get('x-tollgate-cost-quota')).toBe(String(quota));
     expect(await usageOf(whisper)).toMatchObject({
       prompt_tokens: 0,
