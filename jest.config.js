@@ -81,6 +81,12 @@ module.exports = {
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
     },
     {
+      // Property-based fuzzing of every public endpoint on real PostgreSQL, Redis and Kafka (fuzz/).
+      ...common,
+      displayName: 'fuzz',
+      testMatch: ['<rootDir>/fuzz/**/*.spec.ts'],
+    },
+    {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/e2e/**/*.spec.ts'],

@@ -67,6 +67,9 @@ step "integration tests (embedded and real infrastructure)"
 if wait $promtool_pid; then PROMTOOL_PATH="$(tail -n 1 "$promtool_log")"; export PROMTOOL_PATH; else cat "$promtool_log"; failures+=("promtool"); fi
 jest_tier integration integration --maxWorkers=2
 
+step "fuzzing (every public endpoint, fixed seed, real infrastructure)"
+jest_tier fuzz fuzz --runInBand
+
 step "end-to-end tests (distributed mode)"
 if wait $python_sdks_pid; then SDK_PYTHON="$(tail -n 1 "$python_sdks_log")"; export SDK_PYTHON; else cat "$python_sdks_log"; failures+=("python SDKs"); fi
 jest_tier e2e e2e --runInBand
