@@ -19,6 +19,11 @@ export class SettingsTable {
     return this.table.get(key)?.value;
   }
 
+  /** Calls `listener` with the key of every option set or cleared from now on; returns the unsubscribe. */
+  onChange(listener: (key: string) => void): () => void {
+    return this.table.onChange((key) => listener(key));
+  }
+
   isCaughtUp(): boolean {
     return this.table.isCaughtUp();
   }

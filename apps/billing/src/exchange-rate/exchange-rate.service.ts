@@ -2,12 +2,13 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, Logger } from '@nestjs/common';
 import { LockMode } from '@mikro-orm/core';
 import { normalizeDecimal, type ExchangeRate } from '@tollgate/contracts';
-import { OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
+import { enqueueOutbox, OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
 import { InjectServiceConfig } from '@tollgate/platform';
 import type { BillingConfig } from '../config';
 import { CbrClient } from './cbr.client';
 import { ExchangeRateRecord, USD_RUB } from './exchange-rate.entity';
 import { BillingSettings } from '../settings/billing-settings';
+import { exchangeRateEvent } from './rate-events';
 import { rateInForce, withMarkup, type StoredRates } from './rate-in-force';
 
 /** Replicas read the stored rates at most this often; a change made elsewhere shows within it. */
@@ -25,6 +26,9 @@ export class ExchangeRateService {
   private cached: { stored: StoredRates; readAt: number } | undefined;
   private refreshing: Promise<boolean> | undefined;
   private lastFailureAt = 0;
+  /** The rate this replica last put on billing.price; publications run one at a time. */
+  private published: string | undefined;
+  private publishing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly em: EntityManager,
@@ -35,11 +39,16 @@ export class ExchangeRateService {
   ) {}
 
   async current(): Promise<ExchangeRate> {
-    let stored = await this.stored();
+    const stored = await this.stored();
     if (stored.bankRate === null && stored.overrideRate === null && this.mayAskTheBank()) {
       await this.refresh();
-      stored = await this.stored();
     }
+    return this.inForce();
+  }
+
+  /** The rate in force from what is stored (never asking the bank), markup included. */
+  private async inForce(): Promise<ExchangeRate> {
+    const stored = await this.stored();
     const rate = rateInForce(
       stored,
       {
@@ -56,8 +65,30 @@ export class ExchangeRateService {
   refresh(): Promise<boolean> {
     this.refreshing ??= this.fetchAndStore().finally(() => {
       this.refreshing = undefined;
+      void this.publishIfChanged();
     });
     return this.refreshing;
+  }
+
+  /**
+   * Puts the rate in force on billing.price (through the outbox) when it differs from the one this
+   * replica last published, so relay can tell ruble accounts their costs. Never throws.
+   */
+  publishIfChanged(): Promise<void> {
+    this.publishing = this.publishing.then(() =>
+      this.publishRate().catch((error: unknown) => {
+        this.logger.warn(`the exchange rate could not be published: ${(error as Error).message}`);
+      }),
+    );
+    return this.publishing;
+  }
+
+  private async publishRate(): Promise<void> {
+    const rate = await this.inForce();
+    if (rate.usd_rub === this.published) return;
+    await this.em.fork().transactional((tx) => enqueueOutbox(tx, [exchangeRateEvent(rate)]));
+    this.published = rate.usd_rub;
+    this.outbox.nudge();
   }
 
   /** Sets (or, with null, removes) the admin's rate, which wins over the bank's until removed. */
@@ -92,6 +123,7 @@ export class ExchangeRateService {
     });
     this.outbox.nudge();
     this.cached = undefined;
+    await this.publishIfChanged();
     return this.current();
   }
 

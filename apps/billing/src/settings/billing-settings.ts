@@ -63,6 +63,14 @@ export class BillingSettings implements OnModuleInit, OnModuleDestroy {
     return optionDecimal(this.get(SETTING_KEYS.exchangeRateMarkupPercent)) ?? '0';
   }
 
+  /** Calls `listener` whenever ExchangeRateMarkupPercent is set or cleared; returns the unsubscribe. */
+  onMarkupChange(listener: () => void): () => void {
+    if (!this.table) throw new Error('the settings are read from start-up on');
+    return this.table.onChange((key) => {
+      if (key === SETTING_KEYS.exchangeRateMarkupPercent) listener();
+    });
+  }
+
   /** Whether an operator lets new top-ups use `provider` (configured or not: that is the provider's own check). */
   paymentsAllowed(provider: PaymentProviderName): boolean {
     if (provider === 'test') {

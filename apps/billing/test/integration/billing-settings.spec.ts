@@ -4,6 +4,7 @@ import {
   SETTING_KEYS,
   TOPICS,
   type BillingBalance,
+  type BillingPrice,
   type ExchangeRate,
   type IdentityUser,
 } from '@tollgate/contracts';
@@ -35,6 +36,7 @@ describe.each(INFRASTRUCTURES)('settings applied by billing on %s infrastructure
   let cbr: FakeCbr;
   let billing: RunningService;
   let balances: TopicRecorder;
+  let prices: TopicRecorder;
   const secret = randomBytes(32).toString('hex');
 
   const setOption = (key: string, value: string) =>
@@ -79,7 +81,17 @@ describe.each(INFRASTRUCTURES)('settings applied by billing on %s infrastructure
   beforeAll(async () => {
     infra = await openInfrastructure(kind, 'billing-settings-it');
     cbr = await startFakeCbr('80,0000');
-    await infra.runtime.bus.ensureTopics([TOPICS.catalogOption, TOPICS.identityUser, TOPICS.billingBalance]);
+    await infra.runtime.bus.ensureTopics([
+      TOPICS.catalogOption,
+      TOPICS.identityUser,
+      TOPICS.billingBalance,
+      TOPICS.billingPrice,
+    ]);
+    prices = await TopicRecorder.start(
+      infra.runtime.bus,
+      TOPICS.billingPrice.name,
+      `settings-price.${infra.runId}`,
+    );
     balances = await TopicRecorder.start(
       infra.runtime.bus,
       TOPICS.billingBalance.name,
@@ -104,6 +116,7 @@ describe.each(INFRASTRUCTURES)('settings applied by billing on %s infrastructure
   afterAll(async () => {
     await billing?.close();
     await balances?.stop();
+    await prices?.stop();
     await cbr?.close();
     await infra?.close();
   });
@@ -172,6 +185,11 @@ describe.each(INFRASTRUCTURES)('settings applied by billing on %s infrastructure
     await setOption(SETTING_KEYS.exchangeRateMarkupPercent, '25');
     await eventually('the rate with the markup', async () =>
       (await rate()).usd_rub === '100' ? true : undefined,
+    );
+    // Relay tells ruble costs at the same rate: the markup's change is published on billing.price.
+    await eventually(
+      'the rate with the markup on billing.price',
+      async () => prices.values<BillingPrice>((v) => v.kind === 'exchange_rate' && v.rate === '100')[0],
     );
     await setOption(SETTING_KEYS.testPaymentEnabled, 'true');
     const paid = await eventually('a test top-up at the raised rate', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Role } from '@tollgate/contracts';
+import { priceKey, Role, TOPICS, type BillingPrice } from '@tollgate/contracts';
 import type { TestDatabase } from '@tollgate/persistence';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
 import type { Env } from '@tollgate/runtime';
@@ -12,6 +12,7 @@ import {
   startFakeCbr,
   waitUntilReady,
   withDatabase,
+  TopicRecorder,
   type FakeCbr,
   type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
@@ -27,6 +28,7 @@ interface RateAnswer {
 describe.each(INFRASTRUCTURES)('billing exchange rate on %s infrastructure', (kind) => {
   let infra: TestInfrastructureWithDatabase;
   let cbr: FakeCbr;
+  let prices: TopicRecorder;
   const secret = randomBytes(32).toString('hex');
 
   const billingEnv = (database: TestDatabase): Env => ({
@@ -63,9 +65,16 @@ describe.each(INFRASTRUCTURES)('billing exchange rate on %s infrastructure', (ki
   beforeAll(async () => {
     infra = await openInfrastructure(kind, 'billing-exchange-rate-it');
     cbr = await startFakeCbr('81,1234');
+    await infra.runtime.bus.ensureTopics([TOPICS.billingPrice]);
+    prices = await TopicRecorder.start(
+      infra.runtime.bus,
+      TOPICS.billingPrice.name,
+      `billing-exchange-rate-it.${infra.runId}`,
+    );
   });
 
   afterAll(async () => {
+    await prices?.stop();
     await cbr?.close();
     await infra?.close();
   });
@@ -129,5 +138,46 @@ describe.each(INFRASTRUCTURES)('billing exchange rate on %s infrastructure', (ki
       ['exchange_rate.override', { usd_rub_override: null }, { usd_rub_override: '100.25' }],
       ['exchange_rate.override', { usd_rub_override: '100.25' }, { usd_rub_override: null }],
     ]);
+  });
+
+  it('publishes the rate in force on billing.price at start-up and on each change, not on each fetch', async () => {
+    const database = await infra.createDatabase();
+    cbr.setUsdRate('88,5000');
+    const billing = await startBilling(billingEnv(database), infra.runtime);
+    const published = (rate: string) =>
+      prices.values<BillingPrice>((v) => v.kind === 'exchange_rate' && v.rate === rate)[0];
+    try {
+      await waitUntilReady(billing.url);
+      await eventually('the bank rate on billing.price', async () => published('88.5'));
+      await put(billing.url, { usd_rub: '123.456789' }, await as(Role.Admin));
+      const override = await eventually('the override on billing.price', async () => published('123.456789'));
+      const removedAt = Math.floor(Date.now() / 1000);
+      await put(billing.url, { usd_rub: null }, await as(Role.Admin));
+      // A fetch after the removal finds the same bank rate again: it publishes nothing more.
+      await eventually('a fetch after the removal', async () =>
+        (await rate(billing.url)).updated_at > removedAt ? true : undefined,
+      );
+
+      expect(override).toEqual({
+        v: 1,
+        kind: 'exchange_rate',
+        pair: 'USD_RUB',
+        rate: '123.456789',
+        updated_at: expect.any(Number),
+      });
+    } finally {
+      await billing.close();
+    }
+    // What went into the outbox for billing.price, in order (read once billing has stopped).
+    const rows = await withDatabase(database, (query) =>
+      query<{ value: BillingPrice }>(
+        'select value from outbox_messages where topic = ? and key = ? order by id',
+        [TOPICS.billingPrice.name, priceKey.rate('USD_RUB')],
+      ),
+    );
+    const rates = rows.map((row) => (row.value.kind === 'exchange_rate' ? row.value.rate : row.value.kind));
+    // At start-up the configured rate (the bank not asked yet) or already the bank's; then each change once.
+    expect(rates.slice(rates.indexOf('88.5'))).toEqual(['88.5', '123.456789', '88.5']);
+    expect(['95.5', '88.5']).toContain(rates[0]);
   });
 });

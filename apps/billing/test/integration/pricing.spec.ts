@@ -176,8 +176,11 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
       kind: 'group_ratio',
       ratio: '0.75',
     });
-    // The restart found nothing unpublished: one outbox row per seeded entry, no more.
-    expect(await outboxCountsByKey(database)).toEqual(Object.fromEntries(SEEDED_KEYS.map((key) => [key, 1])));
+    // The restart found nothing unpublished: one outbox row per seeded entry, no more (the exchange
+    // rate, on the same topic, is published at each start-up).
+    const { [priceKey.rate('USD_RUB')]: rates, ...entries } = await outboxCountsByKey(database);
+    expect(entries).toEqual(Object.fromEntries(SEEDED_KEYS.map((key) => [key, 1])));
+    expect(rates).toBeGreaterThan(0);
   });
 
   it('lets an admin edit a price and a group ratio, answering and publishing the new values', async () => {
