@@ -49,9 +49,12 @@ restart_kafka() {
   local dir
   dir="$(service_dir kafka)"
   [[ -s "$dir/server.properties" ]] || die "kafka: no server.properties in $dir"
+  local cluster_id
+  # broker.sh formats with --ignore-formatted, which still checks the id against the formatted one.
+  cluster_id="$(sed -n 's/^cluster\.id=//p' "$dir/data/meta.properties")"
+  [[ -n "$cluster_id" ]] || die "kafka: no cluster.id in $dir/data/meta.properties"
   rm -f "$dir/kafka.pid"
-  # The log directory is formatted already (--ignore-formatted): the cluster id argument is unused.
-  setsid bash "$INFRA_SCRIPT_DIR/kafka/broker.sh" "$dir" "$KAFKA_JARS" unused "$(kafka_class_data_archive)" \
+  setsid bash "$INFRA_SCRIPT_DIR/kafka/broker.sh" "$dir" "$KAFKA_JARS" "$cluster_id" "$(kafka_class_data_archive)" \
     </dev/null >>"$dir/logs/console.log" 2>&1 &
   local deadline=$((SECONDS + 10))
   until [[ -s "$dir/kafka.pid" ]]; do

@@ -12,7 +12,7 @@ export interface CallRecord {
   endedAt: number;
   /** HTTP status; 0 when no answer came (refused, reset, timed out before the headers). */
   status: number;
-  /** Whether any byte of the body arrived. */
+  /** Whether any byte of a 200 answer's body arrived (an error status's body is a refusal, not an answer). */
   anyByte: boolean;
   /** 200 and the whole answer arrived (the stream's end marker included). */
   complete: boolean;

@@ -1,7 +1,7 @@
 // What the platform recorded, read after the load: billing's usage log, ledger and balances, every
 // service's outbox, billing's consumer lag on usage.recorded, and the ledger audit through the API.
 import { Client } from 'pg';
-import { KafkaEventBus } from '@tollgate/events';
+import { KafkaEventBus, silentEventBusLogger } from '@tollgate/events';
 import type { PaymentCredit, UsageCharge } from './checks';
 import type { WebSession } from './web-session';
 
@@ -83,7 +83,11 @@ export async function outboxPending(databaseUrls: Record<string, string>): Promi
 
 /** usage.recorded events billing's group has not committed, summed over partitions. */
 export async function usageLag(kafkaBrokers: string, runId: string): Promise<number> {
-  const bus = new KafkaEventBus({ brokers: kafkaBrokers.split(','), clientId: `chaos-lag-${runId}` });
+  const bus = new KafkaEventBus({
+    brokers: kafkaBrokers.split(','),
+    clientId: `chaos-lag-${runId}`,
+    logger: silentEventBusLogger,
+  });
   try {
     const partitions = await bus.consumerLag(USAGE_GROUP, USAGE_TOPIC);
     return partitions.reduce((sum, p) => sum + p.lag, 0);

@@ -57,7 +57,8 @@ async function observedCall(
     startedAt,
     endedAt: Date.now(),
     status,
-    anyByte: received.length > 0,
+    // An error status's body is a refusal, not part of an answer.
+    anyByte: status === 200 && received.length > 0,
     complete,
     ...(error ? { error } : complete || status === 200 ? {} : { error: received.slice(0, 160) }),
   };
@@ -156,16 +157,17 @@ export class LoadDriver {
         }
       }
       sent++;
-      this.records.calls.push(
-        await observedCall(
-          'chat',
-          'chat',
-          `${this.deps.gatewayUrl}/api/chat/${chatId}/messages`,
-          { headers: user.headers(), body: JSON.stringify({ content: `chaos chat ${sent}` }) },
-          this.deps.callTimeoutMs,
-          wholeChatAnswer,
-        ),
+      const record = await observedCall(
+        'chat',
+        'chat',
+        `${this.deps.gatewayUrl}/api/chat/${chatId}/messages`,
+        { headers: user.headers(), body: JSON.stringify({ content: `chaos chat ${sent}` }) },
+        this.deps.callTimeoutMs,
+        wholeChatAnswer,
       );
+      this.records.calls.push(record);
+      // The session was lost (a restarted Redis): sign in again, as the person would.
+      if (record.status === 401) await user.refresh().catch(() => undefined);
       await pause(300);
     }
   }
