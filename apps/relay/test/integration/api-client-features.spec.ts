@@ -89,8 +89,11 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
       }
       return true;
     });
-  const readyKey = async (token: Parameters<RelayWorld['key']>[1] = {}) => {
-    const key = await world.key(50_000_000, token);
+  const readyKey = async (
+    token: Parameters<RelayWorld['key']>[1] = {},
+    user: Parameters<RelayWorld['key']>[2] = {},
+  ) => {
+    const key = await world.key(50_000_000, token, user);
     await keyReady(key);
     return key;
   };
@@ -286,7 +289,7 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     );
 
   it('states the cost in the answer’s usage and in x-tollgate-cost, in dollars and quota', async () => {
-    const key = await readyKey();
+    const key = await readyKey({}, { default_currency: 'USD' });
     const { data, response } = await ask(key, 0);
     const usage = data.usage as unknown as {
       prompt_tokens: number;
@@ -300,10 +303,12 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     expect(usage.cost).toBeCloseTo(quota / QUOTA_PER_USD, 9);
     expect(response.headers.get('x-tollgate-cost-quota')).toBe(String(quota));
     expect(Number(response.headers.get('x-tollgate-cost'))).toBeCloseTo(quota / QUOTA_PER_USD, 9);
+    expect(usage).toMatchObject({ cost_currency: 'USD' });
+    expect(response.headers.get('x-tollgate-cost-currency')).toBe('USD');
   });
 
   it('states the cost in the last usage chunk of a stream that asks for usage', async () => {
-    const key = await readyKey();
+    const key = await readyKey({}, { default_currency: 'USD' });
     const stream = await openai(key, 1).chat.completions.create({
       model: gpt,
       messages: [{ role: 'user', content: 'Hi' }],
@@ -316,6 +321,64 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     for await (const chunk of stream) if (chunk.usage) last = chunk.usage as typeof last;
     expect(last?.cost_quota).toBe(costOf(last!));
     expect(last?.cost).toBeCloseTo(costOf(last!) / QUOTA_PER_USD, 9);
+  });
+
+  it('states a ruble account’s cost in rubles once billing has published the rate, in dollars before', async () => {
+    const root = await signInternalToken({ userId: 1, role: Role.Root, via: 'session' }, secret);
+    const rateOn = (replica: RunningService) =>
+      getJson<Envelope<{ updated_at: number | null }>>(
+        `${replica.url}/internal/read-models/prices/${encodeURIComponent('rate:USD_RUB')}`,
+        { [INTERNAL_IDENTITY_HEADER]: root },
+      ).then((answer) => answer.body.data?.updated_at);
+    const key = await readyKey({}, { default_currency: 'RUB' });
+    const costIn = (usage: unknown) =>
+      usage as {
+        prompt_tokens: number;
+        completion_tokens: number;
+        cost: number;
+        cost_currency: string;
+        cost_quota: number;
+      };
+
+    // No rate known yet: the dollars, labelled as such, never a guessed ruble amount.
+    const before = await ask(key, 0);
+    const dollars = costIn(before.data.usage);
+    expect(dollars.cost_currency).toBe('USD');
+    expect(dollars.cost).toBeCloseTo(costOf(dollars) / QUOTA_PER_USD, 9);
+    expect(before.response.headers.get('x-tollgate-cost-currency')).toBe('USD');
+
+    const publishedAt = Math.floor(Date.now() / 1000);
+    await world.exchangeRate('90.5', publishedAt);
+    await eventually('the rate on both replicas', async () =>
+      (await Promise.all(replicas.map(rateOn))).every((at) => at === publishedAt) ? true : undefined,
+    );
+    const { data, response } = await ask(key, 0);
+    const rubles = costIn(data.usage);
+    const quota = costOf(rubles);
+    // 90.5 ₽ per dollar: a quota unit (2 millionths of a dollar) is 181 millionths of a ruble, exactly.
+    expect(rubles).toMatchObject({ cost_currency: 'RUB', cost_quota: quota });
+    expect(rubles.cost).toBeCloseTo((quota * 181) / 1_000_000, 9);
+    expect(response.headers.get('x-tollgate-cost-currency')).toBe('RUB');
+    expect(response.headers.get('x-tollgate-cost')).toMatch(/^\d+(\.\d{1,6})?$/);
+    expect(Number(response.headers.get('x-tollgate-cost'))).toBeCloseTo((quota * 181) / 1_000_000, 9);
+    expect(response.headers.get('x-tollgate-cost-quota')).toBe(String(quota));
+
+    const stream = await openai(key, 1).chat.completions.create({
+      model: gpt,
+      messages: [{ role: 'user', content: 'Hi' }],
+      max_tokens: 16,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let last: ReturnType<typeof costIn> | undefined;
+    for await (const chunk of stream) if (chunk.usage) last = costIn(chunk.usage);
+    expect(last).toMatchObject({ cost_currency: 'RUB', cost_quota: costOf(last!) });
+    expect(last!.cost).toBeCloseTo((costOf(last!) * 181) / 1_000_000, 9);
+
+    // A dollar account is told dollars whatever the rate.
+    const inDollars = await ask(await readyKey({}, { default_currency: 'USD' }), 1);
+    expect(costIn(inDollars.data.usage).cost_currency).toBe('USD');
+    expect(inDollars.response.headers.get('x-tollgate-cost-currency')).toBe('USD');
   });
 
   it('states the cost of an Anthropic answer in x-tollgate-cost and of embeddings in their usage', async () => {

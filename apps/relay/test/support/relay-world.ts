@@ -1,11 +1,13 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import {
   CHANNEL_KEY_ENCRYPTION_PURPOSE,
+  priceKey,
   TOKEN_KEY_HASH_PURPOSE,
   TOPICS,
   type BillingBalance,
   type CatalogChannel,
   type IdentityToken,
+  type IdentityUser,
 } from '@tollgate/contracts';
 import type { EventBus } from '@tollgate/events';
 import { deriveKey, SecretBox } from '@tollgate/platform';
@@ -71,11 +73,15 @@ export class RelayWorld {
    * A user with an API key of this run's group, and a balance published as billing would (pass
    * `undefined` when billing itself runs and sets it).
    */
-  async key(balance: number | undefined, token: Partial<IdentityToken> = {}): Promise<TestKey> {
+  async key(
+    balance: number | undefined,
+    token: Partial<IdentityToken> = {},
+    user: Partial<IdentityUser> = {},
+  ): Promise<TestKey> {
     const userId = randomInt(100_000_000, 2_000_000_000);
     const { apiKey, entity } = this.newToken(userId, token);
     await this.bus.publish([
-      { topic: TOPICS.identityUser.name, key: String(userId), value: aUser(userId) },
+      { topic: TOPICS.identityUser.name, key: String(userId), value: aUser(userId, user) },
       ...(balance === undefined
         ? []
         : [{ topic: TOPICS.billingBalance.name, key: String(userId), value: this.balance(userId, balance) }]),
@@ -115,6 +121,17 @@ export class RelayWorld {
       { topic: TOPICS.billingBalance.name, key: String(userId), value: this.balance(userId, balance) },
     ]);
     return userId;
+  }
+
+  /** The dollar's rate in rubles as billing publishes it on billing.price. */
+  async exchangeRate(rate: string, updatedAt: number): Promise<void> {
+    await this.bus.publish([
+      {
+        topic: TOPICS.billingPrice.name,
+        key: priceKey.rate('USD_RUB'),
+        value: { v: 1, kind: 'exchange_rate', pair: 'USD_RUB', rate, updated_at: updatedAt },
+      },
+    ]);
   }
 
   async updateToken(token: IdentityToken): Promise<void> {
