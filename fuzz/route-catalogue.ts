@@ -103,6 +103,7 @@ export function v1Routes(): FuzzRoute[] {
   return [
     openai('POST', '/v1/chat/completions'),
     { method: 'POST', path: '/v1/messages', dialect: 'anthropic', source },
+    { method: 'POST', path: '/v1/messages/count_tokens', dialect: 'anthropic', source },
     { method: 'POST', path: '/v1beta/models/*', dialect: 'gemini', source },
     { method: 'GET', path: '/v1beta/models', dialect: 'gemini', source },
     { method: 'GET', path: '/v1beta/models/*', dialect: 'gemini', source },
