@@ -32,8 +32,8 @@ export function identityUserEvent(user: User): OutgoingEvent {
     status: user.status,
     group: user.group,
     inviter_id: user.inviterId,
-    // Left out, not undefined: the outbox's JSON column stores an undefined field as null, which the
-    // contract (and so relay and billing) refuses.
+    // Left out, not undefined: the outbox's JSON column stores an undefined field as null, which
+    // consumers built before the contract accepted null refuse.
     ...(currency === undefined ? {} : { default_currency: currency }),
     created_at: seconds(user.createdAt),
     updated_at: seconds(user.updatedAt),

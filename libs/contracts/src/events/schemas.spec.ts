@@ -79,6 +79,7 @@ describe('identity.user', () => {
 
   it('reads events written before the currency existed, and refuses a currency not sold', () => {
     expect(identityUserV1.parse(user).default_currency).toBeUndefined();
+    expect(identityUserV1.parse({ ...user, default_currency: null }).default_currency).toBeNull();
     expect(identityUserV1.parse({ ...user, default_currency: 'USD' }).default_currency).toBe('USD');
     expect(identityUserV1.safeParse({ ...user, default_currency: 'EUR' }).success).toBe(false);
   });

@@ -60,7 +60,8 @@ export const identityUserV1 = z.object({
    * The currency the user chose in their settings (relay tells costs in it); absent when they never
    * chose, and in events written before it existed: the platform's TOLLGATE_DEFAULT_CURRENCY applies.
    */
-  default_currency: z.enum(DEFAULT_CURRENCIES).optional(),
+  // null too: events auth wrote for a while spelled "never chose" as null (an outbox JSON column's undefined).
+  default_currency: z.enum(DEFAULT_CURRENCIES).nullish(),
   created_at: epochSeconds,
   updated_at: epochSeconds,
 });
