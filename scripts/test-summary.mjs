@@ -8,7 +8,7 @@ const [reports, ...failedSteps] = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const tier of ['unit', 'integration', 'e2e', 'browser']) {
+for (const tier of ['unit', 'integration', 'fuzz', 'e2e', 'browser']) {
   const file = join(reports, `${tier}.json`);
   if (!existsSync(file)) {
     console.log(`${tier}: no report`);
