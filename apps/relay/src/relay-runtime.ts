@@ -50,6 +50,7 @@ import { countPromptTokens, countTextTokens } from './token-counting';
 import { ChannelKeys } from './upstream/channel-keys';
 import { UpstreamClient } from './upstream/upstream-client';
 import type { Caller } from './access/caller-access';
+import { RetryingUsageSink } from './usage/retrying-usage-sink';
 
 /** Everything a /v1 call needs, built once the read models are open. */
 export interface HotPath {
@@ -180,12 +181,22 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       groupRateLimits,
     );
     this.closers.push(() => limiter.close());
+    // A call served while the broker is away is still charged: its event is held and published later.
+    const usageSink = new RetryingUsageSink({
+      publish: (events) =>
+        this.bus.publish(
+          events.map((event) => ({
+            topic: TOPICS.usageRecorded.name,
+            key: String(event.user_id),
+            value: event,
+          })),
+        ),
+      logger,
+    });
+    this.closers.push(() => usageSink.close());
     const metering = new Metering({
       reservations,
-      sink: {
-        record: (event) =>
-          this.bus.publish([{ topic: TOPICS.usageRecorded.name, key: String(event.user_id), value: event }]),
-      },
+      sink: usageSink,
       metrics,
       logger,
       estimatePolicy: { defaultMaxOutputTokens: config.RELAY_DEFAULT_MAX_OUTPUT_TOKENS },
