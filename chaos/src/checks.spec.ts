@@ -70,6 +70,12 @@ describe('chaos checks', () => {
     expect(result.pass).toBe(false);
   });
 
+  it('matches a call to its charge by the id billing logs when that is not the client’s (a chat answer)', () => {
+    const usage = new Map<string, UsageCharge>([['chat-4-17', { rows: 1, quota: 12 }]]);
+    const chat = call('chaos-client-id', 0, { kind: 'chat', chargeId: 'chat-4-17' });
+    expect(judgeCalls('calm', [chat], usage)).toMatchObject({ servedChargedOnce: 1, pass: true });
+  });
+
   it('does not count an early failure logged with quota 0 as a charge', () => {
     const usage = new Map<string, UsageCharge>([['early', { rows: 1, quota: 0 }]]);
     expect(judgeCalls('w', [call('early', 0, failedEarly)], usage).failedButCharged).toEqual([]);

@@ -8,6 +8,11 @@ export interface CallRecord {
   client: string;
   /** The id the client sent as x-request-id, which the gateway keeps and billing logs. */
   requestId: string;
+  /**
+   * The request id billing logs for the call when it is not the client's: a chat answer is charged
+   * as `chat-<chat id>-<answer id>` (the answer's id comes in the stream's `start` event).
+   */
+  chargeId?: string;
   startedAt: number;
   endedAt: number;
   /** HTTP status; 0 when no answer came (refused, reset, timed out before the headers). */
@@ -76,14 +81,16 @@ export function judgeCalls(
   fault?: FaultWindow,
   allCalls: CallRecord[] = calls,
 ): FaultResult {
-  const chargeOf = (call: CallRecord): UsageCharge => usage.get(call.requestId) ?? { rows: 0, quota: 0 };
+  const chargeOf = (call: CallRecord): UsageCharge =>
+    usage.get(call.chargeId ?? call.requestId) ?? { rows: 0, quota: 0 };
+  const idOf = (call: CallRecord) => call.chargeId ?? call.requestId;
   const served = calls.filter((c) => c.complete);
   const failedEarly = calls.filter((c) => !c.complete && !c.anyByte);
   const cut = calls.filter((c) => !c.complete && c.anyByte);
-  const servedNotCharged = served.filter((c) => chargeOf(c).rows === 0).map((c) => c.requestId);
-  const servedChargedTwice = served.filter((c) => chargeOf(c).rows > 1).map((c) => c.requestId);
-  const failedButCharged = failedEarly.filter((c) => chargeOf(c).quota > 0).map((c) => c.requestId);
-  const cutChargedTwice = cut.filter((c) => chargeOf(c).rows > 1).map((c) => c.requestId);
+  const servedNotCharged = served.filter((c) => chargeOf(c).rows === 0).map(idOf);
+  const servedChargedTwice = served.filter((c) => chargeOf(c).rows > 1).map(idOf);
+  const failedButCharged = failedEarly.filter((c) => chargeOf(c).quota > 0).map(idOf);
+  const cutChargedTwice = cut.filter((c) => chargeOf(c).rows > 1).map(idOf);
   const recoverSeconds = fault ? timeToRecover(allCalls, fault.liftedAt) : null;
   return {
     name,

@@ -26,7 +26,7 @@ async function observedCall(
   init: { headers: Record<string, string>; body: string },
   timeoutMs: number,
   isWhole: (body: string) => boolean,
-): Promise<CallRecord> {
+): Promise<{ record: CallRecord; received: string }> {
   const requestId = `chaos-${randomUUID()}`;
   const startedAt = Date.now();
   let status = 0;
@@ -50,7 +50,7 @@ async function observedCall(
         : (((e as Error).cause as Error)?.message ?? (e as Error).message);
   }
   const complete = status === 200 && error === undefined && isWhole(received);
-  return {
+  const record: CallRecord = {
     kind,
     client,
     requestId,
@@ -62,6 +62,7 @@ async function observedCall(
     complete,
     ...(error ? { error } : complete || status === 200 ? {} : { error: received.slice(0, 160) }),
   };
+  return { record, received };
 }
 
 const wholeCompletion = (body: string) => {
@@ -124,19 +125,18 @@ export class LoadDriver {
         max_tokens: 16,
         ...(stream ? { stream: true } : {}),
       };
-      this.records.calls.push(
-        await observedCall(
-          stream ? 'stream' : 'plain',
-          customer.name,
-          `${this.deps.gatewayUrl}/v1/chat/completions`,
-          {
-            headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
-            body: JSON.stringify(body),
-          },
-          this.deps.callTimeoutMs,
-          stream ? wholeStream : wholeCompletion,
-        ),
+      const { record } = await observedCall(
+        stream ? 'stream' : 'plain',
+        customer.name,
+        `${this.deps.gatewayUrl}/v1/chat/completions`,
+        {
+          headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        },
+        this.deps.callTimeoutMs,
+        stream ? wholeStream : wholeCompletion,
       );
+      this.records.calls.push(record);
       await pause(150);
     }
   }
@@ -157,7 +157,7 @@ export class LoadDriver {
         }
       }
       sent++;
-      const record = await observedCall(
+      const { record, received } = await observedCall(
         'chat',
         'chat',
         `${this.deps.gatewayUrl}/api/chat/${chatId}/messages`,
@@ -165,7 +165,8 @@ export class LoadDriver {
         this.deps.callTimeoutMs,
         wholeChatAnswer,
       );
-      this.records.calls.push(record);
+      const answer = /"assistant_message_id":(\d+)/.exec(received);
+      this.records.calls.push(answer ? { ...record, chargeId: `chat-${chatId}-${answer[1]}` } : record);
       // The session was lost (a restarted Redis): sign in again, as the person would.
       if (record.status === 401) await user.refresh().catch(() => undefined);
       await pause(300);

@@ -156,7 +156,7 @@ async function main(options: ChaosOptions, argv: string[]): Promise<boolean> {
   const { calls, topUps, notes } = load.records;
   const evidence = await readEvidence({
     billingDatabaseUrl: platform.platform.databaseUrls.billing,
-    requestIds: calls.map((c) => c.requestId),
+    requestIds: calls.map((c) => c.chargeId ?? c.requestId),
     root,
   });
   const windows = callsByWindow(calls, applied);
