@@ -2,7 +2,7 @@ import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client
 import { useMemo } from 'react';
 import { RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { deviceForUserAgent } from './device';
-import { persistOptions, queryClient } from './query';
+import { persistOptions, queryClient } from '../api/app-query';
 import { buildRoutes } from './router';
 
 /** The user-agent is checked once, at start-up, to pick the route set (SPEC §2). */

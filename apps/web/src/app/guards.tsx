@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useIsSignedIn } from '../features/session/user-id-store';
-import { ROUTES } from './routes';
+import { ROUTES } from '../lib/routes';
 
 /** A page that needs sign-in sends a visitor with no stored user id to /login (SPEC §2). */
 export function RequireSignIn({ children }: { children: ReactNode }) {

@@ -44,7 +44,7 @@ import {
   TopupRedirect,
 } from './pages';
 import { OAUTH_PROVIDERS } from '@tollgate/contracts';
-import { DEFAULT_DOCS_SECTION_PATH, ROUTES } from './routes';
+import { DEFAULT_DOCS_SECTION_PATH, ROUTES } from '../lib/routes';
 
 const loginRoute = (
   <RedirectSignedIn>

@@ -2,7 +2,7 @@ import '../i18n/namespaces/auth';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { DEFAULT_LOGIN_TAB, LOGIN_TABS, loginPath, type LoginTab } from '../app/routes';
+import { DEFAULT_LOGIN_TAB, LOGIN_TABS, loginPath, type LoginTab } from '../lib/routes';
 import { FormError } from '../features/auth/components/form-message';
 import { LoginForm } from '../features/auth/components/login-form';
 import { OAuthButtons } from '../features/auth/components/oauth-buttons';

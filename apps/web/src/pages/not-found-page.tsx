@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ROUTES } from '../app/routes';
+import { ROUTES } from '../lib/routes';
 
 export function NotFoundPage() {
   const { t } = useTranslation('shell');

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { OAuthProvider } from '@tollgate/contracts';
-import { loginPath } from '../app/routes';
+import { loginPath } from '../lib/routes';
 import { errorMessage } from '../api/error-message';
 import { exchangeOAuthCode } from '../features/auth/api/auth-api';
 import { useCompleteSignIn } from '../features/auth/hooks/use-complete-sign-in';

@@ -1,5 +1,5 @@
 import { Navigate, useLocation } from 'react-router-dom';
-import { ROUTES } from '../app/routes';
+import { ROUTES } from '../lib/routes';
 
 /** /topup is where payment providers send the user back: the payment screen, query kept. */
 export function TopupRedirect() {

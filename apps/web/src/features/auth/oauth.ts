@@ -1,6 +1,6 @@
 import type { SystemStatus } from '@tollgate/contracts';
 import type { OAuthProvider } from '@tollgate/contracts';
-import { ROUTES } from '../../app/routes';
+import { ROUTES } from '../../lib/routes';
 import { STORAGE_KEYS } from '../../lib/local-storage-keys';
 
 export function isOAuthEnabled(status: SystemStatus, provider: OAuthProvider): boolean {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/error-message';
 import { queryKeys } from '../../api/query-keys';
-import { chatPath } from '../../app/routes';
+import { chatPath } from '../../lib/routes';
 import { notify } from '../shell/notify';
 import {
   createChat,

@@ -1,5 +1,5 @@
 import { Role } from '@tollgate/contracts';
-import { ROUTES } from '../../app/routes';
+import { ROUTES } from '../../lib/routes';
 
 export interface NavItem {
   /** Key of the label in the dashboard namespace: `nav_<key>`. */

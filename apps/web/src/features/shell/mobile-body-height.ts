@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { ROUTES } from '../../app/routes';
+import { ROUTES } from '../../lib/routes';
 
 /** Height of the mobile bottom bar (SPEC §2). */
 export const MOBILE_BOTTOM_BAR_PX = 72;

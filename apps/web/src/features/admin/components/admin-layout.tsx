@@ -1,7 +1,7 @@
 import { Role } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
-import { ROUTES } from '../../../app/routes';
+import { ROUTES } from '../../../lib/routes';
 import { PageSuspense } from '../../../ui/page-suspense';
 import { useAccount } from '../../session/session-api';
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ChannelStatus, type DailyModelUsage } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { adminUserPath } from '../../../app/routes';
+import { adminUserPath } from '../../../lib/routes';
 import { queryKeys } from '../../../api/query-keys';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';

@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { queryKeys } from '../../../api/query-keys';
-import { adminUserPath } from '../../../app/routes';
+import { adminUserPath } from '../../../lib/routes';
 import { Dialog } from '../../../ui/dialog';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';

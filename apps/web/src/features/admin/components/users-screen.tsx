@@ -3,7 +3,7 @@ import { Role, UserStatus, type AdminUserView, type UserAction } from '@tollgate
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { adminUserPath } from '../../../app/routes';
+import { adminUserPath } from '../../../lib/routes';
 import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';

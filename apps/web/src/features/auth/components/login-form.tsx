@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { loginPath } from '../../../app/routes';
+import { loginPath } from '../../../lib/routes';
 import { errorMessage } from '../../../api/error-message';
 import { login } from '../api/auth-api';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';

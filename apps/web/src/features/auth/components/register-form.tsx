@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ROUTES } from '../../../app/routes';
+import { ROUTES } from '../../../lib/routes';
 import { errorMessage } from '../../../api/error-message';
 import { notify } from '../../shell/notify';
 import { register, sendVerificationCode } from '../api/auth-api';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { loginPath } from '../../../app/routes';
+import { loginPath } from '../../../lib/routes';
 import { errorMessage } from '../../../api/error-message';
 import { notify } from '../../shell/notify';
 import { resetPassword, sendPasswordResetCode } from '../api/auth-api';

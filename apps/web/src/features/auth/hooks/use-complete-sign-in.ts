@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ROUTES } from '../../../app/routes';
+import { ROUTES } from '../../../lib/routes';
 import type { SelfUser } from '../../session/session-api';
 import { storeUserId } from '../../session/user-id-store';
 import { notify } from '../../shell/notify';

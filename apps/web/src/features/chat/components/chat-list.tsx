@@ -2,7 +2,7 @@ import type { ChatView } from '@tollgate/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { ROUTES, chatPath } from '../../../app/routes';
+import { ROUTES, chatPath } from '../../../lib/routes';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, inputClass } from '../../../ui/styles';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { ROUTES } from '../../../app/routes';
+import { ROUTES } from '../../../lib/routes';
 import { buttonClass } from '../../../ui/styles';
 import { useChat, useChatMessages, useChatModels, useChatMutations } from '../hooks';
 import { useChatStream } from '../use-chat-stream';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ROUTES } from '../../../app/routes';
+import { ROUTES } from '../../../lib/routes';
 import { useMoney } from '../../currency/use-money';
 import { useAccount } from '../../session/session-api';
 import { ErrorState, Loading } from '../../../ui/query-state';

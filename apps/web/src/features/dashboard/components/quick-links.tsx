@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ROUTES, sitePaths } from '../../../app/routes';
+import { ROUTES, sitePaths } from '../../../lib/routes';
 
 const paths = sitePaths(ROUTES.dashboard);
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ROUTES } from '../../../app/routes';
+import { ROUTES } from '../../../lib/routes';
 import { useApiBaseUrl } from '../../system/use-api-base-url';
 import { CodeBlock } from '../../../ui/code-block';
 import { cardClass } from '../../../ui/styles';

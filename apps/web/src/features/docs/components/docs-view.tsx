@@ -1,7 +1,7 @@
 import '../../../i18n/namespaces/docs';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useParams } from 'react-router-dom';
-import { useSitePaths } from '../../../app/use-site-paths';
+import { useSitePaths } from '../../../lib/use-site-paths';
 import { NotFoundPage } from '../../../pages/not-found-page';
 import { CodeBlock } from '../../../ui/code-block';
 import { cardClass } from '../../../ui/styles';

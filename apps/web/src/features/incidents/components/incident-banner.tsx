@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { ROUTES } from '../../../app/routes';
+import { ROUTES } from '../../../lib/routes';
 import { LazyMarkdown } from '../../../ui/lazy-markdown';
 import { NoticeBanner, useVisibleNotice } from './notice-banner';
 import { dismissIncident, incidentNoticeKey, readDismissedIncidents } from '../dismissed-incidents';

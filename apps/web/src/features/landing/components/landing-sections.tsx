@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { ROUTES, loginPath } from '../../../app/routes';
+import { ROUTES, loginPath } from '../../../lib/routes';
 
 const FEATURES = ['api', 'models', 'payment', 'vpn', 'privacy', 'control'] as const;
 const REASONS = ['savings', 'prepaid', 'support'] as const;

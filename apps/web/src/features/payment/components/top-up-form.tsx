@@ -2,7 +2,7 @@ import type { PaymentProviderName, PromoValidation } from '@tollgate/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { ROUTES, sitePaths } from '../../../app/routes';
+import { ROUTES, sitePaths } from '../../../lib/routes';
 import { errorMessage } from '../../../api/error-message';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
 import { FormError } from '../../auth/components/form-message';

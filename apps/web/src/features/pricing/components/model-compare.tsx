@@ -2,7 +2,7 @@ import '../../../i18n/namespaces/pricing';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useSitePaths } from '../../../app/use-site-paths';
+import { useSitePaths } from '../../../lib/use-site-paths';
 import { PageHeader } from '../../../ui/page-header';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass, inputClass, labelClass } from '../../../ui/styles';

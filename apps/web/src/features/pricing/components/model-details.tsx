@@ -1,7 +1,7 @@
 import '../../../i18n/namespaces/pricing';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import { useSitePaths } from '../../../app/use-site-paths';
+import { useSitePaths } from '../../../lib/use-site-paths';
 import { CodeBlock } from '../../../ui/code-block';
 import { PageHeader } from '../../../ui/page-header';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';

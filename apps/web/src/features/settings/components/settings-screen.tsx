@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ROUTES, SETTINGS_TABS, type SettingsTab } from '../../../app/routes';
+import { ROUTES, SETTINGS_TABS, type SettingsTab } from '../../../lib/routes';
 import { PageHeader } from '../../../ui/page-header';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { useAccount } from '../../session/session-api';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { ROUTES } from '../../../app/routes';
+import { ROUTES } from '../../../lib/routes';
 import { useCookieConsent } from '../cookie-consent';
 
 export function CookieBanner() {

@@ -1,6 +1,6 @@
 import { Link, NavLink, Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_DOCS_SECTION_PATH, ROUTES } from '../../../app/routes';
+import { DEFAULT_DOCS_SECTION_PATH, ROUTES } from '../../../lib/routes';
 import { IncidentBanner } from '../../incidents/components/incident-banner';
 import { useIsSignedIn } from '../../session/user-id-store';
 import { LanguageSwitch } from '../components/language-switch';

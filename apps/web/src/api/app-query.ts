@@ -1,4 +1,4 @@
-import { createAppQueryClient, createPersistOptions, removeOutdatedQueryCaches } from '../api/query-client';
+import { createAppQueryClient, createPersistOptions, removeOutdatedQueryCaches } from './query-client';
 
 /** The app's one query client and its localStorage persistence. */
 export const queryClient = createAppQueryClient();
