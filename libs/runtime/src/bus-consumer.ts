@@ -5,6 +5,8 @@ export interface BusConsumerOptions {
   groupId: string;
   topics: string[];
   batching?: BatchingOptions;
+  /** Failures retried for as long as the consumer runs instead of dead-lettered (SubscribeOptions.isTransient). */
+  isTransient?: (error: unknown) => boolean;
 }
 
 /**

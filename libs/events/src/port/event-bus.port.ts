@@ -46,6 +46,12 @@ export interface SubscribeOptions<T = unknown> {
   handler: (batch: EventRecord<T>[]) => Promise<void>;
   /** Attempts per batch before its failing records are dead-lettered (default 5). */
   maxAttempts?: number;
+  /**
+   * Says whether a handler's failure is transient (its database away, …): such a batch is retried
+   * with backoff for as long as the consumer runs, holding its partition, instead of being
+   * dead-lettered after `maxAttempts`. For consumers that must never drop a record (money).
+   */
+  isTransient?: (error: unknown) => boolean;
   /** Delay before retry n is `initialDelayMs * 2^(n-1)`, capped at `maxDelayMs` (defaults 200 ms, 30 s). */
   backoff?: BackoffOptions;
   /**

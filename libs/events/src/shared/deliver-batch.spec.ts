@@ -90,4 +90,50 @@ describe('deliverBatch', () => {
     expect(h.log.commits).toEqual([]);
     expect(h.log.deadLetters).toEqual([]);
   });
+
+  describe('with transient failures recognised', () => {
+    const databaseDown = new Error('connect ECONNREFUSED');
+    const transientPolicy = { ...policy, isTransient: (error: unknown) => error === databaseDown };
+
+    it('retries past maxAttempts while the failure is transient, and dead-letters nothing', async () => {
+      let failures = 10;
+      const { log, context } = harness(async () => {
+        if (failures-- > 0) throw databaseDown;
+      });
+      await expect(deliverBatch(records(0, 1), transientPolicy, context)).resolves.toBe('done');
+      expect(log.calls).toHaveLength(11);
+      expect(log.deadLetters).toEqual([]);
+      expect(log.commits).toEqual(['1']);
+    });
+
+    it('still dead-letters a record that fails on its own for another reason', async () => {
+      const { log, context } = harness(async (batch) => {
+        if (batch.some((r) => r.offset === '1')) throw new Error('invalid record');
+      });
+      await expect(deliverBatch(records(0, 1, 2), transientPolicy, context)).resolves.toBe('done');
+      expect(log.deadLetters).toEqual(['1']);
+      expect(log.commits).toEqual(['0', '1', '2']);
+    });
+
+    it('keeps retrying a record whose transient failure came while records were tried one by one', async () => {
+      let transient = 3;
+      const { log, context } = harness(async (batch) => {
+        if (batch.length > 1) throw new Error('invalid record');
+        if (batch[0]!.offset === '1' && transient-- > 0) throw databaseDown;
+      });
+      await expect(deliverBatch(records(0, 1), transientPolicy, context)).resolves.toBe('done');
+      expect(log.deadLetters).toEqual([]);
+      expect(log.commits).toEqual(['0', '1']);
+    });
+
+    it('stops retrying when the consumer stops', async () => {
+      const { log, context, stop } = harness(async () => {
+        if (log.calls.length >= 6) stop();
+        throw databaseDown;
+      });
+      await expect(deliverBatch(records(0), transientPolicy, context)).resolves.toBe('stopped');
+      expect(log.deadLetters).toEqual([]);
+      expect(log.commits).toEqual([]);
+    });
+  });
 });

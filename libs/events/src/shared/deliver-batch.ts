@@ -4,6 +4,8 @@ import { backoffDelayMs, type BackoffPolicy } from './backoff';
 export interface DeliveryPolicy {
   maxAttempts: number;
   backoff: BackoffPolicy;
+  /** A failure this says is transient is retried for as long as the consumer runs, never dead-lettered. */
+  isTransient?: (error: unknown) => boolean;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -28,7 +30,8 @@ export type DeliveryOutcome = 'done' | 'stopped';
  * Hands one partition's batch to the handler, retrying the whole batch with backoff. When the
  * batch still fails after `maxAttempts`, its records are tried one by one (once each, since
  * each has already failed `maxAttempts` times inside the batch) so that only the records that
- * fail on their own go to the dead-letter topic.
+ * fail on their own go to the dead-letter topic. A failure `policy.isTransient` recognises is
+ * retried until it passes or the consumer stops: it never sends a record to the dead-letter topic.
  */
 export async function deliverBatch<T>(
   records: EventRecord<T>[],
@@ -37,7 +40,7 @@ export async function deliverBatch<T>(
 ): Promise<DeliveryOutcome> {
   if (records.length === 0) return 'done';
   let lastError: unknown;
-  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     if (!context.isActive()) return 'stopped';
     try {
       await context.handler(records);
@@ -46,10 +49,12 @@ export async function deliverBatch<T>(
     } catch (error) {
       lastError = error;
     }
-    if (attempt < policy.maxAttempts) {
+    if (attempt < policy.maxAttempts || policy.isTransient?.(lastError)) {
       const delayMs = backoffDelayMs(attempt, policy.backoff);
       context.onRetry?.(lastError, attempt, delayMs);
       if (!(await context.wait(delayMs))) return 'stopped';
+    } else {
+      break;
     }
   }
   if (records.length === 1) {
@@ -62,6 +67,11 @@ export async function deliverBatch<T>(
     try {
       await context.handler([record]);
     } catch (error) {
+      if (policy.isTransient?.(error)) {
+        // Alone it failed for a passing reason: retried like a batch of one, never dead-lettered.
+        if ((await deliverBatch([record], policy, context)) === 'stopped') return 'stopped';
+        continue;
+      }
       await context.deadLetter(record, error, policy.maxAttempts + 1);
     }
     await context.commit(record);

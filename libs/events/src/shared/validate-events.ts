@@ -29,7 +29,11 @@ export function deliveryPolicy(options: SubscribeOptions<unknown>): DeliveryPoli
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
     throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
   }
-  return { maxAttempts, backoff: backoffPolicy(options.backoff) };
+  return {
+    maxAttempts,
+    backoff: backoffPolicy(options.backoff),
+    ...(options.isTransient ? { isTransient: options.isTransient } : {}),
+  };
 }
 
 export function assertValidSubscription(options: SubscribeOptions<unknown>): void {
