@@ -1,7 +1,11 @@
+import { Role } from '@tollgate/contracts';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
+import { useAccount } from '../features/session/session-api';
 import { useIsSignedIn } from '../features/session/user-id-store';
 import { ROUTES } from '../lib/routes';
+import { Loading } from '../ui/query-state';
+import { NotFoundPage } from './pages';
 
 /** A page that needs sign-in sends a visitor with no stored user id to /login (SPEC §2). */
 export function RequireSignIn({ children }: { children: ReactNode }) {
@@ -19,4 +23,15 @@ export function RedirectSignedIn({ children }: { children: ReactNode }) {
   const signedIn = useIsSignedIn();
   if (signedIn) return <Navigate to={ROUTES.dashboard} replace />;
   return children;
+}
+
+/**
+ * SPEC §6: the admin area exists for admins and root only. Anyone else gets the not-found page (the
+ * services refuse their calls regardless); `minimum` raises the bar for root-only screens.
+ */
+export function RequireAdmin({ children, minimum = Role.Admin }: { children: ReactNode; minimum?: Role }) {
+  const account = useAccount();
+  if (account.isPending) return <Loading />;
+  if ((account.data?.role ?? 0) < minimum) return <NotFoundPage />;
+  return <>{children}</>;
 }

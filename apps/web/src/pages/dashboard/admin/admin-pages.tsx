@@ -11,7 +11,7 @@ import { ChangelogEditor } from '../../../features/admin/components/changelog-ed
 import { IncidentsEditor } from '../../../features/admin/components/incidents-editor';
 import { OverviewScreen } from '../../../features/admin/components/overview-screen';
 import { PaymentsScreen } from '../../../features/admin/components/payments-screen';
-import { RequireAdmin } from '../../../features/admin/components/require-admin';
+import { RequireAdmin } from '../../../app/guards';
 import { SettingsScreen } from '../../../features/admin/components/settings-screen';
 import { UserDetailScreen } from '../../../features/admin/components/user-detail-screen';
 import { UsersScreen } from '../../../features/admin/components/users-screen';
