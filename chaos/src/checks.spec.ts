@@ -20,7 +20,13 @@ const call = (requestId: string, startedAt: number, over: Partial<CallRecord> = 
   complete: true,
   ...over,
 });
-const failedEarly = { status: 0, anyByte: false, complete: false, error: 'timeout' };
+const failedEarly = {
+  status: 502,
+  anyByte: false,
+  complete: false,
+  error: 'The relay service is unavailable',
+};
+const cutEarly = { status: 0, anyByte: false, complete: false, error: 'other side closed' };
 const cutMidway = { status: 200, anyByte: true, complete: false, error: 'terminated' };
 
 describe('chaos checks', () => {
@@ -29,8 +35,12 @@ describe('chaos checks', () => {
       { name: 'kill:relay-1', injectedAt: 1000, liftedAt: 1500 },
       { name: 'kill:redis', injectedAt: 3000, liftedAt: 3500 },
     ];
-    const windows = callsByWindow([call('a', 10), call('b', 1000), call('c', 2999), call('d', 3000)], faults);
-    expect(windows.map((w) => w.map((c) => c.requestId))).toEqual([['a'], ['b', 'c'], ['d']]);
+    // call() ends 100 ms after it starts: 'c' is still in flight when the second fault begins.
+    const windows = callsByWindow(
+      [call('a', 10), call('b', 1000), call('c', 2950), call('d', 3000), call('e', 2800)],
+      faults,
+    );
+    expect(windows.map((w) => w.map((c) => c.requestId))).toEqual([['a'], ['b', 'e'], ['c', 'd']]);
   });
 
   it('passes a window whose served calls were charged once and whose early failures were not charged', () => {
@@ -74,6 +84,32 @@ describe('chaos checks', () => {
     const usage = new Map<string, UsageCharge>([['chat-4-17', { rows: 1, quota: 12 }]]);
     const chat = call('chaos-client-id', 0, { kind: 'chat', chargeId: 'chat-4-17' });
     expect(judgeCalls('calm', [chat], usage)).toMatchObject({ servedChargedOnce: 1, pass: true });
+  });
+
+  it('allows a call cut in flight before any byte to be charged once, not twice', () => {
+    const usage = new Map<string, UsageCharge>([
+      ['once', { rows: 1, quota: 20 }],
+      ['twice', { rows: 2, quota: 40 }],
+    ]);
+    const once = judgeCalls('kill:gateway', [call('once', 0, cutEarly)], usage);
+    expect(once).toMatchObject({
+      cutBeforeAnyByte: 1,
+      cutBeforeAnyByteCharged: 1,
+      failedBeforeAnyByte: 0,
+      pass: true,
+    });
+    expect(judgeCalls('kill:gateway', [call('twice', 0, cutEarly)], usage).pass).toBe(false);
+  });
+
+  it('counts a refused connection as a failure that must not be charged', () => {
+    const usage = new Map<string, UsageCharge>([['x', { rows: 1, quota: 20 }]]);
+    const refusedCall = call('x', 0, {
+      status: 0,
+      anyByte: false,
+      complete: false,
+      error: 'connect ECONNREFUSED 127.0.0.1:1',
+    });
+    expect(judgeCalls('kill:gateway', [refusedCall], usage).failedButCharged).toEqual(['x']);
   });
 
   it('does not count an early failure logged with quota 0 as a charge', () => {

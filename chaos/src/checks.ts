@@ -45,9 +45,15 @@ export interface FaultResult {
   servedChargedOnce: number;
   servedNotCharged: string[];
   servedChargedTwice: string[];
-  /** Failed before any byte of the answer arrived. */
+  /** Refused before any byte: an error status, or no connection. Never to be charged. */
   failedBeforeAnyByte: number;
   failedButCharged: string[];
+  /**
+   * Cut in flight before any byte (reset, closed, the client's deadline): relay may have served the
+   * upstream by then and charges what was generated, as for any cut call: at most once.
+   */
+  cutBeforeAnyByte: number;
+  cutBeforeAnyByteCharged: number;
   /** Broke off after some bytes: charged for what was generated, at most once. */
   cutMidAnswer: number;
   cutChargedTwice: string[];
@@ -60,15 +66,19 @@ export interface FaultResult {
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
+/** The platform answered an error, or nobody took the connection: nothing was served. */
+export const refused = (call: CallRecord): boolean =>
+  call.status >= 400 || /ECONNREFUSED/.test(call.error ?? '');
+
 /**
- * Splits the calls by the fault in force when they started: a fault's window runs from its start to
- * the start of the next one; calls before the first fault form the calm window.
+ * Splits the calls by the last fault that began before they ended (a call in flight when a fault
+ * begins is that fault's); calls that ended before the first fault form the calm window.
  */
 export function callsByWindow(calls: CallRecord[], faults: FaultWindow[]): CallRecord[][] {
   const windows: CallRecord[][] = [[], ...faults.map(() => [])];
   for (const call of calls) {
     let index = 0;
-    for (let i = 0; i < faults.length; i++) if (call.startedAt >= faults[i]!.injectedAt) index = i + 1;
+    for (let i = 0; i < faults.length; i++) if (call.endedAt >= faults[i]!.injectedAt) index = i + 1;
     windows[index]!.push(call);
   }
   return windows;
@@ -85,12 +95,13 @@ export function judgeCalls(
     usage.get(call.chargeId ?? call.requestId) ?? { rows: 0, quota: 0 };
   const idOf = (call: CallRecord) => call.chargeId ?? call.requestId;
   const served = calls.filter((c) => c.complete);
-  const failedEarly = calls.filter((c) => !c.complete && !c.anyByte);
+  const failedEarly = calls.filter((c) => !c.complete && !c.anyByte && refused(c));
+  const cutEarly = calls.filter((c) => !c.complete && !c.anyByte && !refused(c));
   const cut = calls.filter((c) => !c.complete && c.anyByte);
   const servedNotCharged = served.filter((c) => chargeOf(c).rows === 0).map(idOf);
   const servedChargedTwice = served.filter((c) => chargeOf(c).rows > 1).map(idOf);
   const failedButCharged = failedEarly.filter((c) => chargeOf(c).quota > 0).map(idOf);
-  const cutChargedTwice = cut.filter((c) => chargeOf(c).rows > 1).map(idOf);
+  const cutChargedTwice = [...cut, ...cutEarly].filter((c) => chargeOf(c).rows > 1).map(idOf);
   const recoverSeconds = fault ? timeToRecover(allCalls, fault.liftedAt) : null;
   return {
     name,
@@ -101,6 +112,8 @@ export function judgeCalls(
     servedChargedTwice,
     failedBeforeAnyByte: failedEarly.length,
     failedButCharged,
+    cutBeforeAnyByte: cutEarly.length,
+    cutBeforeAnyByteCharged: cutEarly.filter((c) => chargeOf(c).quota > 0).length,
     cutMidAnswer: cut.length,
     cutChargedTwice,
     recoverSeconds,

@@ -39,8 +39,8 @@ function aRun(usageRows: number): ChaosRun {
 describe('chaos report', () => {
   it('shows each fault with its figures and time to recover', () => {
     const table = faultTable(aRun(1));
-    expect(table).toContain('| calm | — | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | — | yes |');
-    expect(table).toContain('| kill:relay-1 | 1 | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 1 | yes |');
+    expect(table).toContain('| calm | — | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | — | yes |');
+    expect(table).toContain('| kill:relay-1 | 1 | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | yes |');
   });
 
   it('passes a clean run and fails one with a double charge, naming the call', () => {

@@ -37,11 +37,11 @@ export function verdict(
 /** The per-fault table: also what docs/reliability.md quotes. */
 export function faultTable(run: Pick<ChaosRun, 'calm' | 'faults'>): string {
   const header = [
-    '| fault | fault s | calls | served 200 | charged once | 200 not charged | 200 charged twice | failed before any byte | of those charged | cut mid-answer | recover s | pass |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| fault | fault s | calls | served 200 | charged once | 200 not charged | 200 charged twice | refused before any byte | of those charged | cut before any byte | of those charged (≤ once) | cut mid-answer | recover s | pass |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   const row = (f: FaultResult & { problems?: string[] }) =>
-    `| ${f.name} | ${f.faultSeconds || '—'} | ${f.calls} | ${f.served} | ${f.servedChargedOnce} | ${f.servedNotCharged.length} | ${f.servedChargedTwice.length} | ${f.failedBeforeAnyByte} | ${f.failedButCharged.length} | ${f.cutMidAnswer} | ${f.recoverSeconds ?? (f.name === 'calm' ? '—' : '**never**')} | ${yes(f.pass && (f.problems?.length ?? 0) === 0)} |`;
+    `| ${f.name} | ${f.faultSeconds || '—'} | ${f.calls} | ${f.served} | ${f.servedChargedOnce} | ${f.servedNotCharged.length} | ${f.servedChargedTwice.length} | ${f.failedBeforeAnyByte} | ${f.failedButCharged.length} | ${f.cutBeforeAnyByte} | ${f.cutBeforeAnyByteCharged} | ${f.cutMidAnswer} | ${f.recoverSeconds ?? (f.name === 'calm' ? '—' : '**never**')} | ${yes(f.pass && (f.problems?.length ?? 0) === 0)} |`;
   return [...header, row(run.calm), ...run.faults.map(row)].join('\n');
 }
 
@@ -86,9 +86,7 @@ export function renderReport(run: ChaosRun): string {
     ...(f.failedButCharged.length
       ? [`- ${f.name}: failed before any byte yet charged${list(f.failedButCharged)}`]
       : []),
-    ...(f.cutChargedTwice.length
-      ? [`- ${f.name}: cut mid-answer and charged twice${list(f.cutChargedTwice)}`]
-      : []),
+    ...(f.cutChargedTwice.length ? [`- ${f.name}: cut and charged twice${list(f.cutChargedTwice)}`] : []),
   ]);
   return `# Chaos run ${run.runId}
 
@@ -98,9 +96,13 @@ Verdict: **${verdict(run) ? 'PASS' : 'FAIL'}**
 - started ${run.startedAt.toISOString()}, finished ${run.finishedAt.toISOString()} (${Math.round((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000)} s)
 - machine: ${run.machine}
 
-A call belongs to the fault in force when it started (from the fault's start to the next fault's
-start). "Served" is a 200 whose whole answer arrived; "charged" counts billing's usage-log rows for
-the call's request id (the client's own \`x-request-id\`). "Recover s": from the fault's end (restart
+A call belongs to the last fault that began before it ended (a call in flight when a fault begins
+is that fault's). "Served" is a 200 whose whole answer arrived; "charged" counts billing's usage-log
+rows for the call's request id (the client's own \`x-request-id\`; a chat answer's
+\`chat-<chat>-<answer>\`). "Refused" is an error status or a refused connection: never to be charged.
+"Cut before any byte" is a connection reset or closed, or the client's deadline, before any byte:
+relay may have served the upstream by then and charges what was generated, as for any cut call, at
+most once. "Recover s": from the fault's end (restart
 done, or SIGCONT) to the end of the first served call that started after it.
 
 ## Per fault
