@@ -29,6 +29,9 @@ export class ChannelUsageConsumer extends BusConsumer {
       topics: [TOPICS.usageRecorded.name],
       // Channel statistics may trail by a quarter second; larger batches cost far less per event.
       batching: { minBytes: 64 * 1024, maxWaitMs: 250 },
+      // Malformed records are skipped below, so whatever still throws is the database away: wait for
+      // it rather than dead-letter a channel's usage (the chaos suite saw that after PostgreSQL was killed).
+      isTransient: () => true,
     });
   }
 

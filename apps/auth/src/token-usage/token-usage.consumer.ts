@@ -21,6 +21,9 @@ export class TokenUsageConsumer extends BusConsumer {
       topics: [TOPICS.usageRecorded.name],
       // Keys' counters may trail by a quarter second; relay enforces key quotas itself in the meantime.
       batching: { minBytes: 64 * 1024, maxWaitMs: 250 },
+      // Malformed records are skipped below, so whatever still throws is the database away: wait for
+      // it rather than dead-letter a key's spending (the chaos suite saw that after PostgreSQL was killed).
+      isTransient: () => true,
     });
   }
 
