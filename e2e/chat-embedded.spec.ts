@@ -109,10 +109,15 @@ describe('the online chat in embedded mode', () => {
       LOG_LEVEL: 'warn',
       CBR_DAILY_URL: 'http://127.0.0.1:9/XML_daily.asp',
     });
-    await eventually('the embedded platform', async () => {
-      if (run.child.exitCode !== null) throw new Error(`exited early:\n${run.output()}`);
-      return (await fetch(`${base}/api/status`).catch(() => undefined))?.ok ? true : undefined;
-    });
+    // Six services and their PGlite databases start in one process: seconds when idle, far more on a busy CI machine.
+    await eventually(
+      'the embedded platform',
+      async () => {
+        if (run.child.exitCode !== null) throw new Error(`exited early:\n${run.output()}`);
+        return (await fetch(`${base}/api/status`).catch(() => undefined))?.ok ? true : undefined;
+      },
+      120_000,
+    );
     admin = new Browser(base);
     expect((await admin.signIn(root.username, root.password)).status).toBe(200);
     const price = await admin.call(`/api/pricing/models/${MODEL}`, {
