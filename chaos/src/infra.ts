@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 
 const run = promisify(execFile);
 
@@ -54,7 +55,24 @@ export class Infrastructure {
     if (!env.DATABASE_URL || !env.REDIS_URL || !env.KAFKA_BROKERS)
       throw new Error(`scripts/infra.sh env gave no complete environment: ${stdout}`);
     this.env = env as InfraEnv;
+    await this.durableCommits();
     return this.env;
+  }
+
+  /**
+   * scripts/infra.sh tunes PostgreSQL for tests (synchronous_commit off): a SIGKILL of the server
+   * then loses the last commits it had acknowledged, which no production server does. This run's own
+   * server gets PostgreSQL's default back, so a lost charge is the platform's fault, not the tuning's.
+   */
+  private async durableCommits(): Promise<void> {
+    const client = new Client({ connectionString: this.env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query('alter system set synchronous_commit = on');
+      await client.query('select pg_reload_conf()');
+    } finally {
+      await client.end();
+    }
   }
 
   async down(): Promise<void> {
