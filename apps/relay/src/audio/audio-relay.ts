@@ -12,8 +12,8 @@ import type { RelayMetrics } from '../pipeline/relay-metrics';
 import type { TokenCounter } from '../pipeline/token-counter';
 import type { Dispatched, UpstreamDispatcher } from '../pipeline/upstream-dispatcher';
 import type { PriceBook } from '../pricing/price-book';
+import { parsedEventData, relaySseStream } from '../pipeline/sse-relay';
 import {
-  SseDecoder,
   serializeSseEvent,
   UnsupportedOperationError,
   type NormalizedUsage,
@@ -145,44 +145,21 @@ export class AudioRelay {
     dispatched: Dispatched,
     reply: ClientReply,
   ): Promise<RelayedAnswer> {
-    const decoder = new SseDecoder();
     let done: unknown;
     let deltas = '';
     let ttftMs: number | null = null;
-    const usage = (): NormalizedUsage =>
-      transcriptionUsage(done ?? { text: deltas }, (t) => this.deps.tokens.countTextTokens(t));
-    const forward = async (events: ReturnType<SseDecoder['push']>): Promise<void> => {
-      for (const event of events) {
-        const payload = parsed(event.data) as { type?: unknown; delta?: unknown } | undefined;
+    const status = await relaySseStream(
+      reply,
+      dispatched.response.body as AsyncIterable<Buffer>,
+      async (event) => {
+        const payload = parsedEventData(event.data) as { type?: unknown; delta?: unknown } | undefined;
         if (payload?.type === 'transcript.text.done') done = payload;
         else if (typeof payload?.delta === 'string') deltas += payload.delta;
         ttftMs ??= this.deps.now() - context.startedAt;
         await reply.write(serializeSseEvent(event));
-      }
-    };
-    reply.startStream('text/event-stream; charset=utf-8');
-    try {
-      for await (const bytes of dispatched.response.body as AsyncIterable<Buffer>)
-        await forward(decoder.push(bytes));
-      await forward(decoder.end());
-      return { usage: usage(), status: 'success', ttftMs, stream: true };
-    } catch {
-      return {
-        usage: usage(),
-        status: reply.signal.aborted ? 'client_aborted' : 'upstream_error',
-        ttftMs,
-        stream: true,
-      };
-    } finally {
-      reply.end();
-    }
-  }
-}
-
-function parsed(data: string): unknown {
-  try {
-    return JSON.parse(data) as unknown;
-  } catch {
-    return undefined;
+      },
+    );
+    const usage = transcriptionUsage(done ?? { text: deltas }, (t) => this.deps.tokens.countTextTokens(t));
+    return { usage, status, ttftMs, stream: true };
   }
 }

@@ -4,13 +4,10 @@ import { servedModel, type CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import type { PriceBook } from '../pricing/price-book';
 import {
-  OPENAI_STREAM_DONE,
   serializeSseEvent,
-  SseDecoder,
   type JsonObject,
   type NormalizedUsage,
   type PassThroughOperation,
-  type SseEvent,
 } from '../providers';
 import { parseClientBody } from '../protocols/request-validation';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';
@@ -23,6 +20,7 @@ import { countedPassThroughUsage, maxOutputTokensOf, usageInPayload } from './pa
 import type { TokenCounter } from './token-counter';
 import { passThroughGenAiOperation } from './gen-ai-spans';
 import { dispatchMetered } from './metered-dispatch';
+import { parsedEventData, relaySseStream } from './sse-relay';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 
 export interface PassThroughRelayDeps {
@@ -48,15 +46,6 @@ type Answer = {
 
 function headerText(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
-}
-
-function parsedData(event: SseEvent): unknown {
-  if (event.data === OPENAI_STREAM_DONE) return undefined;
-  try {
-    return JSON.parse(event.data) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -183,41 +172,27 @@ export class PassThroughRelay {
   ): Promise<Answer> {
     const streamOptions = body['stream_options'] as { include_usage?: unknown } | undefined;
     const clientWantsUsage = streamOptions?.include_usage === true;
-    const decoder = new SseDecoder();
     let usage: NormalizedUsage | undefined;
     let ttftMs: number | null = null;
-    const forward = async (events: SseEvent[]): Promise<void> => {
-      for (const event of events) {
-        const payload = parsedData(event);
+    const status = await relaySseStream(
+      reply,
+      dispatched.response.body as AsyncIterable<Buffer>,
+      async (event) => {
+        const payload = parsedEventData(event.data);
         const found = usageInPayload(payload);
         if (found !== undefined) usage = found;
         const record = payload as { choices?: unknown[]; usage?: unknown } | undefined;
         // Completions' usage chunk was forced upstream; a client that did not ask does not get it.
         if (!clientWantsUsage && record?.usage !== undefined && Array.isArray(record.choices)) {
-          if (record.choices.length === 0) continue;
+          if (record.choices.length === 0) return;
           const { usage: _usage, ...rest } = record;
           await reply.write(serializeSseEvent({ ...event, data: JSON.stringify(rest) }));
-          continue;
+          return;
         }
         ttftMs ??= this.deps.now() - context.startedAt;
         await reply.write(serializeSseEvent(event));
-      }
-    };
-    reply.startStream('text/event-stream; charset=utf-8');
-    try {
-      for await (const bytes of dispatched.response.body as AsyncIterable<Buffer>)
-        await forward(decoder.push(bytes));
-      await forward(decoder.end());
-      return { usage, status: 'success', ttftMs, stream: true };
-    } catch {
-      return {
-        usage,
-        status: reply.signal.aborted ? 'client_aborted' : 'upstream_error',
-        ttftMs,
-        stream: true,
-      };
-    } finally {
-      reply.end();
-    }
+      },
+    );
+    return { usage, status, ttftMs, stream: true };
   }
 }
