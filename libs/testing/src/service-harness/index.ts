@@ -15,5 +15,6 @@ export {
   type TestInfrastructure,
   type TestInfrastructureWithDatabase,
 } from './test-infrastructure';
+export { TcpProxy, type TcpTarget } from './tcp-proxy';
 export { TopicRecorder } from './topic-recorder';
 export { withDatabase, type QueryRows } from './with-database';
