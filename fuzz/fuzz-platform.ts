@@ -23,6 +23,7 @@ import {
   freePort,
   openInfrastructure,
   startFakeUpstream,
+  TEST_OPERATOR_ENV,
   waitUntilReady,
   type FakeUpstream,
   type TestInfrastructureWithDatabase,
@@ -78,6 +79,7 @@ export class FuzzPlatform {
     const ports = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await freePort()])));
     const url = (service: (typeof names)[number]) => `http://127.0.0.1:${ports[service]}`;
     const common: Env = {
+      ...TEST_OPERATOR_ENV,
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       TOLLGATE_INTERNAL_TOKEN_SECRET: this.secret,

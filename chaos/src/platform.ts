@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
 import { startDistributed, ServiceProcess, type DistributedPlatform } from '@tollgate/launcher';
 import { freePorts } from '@tollgate/runtime';
+import { TEST_OPERATOR_ENV } from '@tollgate/testing';
 import { ReplicaBalancer } from './balancer';
 import type { InfraEnv } from './infra';
 
@@ -49,6 +50,7 @@ export async function startChaosPlatform(options: ChaosPlatformOptions): Promise
     'billing-2': ports[BACKEND_SERVICES.length + 4]!,
   };
   const env: Record<string, string> = {
+    ...TEST_OPERATOR_ENV,
     TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
     TOLLGATE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     TOLLGATE_ROOT_USERNAME: root.username,

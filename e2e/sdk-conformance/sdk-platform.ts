@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { KafkaEventBus } from '@tollgate/events';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
-import { eventually, newRunId, startFakeUpstream, type FakeUpstream } from '@tollgate/testing';
+import {
+  eventually,
+  newRunId,
+  startFakeUpstream,
+  TEST_OPERATOR_ENV,
+  type FakeUpstream,
+} from '@tollgate/testing';
 import { RelayWorld } from '../../apps/relay/test/support/relay-world';
 import { infrastructureEnv, REPO_ROOT } from '../support/e2e-env';
 import type { SdkSettings } from './cases';
@@ -49,6 +55,7 @@ export async function startSdkPlatform(): Promise<SdkPlatform> {
     platform = await startDistributed({
       repoRoot: REPO_ROOT,
       env: {
+        ...TEST_OPERATOR_ENV,
         TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
         TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
         LOG_LEVEL: 'info',

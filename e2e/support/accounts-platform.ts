@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import type { BackendService } from '@tollgate/contracts';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
-import { eventually, freePort, newRunId } from '@tollgate/testing';
+import { eventually, freePort, newRunId, TEST_OPERATOR_ENV } from '@tollgate/testing';
 import { codeIn, outboxMailsTo } from '../../apps/auth/test/integration/mail-reader';
 import { infrastructureEnv, REPO_ROOT } from './e2e-env';
 
@@ -48,6 +48,7 @@ export async function startAccountsPlatform(options: AccountsPlatformOptions): P
   const platform = await startDistributed({
     repoRoot: REPO_ROOT,
     env: {
+      ...TEST_OPERATOR_ENV,
       TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
       TOLLGATE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       TOLLGATE_ROOT_USERNAME: root.username,

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { TEST_OPERATOR_ENV } from '@tollgate/testing';
 import { REPO_ROOT } from './e2e-env';
 
 export interface EmbeddedRun {
@@ -12,7 +13,13 @@ export interface EmbeddedRun {
 export function startEmbedded(dataDir: string, port: number, env: Record<string, string> = {}): EmbeddedRun {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'tools', 'launcher', 'dist', 'main-embedded.js')], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH, PORT: String(port), TOLLGATE_DATA_DIR: dataDir, ...env },
+    env: {
+      PATH: process.env.PATH,
+      ...TEST_OPERATOR_ENV,
+      PORT: String(port),
+      TOLLGATE_DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

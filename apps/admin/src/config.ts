@@ -41,9 +41,9 @@ export const adminConfigSchema = z.object({
   RELAY_URL: z.string().url().default('http://127.0.0.1:3003'),
   /**
    * Non-public ranges a channel's base_url may point into (`loopback,private,link-local,unspecified`,
-   * or `none`). Loopback and private by default, for self-hosted upstreams; link-local (cloud metadata) is never an upstream.
+   * or `none`). None by default: an operator with self-hosted upstreams (Ollama, vLLM) allows their range.
    */
-  CHANNEL_BASE_URL_ALLOWED_RANGES: envAddressRanges().default('loopback,private'),
+  CHANNEL_BASE_URL_ALLOWED_RANGES: envAddressRanges().default('none'),
   /** How long one channel test may take before it counts as failed. */
   CHANNEL_TEST_TIMEOUT_SECONDS: envInt().pipe(z.number().int().min(1).max(600)).default('60'),
   /** How often auto-disabled channels are tested and re-enabled when they pass; 0 turns it off. */

@@ -3,3 +3,4 @@ export * from './service-harness';
 export * from './fake-cbr';
 export * from './fake-payments';
 export * from './fake-oauth';
+export * from './operator-env';

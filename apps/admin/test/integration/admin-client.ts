@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Role } from '@tollgate/contracts';
 import { INTERNAL_IDENTITY_HEADER, SERVICE_TOKEN_HEADER, signInternalToken } from '@tollgate/platform';
 import type { Env } from '@tollgate/runtime';
+import { TEST_OPERATOR_ENV } from '@tollgate/testing';
 
 export interface Answer<T = Record<string, unknown>> {
   status: number;
@@ -57,5 +58,6 @@ export const adminEnv = (databaseUrl: string, secret: string, masterKey: Buffer,
   TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
   TOLLGATE_ENCRYPTION_KEY: masterKey.toString('base64'),
   CHANNEL_AUTO_ENABLE_INTERVAL_SECONDS: '0',
+  ...TEST_OPERATOR_ENV,
   ...extra,
 });

@@ -49,6 +49,8 @@ export async function startEmbeddedPlatform(
       cwd: REPO_ROOT,
       env: {
         ...process.env,
+        // The fake upstreams listen on loopback (TEST_OPERATOR_ENV in libs/testing; the web's tests do not import it).
+        CHANNEL_BASE_URL_ALLOWED_RANGES: 'loopback',
         PORT: String(port),
         TOLLGATE_DATA_DIR: dataDir,
         TOLLGATE_PAYMENT_TEST: 'true',
