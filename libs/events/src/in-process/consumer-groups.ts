@@ -12,6 +12,7 @@ export interface GroupMember {
   readonly topics: readonly string[];
   readonly fromBeginning: boolean;
   readonly handler: (batch: EventRecord[]) => Promise<void>;
+  readonly decode?: (value: unknown) => unknown;
   readonly policy: DeliveryPolicy;
 }
 
@@ -87,6 +88,7 @@ export class ConsumerGroups {
           const settings = {
             groupId: member.groupId,
             handler: member.handler,
+            decode: member.decode,
             policy: member.policy,
             offsets: this.deps.offsets,
             publishDeadLetter: this.deps.publishDeadLetter,

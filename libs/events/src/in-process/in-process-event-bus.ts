@@ -121,6 +121,7 @@ export class InProcessEventBus implements EventBus, ConsumerLagReader {
       topics: [...new Set(options.topics)],
       fromBeginning: options.fromBeginning ?? true,
       handler: options.handler as (batch: EventRecord[]) => Promise<void>,
+      decode: options.decode,
       policy: deliveryPolicy(options as SubscribeOptions<unknown>),
     };
     await this.groups.join(member);
@@ -239,7 +240,6 @@ export class InProcessEventBus implements EventBus, ConsumerLagReader {
   private async publishDeadLetter(event: OutgoingEvent): Promise<void> {
     await this.ensureTopic({ name: event.topic });
     await this.append([event]);
-    this.logger.warn('event dead-lettered', { topic: event.topic, key: event.key });
   }
 
   private requireTopic(name: string): Topic {

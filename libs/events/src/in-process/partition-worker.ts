@@ -1,7 +1,7 @@
 import type { EventRecord, OutgoingEvent } from '../port/event-bus.port';
 import { backoffDelayMs, sleep } from '../shared/backoff';
 import { deadLetterEvent } from '../shared/dead-letter';
-import { deliverBatch, type DeliveryPolicy } from '../shared/deliver-batch';
+import { decodeRecord, deliverRecords, type DeliveryPolicy } from '../shared/deliver-batch';
 import { errorMessage, type EventBusLogger } from '../shared/logger';
 import type { CommittedOffsets } from './committed-offsets';
 import type { LogRecord } from './log-record';
@@ -12,6 +12,7 @@ const MAX_BATCH_SIZE = 500;
 export interface WorkerSettings {
   groupId: string;
   handler: (batch: EventRecord[]) => Promise<void>;
+  decode?: ((value: unknown) => unknown) | undefined;
   policy: DeliveryPolicy;
   offsets: CommittedOffsets;
   publishDeadLetter: (event: OutgoingEvent) => Promise<void>;
@@ -53,16 +54,13 @@ export class PartitionWorker {
           await this.log.waitForRecords(position, signal);
           continue;
         }
-        await deliverBatch(
-          batch.map((record) => this.toEventRecord(record)),
+        await deliverRecords(
+          batch.map((record) => decodeRecord(this.toEventRecord(record), this.settings.decode)),
           this.settings.policy,
           {
             handler: this.settings.handler,
             commit: (record) => this.commit(Number(record.offset) + 1),
-            deadLetter: (record, error, attempts) =>
-              this.settings.publishDeadLetter(
-                deadLetterEvent(record, this.settings.groupId, error, attempts),
-              ),
+            deadLetter: (record, error, attempts) => this.deadLetter(record, error, attempts),
             wait: (ms) => sleep(ms, signal),
             isActive: () => !signal.aborted,
             onRetry: (error, attempt, delayMs) => this.logRetry(error, attempt, delayMs),
@@ -110,6 +108,17 @@ export class PartitionWorker {
       headers: { ...record.headers },
       timestamp: record.timestamp,
     };
+  }
+
+  private async deadLetter(record: EventRecord, error: unknown, attempts: number): Promise<void> {
+    await this.settings.publishDeadLetter(deadLetterEvent(record, this.settings.groupId, error, attempts));
+    this.settings.logger.warn('event dead-lettered', {
+      groupId: this.settings.groupId,
+      topic: record.topic,
+      partition: record.partition,
+      offset: record.offset,
+      error: errorMessage(error),
+    });
   }
 
   private logRetry(error: unknown, attempt: number, delayMs: number): void {

@@ -7,10 +7,15 @@ import type {
   IMemberAssignment,
   TopicPartitionOffsetAndMetadata,
 } from 'kafkajs';
-import type { EventRecord, OutgoingEvent, SubscribeOptions, Subscription } from '../port/event-bus.port';
+import type { OutgoingEvent, SubscribeOptions, Subscription } from '../port/event-bus.port';
 import { sleep } from '../shared/backoff';
 import { deadLetterEvent } from '../shared/dead-letter';
-import { deliverBatch, type DeliveryContext, type DeliveryPolicy } from '../shared/deliver-batch';
+import {
+  decodeRecord,
+  deliverRecords,
+  type DeliveryContext,
+  type DeliveryPolicy,
+} from '../shared/deliver-batch';
 import { errorMessage, type EventBusLogger } from '../shared/logger';
 import { deliveryPolicy } from '../shared/validate-events';
 import { decodeKafkaMessage } from './kafka-codec';
@@ -143,25 +148,13 @@ export class KafkaSubscription implements Subscription {
 
   private async handleBatch(payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
-    const context = this.deliveryContext(payload);
-    let pending: EventRecord[] = [];
-    const deliverPending = async (): Promise<boolean> => {
-      const records = pending;
-      pending = [];
-      return (await deliverBatch(records, this.policy, context)) === 'done';
-    };
-    for (const message of batch.messages) {
+    const records = batch.messages.map((message) => {
       const decoded = decodeKafkaMessage(batch.topic, batch.partition, message);
-      if (decoded.ok) {
-        pending.push(decoded.record);
-        continue;
-      }
       // A value that is not JSON can never be handled: straight to the dead-letter topic.
-      if (!(await deliverPending()) || !context.isActive()) return;
-      await context.deadLetter(decoded.raw, decoded.error, 0);
-      await context.commit(decoded.raw);
-    }
-    await deliverPending();
+      if (!decoded.ok) return { ok: false as const, record: decoded.raw, error: decoded.error };
+      return decodeRecord(decoded.record, this.options.decode);
+    });
+    await deliverRecords(records, this.policy, this.deliveryContext(payload));
   }
 
   private deliveryContext(payload: EachBatchPayload): DeliveryContext<unknown> {

@@ -44,6 +44,13 @@ export interface SubscribeOptions<T = unknown> {
    * partitions may. Delivery is at least once: handlers must be idempotent.
    */
   handler: (batch: EventRecord<T>[]) => Promise<void>;
+  /**
+   * Turns each record's value, a tombstone's null included, into what the handler receives. A
+   * record it throws for can never be handled: it goes to `<topic>.dlq` at once with the error
+   * (never retried, whatever `isTransient` says) and the records around it are handled as usual,
+   * as for a value that is not JSON. The error's message is logged, so it must not quote the value.
+   */
+  decode?: (value: unknown) => T;
   /** Attempts per batch before its failing records are dead-lettered (default 5). */
   maxAttempts?: number;
   /**

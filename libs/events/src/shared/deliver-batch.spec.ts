@@ -1,6 +1,12 @@
 import type { EventRecord } from '../port/event-bus.port';
 import { backoffPolicy } from './backoff';
-import { deliverBatch, type DeliveryContext } from './deliver-batch';
+import {
+  decodeRecord,
+  deliverBatch,
+  deliverRecords,
+  type DeliveryContext,
+  type ReadRecord,
+} from './deliver-batch';
 
 function records(...offsets: number[]): EventRecord<string>[] {
   return offsets.map((offset) => ({
@@ -135,5 +141,84 @@ describe('deliverBatch', () => {
       expect(log.deadLetters).toEqual([]);
       expect(log.commits).toEqual([]);
     });
+  });
+});
+
+describe('decodeRecord', () => {
+  const [record] = records(0);
+  const tombstone = { ...record!, value: null };
+
+  it("hands the value, a tombstone's null included, to decode", () => {
+    const seen: unknown[] = [];
+    const decode = (value: unknown) => {
+      seen.push(value);
+      return { decoded: value };
+    };
+    expect(decodeRecord(record!, decode)).toEqual({
+      ok: true,
+      record: { ...record, value: { decoded: 'v0' } },
+    });
+    expect(decodeRecord(tombstone, decode)).toEqual({
+      ok: true,
+      record: { ...tombstone, value: { decoded: null } },
+    });
+    expect(seen).toEqual(['v0', null]);
+  });
+
+  it('marks a record that decode throws for as one that cannot be handled, keeping its value', () => {
+    const invalid = new Error('not a v1 event');
+    const read = decodeRecord(record!, () => {
+      throw invalid;
+    });
+    expect(read).toEqual({ ok: false, record, error: invalid });
+  });
+
+  it('leaves the record as it is without decode', () => {
+    expect(decodeRecord(record!, undefined)).toEqual({ ok: true, record });
+  });
+});
+
+describe('deliverRecords', () => {
+  const invalid = new Error('not a v1 event');
+  const read = (...offsets: number[]): ReadRecord<string>[] =>
+    records(...offsets).map((record) =>
+      record.offset.startsWith('9') ? { ok: false, record, error: invalid } : { ok: true, record },
+    );
+
+  it('dead-letters a record that cannot be handled at once, handles the rest and commits in order', async () => {
+    const deadLettered: Array<{ offset: string; error: unknown; attempts: number }> = [];
+    const { log, context } = harness(async () => undefined);
+    context.deadLetter = async (record, error, attempts) => {
+      log.deadLetters.push(record.offset);
+      deadLettered.push({ offset: record.offset, error, attempts });
+    };
+    await expect(deliverRecords(read(1, 2, 90, 3, 91), policy, context)).resolves.toBe('done');
+    expect(log.calls).toEqual([['1', '2'], ['3']]);
+    expect(deadLettered).toEqual([
+      { offset: '90', error: invalid, attempts: 0 },
+      { offset: '91', error: invalid, attempts: 0 },
+    ]);
+    expect(log.commits).toEqual(['2', '90', '3', '91']);
+    expect(log.waits).toEqual([]);
+  });
+
+  it('never retries a record that cannot be handled, even when every failure is transient', async () => {
+    const { log, context } = harness(async () => undefined);
+    const retryForever = { ...policy, isTransient: () => true };
+    await expect(deliverRecords(read(90), retryForever, context)).resolves.toBe('done');
+    expect(log.calls).toEqual([]);
+    expect(log.deadLetters).toEqual(['90']);
+    expect(log.commits).toEqual(['90']);
+  });
+
+  it('stops before the record that cannot be handled when the consumer stops during the records before it', async () => {
+    const h = harness(async () => {
+      h.stop();
+      throw new Error('fails while stopping');
+    });
+    await expect(deliverRecords(read(1, 90, 2), policy, h.context)).resolves.toBe('stopped');
+    expect(h.log.calls).toEqual([['1']]);
+    expect(h.log.deadLetters).toEqual([]);
+    expect(h.log.commits).toEqual([]);
   });
 });

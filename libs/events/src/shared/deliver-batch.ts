@@ -78,3 +78,44 @@ export async function deliverBatch<T>(
   }
   return 'done';
 }
+
+/** A record as read: ready for the handler, or one that can never be handled, with the reason. */
+export type ReadRecord<T> =
+  { ok: true; record: EventRecord<T> } | { ok: false; record: EventRecord<T>; error: unknown };
+
+/** Applies a subscription's `decode` to a record's value; a record it throws for cannot be handled. */
+export function decodeRecord(
+  record: EventRecord,
+  decode: ((value: unknown) => unknown) | undefined,
+): ReadRecord<unknown> {
+  if (!decode) return { ok: true, record };
+  try {
+    return { ok: true, record: { ...record, value: decode(record.value) } };
+  } catch (error) {
+    return { ok: false, record, error };
+  }
+}
+
+/**
+ * Delivers a partition's records in order: each run of records that can be handled goes through
+ * `deliverBatch`, and each record that cannot goes straight to the dead-letter topic (0 attempts)
+ * between them, so offsets are still committed in order.
+ */
+export async function deliverRecords<T>(
+  records: ReadRecord<T>[],
+  policy: DeliveryPolicy,
+  context: DeliveryContext<T>,
+): Promise<DeliveryOutcome> {
+  let run: EventRecord<T>[] = [];
+  for (const read of records) {
+    if (read.ok) {
+      run.push(read.record);
+      continue;
+    }
+    if ((await deliverBatch(run, policy, context)) === 'stopped' || !context.isActive()) return 'stopped';
+    run = [];
+    await context.deadLetter(read.record, read.error, 0);
+    await context.commit(read.record);
+  }
+  return deliverBatch(run, policy, context);
+}
