@@ -1,33 +1,76 @@
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { BatchingOptions, EventBus, EventRecord, Subscription } from '@tollgate/events';
+import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
-export interface BusConsumerOptions {
+export interface BusConsumerOptions<T> {
   groupId: string;
   topics: string[];
+  /**
+   * What every record's value must be, a tombstone's null included (`schema.nullable()` on a
+   * compacted topic whose tombstones the consumer reads). A record that fails it is dead-lettered.
+   */
+  schema: ZodType<T, ZodTypeDef, unknown>;
   batching?: BatchingOptions;
   /** Failures retried for as long as the consumer runs instead of dead-lettered (SubscribeOptions.isTransient). */
   isTransient?: (error: unknown) => boolean;
 }
 
+/** A record whose value matched the consumer's schema. */
+export interface DecodedEvent<T> extends Omit<EventRecord, 'value'> {
+  value: T;
+}
+
 /**
  * A consumer group member for the service's lifetime: subscribes once the app is up (topics exist,
  * the database is migrated) and stops before the database closes. Subclasses say what a batch does.
+ *
+ * Every record is checked against the schema before `handle` sees it. One that fails can never
+ * succeed: the bus sends it to `<topic>.dlq` at once with the validation error, logs its topic,
+ * partition and offset, and handles the rest of the batch. So whatever `handle` throws is a real
+ * failure (the database away, a bug): retried, then dead-lettered unless `isTransient` says it passes.
  */
-export abstract class BusConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export abstract class BusConsumer<T> implements OnApplicationBootstrap, OnModuleDestroy {
   private subscription?: Subscription;
 
   protected constructor(
     private readonly bus: EventBus,
-    private readonly options: BusConsumerOptions,
+    private readonly options: BusConsumerOptions<T>,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe({ ...this.options, handler: (batch) => this.handle(batch) });
+    const { schema, ...subscription } = this.options;
+    this.subscription = await this.bus.subscribe<T>({
+      ...subscription,
+      decode: (value) => {
+        const parsed = schema.safeParse(value);
+        if (!parsed.success) throw new MalformedEventError(parsed.error);
+        return parsed.data;
+      },
+      // decode ran on every value, null included, so each value is a T.
+      handler: (batch) => this.handle(batch as DecodedEvent<T>[]),
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.subscription?.stop();
   }
 
-  abstract handle(batch: EventRecord[]): Promise<void>;
+  abstract handle(events: DecodedEvent<T>[]): Promise<void>;
+}
+
+/**
+ * Names each failing field and what was wrong with it, never what it held: the message is logged
+ * and a record may carry user data (zod's own messages quote values for enums and literals).
+ */
+class MalformedEventError extends Error {
+  constructor(error: ZodError) {
+    const issues = error.issues.map((issue) => {
+      const at = issue.path.length > 0 ? issue.path.join('.') : '(value)';
+      const types =
+        issue.code === 'invalid_type' ? ` (expected ${issue.expected}, got ${issue.received})` : '';
+      return `${at}: ${issue.code}${types}`;
+    });
+    super(`does not match its schema: ${issues.join('; ')}`);
+    this.name = 'MalformedEventError';
+  }
 }

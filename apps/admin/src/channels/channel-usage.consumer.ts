@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { TOPICS, usageRecordedV1 } from '@tollgate/contracts';
-import { EVENT_BUS, type EventBus, type EventRecord } from '@tollgate/events';
-import { InjectLogger, InjectServiceConfig, type Logger } from '@tollgate/platform';
-import { BusConsumer } from '@tollgate/runtime';
+import { TOPICS, usageRecordedV1, type UsageRecorded } from '@tollgate/contracts';
+import { EVENT_BUS, type EventBus } from '@tollgate/events';
+import { InjectServiceConfig } from '@tollgate/platform';
+import { BusConsumer, type DecodedEvent } from '@tollgate/runtime';
 import type { AdminConfig } from '../config';
 import { ChannelUsageRepository, type ChannelCharge } from './channel-usage.repository';
 
@@ -11,42 +11,32 @@ const FORGET_EVERY_MS = 3600 * 1000;
 
 /**
  * Keeps channels' used_quota from usage.recorded. Offsets are committed after the handler resolves,
- * so a crash redelivers the batch and the recorded event ids make that a no-op. A record that fails
- * validation is skipped with a warning: billing, which charges it, already dead-letters it.
+ * so a crash redelivers the batch and the recorded event ids make that a no-op.
  */
 @Injectable()
-export class ChannelUsageConsumer extends BusConsumer {
+export class ChannelUsageConsumer extends BusConsumer<UsageRecorded> {
   private lastForgotten = 0;
 
   constructor(
     @Inject(EVENT_BUS) bus: EventBus,
     private readonly usage: ChannelUsageRepository,
-    @InjectLogger() private readonly logger: Logger,
     @InjectServiceConfig() config: AdminConfig,
   ) {
     super(bus, {
       groupId: config.CHANNEL_USAGE_CONSUMER_GROUP,
       topics: [TOPICS.usageRecorded.name],
+      schema: usageRecordedV1,
       // Channel statistics may trail by a quarter second; larger batches cost far less per event.
       batching: { minBytes: 64 * 1024, maxWaitMs: 250 },
-      // Malformed records are skipped below, so whatever still throws is the database away: wait for
+      // Malformed records never reach handle, so whatever throws there is the database away: wait for
       // it rather than dead-letter a channel's usage (the chaos suite saw that after PostgreSQL was killed).
       isTransient: () => true,
     });
   }
 
-  async handle(batch: EventRecord[]): Promise<void> {
+  async handle(events: DecodedEvent<UsageRecorded>[]): Promise<void> {
     const charges: ChannelCharge[] = [];
-    for (const record of batch) {
-      const parsed = usageRecordedV1.safeParse(record.value);
-      if (!parsed.success) {
-        this.logger.warn(
-          { topic: record.topic, offset: record.offset },
-          'usage event skipped: not a usage.recorded v1',
-        );
-        continue;
-      }
-      const event = parsed.data;
+    for (const { value: event } of events) {
       if (event.channel_id !== null && event.quota > 0) {
         charges.push({ eventId: event.event_id, channelId: event.channel_id, quota: event.quota });
       }

@@ -1,8 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
-import { identityUserV1, TOPICS } from '@tollgate/contracts';
-import { EVENT_BUS, type EventBus, type EventRecord } from '@tollgate/events';
-import { BusConsumer } from '@tollgate/runtime';
+import { identityUserV1, TOPICS, type IdentityUser } from '@tollgate/contracts';
+import { EVENT_BUS, type EventBus } from '@tollgate/events';
+import { BusConsumer, type DecodedEvent } from '@tollgate/runtime';
 
 export const AFFILIATE_LINKS_GROUP = 'billing.affiliate-links';
 
@@ -11,19 +11,22 @@ export const AFFILIATE_LINKS_GROUP = 'billing.affiliate-links';
  * the user record cannot move an invitee's rewards to someone else. Idempotent.
  */
 @Injectable()
-export class AffiliateLinksConsumer extends BusConsumer {
+export class AffiliateLinksConsumer extends BusConsumer<IdentityUser | null> {
   constructor(
     @Inject(EVENT_BUS) bus: EventBus,
     private readonly em: EntityManager,
   ) {
-    super(bus, { groupId: AFFILIATE_LINKS_GROUP, topics: [TOPICS.identityUser.name] });
+    super(bus, {
+      groupId: AFFILIATE_LINKS_GROUP,
+      topics: [TOPICS.identityUser.name],
+      schema: identityUserV1.nullable(),
+    });
   }
 
-  async handle(batch: EventRecord[]): Promise<void> {
+  async handle(events: DecodedEvent<IdentityUser | null>[]): Promise<void> {
     const links = new Map<number, number>();
-    for (const record of batch) {
-      if (record.value === null) continue;
-      const user = identityUserV1.parse(record.value);
+    for (const { value: user } of events) {
+      if (user === null) continue;
       if (user.inviter_id !== null && user.inviter_id !== user.id && !links.has(user.id)) {
         links.set(user.id, user.inviter_id);
       }

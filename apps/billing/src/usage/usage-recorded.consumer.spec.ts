@@ -1,10 +1,46 @@
-import { usageRecordedV1 } from '@tollgate/contracts';
-import type { EventBus, SubscribeOptions } from '@tollgate/events';
+import { TOPICS, type UsageRecorded } from '@tollgate/contracts';
+import {
+  deadLetterTopic,
+  InProcessEventBus,
+  silentEventBusLogger,
+  type EventBus,
+  type EventRecord,
+  type SubscribeOptions,
+} from '@tollgate/events';
+import { randomUUID } from 'node:crypto';
 import { UsageRecordedConsumer } from './usage-recorded.consumer';
 import type { UsageSettlementService } from './usage-settlement.service';
 
+const USAGE_RECORDED = TOPICS.usageRecorded.name;
+
+function aUsageEvent(userId: number, quota: number): UsageRecorded {
+  const eventId = randomUUID();
+  return {
+    v: 1,
+    event_id: eventId,
+    request_id: `req-${eventId}`,
+    user_id: userId,
+    token_id: 7,
+    token_name: 'ci',
+    channel_id: 3,
+    group: 'default',
+    model: 'gpt-4o-mini',
+    upstream_model: 'gpt-4o-mini-2024-07-18',
+    prompt_tokens: 1200,
+    completion_tokens: 300,
+    cached_tokens: 200,
+    quota,
+    price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
+    latency_ms: 850,
+    ttft_ms: 120,
+    is_stream: true,
+    status: 'success',
+    created_at: 1_700_000_000,
+  };
+}
+
 describe('UsageRecordedConsumer', () => {
-  async function subscribed(): Promise<SubscribeOptions<unknown>> {
+  it('retries a batch that failed for a passing reason instead of dead-lettering a charge', async () => {
     let options: SubscribeOptions<unknown> | undefined;
     const bus = {
       subscribe: async (o: SubscribeOptions<unknown>) => {
@@ -13,21 +49,55 @@ describe('UsageRecordedConsumer', () => {
       },
     } as unknown as EventBus;
     await new UsageRecordedConsumer(bus, {} as UsageSettlementService).onApplicationBootstrap();
-    return options!;
-  }
-
-  it('retries a batch that failed for a passing reason instead of dead-lettering a charge', async () => {
-    const { isTransient } = await subscribed();
     const databaseAway = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
       code: 'ECONNREFUSED',
     });
-    expect(isTransient?.(databaseAway)).toBe(true);
+    expect(options?.isTransient?.(databaseAway)).toBe(true);
   });
 
-  it('lets a record that fails validation go to the dead-letter topic', async () => {
-    const { isTransient } = await subscribed();
-    const invalid = usageRecordedV1.safeParse({ v: 1 });
-    expect(invalid.success).toBe(false);
-    expect(isTransient?.(invalid.error)).toBe(false);
+  it('dead-letters a record that fails validation at once and settles the rest of its batch', async () => {
+    const bus = new InProcessEventBus({ logger: silentEventBusLogger });
+    const dlq = deadLetterTopic(USAGE_RECORDED);
+    await bus.ensureTopics([
+      { name: USAGE_RECORDED, partitions: 1 },
+      { name: dlq, partitions: 1 },
+    ]);
+    const settledEvents: UsageRecorded[] = [];
+    let settledBoth!: () => void;
+    const bothSettled = new Promise<void>((resolve) => (settledBoth = resolve));
+    const settlement = {
+      settle: async (events: UsageRecorded[]) => {
+        settledEvents.push(...events);
+        if (settledEvents.length >= 2) settledBoth();
+        return { settled: events.length };
+      },
+    } as unknown as UsageSettlementService;
+    const deadLetters: EventRecord[] = [];
+    let deadLettered!: () => void;
+    const oneDeadLettered = new Promise<void>((resolve) => (deadLettered = resolve));
+    const dlqReader = await bus.subscribe({
+      groupId: 'dlq-reader',
+      topics: [dlq],
+      handler: async (batch) => {
+        deadLetters.push(...batch);
+        deadLettered();
+      },
+    });
+    const consumer = new UsageRecordedConsumer(bus, settlement);
+    await consumer.onApplicationBootstrap();
+    const [first, second] = [aUsageEvent(1, 100), aUsageEvent(2, 250)];
+
+    await bus.publish([
+      { topic: USAGE_RECORDED, key: '1', value: first },
+      { topic: USAGE_RECORDED, key: 'bad', value: { v: 1, event_id: 'nope' } },
+      { topic: USAGE_RECORDED, key: '2', value: second },
+    ]);
+    await Promise.all([bothSettled, oneDeadLettered]);
+    await consumer.onModuleDestroy();
+    await dlqReader.stop();
+    await bus.close();
+
+    expect(settledEvents).toEqual([first, second]);
+    expect(deadLetters.map((letter) => letter.key)).toEqual(['bad']);
   });
 });

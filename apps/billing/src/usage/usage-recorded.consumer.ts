@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TOPICS, usageRecordedV1, type UsageRecorded } from '@tollgate/contracts';
-import { EVENT_BUS, type EventBus, type EventRecord } from '@tollgate/events';
-import { BusConsumer } from '@tollgate/runtime';
-import { ZodError } from 'zod';
+import { EVENT_BUS, type EventBus } from '@tollgate/events';
+import { BusConsumer, type DecodedEvent } from '@tollgate/runtime';
 import { UsageSettlementService } from './usage-settlement.service';
 
 export const USAGE_GROUP = 'billing.usage';
@@ -10,13 +9,13 @@ export const USAGE_GROUP = 'billing.usage';
 /**
  * Charges usage.recorded, one transaction per batch. The bus commits offsets only after the
  * handler resolves, so a crash after the database commit redelivers the batch, and the unique
- * event id makes that a no-op. A record that fails validation fails the batch; the bus then
- * retries record by record and dead-letters only that one. Any other failure (the database away,
- * …) is retried for as long as it lasts: a usage event dropped to the dead-letter topic would be a
- * served call never charged (found by the chaos suite: PostgreSQL killed for five seconds).
+ * event id makes that a no-op. A record that fails validation never gets here (the bus
+ * dead-letters it at once), so any failure here (the database away, …) is retried for as long as
+ * it lasts: a usage event dropped to the dead-letter topic would be a served call never charged
+ * (found by the chaos suite: PostgreSQL killed for five seconds).
  */
 @Injectable()
-export class UsageRecordedConsumer extends BusConsumer {
+export class UsageRecordedConsumer extends BusConsumer<UsageRecorded> {
   private readonly logger = new Logger(UsageRecordedConsumer.name);
 
   constructor(
@@ -26,15 +25,16 @@ export class UsageRecordedConsumer extends BusConsumer {
     super(bus, {
       groupId: USAGE_GROUP,
       topics: [TOPICS.usageRecorded.name],
+      schema: usageRecordedV1,
       // One transaction per batch: a tenth of a second of gathering under load makes batches
       // larger and settlement cheaper per event, well inside relay's hold (RELAY_QUOTA_HOLD_MS).
       batching: { minBytes: 64 * 1024, maxWaitMs: 100 },
-      isTransient: (error) => !(error instanceof ZodError),
+      isTransient: () => true,
     });
   }
 
-  async handle(batch: EventRecord[]): Promise<void> {
-    const events: UsageRecorded[] = batch.map((record) => usageRecordedV1.parse(record.value));
+  async handle(batch: DecodedEvent<UsageRecorded>[]): Promise<void> {
+    const events = batch.map((event) => event.value);
     const { settled } = await this.settlement.settle(events);
     if (settled < events.length)
       this.logger.log(`skipped ${events.length - settled} usage event(s) settled before`);
