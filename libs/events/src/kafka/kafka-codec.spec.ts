@@ -59,4 +59,10 @@ describe('kafka codec', () => {
     expect(decoded.ok).toBe(false);
     if (!decoded.ok) expect(decoded.raw.value).toBe('not json');
   });
+
+  it('says a value is not JSON without quoting any of it', () => {
+    const decoded = decodeKafkaMessage('orders', 0, message(Buffer.from('private text')));
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) expect(decoded.error.message).toBe('value is not JSON (12 characters)');
+  });
 });
