@@ -36,6 +36,17 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_SESSION_CACHE_MS: envInt().pipe(z.number().min(0).max(2000)).default('1000'),
   /** Keep-alive connections per backend service. */
   GATEWAY_BACKEND_CONNECTIONS: envInt().pipe(z.number().min(1)).default('128'),
+  /**
+   * How long auth, billing and admin may take to begin an answer before the caller gets 504; 0 waits
+   * for ever. Their answers (exports too) begin at once, so only a frozen or wedged service hits it.
+   */
+  GATEWAY_BACKEND_HEADERS_TIMEOUT_MS: envInt().pipe(z.number().int().min(0)).default('60000'),
+  /**
+   * The same for relay and chat, whose answers to a non-streamed call begin only when the model has
+   * finished: above relay's own worst case (queue wait, then up to three upstream attempts of
+   * RELAY_UPSTREAM_HEADERS_TIMEOUT_MS each).
+   */
+  GATEWAY_MODEL_HEADERS_TIMEOUT_MS: envInt().pipe(z.number().int().min(0)).default('960000'),
   /** Comma-separated origins allowed to call the API from a browser; empty = same origin only. */
   CORS_ORIGINS: z.string().default(''),
   /**

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors } from 'undici';
 import { ErrorCode, type BackendService, type CompiledRouteTable } from '@tollgate/contracts';
 import type { ClientAddressResolver } from './client/client-address';
 import { bodyLimitFor, BodyTooLargeError, limitedBody } from './limits/body-limit';
@@ -164,6 +165,15 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
   if (outcome.kind === 'backend_failed') {
     if (outcome.error instanceof BodyTooLargeError) {
       sendGatewayError(res, path, 413, ErrorCode.PayloadTooLarge, outcome.error.message);
+    } else if (outcome.error instanceof errors.HeadersTimeoutError) {
+      deps.onBackendError(route.service, outcome.error);
+      sendGatewayError(
+        res,
+        path,
+        504,
+        ErrorCode.UpstreamTimeout,
+        `The ${route.service} service did not answer in time`,
+      );
     } else {
       deps.onBackendError(route.service, outcome.error);
       sendGatewayError(

@@ -24,6 +24,12 @@ function backendUrls(config: GatewayConfig): Record<BackendService, string> {
   };
 }
 
+function backendHeadersTimeouts(config: GatewayConfig): Record<BackendService, number> {
+  const model = config.GATEWAY_MODEL_HEADERS_TIMEOUT_MS;
+  const backend = config.GATEWAY_BACKEND_HEADERS_TIMEOUT_MS;
+  return { auth: backend, billing: backend, admin: backend, relay: model, chat: model };
+}
+
 /** The edge. It needs no bus and no store of its own: the services behind it own all state. */
 export async function startGateway(env: Env): Promise<RunningService> {
   const config = loadConfig(gatewayConfigSchema, env);
@@ -31,6 +37,7 @@ export async function startGateway(env: Env): Promise<RunningService> {
   const pools = new BackendPools({
     urls: backendUrls(config),
     connectionsPerBackend: config.GATEWAY_BACKEND_CONNECTIONS,
+    headersTimeoutMs: backendHeadersTimeouts(config),
   });
 
   const running = await startNestService({

@@ -5,11 +5,14 @@ export interface BackendPoolOptions {
   /** Base URL per backend service, e.g. http://127.0.0.1:3001. */
   urls: Record<BackendService, string>;
   connectionsPerBackend: number;
+  /** How long each backend may take to begin its answer (0: no limit). */
+  headersTimeoutMs: Record<BackendService, number>;
 }
 
 /**
- * One keep-alive connection pool per backend service. Body and headers timeouts are off: a
- * long stream is normal here, and the client's own disconnect is what ends a stuck call.
+ * One keep-alive connection pool per backend service. The body timeout is off: a long stream is
+ * normal here, and the client's own disconnect is what ends it. The headers timeout frees a call
+ * held by a frozen backend (its connection stays open, so nothing else would).
  */
 export class BackendPools {
   private readonly pools = new Map<BackendService, Pool>();
@@ -23,7 +26,7 @@ export class BackendPools {
           pipelining: 1,
           keepAliveTimeout: 30_000,
           keepAliveMaxTimeout: 600_000,
-          headersTimeout: 0,
+          headersTimeout: options.headersTimeoutMs[service],
           bodyTimeout: 0,
         }),
       );

@@ -373,6 +373,48 @@ describe('streaming', () => {
     expect(await backendClosed).toBe(false);
   });
 
+  it('answers 504 in the caller’s shape, and lets the backend go, when a backend holds a call without answering (frozen)', async () => {
+    const impatient = await startGateway(
+      gatewayEnv(
+        Object.fromEntries(BACKEND_SERVICES.map((s) => [s, backends[s].url])) as Record<
+          BackendService,
+          string
+        >,
+        { GATEWAY_BACKEND_HEADERS_TIMEOUT_MS: '300', GATEWAY_MODEL_HEADERS_TIMEOUT_MS: '300' },
+      ),
+    );
+    try {
+      const released: Promise<boolean>[] = [];
+      const hold = (backend: RecordingBackend, path: string) =>
+        released.push(
+          new Promise((resolve) =>
+            backend.handlePath(path, (req, res) => {
+              req.resume();
+              res.on('close', () => resolve(!res.writableFinished));
+            }),
+          ),
+        );
+      hold(backends.relay, '/v1/frozen-probe');
+      hold(backends.admin, '/api/status/frozen-probe');
+
+      const model = await call(impatient, '/v1/frozen-probe');
+      const api = await call(impatient, '/api/status/frozen-probe');
+
+      expect(model.status).toBe(504);
+      expect(model.json()).toEqual({
+        error: expect.objectContaining({
+          message: expect.stringContaining('relay'),
+          code: 'upstream_timeout',
+        }),
+      });
+      expect(api.status).toBe(504);
+      expect(api.json()).toEqual({ success: false, message: expect.stringContaining('admin') });
+      expect(await Promise.all(released)).toEqual([true, true]);
+    } finally {
+      await impatient.close();
+    }
+  });
+
   it('cuts the client off, rather than ending cleanly, when the backend breaks mid-stream', async () => {
     backends.relay.handlePath('/v1/breaking-probe', (req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
