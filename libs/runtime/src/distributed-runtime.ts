@@ -40,7 +40,14 @@ export function createDistributedRuntime(
     bus: needs.bus
       ? createEventBus({ kind: 'kafka', brokers, clientId: config.SERVICE_NAME, logger })
       : createEventBus({ kind: 'memory', logger }),
-    kv: config.REDIS_URL ? createKvStore({ kind: 'redis', url: config.REDIS_URL }) : new MemoryKvStore(),
+    kv: config.REDIS_URL
+      ? createKvStore({
+          kind: 'redis',
+          url: config.REDIS_URL,
+          onConnectionError: (error) =>
+            logger.warn('Redis connection lost; commands wait while it reconnects', { error: error.message }),
+        })
+      : new MemoryKvStore(),
     embedded: false,
   };
 }

@@ -13,6 +13,12 @@ import { KV_SCRIPTS, type KvScriptCommands } from './lua-scripts';
 export interface RedisKvStoreOptions {
   /** Prepended to every key this store touches (e.g. 'tollgate:'), to share a Redis safely. */
   keyPrefix?: string;
+  /**
+   * Told once when the connection the store owns is lost (or cannot be made), not at every retry;
+   * told again only after it has been ready since. Without it the store stays silent: ioredis itself
+   * would print "Unhandled error event" to stderr at every reconnect attempt.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 type ScriptedRedis = Redis & KvScriptCommands;
@@ -36,6 +42,7 @@ export class RedisKvStore implements KvStore {
     }
     this.redis = client as ScriptedRedis;
     this.ownsClient = typeof urlOrClient === 'string';
+    if (this.ownsClient) reportOutagesOnce(client, options.onConnectionError ?? (() => undefined));
     this.keyPrefix = options.keyPrefix ?? '';
   }
 
@@ -129,7 +136,10 @@ export class RedisKvStore implements KvStore {
   }
 
   async close(): Promise<void> {
-    if (this.ownsClient && this.redis.status !== 'end') await this.redis.quit();
+    if (!this.ownsClient || this.redis.status === 'end') return;
+    // QUIT would wait in the offline queue for a Redis that is away; stop reconnecting instead.
+    if (this.redis.status === 'ready') await this.redis.quit();
+    else this.redis.disconnect();
   }
 
   private key(key: string): string {
@@ -142,4 +152,15 @@ export class RedisKvStore implements KvStore {
     const base = this.key(`quota:{${account}}`);
     return [`${base}:expiry`, `${base}:amount`, `${base}:total`];
   }
+}
+
+/** Commands wait in ioredis's offline queue while it reconnects; an outage needs saying once, not per attempt. */
+function reportOutagesOnce(client: Redis, report: (error: Error) => void): void {
+  let reported = false;
+  client.on('error', (error: Error) => {
+    if (reported) return;
+    reported = true;
+    report(error);
+  });
+  client.on('ready', () => (reported = false));
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { RedisKvStore } from '../../src';
 import { describeKvStoreContract } from '../contract/kv-store.contract';
@@ -68,5 +69,38 @@ describe('RedisKvStore on a shared client', () => {
     });
     await expect(store.settle(account, 'big', large - 1, 10_000)).resolves.toBe(true);
     await expect(store.outstanding(account)).resolves.toBe(large - 1);
+  });
+});
+
+describe('RedisKvStore when its Redis is away', () => {
+  it('reports the outage once, not at every reconnect attempt, and serves again once Redis is back', async () => {
+    // Resets the first three connections (Redis away), then forwards to the real Redis.
+    const redis = new URL(redisUrl);
+    let attempts = 0;
+    const server = createServer((socket) => {
+      attempts += 1;
+      if (attempts <= 3) return socket.resetAndDestroy();
+      const upstream = connect(Number(redis.port), redis.hostname);
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const reported: Error[] = [];
+    const store = new RedisKvStore(`redis://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+      keyPrefix,
+      onConnectionError: (error) => reported.push(error),
+    });
+    try {
+      await store.set('after-outage', 'served');
+
+      expect(await store.get('after-outage')).toBe('served');
+      expect(attempts).toBeGreaterThan(3);
+      expect(reported).toHaveLength(1);
+      expect(reported[0]).toMatchObject({ code: 'ECONNRESET' });
+    } finally {
+      await store.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
