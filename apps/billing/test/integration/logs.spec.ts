@@ -1,78 +1,38 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { LogType, Role, TOPICS, type LogItem, type Page, type UsageRecorded } from '@tollgate/contracts';
-import type { TestDatabase } from '@tollgate/persistence';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import type { Env } from '@tollgate/runtime';
+import { LogType, Role, type LogItem, type Page } from '@tollgate/contracts';
 import {
   anIdentityUser,
   eventually,
-  getJson,
   INFRASTRUCTURES,
-  openInfrastructure,
   randomUserId,
-  waitUntilReady,
   withDatabase,
   type JsonResponse,
-  type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
-import { startBilling } from '../../src';
+import { BillingHarness, type Billing } from './billing-harness';
+import { aUsageEvent } from './builders';
 
 jest.setTimeout(90_000);
 
 const DAY = 86_400;
 type LogPage = JsonResponse<{ success: boolean; message: string; data?: Page<LogItem> }>;
 
-function aUsageEvent(
-  userId: number,
-  createdAt: number,
-  overrides: Partial<UsageRecorded> = {},
-): UsageRecorded {
-  const eventId = randomUUID();
-  return {
-    v: 1,
-    event_id: eventId,
-    request_id: `req-${eventId}`,
-    user_id: userId,
-    token_id: 7,
-    token_name: 'ci',
-    channel_id: 3,
-    group: 'default',
-    model: 'gpt-4o-mini',
-    upstream_model: 'gpt-4o-mini-2024-07-18',
-    prompt_tokens: 1200,
-    completion_tokens: 300,
-    cached_tokens: 200,
-    quota: 1000,
-    price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
-    latency_ms: 2500,
-    ttft_ms: 120,
-    is_stream: true,
-    status: 'success',
-    created_at: createdAt,
-    ...overrides,
-  };
-}
-
 describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
-  let infra: TestInfrastructureWithDatabase;
-  let database: TestDatabase;
-  let url: string;
-  let close: () => Promise<void>;
-  const secret = randomBytes(32).toString('hex');
+  const harness = new BillingHarness(kind, 'billing-logs-it', {
+    // The 13th line (newest first) is a request with a promo bonus in the same second after it:
+    // an export batch ends between the two, so the keyset cursor must keep both.
+    env: () => ({ LOG_EXPORT_BATCH_ROWS: '13' }),
+  });
+  let billing: Billing;
   const now = Math.floor(Date.now() / 1000);
   const user = randomUserId();
   const other = randomUserId();
   const admin = randomUserId();
 
-  const headers = async (userId: number, role: Role = Role.User) => ({
-    [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId, role, via: 'session' }, secret),
-  });
-  const logs = async (path: string, userId = user, role = Role.User): Promise<LogPage> =>
-    getJson(`${url}${path}`, await headers(userId, role));
+  const logs = (path: string, userId = user, role = Role.User): Promise<LogPage> =>
+    billing.as(userId, role).get(path);
   const items = async (path: string, userId = user, role = Role.User) =>
     (await logs(path, userId, role)).body.data?.items ?? [];
   const download = async (path: string, userId = user, role = Role.User) => {
-    const response = await fetch(`${url}${path}`, { headers: await headers(userId, role) });
+    const response = await billing.as(userId, role).fetch(path);
     // ignoreBOM keeps the byte-order mark in the text, so the test sees it.
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, text };
@@ -81,7 +41,8 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
   // The user's history: 23 requests an hour apart, one failed upstream, one through another token
   // and model, plus four balance changes recorded in the ledger (one in the second of a request).
   const usage = Array.from({ length: 23 }, (_, i) =>
-    aUsageEvent(user, now - DAY + i * 3600, {
+    aUsageEvent(user, {
+      created_at: now - DAY + i * 3600,
       quota: 1000 + i,
       ...(i === 5 && { status: 'upstream_error' as const, quota: 0 }),
       ...(i === 6 && {
@@ -93,23 +54,12 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
       ...(i === 7 && { group: 'vip' }),
     }),
   );
-  const othersUsage = aUsageEvent(other, now - 3 * DAY, { token_name: 'other' });
+  const othersUsage = aUsageEvent(other, { created_at: now - 3 * DAY, token_name: 'other' });
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'billing-logs-it');
-    database = await infra.createDatabase();
-    const env: Env = {
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'error',
-      DATABASE_URL: database.url,
-      TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-      // The 13th line (newest first) is a request with a promo bonus in the same second after it:
-      // an export batch ends between the two, so the keyset cursor must keep both.
-      LOG_EXPORT_BATCH_ROWS: '13',
-    };
-    // Migrate, then write ledger entries while billing is stopped (PGlite has one connection).
-    await (await startBilling(env, infra.runtime)).close();
+    await harness.open();
+    // Ledger entries are written while billing is stopped (PGlite has one connection).
+    const database = await harness.migratedDatabase();
     await withDatabase(database, async (query) => {
       await query('insert into accounts (user_id) values (?)', [user]);
       await query(
@@ -138,19 +88,9 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
         ],
       );
     });
-    const billing = await startBilling(env, infra.runtime);
-    url = billing.url;
-    close = () => billing.close();
-    await waitUntilReady(url);
-    await infra.runtime.bus.publish([
-      { topic: TOPICS.identityUser.name, key: String(user), value: anIdentityUser(user) },
-      { topic: TOPICS.identityUser.name, key: String(other), value: anIdentityUser(other) },
-      ...[...usage, othersUsage].map((value) => ({
-        topic: TOPICS.usageRecorded.name,
-        key: String(value.user_id),
-        value,
-      })),
-    ]);
+    billing = await harness.start({ database });
+    await harness.publishUsers([anIdentityUser(user), anIdentityUser(other)]);
+    await harness.publishUsage([...usage, othersUsage]);
     // Filtered by user: on a shared broker billing may also settle other runs' leftover events.
     await eventually('every usage line and both usernames', async () => {
       const mine = (await logs(`/api/log/?user_id=${user}&page_size=100`, admin, Role.Admin)).body.data
@@ -161,10 +101,7 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     });
   });
 
-  afterAll(async () => {
-    await close?.();
-    await infra?.close();
-  });
+  afterAll(() => harness.close());
 
   it("pages the caller's own lines newest first, 20 by default, with new-api's fields", async () => {
     const first = await logs('/api/log/self');
