@@ -7,7 +7,7 @@ export {
   type MigrationClass,
 } from './database/orm-options';
 export { schemaOf, withSchema, withDatabase, redactUrl } from './database/database-url';
-export { isUniqueViolation } from './database/database-errors';
+export { isInfrastructureUnavailable, isUniqueViolation } from './database/database-errors';
 export {
   PersistenceModule,
   PERSISTENCE_OPTIONS,
