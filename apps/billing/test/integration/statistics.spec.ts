@@ -1,23 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  Role,
-  TOPICS,
-  type AdminOverview,
-  type DailyModelUsage,
-  type UsageRecorded,
-} from '@tollgate/contracts';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import {
-  eventually,
-  getJson,
-  INFRASTRUCTURES,
-  openInfrastructure,
-  randomUserId,
-  waitUntilReady,
-  type JsonResponse,
-  type TestInfrastructureWithDatabase,
-} from '@tollgate/testing';
-import { startBilling } from '../../src';
+import { Role, type AdminOverview, type DailyModelUsage, type UsageRecorded } from '@tollgate/contracts';
+import { eventually, INFRASTRUCTURES, randomUserId, type JsonResponse } from '@tollgate/testing';
+import { BillingHarness, type Billing } from './billing-harness';
+import { aUsageEvent } from './builders';
 
 jest.setTimeout(90_000);
 
@@ -27,95 +11,44 @@ const base = Date.parse('2021-01-04T00:00:00Z') + Math.floor(Math.random() * 150
 const day = (n: number) => new Date(base + n * 86_400_000).toISOString().slice(0, 10);
 type Statistics = JsonResponse<{ success: boolean; message: string; data?: DailyModelUsage[] }>;
 
-function aUsageEvent(
-  userId: number,
-  createdAt: number,
-  overrides: Partial<UsageRecorded> = {},
-): UsageRecorded {
-  const eventId = randomUUID();
-  return {
-    v: 1,
-    event_id: eventId,
-    request_id: `req-${eventId}`,
-    user_id: userId,
-    token_id: 7,
-    token_name: 'ci',
-    channel_id: 3,
-    group: 'default',
-    model: 'gpt-4o-mini',
-    upstream_model: 'gpt-4o-mini',
-    prompt_tokens: 100,
-    completion_tokens: 10,
-    cached_tokens: 0,
-    quota: 1000,
-    price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
-    latency_ms: 500,
-    ttft_ms: null,
-    is_stream: false,
-    status: 'success',
-    created_at: createdAt,
-    ...overrides,
-  };
-}
+/** A call of 100 prompt and 10 completion tokens at `createdAt`. */
+const aUsageEventAt = (userId: number, createdAt: number, overrides: Partial<UsageRecorded> = {}) =>
+  aUsageEvent(userId, { created_at: createdAt, prompt_tokens: 100, completion_tokens: 10, ...overrides });
 
 describe.each(INFRASTRUCTURES)('billing statistics on %s infrastructure', (kind) => {
-  let infra: TestInfrastructureWithDatabase;
-  let url: string;
-  let close: () => Promise<void>;
-  const secret = randomBytes(32).toString('hex');
+  const harness = new BillingHarness(kind, 'billing-statistics-it');
+  let billing: Billing;
   const user = randomUserId();
   const other = randomUserId();
 
-  const statistics = async (path: string, userId = user, role = Role.User): Promise<Statistics> =>
-    getJson(`${url}${path}`, {
-      [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId, role, via: 'session' }, secret),
-    });
+  const statistics = (path: string, userId = user, role = Role.User): Promise<Statistics> =>
+    billing.as(userId, role).get(path);
 
   // 20:59:59Z is 23:59:59 in Moscow, still day 1; 21:00:00Z is already day 2 there.
   const events = [
-    aUsageEvent(user, at(`${day(0)}T21:00:00Z`), { quota: 50, prompt_tokens: 40, completion_tokens: 4 }),
-    aUsageEvent(user, at(`${day(1)}T20:59:59Z`), { quota: 100 }),
-    aUsageEvent(user, at(`${day(1)}T21:00:00Z`), { quota: 200 }),
-    aUsageEvent(user, at(`${day(2)}T10:00:00Z`), { quota: 300, model: 'claude-haiku-4-5', token_id: 8 }),
-    aUsageEvent(other, at(`${day(2)}T10:00:00Z`), { quota: 5_000 }),
+    aUsageEventAt(user, at(`${day(0)}T21:00:00Z`), { quota: 50, prompt_tokens: 40, completion_tokens: 4 }),
+    aUsageEventAt(user, at(`${day(1)}T20:59:59Z`), { quota: 100 }),
+    aUsageEventAt(user, at(`${day(1)}T21:00:00Z`), { quota: 200 }),
+    aUsageEventAt(user, at(`${day(2)}T10:00:00Z`), { quota: 300, model: 'claude-haiku-4-5', token_id: 8 }),
+    aUsageEventAt(other, at(`${day(2)}T10:00:00Z`), { quota: 5_000 }),
   ];
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'billing-statistics-it');
-    const database = await infra.createDatabase();
-    const billing = await startBilling(
-      {
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'error',
-        DATABASE_URL: database.url,
-        TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-      },
-      infra.runtime,
-    );
-    url = billing.url;
-    close = () => billing.close();
-    await waitUntilReady(url);
-    const publish = (batch: readonly UsageRecorded[]) =>
-      infra.runtime.bus.publish(
-        batch.map((value) => ({ topic: TOPICS.usageRecorded.name, key: String(value.user_id), value })),
-      );
+    await harness.open();
+    billing = await harness.start();
     // The first event arrives three times: the statistics must count it once.
-    await publish(events);
-    await publish([events[0]]);
-    await publish([events[0]]);
+    await harness.publishUsage(events);
+    await harness.publishUsage([events[0]]);
+    await harness.publishUsage([events[0]]);
     // Settled after the events above (same user, so same partition, in order).
-    await publish([aUsageEvent(user, at(`${day(6)}T12:00:00Z`), { quota: 1 })]);
+    await harness.publishUsage([aUsageEventAt(user, at(`${day(6)}T12:00:00Z`), { quota: 1 })]);
     await eventually('every usage event in the statistics', async () => {
       const answer = await statistics(`/api/statistics/self?start_date=${day(0)}&end_date=${day(6)}`);
       return answer.body.data?.some((row) => row.date === day(6)) ? true : undefined;
     });
   });
 
-  afterAll(async () => {
-    await close?.();
-    await infra?.close();
-  });
+  afterAll(() => harness.close());
 
   const moscowDay = (date: string) => ({
     start_timestamp: at(`${date}T00:00:00+03:00`),
@@ -192,21 +125,14 @@ describe.each(INFRASTRUCTURES)('billing statistics on %s infrastructure', (kind)
   it('gives admins the overview: active users and upstream errors today, 7 and 30 days, the top users, the lag', async () => {
     const [busy, quiet] = [randomUserId(), randomUserId()];
     const now = Math.floor(Date.now() / 1000);
-    await infra.runtime.bus.publish(
-      [
-        aUsageEvent(busy, now - 60, { quota: 4_000 }),
-        aUsageEvent(busy, now - 30, { quota: 0, status: 'upstream_error' }),
-        aUsageEvent(quiet, now - 3 * 86_400, { quota: 700 }),
-      ].map((value) => ({ topic: TOPICS.usageRecorded.name, key: String(value.user_id), value })),
-    );
+    await harness.publishUsage([
+      aUsageEventAt(busy, now - 60, { quota: 4_000 }),
+      aUsageEventAt(busy, now - 30, { quota: 0, status: 'upstream_error' }),
+      aUsageEventAt(quiet, now - 3 * 86_400, { quota: 700 }),
+    ]);
 
     const overview = await eventually('the recent usage in the overview', async () => {
-      const answer = await getJson<{ data?: AdminOverview }>(`${url}/api/statistics/overview`, {
-        [INTERNAL_IDENTITY_HEADER]: await signInternalToken(
-          { userId: other, role: Role.Admin, via: 'session' },
-          secret,
-        ),
-      });
+      const answer = await billing.asAdmin(other).get<{ data?: AdminOverview }>('/api/statistics/overview');
       return answer.body.data?.windows[2]?.requests === 3 ? answer.body.data : undefined;
     });
     const refused = await statistics('/api/statistics/overview');
