@@ -7,6 +7,7 @@ import {
   type DeliveryContext,
   type ReadRecord,
 } from './deliver-batch';
+import { deliveryPolicy, retryTimeBeforeDeadLetterMs } from './validate-events';
 
 function records(...offsets: number[]): EventRecord<string>[] {
   return offsets.map((offset) => ({
@@ -64,6 +65,18 @@ describe('deliverBatch', () => {
     expect(log.waits).toEqual([10, 20]);
     expect(log.commits).toEqual(['5']);
     expect(log.deadLetters).toEqual([]);
+  });
+
+  it('waits retryTimeBeforeDeadLetterMs in all before it dead-letters, with the defaults and with given options', async () => {
+    for (const options of [{}, { maxAttempts: 3, backoff: { initialDelayMs: 10, maxDelayMs: 15 } }]) {
+      const { log, context } = harness(async () => {
+        throw new Error('poison');
+      });
+      await deliverBatch(records(7), deliveryPolicy(options), context);
+      expect(log.deadLetters).toEqual(['7']);
+      expect(log.waits.reduce((sum, ms) => sum + ms, 0)).toBe(retryTimeBeforeDeadLetterMs(options));
+    }
+    expect(retryTimeBeforeDeadLetterMs()).toBe(200 + 400 + 800 + 1_600);
   });
 
   it('dead-letters a lone record after maxAttempts and moves on', async () => {
