@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { TokenExpirySweeper } from './token-expiry.sweeper';
+import { TokenUsageConsumer } from './token-usage.consumer';
+import { TokenUsageRepository } from './token-usage.repository';
+
+@Module({ providers: [TokenUsageRepository, TokenUsageConsumer, TokenExpirySweeper] })
+export class TokenUsageModule {}
