@@ -1,19 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { TOPICS, type BillingBalance, type UsageRecorded } from '@tollgate/contracts';
+import { randomUUID } from 'node:crypto';
+import { TOPICS } from '@tollgate/contracts';
 import type { TestDatabase } from '@tollgate/persistence';
 import { METRICS } from '@tollgate/platform';
-import type { Env } from '@tollgate/runtime';
-import {
-  eventually,
-  INFRASTRUCTURES,
-  openInfrastructure,
-  randomUserId,
-  TopicRecorder,
-  waitUntilReady,
-  withDatabase,
-  type TestInfrastructureWithDatabase,
-} from '@tollgate/testing';
-import { startBilling } from '../../src';
+import { eventually, INFRASTRUCTURES, randomUserId, withDatabase } from '@tollgate/testing';
+import { BillingHarness } from './billing-harness';
+import { aUsageEvent } from './builders';
 
 jest.setTimeout(90_000);
 
@@ -28,50 +19,25 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe.each(INFRASTRUCTURES)("billing's monitoring metrics on %s infrastructure", (kind) => {
-  let infra: TestInfrastructureWithDatabase;
-  let balances: TopicRecorder;
-  const secret = randomBytes(32).toString('hex');
-
-  const billingEnv = (database: TestDatabase): Env => ({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'error',
-    DATABASE_URL: database.url,
-    TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+  const harness = new BillingHarness(kind, 'billing-monitoring-it', {
+    topics: [TOPICS.usageRecorded],
+    record: [TOPICS.billingBalance],
   });
 
   /** Billing running on the database until `whileRunning` ends; its /metrics text is handed over. */
-  const withBilling = async <T>(
+  const withBilling = <T>(
     database: TestDatabase,
     whileRunning: (metrics: () => Promise<string>) => Promise<T>,
-  ): Promise<T> => {
-    const billing = await startBilling(billingEnv(database), infra.runtime);
-    try {
-      await waitUntilReady(billing.url);
-      return await whileRunning(async () => (await fetch(`${billing.url}/metrics`)).text());
-    } finally {
-      await billing.close();
-    }
-  };
-
-  beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'billing-monitoring-it');
-    await infra.runtime.bus.ensureTopics([TOPICS.usageRecorded, TOPICS.billingBalance]);
-    balances = await TopicRecorder.start(
-      infra.runtime.bus,
-      TOPICS.billingBalance.name,
-      `billing-monitoring-it.balances.${infra.runId}`,
+  ): Promise<T> =>
+    harness.run(database, (billing) =>
+      whileRunning(async () => (await fetch(`${billing.url}/metrics`)).text()),
     );
-  });
 
-  afterAll(async () => {
-    await balances?.stop();
-    await infra?.close();
-  });
+  beforeAll(() => harness.open());
+  afterAll(() => harness.close());
 
   it('publishes payments by provider and status, keys and users active in the last hour and day, and the ledger audit', async () => {
-    const database = await infra.createDatabase();
-    await withBilling(database, async () => undefined); // migrates
+    const database = await harness.migratedDatabase();
     const [payer, tampered, recent, older] = [randomUserId(), randomUserId(), randomUserId(), randomUserId()];
     // On PGlite the running service holds the one connection: the rows go in while billing is stopped.
     await withDatabase(database, async (query) => {
@@ -125,39 +91,14 @@ describe.each(INFRASTRUCTURES)("billing's monitoring metrics on %s infrastructur
   });
 
   it('counts usage events settled and repeated, and the quota charged by model', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     const userId = randomUserId();
     const model = `monitoring-${randomUUID().slice(0, 8)}`;
-    const event: UsageRecorded = {
-      v: 1,
-      event_id: randomUUID(),
-      request_id: 'req-monitoring',
-      user_id: userId,
-      token_id: 7,
-      token_name: 'ci',
-      channel_id: 3,
-      group: 'default',
-      model,
-      upstream_model: model,
-      prompt_tokens: 10,
-      completion_tokens: 5,
-      cached_tokens: 0,
-      quota: 1234,
-      price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
-      latency_ms: 100,
-      ttft_ms: null,
-      is_stream: false,
-      status: 'success',
-      created_at: Math.floor(Date.now() / 1000),
-    };
+    const event = aUsageEvent(userId, { model, upstream_model: model, quota: 1234 });
     const text = await withBilling(database, async (metrics) => {
-      const publish = () =>
-        infra.runtime.bus.publish([{ topic: TOPICS.usageRecorded.name, key: String(userId), value: event }]);
-      await publish();
-      await eventually(`billing.balance of user ${userId}`, async () =>
-        balances.values<BillingBalance>((b) => b.user_id === userId && b.request_count >= 1).at(0),
-      );
-      await publish();
+      await harness.publishUsage([event]);
+      await harness.balanceAfter(userId, 1);
+      await harness.publishUsage([event]);
       return eventually('the repeated event counted as a duplicate', async () => {
         const text = await metrics();
         const duplicates = sample(text, METRICS.usageEvents.name, { outcome: 'duplicate' });
