@@ -1,22 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { TOPICS, type BillingBalance } from '@tollgate/contracts';
-import { DEAD_LETTER_HEADERS, deadLetterTopic, partitionForKey, type EventRecord } from '@tollgate/events';
+import { TOPICS } from '@tollgate/contracts';
+import { DEAD_LETTER_HEADERS, deadLetterTopic, type EventRecord } from '@tollgate/events';
 import type { TestDatabase } from '@tollgate/persistence';
-import type { Env } from '@tollgate/runtime';
-import {
-  anIdentityUser,
-  eventually,
-  INFRASTRUCTURES,
-  openInfrastructure,
-  randomUserId,
-  TOPIC_PARTITIONS,
-  TopicRecorder,
-  waitUntilReady,
-  withDatabase,
-  type TestInfrastructureWithDatabase,
-} from '@tollgate/testing';
-import { startBilling } from '../../src';
+import { anIdentityUser, eventually, INFRASTRUCTURES, randomUserId, withDatabase } from '@tollgate/testing';
 import { IDENTITY_USER_GROUP } from '../../src/accounts/identity-user.consumer';
+import { BillingHarness } from './billing-harness';
+import { userOnSamePartition } from './builders';
 
 jest.setTimeout(60_000);
 
@@ -32,49 +20,18 @@ interface AccountRow {
 
 const ascending = (ids: readonly number[]): number[] => [...ids].sort((a, b) => a - b);
 
-/**
- * The next id whose records land on the same partition as `id`'s. A partition is consumed in
- * order, so once billing has handled such a record it has handled every earlier one of `id`.
- */
-function idOnSamePartition(id: number): number {
-  const partition = partitionForKey(String(id), TOPIC_PARTITIONS);
-  let candidate = id + 1;
-  while (partitionForKey(String(candidate), TOPIC_PARTITIONS) !== partition) candidate += 1;
-  return candidate;
-}
-
 describe.each(INFRASTRUCTURES)('billing on %s infrastructure', (kind) => {
-  let infra: TestInfrastructureWithDatabase;
-  let balances: TopicRecorder;
-  let deadLetters: TopicRecorder;
-
-  const billingEnv = (database: TestDatabase): Env => ({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'error',
-    DATABASE_URL: database.url,
-    TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
+  const harness = new BillingHarness(kind, 'billing-it', {
+    topics: [TOPICS.identityUser],
+    record: [TOPICS.billingBalance, { name: IDENTITY_USER_DLQ }],
   });
-
-  /** Starts billing on `database`, waits until it is ready, lets `whileRunning` act, and closes it. */
-  const runBilling = async (database: TestDatabase, whileRunning: () => Promise<void>): Promise<void> => {
-    const billing = await startBilling(billingEnv(database), infra.runtime);
-    try {
-      await waitUntilReady(billing.url);
-      await whileRunning();
-    } finally {
-      await billing.close();
-    }
-  };
+  const deadLetters = () => harness.recorder(IDENTITY_USER_DLQ);
 
   const publishUser = (key: number, value: unknown) =>
-    infra.runtime.bus.publish([{ topic: IDENTITY_USER, key: String(key), value }]);
-
-  const balancesOf = (userId: number) =>
-    balances.values<BillingBalance>((balance) => balance.user_id === userId);
+    harness.bus.publish([{ topic: IDENTITY_USER, key: String(key), value }]);
 
   const balanceArrives = (userId: number) =>
-    eventually(`billing.balance of user ${userId}`, async () => balancesOf(userId)[0]);
+    eventually(`billing.balance of user ${userId}`, async () => harness.balancesOf(userId)[0]);
 
   const readDatabase = (database: TestDatabase, userIds: readonly number[]) =>
     withDatabase(database, async (query) => ({
@@ -88,37 +45,15 @@ describe.each(INFRASTRUCTURES)('billing on %s infrastructure', (kind) => {
       ),
     }));
 
-  beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'billing-it');
-    await infra.runtime.bus.ensureTopics([
-      TOPICS.identityUser,
-      TOPICS.billingBalance,
-      { name: IDENTITY_USER_DLQ },
-    ]);
-    balances = await TopicRecorder.start(
-      infra.runtime.bus,
-      TOPICS.billingBalance.name,
-      `billing-it.balances.${infra.runId}`,
-    );
-    deadLetters = await TopicRecorder.start(
-      infra.runtime.bus,
-      IDENTITY_USER_DLQ,
-      `billing-it.dlq.${infra.runId}`,
-    );
-  });
-
-  afterAll(async () => {
-    await balances?.stop();
-    await deadLetters?.stop();
-    await infra?.close();
-  });
+  beforeAll(() => harness.open());
+  afterAll(() => harness.close());
 
   it('opens one account with balance 0 per user however often the user is seen, and publishes one balance per account', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     const seenThrice = randomUserId();
-    const seenOnce = idOnSamePartition(seenThrice);
+    const seenOnce = userOnSamePartition(seenThrice);
 
-    await runBilling(database, async () => {
+    await harness.run(database, async () => {
       await publishUser(seenThrice, anIdentityUser(seenThrice));
       await balanceArrives(seenThrice);
       // Redeliveries after the account exists, each in a publish of its own.
@@ -129,9 +64,9 @@ describe.each(INFRASTRUCTURES)('billing on %s infrastructure', (kind) => {
     });
 
     // Handled, not given up on: a redelivery that failed would have been dead-lettered before seenOnce was read.
-    expect(deadLetters.records.filter((record) => record.key === String(seenThrice))).toEqual([]);
+    expect(deadLetters().records.filter((record) => record.key === String(seenThrice))).toEqual([]);
     for (const userId of [seenThrice, seenOnce]) {
-      expect(balancesOf(userId)).toEqual([
+      expect(harness.balancesOf(userId)).toEqual([
         expect.objectContaining({ v: 1, user_id: userId, quota: 0, used_quota: 0 }),
       ]);
     }
@@ -143,18 +78,18 @@ describe.each(INFRASTRUCTURES)('billing on %s infrastructure', (kind) => {
   });
 
   it('sends a malformed identity.user to identity.user.dlq and goes on with the records behind it', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     const malformedKey = randomUserId();
     const malformed = { v: 1, id: 'not-a-number', username: 42 };
-    const behind = idOnSamePartition(malformedKey);
+    const behind = userOnSamePartition(malformedKey);
 
     let deadLetter: EventRecord | undefined;
-    await runBilling(database, async () => {
+    await harness.run(database, async () => {
       await publishUser(malformedKey, malformed);
       await publishUser(behind, anIdentityUser(behind));
       // Other billing consumers of identity.user (usernames, affiliate links) dead-letter it too.
       deadLetter = await eventually('the malformed record on identity.user.dlq', async () =>
-        deadLetters.records.find(
+        deadLetters().records.find(
           (record) =>
             record.key === String(malformedKey) &&
             record.headers[DEAD_LETTER_HEADERS.groupId] === IDENTITY_USER_GROUP,
