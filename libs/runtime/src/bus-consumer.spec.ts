@@ -1,9 +1,11 @@
+import { DriverException } from '@mikro-orm/core';
 import {
   DEAD_LETTER_HEADERS,
   InProcessEventBus,
   silentEventBusLogger,
   type EventBus,
   type EventRecord,
+  type SubscribeOptions,
 } from '@tollgate/events';
 import { z } from 'zod';
 import { BusConsumer, type DecodedEvent } from './bus-consumer';
@@ -27,6 +29,60 @@ class OrdersConsumer extends BusConsumer<Order | null> {
     if (this.handled.flat().length >= this.expected) this.done();
   }
 }
+
+class FailureRuleConsumer extends BusConsumer<Order> {
+  constructor(bus: EventBus, isTransient?: (error: unknown) => boolean) {
+    super(bus, {
+      groupId: 'rule',
+      topics: ['orders'],
+      schema: orderV1,
+      ...(isTransient ? { isTransient } : {}),
+    });
+  }
+
+  async handle(): Promise<void> {}
+}
+
+/** The `isTransient` a consumer subscribes with. */
+async function subscribedRule(
+  isTransient?: (error: unknown) => boolean,
+): Promise<(error: unknown) => boolean> {
+  let subscribed: SubscribeOptions<unknown> | undefined;
+  const bus = {
+    subscribe: async (options: SubscribeOptions<unknown>) => {
+      subscribed = options;
+      return { stop: async () => undefined };
+    },
+  } as unknown as EventBus;
+  await new FailureRuleConsumer(bus, isTransient).onApplicationBootstrap();
+  return (error) => subscribed?.isTransient?.(error) ?? false;
+}
+
+/** What MikroORM raises for a query while PostgreSQL refuses connections. */
+const databaseAway = new DriverException(
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+    code: 'ECONNREFUSED',
+    syscall: 'connect',
+  }),
+);
+const bug = new TypeError("Cannot read properties of undefined (reading 'id')");
+
+describe('BusConsumer failure rule', () => {
+  it('waits out the infrastructure being away and lets anything else be dead-lettered, by default', async () => {
+    const isTransient = await subscribedRule();
+    expect(isTransient(databaseAway)).toBe(true);
+    expect(
+      isTransient(new DriverException(Object.assign(new Error('admin shutdown'), { code: '57P01' }))),
+    ).toBe(true);
+    expect(isTransient(bug)).toBe(false);
+  });
+
+  it("widens with the consumer's own rule and never narrows", async () => {
+    expect((await subscribedRule(() => true))(bug)).toBe(true);
+    expect((await subscribedRule(() => false))(databaseAway)).toBe(true);
+    expect((await subscribedRule((error) => error === bug))(new Error('other'))).toBe(false);
+  });
+});
 
 describe('BusConsumer', () => {
   const bus = new InProcessEventBus({ logger: silentEventBusLogger });

@@ -1,5 +1,6 @@
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { BatchingOptions, EventBus, EventRecord, Subscription } from '@tollgate/events';
+import { isInfrastructureUnavailable } from '@tollgate/persistence';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
 export interface BusConsumerOptions<T> {
@@ -11,7 +12,10 @@ export interface BusConsumerOptions<T> {
    */
   schema: ZodType<T, ZodTypeDef, unknown>;
   batching?: BatchingOptions;
-  /** Failures retried for as long as the consumer runs instead of dead-lettered (SubscribeOptions.isTransient). */
+  /**
+   * More failures to retry for as long as the consumer runs instead of dead-lettering, besides the
+   * infrastructure being away, which every consumer waits out (SubscribeOptions.isTransient).
+   */
   isTransient?: (error: unknown) => boolean;
 }
 
@@ -27,7 +31,10 @@ export interface DecodedEvent<T> extends Omit<EventRecord, 'value'> {
  * Every record is checked against the schema before `handle` sees it. One that fails can never
  * succeed: the bus sends it to `<topic>.dlq` at once with the validation error, logs its topic,
  * partition and offset, and handles the rest of the batch. So whatever `handle` throws is a real
- * failure (the database away, a bug): retried, then dead-lettered unless `isTransient` says it passes.
+ * failure. The infrastructure being away (`isInfrastructureUnavailable`: the database or a server
+ * refusing or dropping connections) passes: retried for as long as the consumer runs, holding the
+ * partition, never dead-lettered. Anything else (a bug) is retried, then dead-lettered, unless the
+ * consumer's `isTransient` says it passes too.
  */
 export abstract class BusConsumer<T> implements OnApplicationBootstrap, OnModuleDestroy {
   private subscription?: Subscription;
@@ -38,9 +45,10 @@ export abstract class BusConsumer<T> implements OnApplicationBootstrap, OnModule
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { schema, ...subscription } = this.options;
+    const { schema, isTransient, ...subscription } = this.options;
     this.subscription = await this.bus.subscribe<T>({
       ...subscription,
+      isTransient: (error) => isInfrastructureUnavailable(error) || (isTransient?.(error) ?? false),
       decode: (value) => {
         const parsed = schema.safeParse(value);
         if (!parsed.success) throw new MalformedEventError(parsed.error);

@@ -1,3 +1,4 @@
+import type * as BusConsumerModule from './bus-consumer';
 import type * as BusLogger from './bus-logger';
 import type * as CorrelatedEventBusModule from './correlated-event-bus';
 import type * as DistributedRuntime from './distributed-runtime';
@@ -9,17 +10,18 @@ import type * as SettingsTableModule from './settings-table';
 export * from './service-runtime';
 export * from './run-main';
 export * from './free-port';
-export * from './bus-consumer';
 
 // The rest pulls in NestJS, MikroORM, Kafka, Redis and OpenTelemetry (about 100 MB of RSS). A
 // service's main.ts imports this package before it knows whether it is a cluster primary, which
 // never uses them, so these exports load their module on first access instead of here.
+export type { BusConsumerOptions, DecodedEvent } from './bus-consumer';
 export type { DistributedRuntimeNeeds } from './distributed-runtime';
 export type { ServiceDatabaseOptions, ServiceInfrastructureOptions } from './service-infrastructure.module';
 export type { NestServiceSpec } from './start-nest-service';
 export type ServiceInfrastructureModule = ServiceInfrastructure.ServiceInfrastructureModule;
 export type CorrelatedEventBus = CorrelatedEventBusModule.CorrelatedEventBus;
 export type SettingsTable = SettingsTableModule.SettingsTable;
+export type BusConsumer<T> = BusConsumerModule.BusConsumer<T>;
 
 export declare const createDistributedRuntime: typeof DistributedRuntime.createDistributedRuntime;
 export declare const ServiceInfrastructureModule: typeof ServiceInfrastructure.ServiceInfrastructureModule;
@@ -27,6 +29,8 @@ export declare const startNestService: typeof StartNestService.startNestService;
 export declare const busLoggerFor: typeof BusLogger.busLoggerFor;
 export declare const CorrelatedEventBus: typeof CorrelatedEventBusModule.CorrelatedEventBus;
 export declare const SettingsTable: typeof SettingsTableModule.SettingsTable;
+// Its default failure rule comes from @tollgate/persistence, which loads MikroORM.
+export declare const BusConsumer: typeof BusConsumerModule.BusConsumer;
 
 const exportOnFirstUse = (name: string, load: () => Record<string, unknown>): void => {
   Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
@@ -39,4 +43,5 @@ exportOnFirstUse('startNestService', () => require('./start-nest-service'));
 exportOnFirstUse('busLoggerFor', () => require('./bus-logger'));
 exportOnFirstUse('CorrelatedEventBus', () => require('./correlated-event-bus'));
 exportOnFirstUse('SettingsTable', () => require('./settings-table'));
+exportOnFirstUse('BusConsumer', () => require('./bus-consumer'));
 /* eslint-enable @typescript-eslint/no-require-imports */
