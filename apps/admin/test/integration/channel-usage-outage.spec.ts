@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS, type ChannelView, type UsageRecorded } from '@tollgate/contracts';
-import { deadLetterTopic } from '@tollgate/events';
+import { deadLetterTopic, retryTimeBeforeDeadLetterMs } from '@tollgate/events';
 import type { RunningService } from '@tollgate/runtime';
 import {
   eventually,
@@ -25,7 +25,7 @@ const USAGE_RECORDED = TOPICS.usageRecorded.name;
  * lasts this long and a little more, so that without the consumer's `isTransient` the events would
  * be on the dead-letter topic before the database is back.
  */
-const DEAD_LETTERED_AFTER_MS = 200 + 400 + 800 + 1_600;
+const DEAD_LETTERED_AFTER_MS = retryTimeBeforeDeadLetterMs();
 const OUTAGE_MS = DEAD_LETTERED_AFTER_MS + 2_000;
 
 const aUsageRecorded = (userId: number, channelId: number, quota: number): UsageRecorded => ({

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Role, TOPICS, TokenStatus, type TokenView, type UsageRecorded } from '@tollgate/contracts';
-import { deadLetterTopic } from '@tollgate/events';
+import { deadLetterTopic, retryTimeBeforeDeadLetterMs } from '@tollgate/events';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
 import type { RunningService } from '@tollgate/runtime';
 import {
@@ -28,7 +28,7 @@ const USAGE_RECORDED = TOPICS.usageRecorded.name;
  * lasts this long and a little more, so that without the consumer's `isTransient` the events would
  * be on the dead-letter topic before the database is back.
  */
-const DEAD_LETTERED_AFTER_MS = 200 + 400 + 800 + 1_600;
+const DEAD_LETTERED_AFTER_MS = retryTimeBeforeDeadLetterMs();
 const OUTAGE_MS = DEAD_LETTERED_AFTER_MS + 2_000;
 
 const usage = (userId: number, tokenId: number, quota: number, createdAt: number): UsageRecorded => ({
