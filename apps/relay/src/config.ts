@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_CURRENCIES } from '@tollgate/contracts';
 import { baseServiceConfig, envInt, secret } from '@tollgate/platform';
@@ -23,6 +24,20 @@ export const relayConfigSchema = z.object({
   RELAY_AUDIO_FILE_LIMIT_BYTES: wholeNumber(String(25 * 1024 * 1024), 1024),
   /** Where uploads are spooled for the length of their call (a private directory per call). */
   RELAY_UPLOAD_DIR: z.string().min(1).default(tmpdir()),
+  /**
+   * Where usage.recorded the broker could not take is written (one file per process) until it does,
+   * so that a relay that dies during a broker outage loses none of it; a relay that starts publishes
+   * what relays that are gone left here. Relative to the working directory; keep it across restarts
+   * (a volume) and never share it between hosts. At most 80 bytes once resolved: lock sockets live in
+   * it. See docs/relay.md, "Usage spool".
+   */
+  RELAY_USAGE_SPOOL_DIR: z
+    .string()
+    .min(1)
+    .refine((dir) => Buffer.byteLength(resolve(dir)) <= 80, {
+      message: 'must resolve to a path of at most 80 bytes (lock sockets live in it)',
+    })
+    .default('data/relay-usage-spool'),
   /** A reservation nobody settles (a crashed replica) frees itself after this long. */
   RELAY_RESERVATION_TTL_MS: wholeNumber('900000', 1000),
   /** How long a settled charge keeps counting against the balance: an upper bound on billing's lag. */

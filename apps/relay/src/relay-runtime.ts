@@ -51,6 +51,7 @@ import { ChannelKeys } from './upstream/channel-keys';
 import { UpstreamClient } from './upstream/upstream-client';
 import type { Caller } from './access/caller-access';
 import { RetryingUsageSink } from './usage/retrying-usage-sink';
+import { UsageSpool } from './usage/usage-spool';
 
 /** Everything a /v1 call needs, built once the read models are open. */
 export interface HotPath {
@@ -89,6 +90,7 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
   private tester?: ChannelTester;
   private lister?: ChannelModelsLister;
   private settings?: SettingsTable;
+  private usageSink?: RetryingUsageSink;
   private readonly closers: (() => Promise<void> | void)[] = [];
 
   constructor(
@@ -114,6 +116,8 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
     this.lister = new ChannelModelsLister(keys);
     this.hotPath = this.build(models, masterKey, upstream, keys);
     this.closers.push(() => upstream.close());
+    // Usage that relays which are gone left in the spool; published as the broker allows, not awaited.
+    await this.usageSink?.start();
   }
 
   /** The hot path, or undefined until the read models are open. */
@@ -181,7 +185,12 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       groupRateLimits,
     );
     this.closers.push(() => limiter.close());
-    // A call served while the broker is away is still charged: its event is held and published later.
+    // A call served while the broker is away is still charged: its event is held, spooled to disk and
+    // published later, by this relay or the next one to start with the same spool directory.
+    // Embedded mode gets the same sink: its in-process bus appends to a log on this machine's disk, so
+    // no broker can be away and a publish fails only when that disk or the bus itself does, which a
+    // spool beside it would not survive either; the spool, touched only after a failed publish, stays
+    // empty there at no cost, and one path serves both modes.
     const usageSink = new RetryingUsageSink({
       publish: (events) =>
         this.bus.publish(
@@ -192,7 +201,9 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
           })),
         ),
       logger,
+      spool: new UsageSpool({ directory: config.RELAY_USAGE_SPOOL_DIR, logger }),
     });
+    this.usageSink = usageSink;
     this.closers.push(() => usageSink.close());
     const metering = new Metering({
       reservations,

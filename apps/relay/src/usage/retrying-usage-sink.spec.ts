@@ -1,6 +1,11 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { UsageRecorded } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
 import { RetryingUsageSink } from './retrying-usage-sink';
+import { UsageSpool } from './usage-spool';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
 const anEvent = (n: number) =>
@@ -85,5 +90,106 @@ describe('RetryingUsageSink', () => {
     await sink.record(anEvent(1));
     await sink.close();
     expect(errors).toEqual([{ usage_pending: 1 }]);
+  });
+});
+
+describe('RetryingUsageSink with a spool', () => {
+  let root: string;
+  let directory: string;
+  const spoolFiles = async () =>
+    existsSync(directory) ? (await readdir(directory)).filter((name) => name.endsWith('.jsonl')) : [];
+  const aSink = (broker: ReturnType<typeof aBroker>, logger = silent) =>
+    new RetryingUsageSink({
+      publish: broker.publish,
+      logger,
+      spool: new UsageSpool({ directory, logger }),
+      initialDelayMs: 5,
+      maxDelayMs: 20,
+      closeTimeoutMs: 50,
+    });
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'usage-sink-'));
+    directory = join(root, 'spool');
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('leaves the disk alone while the broker takes every event', async () => {
+    const broker = aBroker();
+    const sink = aSink(broker);
+    await sink.start();
+    await sink.record(anEvent(1));
+    await sink.close();
+    expect(broker.published).toEqual([anEvent(1).event_id]);
+    expect(existsSync(directory)).toBe(false);
+  });
+
+  it('has each held event on disk when record returns, and empties the spool once the broker takes them', async () => {
+    const broker = aBroker();
+    const sink = aSink(broker);
+    broker.goDown();
+    await sink.record(anEvent(1));
+    await sink.record(anEvent(2));
+    const [file] = await spoolFiles();
+    const lines = (await readFile(join(directory, file!), 'utf8')).trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as UsageRecorded).event_id)).toEqual([
+      anEvent(1).event_id,
+      anEvent(2).event_id,
+    ]);
+
+    broker.comeBack();
+    await until(() => sink.pending === 0);
+    await sink.close();
+    expect(broker.published).toEqual([anEvent(1).event_id, anEvent(2).event_id]);
+    expect(await spoolFiles()).toEqual([]);
+  });
+
+  it('leaves what the broker did not take at shutdown to the next relay, which publishes it once', async () => {
+    const broker = aBroker();
+    const warnings: string[] = [];
+    const errors: string[] = [];
+    const logger = {
+      ...silent,
+      warn: (_fields: unknown, message: string) => warnings.push(message),
+      error: (_fields: unknown, message: string) => errors.push(message),
+    } as unknown as Logger;
+    const crashed = aSink(broker, logger);
+    broker.goDown();
+    await crashed.record(anEvent(1));
+    await crashed.record(anEvent(2));
+    await crashed.close();
+    expect(errors).toEqual([]);
+    expect(warnings).toContain(
+      'usage.recorded the broker did not take before shutdown stays in the spool for the next relay',
+    );
+
+    // The next relay starts while the broker is still away: it holds what it adopted.
+    const next = aSink(broker);
+    await next.start();
+    expect(next.pending).toBe(2);
+    broker.comeBack();
+    await until(() => next.pending === 0);
+    await next.close();
+    expect(broker.published).toEqual([anEvent(1).event_id, anEvent(2).event_id]);
+    expect(await spoolFiles()).toEqual([]);
+  });
+
+  it('still holds and publishes events in memory when the spool cannot be written, saying so', async () => {
+    await writeFile(directory, 'not a directory');
+    const broker = aBroker();
+    const errors: string[] = [];
+    const logger = {
+      ...silent,
+      error: (_fields: unknown, message: string) => errors.push(message),
+    } as unknown as Logger;
+    const sink = aSink(broker, logger);
+    broker.goDown();
+    await sink.record(anEvent(1));
+    expect(errors).toEqual(['usage.recorded could not be written to the spool: held in memory only']);
+
+    broker.comeBack();
+    await until(() => sink.pending === 0);
+    await sink.close();
+    expect(broker.published).toEqual([anEvent(1).event_id]);
   });
 });

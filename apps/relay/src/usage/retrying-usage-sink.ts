@@ -1,11 +1,14 @@
 import type { UsageRecorded } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
 import type { UsageSink } from '../pipeline/metering';
+import type { UsageSpool } from './usage-spool';
 
 export interface RetryingUsageSinkOptions {
   /** One attempt to put events on usage.recorded (the bus's publish). */
   publish(events: UsageRecorded[]): Promise<void>;
   logger: Logger;
+  /** Where held events are written so that they outlive this process; without it they live in memory only. */
+  spool?: Pick<UsageSpool, 'adopt' | 'append' | 'clear' | 'close'>;
   /** First pause after a failed attempt; doubled up to `maxDelayMs`. */
   initialDelayMs?: number;
   maxDelayMs?: number;
@@ -14,14 +17,20 @@ export interface RetryingUsageSinkOptions {
 }
 
 /**
- * usage.recorded that outlives a broker outage: an event whose publish fails is held in memory and
- * published again, with backoff, until the broker takes it, so a call served while Kafka is away is
- * still charged once it is back. Billing settles by event id, so an event that did get through before
- * its attempt reported a failure is charged once all the same. Held events are lost only if this
- * process dies before the broker returns (the `usage_pending` count in the log says how many).
+ * usage.recorded that outlives a broker outage: an event whose publish fails is held and published
+ * again, with backoff, until the broker takes it, so a call served while Kafka is away is still
+ * charged once it is back. Held events are also written to the spool (see UsageSpool) before
+ * `record` returns, so a relay that dies before the broker is back loses none: the next relay to
+ * start with the same spool directory publishes them (`start`). While the broker takes every event,
+ * `record` is one publish and the spool is never touched.
+ *
+ * Billing settles by event id, so an event published twice (one that got through before its attempt
+ * reported a failure, or one still spooled when its relay died after publishing it) is charged once.
  */
 export class RetryingUsageSink implements UsageSink {
-  private readonly held: UsageRecorded[] = [];
+  private held: UsageRecorded[] = [];
+  /** Some held event could not be written to the spool: it lives only in memory. */
+  private unspooled = false;
   private retrying: Promise<void> | undefined;
   private closing = false;
   private timer: NodeJS.Timeout | undefined;
@@ -32,6 +41,26 @@ export class RetryingUsageSink implements UsageSink {
   /** Events waiting for the broker. */
   get pending(): number {
     return this.held.length;
+  }
+
+  /**
+   * Takes over what relays that are gone left in the spool and publishes it through the retry loop;
+   * returns without waiting for the broker, which may be away.
+   */
+  async start(): Promise<void> {
+    const { spool, logger } = this.options;
+    if (!spool) return;
+    try {
+      const adopted = await spool.adopt();
+      if (adopted.length === 0) return;
+      this.held = [...adopted, ...this.held];
+      this.retry();
+    } catch (error) {
+      logger.error(
+        { err: (error as Error).name, code: (error as NodeJS.ErrnoException).code },
+        'the usage spool could not be read: events other relays left in it wait for the next start',
+      );
+    }
   }
 
   async record(event: UsageRecorded): Promise<void> {
@@ -48,10 +77,22 @@ export class RetryingUsageSink implements UsageSink {
       }
     }
     this.held.push(event);
-    this.retrying ??= this.retry().finally(() => (this.retrying = undefined));
+    // Enqueued before the retry loop can publish and clear the spool, so a clear never overtakes it.
+    const spooled = this.spool([event]);
+    this.retry();
+    await spooled;
   }
 
-  private async retry(): Promise<void> {
+  private retry(): void {
+    if (this.retrying) return;
+    this.retrying = this.retryUntilEmpty().finally(() => {
+      this.retrying = undefined;
+      // An event held while the loop was ending would otherwise wait for the next one.
+      if (this.held.length > 0 && !this.closing) this.retry();
+    });
+  }
+
+  private async retryUntilEmpty(): Promise<void> {
     let delay = this.options.initialDelayMs ?? 500;
     const maxDelay = this.options.maxDelayMs ?? 10_000;
     while (this.held.length > 0) {
@@ -64,8 +105,11 @@ export class RetryingUsageSink implements UsageSink {
         await this.options.publish(batch);
         this.held.splice(0, batch.length);
         delay = this.options.initialDelayMs ?? 500;
-        if (this.held.length === 0)
+        if (this.held.length === 0) {
+          this.unspooled = false;
+          await this.clearSpool();
           this.options.logger.info({ usage_pending: 0 }, 'held usage.recorded published');
+        }
       } catch (error) {
         if (this.closing) return;
         delay = Math.min(delay * 2, maxDelay);
@@ -77,7 +121,43 @@ export class RetryingUsageSink implements UsageSink {
     }
   }
 
-  /** Tries for a while to publish what is held; what is still held then is logged as lost. */
+  /** Resolves once the events are on disk, or logs that they are in memory only. */
+  private async spool(events: UsageRecorded[]): Promise<boolean> {
+    const { spool, logger } = this.options;
+    if (!spool) return false;
+    try {
+      await spool.append(events);
+      return true;
+    } catch (error) {
+      this.unspooled = true;
+      logger.error(
+        {
+          err: (error as Error).name,
+          code: (error as NodeJS.ErrnoException).code,
+          usage_pending: this.held.length,
+        },
+        'usage.recorded could not be written to the spool: held in memory only',
+      );
+      return false;
+    }
+  }
+
+  private async clearSpool(): Promise<void> {
+    try {
+      await this.options.spool?.clear();
+    } catch (error) {
+      // What stays in the spool is published again by the next relay: harmless, billing settles by event id.
+      this.options.logger.warn(
+        { err: (error as Error).name, code: (error as NodeJS.ErrnoException).code },
+        'published usage.recorded could not be removed from the spool',
+      );
+    }
+  }
+
+  /**
+   * Tries for a while to publish what is held; what is still held then stays in the spool for the
+   * next relay to start with it (or, without a spool, is logged as lost).
+   */
   async close(): Promise<void> {
     const deadline = Date.now() + (this.options.closeTimeoutMs ?? 10_000);
     while (this.held.length > 0 && Date.now() < deadline) {
@@ -88,10 +168,26 @@ export class RetryingUsageSink implements UsageSink {
     this.closing = true;
     clearTimeout(this.timer);
     this.wake?.();
-    if (this.held.length > 0) {
+    const pending = this.held.length;
+    // Events the spool refused before get one more try, all of them (duplicates are harmless).
+    if (pending > 0 && this.unspooled && (await this.spool(this.held))) this.unspooled = false;
+    if (pending > 0 && this.options.spool && !this.unspooled) {
+      this.options.logger.warn(
+        { usage_pending: pending },
+        'usage.recorded the broker did not take before shutdown stays in the spool for the next relay',
+      );
+    } else if (pending > 0) {
       this.options.logger.error(
-        { usage_pending: this.held.length },
+        { usage_pending: pending },
         'usage.recorded events lost at shutdown: the broker did not take them',
+      );
+    }
+    try {
+      await this.options.spool?.close();
+    } catch (error) {
+      this.options.logger.warn(
+        { err: (error as Error).name, code: (error as NodeJS.ErrnoException).code },
+        'the usage spool could not be closed cleanly',
       );
     }
   }
