@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Role, TOPICS, type Envelope, type UsageRecorded } from '@tollgate/contracts';
 import type { EventBus, OutgoingEvent } from '@tollgate/events';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
@@ -61,6 +64,8 @@ onRealInfrastructure('relay usage across a broker outage (real infrastructure)',
   let usage: TopicRecorder;
   let key: TestKey;
   let model: string;
+  let spoolDir: string;
+  let relayEnv: Record<string, string>;
 
   /** One chat completion through relay; its answer's id, which its usage event carries. */
   const served = async (): Promise<string> => {
@@ -80,17 +85,17 @@ onRealInfrastructure('relay usage across a broker outage (real infrastructure)',
     world = new RelayWorld(infra.runtime.bus, infra.runId);
     upstream = await startFakeUpstream({ completionTokens: 8, chunks: 4 });
     model = world.model('gpt');
-    relay = await startRelay(
-      {
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'fatal',
-        TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-        TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
-        RELAY_QUOTA_HOLD_MS: '60000',
-      },
-      { ...infra.runtime, bus: outage },
-    );
+    spoolDir = await mkdtemp(join(tmpdir(), 'relay-usage-spool-'));
+    relayEnv = {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'fatal',
+      TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
+      TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
+      RELAY_QUOTA_HOLD_MS: '60000',
+      RELAY_USAGE_SPOOL_DIR: spoolDir,
+    };
+    relay = await startRelay(relayEnv, { ...infra.runtime, bus: outage });
     usage = await TopicRecorder.start(
       infra.runtime.bus,
       TOPICS.usageRecorded.name,
@@ -127,6 +132,7 @@ onRealInfrastructure('relay usage across a broker outage (real infrastructure)',
     await relay?.close();
     await upstream?.close();
     await infra?.close();
+    if (spoolDir) await rm(spoolDir, { recursive: true, force: true });
   });
 
   it('publishes the usage of calls served while the broker was away once it is back, each exactly once', async () => {
@@ -147,5 +153,32 @@ onRealInfrastructure('relay usage across a broker outage (real infrastructure)',
     );
     expect(events.map((event) => event.response_id).sort()).toEqual([before, ...during].sort());
     expect(new Set(events.map((event) => event.event_id)).size).toBe(4);
+  });
+
+  it('publishes, from the next relay started with the same spool directory, the usage of calls a relay stopped during the outage had held, each exactly once', async () => {
+    outage.down = true;
+    const refused = outage.refused;
+    const during = [await served(), await served(), await served()];
+    await eventually('a refused publish of the calls during the outage', async () =>
+      outage.refused > refused ? true : undefined,
+    );
+    // Stopped while the broker is still away: its sink gives up at its close timeout with the
+    // events unpublished, as a relay killed during the outage would leave them.
+    await relay.close();
+    const ofTheseCalls = () =>
+      eventsOfKey().filter((event) => event.response_id !== undefined && during.includes(event.response_id));
+    expect(ofTheseCalls()).toEqual([]);
+
+    // The broker is back for the relay started next; the stopped one's bus stays down.
+    relay = await startRelay(relayEnv, infra.runtime);
+    const events = await eventually('the usage events of the calls the stopped relay held', async () =>
+      ofTheseCalls().length >= during.length ? ofTheseCalls() : undefined,
+    );
+    await eventually('the spool emptied once the broker took its events', async () =>
+      (await readdir(spoolDir)).some((name) => name.endsWith('.jsonl')) ? undefined : true,
+    );
+    expect(ofTheseCalls()).toHaveLength(during.length);
+    expect(events.map((event) => event.response_id).sort()).toEqual([...during].sort());
+    expect(new Set(events.map((event) => event.event_id)).size).toBe(during.length);
   });
 });
