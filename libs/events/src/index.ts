@@ -8,5 +8,5 @@ export { createEventBus, type EventBusConfig } from './create-event-bus';
 export { consoleEventBusLogger, silentEventBusLogger, type EventBusLogger } from './shared/logger';
 export { partitionForKey } from './shared/partitioner';
 export { DEFAULT_MAX_ATTEMPTS } from './shared/deliver-batch';
-export { DEFAULT_BACKOFF } from './shared/backoff';
+export { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './shared/backoff';
 export { retryTimeBeforeDeadLetterMs } from './shared/validate-events';

@@ -24,8 +24,12 @@ export {
   type AuditDraft,
   type AuditRecorder,
 } from './outbox/audit-event';
-export { OutboxRelay, type OutboxRelayOptions, type OutboxRelayLogger } from './outbox/outbox-relay';
-export type { BackoffPolicy } from './outbox/relay-backoff';
+export {
+  OutboxRelay,
+  type OutboxRelayBackoff,
+  type OutboxRelayOptions,
+  type OutboxRelayLogger,
+} from './outbox/outbox-relay';
 export {
   createTestDatabaseFactory,
   type TestDatabase,

@@ -19,7 +19,12 @@ export function backoffPolicy(options: BackoffOptions = {}): BackoffPolicy {
   return policy;
 }
 
-/** Delay before retry number `retry` (1 = the first retry): doubles each time, capped. */
+/**
+ * The one exponential backoff of the platform (the bus's retries, the outbox relay's rounds):
+ * the delay before retry number `retry` (1 = the first retry, or after the first failure) is
+ * `initialDelayMs * 2^(retry - 1)`, capped at `maxDelayMs`. No jitter: the callers are a few
+ * consumers and relays per service, not a crowd of clients.
+ */
 export function backoffDelayMs(retry: number, policy: BackoffPolicy): number {
   const exponent = Math.max(0, retry - 1);
   return Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.min(exponent, 52));

@@ -1,11 +1,16 @@
 import { LockMode, type EntityManager } from '@mikro-orm/core';
-import type { EventBus } from '@tollgate/events';
+import { backoffDelayMs, type EventBus } from '@tollgate/events';
 import { toOutgoingEvent } from './outbox-event';
 import { OutboxMessage } from './outbox-message.entity';
-import { backoffDelay, type BackoffPolicy } from './relay-backoff';
 
 export interface OutboxRelayLogger {
   warn(details: Record<string, unknown>, message: string): void;
+}
+
+/** The wait after n consecutive failed rounds: `initialMs` doubled n - 1 times, capped at `maxMs`. */
+export interface OutboxRelayBackoff {
+  initialMs: number;
+  maxMs: number;
 }
 
 export interface OutboxRelayOptions {
@@ -18,7 +23,7 @@ export interface OutboxRelayOptions {
   /** Poll period when nobody nudges. */
   pollIntervalMs?: number;
   /** Delay after consecutive publish failures. */
-  backoff?: BackoffPolicy;
+  backoff?: OutboxRelayBackoff;
   /** Published rows are kept this long (for inspection), then deleted. */
   retentionMs?: number;
   purgeIntervalMs?: number;
@@ -65,7 +70,7 @@ export class OutboxRelay {
   private readonly logger: OutboxRelayLogger;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
-  private readonly backoff: BackoffPolicy;
+  private readonly backoff: OutboxRelayBackoff;
   private readonly retentionMs: number;
   private readonly purgeIntervalMs: number;
 
@@ -154,7 +159,10 @@ export class OutboxRelay {
       if (this.nudgedDuringRound) nextDelayMs = 0;
     } catch (error) {
       this.consecutiveFailures += 1;
-      nextDelayMs = backoffDelay(this.consecutiveFailures, this.backoff);
+      nextDelayMs = backoffDelayMs(this.consecutiveFailures, {
+        initialDelayMs: this.backoff.initialMs,
+        maxDelayMs: this.backoff.maxMs,
+      });
       this.logger.warn(
         { err: error, consecutiveFailures: this.consecutiveFailures, retryInMs: nextDelayMs },
         'Outbox relay could not publish; the events stay in the outbox for the next attempt',
