@@ -1,0 +1,30 @@
+import type { ZodError, ZodType, ZodTypeDef } from 'zod';
+
+/**
+ * A bus `decode` that accepts what matches `schema` and throws for anything else, so the bus
+ * dead-letters that record at once. The same rule as BusConsumer's.
+ */
+export function decodeWithSchema<T>(schema: ZodType<T, ZodTypeDef, unknown>): (value: unknown) => T {
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new MalformedEventError(parsed.error);
+    return parsed.data;
+  };
+}
+
+/**
+ * Names each failing field and what was wrong with it, never what it held: the message is logged
+ * and a record may carry user data (zod's own messages quote values for enums and literals).
+ */
+export class MalformedEventError extends Error {
+  constructor(error: ZodError) {
+    const issues = error.issues.map((issue) => {
+      const at = issue.path.length > 0 ? issue.path.join('.') : '(value)';
+      const types =
+        issue.code === 'invalid_type' ? ` (expected ${issue.expected}, got ${issue.received})` : '';
+      return `${at}: ${issue.code}${types}`;
+    });
+    super(`does not match its schema: ${issues.join('; ')}`);
+    this.name = 'MalformedEventError';
+  }
+}
