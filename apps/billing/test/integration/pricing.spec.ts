@@ -1,28 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import {
   priceKey,
   pricingResponseSchema,
-  Role,
   TOPICS,
   type BillingPrice,
   type PricingResponse,
 } from '@tollgate/contracts';
 import type { TestDatabase } from '@tollgate/persistence';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import type { Env } from '@tollgate/runtime';
-import {
-  eventually,
-  getJson,
-  INFRASTRUCTURES,
-  openInfrastructure,
-  randomUserId,
-  TopicRecorder,
-  waitUntilReady,
-  withDatabase,
-  type TestInfrastructureWithDatabase,
-} from '@tollgate/testing';
-import { startBilling } from '../../src';
+import { eventually, INFRASTRUCTURES, randomUserId, withDatabase } from '@tollgate/testing';
 import { SEED_GROUP_RATIOS, SEED_MODEL_PRICES } from '../../src/migrations/20261123-prices.seed';
+import { BillingHarness, type Answer } from './billing-harness';
 
 jest.setTimeout(60_000);
 
@@ -50,49 +36,8 @@ const SEEDED_KEYS = [
   ...Object.keys(SEED_GROUP_RATIOS).map(priceKey.group),
 ];
 
-interface Answer<T = unknown> {
-  status: number;
-  body: T;
-}
-
 describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => {
-  let infra: TestInfrastructureWithDatabase;
-  let prices: TopicRecorder;
-  const secret = randomBytes(32).toString('hex');
-
-  const billingEnv = (database: TestDatabase): Env => ({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'error',
-    DATABASE_URL: database.url,
-    TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-  });
-
-  const runBilling = async (database: TestDatabase, whileRunning: (url: string) => Promise<void>) => {
-    const billing = await startBilling(billingEnv(database), infra.runtime);
-    try {
-      await waitUntilReady(billing.url);
-      await whileRunning(billing.url);
-    } finally {
-      await billing.close();
-    }
-  };
-
-  const identityHeader = async (role: Role): Promise<Record<string, string>> => ({
-    [INTERNAL_IDENTITY_HEADER]: await signInternalToken(
-      { userId: randomUserId(), role, via: 'session' },
-      secret,
-    ),
-  });
-
-  const put = async (url: string, body: unknown, headers: Record<string, string>): Promise<Answer> => {
-    const response = await fetch(url, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json() };
-  };
+  const harness = new BillingHarness(kind, 'billing-prices-it', { record: [TOPICS.billingPrice] });
 
   const outboxCountsByKey = (database: TestDatabase) =>
     withDatabase(database, async (query) => {
@@ -104,7 +49,10 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
     });
 
   const publishedPrices = (key: string) =>
-    prices.records.filter((record) => record.key === key).map((record) => record.value as BillingPrice);
+    harness
+      .recorder(TOPICS.billingPrice)
+      .records.filter((record) => record.key === key)
+      .map((record) => record.value as BillingPrice);
 
   const aModelPrice = (overrides: Record<string, unknown> = {}) => ({
     provider: 'openai',
@@ -119,31 +67,19 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
     ...overrides,
   });
 
-  beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'billing-prices-it');
-    await infra.runtime.bus.ensureTopics([TOPICS.billingPrice]);
-    prices = await TopicRecorder.start(
-      infra.runtime.bus,
-      TOPICS.billingPrice.name,
-      `billing-prices-it.${infra.runId}`,
-    );
-  });
-
-  afterAll(async () => {
-    await prices?.stop();
-    await infra?.close();
-  });
+  beforeAll(() => harness.open());
+  afterAll(() => harness.close());
 
   it('answers the seeded catalogue publicly and publishes each seeded entry exactly once across restarts', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     let answer: Answer<PricingResponse> | undefined;
-    await runBilling(database, async (url) => {
-      answer = await getJson<PricingResponse>(`${url}/api/pricing`);
+    await harness.run(database, async (billing) => {
+      answer = await billing.anonymous().get<PricingResponse>('/api/pricing');
       await eventually('every seeded entry on billing.price', async () =>
         SEEDED_KEYS.every((key) => publishedPrices(key).length > 0) ? true : undefined,
       );
     });
-    await runBilling(database, async () => undefined);
+    await harness.run(database, async () => undefined);
 
     expect(answer!.status).toBe(200);
     const body = pricingResponseSchema.parse(answer!.body);
@@ -184,13 +120,13 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
   });
 
   it('lets an admin edit a price and a group ratio, answering and publishing the new values', async () => {
-    const database = await infra.createDatabase();
-    const newModel = `it-model-${infra.runId}`.toLowerCase();
-    const group = `it-group-${infra.runId}`.toLowerCase();
+    const database = await harness.createDatabase();
+    const newModel = `it-model-${harness.infra.runId}`.toLowerCase();
+    const group = `it-group-${harness.infra.runId}`.toLowerCase();
     let after: Answer<PricingResponse> | undefined;
-    await runBilling(database, async (url) => {
-      const admin = await identityHeader(Role.Admin);
-      const edited = await put(`${url}/api/pricing/models/gpt-4o`, aModelPrice(), admin);
+    await harness.run(database, async (billing) => {
+      const admin = billing.asAdmin();
+      const edited = await admin.put('/api/pricing/models/gpt-4o', aModelPrice());
       expect(edited).toEqual({
         status: 200,
         body: expect.objectContaining({
@@ -199,11 +135,11 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
         }),
       });
       expect(
-        (await put(`${url}/api/pricing/models/${newModel}`, aModelPrice({ provider: 'acme' }), admin)).status,
+        (await admin.put(`/api/pricing/models/${newModel}`, aModelPrice({ provider: 'acme' }))).status,
       ).toBe(200);
-      expect((await put(`${url}/api/pricing/groups/vip`, { ratio: '1.25' }, admin)).status).toBe(200);
-      expect((await put(`${url}/api/pricing/groups/${group}`, { ratio: 0.5 }, admin)).status).toBe(200);
-      after = await getJson<PricingResponse>(`${url}/api/pricing`);
+      expect((await admin.put('/api/pricing/groups/vip', { ratio: '1.25' })).status).toBe(200);
+      expect((await admin.put(`/api/pricing/groups/${group}`, { ratio: 0.5 })).status).toBe(200);
+      after = await billing.anonymous().get<PricingResponse>('/api/pricing');
       await eventually('the edits on billing.price', async () =>
         publishedPrices(priceKey.group(group)).length > 0 &&
         publishedPrices(priceKey.model(newModel)).length > 0
@@ -252,21 +188,21 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
   });
 
   it('refuses edits from non-admins (403), anonymous callers (401) and bad input (400), changing nothing', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     const answers: Record<string, Answer> = {};
     let after: Answer<PricingResponse> | undefined;
-    await runBilling(database, async (url) => {
-      const admin = await identityHeader(Role.Admin);
-      const gpt4o = `${url}/api/pricing/models/gpt-4o`;
-      answers['user'] = await put(gpt4o, aModelPrice(), await identityHeader(Role.User));
-      answers['anonymous'] = await put(gpt4o, aModelPrice(), {});
-      answers['negative price'] = await put(gpt4o, aModelPrice({ input_price: '-1' }), admin);
-      answers['too precise'] = await put(gpt4o, aModelPrice({ output_price: '0.0000001' }), admin);
-      answers['missing field'] = await put(gpt4o, { provider: 'openai' }, admin);
-      answers['bad ratio'] = await put(`${url}/api/pricing/groups/vip`, { ratio: 'cheap' }, admin);
-      answers['bad group name'] = await put(`${url}/api/pricing/groups/no%20spaces`, { ratio: '1' }, admin);
-      answers['not an object'] = await put(gpt4o, 'gpt-4o', admin);
-      after = await getJson<PricingResponse>(`${url}/api/pricing`);
+    await harness.run(database, async (billing) => {
+      const admin = billing.asAdmin();
+      const gpt4o = '/api/pricing/models/gpt-4o';
+      answers['user'] = await billing.asUser(randomUserId()).put(gpt4o, aModelPrice());
+      answers['anonymous'] = await billing.anonymous().put(gpt4o, aModelPrice());
+      answers['negative price'] = await admin.put(gpt4o, aModelPrice({ input_price: '-1' }));
+      answers['too precise'] = await admin.put(gpt4o, aModelPrice({ output_price: '0.0000001' }));
+      answers['missing field'] = await admin.put(gpt4o, { provider: 'openai' });
+      answers['bad ratio'] = await admin.put('/api/pricing/groups/vip', { ratio: 'cheap' });
+      answers['bad group name'] = await admin.put('/api/pricing/groups/no%20spaces', { ratio: '1' });
+      answers['not an object'] = await admin.put(gpt4o, 'gpt-4o');
+      after = await billing.anonymous().get<PricingResponse>('/api/pricing');
     });
 
     const statuses = Object.fromEntries(
