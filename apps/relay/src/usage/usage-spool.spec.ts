@@ -112,6 +112,14 @@ describe('UsageSpool', () => {
     expect(await readdir(directory)).toEqual([]);
   });
 
+  it('removes, rather than keeps, the emptied spool of a relay that died after publishing everything', async () => {
+    await mkdir(directory);
+    await writeFile(join(directory, `${randomBytes(8).toString('hex')}.jsonl`), '');
+
+    expect(await aSpool().adopt()).toEqual([]);
+    expect(await spoolFiles()).toEqual([]);
+  });
+
   it('skips a torn last line from a crash mid-write, with a warning', async () => {
     const events = [anEvent(), anEvent()];
     const text = events.map((event) => `${JSON.stringify(event)}\n`).join('');

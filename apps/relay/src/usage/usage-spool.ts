@@ -85,9 +85,12 @@ export class UsageSpool {
     }
     const events = new Map<string, UsageRecorded>();
     for (const path of claimed) {
-      for (const event of this.read(path, await readFile(path, 'utf8'))) events.set(event.event_id, event);
+      const read = this.read(path, await readFile(path, 'utf8'));
+      // A file its owner had emptied (it died after publishing everything) holds nothing to wait for.
+      if (read.length === 0) await rm(path, { force: true });
+      else this.adopted.push(path);
+      for (const event of read) events.set(event.event_id, event);
     }
-    this.adopted.push(...claimed);
     if (claimed.length > 0) {
       logger.info(
         { usage_adopted: events.size, files: claimed.length },
