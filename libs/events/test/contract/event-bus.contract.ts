@@ -360,6 +360,61 @@ export function describeEventBusContract(
       expect(dead.records).toHaveLength(1);
     });
 
+    it('dead-letters a record decode rejects at once, whatever isTransient says, and hands the rest of its batch on decoded', async () => {
+      const b = await bus();
+      const topic = unique('decode');
+      await b.ensureTopics([
+        { name: topic, partitions: 1 },
+        { name: deadLetterTopic(topic), partitions: 1 },
+      ]);
+      // Published before anyone consumes: the rejected record may arrive in one batch with the others.
+      await b.publish([
+        { topic, key: 'k', value: { n: 1 } },
+        { topic, key: 'k', value: { n: 'two' }, headers: { 'x-request-id': 'r-bad' } },
+        { topic, key: 'k', value: { n: 3 } },
+      ]);
+      const dead = inbox();
+      await subscribe(b, {
+        groupId: unique('dlq-reader'),
+        topics: [deadLetterTopic(topic)],
+        handler: dead.handler,
+      });
+      const decoded = inbox<number>();
+      const rejected: unknown[] = [];
+      await subscribe<number>(b, {
+        groupId: unique('g'),
+        topics: [topic],
+        maxAttempts: 3,
+        isTransient: () => true,
+        decode: (value) => {
+          const n = (value as { n?: unknown }).n;
+          if (typeof n !== 'number') {
+            rejected.push(value);
+            throw new Error('n is not a number');
+          }
+          return n;
+        },
+        handler: decoded.handler,
+      });
+      const [letter] = await dead.waitForCount(1);
+      await decoded.waitForCount(2);
+      expect(decoded.records.map((record) => [record.value, record.offset])).toEqual([
+        [1, '0'],
+        [3, '2'],
+      ]);
+      expect(letter.value).toEqual({ n: 'two' });
+      expect(letter.headers).toMatchObject({
+        'x-request-id': 'r-bad',
+        [DEAD_LETTER_HEADERS.topic]: topic,
+        [DEAD_LETTER_HEADERS.offset]: '1',
+        [DEAD_LETTER_HEADERS.attempts]: '0',
+        [DEAD_LETTER_HEADERS.error]: 'n is not a number',
+      });
+      await pause(200);
+      expect(dead.records).toHaveLength(1);
+      expect(rejected).toEqual([{ n: 'two' }]);
+    });
+
     it('dead-letters a lone failing record after exactly maxAttempts calls', async () => {
       const b = await bus();
       const topic = unique('dlq-exact');
