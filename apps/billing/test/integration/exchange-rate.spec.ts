@@ -1,22 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { priceKey, Role, TOPICS, type BillingPrice } from '@tollgate/contracts';
-import type { TestDatabase } from '@tollgate/persistence';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import type { Env } from '@tollgate/runtime';
 import {
   eventually,
-  getJson,
   INFRASTRUCTURES,
-  openInfrastructure,
   randomUserId,
   startFakeCbr,
-  waitUntilReady,
   withDatabase,
-  TopicRecorder,
   type FakeCbr,
-  type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
-import { startBilling } from '../../src';
+import { BillingHarness, providersEnv, type Billing } from './billing-harness';
 
 jest.setTimeout(60_000);
 
@@ -26,76 +17,50 @@ interface RateAnswer {
 }
 
 describe.each(INFRASTRUCTURES)('billing exchange rate on %s infrastructure', (kind) => {
-  let infra: TestInfrastructureWithDatabase;
   let cbr: FakeCbr;
-  let prices: TopicRecorder;
-  const secret = randomBytes(32).toString('hex');
-
-  const billingEnv = (database: TestDatabase): Env => ({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'error',
-    DATABASE_URL: database.url,
-    TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-    CBR_DAILY_URL: cbr.dailyUrl,
-    CBR_TIMEOUT_MS: '1000',
-    EXCHANGE_RATE_REFRESH_SECONDS: '1',
-    EXCHANGE_RATE_STALE_AFTER_SECONDS: '2',
-    TOLLGATE_USD_RUB: '95.5',
+  const harness = new BillingHarness(kind, 'billing-exchange-rate-it', {
+    record: [TOPICS.billingPrice],
+    env: () => ({
+      ...providersEnv({ cbr }),
+      CBR_TIMEOUT_MS: '1000',
+      EXCHANGE_RATE_REFRESH_SECONDS: '1',
+      EXCHANGE_RATE_STALE_AFTER_SECONDS: '2',
+      TOLLGATE_USD_RUB: '95.5',
+    }),
   });
 
-  const as = async (role: Role) => ({
-    [INTERNAL_IDENTITY_HEADER]: await signInternalToken(
-      { userId: randomUserId(), role, via: 'session' },
-      secret,
-    ),
-  });
+  const put = (billing: Billing, body: unknown, role: Role) =>
+    billing.as(randomUserId(), role).put<RateAnswer>('/api/exchange-rate', body);
 
-  const put = async (url: string, body: unknown, headers: Record<string, string>) => {
-    const response = await fetch(`${url}/api/exchange-rate`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as RateAnswer };
-  };
-
-  const rate = async (url: string) => (await getJson<RateAnswer>(`${url}/api/exchange-rate`)).body.data;
+  const rate = async (billing: Billing) =>
+    (await billing.anonymous().get<RateAnswer>('/api/exchange-rate')).body.data;
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'billing-exchange-rate-it');
+    await harness.open();
     cbr = await startFakeCbr('81,1234');
-    await infra.runtime.bus.ensureTopics([TOPICS.billingPrice]);
-    prices = await TopicRecorder.start(
-      infra.runtime.bus,
-      TOPICS.billingPrice.name,
-      `billing-exchange-rate-it.${infra.runId}`,
-    );
   });
 
   afterAll(async () => {
-    await prices?.stop();
+    await harness.close();
     await cbr?.close();
-    await infra?.close();
   });
 
   it('serves the configured rate as stale until the bank answers, then the bank rate, and the last bank rate as stale while the bank is down', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     cbr.setDown(true);
-    const billing = await startBilling(billingEnv(database), infra.runtime);
+    const billing = await harness.start({ database });
     try {
-      await waitUntilReady(billing.url);
-      const beforeTheBank = await rate(billing.url);
+      const beforeTheBank = await rate(billing);
 
       cbr.setDown(false);
       const fromTheBank = await eventually('the bank rate', async () => {
-        const current = await rate(billing.url);
+        const current = await rate(billing);
         return current.source === 'cbr' && !current.stale ? current : undefined;
       });
 
       cbr.setDown(true);
       const whileDown = await eventually('the bank rate to turn stale', async () => {
-        const current = await rate(billing.url);
+        const current = await rate(billing);
         return current.stale ? current : undefined;
       });
 
@@ -109,16 +74,15 @@ describe.each(INFRASTRUCTURES)('billing exchange rate on %s infrastructure', (ki
   });
 
   it('lets admins, not users, override the rate, and follows the bank again once the override is removed', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     cbr.setUsdRate('90,0000');
-    const billing = await startBilling(billingEnv(database), infra.runtime);
+    const billing = await harness.start({ database });
     try {
-      await waitUntilReady(billing.url);
-      const asUser = await put(billing.url, { usd_rub: '1' }, await as(Role.User));
-      const invalid = await put(billing.url, { usd_rub: '0' }, await as(Role.Admin));
-      const overridden = await put(billing.url, { usd_rub: '100.25' }, await as(Role.Admin));
-      const served = await rate(billing.url);
-      const removed = await put(billing.url, { usd_rub: null }, await as(Role.Admin));
+      const asUser = await put(billing, { usd_rub: '1' }, Role.User);
+      const invalid = await put(billing, { usd_rub: '0' }, Role.Admin);
+      const overridden = await put(billing, { usd_rub: '100.25' }, Role.Admin);
+      const served = await rate(billing);
+      const removed = await put(billing, { usd_rub: null }, Role.Admin);
 
       expect(asUser.status).toBe(403);
       expect(invalid.status).toBe(400);
@@ -141,21 +105,22 @@ describe.each(INFRASTRUCTURES)('billing exchange rate on %s infrastructure', (ki
   });
 
   it('publishes the rate in force on billing.price at start-up and on each change, not on each fetch', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     cbr.setUsdRate('88,5000');
-    const billing = await startBilling(billingEnv(database), infra.runtime);
+    const billing = await harness.start({ database });
     const published = (rate: string) =>
-      prices.values<BillingPrice>((v) => v.kind === 'exchange_rate' && v.rate === rate)[0];
+      harness
+        .recorder(TOPICS.billingPrice)
+        .values<BillingPrice>((v) => v.kind === 'exchange_rate' && v.rate === rate)[0];
     try {
-      await waitUntilReady(billing.url);
       await eventually('the bank rate on billing.price', async () => published('88.5'));
-      await put(billing.url, { usd_rub: '123.456789' }, await as(Role.Admin));
+      await put(billing, { usd_rub: '123.456789' }, Role.Admin);
       const override = await eventually('the override on billing.price', async () => published('123.456789'));
       const removedAt = Math.floor(Date.now() / 1000);
-      await put(billing.url, { usd_rub: null }, await as(Role.Admin));
+      await put(billing, { usd_rub: null }, Role.Admin);
       // A fetch after the removal finds the same bank rate again: it publishes nothing more.
       await eventually('a fetch after the removal', async () =>
-        (await rate(billing.url)).updated_at > removedAt ? true : undefined,
+        (await rate(billing)).updated_at > removedAt ? true : undefined,
       );
 
       expect(override).toEqual({
