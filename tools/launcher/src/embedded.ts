@@ -71,6 +71,9 @@ export async function startEmbedded({
     HOST: '127.0.0.1',
     // Without SMTP, auth writes each mail as an .eml file here.
     MAIL_OUTBOX_DIR: env.MAIL_OUTBOX_DIR || join(dataDir, 'outbox'),
+    // Not relay's default (data/relay-usage-spool, a distributed relay's): usage spooled against the
+    // other platform's database must never be adopted here, where its user ids name other people.
+    RELAY_USAGE_SPOOL_DIR: env.RELAY_USAGE_SPOOL_DIR || join(dataDir, 'relay-usage-spool-embedded'),
   };
   const envOf = (name: BackendService, extra: Env = {}): Env => ({
     ...baseEnv,
