@@ -28,8 +28,8 @@ export class ChannelUsageConsumer extends BusConsumer<UsageRecorded> {
       schema: usageRecordedV1,
       // Channel statistics may trail by a quarter second; larger batches cost far less per event.
       batching: { minBytes: 64 * 1024, maxWaitMs: 250 },
-      // Malformed records never reach handle, so whatever throws there is the database away: wait for
-      // it rather than dead-letter a channel's usage (the chaos suite saw that after PostgreSQL was killed).
+      // Money: wait out any failure, not only the infrastructure being away (BusConsumer's default),
+      // rather than dead-letter a channel's usage (the chaos suite saw that after PostgreSQL was killed).
       isTransient: () => true,
     });
   }

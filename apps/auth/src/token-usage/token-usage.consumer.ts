@@ -19,8 +19,8 @@ export class TokenUsageConsumer extends BusConsumer<UsageRecorded> {
       schema: usageRecordedV1,
       // Keys' counters may trail by a quarter second; relay enforces key quotas itself in the meantime.
       batching: { minBytes: 64 * 1024, maxWaitMs: 250 },
-      // Malformed records never reach handle, so whatever throws there is the database away: wait for
-      // it rather than dead-letter a key's spending (the chaos suite saw that after PostgreSQL was killed).
+      // Money: wait out any failure, not only the infrastructure being away (BusConsumer's default),
+      // rather than dead-letter a key's spending (the chaos suite saw that after PostgreSQL was killed).
       isTransient: () => true,
     });
   }

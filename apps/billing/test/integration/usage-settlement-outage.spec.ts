@@ -26,8 +26,9 @@ const USAGE_RECORDED = TOPICS.usageRecorded.name;
 /**
  * How long the bus retries a failing batch before it dead-letters its records: retries after
  * 200, 400, 800 and 1600 ms (SubscribeOptions' defaults: 5 attempts, 200 ms doubled). The outage
- * lasts this long and a little more, so that without the consumer's `isTransient` the events would
- * be on the dead-letter topic before the database is back.
+ * lasts this long and a little more, so that a consumer that did not wait out the outage (its
+ * `isTransient`, or BusConsumer's rule for the infrastructure being away) would have its events on
+ * the dead-letter topic before the database is back.
  */
 const DEAD_LETTERED_AFTER_MS = retryTimeBeforeDeadLetterMs();
 const OUTAGE_MS = DEAD_LETTERED_AFTER_MS + 2_000;
