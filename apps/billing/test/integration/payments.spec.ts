@@ -1,31 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { Role } from '@tollgate/contracts';
 import type { TestDatabase } from '@tollgate/persistence';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import type { Env } from '@tollgate/runtime';
 import {
-  getJson,
   INFRASTRUCTURES,
-  openInfrastructure,
   randomUserId,
   startFakeCbr,
   startFakeCrypto,
   startFakeYookassa,
-  waitUntilReady,
   withDatabase,
   type FakeCbr,
   type FakeCrypto,
   type FakeYookassa,
-  type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
-import { startBilling } from '../../src';
+import { BillingHarness, providersEnv, type Billing } from './billing-harness';
+import { aPaymentRequest } from './builders';
 
 jest.setTimeout(120_000);
-
-interface JsonAnswer {
-  status: number;
-  body: { success: boolean; message: string; data?: Record<string, unknown> };
-}
 
 interface LedgerRow {
   kind: string;
@@ -39,63 +27,17 @@ const RATE = '80,0000';
 const QUOTA = 6_250_000;
 
 describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) => {
-  let infra: TestInfrastructureWithDatabase;
   let cbr: FakeCbr;
   let yookassa: FakeYookassa;
   let crypto: FakeCrypto;
-  const secret = randomBytes(32).toString('hex');
-
-  const billingEnv = (database: TestDatabase): Env => ({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'error',
-    DATABASE_URL: database.url,
-    TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-    CBR_DAILY_URL: cbr.dailyUrl,
-    YOOKASSA_API_URL: yookassa.apiUrl,
-    YOOKASSA_SHOP_ID: yookassa.shopId,
-    YOOKASSA_SECRET_KEY: yookassa.secretKey,
-    CRYPTO_API_URL: crypto.apiUrl,
-    CRYPTO_MERCHANT_ID: crypto.merchantId,
-    CRYPTO_API_KEY: crypto.apiKey,
+  const harness = new BillingHarness(kind, 'billing-payments-it', {
+    env: () => providersEnv({ cbr, yookassa, crypto }),
   });
 
-  const runBilling = async <T>(
-    database: TestDatabase,
-    whileRunning: (url: string) => Promise<T>,
-  ): Promise<T> => {
-    const billing = await startBilling(billingEnv(database), infra.runtime);
-    try {
-      await waitUntilReady(billing.url);
-      return await whileRunning(billing.url);
-    } finally {
-      await billing.close();
-    }
-  };
-
-  const identity = async (userId: number, role = Role.User) => ({
-    [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId, role, via: 'session' }, secret),
-  });
-
-  const post = async (
-    url: string,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<JsonAnswer> => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as JsonAnswer['body'] };
-  };
-
-  const pay = async (url: string, userId: number, provider: 'yookassa' | 'crypto') =>
-    post(
-      `${url}/api/user/payment`,
-      { amount: AMOUNT, provider, email: 'payer@example.com', promo_code: '' },
-      await identity(userId),
-    );
+  const pay = (billing: Billing, userId: number, provider: 'yookassa' | 'crypto') =>
+    billing
+      .asUser(userId)
+      .post('/api/user/payment', aPaymentRequest({ amount: AMOUNT, provider, promo_code: '' }));
 
   const ledgerOf = (database: TestDatabase, userId: number) =>
     withDatabase(database, (query) =>
@@ -105,63 +47,47 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
       ),
     );
 
-  const audit = async (url: string) =>
-    getJson<JsonAnswer['body']>(`${url}/api/log/ledger-audit`, await identity(randomUserId(), Role.Admin));
-
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'billing-payments-it');
+    await harness.open();
     [cbr, yookassa, crypto] = await Promise.all([startFakeCbr(RATE), startFakeYookassa(), startFakeCrypto()]);
   });
 
   afterAll(async () => {
+    await harness.close();
     await Promise.all([cbr?.close(), yookassa?.close(), crypto?.close()]);
-    await infra?.close();
   });
 
   it('YooKassa: a forged notification credits nothing, 50 parallel genuine ones credit once, a partial refund debits its share, the rest the remainder, and replays change nothing', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     const userId = randomUserId();
 
-    const outcome = await runBilling(database, async (url) => {
-      const created = await pay(url, userId, 'yookassa');
+    const outcome = await harness.run(database, async (billing) => {
+      const yookassaWebhook = (body: unknown) =>
+        billing.anonymous().post('/api/user/payment/webhook/yookassa', body);
+      const created = await pay(billing, userId, 'yookassa');
       const providerPayment = yookassa.payments().at(-1)!;
       const paymentId = created.body.data?.['id'];
 
       // Claims success while YooKassa still says pending: reading the payment back refuses it.
-      const forged = await post(`${url}/api/user/payment/webhook/yookassa`, {
+      const forged = await yookassaWebhook({
         ...(yookassa.notification('payment.succeeded', providerPayment.id) as object),
         object: { ...providerPayment, status: 'succeeded', paid: true },
       });
-      const unknown = await post(
-        `${url}/api/user/payment/webhook/yookassa`,
+      const unknown = await yookassaWebhook(
         yookassa.notification('payment.succeeded', '2f8e3c1a-000f-5000-8000-1a2b3c4d5e6f'),
       );
 
       yookassa.setStatus(providerPayment.id, 'succeeded');
       const notification = yookassa.notification('payment.succeeded', providerPayment.id);
-      const parallel = await Promise.all(
-        Array.from({ length: 50 }, () => post(`${url}/api/user/payment/webhook/yookassa`, notification)),
-      );
+      const parallel = await Promise.all(Array.from({ length: 50 }, () => yookassaWebhook(notification)));
 
       const partial = yookassa.refund(providerPayment.id, '100.00');
-      const partialRefund = await post(
-        `${url}/api/user/payment/webhook/yookassa`,
-        yookassa.notification('refund.succeeded', partial.id),
-      );
-      const partialReplay = await post(
-        `${url}/api/user/payment/webhook/yookassa`,
-        yookassa.notification('refund.succeeded', partial.id),
-      );
+      const partialRefund = await yookassaWebhook(yookassa.notification('refund.succeeded', partial.id));
+      const partialReplay = await yookassaWebhook(yookassa.notification('refund.succeeded', partial.id));
       const refund = yookassa.refund(providerPayment.id);
-      const refunded = await post(
-        `${url}/api/user/payment/webhook/yookassa`,
-        yookassa.notification('refund.succeeded', refund.id),
-      );
-      const replay = await post(`${url}/api/user/payment/webhook/yookassa`, notification);
-      const logs = await getJson<JsonAnswer['body']>(
-        `${url}/api/user/payment/logs?p=1&page_size=10`,
-        await identity(userId),
-      );
+      const refunded = await yookassaWebhook(yookassa.notification('refund.succeeded', refund.id));
+      const replay = await yookassaWebhook(notification);
+      const logs = await billing.asUser(userId).get('/api/user/payment/logs?p=1&page_size=10');
       return {
         created,
         providerPayment,
@@ -176,7 +102,7 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
         refunded,
         replay,
         logs,
-        audit: await audit(url),
+        audit: await billing.ledgerAudit(),
       };
     });
 
@@ -234,14 +160,14 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
   });
 
   it('crypto: a webhook signed with another key or with a changed amount credits nothing; the signed one credits once, replays too', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     const userId = randomUserId();
 
-    const outcome = await runBilling(database, async (url) => {
-      const created = await pay(url, userId, 'crypto');
+    const outcome = await harness.run(database, async (billing) => {
+      const created = await pay(billing, userId, 'crypto');
       const invoice = crypto.invoices().at(-1)!;
       const paid = crypto.settle(invoice.uuid, 'paid');
-      const webhook = (body: unknown) => post(`${url}/api/user/payment/webhook/crypto`, body);
+      const webhook = (body: unknown) => billing.anonymous().post('/api/user/payment/webhook/crypto', body);
       const forged = await webhook(crypto.sign(paid, 'not-the-merchant-key'));
       const tampered = await webhook({ ...paid, amount: '100000.00' });
       const unsigned = await webhook({ ...paid, sign: undefined });
@@ -257,7 +183,7 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
         genuine,
         replay,
         cancelAfterwards,
-        audit: await audit(url),
+        audit: await billing.ledgerAudit(),
       };
     });
 
@@ -290,18 +216,14 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
   });
 
   it('refuses a payment below the minimum, without a receipt e-mail, or by a provider that is not configured', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     const userId = randomUserId();
-    const answers = await runBilling(database, async (url) => {
-      const headers = await identity(userId);
+    const answers = await harness.run(database, async (billing) => {
+      const user = billing.asUser(userId);
       return Promise.all([
-        post(
-          `${url}/api/user/payment`,
-          { amount: '99.99', provider: 'yookassa', email: 'a@example.com' },
-          headers,
-        ),
-        post(`${url}/api/user/payment`, { amount: '500', provider: 'yookassa', email: '' }, headers),
-        post(`${url}/api/user/payment`, { amount: '500', provider: 'test', email: 'a@example.com' }, headers),
+        user.post('/api/user/payment', { amount: '99.99', provider: 'yookassa', email: 'a@example.com' }),
+        user.post('/api/user/payment', { amount: '500', provider: 'yookassa', email: '' }),
+        user.post('/api/user/payment', { amount: '500', provider: 'test', email: 'a@example.com' }),
       ]);
     });
     expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400]);
