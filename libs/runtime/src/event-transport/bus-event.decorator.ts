@@ -21,7 +21,10 @@ export interface BusEventOptions<T> {
    */
   schema: ZodType<T, ZodTypeDef, unknown>;
   batching?: BatchingOptions;
-  /** Failures retried for as long as the consumer runs instead of dead-lettered (SubscribeOptions.isTransient). */
+  /**
+   * More failures to retry for as long as the consumer runs instead of dead-lettering, besides the
+   * infrastructure being away, which every consumer waits out (SubscribeOptions.isTransient).
+   */
   isTransient?: (error: unknown) => boolean;
 }
 

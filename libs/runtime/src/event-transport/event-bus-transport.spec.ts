@@ -8,6 +8,7 @@ import {
   silentEventBusLogger,
   type EventBus,
   type EventRecord,
+  type SubscribeOptions,
 } from '@tollgate/events';
 import { z } from 'zod';
 import type { DecodedEvent } from '../bus-consumer';
@@ -45,6 +46,8 @@ class Ledger {
 }
 
 const isTransientSaw: unknown[] = [];
+/** A failure OrdersController's own rule says passes. */
+const ledgerBusy = new Error('the ledger is busy');
 
 @Controller('orders')
 class OrdersController {
@@ -58,7 +61,7 @@ class OrdersController {
   @BusEvent('orders', {
     group: 'orders.paid',
     schema: orderV1,
-    isTransient: (error) => (isTransientSaw.push(error), false),
+    isTransient: (error) => (isTransientSaw.push(error), error === ledgerBusy),
   })
   settle(@Payload() events: DecodedEvent<Order>[], @Ctx() context: BusEventContext): Promise<void> {
     this.ledger.contexts.push({ topic: context.getTopic(), group: context.getGroup() });
@@ -166,6 +169,30 @@ describe('EventBusTransport', () => {
     expect(isTransientSaw).toEqual([failure]);
     expect(isTransientSaw[0]).toBe(failure);
   }, 20_000);
+
+  it("waits out the infrastructure being away, as BusConsumer does; the handler's isTransient only widens it", async () => {
+    const subscribed: SubscribeOptions<unknown>[] = [];
+    const recording: EventBus = {
+      ensureTopics: (topics) => bus.ensureTopics(topics),
+      publish: (events) => bus.publish(events),
+      subscribe: <T>(options: SubscribeOptions<T>) => {
+        subscribed.push(options as SubscribeOptions<unknown>);
+        return bus.subscribe(options);
+      },
+      table: (topic, decode) => bus.table(topic, decode),
+      close: () => bus.close(),
+    };
+    const { app } = await startService(recording);
+    await app.close();
+    const isTransient = subscribed[0]?.isTransient ?? (() => false);
+
+    const databaseAway = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(isTransient(databaseAway)).toBe(true);
+    expect(isTransient(ledgerBusy)).toBe(true);
+    expect(isTransient(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
+  });
 
   it('stops consuming when the app closes: what is published afterwards waits, uncommitted, for the next member', async () => {
     const first = await startService(bus);

@@ -8,7 +8,7 @@ import {
   EVENT_BUS_TRANSPORT,
   type BusEventOptions,
 } from './bus-event.decorator';
-import { decodeWithSchema } from './decode-with-schema';
+import { decodeWithSchema, failureRule } from './consumer-rules';
 
 export interface EventBusTransportOptions {
   /**
@@ -28,8 +28,9 @@ interface BusHandler {
  * The event bus as a Nest transport: each @BusEvent handler of the app is one consumer group member
  * of its topic while the transport listens, as a BusConsumer subclass would be. The bus keeps
  * everything it owns: decoding against the schema (a malformed record is dead-lettered and never
- * reaches the handler), batching, commits after the handler's call resolves, retries, dead letters
- * and `isTransient`.
+ * reaches the handler), batching, commits after the handler's call resolves, retries and dead
+ * letters; the infrastructure being away is waited out, as BusConsumer does, and the handler's own
+ * `isTransient` only widens that.
  *
  * Unlike Nest's own transports, handlers of one topic are not chained into one call: billing has
  * three groups on identity.user, each with its own offsets, retries and dead letters.
@@ -115,7 +116,7 @@ export class EventBusTransport extends Server implements CustomTransportStrategy
       topics: [topic],
       decode: decodeWithSchema(options.schema),
       ...(options.batching ? { batching: options.batching } : {}),
-      ...(options.isTransient ? { isTransient: options.isTransient } : {}),
+      isTransient: failureRule(options.isTransient),
       handler: async (batch) => {
         // decode ran on every value, null included, so each value is what the schema says.
         const result = await handler(batch as DecodedEvent<unknown>[], context);

@@ -1,3 +1,3 @@
 export * from './bus-event.decorator';
 export * from './event-bus-transport';
-export { decodeWithSchema, MalformedEventError } from './decode-with-schema';
+export { decodeWithSchema, failureRule, MalformedEventError } from './consumer-rules';

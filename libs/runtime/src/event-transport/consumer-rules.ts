@@ -1,8 +1,11 @@
+import { isInfrastructureUnavailable } from '@tollgate/persistence';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
+
+// The rules BusConsumer applies, for consumers that are not BusConsumer subclasses.
 
 /**
  * A bus `decode` that accepts what matches `schema` and throws for anything else, so the bus
- * dead-letters that record at once. The same rule as BusConsumer's.
+ * dead-letters that record at once.
  */
 export function decodeWithSchema<T>(schema: ZodType<T, ZodTypeDef, unknown>): (value: unknown) => T {
   return (value) => {
@@ -10,6 +13,14 @@ export function decodeWithSchema<T>(schema: ZodType<T, ZodTypeDef, unknown>): (v
     if (!parsed.success) throw new MalformedEventError(parsed.error);
     return parsed.data;
   };
+}
+
+/**
+ * The bus's `isTransient` for a consumer: the infrastructure being away always passes (retried for
+ * as long as the consumer runs, never dead-lettered); the consumer's own rule only widens that.
+ */
+export function failureRule(isTransient?: (error: unknown) => boolean): (error: unknown) => boolean {
+  return (error) => isInfrastructureUnavailable(error) || (isTransient?.(error) ?? false);
 }
 
 /**
