@@ -1,126 +1,66 @@
-import { randomBytes } from 'node:crypto';
-import { PROMO_INVALID_MESSAGE, Role } from '@tollgate/contracts';
-import type { TestDatabase } from '@tollgate/persistence';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import type { Env } from '@tollgate/runtime';
+import { PROMO_INVALID_MESSAGE } from '@tollgate/contracts';
 import {
-  getJson,
   INFRASTRUCTURES,
-  openInfrastructure,
   randomUserId,
   startFakeCbr,
   startFakeYookassa,
-  waitUntilReady,
   withDatabase,
   type FakeCbr,
   type FakeYookassa,
-  type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
-import { startBilling } from '../../src';
+import { BillingHarness, providersEnv, type Answer, type Billing } from './billing-harness';
+import { aPaymentRequest } from './builders';
 
 jest.setTimeout(90_000);
 
-interface Answer {
-  status: number;
-  body: { success: boolean; message: string; data?: Record<string, unknown> };
-}
-
 describe.each(INFRASTRUCTURES)('billing promo codes on %s infrastructure', (kind) => {
-  let infra: TestInfrastructureWithDatabase;
   let cbr: FakeCbr;
   let yookassa: FakeYookassa;
-  const secret = randomBytes(32).toString('hex');
   const admin = randomUserId();
-
-  const billingEnv = (database: TestDatabase): Env => ({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'error',
-    DATABASE_URL: database.url,
-    TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-    CBR_DAILY_URL: cbr.dailyUrl,
-    TOLLGATE_PAYMENT_TEST: 'true',
-    YOOKASSA_API_URL: yookassa.apiUrl,
-    YOOKASSA_SHOP_ID: yookassa.shopId,
-    YOOKASSA_SECRET_KEY: yookassa.secretKey,
+  const harness = new BillingHarness(kind, 'billing-promo-it', {
+    env: () => ({ ...providersEnv({ cbr, yookassa }), TOLLGATE_PAYMENT_TEST: 'true' }),
   });
 
-  const runBilling = async <T>(
-    database: TestDatabase,
-    whileRunning: (url: string) => Promise<T>,
-  ): Promise<T> => {
-    const billing = await startBilling(billingEnv(database), infra.runtime);
-    try {
-      await waitUntilReady(billing.url);
-      return await whileRunning(billing.url);
-    } finally {
-      await billing.close();
-    }
-  };
+  const createPromo = (billing: Billing, promo: Record<string, unknown>) =>
+    billing.asAdmin(admin).post('/api/promo', promo);
 
-  const as = async (userId: number, role = Role.User) => ({
-    [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId, role, via: 'session' }, secret),
-  });
-
-  const send = async (
-    method: string,
-    url: string,
-    body: unknown,
-    headers: Record<string, string>,
-  ): Promise<Answer> => {
-    const response = await fetch(url, {
-      method,
-      ...(body === undefined
-        ? { headers }
-        : { headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Answer['body'] };
-  };
-
-  const createPromo = async (url: string, promo: Record<string, unknown>) =>
-    send('POST', `${url}/api/promo`, promo, await as(admin, Role.Admin));
-
-  const testPayment = async (url: string, userId: number, code: string) =>
-    send(
-      'POST',
-      `${url}/api/user/payment`,
-      { amount: '1000', provider: 'test', email: 'p@example.com', promo_code: code },
-      await as(userId),
-    );
+  const testPayment = (billing: Billing, userId: number, code: string) =>
+    billing.asUser(userId).post('/api/user/payment', aPaymentRequest({ promo_code: code }));
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'billing-promo-it');
+    await harness.open();
     cbr = await startFakeCbr('80,0000');
     yookassa = await startFakeYookassa();
   });
 
   afterAll(async () => {
+    await harness.close();
     await cbr?.close();
     await yookassa?.close();
-    await infra?.close();
   });
 
   it('lets admins create, list, change and delete codes, unique whatever the case, and users validate them', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     const user = randomUserId();
-    const outcome = await runBilling(database, async (url) => {
-      const adminHeaders = await as(admin, Role.Admin);
-      const created = await createPromo(url, { code: 'Spring25', type: 'percent', value: 25, max_uses: 10 });
+    const outcome = await harness.run(database, async (billing) => {
+      const adminCaller = billing.asAdmin(admin);
+      const userCaller = billing.asUser(user);
+      const created = await createPromo(billing, {
+        code: 'Spring25',
+        type: 'percent',
+        value: 25,
+        max_uses: 10,
+      });
       const id = created.body.data?.['id'];
-      const duplicate = await createPromo(url, { code: 'SPRING25', type: 'fixed', value: '100' });
-      const byUser = await send(
-        'POST',
-        `${url}/api/promo`,
-        { code: 'MINE', type: 'fixed', value: '1' },
-        await as(user),
-      );
-      const valid = await send('POST', `${url}/api/promo/validate`, { code: 'spring25' }, await as(user));
-      const updated = await send('PUT', `${url}/api/promo/${id}`, { active: false }, adminHeaders);
-      const inactive = await send('POST', `${url}/api/promo/validate`, { code: 'SPRING25' }, await as(user));
-      const list = await getJson<Answer['body']>(`${url}/api/promo?p=1&page_size=10`, adminHeaders);
-      const deleted = await send('DELETE', `${url}/api/promo/${id}`, undefined, adminHeaders);
-      const recreated = await createPromo(url, { code: 'spring25', type: 'fixed', value: '50' });
-      const unknown = await send('POST', `${url}/api/promo/validate`, { code: 'NOPE' }, await as(user));
+      const duplicate = await createPromo(billing, { code: 'SPRING25', type: 'fixed', value: '100' });
+      const byUser = await userCaller.post('/api/promo', { code: 'MINE', type: 'fixed', value: '1' });
+      const valid = await userCaller.post('/api/promo/validate', { code: 'spring25' });
+      const updated = await adminCaller.put(`/api/promo/${id}`, { active: false });
+      const inactive = await userCaller.post('/api/promo/validate', { code: 'SPRING25' });
+      const list = await adminCaller.get('/api/promo?p=1&page_size=10');
+      const deleted = await adminCaller.delete(`/api/promo/${id}`);
+      const recreated = await createPromo(billing, { code: 'spring25', type: 'fixed', value: '50' });
+      const unknown = await userCaller.post('/api/promo/validate', { code: 'NOPE' });
       return { created, duplicate, byUser, valid, updated, inactive, list, deleted, recreated, unknown };
     });
 
@@ -154,23 +94,29 @@ describe.each(INFRASTRUCTURES)('billing promo codes on %s infrastructure', (kind
   });
 
   it('a single-use code used by 20 concurrent payments gives its bonus once, and one user never beyond their limit; the ledger still adds up', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     const users = Array.from({ length: 20 }, () => randomUserId());
     const oneUser = randomUserId();
-    const outcome = await runBilling(database, async (url) => {
-      await createPromo(url, { code: 'ONCE', type: 'percent', value: '10', max_uses: 1, per_user_limit: 1 });
-      await createPromo(url, {
+    const outcome = await harness.run(database, async (billing) => {
+      await createPromo(billing, {
+        code: 'ONCE',
+        type: 'percent',
+        value: '10',
+        max_uses: 1,
+        per_user_limit: 1,
+      });
+      await createPromo(billing, {
         code: 'TWICE-EACH',
         type: 'fixed',
         value: '80',
         max_uses: 0,
         per_user_limit: 2,
       });
-      const once = await Promise.all(users.map((userId) => testPayment(url, userId, 'once')));
+      const once = await Promise.all(users.map((userId) => testPayment(billing, userId, 'once')));
       const perUser = await Promise.all(
-        Array.from({ length: 6 }, () => testPayment(url, oneUser, 'TWICE-EACH')),
+        Array.from({ length: 6 }, () => testPayment(billing, oneUser, 'TWICE-EACH')),
       );
-      const audit = await getJson(`${url}/api/log/ledger-audit`, await as(admin, Role.Admin));
+      const audit = await billing.ledgerAudit();
       return { once, perUser, audit };
     });
 
@@ -203,27 +149,24 @@ describe.each(INFRASTRUCTURES)('billing promo codes on %s infrastructure', (kind
   });
 
   it('a pending payment holds its use of a single-use code, and gives it back when the payer cancels', async () => {
-    const database = await infra.createDatabase();
+    const database = await harness.createDatabase();
     const [first, second] = [randomUserId(), randomUserId()];
-    const outcome = await runBilling(database, async (url) => {
-      await createPromo(url, { code: 'HOLD', type: 'fixed', value: '80', max_uses: 1 });
-      const validate = async (userId: number) =>
-        send('POST', `${url}/api/promo/validate`, { code: 'HOLD' }, await as(userId));
-      const pending = await send(
-        'POST',
-        `${url}/api/user/payment`,
-        { amount: '1000', provider: 'yookassa', email: 'p@example.com', promo_code: 'hold' },
-        await as(first),
-      );
+    const outcome = await harness.run(database, async (billing) => {
+      await createPromo(billing, { code: 'HOLD', type: 'fixed', value: '80', max_uses: 1 });
+      const validate = (userId: number) =>
+        billing.asUser(userId).post('/api/promo/validate', { code: 'HOLD' });
+      const pending = await billing
+        .asUser(first)
+        .post('/api/user/payment', aPaymentRequest({ provider: 'yookassa', promo_code: 'hold' }));
       const whilePending = await validate(second);
       const providerPayment = yookassa.payments().at(-1)!;
       yookassa.setStatus(providerPayment.id, 'canceled');
-      const canceled = await send(
-        'POST',
-        `${url}/api/user/payment/webhook/yookassa`,
-        yookassa.notification('payment.canceled', providerPayment.id),
-        {},
-      );
+      const canceled = await billing
+        .anonymous()
+        .post(
+          '/api/user/payment/webhook/yookassa',
+          yookassa.notification('payment.canceled', providerPayment.id),
+        );
       const afterCancel = await validate(second);
       return { pending, whilePending, canceled, afterCancel };
     });
