@@ -1,24 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { PROMO_INVALID_MESSAGE, Role } from '@tollgate/contracts';
-import type { TestDatabase } from '@tollgate/persistence';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import {
-  INFRASTRUCTURES,
-  openInfrastructure,
-  randomUserId,
-  startFakeCbr,
-  waitUntilReady,
-  type FakeCbr,
-  type TestInfrastructureWithDatabase,
-} from '@tollgate/testing';
-import { startBilling } from '../../src';
+import { PROMO_INVALID_MESSAGE } from '@tollgate/contracts';
+import { INFRASTRUCTURES, randomUserId, startFakeCbr, type FakeCbr } from '@tollgate/testing';
+import { BillingHarness, providersEnv, type Billing, type Caller, type Envelope } from './billing-harness';
+import { aPaymentRequest } from './builders';
 
 jest.setTimeout(90_000);
 
 interface Answer {
   status: number;
   retryAfter: string | null;
-  body: { success: boolean; message: string; data?: Record<string, unknown> };
+  body: Envelope;
 }
 
 const TRIES_PER_MINUTE = 5;
@@ -29,69 +20,46 @@ const TRIES_PER_MINUTE = 5;
  * minute across both, bursts included; usable codes do not count.
  */
 describe.each(INFRASTRUCTURES)('guessing promo codes on %s infrastructure', (kind) => {
-  let infra: TestInfrastructureWithDatabase;
   let cbr: FakeCbr;
-  let database: TestDatabase;
-  let url: string;
-  let close: () => Promise<void>;
-  const secret = randomBytes(32).toString('hex');
+  let billing: Billing;
+  const harness = new BillingHarness(kind, 'billing-promo-guess-it', {
+    env: () => ({
+      ...providersEnv({ cbr }),
+      TOLLGATE_PAYMENT_TEST: 'true',
+      PROMO_TRIES_PER_MINUTE: String(TRIES_PER_MINUTE),
+    }),
+  });
   const GOOD = `GOOD${randomBytes(4).toString('hex')}`.toUpperCase();
 
-  const as = async (userId: number, role = Role.User) => ({
-    [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId, role, via: 'session' }, secret),
-  });
-  const post = async (path: string, body: unknown, userId: number, role = Role.User): Promise<Answer> => {
-    const response = await fetch(`${url}${path}`, {
+  const post = async (path: string, body: unknown, caller: Caller): Promise<Answer> => {
+    const response = await caller.fetch(path, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(await as(userId, role)) },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     return {
       status: response.status,
       retryAfter: response.headers.get('retry-after'),
-      body: (await response.json()) as Answer['body'],
+      body: (await response.json()) as Envelope,
     };
   };
-  const validate = (userId: number, code: string) => post('/api/promo/validate', { code }, userId);
+  const validate = (userId: number, code: string) =>
+    post('/api/promo/validate', { code }, billing.asUser(userId));
   const pay = (userId: number, code: string) =>
-    post(
-      '/api/user/payment',
-      { amount: '1000', provider: 'test', email: 'p@example.com', promo_code: code },
-      userId,
-    );
+    post('/api/user/payment', aPaymentRequest({ promo_code: code }), billing.asUser(userId));
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'billing-promo-guess-it');
+    await harness.open();
     cbr = await startFakeCbr('80,0000');
-    database = await infra.createDatabase();
-    const billing = await startBilling(
-      {
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'error',
-        DATABASE_URL: database.url,
-        TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-        CBR_DAILY_URL: cbr.dailyUrl,
-        TOLLGATE_PAYMENT_TEST: 'true',
-        PROMO_TRIES_PER_MINUTE: String(TRIES_PER_MINUTE),
-      },
-      infra.runtime,
-    );
-    url = billing.url;
-    close = () => billing.close();
-    await waitUntilReady(url);
-    const created = await post(
-      '/api/promo',
-      { code: GOOD, type: 'percent', value: '10', max_uses: 0, per_user_limit: 0 },
-      randomUserId(),
-      Role.Admin,
-    );
+    billing = await harness.start();
+    const created = await billing
+      .asAdmin()
+      .post('/api/promo', { code: GOOD, type: 'percent', value: '10', max_uses: 0, per_user_limit: 0 });
     expect(created.status).toBe(200);
   });
   afterAll(async () => {
-    await close?.();
+    await harness.close();
     await cbr?.close();
-    await infra?.close();
   });
 
   it('answers 429 with Retry-After once a user has tried too many unusable codes, and the right one then too', async () => {
