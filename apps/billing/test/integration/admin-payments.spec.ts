@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   ACCOUNT_SET_QUOTA_CALL,
   adminPaymentPageSchema,
@@ -8,39 +8,22 @@ import {
   TOPICS,
   type AdminPaymentView,
   type AuditRecorded,
-  type BillingBalance,
 } from '@tollgate/contracts';
-import type { TestDatabase } from '@tollgate/persistence';
 import {
-  INTERNAL_IDENTITY_HEADER,
-  SERVICE_TOKEN_HEADER,
-  ServiceTokenSigner,
-  signInternalToken,
-} from '@tollgate/platform';
-import {
-  getJson,
+  eventually,
   INFRASTRUCTURES,
-  openInfrastructure,
   randomUserId,
   startFakeCbr,
   startFakeCrypto,
   startFakeYookassa,
-  waitUntilReady,
-  eventually,
-  TopicRecorder,
   type FakeCbr,
   type FakeCrypto,
   type FakeYookassa,
-  type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
-import { startBilling } from '../../src';
+import { BillingHarness, providersEnv, type Answer, type Billing } from './billing-harness';
+import { aPaymentRequest } from './builders';
 
 jest.setTimeout(120_000);
-
-interface Answer {
-  status: number;
-  body: { success: boolean; message: string; data?: unknown };
-}
 
 /** 1000 RUB at 80 RUB per dollar: 12.5 dollars. */
 const RATE = '80,0000';
@@ -52,38 +35,30 @@ const QUOTA = 6_250_000;
  * user still holds; a provider's partial refund notification does the same.
  */
 describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure', (kind) => {
-  let infra: TestInfrastructureWithDatabase;
-  let database: TestDatabase;
   let cbr: FakeCbr;
   let yookassa: FakeYookassa;
   let crypto: FakeCrypto;
-  let billing: { url: string; close: () => Promise<void> };
-  let balances: TopicRecorder;
-  let auditEvents: TopicRecorder;
-  const secret = randomBytes(32).toString('hex');
+  let billing: Billing;
+  const harness = new BillingHarness(kind, 'billing-admin-payments-it', {
+    record: [TOPICS.billingBalance, TOPICS.auditRecorded],
+    env: () => providersEnv({ cbr, yookassa, crypto }),
+  });
   const operator = randomUserId();
 
-  const identity = async (userId: number, role = Role.User) => ({
-    [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId, role, via: 'session' }, secret),
-  });
-  const call = async (path: string, options: { body?: unknown; role?: Role; userId?: number } = {}) => {
-    const response = await fetch(`${billing.url}${path}`, {
-      method: options.body === undefined ? 'GET' : 'POST',
-      headers: {
-        ...(await identity(options.userId ?? operator, options.role ?? Role.Admin)),
-        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Answer['body'] };
+  const call = (
+    path: string,
+    options: { body?: unknown; role?: Role; userId?: number } = {},
+  ): Promise<Answer> => {
+    const caller = billing.as(options.userId ?? operator, options.role ?? Role.Admin);
+    return options.body === undefined ? caller.get(path) : caller.post(path, options.body);
   };
   const refund = (id: number, body: Record<string, unknown>) => call(`/api/payment/${id}/refund`, { body });
   const payment = async (id: number) =>
     adminPaymentViewSchema.parse((await call(`/api/payment/${id}`)).body.data);
   /** The user's balance as billing last published it (the database is billing's alone while it runs). */
   const latestBalance = (userId: number): number | undefined =>
-    balances
-      .values<BillingBalance>((value) => value.user_id === userId)
+    harness
+      .balancesOf(userId)
       .sort((a, b) => a.version - b.version)
       .at(-1)?.quota;
   const balanceOf = (userId: number, expected: number) =>
@@ -96,7 +71,7 @@ describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure'
     const created = await call('/api/user/payment', {
       userId,
       role: Role.User,
-      body: { amount, provider: 'yookassa', email: 'payer@example.com' },
+      body: aPaymentRequest({ amount, provider: 'yookassa' }),
     });
     expect(created.status).toBe(200);
     const providerPayment = yookassa.payments().at(-1)!;
@@ -105,57 +80,17 @@ describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure'
     expect(settled.body.data).toMatchObject({ status: 'success', changed: true });
     return { id: (created.body.data as { id: number }).id, providerId: providerPayment.id };
   }
-  const webhook = async (body: unknown): Promise<Answer> => {
-    const response = await fetch(`${billing.url}/api/user/payment/webhook/yookassa`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Answer['body'] };
-  };
+  const webhook = (body: unknown) => billing.anonymous().post('/api/user/payment/webhook/yookassa', body);
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'billing-admin-payments-it');
+    await harness.open();
     [cbr, yookassa, crypto] = await Promise.all([startFakeCbr(RATE), startFakeYookassa(), startFakeCrypto()]);
-    database = await infra.createDatabase();
-    await infra.runtime.bus.ensureTopics([TOPICS.billingBalance, TOPICS.auditRecorded]);
-    [balances, auditEvents] = await Promise.all([
-      TopicRecorder.start(
-        infra.runtime.bus,
-        TOPICS.billingBalance.name,
-        `admin-payments-balance.${infra.runId}`,
-      ),
-      TopicRecorder.start(
-        infra.runtime.bus,
-        TOPICS.auditRecorded.name,
-        `admin-payments-audit.${infra.runId}`,
-      ),
-    ]);
-    billing = await startBilling(
-      {
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'error',
-        DATABASE_URL: database.url,
-        TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-        CBR_DAILY_URL: cbr.dailyUrl,
-        YOOKASSA_API_URL: yookassa.apiUrl,
-        YOOKASSA_SHOP_ID: yookassa.shopId,
-        YOOKASSA_SECRET_KEY: yookassa.secretKey,
-        CRYPTO_API_URL: crypto.apiUrl,
-        CRYPTO_MERCHANT_ID: crypto.merchantId,
-        CRYPTO_API_KEY: crypto.apiKey,
-      },
-      infra.runtime,
-    );
-    await waitUntilReady(billing.url);
+    billing = await harness.start();
   });
 
   afterAll(async () => {
-    await billing?.close();
-    await Promise.all([balances?.stop(), auditEvents?.stop()]);
+    await harness.close();
     await Promise.all([cbr?.close(), yookassa?.close(), crypto?.close()]);
-    await infra?.close();
   });
 
   it('lists every user’s payments newest first, filtered by user, status and provider', async () => {
@@ -273,15 +208,14 @@ describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure'
       expect(notified.body.data).toEqual({ status: 'refunded', changed: false });
     }
     expect(latestBalance(user)).toBe(0);
-    const audit = await getJson<Answer['body']>(
-      `${billing.url}/api/log/ledger-audit`,
-      await identity(operator, Role.Admin),
-    );
+    const audit = await billing.ledgerAudit();
     expect(audit.body).toEqual({ success: true, message: '', data: [] });
     const events = await eventually('both refunds in the audit trail', async () => {
-      const found = auditEvents.values<AuditRecorded>(
-        (value) => value.target_kind === 'payment' && value.target_id === String(paid.id),
-      );
+      const found = harness
+        .recorder(TOPICS.auditRecorded)
+        .values<AuditRecorded>(
+          (value) => value.target_kind === 'payment' && value.target_id === String(paid.id),
+        );
       return found.length === 2 ? found : undefined;
     });
     expect(events.map((event) => [event.action, event.actor_id, event.after?.['refund_amount']])).toEqual([
@@ -293,12 +227,13 @@ describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure'
   it('refuses to refund what the user has spent, writing nothing and asking YooKassa for nothing', async () => {
     const user = randomUserId();
     const paid = await paidTopUp(user);
-    const signer = new ServiceTokenSigner(secret, ACCOUNT_SET_QUOTA_CALL.audience);
-    const spent = await fetch(`${billing.url}${servicePath(ACCOUNT_SET_QUOTA_CALL, { userId: user })}`, {
-      method: ACCOUNT_SET_QUOTA_CALL.method,
-      headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: await signer.token() },
-      body: JSON.stringify({ quota: 1_000_000, idempotency_key: randomUUID(), actor_id: operator }),
-    });
+    const spent = await billing
+      .asService(ACCOUNT_SET_QUOTA_CALL)
+      .send(ACCOUNT_SET_QUOTA_CALL.method, servicePath(ACCOUNT_SET_QUOTA_CALL, { userId: user }), {
+        quota: 1_000_000,
+        idempotency_key: randomUUID(),
+        actor_id: operator,
+      });
     expect(spent.status).toBe(200);
     const refundsBefore = yookassa.refunds().length;
 
@@ -345,11 +280,7 @@ describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure'
       body: { amount: '1000', provider: 'crypto', email: 'payer@example.com' },
     });
     const invoice = crypto.invoices().at(-1)!;
-    await fetch(`${billing.url}/api/user/payment/webhook/crypto`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(crypto.settle(invoice.uuid, 'paid')),
-    });
+    await billing.anonymous().post('/api/user/payment/webhook/crypto', crypto.settle(invoice.uuid, 'paid'));
     const id = (created.body.data as { id: number }).id;
     const paid = await paidTopUp(user);
 
