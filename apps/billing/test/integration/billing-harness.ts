@@ -85,11 +85,10 @@ export class Caller {
   }
 }
 
-/** A running billing, its database, and callers signed with the harness's secret. */
+/** A running billing and callers signed with the harness's secret. */
 export class Billing {
   constructor(
     private readonly service: RunningService,
-    readonly database: TestDatabase,
     private readonly secret: string,
     private readonly closed: (billing: Billing) => void,
   ) {}
@@ -168,7 +167,7 @@ export class BillingHarness {
   private readonly running = new Set<Billing>();
 
   constructor(
-    readonly kind: InfrastructureKind,
+    private readonly kind: InfrastructureKind,
     private readonly name: string,
     private readonly options: BillingHarnessOptions = {},
   ) {}
@@ -212,9 +211,9 @@ export class BillingHarness {
    * A new database with billing's migrations applied: billing started on it and stopped, so the
    * spec can write rows first (on PGlite the running service holds the one connection).
    */
-  async migratedDatabase(env: Env = {}): Promise<TestDatabase> {
+  async migratedDatabase(): Promise<TestDatabase> {
     const database = await this.createDatabase();
-    await this.run(database, async () => undefined, { env });
+    await this.run(database, async () => undefined);
     return database;
   }
 
@@ -233,7 +232,7 @@ export class BillingHarness {
       },
       runtime ?? this.infra.runtime,
     );
-    const billing = new Billing(service, own, this.secret, (closed) => this.running.delete(closed));
+    const billing = new Billing(service, this.secret, (closed) => this.running.delete(closed));
     this.running.add(billing);
     try {
       await waitUntilReady(billing.url);

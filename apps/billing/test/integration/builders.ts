@@ -37,12 +37,8 @@ export function aUsageEvent(userId: number, overrides: Partial<UsageRecorded> = 
 }
 
 /** An operator's setting as admin publishes it on catalog.option (an empty value clears it). */
-export function aCatalogOption(
-  key: string,
-  value: string,
-  updatedAt = Math.floor(Date.now() / 1000),
-): CatalogOption {
-  return { v: 1, key, value, updated_at: updatedAt };
+export function aCatalogOption(key: string, value: string): CatalogOption {
+  return { v: 1, key, value, updated_at: Math.floor(Date.now() / 1000) };
 }
 
 /** `POST /api/user/payment`'s body: a top-up of 1000 RUB by test payment, receipt to payer@example.com. */
