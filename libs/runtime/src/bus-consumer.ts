@@ -1,7 +1,8 @@
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import type { BatchingOptions, EventBus, EventRecord, Subscription } from '@tollgate/events';
+import type { BatchingOptions, EventBus, Subscription } from '@tollgate/events';
 import { isInfrastructureUnavailable } from '@tollgate/persistence';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
+import type { DecodedEvent } from './event-transport/bus-event.decorator';
 
 export interface BusConsumerOptions<T> {
   groupId: string;
@@ -19,10 +20,7 @@ export interface BusConsumerOptions<T> {
   isTransient?: (error: unknown) => boolean;
 }
 
-/** A record whose value matched the consumer's schema. */
-export interface DecodedEvent<T> extends Omit<EventRecord, 'value'> {
-  value: T;
-}
+export type { DecodedEvent };
 
 /**
  * A consumer group member for the service's lifetime: subscribes once the app is up (topics exist,

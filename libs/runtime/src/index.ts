@@ -2,6 +2,7 @@ import type * as BusConsumerModule from './bus-consumer';
 import type * as BusLogger from './bus-logger';
 import type * as CorrelatedEventBusModule from './correlated-event-bus';
 import type * as DistributedRuntime from './distributed-runtime';
+import type * as EventTransport from './event-transport';
 import type * as ServiceInfrastructure from './service-infrastructure.module';
 import type * as StartNestService from './start-nest-service';
 import type * as SettingsTableModule from './settings-table';
@@ -14,7 +15,8 @@ export * from './free-port';
 // The rest pulls in NestJS, MikroORM, Kafka, Redis and OpenTelemetry (about 100 MB of RSS). A
 // service's main.ts imports this package before it knows whether it is a cluster primary, which
 // never uses them, so these exports load their module on first access instead of here.
-export type { BusConsumerOptions, DecodedEvent } from './bus-consumer';
+export type { BusConsumerOptions } from './bus-consumer';
+export type { BusEventOptions, DecodedEvent, EventBusTransportOptions } from './event-transport';
 export type { DistributedRuntimeNeeds } from './distributed-runtime';
 export type { ServiceDatabaseOptions, ServiceInfrastructureOptions } from './service-infrastructure.module';
 export type { NestServiceSpec } from './start-nest-service';
@@ -22,6 +24,8 @@ export type ServiceInfrastructureModule = ServiceInfrastructure.ServiceInfrastru
 export type CorrelatedEventBus = CorrelatedEventBusModule.CorrelatedEventBus;
 export type SettingsTable = SettingsTableModule.SettingsTable;
 export type BusConsumer<T> = BusConsumerModule.BusConsumer<T>;
+export type BusEventContext = EventTransport.BusEventContext;
+export type EventBusTransport = EventTransport.EventBusTransport;
 
 export declare const createDistributedRuntime: typeof DistributedRuntime.createDistributedRuntime;
 export declare const ServiceInfrastructureModule: typeof ServiceInfrastructure.ServiceInfrastructureModule;
@@ -31,6 +35,10 @@ export declare const CorrelatedEventBus: typeof CorrelatedEventBusModule.Correla
 export declare const SettingsTable: typeof SettingsTableModule.SettingsTable;
 // Its default failure rule comes from @tollgate/persistence, which loads MikroORM.
 export declare const BusConsumer: typeof BusConsumerModule.BusConsumer;
+// @nestjs/microservices, and through the failure rule @tollgate/persistence.
+export declare const BusEvent: typeof EventTransport.BusEvent;
+export declare const BusEventContext: typeof EventTransport.BusEventContext;
+export declare const EventBusTransport: typeof EventTransport.EventBusTransport;
 
 const exportOnFirstUse = (name: string, load: () => Record<string, unknown>): void => {
   Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
@@ -44,4 +52,7 @@ exportOnFirstUse('busLoggerFor', () => require('./bus-logger'));
 exportOnFirstUse('CorrelatedEventBus', () => require('./correlated-event-bus'));
 exportOnFirstUse('SettingsTable', () => require('./settings-table'));
 exportOnFirstUse('BusConsumer', () => require('./bus-consumer'));
+exportOnFirstUse('BusEvent', () => require('./event-transport'));
+exportOnFirstUse('BusEventContext', () => require('./event-transport'));
+exportOnFirstUse('EventBusTransport', () => require('./event-transport'));
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -1,4 +1,5 @@
 import type { DynamicModule } from '@nestjs/common';
+import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import {
   createLogger,
   createServiceApp,
@@ -6,6 +7,7 @@ import {
   type ErrorRendererRoute,
   type Logger,
 } from '@tollgate/platform';
+import { EventBusTransport, type EventBusTransportOptions } from './event-transport';
 import type { RunningService } from './service-runtime';
 
 export interface NestServiceSpec<C extends BaseServiceConfig> {
@@ -18,6 +20,11 @@ export interface NestServiceSpec<C extends BaseServiceConfig> {
   bodyLimit?: number;
   /** Runs on the Fastify instance before the app listens (raw routes, plugins). */
   beforeListen?: (app: Awaited<ReturnType<typeof createServiceApp>>['app']) => Promise<void>;
+  /**
+   * Serves the app's @BusEvent handlers from its event bus (EVENT_BUS) through EventBusTransport,
+   * with these options; without it, a @BusEvent handler never runs.
+   */
+  eventTransport?: EventBusTransportOptions;
 }
 
 /** Creates the service's Nest app with the platform wired in, listens, and returns its handle. */
@@ -32,8 +39,25 @@ export async function startNestService<C extends BaseServiceConfig>(
     ...(spec.errorRenderers ? { errorRenderers: spec.errorRenderers } : {}),
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
   });
-  if (spec.beforeListen) await spec.beforeListen(service.app);
-  const port = await service.listen();
-  const host = spec.config.HOST === '0.0.0.0' ? '127.0.0.1' : spec.config.HOST;
-  return { name: spec.name, port, url: `http://${host}:${port}`, close: () => service.close() };
+  try {
+    if (spec.beforeListen) await spec.beforeListen(service.app);
+    if (spec.eventTransport) {
+      const bus = service.app.get<EventBus>(EVENT_BUS);
+      service.app.connectMicroservice(
+        { strategy: new EventBusTransport(bus, spec.eventTransport) },
+        { inheritAppConfig: true },
+      );
+      // Handlers join their groups only once the topics exist and the database is migrated (init).
+      // On close, Nest stops them after HTTP has closed and before the database closes.
+      await service.app.init();
+      await service.app.startAllMicroservices();
+    }
+    const port = await service.listen();
+    const host = spec.config.HOST === '0.0.0.0' ? '127.0.0.1' : spec.config.HOST;
+    return { name: spec.name, port, url: `http://${host}:${port}`, close: () => service.close() };
+  } catch (error) {
+    // Whatever started (groups joined, database pool) must not keep the process alive.
+    await service.close().catch(() => undefined);
+    throw error;
+  }
 }

@@ -1,9 +1,13 @@
 import { Catch, UseFilters, applyDecorators, type RpcExceptionFilter } from '@nestjs/common';
 import { BaseRpcContext, EventPattern } from '@nestjs/microservices';
-import type { BatchingOptions } from '@tollgate/events';
+import type { BatchingOptions, EventRecord } from '@tollgate/events';
 import { throwError, type Observable } from 'rxjs';
 import type { ZodType, ZodTypeDef } from 'zod';
-import type { DecodedEvent } from '../bus-consumer';
+
+/** A record whose value matched the handler's schema. */
+export interface DecodedEvent<T> extends Omit<EventRecord, 'value'> {
+  value: T;
+}
 
 /** EventBusTransport's transport id: @BusEvent handlers go to it and to no other transport. */
 export const EVENT_BUS_TRANSPORT = Symbol('EventBusTransport');

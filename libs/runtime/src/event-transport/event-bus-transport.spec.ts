@@ -11,8 +11,7 @@ import {
   type SubscribeOptions,
 } from '@tollgate/events';
 import { z } from 'zod';
-import type { DecodedEvent } from '../bus-consumer';
-import { BusEvent, BusEventContext } from './bus-event.decorator';
+import { BusEvent, BusEventContext, type DecodedEvent } from './bus-event.decorator';
 import { EventBusTransport, type EventBusTransportOptions } from './event-bus-transport';
 
 const orderV1 = z.object({ v: z.literal(1), n: z.number().int(), status: z.enum(['open', 'paid']) });

@@ -1,12 +1,12 @@
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import type { EventBus, Subscription } from '@tollgate/events';
 import { isObservable, lastValueFrom } from 'rxjs';
-import type { DecodedEvent } from '../bus-consumer';
 import {
   BUS_EVENT_OPTIONS,
   BusEventContext,
   EVENT_BUS_TRANSPORT,
   type BusEventOptions,
+  type DecodedEvent,
 } from './bus-event.decorator';
 import { decodeWithSchema, failureRule } from './consumer-rules';
 

@@ -1,13 +1,29 @@
-import { Controller, Injectable, Module } from '@nestjs/common';
-import { InProcessEventBus, silentEventBusLogger } from '@tollgate/events';
-import { baseServiceConfigSchema, createLogger, createServiceApp, loadConfig } from '@tollgate/platform';
+import {
+  Controller,
+  Get,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import {
+  EVENT_BUS,
+  InProcessEventBus,
+  silentEventBusLogger,
+  type EventBus,
+  type SubscribeOptions,
+} from '@tollgate/events';
+import { baseServiceConfigSchema, createLogger, loadConfig } from '@tollgate/platform';
 import { z } from 'zod';
-import type { DecodedEvent } from '../bus-consumer';
-import { BusEvent } from './bus-event.decorator';
-import { EventBusTransport } from './event-bus-transport';
+import { startNestService } from '../start-nest-service';
+import { BusEvent, type DecodedEvent } from './bus-event.decorator';
 
 const orderV1 = z.object({ v: z.literal(1), n: z.number().int() });
 type Order = z.infer<typeof orderV1>;
+
+/** What happened in the service's life, in order: start-up, consumption, shutdown. */
+const LIFE = Symbol('LIFE');
 
 @Injectable()
 class Ledger {
@@ -22,6 +38,20 @@ class Ledger {
   }
 }
 
+/** Stands for what a service's infrastructure does in init (topics, migrations) and after HTTP (the ORM). */
+@Injectable()
+class Database implements OnModuleInit, OnApplicationShutdown {
+  constructor(@Inject(LIFE) private readonly life: string[]) {}
+
+  onModuleInit(): void {
+    this.life.push('migrated');
+  }
+
+  onApplicationShutdown(): void {
+    this.life.push('database closed');
+  }
+}
+
 // No @Public(): the platform's identity guard is global, and must let bus events through.
 @Controller()
 class OrdersEvents {
@@ -33,12 +63,41 @@ class OrdersEvents {
   }
 }
 
-@Module({ controllers: [OrdersEvents], providers: [Ledger] })
+@Controller('probe')
+class ProbeHttp {
+  @Get()
+  answer(): string {
+    return 'ok';
+  }
+}
+
+@Module({ controllers: [OrdersEvents, ProbeHttp], providers: [Ledger, Database] })
 class ProbeModule {}
 
-describe('EventBusTransport in a service app (the wiring startNestService needs)', () => {
+/** The bus, recording when a group is joined and left. */
+function recordingBus(bus: EventBus, life: string[]): EventBus {
+  return {
+    ensureTopics: (topics) => bus.ensureTopics(topics),
+    publish: (events) => bus.publish(events),
+    subscribe: async <T>(options: SubscribeOptions<T>) => {
+      const subscription = await bus.subscribe(options);
+      life.push(`joined ${options.groupId}`);
+      return {
+        stop: async () => {
+          await subscription.stop();
+          life.push(`left ${options.groupId}`);
+        },
+      };
+    },
+    table: (topic, decode) => bus.table(topic, decode),
+    close: () => bus.close(),
+  };
+}
+
+describe('startNestService with an eventTransport', () => {
   it("serves @BusEvent handlers past the platform's guard and error filter; the bus retries with the handler's own error", async () => {
     const retries: unknown[] = [];
+    const life: string[] = [];
     const bus = new InProcessEventBus({
       logger: { ...silentEventBusLogger, warn: (_message, context) => retries.push(context?.error) },
     });
@@ -55,13 +114,29 @@ describe('EventBusTransport in a service app (the wiring startNestService needs)
       level: config.LOG_LEVEL,
       destination: { write: (line: string) => void logLines.push(line) },
     });
-    const service = await createServiceApp(ProbeModule, { service: 'probe', config, logger });
-    service.app.connectMicroservice({ strategy: new EventBusTransport(bus) }, { inheritAppConfig: true });
-    await service.app.init();
-    await service.app.startAllMicroservices();
+    let ledger!: Ledger;
+    const service = await startNestService({
+      name: 'probe',
+      config,
+      logger,
+      module: {
+        module: ProbeModule,
+        providers: [
+          { provide: EVENT_BUS, useValue: recordingBus(bus, life) },
+          { provide: LIFE, useValue: life },
+        ],
+      },
+      beforeListen: async (app) => {
+        ledger = app.get(Ledger);
+        app
+          .getHttpAdapter()
+          .getInstance()
+          .addHook('onClose', async () => void life.push('http closed'));
+      },
+      eventTransport: {},
+    });
 
     await bus.publish([{ topic: 'orders', key: '1', value: { v: 1, n: 1 } }]);
-    const ledger = service.app.get(Ledger);
     await ledger.settled;
     await service.close();
     await bus.close();
@@ -69,5 +144,12 @@ describe('EventBusTransport in a service app (the wiring startNestService needs)
     expect(ledger.attempts).toEqual([[1], [1]]);
     expect(retries).toEqual(['the ledger is away']);
     expect(logLines.filter((line) => line.includes('the ledger is away'))).toEqual([]);
+    expect(life).toEqual([
+      'migrated',
+      'joined probe.orders',
+      'http closed',
+      'left probe.orders',
+      'database closed',
+    ]);
   });
 });
