@@ -1,5 +1,6 @@
 export * from './fake-upstream';
 export * from './service-harness';
+export * from './builders';
 export * from './fake-cbr';
 export * from './fake-payments';
 export * from './fake-oauth';

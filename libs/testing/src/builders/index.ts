@@ -1,0 +1,1 @@
+export { aUsageRecorded } from './usage-recorded';
