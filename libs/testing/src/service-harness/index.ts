@@ -16,5 +16,6 @@ export {
   type TestInfrastructureWithDatabase,
 } from './test-infrastructure';
 export { TcpProxy, type TcpTarget } from './tcp-proxy';
+export { databaseOutage, deadLettered, type DatabaseOutage } from './database-outage';
 export { TopicRecorder } from './topic-recorder';
 export { withDatabase, type QueryRows } from './with-database';

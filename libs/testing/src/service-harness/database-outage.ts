@@ -1,0 +1,45 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { retryTimeBeforeDeadLetterMs } from '@tollgate/events';
+import type { TcpProxy } from './tcp-proxy';
+import type { TopicRecorder } from './topic-recorder';
+
+/**
+ * How long `databaseOutage` keeps the database away: as long as the bus retries a failing batch
+ * before it dead-letters its records, and a margin, so that a consumer that did not wait out the
+ * outage (its `isTransient`, or BusConsumer's rule for the infrastructure being away) would have
+ * its records on the dead-letter topic before the database is back.
+ */
+export const OUTAGE_MS = retryTimeBeforeDeadLetterMs() + 2_000;
+
+/** What a database outage saw by its end, just before the database came back. */
+export interface DatabaseOutage {
+  /** Connections the proxy reset meanwhile: more than none when the service did try its database. */
+  refused: number;
+  /** The keys on the dead-letter topic by then: what the bus gave up on during the outage. */
+  deadLettered: string[];
+}
+
+/**
+ * Takes the database behind `proxy` away from the service, runs `during` (the step that makes
+ * the service need it, e.g. publishing what its consumers write), waits `OUTAGE_MS`, notes what
+ * the outage saw, and gives the database back.
+ */
+export async function databaseOutage(
+  proxy: TcpProxy,
+  { during, deadLetters }: { during: () => Promise<unknown>; deadLetters: TopicRecorder },
+): Promise<DatabaseOutage> {
+  const refusedBefore = proxy.refused;
+  proxy.cut();
+  try {
+    await during();
+    await sleep(OUTAGE_MS);
+    return { refused: proxy.refused - refusedBefore, deadLettered: deadLettered(deadLetters) };
+  } finally {
+    proxy.restore();
+  }
+}
+
+/** The keys of the records a dead-letter topic's recorder has seen so far. */
+export function deadLettered(deadLetters: TopicRecorder): string[] {
+  return deadLetters.records.map((record) => record.key);
+}
