@@ -20,8 +20,10 @@ import {
   eventually,
   openInfrastructure,
   randomUserId,
+  TcpProxy,
   TopicRecorder,
   waitUntilReady,
+  withDatabase,
   type FakeCbr,
   type FakeCrypto,
   type FakeYookassa,
@@ -165,6 +167,7 @@ export class BillingHarness {
   infra!: TestInfrastructureWithDatabase;
   private readonly recorders = new Map<string, TopicRecorder>();
   private readonly running = new Set<Billing>();
+  private readonly proxies = new Set<TcpProxy>();
 
   constructor(
     private readonly kind: InfrastructureKind,
@@ -189,9 +192,10 @@ export class BillingHarness {
     }
   }
 
-  /** Closes the billings still running, then the recorders and the infrastructure. */
+  /** Closes the billings still running, their proxies, then the recorders and the infrastructure. */
   async close(): Promise<void> {
     for (const billing of [...this.running]) await billing.close();
+    for (const proxy of this.proxies) await proxy.close();
     for (const recorder of this.recorders.values()) await recorder.stop();
     await this.infra?.close();
   }
@@ -243,6 +247,20 @@ export class BillingHarness {
     return billing;
   }
 
+  /**
+   * Billing on a new database that it reaches through a TCP proxy, so that a spec can take the
+   * database away from the running service (real infrastructure: PGlite has no connection to cut).
+   */
+  async startBehindProxy(
+    env: Env = {},
+  ): Promise<{ billing: Billing; database: TestDatabase; proxy: TcpProxy }> {
+    const database = await this.createDatabase();
+    const proxy = await TcpProxy.forUrl(database.url);
+    this.proxies.add(proxy);
+    const billing = await this.start({ database, env: { ...env, DATABASE_URL: proxy.via(database.url) } });
+    return { billing, database, proxy };
+  }
+
   /** Runs billing on `database` while `whileRunning` acts, then closes it. */
   async run<T>(
     database: TestDatabase,
@@ -289,6 +307,39 @@ export class BillingHarness {
         .at(0),
     );
   }
+}
+
+/** What billing settled for one user: the account's counters, its usage logs and usage ledger entries. */
+export interface Settled {
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  usage_logs: number;
+  ledger_entries: number;
+}
+
+/** Read while billing is stopped on embedded infrastructure: PGlite serves one connection. */
+export function settledState(database: TestDatabase, userId: number): Promise<Settled> {
+  return withDatabase(database, async (query) => {
+    const [account] = await query<Record<string, string>>(
+      'select quota, used_quota, request_count from accounts where user_id = ?',
+      [userId],
+    );
+    const [logs] = await query<{ n: string }>('select count(*) as n from usage_logs where user_id = ?', [
+      userId,
+    ]);
+    const [entries] = await query<{ n: string }>(
+      `select count(*) as n from ledger_entries where user_id = ? and kind = 'usage'`,
+      [userId],
+    );
+    return {
+      quota: Number(account!['quota']),
+      used_quota: Number(account!['used_quota']),
+      request_count: Number(account!['request_count']),
+      usage_logs: Number(logs!.n),
+      ledger_entries: Number(entries!.n),
+    };
+  });
 }
 
 /** Billing's settings for the fake payment providers and central bank a spec starts. */
