@@ -1,13 +1,15 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Role, TOPICS, TokenStatus, type TokenView, type UsageRecorded } from '@tollgate/contracts';
-import { deadLetterTopic, retryTimeBeforeDeadLetterMs } from '@tollgate/events';
+import { deadLetterTopic } from '@tollgate/events';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
 import type { RunningService } from '@tollgate/runtime';
 import {
+  aUsageRecorded,
+  databaseOutage,
+  deadLettered,
   eventually,
   INFRASTRUCTURES,
   openInfrastructure,
@@ -22,38 +24,9 @@ import { call, type Answer } from './auth-client';
 jest.setTimeout(60_000);
 
 const USAGE_RECORDED = TOPICS.usageRecorded.name;
-/**
- * How long the bus retries a failing batch before it dead-letters its records: retries after
- * 200, 400, 800 and 1600 ms (SubscribeOptions' defaults: 5 attempts, 200 ms doubled). The outage
- * lasts this long and a little more, so that a consumer that did not wait out the outage (its
- * `isTransient`, or BusConsumer's rule for the infrastructure being away) would have its events on
- * the dead-letter topic before the database is back.
- */
-const DEAD_LETTERED_AFTER_MS = retryTimeBeforeDeadLetterMs();
-const OUTAGE_MS = DEAD_LETTERED_AFTER_MS + 2_000;
 
-const usage = (userId: number, tokenId: number, quota: number, createdAt: number): UsageRecorded => ({
-  v: 1,
-  event_id: randomUUID(),
-  request_id: randomUUID(),
-  user_id: userId,
-  token_id: tokenId,
-  token_name: 'k',
-  channel_id: 1,
-  group: 'default',
-  model: 'gpt-4o-mini',
-  upstream_model: 'gpt-4o-mini',
-  prompt_tokens: 10,
-  completion_tokens: 5,
-  cached_tokens: 0,
-  quota,
-  price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
-  latency_ms: 100,
-  ttft_ms: null,
-  is_stream: false,
-  status: 'success',
-  created_at: createdAt,
-});
+const usage = (userId: number, tokenId: number, quota: number, createdAt: number) =>
+  aUsageRecorded({ user_id: userId, token_id: tokenId, quota, created_at: createdAt });
 
 // The fault is auth's PostgreSQL going away under a running service: on embedded infrastructure
 // there is no server connection to cut (PGlite runs in the test process).
@@ -152,18 +125,19 @@ onRealInfrastructure("API keys' used quota across a database outage (real infras
     await publish([usage(userId, key.id, 1, 1_800_000_000)]);
     await usedQuota(key.id, 1);
 
-    proxy.cut();
-    await publish([
-      usage(userId, key.id, 300, 1_800_000_100),
-      usage(userId, key.id, 200, 1_800_000_200),
-      usage(userId, key.id, 50, 1_800_000_300),
-    ]);
-    await sleep(OUTAGE_MS);
+    const outage = await databaseOutage(proxy, {
+      during: () =>
+        publish([
+          usage(userId, key.id, 300, 1_800_000_100),
+          usage(userId, key.id, 200, 1_800_000_200),
+          usage(userId, key.id, 50, 1_800_000_300),
+        ]),
+      deadLetters,
+    });
     // Auth did try its database while it was away.
-    expect(proxy.refused).toBeGreaterThan(0);
+    expect(outage.refused).toBeGreaterThan(0);
     // Anything the bus gave up on went to the dead-letter topic during the outage.
-    expect(deadLetters.records.map((record) => record.key)).toEqual([]);
-    proxy.restore();
+    expect(outage.deadLettered).toEqual([]);
 
     const counted = await usedQuota(key.id, 551);
     expect(counted).toMatchObject({
@@ -171,6 +145,6 @@ onRealInfrastructure("API keys' used quota across a database outage (real infras
       status: TokenStatus.Enabled,
       accessed_time: 1_800_000_300,
     });
-    expect(deadLetters.records.map((record) => record.key)).toEqual([]);
+    expect(deadLettered(deadLetters)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import {
   TOPICS,
   TokenStatus,
@@ -6,33 +6,13 @@ import {
   type TokenView,
   type UsageRecorded,
 } from '@tollgate/contracts';
-import { eventually, INFRASTRUCTURES } from '@tollgate/testing';
+import { aUsageRecorded, eventually, INFRASTRUCTURES } from '@tollgate/testing';
 import { AccountsHarness, type SignedInUser } from './accounts-harness';
 
 jest.setTimeout(120_000);
 
-const usage = (userId: number, tokenId: number, quota: number, createdAt: number): UsageRecorded => ({
-  v: 1,
-  event_id: randomUUID(),
-  request_id: randomUUID(),
-  user_id: userId,
-  token_id: tokenId,
-  token_name: 'k',
-  channel_id: 1,
-  group: 'default',
-  model: 'gpt-4o-mini',
-  upstream_model: 'gpt-4o-mini',
-  prompt_tokens: 10,
-  completion_tokens: 5,
-  cached_tokens: 0,
-  quota,
-  price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
-  latency_ms: 100,
-  ttft_ms: null,
-  is_stream: false,
-  status: 'success',
-  created_at: createdAt,
-});
+const usage = (userId: number, tokenId: number, quota: number, createdAt: number) =>
+  aUsageRecorded({ user_id: userId, token_id: tokenId, quota, created_at: createdAt });
 
 describe.each(INFRASTRUCTURES)('API key usage bookkeeping on %s infrastructure', (kind) => {
   const h = new AccountsHarness(kind, 'auth-token-usage-it', {
