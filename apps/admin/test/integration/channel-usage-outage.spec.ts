@@ -1,9 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { randomBytes } from 'node:crypto';
 import { TOPICS, type ChannelView, type UsageRecorded } from '@tollgate/contracts';
-import { deadLetterTopic, retryTimeBeforeDeadLetterMs } from '@tollgate/events';
+import { deadLetterTopic } from '@tollgate/events';
 import type { RunningService } from '@tollgate/runtime';
 import {
+  aUsageRecorded,
+  databaseOutage,
+  deadLettered,
   eventually,
   INFRASTRUCTURES,
   openInfrastructure,
@@ -19,38 +21,9 @@ import { AdminClient, adminEnv } from './admin-client';
 jest.setTimeout(60_000);
 
 const USAGE_RECORDED = TOPICS.usageRecorded.name;
-/**
- * How long the bus retries a failing batch before it dead-letters its records: retries after
- * 200, 400, 800 and 1600 ms (SubscribeOptions' defaults: 5 attempts, 200 ms doubled). The outage
- * lasts this long and a little more, so that a consumer that did not wait out the outage (its
- * `isTransient`, or BusConsumer's rule for the infrastructure being away) would have its events on
- * the dead-letter topic before the database is back.
- */
-const DEAD_LETTERED_AFTER_MS = retryTimeBeforeDeadLetterMs();
-const OUTAGE_MS = DEAD_LETTERED_AFTER_MS + 2_000;
-
-const aUsageRecorded = (userId: number, channelId: number, quota: number): UsageRecorded => ({
-  v: 1,
-  event_id: randomUUID(),
-  request_id: `req-${randomBytes(6).toString('hex')}`,
-  user_id: userId,
-  token_id: null,
-  token_name: '',
-  channel_id: channelId,
-  group: 'default',
-  model: 'gpt-4o-mini',
-  upstream_model: 'gpt-4o-mini',
-  prompt_tokens: 10,
-  completion_tokens: 5,
-  cached_tokens: 0,
-  quota,
-  price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
-  latency_ms: 120,
-  ttft_ms: null,
-  is_stream: false,
-  status: 'success',
-  created_at: Math.floor(Date.now() / 1000),
-});
+/** A charge of `quota` on `channelId` by `userId`. */
+const aCharge = (userId: number, channelId: number, quota: number) =>
+  aUsageRecorded({ user_id: userId, channel_id: channelId, quota });
 
 // The fault is admin's PostgreSQL going away under a running service: on embedded infrastructure
 // there is no server connection to cut (PGlite runs in the test process).
@@ -120,23 +93,24 @@ onRealInfrastructure("channels' used quota across a database outage (real infras
     const channel = created.body.data!;
     const userId = randomUserId();
     // Counted before the outage: the consumer is running and has its partitions.
-    await publish([aUsageRecorded(userId, channel.id, 1)]);
+    await publish([aCharge(userId, channel.id, 1)]);
     await usedQuota(channel.id, 1);
 
-    proxy.cut();
-    await publish([
-      aUsageRecorded(userId, channel.id, 1200),
-      aUsageRecorded(randomUserId(), channel.id, 800),
-      aUsageRecorded(randomUserId(), channel.id, 7),
-    ]);
-    await sleep(OUTAGE_MS);
+    const outage = await databaseOutage(proxy, {
+      during: () =>
+        publish([
+          aCharge(userId, channel.id, 1200),
+          aCharge(randomUserId(), channel.id, 800),
+          aCharge(randomUserId(), channel.id, 7),
+        ]),
+      deadLetters,
+    });
     // Admin did try its database while it was away.
-    expect(proxy.refused).toBeGreaterThan(0);
+    expect(outage.refused).toBeGreaterThan(0);
     // Anything the bus gave up on went to the dead-letter topic during the outage.
-    expect(deadLetters.records.map((record) => record.key)).toEqual([]);
-    proxy.restore();
+    expect(outage.deadLettered).toEqual([]);
 
     expect((await usedQuota(channel.id, 2008)).used_quota).toBe(2008);
-    expect(deadLetters.records.map((record) => record.key)).toEqual([]);
+    expect(deadLettered(deadLetters)).toEqual([]);
   });
 });

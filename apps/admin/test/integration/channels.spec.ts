@@ -12,11 +12,11 @@ import {
   type CatalogChannel,
   type ChannelPage,
   type ChannelView,
-  type UsageRecorded,
 } from '@tollgate/contracts';
 import { deriveKey, SecretBox, ServiceTokenSigner } from '@tollgate/platform';
 import type { RunningService } from '@tollgate/runtime';
 import {
+  aUsageRecorded,
   eventually,
   INFRASTRUCTURES,
   openInfrastructure,
@@ -49,31 +49,6 @@ const aChannel = (overrides: Record<string, unknown> = {}) => ({
   auto_ban: 1,
   test_model: 'gpt-4o-mini',
   max_concurrency: 8,
-  ...overrides,
-});
-
-/** A served request as relay reports it. */
-const aUsageRecorded = (overrides: Partial<UsageRecorded>): UsageRecorded => ({
-  v: 1,
-  event_id: randomUUID(),
-  request_id: `req-${randomBytes(6).toString('hex')}`,
-  user_id: 1,
-  token_id: null,
-  token_name: '',
-  channel_id: null,
-  group: 'default',
-  model: 'gpt-4o-mini',
-  upstream_model: 'gpt-4o-mini',
-  prompt_tokens: 10,
-  completion_tokens: 5,
-  cached_tokens: 0,
-  quota: 0,
-  price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
-  latency_ms: 120,
-  ttft_ms: null,
-  is_stream: false,
-  status: 'success',
-  created_at: Math.floor(Date.now() / 1000),
   ...overrides,
 });
 
