@@ -12,7 +12,7 @@ import {
   SERVICE_TOKEN_HEADER,
   ServiceTokenSigner,
 } from '@tollgate/platform';
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { ChatConfig } from '../config';
 
 /** Relay refused the call before streaming: its HTTP status and the message from its OpenAI error body. */
@@ -52,10 +52,9 @@ export class RelayChatClient implements OnModuleDestroy {
   }
 
   async models(userId: number): Promise<string[]> {
-    const res = await request(new URL(RELAY_CHAT_MODELS_CALL.path, this.base), {
+    const res = await this.send(RELAY_CHAT_MODELS_CALL.path, {
       method: 'GET',
       headers: { [SERVICE_TOKEN_HEADER]: await this.signer.token(), [CHAT_USER_HEADER]: String(userId) },
-      dispatcher: this.agent,
     });
     if (res.statusCode !== 200) throw await refusalOf(res.statusCode, res.body);
     return relayChatModelsResult.parse(await res.body.json()).models;
@@ -63,7 +62,7 @@ export class RelayChatClient implements OnModuleDestroy {
 
   /** The answer's SSE body; throws RelayRefusal when relay refuses before streaming. */
   async complete(call: CompletionRequest): Promise<AsyncIterable<Uint8Array>> {
-    const res = await request(new URL(RELAY_CHAT_COMPLETION_CALL.path, this.base), {
+    const res = await this.send(RELAY_CHAT_COMPLETION_CALL.path, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -74,10 +73,26 @@ export class RelayChatClient implements OnModuleDestroy {
       },
       body: JSON.stringify({ ...call.body, stream: true }),
       signal: call.signal,
-      dispatcher: this.agent,
     });
     if (res.statusCode !== 200) throw await refusalOf(res.statusCode, res.body);
     return res.body;
+  }
+
+  /**
+   * A relay that cannot be reached, or that dies before answering (a replica killed: "other side
+   * closed"), is a 502 for the browser, not the chat's own 500. Not retried: relay may have served
+   * the upstream already, and the user can regenerate. The browser's own stop stays an abort.
+   */
+  private async send(
+    path: string,
+    options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+  ): Promise<Dispatcher.ResponseData> {
+    try {
+      return await request(new URL(path, this.base), { ...options, dispatcher: this.agent });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new RelayRefusal(502, 'The model service could not be reached; try again');
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
