@@ -5,5 +5,10 @@ import { authConfigSchema } from './config';
 
 export async function startAuth(env: Env, runtime: ServiceRuntime): Promise<RunningService> {
   const config = loadConfig(authConfigSchema, env);
-  return startNestService({ name: 'auth', config, module: AuthModule.register(config, runtime) });
+  return startNestService({
+    name: 'auth',
+    config,
+    module: AuthModule.register(config, runtime),
+    eventTransport: {},
+  });
 }

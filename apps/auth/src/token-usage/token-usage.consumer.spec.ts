@@ -1,17 +1,40 @@
+import { Test } from '@nestjs/testing';
+import { TOPICS } from '@tollgate/contracts';
 import type { EventBus, SubscribeOptions } from '@tollgate/events';
-import { TokenUsageConsumer } from './token-usage.consumer';
-import type { TokenUsageRepository } from './token-usage.repository';
+import { EventBusTransport } from '@tollgate/runtime';
+import { TOKEN_USAGE_GROUP, TokenUsageConsumer } from './token-usage.consumer';
+import { TokenUsageRepository } from './token-usage.repository';
+
+/** What the transport subscribes TokenUsageConsumer with. */
+async function subscribed(): Promise<SubscribeOptions<unknown>[]> {
+  const subscriptions: SubscribeOptions<unknown>[] = [];
+  const bus = {
+    subscribe: async (options: SubscribeOptions<unknown>) => {
+      subscriptions.push(options);
+      return { stop: async () => undefined };
+    },
+  } as unknown as EventBus;
+  const moduleRef = await Test.createTestingModule({
+    controllers: [TokenUsageConsumer],
+    providers: [{ provide: TokenUsageRepository, useValue: {} }],
+  }).compile();
+  const app = moduleRef.createNestMicroservice({ strategy: new EventBusTransport(bus), logger: false });
+  await app.listen();
+  await app.close();
+  return subscriptions;
+}
 
 describe('TokenUsageConsumer', () => {
-  it('waits out a database outage instead of dead-lettering a key’s spending', async () => {
-    let options: SubscribeOptions<unknown> | undefined;
-    const bus = {
-      subscribe: async (o: SubscribeOptions<unknown>) => {
-        options = o;
-        return { stop: async () => undefined };
-      },
-    } as unknown as EventBus;
-    await new TokenUsageConsumer(bus, {} as TokenUsageRepository).onApplicationBootstrap();
-    expect(options?.isTransient?.(new Error('connect ECONNREFUSED 127.0.0.1:5432'))).toBe(true);
+  it('consumes usage.recorded in its own group, in batches, waiting out any failure instead of dead-lettering a key’s spending', async () => {
+    const [options, ...others] = await subscribed();
+    expect(others).toEqual([]);
+    expect(options).toMatchObject({
+      groupId: TOKEN_USAGE_GROUP,
+      topics: [TOPICS.usageRecorded.name],
+      batching: { minBytes: 64 * 1024, maxWaitMs: 250 },
+    });
+    expect(options?.isTransient?.(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(
+      true,
+    );
   });
 });

@@ -3,5 +3,8 @@ import { TokenExpirySweeper } from './token-expiry.sweeper';
 import { TokenUsageConsumer } from './token-usage.consumer';
 import { TokenUsageRepository } from './token-usage.repository';
 
-@Module({ providers: [TokenUsageRepository, TokenUsageConsumer, TokenExpirySweeper] })
+@Module({
+  controllers: [TokenUsageConsumer],
+  providers: [TokenUsageRepository, TokenExpirySweeper],
+})
 export class TokenUsageModule {}
