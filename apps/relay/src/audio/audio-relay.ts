@@ -16,10 +16,10 @@ import { parsedEventData, relaySseStream } from '../pipeline/sse-relay';
 import {
   serializeSseEvent,
   UnsupportedOperationError,
-  type NormalizedUsage,
   type UploadForm,
   type UploadOperation,
 } from '../providers';
+import type { NormalizedUsage } from '../canonical';
 import { spoolUpload, type SpooledUpload, type UploadLimits } from './audio-upload';
 import { transcriptionEstimate, transcriptionUsage, transcriptText } from './transcription-usage';
 

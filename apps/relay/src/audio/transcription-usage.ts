@@ -1,4 +1,4 @@
-import { normalizeOpenAiUsage, type NormalizedUsage } from '../providers';
+import { normalizeOpenAiUsage, type NormalizedUsage } from '../canonical';
 
 /**
  * Audio a call can hold at most per byte of upload: 1 kB a second is below any bitrate speech is

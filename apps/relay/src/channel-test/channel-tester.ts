@@ -1,5 +1,6 @@
 import type { CatalogChannel, ChannelTestRequest, ChannelTestResult } from '@tollgate/contracts';
-import { adapterForChannelType, channelTarget, type ChatCompletionRequest } from '../providers';
+import { adapterForChannelType, channelTarget } from '../providers';
+import type { ChatCompletionRequest } from '../canonical';
 import { upstreamHttpFailure } from '../routing';
 import type { ChannelKeys } from '../upstream/channel-keys';
 import { readLimited, type UpstreamClient } from '../upstream/upstream-client';

@@ -20,7 +20,7 @@ import { toOpenAiModel } from '../models/openai-models';
 import type { CallContext } from '../pipeline/call-context';
 import { ClientGoneError } from '../pipeline/client-reply';
 import type { PassThroughOperation, UploadOperation } from '../providers';
-import { UntranslatableRequestError } from '../providers';
+import { UntranslatableRequestError } from '../canonical';
 import {
   geminiBatchEmbedContentsRequest,
   geminiBatchEmbedContentsResponse,

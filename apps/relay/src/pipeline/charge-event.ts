@@ -1,6 +1,6 @@
 import { CHAT_CHARGE_EVENT, type ChatCharge } from '@tollgate/contracts';
 import { actualQuota, type Quote } from '../pricing/price-book';
-import type { NormalizedUsage } from '../providers';
+import type { NormalizedUsage } from '../canonical';
 
 /**
  * The SSE event that tells the chat service what its call cost, sent just before the stream's last

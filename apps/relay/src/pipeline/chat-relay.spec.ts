@@ -6,7 +6,8 @@ import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixture
 import type { CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import { PriceBook } from '../pricing/price-book';
-import { adapterForChannelType, type ChatCompletionChunk } from '../providers';
+import { adapterForChannelType } from '../providers';
+import type { ChatCompletionChunk } from '../canonical';
 import { anthropicMessagesProtocol } from '../protocols/anthropic-messages.protocol';
 import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
 import { PerCallClaims } from '../quota/account-claims';

@@ -6,13 +6,11 @@ import { promptWithinContext, type PriceBook } from '../pricing/price-book';
 import {
   MalformedUpstreamResponseError,
   normalizeOpenAiUsage,
-  SseDecoder,
-  SseProtocolError,
-  UpstreamStreamError,
   type ChatCompletionChunk,
   type ChatCompletionRequest,
   type NormalizedUsage,
-} from '../providers';
+} from '../canonical';
+import { SseDecoder, SseProtocolError, UpstreamStreamError } from '../providers';
 import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../protocols/chat-client-protocol';
 import { promptTokensUpperBound } from '../token-counting';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';

@@ -1,12 +1,8 @@
 import { ErrorCode } from '@tollgate/contracts';
 import { servedModel } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
-import {
-  UnsupportedOperationError,
-  type EmbeddingsAnswer,
-  type EmbeddingsRequest,
-  type NormalizedUsage,
-} from '../providers';
+import { UnsupportedOperationError } from '../providers';
+import type { EmbeddingsAnswer, EmbeddingsRequest, NormalizedUsage } from '../canonical';
 import { costHeaders } from './call-cost';
 import type { CallContext } from './call-context';
 import type { ClientReply } from './client-reply';

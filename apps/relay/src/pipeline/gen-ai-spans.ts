@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from '@opentelemetry/semantic-conventions';
-import type { NormalizedUsage } from '../providers';
+import type { NormalizedUsage } from '../canonical';
 import type { PassThroughOperation } from '../providers/provider-adapter';
 import type { CallStatus } from '../usage/usage-event';
 

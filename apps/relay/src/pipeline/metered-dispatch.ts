@@ -1,4 +1,4 @@
-import type { NormalizedUsage } from '../providers';
+import type { NormalizedUsage } from '../canonical';
 import type { Quote } from '../pricing/price-book';
 import type { CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CatalogChannel, IdentityUser, UsageRecorded } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
-import type { NormalizedUsage } from '../providers';
+import type { NormalizedUsage } from '../canonical';
 import { UNLIMITED, type AdmittedCall, type RateLimiter } from '../limits/rate-limiter';
 import {
   actualQuota,

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@tollgate/contracts';
 import { RelayError } from '../errors/relay-error';
 import { RateLimitedError } from '../limits/rate-limiter';
-import type { ChatCompletionRequest } from '../providers';
+import type { ChatCompletionRequest } from '../canonical';
 import { QuotaRefusedError } from '../quota/quota-reservations';
 import { takeModelFallbacks, worthAnotherModel } from './model-fallbacks';
 

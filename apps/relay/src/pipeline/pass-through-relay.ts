@@ -3,12 +3,8 @@ import { z } from 'zod';
 import { servedModel, type CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import type { PriceBook } from '../pricing/price-book';
-import {
-  serializeSseEvent,
-  type JsonObject,
-  type NormalizedUsage,
-  type PassThroughOperation,
-} from '../providers';
+import { serializeSseEvent, type PassThroughOperation } from '../providers';
+import type { JsonObject, NormalizedUsage } from '../canonical';
 import { parseClientBody } from '../protocols/request-validation';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';
 import { costHeaders, withUsageCost, type CallCost } from './call-cost';

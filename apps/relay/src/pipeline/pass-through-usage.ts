@@ -1,5 +1,5 @@
 import type { PassThroughOperation } from '../providers';
-import { normalizeOpenAiUsage, type JsonObject, type NormalizedUsage } from '../providers';
+import { normalizeOpenAiUsage, type JsonObject, type NormalizedUsage } from '../canonical';
 import type { TokenCounter } from './token-counter';
 
 /** Operations whose answers are not generated text. */

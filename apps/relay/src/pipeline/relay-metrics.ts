@@ -1,6 +1,6 @@
 import type { ApiProtocol, CatalogChannel } from '@tollgate/contracts';
 import type { MetricsService } from '@tollgate/platform';
-import type { NormalizedUsage } from '../providers';
+import type { NormalizedUsage } from '../canonical';
 import type { RefusalReason } from '../quota/quota-reservations';
 import type { QueueWaitOutcome } from '../routing/channel-queues';
 

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '../providers';
+import type { ChatCompletionRequest } from '../canonical';
 
 /** Counts tokens locally (gpt-tokenizer), for upstreams that report no usage. */
 export interface TokenCounter {

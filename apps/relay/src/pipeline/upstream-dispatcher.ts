@@ -7,12 +7,12 @@ import {
   MissingBaseUrlError,
   UnknownChannelTypeError,
   UnsupportedOperationError,
-  UntranslatableRequestError,
   type ChannelTarget,
   type ProviderAdapter,
   type UpstreamHttpRequest,
   type UpstreamUploadRequest,
 } from '../providers';
+import { UntranslatableRequestError } from '../canonical';
 import {
   QueueFullError,
   QueueTimeoutError,

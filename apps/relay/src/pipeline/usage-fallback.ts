@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, ChatCompletionResponse, NormalizedUsage } from '../providers';
+import type { ChatCompletionChunk, ChatCompletionResponse, NormalizedUsage } from '../canonical';
 import type { TokenCounter } from './token-counter';
 
 /**

@@ -6,9 +6,8 @@ import {
   serializeSseJson,
   toAnthropicClientResponse,
   type AnthropicMessagesRequest,
-  type ChatCompletionChunk,
-  type ChatCompletionRequest,
 } from '../providers';
+import type { ChatCompletionChunk, ChatCompletionRequest } from '../canonical';
 import { renderRelayError, type RelayError } from '../errors/relay-error';
 import type { ChatClientProtocol, ClientChatStream } from './chat-client-protocol';
 import { SSE_CONTENT_TYPE } from './openai-chat.protocol';

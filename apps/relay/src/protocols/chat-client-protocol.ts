@@ -1,5 +1,5 @@
 import type { ApiProtocol } from '@tollgate/contracts';
-import type { ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from '../providers';
+import type { ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from '../canonical';
 import type { RelayError } from '../errors/relay-error';
 import type { CallCost } from '../pipeline/call-cost';
 

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@tollgate/contracts';
 import { RelayError } from '../errors/relay-error';
-import type { ChatCompletionChunk } from '../providers';
+import type { ChatCompletionChunk } from '../canonical';
 import { geminiGenerateProtocol } from './gemini-generate.protocol';
 import { openAiChatProtocol } from './openai-chat.protocol';
 

@@ -1,5 +1,4 @@
-import type { JsonObject } from '../providers';
-import type { ChatCompletionChunk } from '../providers';
+import type { JsonObject, ChatCompletionChunk } from '../canonical';
 import {
   chatResponseToGeminiClient,
   createGeminiClientStreamWriter,

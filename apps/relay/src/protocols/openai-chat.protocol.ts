@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import {
-  OPENAI_STREAM_DONE,
-  serializeSseEvent,
-  serializeSseJson,
-  upstreamDataOf,
-  type ChatCompletionChunk,
-  type ChatCompletionRequest,
-} from '../providers';
+import { OPENAI_STREAM_DONE, serializeSseEvent, serializeSseJson } from '../providers';
+import { upstreamDataOf, type ChatCompletionChunk, type ChatCompletionRequest } from '../canonical';
 import { renderRelayError } from '../errors/relay-error';
 import { MAX_FALLBACK_MODELS } from '../pipeline/model-fallbacks';
 import { addUsageCost, withUsageCost, type CallCost } from '../pipeline/call-cost';

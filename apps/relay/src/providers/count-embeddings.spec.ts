@@ -2,8 +2,7 @@ import { anthropicTokenCounting } from './anthropic/count-tokens';
 import { geminiTokenCounting } from './gemini/count-tokens';
 import { geminiEmbeddings } from './gemini/embeddings';
 import { openAiEmbeddingsBody, parseOpenAiEmbeddings } from './openai/embeddings';
-import type { ChatCompletionRequest } from './openai/types';
-import { MalformedUpstreamResponseError } from './provider-errors';
+import { type ChatCompletionRequest, MalformedUpstreamResponseError } from '../canonical';
 
 const target = { baseUrl: 'https://upstream.example', apiKey: 'k', upstreamModel: 'up-model' };
 const request: ChatCompletionRequest = {

@@ -3,7 +3,7 @@ import { AnthropicClientStream } from './anthropic/client-stream';
 import { GeminiChatStream } from './gemini/chat-stream';
 import { createGeminiClientStreamWriter } from './gemini/client';
 import { OpenAiChatStream } from './openai/chat-stream';
-import type { ChatCompletionChunk, JsonObject } from './openai/types';
+import type { ChatCompletionChunk, JsonObject } from '../canonical';
 import type { ChatStreamTransformer } from './provider-adapter';
 import { SseDecoder } from './sse';
 

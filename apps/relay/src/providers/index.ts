@@ -1,8 +1,6 @@
 export { adapterForChannelType, supportedChannelTypes, UnknownChannelTypeError } from './registry';
 export type {
   ChatStreamTransformer,
-  EmbeddingsAnswer,
-  EmbeddingsRequest,
   PassThroughOperation,
   UploadForm,
   UploadOperation,
@@ -15,14 +13,9 @@ export {
   type UpstreamHttpRequest,
   type UpstreamUploadRequest,
 } from './upstream-request';
-export type { NormalizedUsage } from './usage';
-export {
-  MalformedUpstreamResponseError,
-  MissingBaseUrlError,
-  UnsupportedOperationError,
-  UntranslatableRequestError,
-  UpstreamStreamError,
-} from './provider-errors';
+/** The usage every adapter reports, for callers that meet it only through an adapter. */
+export type { NormalizedUsage } from '../canonical';
+export { MissingBaseUrlError, UnsupportedOperationError, UpstreamStreamError } from './provider-errors';
 export {
   OPENAI_STREAM_DONE,
   serializeSseEvent,
@@ -31,11 +24,8 @@ export {
   SseProtocolError,
   type SseEvent,
 } from './sse';
-export { normalizeOpenAiUsage, toOpenAiUsage } from './openai/usage';
-export { upstreamDataOf } from './openai/chat-stream';
 export { normalizeAnthropicUsage } from './anthropic/usage';
 export { normalizeGeminiUsage } from './gemini/usage';
-export type * from './openai/types';
 export { fromAnthropicClientRequest } from './anthropic/client-request';
 export { toAnthropicClientResponse } from './anthropic/client-response';
 export { AnthropicClientStream } from './anthropic/client-stream';

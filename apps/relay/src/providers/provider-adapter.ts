@@ -2,12 +2,21 @@ import type {
   ChatCompletionChunk,
   ChatCompletionRequest,
   ChatCompletionResponse,
+  EmbeddingsAnswer,
+  EmbeddingsRequest,
   JsonObject,
-  ResponseContext,
-} from './openai/types';
+  NormalizedUsage,
+} from '../canonical';
 import type { SseEvent } from './sse';
 import type { ChannelTarget, UpstreamHttpRequest, UpstreamUploadRequest } from './upstream-request';
-import type { NormalizedUsage } from './usage';
+
+/** What a response transform needs beyond the upstream body, given by the caller so transforms stay pure. */
+export interface ResponseContext {
+  /** Unix seconds for `created`. */
+  created: number;
+  /** The model the upstream was asked for, for answers that do not name it. */
+  model: string;
+}
 
 export type ProviderFamily = 'openai' | 'azure' | 'anthropic' | 'gemini';
 
@@ -53,20 +62,6 @@ export interface TokenCounting {
   request(request: ChatCompletionRequest, target: ChannelTarget): UpstreamHttpRequest;
   /** The prompt's token count; throws MalformedUpstreamResponseError on any other answer. */
   parse(body: unknown): number;
-}
-
-/** Texts to embed, whatever the client's dialect. */
-export interface EmbeddingsRequest {
-  texts: readonly string[];
-  /** Asked vector size, for models that can shorten their vectors. */
-  dimensions?: number;
-}
-
-export interface EmbeddingsAnswer {
-  /** One vector per text, in order. */
-  vectors: number[][];
-  /** Absent when the upstream reports none (Gemini): the relay counts the texts. */
-  usage?: NormalizedUsage;
 }
 
 /** A family's embeddings endpoint, for clients whose dialect differs from it (Gemini clients). */

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '../providers';
+import type { ChatCompletionRequest } from '../canonical';
 
 let mockEncodingLoads = 0;
 jest.mock('gpt-tokenizer/cjs/encoding/o200k_base', () => {

@@ -1,4 +1,4 @@
-import type { ContentPart } from '../providers';
+import type { ContentPart } from '../canonical';
 
 /**
  * OpenAI's documented vision cost: 85 tokens at low detail; at high detail 85 plus 170 per 512-pixel

@@ -5,7 +5,7 @@ import {
   type ChatCompletionFunctionParameters,
   type ChatMessage as TokenizerMessage,
 } from 'gpt-tokenizer/cjs/functionCalling';
-import type { ChatCompletionRequest, ChatMessage, ContentPart, FunctionTool, ToolChoice } from '../providers';
+import type { ChatCompletionRequest, ChatMessage, ContentPart, FunctionTool, ToolChoice } from '../canonical';
 import { imageTokens } from './image-tokens';
 import { countTextTokens } from './text-tokens';
 

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest, ContentPart } from '../providers';
+import type { ChatCompletionRequest, ContentPart } from '../canonical';
 import { imageTokens } from './image-tokens';
 
 const DATA_URL_PREFIX = 'data:';

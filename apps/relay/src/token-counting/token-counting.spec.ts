@@ -1,5 +1,5 @@
-import type { ChatCompletionRequest, ChatMessage, FunctionTool } from '../providers';
-import { countPromptTokens, countTextTokens, IMAGE_TOKENS, LOW_DETAIL_IMAGE_TOKENS } from './index';
+import type { ChatCompletionRequest, ChatMessage, FunctionTool } from '../canonical';
+import { countPromptTokens, countTextTokens, IMAGE_TOKENS, LOW_DETAIL_IMAGE_TOKENS } from './';
 
 const PER_MESSAGE = 3;
 const REPLY_PRIMING = 3;

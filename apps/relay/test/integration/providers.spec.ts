@@ -12,14 +12,14 @@ import {
   SseDecoder,
   type ChannelTarget,
   type ProviderAdapter,
+  type UpstreamHttpRequest,
 } from '../../src/providers';
 import type {
   ChatCompletionChunk,
   ChatCompletionRequest,
   ChatCompletionResponse,
   ToolCallDelta,
-} from '../../src/providers';
-import type { UpstreamHttpRequest } from '../../src/providers';
+} from '../../src/canonical';
 
 const COMPLETION_TOKENS = 8;
 const SYSTEM = 'You answer briefly.';

@@ -1,4 +1,4 @@
-import { MalformedUpstreamResponseError } from '../provider-errors';
+import { MalformedUpstreamResponseError } from '../../canonical';
 import { fromAnthropicMessage } from './chat-response';
 
 const context = { created: 1_700_000_000, model: 'claude-x' };

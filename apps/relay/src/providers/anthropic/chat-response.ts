@@ -1,6 +1,10 @@
-import { toOpenAiUsage } from '../openai/usage';
-import type { ChatCompletionResponse, ResponseContext, ToolCall } from '../openai/types';
-import { MalformedUpstreamResponseError } from '../provider-errors';
+import {
+  toOpenAiUsage,
+  type ChatCompletionResponse,
+  type ToolCall,
+  MalformedUpstreamResponseError,
+} from '../../canonical';
+import type { ResponseContext } from '../provider-adapter';
 import { finishReasonFromAnthropic } from './stop-reason';
 import type { AnthropicMessage } from './types';
 import { normalizeAnthropicUsage } from './usage';

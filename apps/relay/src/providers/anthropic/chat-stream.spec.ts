@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk } from '../openai/types';
+import type { ChatCompletionChunk } from '../../canonical';
 import { UpstreamStreamError } from '../provider-errors';
 import { SseDecoder } from '../sse';
 import { AnthropicChatStream } from './chat-stream';

@@ -1,10 +1,14 @@
-import { ChunkBuilder } from '../openai/chunk-builder';
-import type { ChatCompletionChunk, FinishReason, ResponseContext } from '../openai/types';
-import { toOpenAiUsage } from '../openai/usage';
-import type { ChatStreamTransformer } from '../provider-adapter';
-import { MalformedUpstreamResponseError, UpstreamStreamError } from '../provider-errors';
+import {
+  ChunkBuilder,
+  type ChatCompletionChunk,
+  type FinishReason,
+  toOpenAiUsage,
+  MalformedUpstreamResponseError,
+  type NormalizedUsage,
+} from '../../canonical';
+import type { ResponseContext, ChatStreamTransformer } from '../provider-adapter';
+import { UpstreamStreamError } from '../provider-errors';
 import type { SseEvent } from '../sse';
-import type { NormalizedUsage } from '../usage';
 import { finishReasonFromAnthropic } from './stop-reason';
 import type { AnthropicStreamEvent, AnthropicUsage } from './types';
 import { normalizeAnthropicUsage } from './usage';

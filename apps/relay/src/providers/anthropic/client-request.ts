@@ -1,12 +1,12 @@
-import { toBase64DataUrl } from '../data-url';
-import type {
-  ChatCompletionRequest,
-  ChatMessage,
-  ContentPart,
-  ResponseFormat,
-  ToolChoice,
-} from '../openai/types';
-import { UntranslatableRequestError } from '../provider-errors';
+import {
+  toBase64DataUrl,
+  type ChatCompletionRequest,
+  type ChatMessage,
+  type ContentPart,
+  type ResponseFormat,
+  type ToolChoice,
+  UntranslatableRequestError,
+} from '../../canonical';
 import type { AnthropicContentBlock, AnthropicMessagesRequest, AnthropicToolChoice } from './types';
 
 function textOf(content: string | AnthropicContentBlock[] | undefined): string {

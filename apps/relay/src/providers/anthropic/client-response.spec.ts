@@ -1,4 +1,4 @@
-import type { ChatCompletionResponse } from '../openai/types';
+import type { ChatCompletionResponse } from '../../canonical';
 import { toAnthropicClientResponse } from './client-response';
 
 describe('toAnthropicClientResponse', () => {

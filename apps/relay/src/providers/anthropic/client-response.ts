@@ -1,6 +1,4 @@
-import type { ChatCompletionResponse } from '../openai/types';
-import { normalizeOpenAiUsage } from '../openai/usage';
-import { parseToolArguments } from '../tool-arguments';
+import { type ChatCompletionResponse, normalizeOpenAiUsage, parseToolArguments } from '../../canonical';
 import { stopReasonFromFinish } from './stop-reason';
 import type { AnthropicContentBlock, AnthropicMessage } from './types';
 import { toAnthropicUsage } from './usage';

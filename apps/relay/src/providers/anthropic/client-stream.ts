@@ -1,7 +1,10 @@
-import type { ChatCompletionChunk, FinishReason } from '../openai/types';
-import { normalizeOpenAiUsage } from '../openai/usage';
+import {
+  type ChatCompletionChunk,
+  type FinishReason,
+  normalizeOpenAiUsage,
+  type NormalizedUsage,
+} from '../../canonical';
 import type { SseEvent } from '../sse';
-import type { NormalizedUsage } from '../usage';
 import { stopReasonFromFinish } from './stop-reason';
 import { toAnthropicUsage } from './usage';
 

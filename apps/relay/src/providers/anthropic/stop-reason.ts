@@ -1,4 +1,4 @@
-import type { FinishReason } from '../openai/types';
+import type { FinishReason } from '../../canonical';
 import type { AnthropicStopReason } from './types';
 
 export function finishReasonFromAnthropic(

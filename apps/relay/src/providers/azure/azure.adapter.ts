@@ -3,7 +3,7 @@ import { openAiEmbeddingsBody, parseOpenAiEmbeddings } from '../openai/embedding
 import { parseOpenAiChatResponse } from '../openai/chat-response';
 import { OPENAI_OPERATION_PATHS, OPERATIONS_WITH_STREAM_OPTIONS } from '../openai/operations';
 import { openAiUpstreamBody } from '../openai/request-body';
-import type { JsonObject } from '../openai/types';
+import type { JsonObject } from '../../canonical';
 import type { PassThroughOperation, ProviderAdapter } from '../provider-adapter';
 import { MissingBaseUrlError, UnsupportedOperationError } from '../provider-errors';
 import {

@@ -1,14 +1,15 @@
-import { parseBase64DataUrl } from '../data-url';
-import { contentParts, contentText } from '../openai/content';
-import type {
-  ChatCompletionRequest,
-  ChatMessage,
-  ContentPart,
-  FunctionTool,
-  ToolChoice,
-} from '../openai/types';
-import { UntranslatableRequestError } from '../provider-errors';
-import { parseToolArguments } from '../tool-arguments';
+import {
+  parseBase64DataUrl,
+  contentParts,
+  contentText,
+  type ChatCompletionRequest,
+  type ChatMessage,
+  type ContentPart,
+  type FunctionTool,
+  type ToolChoice,
+  UntranslatableRequestError,
+  parseToolArguments,
+} from '../../canonical';
 import type {
   GeminiContent,
   GeminiGenerateContentRequest,

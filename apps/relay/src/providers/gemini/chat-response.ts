@@ -1,6 +1,10 @@
-import type { ChatCompletionResponse, ResponseContext, ToolCall } from '../openai/types';
-import { toOpenAiUsage } from '../openai/usage';
-import { MalformedUpstreamResponseError } from '../provider-errors';
+import {
+  type ChatCompletionResponse,
+  type ToolCall,
+  toOpenAiUsage,
+  MalformedUpstreamResponseError,
+} from '../../canonical';
+import type { ResponseContext } from '../provider-adapter';
 import { finishReasonFromGemini } from './finish-reason';
 import { geminiToolCallId } from './tool-call-id';
 import type { GeminiGenerateContentResponse, GeminiPart } from './types';

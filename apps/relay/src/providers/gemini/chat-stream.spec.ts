@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk } from '../openai/types';
+import type { ChatCompletionChunk } from '../../canonical';
 import { SseDecoder } from '../sse';
 import { GeminiChatStream } from './chat-stream';
 

@@ -1,10 +1,13 @@
-import { ChunkBuilder } from '../openai/chunk-builder';
-import type { ChatCompletionChunk, ResponseContext } from '../openai/types';
-import { toOpenAiUsage } from '../openai/usage';
-import type { ChatStreamTransformer } from '../provider-adapter';
-import { MalformedUpstreamResponseError, UpstreamStreamError } from '../provider-errors';
+import {
+  ChunkBuilder,
+  type ChatCompletionChunk,
+  toOpenAiUsage,
+  MalformedUpstreamResponseError,
+  type NormalizedUsage,
+} from '../../canonical';
+import type { ResponseContext, ChatStreamTransformer } from '../provider-adapter';
+import { UpstreamStreamError } from '../provider-errors';
 import type { SseEvent } from '../sse';
-import type { NormalizedUsage } from '../usage';
 import { convertParts } from './chat-response';
 import { finishReasonFromGemini } from './finish-reason';
 import type { GeminiGenerateContentResponse, GeminiUsageMetadata } from './types';

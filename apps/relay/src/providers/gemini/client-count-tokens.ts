@@ -1,5 +1,4 @@
-import type { ChatCompletionRequest } from '../openai/types';
-import { UntranslatableRequestError } from '../provider-errors';
+import { type ChatCompletionRequest, UntranslatableRequestError } from '../../canonical';
 import { geminiClientRequestToChat } from './client-request';
 
 /**

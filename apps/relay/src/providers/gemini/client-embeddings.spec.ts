@@ -1,4 +1,4 @@
-import { UntranslatableRequestError } from '../provider-errors';
+import { UntranslatableRequestError } from '../../canonical';
 import {
   geminiBatchEmbedContentsRequest,
   geminiBatchEmbedContentsResponse,

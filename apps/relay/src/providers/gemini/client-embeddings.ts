@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { EmbeddingsAnswer, EmbeddingsRequest } from '../provider-adapter';
-import { UntranslatableRequestError } from '../provider-errors';
+import { type EmbeddingsAnswer, type EmbeddingsRequest, UntranslatableRequestError } from '../../canonical';
 import { acceptingSnakeCase } from './client-request';
 
 const embedContentSchema = acceptingSnakeCase({

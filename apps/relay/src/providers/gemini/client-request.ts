@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { toBase64DataUrl } from '../data-url';
-import type {
-  ChatCompletionRequest,
-  ChatMessage,
-  ContentPart,
-  FunctionTool,
-  JsonObject,
-  ResponseFormat,
-  ToolCall,
-  ToolChoice,
-} from '../openai/types';
-import { UntranslatableRequestError } from '../provider-errors';
+import {
+  toBase64DataUrl,
+  type ChatCompletionRequest,
+  type ChatMessage,
+  type ContentPart,
+  type FunctionTool,
+  type JsonObject,
+  type ResponseFormat,
+  type ToolCall,
+  type ToolChoice,
+  UntranslatableRequestError,
+} from '../../canonical';
 import { geminiToolCallId } from './tool-call-id';
 
 /**

@@ -1,5 +1,8 @@
-import type { ChatCompletionResponse, FinishReason } from '../openai/types';
-import { MalformedUpstreamResponseError } from '../provider-errors';
+import {
+  type ChatCompletionResponse,
+  type FinishReason,
+  MalformedUpstreamResponseError,
+} from '../../canonical';
 import { fromGeminiResponse } from './chat-response';
 import { chatResponseToGeminiClient } from './client';
 

@@ -1,8 +1,14 @@
-import type { ChatCompletionResponse, ChatCompletionUsage, JsonObject, ToolCall } from '../openai/types';
-import { normalizeOpenAiUsage } from '../openai/usage';
-import { MalformedUpstreamResponseError, UntranslatableRequestError } from '../provider-errors';
-import { parseToolArguments } from '../tool-arguments';
-import { tokenCount } from '../usage';
+import {
+  type ChatCompletionResponse,
+  type ChatCompletionUsage,
+  type JsonObject,
+  type ToolCall,
+  normalizeOpenAiUsage,
+  MalformedUpstreamResponseError,
+  UntranslatableRequestError,
+  parseToolArguments,
+  tokenCount,
+} from '../../canonical';
 import { geminiFinishReasonFromFinish } from './finish-reason';
 import type { GeminiGenerateContentResponse, GeminiPart, GeminiUsageMetadata } from './types';
 

@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, JsonObject } from '../openai/types';
+import type { ChatCompletionChunk, JsonObject } from '../../canonical';
 import { GeminiChatStream } from './chat-stream';
 import { createGeminiClientStreamWriter } from './client';
 

@@ -4,7 +4,7 @@ import type {
   FinishReason,
   JsonObject,
   ToolCall,
-} from '../openai/types';
+} from '../../canonical';
 import { functionCallPart, geminiClientUsage } from './client-response';
 import { geminiFinishReasonFromFinish } from './finish-reason';
 import type { GeminiGenerateContentResponse, GeminiPart } from './types';

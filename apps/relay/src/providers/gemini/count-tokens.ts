@@ -1,5 +1,5 @@
 import type { TokenCounting } from '../provider-adapter';
-import { MalformedUpstreamResponseError } from '../provider-errors';
+import { MalformedUpstreamResponseError } from '../../canonical';
 import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-request';
 import { toGeminiRequest } from './chat-request';
 

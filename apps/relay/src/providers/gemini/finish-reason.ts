@@ -1,4 +1,4 @@
-import type { FinishReason } from '../openai/types';
+import type { FinishReason } from '../../canonical';
 import type { GeminiFinishReason } from './types';
 
 /** Gemini has no tool-call finish reason: a candidate that called functions says STOP. */

@@ -1,4 +1,4 @@
-import { tokenCount, type NormalizedUsage } from '../usage';
+import { tokenCount, type NormalizedUsage } from '../../canonical';
 import type { GeminiUsageMetadata } from './types';
 
 /**

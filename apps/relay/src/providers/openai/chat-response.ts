@@ -1,5 +1,4 @@
-import { MalformedUpstreamResponseError } from '../provider-errors';
-import type { ChatCompletionResponse } from './types';
+import { MalformedUpstreamResponseError, type ChatCompletionResponse } from '../../canonical';
 
 /** OpenAI-style answers are already canonical; this checks the shape the relay relies on. */
 export function parseOpenAiChatResponse(body: unknown): ChatCompletionResponse {

@@ -1,9 +1,13 @@
 import type { ChatStreamTransformer } from '../provider-adapter';
-import { MalformedUpstreamResponseError, UpstreamStreamError } from '../provider-errors';
+import {
+  MalformedUpstreamResponseError,
+  type NormalizedUsage,
+  type ChatCompletionChunk,
+  normalizeOpenAiUsage,
+  rememberUpstreamData,
+} from '../../canonical';
+import { UpstreamStreamError } from '../provider-errors';
 import { OPENAI_STREAM_DONE, type SseEvent } from '../sse';
-import type { NormalizedUsage } from '../usage';
-import type { ChatCompletionChunk } from './types';
-import { normalizeOpenAiUsage } from './usage';
 
 function parseChunk(data: string): ChatCompletionChunk & { error?: { type?: string; message?: string } } {
   try {
@@ -11,17 +15,6 @@ function parseChunk(data: string): ChatCompletionChunk & { error?: { type?: stri
   } catch {
     throw new MalformedUpstreamResponseError('stream event is not JSON');
   }
-}
-
-/** The data line each chunk was parsed from; chunks are never changed after parsing. */
-const UPSTREAM_DATA = new WeakMap<ChatCompletionChunk, string>();
-
-/**
- * The exact JSON text an OpenAI-style upstream sent for this chunk, so that a client speaking the same
- * dialect can be sent those bytes instead of a re-serialised copy. Undefined for other chunks.
- */
-export function upstreamDataOf(chunk: ChatCompletionChunk): string | undefined {
-  return UPSTREAM_DATA.get(chunk);
 }
 
 /** OpenAI-style streams are canonical already: chunks pass through; the usage chunk is remembered. */
@@ -41,7 +34,7 @@ export class OpenAiChatStream implements ChatStreamTransformer {
     const usage = chunk.usage ?? (chunk.choices?.[0] as { usage?: unknown } | undefined)?.usage;
     const normalized = normalizeOpenAiUsage(usage);
     if (normalized !== undefined) this.reported = normalized;
-    UPSTREAM_DATA.set(chunk, event.data);
+    rememberUpstreamData(chunk, event.data);
     return [chunk];
   }
 

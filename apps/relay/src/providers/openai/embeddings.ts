@@ -1,7 +1,10 @@
-import type { EmbeddingsAnswer, EmbeddingsRequest } from '../provider-adapter';
-import { MalformedUpstreamResponseError } from '../provider-errors';
-import type { JsonObject } from './types';
-import { normalizeOpenAiUsage } from './usage';
+import {
+  type EmbeddingsAnswer,
+  type EmbeddingsRequest,
+  MalformedUpstreamResponseError,
+  type JsonObject,
+  normalizeOpenAiUsage,
+} from '../../canonical';
 
 /** The body of `POST /embeddings` for texts; floats, since the vectors are read and re-encoded. */
 export function openAiEmbeddingsBody(input: EmbeddingsRequest, model: string): JsonObject {

@@ -2,7 +2,7 @@ import { MissingBaseUrlError } from '../provider-errors';
 import { CUSTOM, MISTRAL, OLLAMA, ZHIPU_GLM } from '../openai-compatible/descriptors';
 import type { ChannelTarget } from '../upstream-request';
 import { createOpenAiStyleAdapter, openAiAdapter } from './openai-style.adapter';
-import type { ChatCompletionRequest } from './types';
+import type { ChatCompletionRequest } from '../../canonical';
 
 const target: ChannelTarget = {
   baseUrl: 'https://upstream.example/',

@@ -15,7 +15,7 @@ import { parseOpenAiChatResponse } from './chat-response';
 import { openAiEmbeddingsBody, parseOpenAiEmbeddings } from './embeddings';
 import { OPENAI_OPERATION_PATHS, OPENAI_UPLOAD_PATHS, OPERATIONS_WITH_STREAM_OPTIONS } from './operations';
 import { openAiUpstreamBody } from './request-body';
-import type { JsonObject } from './types';
+import type { JsonObject } from '../../canonical';
 
 /** What distinguishes one OpenAI-compatible upstream from another. */
 export interface OpenAiStyleDescriptor {

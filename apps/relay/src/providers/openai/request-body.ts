@@ -1,4 +1,4 @@
-import type { JsonObject } from './types';
+import type { JsonObject } from '../../canonical';
 
 export interface OpenAiBodyOptions {
   upstreamModel: string;

@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionUsage } from './types';
+import type { ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionUsage } from './chat';
 
 /** Stamps id, model and created on every chunk of one stream. */
 export class ChunkBuilder {

@@ -1,6 +1,8 @@
 /**
- * The canonical dialect: OpenAI Chat Completions. Every other family converts to and from these
- * shapes. Only the fields the relay reads or converts are typed; unknown fields pass through.
+ * The canonical chat shapes: OpenAI Chat Completions. Every client dialect converts its request to
+ * these and renders its answer from them; every provider converts them to its upstream's request and
+ * its upstream's answer back. Only the fields the relay reads or converts are typed; unknown fields
+ * pass through.
  */
 
 export type JsonObject = Record<string, unknown>;
@@ -145,12 +147,4 @@ export interface ChatCompletionChunk {
   choices: ChatCompletionChunkChoice[];
   usage?: ChatCompletionUsage | null;
   [field: string]: unknown;
-}
-
-/** What a response transform needs beyond the upstream body, given by the caller so transforms stay pure. */
-export interface ResponseContext {
-  /** Unix seconds for `created`. */
-  created: number;
-  /** The model the upstream was asked for, for answers that do not name it. */
-  model: string;
 }

@@ -1,4 +1,4 @@
-import { UntranslatableRequestError } from './provider-errors';
+import { UntranslatableRequestError } from './translation-errors';
 
 /** Tool call arguments arrive as a JSON string in OpenAI's dialect and as an object elsewhere. */
 export function parseToolArguments(argumentsJson: string, toolName: string): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { ContentPart } from './types';
+import type { ContentPart } from './chat';
 
 /** The text of a message's content: a string, or its text parts joined. */
 export function contentText(content: string | ContentPart[] | null | undefined): string {

@@ -1,0 +1,15 @@
+import type { NormalizedUsage } from './usage';
+
+/** Texts to embed, whatever the client's dialect. */
+export interface EmbeddingsRequest {
+  texts: readonly string[];
+  /** Asked vector size, for models that can shorten their vectors. */
+  dimensions?: number;
+}
+
+export interface EmbeddingsAnswer {
+  /** One vector per text, in order. */
+  vectors: number[][];
+  /** Absent when the upstream reports none (Gemini): the relay counts the texts. */
+  usage?: NormalizedUsage;
+}

@@ -1,0 +1,9 @@
+export type * from './chat';
+export { ChunkBuilder } from './chunk-builder';
+export { contentParts, contentText } from './content';
+export { parseBase64DataUrl, toBase64DataUrl, type InlineImage } from './data-url';
+export type { EmbeddingsAnswer, EmbeddingsRequest } from './embeddings';
+export { parseToolArguments } from './tool-arguments';
+export { MalformedUpstreamResponseError, UntranslatableRequestError } from './translation-errors';
+export { rememberUpstreamData, upstreamDataOf } from './upstream-data';
+export { normalizeOpenAiUsage, tokenCount, toOpenAiUsage, type NormalizedUsage } from './usage';
