@@ -1,1 +1,1 @@
-export { aUsageRecorded } from './usage-recorded';
+export { aUsageRecorded, publishUsage } from './usage-recorded';

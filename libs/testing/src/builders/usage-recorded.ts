@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { UsageRecorded } from '@tollgate/contracts';
+import { TOPICS, type UsageRecorded } from '@tollgate/contracts';
+import type { EventBus } from '@tollgate/events';
 import { randomUserId } from '../service-harness/identity-user.fixture';
 
 /**
@@ -33,4 +34,11 @@ export function aUsageRecorded(overrides: Partial<UsageRecorded> = {}): UsageRec
     created_at: Math.floor(Date.now() / 1000),
     ...overrides,
   };
+}
+
+/** Publishes usage.recorded as relay does: each event keyed by its user. */
+export function publishUsage(bus: EventBus, events: readonly UsageRecorded[]): Promise<void> {
+  return bus.publish(
+    events.map((value) => ({ topic: TOPICS.usageRecorded.name, key: String(value.user_id), value })),
+  );
 }

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { retryTimeBeforeDeadLetterMs } from '@tollgate/events';
-import type { TcpProxy } from './tcp-proxy';
-import type { TopicRecorder } from './topic-recorder';
+import { deadLetterTopic, retryTimeBeforeDeadLetterMs } from '@tollgate/events';
+import type { TestDatabase } from '@tollgate/persistence';
+import { TcpProxy } from './tcp-proxy';
+import type { TestInfrastructure, TestInfrastructureWithDatabase } from './test-infrastructure';
+import { TopicRecorder } from './topic-recorder';
 
 /**
  * How long `databaseOutage` keeps the database away: as long as the bus retries a failing batch
@@ -10,6 +12,29 @@ import type { TopicRecorder } from './topic-recorder';
  * its records on the dead-letter topic before the database is back.
  */
 export const OUTAGE_MS = retryTimeBeforeDeadLetterMs() + 2_000;
+
+/**
+ * A new database that the service reaches through a TCP proxy at `url`, so that a spec can take
+ * it away from the running service (real infrastructure: PGlite has no connection to cut).
+ */
+export async function databaseBehindProxy(
+  infra: TestInfrastructureWithDatabase,
+): Promise<{ database: TestDatabase; proxy: TcpProxy; url: string }> {
+  const database = await infra.createDatabase();
+  const proxy = await TcpProxy.forUrl(database.url);
+  return { database, proxy, url: proxy.via(database.url) };
+}
+
+/** Creates `topic`'s dead-letter topic and records it from now on, in a consumer group of `name`'s. */
+export async function recordDeadLetters(
+  infra: TestInfrastructure,
+  topic: string,
+  name: string,
+): Promise<TopicRecorder> {
+  const dlq = deadLetterTopic(topic);
+  await infra.runtime.bus.ensureTopics([{ name: dlq }]);
+  return TopicRecorder.start(infra.runtime.bus, dlq, `${name}.dlq.${infra.runId}`);
+}
 
 /** What a database outage saw by its end, just before the database came back. */
 export interface DatabaseOutage {

@@ -16,6 +16,12 @@ export {
   type TestInfrastructureWithDatabase,
 } from './test-infrastructure';
 export { TcpProxy, type TcpTarget } from './tcp-proxy';
-export { databaseOutage, deadLettered, type DatabaseOutage } from './database-outage';
+export {
+  databaseBehindProxy,
+  databaseOutage,
+  deadLettered,
+  recordDeadLetters,
+  type DatabaseOutage,
+} from './database-outage';
 export { TopicRecorder } from './topic-recorder';
 export { withDatabase, type QueryRows } from './with-database';
