@@ -1,18 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { TOPICS, type ChannelView, type UsageRecorded } from '@tollgate/contracts';
-import { deadLetterTopic } from '@tollgate/events';
 import type { RunningService } from '@tollgate/runtime';
 import {
   aUsageRecorded,
+  databaseBehindProxy,
   databaseOutage,
   deadLettered,
   eventually,
   INFRASTRUCTURES,
   openInfrastructure,
+  publishUsage,
   randomUserId,
-  TcpProxy,
-  TopicRecorder,
+  recordDeadLetters,
   waitUntilReady,
+  type TcpProxy,
+  type TopicRecorder,
   type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
 import { startAdmin } from '../../src';
@@ -20,7 +22,6 @@ import { AdminClient, adminEnv } from './admin-client';
 
 jest.setTimeout(60_000);
 
-const USAGE_RECORDED = TOPICS.usageRecorded.name;
 /** A charge of `quota` on `channelId` by `userId`. */
 const aCharge = (userId: number, channelId: number, quota: number) =>
   aUsageRecorded({ user_id: userId, channel_id: channelId, quota });
@@ -42,28 +43,16 @@ onRealInfrastructure("channels' used quota across a database outage (real infras
       const read = (await client.call<ChannelView>(`/api/channel/${id}`)).body.data;
       return read?.used_quota === quota ? read : undefined;
     });
-  const publish = (events: UsageRecorded[]) =>
-    infra.runtime.bus.publish(
-      events.map((value) => ({ topic: USAGE_RECORDED, key: String(value.user_id), value })),
-    );
+  const publish = (events: UsageRecorded[]) => publishUsage(infra.runtime.bus, events);
 
   beforeAll(async () => {
     infra = await openInfrastructure('real', 'admin-outage-it');
-    await infra.runtime.bus.ensureTopics([
-      TOPICS.catalogChannel,
-      TOPICS.catalogOption,
-      TOPICS.usageRecorded,
-      { name: deadLetterTopic(USAGE_RECORDED) },
-    ]);
-    deadLetters = await TopicRecorder.start(
-      infra.runtime.bus,
-      deadLetterTopic(USAGE_RECORDED),
-      `admin-outage-it.dlq.${infra.runId}`,
-    );
-    const database = await infra.createDatabase();
-    proxy = await TcpProxy.forUrl(database.url);
+    await infra.runtime.bus.ensureTopics([TOPICS.catalogChannel, TOPICS.catalogOption, TOPICS.usageRecorded]);
+    deadLetters = await recordDeadLetters(infra, TOPICS.usageRecorded.name, 'admin-outage-it');
+    const database = await databaseBehindProxy(infra);
+    proxy = database.proxy;
     admin = await startAdmin(
-      adminEnv(proxy.via(database.url), secret, randomBytes(32), { LOG_LEVEL: 'fatal' }),
+      adminEnv(database.url, secret, randomBytes(32), { LOG_LEVEL: 'fatal' }),
       infra.runtime,
     );
     await waitUntilReady(admin.url);

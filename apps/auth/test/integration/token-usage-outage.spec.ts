@@ -3,27 +3,27 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Role, TOPICS, TokenStatus, type TokenView, type UsageRecorded } from '@tollgate/contracts';
-import { deadLetterTopic } from '@tollgate/events';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
 import type { RunningService } from '@tollgate/runtime';
 import {
   aUsageRecorded,
+  databaseBehindProxy,
   databaseOutage,
   deadLettered,
   eventually,
   INFRASTRUCTURES,
   openInfrastructure,
-  TcpProxy,
-  TopicRecorder,
+  publishUsage,
+  recordDeadLetters,
   waitUntilReady,
+  type TcpProxy,
+  type TopicRecorder,
   type TestInfrastructureWithDatabase,
 } from '@tollgate/testing';
 import { startAuth } from '../../src';
 import { call, type Answer } from './auth-client';
 
 jest.setTimeout(60_000);
-
-const USAGE_RECORDED = TOPICS.usageRecorded.name;
 
 const usage = (userId: number, tokenId: number, quota: number, createdAt: number) =>
   aUsageRecorded({ user_id: userId, token_id: tokenId, quota, created_at: createdAt });
@@ -58,10 +58,7 @@ onRealInfrastructure("API keys' used quota across a database outage (real infras
       const read = await readKey(id);
       return read.used_quota === quota ? read : undefined;
     });
-  const publish = (events: UsageRecorded[]) =>
-    infra.runtime.bus.publish(
-      events.map((value) => ({ topic: USAGE_RECORDED, key: String(value.user_id), value })),
-    );
+  const publish = (events: UsageRecorded[]) => publishUsage(infra.runtime.bus, events);
 
   beforeAll(async () => {
     outboxDir = await mkdtemp(join(tmpdir(), 'tollgate-auth-outage-'));
@@ -71,21 +68,16 @@ onRealInfrastructure("API keys' used quota across a database outage (real infras
       TOPICS.identityToken,
       TOPICS.billingBalance,
       TOPICS.usageRecorded,
-      { name: deadLetterTopic(USAGE_RECORDED) },
     ]);
-    deadLetters = await TopicRecorder.start(
-      infra.runtime.bus,
-      deadLetterTopic(USAGE_RECORDED),
-      `auth-outage-it.dlq.${infra.runId}`,
-    );
-    const database = await infra.createDatabase();
-    proxy = await TcpProxy.forUrl(database.url);
+    deadLetters = await recordDeadLetters(infra, TOPICS.usageRecorded.name, 'auth-outage-it');
+    const database = await databaseBehindProxy(infra);
+    proxy = database.proxy;
     auth = await startAuth(
       {
         HOST: '127.0.0.1',
         PORT: '0',
         LOG_LEVEL: 'fatal',
-        DATABASE_URL: proxy.via(database.url),
+        DATABASE_URL: database.url,
         TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
         TOLLGATE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         TOLLGATE_ROOT_USERNAME: `root${randomBytes(3).toString('hex')}`,

@@ -6,7 +6,7 @@ import {
   type TokenView,
   type UsageRecorded,
 } from '@tollgate/contracts';
-import { aUsageRecorded, eventually, INFRASTRUCTURES } from '@tollgate/testing';
+import { aUsageRecorded, eventually, INFRASTRUCTURES, publishUsage } from '@tollgate/testing';
 import { AccountsHarness, type SignedInUser } from './accounts-harness';
 
 jest.setTimeout(120_000);
@@ -36,10 +36,7 @@ describe.each(INFRASTRUCTURES)('API key usage bookkeeping on %s infrastructure',
     (await user.call('/api/token', { method: 'POST', body })).body.data as unknown as TokenView;
   const readKey = async (id: number): Promise<TokenView> =>
     (await user.call(`/api/token/${id}`)).body.data as unknown as TokenView;
-  const publish = (events: UsageRecorded[]) =>
-    h.infra.runtime.bus.publish(
-      events.map((value) => ({ topic: TOPICS.usageRecorded.name, key: String(value.user_id), value })),
-    );
+  const publish = (events: UsageRecorded[]) => publishUsage(h.infra.runtime.bus, events);
 
   it('counts used and remaining quota and the last use once per event, exhausting the key at zero', async () => {
     const key = await createKey({ name: 'limited', remain_quota: 1000 });

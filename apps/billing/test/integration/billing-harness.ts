@@ -17,13 +17,15 @@ import {
 } from '@tollgate/platform';
 import type { Env, RunningService, ServiceRuntime } from '@tollgate/runtime';
 import {
+  databaseBehindProxy,
   eventually,
   openInfrastructure,
+  publishUsage,
   randomUserId,
-  TcpProxy,
   TopicRecorder,
   waitUntilReady,
   withDatabase,
+  type TcpProxy,
   type FakeCbr,
   type FakeCrypto,
   type FakeYookassa,
@@ -254,10 +256,9 @@ export class BillingHarness {
   async startBehindProxy(
     env: Env = {},
   ): Promise<{ billing: Billing; database: TestDatabase; proxy: TcpProxy }> {
-    const database = await this.createDatabase();
-    const proxy = await TcpProxy.forUrl(database.url);
+    const { database, proxy, url } = await databaseBehindProxy(this.infra);
     this.proxies.add(proxy);
-    const billing = await this.start({ database, env: { ...env, DATABASE_URL: proxy.via(database.url) } });
+    const billing = await this.start({ database, env: { ...env, DATABASE_URL: url } });
     return { billing, database, proxy };
   }
 
@@ -277,9 +278,7 @@ export class BillingHarness {
 
   /** usage.recorded, each event keyed by its user as relay publishes it. */
   publishUsage(events: readonly UsageRecorded[]): Promise<void> {
-    return this.bus.publish(
-      events.map((value) => ({ topic: TOPICS.usageRecorded.name, key: String(value.user_id), value })),
-    );
+    return publishUsage(this.bus, events);
   }
 
   /** identity.user, each keyed by its id as auth publishes it. */
