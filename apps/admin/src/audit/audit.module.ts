@@ -4,7 +4,7 @@ import { AuditController } from './audit.controller';
 import { AuditRepository } from './audit.repository';
 
 @Module({
-  controllers: [AuditController],
-  providers: [AuditRepository, AuditConsumer],
+  controllers: [AuditController, AuditConsumer],
+  providers: [AuditRepository],
 })
 export class AuditModule {}

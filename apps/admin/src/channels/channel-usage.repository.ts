@@ -1,5 +1,9 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import type { UsageRecorded } from '@tollgate/contracts';
+
+const REMEMBER_EVENTS_MS = 30 * 24 * 3600 * 1000;
+const FORGET_EVERY_MS = 3600 * 1000;
 
 /** One served request's charge on one channel. */
 export interface ChannelCharge {
@@ -14,7 +18,27 @@ export interface ChannelCharge {
  */
 @Injectable()
 export class ChannelUsageRepository {
+  private lastForgotten = 0;
+
   constructor(private readonly em: EntityManager) {}
+
+  /**
+   * Adds served calls to their channels (a call without a channel or a charge adds nothing) and, at
+   * most hourly, forgets event ids older than a month.
+   */
+  async record(events: readonly UsageRecorded[]): Promise<void> {
+    const charges: ChannelCharge[] = [];
+    for (const event of events) {
+      if (event.channel_id !== null && event.quota > 0) {
+        charges.push({ eventId: event.event_id, channelId: event.channel_id, quota: event.quota });
+      }
+    }
+    await this.add(charges);
+    if (Date.now() - this.lastForgotten > FORGET_EVERY_MS) {
+      this.lastForgotten = Date.now();
+      await this.forgetBefore(new Date(Date.now() - REMEMBER_EVENTS_MS));
+    }
+  }
 
   /** How many of the charges were new. */
   async add(charges: readonly ChannelCharge[]): Promise<number> {

@@ -13,7 +13,7 @@ import { RelayChannelModels } from './relay-channel-models';
 import { RelayChannelTester } from './relay-channel-tester';
 
 @Module({
-  controllers: [ChannelsController, ChannelStatusController],
+  controllers: [ChannelsController, ChannelStatusController, ChannelUsageConsumer],
   providers: [
     {
       provide: ChannelKeySealer,
@@ -26,7 +26,6 @@ import { RelayChannelTester } from './relay-channel-tester';
     ChannelsService,
     ChannelAutoEnableJob,
     ChannelUsageRepository,
-    ChannelUsageConsumer,
   ],
 })
 export class ChannelsModule {}
