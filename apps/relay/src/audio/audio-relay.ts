@@ -13,12 +13,8 @@ import type { TokenCounter } from '../pipeline/token-counter';
 import type { Dispatched, UpstreamDispatcher } from '../pipeline/upstream-dispatcher';
 import type { PriceBook } from '../pricing/price-book';
 import { parsedEventData, relaySseStream } from '../pipeline/sse-relay';
-import {
-  serializeSseEvent,
-  UnsupportedOperationError,
-  type UploadForm,
-  type UploadOperation,
-} from '../providers';
+import { serializeSseEvent } from '../sse/sse';
+import { UnsupportedOperationError, type UploadForm, type UploadOperation } from '../providers';
 import type { NormalizedUsage } from '../canonical';
 import { spoolUpload, type SpooledUpload, type UploadLimits } from './audio-upload';
 import { transcriptionEstimate, transcriptionUsage, transcriptText } from './transcription-usage';

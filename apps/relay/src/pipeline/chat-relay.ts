@@ -10,7 +10,8 @@ import {
   type ChatCompletionRequest,
   type NormalizedUsage,
 } from '../canonical';
-import { SseDecoder, SseProtocolError, UpstreamStreamError } from '../providers';
+import { SseDecoder, SseProtocolError } from '../sse/sse';
+import { UpstreamStreamError } from '../providers';
 import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../protocols/chat-client-protocol';
 import { promptTokensUpperBound } from '../token-counting';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';

@@ -1,4 +1,4 @@
-import { SseDecoder, type SseEvent } from '../providers';
+import { SseDecoder, type SseEvent } from '../sse/sse';
 import type { CallStatus } from '../usage/usage-event';
 import type { ClientReply } from './client-reply';
 

@@ -2,15 +2,13 @@ import { z } from 'zod';
 import {
   AnthropicClientStream,
   fromAnthropicClientRequest,
-  serializeSseEvent,
-  serializeSseJson,
   toAnthropicClientResponse,
   type AnthropicMessagesRequest,
 } from '../providers';
+import { serializeSseEvent, serializeSseJson, SSE_CONTENT_TYPE } from '../sse/sse';
 import type { ChatCompletionChunk, ChatCompletionRequest } from '../canonical';
 import { renderRelayError, type RelayError } from '../errors/relay-error';
 import type { ChatClientProtocol, ClientChatStream } from './chat-client-protocol';
-import { SSE_CONTENT_TYPE } from './openai-chat.protocol';
 import { parseClientBody } from './request-validation';
 
 const messagesRequestSchema = z

@@ -7,7 +7,7 @@ import {
 } from '../providers/gemini/client';
 import { renderRelayError, type RelayError } from '../errors/relay-error';
 import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from './chat-client-protocol';
-import { SSE_CONTENT_TYPE } from './openai-chat.protocol';
+import { SSE_CONTENT_TYPE } from '../sse/sse';
 
 const sseData = (payload: unknown): string => `data: ${JSON.stringify(payload)}\r\n\r\n`;
 

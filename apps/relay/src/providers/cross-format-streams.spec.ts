@@ -5,7 +5,7 @@ import { createGeminiClientStreamWriter } from './gemini/client';
 import { OpenAiChatStream } from './openai/chat-stream';
 import type { ChatCompletionChunk, JsonObject } from '../canonical';
 import type { ChatStreamTransformer } from './provider-adapter';
-import { SseDecoder } from './sse';
+import { SseDecoder } from '../sse/sse';
 
 // Upstream stream bodies as the providers document them (tool use with cache reads), cut into
 // network pieces at awkward places, decoded, converted to canonical chunks and re-encoded for

@@ -16,14 +16,6 @@ export {
 /** The usage every adapter reports, for callers that meet it only through an adapter. */
 export type { NormalizedUsage } from '../canonical';
 export { MissingBaseUrlError, UnsupportedOperationError, UpstreamStreamError } from './provider-errors';
-export {
-  OPENAI_STREAM_DONE,
-  serializeSseEvent,
-  serializeSseJson,
-  SseDecoder,
-  SseProtocolError,
-  type SseEvent,
-} from './sse';
 export { normalizeAnthropicUsage } from './anthropic/usage';
 export { normalizeGeminiUsage } from './gemini/usage';
 export { fromAnthropicClientRequest } from './anthropic/client-request';

@@ -7,7 +7,7 @@ import type {
   JsonObject,
   NormalizedUsage,
 } from '../canonical';
-import type { SseEvent } from './sse';
+import type { SseEvent } from '../sse/sse';
 import type { ChannelTarget, UpstreamHttpRequest, UpstreamUploadRequest } from './upstream-request';
 
 /** What a response transform needs beyond the upstream body, given by the caller so transforms stay pure. */

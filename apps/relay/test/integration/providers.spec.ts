@@ -9,11 +9,11 @@ import {
 import { CHANNEL_TYPES } from '@tollgate/contracts';
 import {
   adapterForChannelType,
-  SseDecoder,
   type ChannelTarget,
   type ProviderAdapter,
   type UpstreamHttpRequest,
 } from '../../src/providers';
+import { SseDecoder } from '../../src/sse/sse';
 import type {
   ChatCompletionChunk,
   ChatCompletionRequest,

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk } from '../../canonical';
 import { UpstreamStreamError } from '../provider-errors';
-import { SseDecoder } from '../sse';
+import { SseDecoder } from '../../sse/sse';
 import { AnthropicChatStream } from './chat-stream';
 
 const context = { created: 1_700_000_000, model: 'claude-x' };

@@ -8,7 +8,7 @@ import {
 } from '../../canonical';
 import type { ResponseContext, ChatStreamTransformer } from '../provider-adapter';
 import { UpstreamStreamError } from '../provider-errors';
-import type { SseEvent } from '../sse';
+import type { SseEvent } from '../../sse/sse';
 import { finishReasonFromAnthropic } from './stop-reason';
 import type { AnthropicStreamEvent, AnthropicUsage } from './types';
 import { normalizeAnthropicUsage } from './usage';

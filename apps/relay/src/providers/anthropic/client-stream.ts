@@ -4,7 +4,7 @@ import {
   normalizeOpenAiUsage,
   type NormalizedUsage,
 } from '../../canonical';
-import type { SseEvent } from '../sse';
+import type { SseEvent } from '../../sse/sse';
 import { stopReasonFromFinish } from './stop-reason';
 import { toAnthropicUsage } from './usage';
 

@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk } from '../../canonical';
-import { SseDecoder } from '../sse';
+import { SseDecoder } from '../../sse/sse';
 import { GeminiChatStream } from './chat-stream';
 
 const context = { created: 1_700_000_000, model: 'gemini-2.5-flash' };

@@ -7,7 +7,7 @@ import {
 } from '../../canonical';
 import type { ResponseContext, ChatStreamTransformer } from '../provider-adapter';
 import { UpstreamStreamError } from '../provider-errors';
-import type { SseEvent } from '../sse';
+import type { SseEvent } from '../../sse/sse';
 import { convertParts } from './chat-response';
 import { finishReasonFromGemini } from './finish-reason';
 import type { GeminiGenerateContentResponse, GeminiUsageMetadata } from './types';

@@ -7,7 +7,7 @@ import {
   rememberUpstreamData,
 } from '../../canonical';
 import { UpstreamStreamError } from '../provider-errors';
-import { OPENAI_STREAM_DONE, type SseEvent } from '../sse';
+import { OPENAI_STREAM_DONE, type SseEvent } from '../../sse/sse';
 
 function parseChunk(data: string): ChatCompletionChunk & { error?: { type?: string; message?: string } } {
   try {

@@ -1,5 +1,8 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 
+/** What a server-sent event stream is answered as. */
+export const SSE_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
+
 /** One server-sent event: `event` is absent for plain `data:` frames (OpenAI, Gemini). */
 export interface SseEvent {
   event?: string;
