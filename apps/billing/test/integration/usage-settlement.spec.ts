@@ -15,11 +15,10 @@ import {
   INFRASTRUCTURES,
   randomUserId,
   TOPIC_PARTITIONS,
-  withDatabase,
   type JsonResponse,
 } from '@tollgate/testing';
 import { USAGE_GROUP } from '../../src/usage/usage-recorded.consumer';
-import { BillingHarness, type Billing } from './billing-harness';
+import { BillingHarness, settledState, type Billing, type Settled } from './billing-harness';
 import { aUsageEvent, userOnSamePartition } from './builders';
 
 jest.setTimeout(90_000);
@@ -55,14 +54,6 @@ function crashingAfterCommit(bus: EventBus): { bus: EventBus; first: Promise<voi
   return { bus: crashing, first };
 }
 
-interface Settled {
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  usage_logs: number;
-  ledger_entries: number;
-}
-
 describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', (kind) => {
   const harness = new BillingHarness(kind, 'billing-usage-it', {
     record: [TOPICS.billingBalance, { name: deadLetterTopic(USAGE_RECORDED) }],
@@ -88,29 +79,6 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
 
   const publish = (events: readonly UsageRecorded[]) => harness.publishUsage(events);
   const balanceAfter = (userId: number, requests: number) => harness.balanceAfter(userId, requests);
-
-  /** Read while billing is stopped: on PGlite the running service holds the one connection. */
-  const settledState = (database: TestDatabase, userId: number): Promise<Settled> =>
-    withDatabase(database, async (query) => {
-      const [account] = await query<Record<string, string>>(
-        'select quota, used_quota, request_count from accounts where user_id = ?',
-        [userId],
-      );
-      const [logs] = await query<{ n: string }>('select count(*) as n from usage_logs where user_id = ?', [
-        userId,
-      ]);
-      const [entries] = await query<{ n: string }>(
-        `select count(*) as n from ledger_entries where user_id = ? and kind = 'usage'`,
-        [userId],
-      );
-      return {
-        quota: Number(account!['quota']),
-        used_quota: Number(account!['used_quota']),
-        request_count: Number(account!['request_count']),
-        usage_logs: Number(logs!.n),
-        ledger_entries: Number(entries!.n),
-      };
-    });
 
   const charged = (quotas: readonly number[]): Settled => {
     const total = quotas.reduce((sum, q) => sum + q, 0);
