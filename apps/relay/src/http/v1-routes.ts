@@ -24,18 +24,17 @@ import { UntranslatableRequestError } from '../canonical';
 import {
   geminiBatchEmbedContentsRequest,
   geminiBatchEmbedContentsResponse,
-  geminiCountTokensRequestToChat,
-  geminiCountTokensResponse,
   geminiEmbedContentRequest,
   geminiEmbedContentResponse,
-} from '../providers/gemini/client';
+} from '../dialects/gemini/embeddings';
+import { geminiCountTokensRequestToChat, geminiCountTokensResponse } from '../dialects/gemini/count-tokens';
 import {
   anthropicCountTokensRequest,
   anthropicMessagesProtocol,
-} from '../protocols/anthropic-messages.protocol';
-import type { ChatClientProtocol } from '../protocols/chat-client-protocol';
-import { geminiGenerateProtocol } from '../protocols/gemini-generate.protocol';
-import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
+} from '../dialects/anthropic/messages.protocol';
+import type { ChatClientProtocol } from '../dialects/chat-client-protocol';
+import { geminiGenerateProtocol } from '../dialects/gemini/generate.protocol';
+import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import type { HotPath } from '../relay-runtime';
 import { FastifyClientReply } from './fastify-client-reply';
 import { bodyBytesOf, registerJsonBodyParser } from './json-body-parser';

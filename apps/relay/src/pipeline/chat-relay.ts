@@ -12,7 +12,7 @@ import {
 } from '../canonical';
 import { SseDecoder, SseProtocolError } from '../sse/sse';
 import { UpstreamStreamError } from '../providers';
-import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../protocols/chat-client-protocol';
+import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../dialects/chat-client-protocol';
 import { promptTokensUpperBound } from '../token-counting';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';

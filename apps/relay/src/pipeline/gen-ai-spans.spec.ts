@@ -13,7 +13,7 @@ import type { CallerAccess } from '../access/caller-access';
 import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType } from '../providers';
 import type { ChatCompletionChunk } from '../canonical';
-import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
+import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import { PerCallClaims } from '../quota/account-claims';
 import { QuotaReservations } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';

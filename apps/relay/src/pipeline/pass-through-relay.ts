@@ -6,7 +6,7 @@ import type { PriceBook } from '../pricing/price-book';
 import { serializeSseEvent } from '../sse/sse';
 import type { PassThroughOperation } from '../providers';
 import type { JsonObject, NormalizedUsage } from '../canonical';
-import { parseClientBody } from '../protocols/request-validation';
+import { parseClientBody } from '../dialects/request-validation';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';
 import { costHeaders, withUsageCost, type CallCost } from './call-cost';
 import type { CallContext } from './call-context';

@@ -16,9 +16,3 @@ export {
 /** The usage every adapter reports, for callers that meet it only through an adapter. */
 export type { NormalizedUsage } from '../canonical';
 export { MissingBaseUrlError, UnsupportedOperationError, UpstreamStreamError } from './provider-errors';
-export { normalizeAnthropicUsage } from './anthropic/usage';
-export { normalizeGeminiUsage } from './gemini/usage';
-export { fromAnthropicClientRequest } from './anthropic/client-request';
-export { toAnthropicClientResponse } from './anthropic/client-response';
-export { AnthropicClientStream } from './anthropic/client-stream';
-export type * from './anthropic/types';

@@ -1,7 +1,7 @@
-import { anthropicMessagesProtocol } from '../protocols/anthropic-messages.protocol';
-import type { ChatClientProtocol, ChatRouteInput } from '../protocols/chat-client-protocol';
-import { geminiGenerateProtocol } from '../protocols/gemini-generate.protocol';
-import { openAiChatProtocol } from '../protocols/openai-chat.protocol';
+import { anthropicMessagesProtocol } from '../dialects/anthropic/messages.protocol';
+import type { ChatClientProtocol, ChatRouteInput } from '../dialects/chat-client-protocol';
+import { geminiGenerateProtocol } from '../dialects/gemini/generate.protocol';
+import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import { IMAGE_TOKENS, LOW_DETAIL_IMAGE_TOKENS } from './image-tokens';
 import { countPromptTokens } from './prompt-tokens';
 import { promptTokensUpperBound } from './prompt-upper-bound';

@@ -21,14 +21,3 @@ export function finishReasonFromGemini(
       return calledTools ? 'tool_calls' : 'stop';
   }
 }
-
-export function geminiFinishReasonFromFinish(reason: FinishReason | null | undefined): GeminiFinishReason {
-  switch (reason) {
-    case 'length':
-      return 'MAX_TOKENS';
-    case 'content_filter':
-      return 'SAFETY';
-    default:
-      return 'STOP';
-  }
-}

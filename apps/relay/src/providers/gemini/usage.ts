@@ -12,12 +12,3 @@ export function normalizeGeminiUsage(usage: GeminiUsageMetadata | undefined): No
     cached_tokens: tokenCount(usage?.cachedContentTokenCount),
   };
 }
-
-export function toGeminiUsage(usage: NormalizedUsage): GeminiUsageMetadata {
-  return {
-    promptTokenCount: usage.prompt_tokens,
-    candidatesTokenCount: usage.completion_tokens,
-    totalTokenCount: usage.prompt_tokens + usage.completion_tokens,
-    ...(usage.cached_tokens > 0 ? { cachedContentTokenCount: usage.cached_tokens } : {}),
-  };
-}

@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk } from '../../canonical';
-import { AnthropicClientStream } from './client-stream';
+import { AnthropicClientStream } from './stream';
 
 function chunk(
   delta: ChatCompletionChunk['choices'][number]['delta'],

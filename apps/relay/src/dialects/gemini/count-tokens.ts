@@ -1,5 +1,5 @@
 import { type ChatCompletionRequest, UntranslatableRequestError } from '../../canonical';
-import { geminiClientRequestToChat } from './client-request';
+import { geminiClientRequestToChat } from './request';
 
 /**
  * A Gemini CountTokensRequest (`{contents}`, or `{generateContentRequest}` with its system instruction

@@ -5,9 +5,9 @@ import type {
   JsonObject,
   ToolCall,
 } from '../../canonical';
-import { functionCallPart, geminiClientUsage } from './client-response';
+import { functionCallPart, geminiClientUsage } from './response';
 import { geminiFinishReasonFromFinish } from './finish-reason';
-import type { GeminiGenerateContentResponse, GeminiPart } from './types';
+import type { GeminiGenerateContentResponse, GeminiPart } from '../../providers/gemini/types';
 
 export interface GeminiClientStreamWriter {
   /** The GenerateContentResponse objects one canonical chunk completes (often none or one). */

@@ -1,6 +1,6 @@
-import { toAnthropicMessagesRequest } from './chat-request';
-import { fromAnthropicClientRequest } from './client-request';
-import type { AnthropicMessagesRequest } from './types';
+import { toAnthropicMessagesRequest } from '../../providers/anthropic/chat-request';
+import { fromAnthropicClientRequest } from './request';
+import type { AnthropicMessagesRequest } from '../../providers/anthropic/types';
 
 const CLIENT_REQUEST: AnthropicMessagesRequest = {
   model: 'claude-sonnet-4-5',

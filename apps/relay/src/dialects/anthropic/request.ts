@@ -7,7 +7,11 @@ import {
   type ToolChoice,
   UntranslatableRequestError,
 } from '../../canonical';
-import type { AnthropicContentBlock, AnthropicMessagesRequest, AnthropicToolChoice } from './types';
+import type {
+  AnthropicContentBlock,
+  AnthropicMessagesRequest,
+  AnthropicToolChoice,
+} from '../../providers/anthropic/types';
 
 function textOf(content: string | AnthropicContentBlock[] | undefined): string {
   if (content === undefined) return '';

@@ -1,10 +1,10 @@
-import { AnthropicChatStream } from './anthropic/chat-stream';
-import { AnthropicClientStream } from './anthropic/client-stream';
-import { GeminiChatStream } from './gemini/chat-stream';
-import { createGeminiClientStreamWriter } from './gemini/client';
-import { OpenAiChatStream } from './openai/chat-stream';
+import { AnthropicChatStream } from '../providers/anthropic/chat-stream';
+import { AnthropicClientStream } from './anthropic/stream';
+import { GeminiChatStream } from '../providers/gemini/chat-stream';
+import { createGeminiClientStreamWriter } from './gemini/stream';
+import { OpenAiChatStream } from '../providers/openai/chat-stream';
 import type { ChatCompletionChunk, JsonObject } from '../canonical';
-import type { ChatStreamTransformer } from './provider-adapter';
+import type { ChatStreamTransformer } from '../providers/provider-adapter';
 import { SseDecoder } from '../sse/sse';
 
 // Upstream stream bodies as the providers document them (tool use with cache reads), cut into

@@ -1,8 +1,7 @@
 import { ErrorCode } from '@tollgate/contracts';
-import { RelayError } from '../errors/relay-error';
-import type { ChatCompletionChunk } from '../canonical';
-import { geminiGenerateProtocol } from './gemini-generate.protocol';
-import { openAiChatProtocol } from './openai-chat.protocol';
+import { RelayError } from '../../errors/relay-error';
+import type { ChatCompletionChunk } from '../../canonical';
+import { openAiChatProtocol } from './chat.protocol';
 
 const chunk = (content: string | undefined, usage?: ChatCompletionChunk['usage']): ChatCompletionChunk => ({
   id: 'c',
@@ -38,37 +37,5 @@ describe('OpenAI client stream', () => {
     expect(() => openAiChatProtocol.toChatRequest({ body: { model: 'm' } })).toThrow(
       expect.objectContaining({ status: 400 }),
     );
-  });
-});
-
-describe('Gemini client stream', () => {
-  it('writes SSE events with alt=sse and a valid JSON array without it', () => {
-    const request = { model: 'm', messages: [], stream: true };
-    const sse = geminiGenerateProtocol.createStream(request, {
-      body: {},
-      stream: true,
-      query: { alt: 'sse' },
-    });
-    expect(sse.contentType).toContain('text/event-stream');
-    expect(sse.push(chunk('hi'))).toMatch(/^data: \{/);
-
-    const array = geminiGenerateProtocol.createStream(request, { body: {}, stream: true, query: {} });
-    const text =
-      array.push(chunk('hi')) +
-      array.push(chunk(' there')) +
-      array.push(chunk(undefined, USAGE)) +
-      array.end();
-    const parsed = JSON.parse(text) as { usageMetadata?: unknown }[];
-    expect(parsed.length).toBeGreaterThan(1);
-    expect(parsed.at(-1)?.usageMetadata).toBeDefined();
-  });
-
-  it('closes an empty array stream and a failed one as valid JSON', () => {
-    const request = { model: 'm', messages: [], stream: true };
-    const empty = geminiGenerateProtocol.createStream(request, { body: {}, stream: true, query: {} });
-    expect(Array.isArray(JSON.parse(empty.end()))).toBe(true);
-    const failed = geminiGenerateProtocol.createStream(request, { body: {}, stream: true, query: {} });
-    const text = failed.push(chunk('hi')) + failed.fail(new RelayError(ErrorCode.UpstreamError, 'broken'));
-    expect((JSON.parse(text) as unknown[]).at(-1)).toMatchObject({ error: { code: 502 } });
   });
 });

@@ -1,13 +1,10 @@
-import type { JsonObject, ChatCompletionChunk } from '../canonical';
-import {
-  chatResponseToGeminiClient,
-  createGeminiClientStreamWriter,
-  geminiClientRequestToChat,
-  type GeminiClientStreamWriter,
-} from '../providers/gemini/client';
-import { renderRelayError, type RelayError } from '../errors/relay-error';
-import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from './chat-client-protocol';
-import { SSE_CONTENT_TYPE } from '../sse/sse';
+import type { JsonObject, ChatCompletionChunk } from '../../canonical';
+import { chatResponseToGeminiClient } from './response';
+import { createGeminiClientStreamWriter, type GeminiClientStreamWriter } from './stream';
+import { geminiClientRequestToChat } from './request';
+import { renderRelayError, type RelayError } from '../../errors/relay-error';
+import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../chat-client-protocol';
+import { SSE_CONTENT_TYPE } from '../../sse/sse';
 
 const sseData = (payload: unknown): string => `data: ${JSON.stringify(payload)}\r\n\r\n`;
 

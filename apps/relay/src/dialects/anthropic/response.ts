@@ -1,6 +1,6 @@
 import { type ChatCompletionResponse, normalizeOpenAiUsage, parseToolArguments } from '../../canonical';
 import { stopReasonFromFinish } from './stop-reason';
-import type { AnthropicContentBlock, AnthropicMessage } from './types';
+import type { AnthropicContentBlock, AnthropicMessage } from '../../providers/anthropic/types';
 import { toAnthropicUsage } from './usage';
 
 const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0 };

@@ -1,15 +1,13 @@
 import { z } from 'zod';
-import {
-  AnthropicClientStream,
-  fromAnthropicClientRequest,
-  toAnthropicClientResponse,
-  type AnthropicMessagesRequest,
-} from '../providers';
-import { serializeSseEvent, serializeSseJson, SSE_CONTENT_TYPE } from '../sse/sse';
-import type { ChatCompletionChunk, ChatCompletionRequest } from '../canonical';
-import { renderRelayError, type RelayError } from '../errors/relay-error';
-import type { ChatClientProtocol, ClientChatStream } from './chat-client-protocol';
-import { parseClientBody } from './request-validation';
+import { AnthropicClientStream } from './stream';
+import { fromAnthropicClientRequest } from './request';
+import { toAnthropicClientResponse } from './response';
+import type { AnthropicMessagesRequest } from '../../providers/anthropic/types';
+import { serializeSseEvent, serializeSseJson, SSE_CONTENT_TYPE } from '../../sse/sse';
+import type { ChatCompletionChunk, ChatCompletionRequest } from '../../canonical';
+import { renderRelayError, type RelayError } from '../../errors/relay-error';
+import type { ChatClientProtocol, ClientChatStream } from '../chat-client-protocol';
+import { parseClientBody } from '../request-validation';
 
 const messagesRequestSchema = z
   .object({

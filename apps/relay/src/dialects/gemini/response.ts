@@ -10,7 +10,11 @@ import {
   tokenCount,
 } from '../../canonical';
 import { geminiFinishReasonFromFinish } from './finish-reason';
-import type { GeminiGenerateContentResponse, GeminiPart, GeminiUsageMetadata } from './types';
+import type {
+  GeminiGenerateContentResponse,
+  GeminiPart,
+  GeminiUsageMetadata,
+} from '../../providers/gemini/types';
 
 /** Gemini clients need the arguments as an object; an upstream that produced broken JSON is at fault (502). */
 export function functionCallPart(call: ToolCall): GeminiPart {

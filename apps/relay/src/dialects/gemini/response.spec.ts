@@ -3,8 +3,8 @@ import {
   type FinishReason,
   MalformedUpstreamResponseError,
 } from '../../canonical';
-import { fromGeminiResponse } from './chat-response';
-import { chatResponseToGeminiClient } from './client';
+import { fromGeminiResponse } from '../../providers/gemini/chat-response';
+import { chatResponseToGeminiClient } from './response';
 
 function completion(message: ChatCompletionResponse['choices'][number]['message'], finish: FinishReason) {
   return {

@@ -11,7 +11,6 @@ import {
   type ToolChoice,
   UntranslatableRequestError,
 } from '../../canonical';
-import { geminiToolCallId } from './tool-call-id';
 
 /**
  * Gemini's REST API reads protobuf JSON, which accepts every field in lowerCamelCase or in its
@@ -193,7 +192,7 @@ class ToolCallLedger {
   private readonly pending: PendingCall[] = [];
 
   register(name: string, givenId: string | undefined): string {
-    const id = geminiToolCallId(undefined, this.callCount, givenId);
+    const id = givenId !== undefined && givenId !== '' ? givenId : `call_gemini_${this.callCount}`;
     this.callCount += 1;
     this.pending.push({ id, name });
     return id;

@@ -1,6 +1,6 @@
 import { UntranslatableRequestError } from '../../canonical';
-import { toGeminiRequest } from './chat-request';
-import { geminiClientRequestToChat } from './client';
+import { toGeminiRequest } from '../../providers/gemini/chat-request';
+import { geminiClientRequestToChat } from './request';
 
 // Request bodies as Google's REST documentation shows them: camelCase in some samples, snake_case
 // (which the API accepts too) in others.

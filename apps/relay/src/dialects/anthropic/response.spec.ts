@@ -1,5 +1,5 @@
 import type { ChatCompletionResponse } from '../../canonical';
-import { toAnthropicClientResponse } from './client-response';
+import { toAnthropicClientResponse } from './response';
 
 describe('toAnthropicClientResponse', () => {
   it('converts text, tool calls, finish reason and usage (cached tokens as cache reads)', () => {

@@ -4,8 +4,8 @@ import {
   geminiBatchEmbedContentsResponse,
   geminiEmbedContentRequest,
   geminiEmbedContentResponse,
-} from './client-embeddings';
-import { geminiCountTokensRequestToChat } from './client-count-tokens';
+} from './embeddings';
+import { geminiCountTokensRequestToChat } from './count-tokens';
 
 describe('Gemini client embeddings', () => {
   it('reads embedContent (snake_case too) into one text with its dimensions', () => {

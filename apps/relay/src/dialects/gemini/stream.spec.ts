@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk, JsonObject } from '../../canonical';
-import { GeminiChatStream } from './chat-stream';
-import { createGeminiClientStreamWriter } from './client';
+import { GeminiChatStream } from '../../providers/gemini/chat-stream';
+import { createGeminiClientStreamWriter } from './stream';
 
 function chunk(
   delta: ChatCompletionChunk['choices'][number]['delta'],

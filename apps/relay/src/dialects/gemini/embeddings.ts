@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type EmbeddingsAnswer, type EmbeddingsRequest, UntranslatableRequestError } from '../../canonical';
-import { acceptingSnakeCase } from './client-request';
+import { acceptingSnakeCase } from './request';
 
 const embedContentSchema = acceptingSnakeCase({
   model: z.string().optional(),
