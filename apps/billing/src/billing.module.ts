@@ -108,7 +108,8 @@ export class BillingModule {
         AffiliateModule,
         AdjustmentsModule,
       ],
-      providers: [AccountsService, IdentityUserConsumer],
+      controllers: [IdentityUserConsumer],
+      providers: [AccountsService],
     };
   }
 }

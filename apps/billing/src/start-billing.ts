@@ -5,5 +5,10 @@ import { billingConfigSchema } from './config';
 
 export async function startBilling(env: Env, runtime: ServiceRuntime): Promise<RunningService> {
   const config = loadConfig(billingConfigSchema, env);
-  return startNestService({ name: 'billing', config, module: BillingModule.register(config, runtime) });
+  return startNestService({
+    name: 'billing',
+    config,
+    module: BillingModule.register(config, runtime),
+    eventTransport: {},
+  });
 }

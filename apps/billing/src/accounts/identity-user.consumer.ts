@@ -1,32 +1,21 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Controller, Logger } from '@nestjs/common';
 import { identityUserV1, TOPICS, type IdentityUser } from '@tollgate/contracts';
-import { EVENT_BUS, type EventBus } from '@tollgate/events';
-import { BusConsumer, type DecodedEvent } from '@tollgate/runtime';
+import { BusEvent, type DecodedEvent } from '@tollgate/runtime';
 import { AccountsService } from './accounts.service';
 
 export const IDENTITY_USER_GROUP = 'billing.identity-user';
 
 /** Opens an account when a user appears on identity.user. Idempotent: a user seen twice opens one account. */
-@Injectable()
-export class IdentityUserConsumer extends BusConsumer<IdentityUser | null> {
+@Controller()
+export class IdentityUserConsumer {
   private readonly logger = new Logger(IdentityUserConsumer.name);
 
-  constructor(
-    @Inject(EVENT_BUS) bus: EventBus,
-    private readonly accounts: AccountsService,
-  ) {
-    super(bus, {
-      groupId: IDENTITY_USER_GROUP,
-      topics: [TOPICS.identityUser.name],
-      schema: identityUserV1.nullable(),
-    });
-  }
+  constructor(private readonly accounts: AccountsService) {}
 
-  async handle(events: DecodedEvent<IdentityUser | null>[]): Promise<void> {
-    const users: IdentityUser[] = [];
-    for (const { value: user } of events) {
-      if (user !== null) users.push(user); // a deleted user keeps their account and ledger
-    }
+  @BusEvent(TOPICS.identityUser.name, { group: IDENTITY_USER_GROUP, schema: identityUserV1.nullable() })
+  async openAccounts(events: DecodedEvent<IdentityUser | null>[]): Promise<void> {
+    // A deleted user (a tombstone) keeps their account and ledger.
+    const users = events.flatMap(({ value: user }) => (user === null ? [] : [user]));
     const opened = await this.accounts.openAccounts(users);
     if (opened > 0) this.logger.log(`opened ${opened} account(s)`);
   }

@@ -6,8 +6,8 @@ import { AffiliateService } from './affiliate.service';
 
 @Module({
   imports: [LedgerModule],
-  controllers: [AffiliateController],
-  providers: [AffiliateService, AffiliateLinksConsumer],
+  controllers: [AffiliateController, AffiliateLinksConsumer],
+  providers: [AffiliateService],
   exports: [AffiliateService],
 })
 export class AffiliateModule {}

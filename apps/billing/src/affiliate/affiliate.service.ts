@@ -6,6 +6,7 @@ import {
   normalizeDecimal,
   type AffiliateSummary,
   type AffiliateTransferResult,
+  type IdentityUser,
 } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
 import { AppException, InjectServiceConfig } from '@tollgate/platform';
@@ -32,6 +33,28 @@ export class AffiliateService {
     @InjectServiceConfig() private readonly config: BillingConfig,
     private readonly settings: BillingSettings,
   ) {}
+
+  /**
+   * Remembers who invited whom from users as identity.user carries them. The first inviter seen
+   * stays: a later change of the user record cannot move an invitee's rewards to someone else.
+   * Idempotent.
+   */
+  async rememberInviters(users: readonly IdentityUser[]): Promise<void> {
+    const links = new Map<number, number>();
+    for (const user of users) {
+      if (user.inviter_id !== null && user.inviter_id !== user.id && !links.has(user.id)) {
+        links.set(user.id, user.inviter_id);
+      }
+    }
+    if (links.size === 0) return;
+    const rows = [...links];
+    await this.em.fork().execute(
+      `insert into affiliate_links (user_id, inviter_id) values ${rows.map(() => '(?, ?)').join(', ')}
+       on conflict (user_id) do update
+         set inviter_id = coalesce(affiliate_links.inviter_id, excluded.inviter_id), updated_at = now()`,
+      rows.flat(),
+    );
+  }
 
   async inviterOf(em: EntityManager, userId: number): Promise<number | undefined> {
     const [row] = await em.execute<{ inviter_id: number | null }[]>(

@@ -18,14 +18,13 @@ export class LogsModule {
   static register(settings: LogExportSettings): DynamicModule {
     return {
       module: LogsModule,
-      controllers: [LogsController, KeyUsageController],
+      controllers: [LogsController, KeyUsageController, UsernamesConsumer],
       providers: [
         { provide: LOG_EXPORT_SETTINGS, useValue: settings },
         LogsRepository,
         LogsService,
         ExportCooldown,
         UsernamesRepository,
-        UsernamesConsumer,
         KeyUsageRepository,
       ],
     };

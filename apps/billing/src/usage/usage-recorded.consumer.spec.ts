@@ -1,3 +1,4 @@
+import { Test } from '@nestjs/testing';
 import { TOPICS, type UsageRecorded } from '@tollgate/contracts';
 import {
   deadLetterTopic,
@@ -7,11 +8,23 @@ import {
   type EventRecord,
   type SubscribeOptions,
 } from '@tollgate/events';
+import { EventBusTransport } from '@tollgate/runtime';
 import { randomUUID } from 'node:crypto';
-import { UsageRecordedConsumer } from './usage-recorded.consumer';
-import type { UsageSettlementService } from './usage-settlement.service';
+import { USAGE_GROUP, UsageRecordedConsumer } from './usage-recorded.consumer';
+import { UsageSettlementService } from './usage-settlement.service';
 
 const USAGE_RECORDED = TOPICS.usageRecorded.name;
+
+/** UsageRecordedConsumer served by EventBusTransport over `bus`, as billing serves it. */
+async function serve(bus: EventBus, settlement: Partial<UsageSettlementService>) {
+  const moduleRef = await Test.createTestingModule({
+    controllers: [UsageRecordedConsumer],
+    providers: [{ provide: UsageSettlementService, useValue: settlement }],
+  }).compile();
+  const app = moduleRef.createNestMicroservice({ strategy: new EventBusTransport(bus), logger: false });
+  await app.listen();
+  return app;
+}
 
 function aUsageEvent(userId: number, quota: number): UsageRecorded {
   const eventId = randomUUID();
@@ -40,19 +53,24 @@ function aUsageEvent(userId: number, quota: number): UsageRecorded {
 }
 
 describe('UsageRecordedConsumer', () => {
-  it('retries a batch that failed for a passing reason instead of dead-lettering a charge', async () => {
-    let options: SubscribeOptions<unknown> | undefined;
+  it('settles usage.recorded in batches in its own group, retrying any failure instead of dead-lettering a charge', async () => {
+    const subscribed: SubscribeOptions<unknown>[] = [];
     const bus = {
-      subscribe: async (o: SubscribeOptions<unknown>) => {
-        options = o;
+      subscribe: async (options: SubscribeOptions<unknown>) => {
+        subscribed.push(options);
         return { stop: async () => undefined };
       },
     } as unknown as EventBus;
-    await new UsageRecordedConsumer(bus, {} as UsageSettlementService).onApplicationBootstrap();
-    const databaseAway = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
-      code: 'ECONNREFUSED',
+    await (await serve(bus, {})).close();
+
+    expect(subscribed).toHaveLength(1);
+    expect(subscribed[0]).toMatchObject({
+      groupId: USAGE_GROUP,
+      topics: [USAGE_RECORDED],
+      batching: { minBytes: 64 * 1024, maxWaitMs: 100 },
     });
-    expect(options?.isTransient?.(databaseAway)).toBe(true);
+    const bug = new TypeError("Cannot read properties of undefined (reading 'id')");
+    expect(subscribed[0]?.isTransient?.(bug)).toBe(true);
   });
 
   it('dead-letters a record that fails validation at once and settles the rest of its batch', async () => {
@@ -71,7 +89,7 @@ describe('UsageRecordedConsumer', () => {
         if (settledEvents.length >= 2) settledBoth();
         return { settled: events.length };
       },
-    } as unknown as UsageSettlementService;
+    };
     const deadLetters: EventRecord[] = [];
     let deadLettered!: () => void;
     const oneDeadLettered = new Promise<void>((resolve) => (deadLettered = resolve));
@@ -83,8 +101,7 @@ describe('UsageRecordedConsumer', () => {
         deadLettered();
       },
     });
-    const consumer = new UsageRecordedConsumer(bus, settlement);
-    await consumer.onApplicationBootstrap();
+    const app = await serve(bus, settlement);
     const [first, second] = [aUsageEvent(1, 100), aUsageEvent(2, 250)];
 
     await bus.publish([
@@ -93,7 +110,7 @@ describe('UsageRecordedConsumer', () => {
       { topic: USAGE_RECORDED, key: '2', value: second },
     ]);
     await Promise.all([bothSettled, oneDeadLettered]);
-    await consumer.onModuleDestroy();
+    await app.close();
     await dlqReader.stop();
     await bus.close();
 

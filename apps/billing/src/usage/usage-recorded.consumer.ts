@@ -1,7 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Controller, Logger } from '@nestjs/common';
 import { TOPICS, usageRecordedV1, type UsageRecorded } from '@tollgate/contracts';
-import { EVENT_BUS, type EventBus } from '@tollgate/events';
-import { BusConsumer, type DecodedEvent } from '@tollgate/runtime';
+import { BusEvent, type DecodedEvent } from '@tollgate/runtime';
 import { UsageSettlementService } from './usage-settlement.service';
 
 export const USAGE_GROUP = 'billing.usage';
@@ -14,26 +13,21 @@ export const USAGE_GROUP = 'billing.usage';
  * it lasts: a usage event dropped to the dead-letter topic would be a served call never charged
  * (found by the chaos suite: PostgreSQL killed for five seconds).
  */
-@Injectable()
-export class UsageRecordedConsumer extends BusConsumer<UsageRecorded> {
+@Controller()
+export class UsageRecordedConsumer {
   private readonly logger = new Logger(UsageRecordedConsumer.name);
 
-  constructor(
-    @Inject(EVENT_BUS) bus: EventBus,
-    private readonly settlement: UsageSettlementService,
-  ) {
-    super(bus, {
-      groupId: USAGE_GROUP,
-      topics: [TOPICS.usageRecorded.name],
-      schema: usageRecordedV1,
-      // One transaction per batch: a tenth of a second of gathering under load makes batches
-      // larger and settlement cheaper per event, well inside relay's hold (RELAY_QUOTA_HOLD_MS).
-      batching: { minBytes: 64 * 1024, maxWaitMs: 100 },
-      isTransient: () => true,
-    });
-  }
+  constructor(private readonly settlement: UsageSettlementService) {}
 
-  async handle(batch: DecodedEvent<UsageRecorded>[]): Promise<void> {
+  @BusEvent(TOPICS.usageRecorded.name, {
+    group: USAGE_GROUP,
+    schema: usageRecordedV1,
+    // One transaction per batch: a tenth of a second of gathering under load makes batches
+    // larger and settlement cheaper per event, well inside relay's hold (RELAY_QUOTA_HOLD_MS).
+    batching: { minBytes: 64 * 1024, maxWaitMs: 100 },
+    isTransient: () => true,
+  })
+  async settle(batch: DecodedEvent<UsageRecorded>[]): Promise<void> {
     const events = batch.map((event) => event.value);
     const { settled } = await this.settlement.settle(events);
     if (settled < events.length)

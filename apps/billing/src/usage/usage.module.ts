@@ -6,6 +6,7 @@ import { UsageSettlementService } from './usage-settlement.service';
 
 @Module({
   imports: [LedgerModule, StatisticsModule],
-  providers: [UsageSettlementService, UsageRecordedConsumer],
+  controllers: [UsageRecordedConsumer],
+  providers: [UsageSettlementService],
 })
 export class UsageModule {}
