@@ -28,7 +28,7 @@ import type { RelayConfig } from './config';
 import { modelsForCaller, type CallableModel } from './models/model-listing';
 import { ChatRelay } from './pipeline/chat-relay';
 import { GenAiSpans } from './pipeline/gen-ai-spans';
-import { costTerms } from './pipeline/call-cost';
+import { costTerms } from './pricing/call-cost';
 import { Metering } from './pipeline/metering';
 import { AudioRelay } from './audio/audio-relay';
 import { EmbeddingsRelay } from './pipeline/embeddings-relay';

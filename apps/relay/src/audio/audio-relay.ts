@@ -4,7 +4,7 @@ import { ErrorCode } from '@tollgate/contracts';
 import { servedModel, type CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import type { CallContext } from '../pipeline/call-context';
-import { costHeaders, withUsageCost } from '../pipeline/call-cost';
+import { costHeaders, withUsageCost } from '../pricing/call-cost';
 import type { ClientReply } from '../pipeline/client-reply';
 import { dispatchMetered, type RelayedAnswer } from '../pipeline/metered-dispatch';
 import type { Metering, MeteredCall } from '../pipeline/metering';

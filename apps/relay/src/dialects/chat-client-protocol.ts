@@ -1,7 +1,7 @@
 import type { ApiProtocol } from '@tollgate/contracts';
 import type { ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from '../canonical';
 import type { RelayError } from '../errors/relay-error';
-import type { CallCost } from '../pipeline/call-cost';
+import type { CallCost } from '../pricing/call-cost';
 
 /** What the route gives a protocol besides the body: Gemini names the model and the mode in the path. */
 export interface ChatRouteInput {

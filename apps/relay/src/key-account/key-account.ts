@@ -9,7 +9,7 @@ import {
 } from '@tollgate/contracts';
 import type { Caller } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
-import { callCost } from '../pipeline/call-cost';
+import { callCost } from '../pricing/call-cost';
 import type { BillingUsageClient } from './billing-usage.client';
 
 export interface BalanceReader {

@@ -13,7 +13,7 @@ import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import { PerCallClaims } from '../quota/account-claims';
 import { QuotaReservations, userAccount } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
-import { callCost, type CostTerms } from './call-cost';
+import { callCost, type CostTerms } from '../pricing/call-cost';
 import { ChatRelay } from './chat-relay';
 import { ClientGoneError, type ClientReply } from './client-reply';
 import { Metering } from './metering';

@@ -16,7 +16,7 @@ import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../di
 import { promptTokensUpperBound } from '../token-counting';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
-import { addUsageCost, costHeaders, withUsageCost, type CallCost } from './call-cost';
+import { addUsageCost, costHeaders, withUsageCost, type CallCost } from '../pricing/call-cost';
 import { chargeEvent } from './charge-event';
 import { takeModelFallbacks, worthAnotherModel } from './model-fallbacks';
 import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from './client-reply';

@@ -3,7 +3,7 @@ import { servedModel } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import { UnsupportedOperationError } from '../providers';
 import type { EmbeddingsAnswer, EmbeddingsRequest, NormalizedUsage } from '../canonical';
-import { costHeaders } from './call-cost';
+import { costHeaders } from '../pricing/call-cost';
 import type { CallContext } from './call-context';
 import type { ClientReply } from './client-reply';
 import { dispatchMetered } from './metered-dispatch';

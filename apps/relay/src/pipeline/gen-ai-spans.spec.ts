@@ -20,7 +20,7 @@ import type { CallContext } from './call-context';
 import { ChatRelay } from './chat-relay';
 import type { ClientReply } from './client-reply';
 import { GEN_AI, GenAiSpans, passThroughGenAiOperation } from './gen-ai-spans';
-import { IN_DOLLARS } from './call-cost';
+import { IN_DOLLARS } from '../pricing/call-cost';
 import { Metering } from './metering';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';

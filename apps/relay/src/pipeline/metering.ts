@@ -16,7 +16,7 @@ import {
 import { QuotaRefusedError, type QuotaReservations, type Reservation } from '../quota/quota-reservations';
 import { usageRecordedEvent, type CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
-import { callCost, type CallCost, type CostTerms } from './call-cost';
+import { callCost, type CallCost, type CostTerms } from '../pricing/call-cost';
 import type { GenAiOperation, GenAiSpans } from './gen-ai-spans';
 import type { RelayMetrics } from './relay-metrics';
 

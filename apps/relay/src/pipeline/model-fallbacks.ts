@@ -4,9 +4,6 @@ import { RateLimitedError } from '../limits/rate-limiter';
 import type { ChatCompletionRequest } from '../canonical';
 import { QuotaRefusedError } from '../quota/quota-reservations';
 
-/** The most models one call may name in `models` (OpenRouter's fallbacks). */
-export const MAX_FALLBACK_MODELS = 8;
-
 /**
  * The models to try, in order: `model`, then each of `models` not tried yet. `models` is taken off the
  * request, since no upstream knows it.

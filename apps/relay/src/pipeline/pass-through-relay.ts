@@ -8,7 +8,7 @@ import type { PassThroughOperation } from '../providers';
 import type { JsonObject, NormalizedUsage } from '../canonical';
 import { parseClientBody } from '../dialects/request-validation';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';
-import { costHeaders, withUsageCost, type CallCost } from './call-cost';
+import { costHeaders, withUsageCost, type CallCost } from '../pricing/call-cost';
 import type { CallContext } from './call-context';
 import type { ClientReply } from './client-reply';
 import type { Metering } from './metering';

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { OPENAI_STREAM_DONE, serializeSseEvent, serializeSseJson, SSE_CONTENT_TYPE } from '../../sse/sse';
 import { upstreamDataOf, type ChatCompletionChunk, type ChatCompletionRequest } from '../../canonical';
 import { renderRelayError } from '../../errors/relay-error';
-import { MAX_FALLBACK_MODELS } from '../../pipeline/model-fallbacks';
-import { addUsageCost, withUsageCost, type CallCost } from '../../pipeline/call-cost';
+import { addUsageCost, withUsageCost, type CallCost } from '../../pricing/call-cost';
 import type { ChatClientProtocol, ClientChatStream } from '../chat-client-protocol';
 import { parseClientBody } from '../request-validation';
 
 const modelName = z.string().min(1).max(128);
+
+/** The most models one call may name in `models` (OpenRouter's fallbacks). */
+const MAX_FALLBACK_MODELS = 8;
 
 const chatRequestSchema = z
   .object({
