@@ -31,7 +31,7 @@ export class ChatModule {
           },
         }),
       ],
-      controllers: [ChatsController],
+      controllers: [ChatsController, DeletedUsersConsumer],
       providers: [
         UserKeyring,
         ChatsRepository,
@@ -39,7 +39,6 @@ export class ChatModule {
         OfferedModels,
         RelayChatClient,
         ConversationService,
-        DeletedUsersConsumer,
       ],
     };
   }

@@ -13,5 +13,6 @@ export async function startChat(env: Env, runtime: ServiceRuntime): Promise<Runn
     module: ChatModule.register(config, runtime),
     // Messages may carry images as data URLs (the gateway gives chat the /v1 body limit too).
     bodyLimit: CHAT_BODY_LIMIT_BYTES,
+    eventTransport: {},
   });
 }

@@ -67,6 +67,16 @@ export class ChatsService {
     if (!(await this.chats.delete(userId, id))) throw chatNotFound();
   }
 
+  /**
+   * Deleted accounts lose their chats, their messages and their data key, so copies of their texts
+   * left in backups cannot be read. Idempotent. Returns the chats deleted.
+   */
+  async deleteAccounts(userIds: readonly number[]): Promise<number> {
+    let chats = 0;
+    for (const userId of userIds) chats += await this.chats.deleteUser(userId);
+    return chats;
+  }
+
   async messages(userId: number, id: number): Promise<ChatMessageView[]> {
     await this.require(userId, id);
     const box = await this.keyring.boxFor(userId);
