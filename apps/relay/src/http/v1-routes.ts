@@ -14,9 +14,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { extractApiKey } from '../access/api-key';
 import type { Caller } from '../access/caller-access';
 import { RelayError, renderRelayError } from '../errors/relay-error';
-import { geminiModelPage, toGeminiModel } from '../models/gemini-models';
+import { geminiModelPage, toGeminiModel } from '../dialects/gemini/models';
 import type { CallableModel } from '../models/model-listing';
-import { toOpenAiModel } from '../models/openai-models';
+import { toOpenAiModel } from '../dialects/openai/models';
 import type { CallContext } from '../pipeline/call-context';
 import { ClientGoneError } from '../pipeline/client-reply';
 import type { PassThroughOperation, UploadOperation } from '../providers';

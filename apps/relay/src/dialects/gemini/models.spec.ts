@@ -1,10 +1,5 @@
-import {
-  GEMINI_DEFAULT_PAGE_SIZE,
-  GEMINI_MAX_PAGE_SIZE,
-  geminiModelPage,
-  toGeminiModel,
-} from './gemini-models';
-import type { CallableModel } from './model-listing';
+import { GEMINI_DEFAULT_PAGE_SIZE, GEMINI_MAX_PAGE_SIZE, geminiModelPage, toGeminiModel } from './models';
+import type { CallableModel } from '../../models/model-listing';
 
 const model = (name: string, contextWindow = 128_000): CallableModel => ({
   name,

@@ -1,4 +1,4 @@
-import { toOpenAiModel } from './openai-models';
+import { toOpenAiModel } from './models';
 
 describe('toOpenAiModel', () => {
   it('renders a callable model in the shape of OpenAI’s model list', () => {

@@ -1,4 +1,4 @@
-import type { CallableModel } from './model-listing';
+import type { CallableModel } from '../../models/model-listing';
 
 /** A model in the shape of Gemini's `models.list` / `models.get` (the fields the catalogue can fill). */
 export interface GeminiModel {

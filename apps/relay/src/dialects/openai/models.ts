@@ -1,4 +1,4 @@
-import type { CallableModel } from './model-listing';
+import type { CallableModel } from '../../models/model-listing';
 
 /** A model in OpenAI's `GET /v1/models` shape. */
 export interface OpenAiModel {
