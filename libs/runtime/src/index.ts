@@ -1,4 +1,3 @@
-import type * as BusConsumerModule from './bus-consumer';
 import type * as BusLogger from './bus-logger';
 import type * as CorrelatedEventBusModule from './correlated-event-bus';
 import type * as DistributedRuntime from './distributed-runtime';
@@ -15,7 +14,6 @@ export * from './free-port';
 // The rest pulls in NestJS, MikroORM, Kafka, Redis and OpenTelemetry (about 100 MB of RSS). A
 // service's main.ts imports this package before it knows whether it is a cluster primary, which
 // never uses them, so these exports load their module on first access instead of here.
-export type { BusConsumerOptions } from './bus-consumer';
 export type { BusEventOptions, DecodedEvent, EventBusTransportOptions } from './event-transport';
 export type { DistributedRuntimeNeeds } from './distributed-runtime';
 export type { ServiceDatabaseOptions, ServiceInfrastructureOptions } from './service-infrastructure.module';
@@ -23,7 +21,6 @@ export type { NestServiceSpec } from './start-nest-service';
 export type ServiceInfrastructureModule = ServiceInfrastructure.ServiceInfrastructureModule;
 export type CorrelatedEventBus = CorrelatedEventBusModule.CorrelatedEventBus;
 export type SettingsTable = SettingsTableModule.SettingsTable;
-export type BusConsumer<T> = BusConsumerModule.BusConsumer<T>;
 export type BusEventContext = EventTransport.BusEventContext;
 export type EventBusTransport = EventTransport.EventBusTransport;
 
@@ -33,9 +30,7 @@ export declare const startNestService: typeof StartNestService.startNestService;
 export declare const busLoggerFor: typeof BusLogger.busLoggerFor;
 export declare const CorrelatedEventBus: typeof CorrelatedEventBusModule.CorrelatedEventBus;
 export declare const SettingsTable: typeof SettingsTableModule.SettingsTable;
-// Its default failure rule comes from @tollgate/persistence, which loads MikroORM.
-export declare const BusConsumer: typeof BusConsumerModule.BusConsumer;
-// @nestjs/microservices, and through the failure rule @tollgate/persistence.
+// @nestjs/microservices, and through the failure rule @tollgate/persistence (MikroORM).
 export declare const BusEvent: typeof EventTransport.BusEvent;
 export declare const BusEventContext: typeof EventTransport.BusEventContext;
 export declare const EventBusTransport: typeof EventTransport.EventBusTransport;
@@ -51,7 +46,6 @@ exportOnFirstUse('startNestService', () => require('./start-nest-service'));
 exportOnFirstUse('busLoggerFor', () => require('./bus-logger'));
 exportOnFirstUse('CorrelatedEventBus', () => require('./correlated-event-bus'));
 exportOnFirstUse('SettingsTable', () => require('./settings-table'));
-exportOnFirstUse('BusConsumer', () => require('./bus-consumer'));
 exportOnFirstUse('BusEvent', () => require('./event-transport'));
 exportOnFirstUse('BusEventContext', () => require('./event-transport'));
 exportOnFirstUse('EventBusTransport', () => require('./event-transport'));

@@ -15,7 +15,7 @@ export const EVENT_BUS_TRANSPORT = Symbol('EventBusTransport');
 /** The key of a @BusEvent handler's options in its EventPattern extras. */
 export const BUS_EVENT_OPTIONS = Symbol('BusEventOptions');
 
-/** What BusConsumer's options say, per handler; the topic is the pattern. */
+/** A handler's consumer group and how it consumes; the topic is the pattern. */
 export interface BusEventOptions<T> {
   /** The consumer group; EventBusTransport's `groupIds` can replace it at start-up. */
   group: string;

@@ -1,7 +1,7 @@
 import { isInfrastructureUnavailable } from '@tollgate/persistence';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
-// The rules BusConsumer applies, for consumers that are not BusConsumer subclasses.
+// What every event consumer's subscription applies (EventBusTransport subscribes with these).
 
 /**
  * A bus `decode` that accepts what matches `schema` and throws for anything else, so the bus

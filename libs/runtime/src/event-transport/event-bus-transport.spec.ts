@@ -169,7 +169,7 @@ describe('EventBusTransport', () => {
     expect(isTransientSaw[0]).toBe(failure);
   }, 20_000);
 
-  it("waits out the infrastructure being away, as BusConsumer does; the handler's isTransient only widens it", async () => {
+  it("waits out the infrastructure being away; the handler's isTransient only widens it", async () => {
     const subscribed: SubscribeOptions<unknown>[] = [];
     const recording: EventBus = {
       ensureTopics: (topics) => bus.ensureTopics(topics),

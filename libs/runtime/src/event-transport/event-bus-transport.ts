@@ -26,11 +26,10 @@ interface BusHandler {
 
 /**
  * The event bus as a Nest transport: each @BusEvent handler of the app is one consumer group member
- * of its topic while the transport listens, as a BusConsumer subclass would be. The bus keeps
- * everything it owns: decoding against the schema (a malformed record is dead-lettered and never
- * reaches the handler), batching, commits after the handler's call resolves, retries and dead
- * letters; the infrastructure being away is waited out, as BusConsumer does, and the handler's own
- * `isTransient` only widens that.
+ * of its topic while the transport listens. The bus keeps everything it owns: decoding against the
+ * schema (a malformed record is dead-lettered and never reaches the handler), batching, commits
+ * after the handler's call resolves, retries and dead letters; the infrastructure being away is
+ * waited out (`isInfrastructureUnavailable`), and the handler's own `isTransient` only widens that.
  *
  * Unlike Nest's own transports, handlers of one topic are not chained into one call: billing has
  * three groups on identity.user, each with its own offsets, retries and dead letters.
