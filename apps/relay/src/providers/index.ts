@@ -13,6 +13,4 @@ export {
   type UpstreamHttpRequest,
   type UpstreamUploadRequest,
 } from './upstream-request';
-/** The usage every adapter reports, for callers that meet it only through an adapter. */
-export type { NormalizedUsage } from '../canonical';
 export { MissingBaseUrlError, UnsupportedOperationError, UpstreamStreamError } from './provider-errors';

@@ -1,6 +1,6 @@
 import type { PriceSnapshot, UsageRecorded } from '@tollgate/contracts';
 import type { Caller } from '../access/caller-access';
-import type { NormalizedUsage } from '../providers';
+import type { NormalizedUsage } from '../canonical';
 
 export type CallStatus = UsageRecorded['status'];
 
