@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Event consumers: a BusConsumer subclass against a @BusEvent handler served by EventBusTransport
+// Event consumers: the BusConsumer path (a provider that subscribes itself, as the removed BusConsumer
+// class did) against a @BusEvent handler served by EventBusTransport
 // (the bus as a Nest custom transport), on the in-process bus and on Kafka. Each run is its own
 // process: it publishes N small events to a fresh topic, then starts the consumer in a Nest app and
 // times from the consumer's bus.subscribe call (joining its group) to the N-th event handled: the
@@ -115,9 +116,8 @@ async function measure({ busKind, variant, events }) {
     await bus.publish(chunk);
   }
 
-  // Both variants load the same modules before the clock starts (BusConsumer is loaded on first use).
+  // Both variants load the same modules before the clock starts.
   void workspacePackage('@nestjs/core').NestFactory;
-  void workspacePackage('@tollgate/runtime').BusConsumer;
   void workspacePackage('@tollgate/runtime/dist/event-transport').EventBusTransport;
   const schema = z.object({ v: z.literal(1), n: z.number().int(), amount: z.number().int() });
   const tally = new Tally(events);
@@ -168,7 +168,6 @@ async function measure({ busKind, variant, events }) {
 async function measureCalls({ variant, events: calls }) {
   const { z } = workspacePackage('zod');
   void workspacePackage('@nestjs/core').NestFactory;
-  void workspacePackage('@tollgate/runtime').BusConsumer;
   void workspacePackage('@tollgate/runtime/dist/event-transport').EventBusTransport;
   const schema = z.object({ v: z.literal(1), n: z.number().int(), amount: z.number().int() });
   const warmUp = 1000;
@@ -271,19 +270,28 @@ function expectedSum(events) {
   return sum;
 }
 
-/** (a) Today's consumer: a BusConsumer provider of a Nest application context. */
+/**
+ * (a) The consumer as it was before the transport: a provider of a Nest application context that
+ * subscribes itself on bootstrap with the schema as the bus's decode (what BusConsumer, now removed
+ * in favour of (b), did).
+ */
 async function startBusConsumer({ bus, topic, group, schema, tally }) {
   const { Module } = workspacePackage('@nestjs/common');
   const { NestFactory } = workspacePackage('@nestjs/core');
-  const { BusConsumer } = workspacePackage('@tollgate/runtime');
 
-  class TallyConsumer extends BusConsumer {
-    constructor() {
-      super(bus, { groupId: group, topics: [topic], schema, batching: BATCHING });
+  class TallyConsumer {
+    async onApplicationBootstrap() {
+      this.subscription = await bus.subscribe({
+        groupId: group,
+        topics: [topic],
+        batching: BATCHING,
+        decode: (value) => schema.parse(value),
+        handler: (events) => tally.add(events),
+      });
     }
 
-    handle(events) {
-      return tally.add(events);
+    async onModuleDestroy() {
+      await this.subscription?.stop();
     }
   }
   class ConsumerModule {}

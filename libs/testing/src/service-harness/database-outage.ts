@@ -8,7 +8,7 @@ import { TopicRecorder } from './topic-recorder';
 /**
  * How long `databaseOutage` keeps the database away: as long as the bus retries a failing batch
  * before it dead-letters its records, and a margin, so that a consumer that did not wait out the
- * outage (its `isTransient`, or BusConsumer's rule for the infrastructure being away) would have
+ * outage (its `isTransient`, or every consumer's rule for the infrastructure being away) would have
  * its records on the dead-letter topic before the database is back.
  */
 export const OUTAGE_MS = retryTimeBeforeDeadLetterMs() + 2_000;
