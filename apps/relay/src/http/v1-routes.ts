@@ -35,7 +35,7 @@ import {
 import type { ChatClientProtocol } from '../dialects/chat-client-protocol';
 import { geminiGenerateProtocol } from '../dialects/gemini/generate.protocol';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
-import type { HotPath } from '../relay-runtime';
+import type { HotPath } from '../composition';
 import { FastifyClientReply } from './fastify-client-reply';
 import { bodyBytesOf, registerJsonBodyParser } from './json-body-parser';
 
