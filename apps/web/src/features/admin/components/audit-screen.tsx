@@ -1,13 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { AUDIT_PAGE_DEFAULT_SIZE, Role, type AuditEntryView } from '@tollgate/contracts';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
-import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
 import { moscowDayEnd, moscowDayStart } from '../../activity/date-range';
 import { fetchAudit, type AuditFilters } from '../admin-audit-api';
-import { Pager } from './pager';
+import { PagedTable } from '../../../ui/paged-table';
 
 /** The kinds of object the services audit, for the filter. */
 const TARGET_KINDS = [
@@ -134,83 +133,76 @@ export function AuditScreen() {
           </button>
         </div>
       </form>
-      {audit.isPending ? <Loading /> : null}
-      {audit.isError ? <ErrorState error={audit.error} onRetry={() => void audit.refetch()} /> : null}
-      {audit.data && audit.data.items.length === 0 ? <EmptyState text={t('audit_empty')} /> : null}
-      {audit.data && audit.data.items.length > 0 ? (
-        <div className="mt-4 overflow-x-auto">
-          <table className="min-w-full text-left text-sm">
-            <thead className="text-xs text-slate-500 uppercase">
-              <tr>
-                <th className="px-2 py-2">{t('logs_time')}</th>
-                <th className="px-2 py-2">{t('audit_actor')}</th>
-                <th className="px-2 py-2">{t('audit_action')}</th>
-                <th className="px-2 py-2">{t('audit_target')}</th>
-                <th className="px-2 py-2">{t('audit_changed')}</th>
-                <th className="px-2 py-2" />
+      <PagedTable
+        query={audit}
+        headers={[
+          t('logs_time'),
+          t('audit_actor'),
+          t('audit_action'),
+          t('audit_target'),
+          t('audit_changed'),
+          '',
+        ]}
+        rowKey={(entry) => entry.id}
+        row={(entry) => (
+          <>
+            <tr className="border-t border-slate-100" data-testid="audit-row">
+              <td className="px-2 py-2 whitespace-nowrap">
+                {time.format(new Date(entry.created_at * 1000))}
+              </td>
+              <td className="px-2 py-2 whitespace-nowrap">
+                #{entry.actor_id} · {roleName(entry.actor_role)}
+              </td>
+              <td className="px-2 py-2 font-mono text-xs">{entry.action}</td>
+              <td className="px-2 py-2 whitespace-nowrap">
+                {t(`audit_kind_${entry.target_kind}`, { defaultValue: entry.target_kind })} {entry.target_id}
+              </td>
+              <td className="px-2 py-2">{entry.changed.join(', ')}</td>
+              <td className="px-2 py-2">
+                <button
+                  type="button"
+                  className={buttonClass.secondary}
+                  aria-expanded={open === entry.id}
+                  onClick={() => setOpen(open === entry.id ? null : entry.id)}
+                >
+                  {t('audit_details')}
+                </button>
+              </td>
+            </tr>
+            {open === entry.id ? (
+              <tr className="bg-slate-50 dark:bg-slate-900">
+                <td colSpan={6} className="px-2 py-2">
+                  <table className="text-xs" aria-label={t('audit_details')}>
+                    <thead>
+                      <tr>
+                        <th className="px-2 py-1">{t('audit_field')}</th>
+                        <th className="px-2 py-1">{t('audit_before')}</th>
+                        <th className="px-2 py-1">{t('audit_after')}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {fieldsOf(entry).map((name) => (
+                        <tr key={name}>
+                          <td className="px-2 py-1 font-mono">{name}</td>
+                          <td className="px-2 py-1 break-all">{shown(entry.before?.[name])}</td>
+                          <td className="px-2 py-1 break-all">{shown(entry.after?.[name])}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                  <p className="mt-1 text-xs text-slate-500">
+                    {t('audit_request', { service: entry.service, request: entry.request_id ?? '—' })}
+                  </p>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {audit.data.items.map((entry) => (
-                <Fragment key={entry.id}>
-                  <tr className="border-t border-slate-100" data-testid="audit-row">
-                    <td className="px-2 py-2 whitespace-nowrap">
-                      {time.format(new Date(entry.created_at * 1000))}
-                    </td>
-                    <td className="px-2 py-2 whitespace-nowrap">
-                      #{entry.actor_id} · {roleName(entry.actor_role)}
-                    </td>
-                    <td className="px-2 py-2 font-mono text-xs">{entry.action}</td>
-                    <td className="px-2 py-2 whitespace-nowrap">
-                      {t(`audit_kind_${entry.target_kind}`, { defaultValue: entry.target_kind })}{' '}
-                      {entry.target_id}
-                    </td>
-                    <td className="px-2 py-2">{entry.changed.join(', ')}</td>
-                    <td className="px-2 py-2">
-                      <button
-                        type="button"
-                        className={buttonClass.secondary}
-                        aria-expanded={open === entry.id}
-                        onClick={() => setOpen(open === entry.id ? null : entry.id)}
-                      >
-                        {t('audit_details')}
-                      </button>
-                    </td>
-                  </tr>
-                  {open === entry.id ? (
-                    <tr className="bg-slate-50 dark:bg-slate-900">
-                      <td colSpan={6} className="px-2 py-2">
-                        <table className="text-xs" aria-label={t('audit_details')}>
-                          <thead>
-                            <tr>
-                              <th className="px-2 py-1">{t('audit_field')}</th>
-                              <th className="px-2 py-1">{t('audit_before')}</th>
-                              <th className="px-2 py-1">{t('audit_after')}</th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            {fieldsOf(entry).map((name) => (
-                              <tr key={name}>
-                                <td className="px-2 py-1 font-mono">{name}</td>
-                                <td className="px-2 py-1 break-all">{shown(entry.before?.[name])}</td>
-                                <td className="px-2 py-1 break-all">{shown(entry.after?.[name])}</td>
-                              </tr>
-                            ))}
-                          </tbody>
-                        </table>
-                        <p className="mt-1 text-xs text-slate-500">
-                          {t('audit_request', { service: entry.service, request: entry.request_id ?? '—' })}
-                        </p>
-                      </td>
-                    </tr>
-                  ) : null}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
-          <Pager page={page} pageSize={AUDIT_PAGE_DEFAULT_SIZE} total={audit.data.total} onPage={setPage} />
-        </div>
-      ) : null}
+            ) : null}
+          </>
+        )}
+        empty={t('audit_empty')}
+        page={page}
+        pageSize={AUDIT_PAGE_DEFAULT_SIZE}
+        onPage={setPage}
+      />
     </section>
   );
 }

@@ -5,11 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
-import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { notify } from '../../shell/notify';
-import { Pager } from './pager';
+import { PagedTable } from '../../../ui/paged-table';
 import {
   ADMIN_CHANNEL_PAGE_SIZE,
   deleteChannel,
@@ -154,109 +153,92 @@ export function ChannelsScreen() {
           {t('search')}
         </button>
       </form>
-      {channels.isPending ? <Loading /> : null}
-      {channels.isError ? (
-        <ErrorState error={channels.error} onRetry={() => void channels.refetch()} />
-      ) : null}
-      {channels.data && channels.data.items.length === 0 ? <EmptyState text={t('channels_empty')} /> : null}
-      {channels.data && channels.data.items.length > 0 ? (
-        <div className="mt-4 overflow-x-auto">
-          <table className="min-w-full text-left text-sm">
-            <thead className="text-xs text-slate-500 uppercase">
-              <tr>
-                <th className="px-2 py-2">ID</th>
-                <th className="px-2 py-2">{t('channel_name')}</th>
-                <th className="px-2 py-2">{t('channel_type')}</th>
-                <th className="px-2 py-2">{t('status')}</th>
-                <th className="px-2 py-2">{t('group')}</th>
-                <th className="px-2 py-2">{t('channel_models')}</th>
-                <th className="px-2 py-2">{t('channel_priority_weight')}</th>
-                <th className="px-2 py-2">{t('channel_response_time')}</th>
-                <th className="px-2 py-2">{t('used')}</th>
-                <th className="px-2 py-2" />
-              </tr>
-            </thead>
-            <tbody>
-              {channels.data.items.map((channel) => (
-                <tr
-                  key={channel.id}
-                  className="border-t border-slate-100 align-top"
-                  data-testid="admin-channel-row"
+      <PagedTable
+        query={channels}
+        headers={[
+          'ID',
+          t('channel_name'),
+          t('channel_type'),
+          t('status'),
+          t('group'),
+          t('channel_models'),
+          t('channel_priority_weight'),
+          t('channel_response_time'),
+          t('used'),
+          '',
+        ]}
+        rowKey={(channel) => channel.id}
+        row={(channel) => (
+          <tr className="border-t border-slate-100 align-top" data-testid="admin-channel-row">
+            <td className="px-2 py-2 text-slate-500">{channel.id}</td>
+            <td className="px-2 py-2 font-medium">
+              {channel.name}
+              {channel.tag ? (
+                <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">
+                  {channel.tag}
+                </span>
+              ) : null}
+            </td>
+            <td className="px-2 py-2">{CHANNEL_TYPE_LABELS[channel.type] ?? channel.type}</td>
+            <td className="px-2 py-2">
+              {t(`channel_status_${channel.status}`)}
+              {channel.status_reason ? (
+                <div className="text-xs text-slate-500">{channel.status_reason}</div>
+              ) : null}
+            </td>
+            <td className="px-2 py-2">{channel.group}</td>
+            <td className="max-w-[16rem] px-2 py-2 break-words text-xs">{channel.models}</td>
+            <td className="px-2 py-2">
+              {channel.priority} / {channel.weight}
+            </td>
+            <td className="px-2 py-2">{channel.test_time > 0 ? `${channel.response_time} ms` : '—'}</td>
+            <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(channel.used_quota)}</td>
+            <td className="px-2 py-2">
+              <div className="flex flex-wrap justify-end gap-1">
+                <button
+                  type="button"
+                  className={buttonClass.ghost}
+                  disabled={test.isPending}
+                  onClick={() => test.mutate(channel)}
                 >
-                  <td className="px-2 py-2 text-slate-500">{channel.id}</td>
-                  <td className="px-2 py-2 font-medium">
-                    {channel.name}
-                    {channel.tag ? (
-                      <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">
-                        {channel.tag}
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="px-2 py-2">{CHANNEL_TYPE_LABELS[channel.type] ?? channel.type}</td>
-                  <td className="px-2 py-2">
-                    {t(`channel_status_${channel.status}`)}
-                    {channel.status_reason ? (
-                      <div className="text-xs text-slate-500">{channel.status_reason}</div>
-                    ) : null}
-                  </td>
-                  <td className="px-2 py-2">{channel.group}</td>
-                  <td className="max-w-[16rem] px-2 py-2 break-words text-xs">{channel.models}</td>
-                  <td className="px-2 py-2">
-                    {channel.priority} / {channel.weight}
-                  </td>
-                  <td className="px-2 py-2">{channel.test_time > 0 ? `${channel.response_time} ms` : '—'}</td>
-                  <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(channel.used_quota)}</td>
-                  <td className="px-2 py-2">
-                    <div className="flex flex-wrap justify-end gap-1">
-                      <button
-                        type="button"
-                        className={buttonClass.ghost}
-                        disabled={test.isPending}
-                        onClick={() => test.mutate(channel)}
-                      >
-                        {t('channel_test')}
-                      </button>
-                      <button
-                        type="button"
-                        className={buttonClass.ghost}
-                        disabled={toggle.isPending}
-                        onClick={() => toggle.mutate(channel)}
-                      >
-                        {channel.status === ChannelStatus.Enabled ? t('disable') : t('enable')}
-                      </button>
-                      <button type="button" className={buttonClass.ghost} onClick={() => setEditing(channel)}>
-                        {t('edit')}
-                      </button>
-                      <button
-                        type="button"
-                        className={buttonClass.ghost}
-                        aria-label={t('channel_copy', { name: channel.name })}
-                        onClick={() => setEditing({ copyOf: channel })}
-                      >
-                        {t('channel_copy_short')}
-                      </button>
-                      <button
-                        type="button"
-                        className={buttonClass.ghost}
-                        aria-label={t('channel_delete', { name: channel.name })}
-                        onClick={() => setDeleting(channel)}
-                      >
-                        {t('delete')}
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            page={page}
-            pageSize={ADMIN_CHANNEL_PAGE_SIZE}
-            total={channels.data.total}
-            onPage={setPage}
-          />
-        </div>
-      ) : null}
+                  {t('channel_test')}
+                </button>
+                <button
+                  type="button"
+                  className={buttonClass.ghost}
+                  disabled={toggle.isPending}
+                  onClick={() => toggle.mutate(channel)}
+                >
+                  {channel.status === ChannelStatus.Enabled ? t('disable') : t('enable')}
+                </button>
+                <button type="button" className={buttonClass.ghost} onClick={() => setEditing(channel)}>
+                  {t('edit')}
+                </button>
+                <button
+                  type="button"
+                  className={buttonClass.ghost}
+                  aria-label={t('channel_copy', { name: channel.name })}
+                  onClick={() => setEditing({ copyOf: channel })}
+                >
+                  {t('channel_copy_short')}
+                </button>
+                <button
+                  type="button"
+                  className={buttonClass.ghost}
+                  aria-label={t('channel_delete', { name: channel.name })}
+                  onClick={() => setDeleting(channel)}
+                >
+                  {t('delete')}
+                </button>
+              </div>
+            </td>
+          </tr>
+        )}
+        empty={t('channels_empty')}
+        page={page}
+        pageSize={ADMIN_CHANNEL_PAGE_SIZE}
+        onPage={setPage}
+      />
       {editing !== null ? (
         <ChannelFormDialog
           channel={editing === 'new' || 'copyOf' in editing ? null : editing}

@@ -3,14 +3,13 @@ import { LOG_PAGE_DEFAULT_SIZE, LogType } from '@tollgate/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
-import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
 import { defaultRange, rangeProblem, rangeSeconds, type DayRange } from '../../activity/date-range';
 import { exportErrorText, saveBlob } from '../../activity/use-export-logs';
 import { useMoney } from '../../currency/use-money';
 import { notify } from '../../shell/notify';
 import { exportAdminLogs, fetchAdminLogs, type AdminLogFilters } from '../admin-api';
-import { Pager } from './pager';
+import { PagedTable } from '../../../ui/paged-table';
 
 interface Draft {
   range: DayRange;
@@ -152,46 +151,38 @@ export function LogsScreen() {
           </p>
         ) : null}
       </form>
-      {logs.isPending ? <Loading /> : null}
-      {logs.isError ? <ErrorState error={logs.error} onRetry={() => void logs.refetch()} /> : null}
-      {logs.data && logs.data.items.length === 0 ? <EmptyState text={t('logs_empty')} /> : null}
-      {logs.data && logs.data.items.length > 0 ? (
-        <div className="mt-4 overflow-x-auto">
-          <table className="min-w-full text-left text-sm">
-            <thead className="text-xs text-slate-500 uppercase">
-              <tr>
-                <th className="px-2 py-2">{t('logs_time')}</th>
-                <th className="px-2 py-2">{t('user')}</th>
-                <th className="px-2 py-2">{t('logs_type')}</th>
-                <th className="px-2 py-2">{t('logs_key')}</th>
-                <th className="px-2 py-2">{t('price_model')}</th>
-                <th className="px-2 py-2">{t('logs_channel_id')}</th>
-                <th className="px-2 py-2">{t('logs_tokens')}</th>
-                <th className="px-2 py-2">{t('logs_quota')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {logs.data.items.map((item) => (
-                <tr key={item.id} className="border-t border-slate-100" data-testid="admin-log-row">
-                  <td className="px-2 py-2 whitespace-nowrap">
-                    {time.format(new Date(item.created_at * 1000))}
-                  </td>
-                  <td className="px-2 py-2">{item.username}</td>
-                  <td className="px-2 py-2">{t(`logs_type_${item.type}`)}</td>
-                  <td className="px-2 py-2">{item.token_name}</td>
-                  <td className="px-2 py-2">{item.model_name}</td>
-                  <td className="px-2 py-2">{item.channel ?? ''}</td>
-                  <td className="px-2 py-2 whitespace-nowrap">
-                    {item.prompt_tokens} / {item.completion_tokens}
-                  </td>
-                  <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(item.quota)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager page={page} pageSize={LOG_PAGE_DEFAULT_SIZE} total={logs.data.total} onPage={setPage} />
-        </div>
-      ) : null}
+      <PagedTable
+        query={logs}
+        headers={[
+          t('logs_time'),
+          t('user'),
+          t('logs_type'),
+          t('logs_key'),
+          t('price_model'),
+          t('logs_channel_id'),
+          t('logs_tokens'),
+          t('logs_quota'),
+        ]}
+        rowKey={(item) => item.id}
+        row={(item) => (
+          <tr className="border-t border-slate-100" data-testid="admin-log-row">
+            <td className="px-2 py-2 whitespace-nowrap">{time.format(new Date(item.created_at * 1000))}</td>
+            <td className="px-2 py-2">{item.username}</td>
+            <td className="px-2 py-2">{t(`logs_type_${item.type}`)}</td>
+            <td className="px-2 py-2">{item.token_name}</td>
+            <td className="px-2 py-2">{item.model_name}</td>
+            <td className="px-2 py-2">{item.channel ?? ''}</td>
+            <td className="px-2 py-2 whitespace-nowrap">
+              {item.prompt_tokens} / {item.completion_tokens}
+            </td>
+            <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(item.quota)}</td>
+          </tr>
+        )}
+        empty={t('logs_empty')}
+        page={page}
+        pageSize={LOG_PAGE_DEFAULT_SIZE}
+        onPage={setPage}
+      />
     </section>
   );
 }

@@ -13,12 +13,11 @@ import { Link } from 'react-router-dom';
 import { queryKeys } from '../../../api/query-keys';
 import { adminUserPath } from '../../../lib/routes';
 import { Dialog } from '../../../ui/dialog';
-import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { fetchPayments, refundPayment, type PaymentFilters } from '../admin-payments-api';
 import { useAdminMutation } from '../use-admin-mutation';
-import { Pager } from './pager';
+import { PagedTable } from '../../../ui/paged-table';
 
 /** Rubles with kopecks, as a person types them. */
 const RUBLES = /^\d{1,10}([.,]\d{1,2})?$/;
@@ -121,65 +120,52 @@ export function PaymentsScreen() {
           </button>
         </div>
       </form>
-      {payments.isPending ? <Loading /> : null}
-      {payments.isError ? (
-        <ErrorState error={payments.error} onRetry={() => void payments.refetch()} />
-      ) : null}
-      {payments.data && payments.data.items.length === 0 ? <EmptyState text={t('payments_empty')} /> : null}
-      {payments.data && payments.data.items.length > 0 ? (
-        <div className="mt-4 overflow-x-auto">
-          <table className="min-w-full text-left text-sm">
-            <thead className="text-xs text-slate-500 uppercase">
-              <tr>
-                <th className="px-2 py-2">ID</th>
-                <th className="px-2 py-2">{t('logs_time')}</th>
-                <th className="px-2 py-2">{t('user')}</th>
-                <th className="px-2 py-2">{t('payments_provider')}</th>
-                <th className="px-2 py-2">{t('payments_amount')}</th>
-                <th className="px-2 py-2">{t('payments_credited')}</th>
-                <th className="px-2 py-2">{t('status')}</th>
-                <th className="px-2 py-2">{t('payments_refunded')}</th>
-                <th className="px-2 py-2" />
-              </tr>
-            </thead>
-            <tbody>
-              {payments.data.items.map((payment) => (
-                <tr key={payment.id} className="border-t border-slate-100" data-testid="admin-payment-row">
-                  <td className="px-2 py-2 text-slate-500">{payment.id}</td>
-                  <td className="px-2 py-2 whitespace-nowrap">
-                    {time.format(new Date(payment.created_at * 1000))}
-                  </td>
-                  <td className="px-2 py-2">
-                    <Link to={adminUserPath(payment.user_id)} className="text-indigo-600 hover:underline">
-                      {payment.username ?? `#${payment.user_id}`}
-                    </Link>
-                  </td>
-                  <td className="px-2 py-2">{t(`payment_provider_${payment.provider}`)}</td>
-                  <td className="px-2 py-2 whitespace-nowrap">{rubles(payment.amount)}</td>
-                  <td className="px-2 py-2 whitespace-nowrap">
-                    {money.formatQuota(payment.quota + payment.bonus_quota)}
-                  </td>
-                  <td className="px-2 py-2">{t(`payment_status_${payment.status}`)}</td>
-                  <td className="px-2 py-2 whitespace-nowrap">
-                    {payment.refunded_amount === '0' ? '—' : rubles(payment.refunded_amount)}
-                  </td>
-                  <td className="px-2 py-2">
-                    <button type="button" className={buttonClass.ghost} onClick={() => setOpen(payment)}>
-                      {t('audit_details')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            page={page}
-            pageSize={ADMIN_PAYMENT_PAGE_DEFAULT_SIZE}
-            total={payments.data.total}
-            onPage={setPage}
-          />
-        </div>
-      ) : null}
+      <PagedTable
+        query={payments}
+        headers={[
+          'ID',
+          t('logs_time'),
+          t('user'),
+          t('payments_provider'),
+          t('payments_amount'),
+          t('payments_credited'),
+          t('status'),
+          t('payments_refunded'),
+          '',
+        ]}
+        rowKey={(payment) => payment.id}
+        row={(payment) => (
+          <tr className="border-t border-slate-100" data-testid="admin-payment-row">
+            <td className="px-2 py-2 text-slate-500">{payment.id}</td>
+            <td className="px-2 py-2 whitespace-nowrap">
+              {time.format(new Date(payment.created_at * 1000))}
+            </td>
+            <td className="px-2 py-2">
+              <Link to={adminUserPath(payment.user_id)} className="text-indigo-600 hover:underline">
+                {payment.username ?? `#${payment.user_id}`}
+              </Link>
+            </td>
+            <td className="px-2 py-2">{t(`payment_provider_${payment.provider}`)}</td>
+            <td className="px-2 py-2 whitespace-nowrap">{rubles(payment.amount)}</td>
+            <td className="px-2 py-2 whitespace-nowrap">
+              {money.formatQuota(payment.quota + payment.bonus_quota)}
+            </td>
+            <td className="px-2 py-2">{t(`payment_status_${payment.status}`)}</td>
+            <td className="px-2 py-2 whitespace-nowrap">
+              {payment.refunded_amount === '0' ? '—' : rubles(payment.refunded_amount)}
+            </td>
+            <td className="px-2 py-2">
+              <button type="button" className={buttonClass.ghost} onClick={() => setOpen(payment)}>
+                {t('audit_details')}
+              </button>
+            </td>
+          </tr>
+        )}
+        empty={t('payments_empty')}
+        page={page}
+        pageSize={ADMIN_PAYMENT_PAGE_DEFAULT_SIZE}
+        onPage={setPage}
+      />
       {open ? (
         // A new refund state opens afresh: what is left to refund, and a new idempotency key.
         <PaymentDialog

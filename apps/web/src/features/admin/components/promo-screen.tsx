@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
-import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
 import {
   ADMIN_PROMO_PAGE_SIZE,
@@ -15,7 +14,7 @@ import {
   type PromoDraft,
 } from '../admin-api';
 import { useAdminMutation } from '../use-admin-mutation';
-import { Pager } from './pager';
+import { PagedTable } from '../../../ui/paged-table';
 
 const CODE = /^[\p{L}\p{N}_-]{1,64}$/u;
 const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
@@ -70,63 +69,50 @@ export function PromoScreen() {
         <h2 id="admin-promos-title" className="text-lg font-semibold">
           {t('promos_title')}
         </h2>
-        {promos.isPending ? <Loading /> : null}
-        {promos.isError ? <ErrorState error={promos.error} onRetry={() => void promos.refetch()} /> : null}
-        {promos.data && promos.data.items.length === 0 ? <EmptyState text={t('promos_empty')} /> : null}
-        {promos.data && promos.data.items.length > 0 ? (
-          <div className="mt-4 overflow-x-auto">
-            <table className="min-w-full text-left text-sm">
-              <thead className="text-xs text-slate-500 uppercase">
-                <tr>
-                  <th className="px-2 py-2">{t('promo_code')}</th>
-                  <th className="px-2 py-2">{t('promo_bonus')}</th>
-                  <th className="px-2 py-2">{t('promo_uses')}</th>
-                  <th className="px-2 py-2">{t('promo_expires')}</th>
-                  <th className="px-2 py-2">{t('status')}</th>
-                  <th className="px-2 py-2" />
-                </tr>
-              </thead>
-              <tbody>
-                {promos.data.items.map((promo) => (
-                  <tr key={promo.id} className="border-t border-slate-100" data-testid="admin-promo-row">
-                    <td className="px-2 py-2 font-mono">{promo.code}</td>
-                    <td className="px-2 py-2">
-                      {promo.type === 'percent' ? `${promo.value} %` : `${promo.value} ₽`}
-                    </td>
-                    <td className="px-2 py-2">
-                      {promo.used_count} / {promo.max_uses === 0 ? '∞' : promo.max_uses}
-                    </td>
-                    <td className="px-2 py-2">
-                      {promo.expires_at ? date.format(new Date(promo.expires_at * 1000)) : '—'}
-                    </td>
-                    <td className="px-2 py-2">{promo.active ? t('status_enabled') : t('status_disabled')}</td>
-                    <td className="px-2 py-2">
-                      <div className="flex justify-end gap-1">
-                        <button
-                          type="button"
-                          className={buttonClass.ghost}
-                          disabled={toggle.isPending}
-                          onClick={() => toggle.mutate(promo)}
-                        >
-                          {promo.active ? t('disable') : t('enable')}
-                        </button>
-                        <button
-                          type="button"
-                          className={buttonClass.ghost}
-                          aria-label={t('promo_delete', { code: promo.code })}
-                          onClick={() => setDeleting(promo)}
-                        >
-                          {t('delete')}
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager page={page} pageSize={ADMIN_PROMO_PAGE_SIZE} total={promos.data.total} onPage={setPage} />
-          </div>
-        ) : null}
+        <PagedTable
+          query={promos}
+          headers={[t('promo_code'), t('promo_bonus'), t('promo_uses'), t('promo_expires'), t('status'), '']}
+          rowKey={(promo) => promo.id}
+          row={(promo) => (
+            <tr className="border-t border-slate-100" data-testid="admin-promo-row">
+              <td className="px-2 py-2 font-mono">{promo.code}</td>
+              <td className="px-2 py-2">
+                {promo.type === 'percent' ? `${promo.value} %` : `${promo.value} ₽`}
+              </td>
+              <td className="px-2 py-2">
+                {promo.used_count} / {promo.max_uses === 0 ? '∞' : promo.max_uses}
+              </td>
+              <td className="px-2 py-2">
+                {promo.expires_at ? date.format(new Date(promo.expires_at * 1000)) : '—'}
+              </td>
+              <td className="px-2 py-2">{promo.active ? t('status_enabled') : t('status_disabled')}</td>
+              <td className="px-2 py-2">
+                <div className="flex justify-end gap-1">
+                  <button
+                    type="button"
+                    className={buttonClass.ghost}
+                    disabled={toggle.isPending}
+                    onClick={() => toggle.mutate(promo)}
+                  >
+                    {promo.active ? t('disable') : t('enable')}
+                  </button>
+                  <button
+                    type="button"
+                    className={buttonClass.ghost}
+                    aria-label={t('promo_delete', { code: promo.code })}
+                    onClick={() => setDeleting(promo)}
+                  >
+                    {t('delete')}
+                  </button>
+                </div>
+              </td>
+            </tr>
+          )}
+          empty={t('promos_empty')}
+          page={page}
+          pageSize={ADMIN_PROMO_PAGE_SIZE}
+          onPage={setPage}
+        />
       </section>
       <ConfirmDialog
         open={deleting !== null}

@@ -8,12 +8,11 @@ import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
-import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { useAccount } from '../../session/session-api';
 import { notify } from '../../shell/notify';
-import { Pager } from './pager';
+import { PagedTable } from '../../../ui/paged-table';
 import {
   ADMIN_USER_PAGE_SIZE,
   fetchUsers,
@@ -126,99 +125,88 @@ export function UsersScreen() {
           </button>
         </form>
       </div>
-      {users.isPending ? <Loading /> : null}
-      {users.isError ? <ErrorState error={users.error} onRetry={() => void users.refetch()} /> : null}
-      {users.data && users.data.items.length === 0 ? <EmptyState text={t('users_empty')} /> : null}
-      {users.data && users.data.items.length > 0 ? (
-        <div className="mt-4 overflow-x-auto">
-          <table className="min-w-full text-left text-sm">
-            <thead className="text-xs text-slate-500 uppercase">
-              <tr>
-                <th className="px-2 py-2">ID</th>
-                <th className="px-2 py-2">{t('user')}</th>
-                <th className="px-2 py-2">{t('group')}</th>
-                <th className="px-2 py-2">{t('role')}</th>
-                <th className="px-2 py-2">{t('status')}</th>
-                <th className="px-2 py-2">{t('balance')}</th>
-                <th className="px-2 py-2">{t('used')}</th>
-                <th className="px-2 py-2">{t('requests')}</th>
-                <th className="px-2 py-2" />
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.items.map((user) => {
-                const enabled = user.status === UserStatus.Enabled;
-                const self = user.id === me.data?.id;
-                return (
-                  <tr key={user.id} className="border-t border-slate-100" data-testid="admin-user-row">
-                    <td className="px-2 py-2 text-slate-500">{user.id}</td>
-                    <td className="px-2 py-2">
-                      <Link
-                        to={adminUserPath(user.id)}
-                        className="font-medium text-indigo-600 hover:underline"
-                      >
-                        {user.username}
-                      </Link>
-                      <div className="text-xs text-slate-500">{user.display_name || user.email || ''}</div>
-                    </td>
-                    <td className="px-2 py-2">{user.group}</td>
-                    <td className="px-2 py-2">{t(ROLE_KEYS[user.role] ?? 'role_user')}</td>
-                    <td className="px-2 py-2">{enabled ? t('status_enabled') : t('status_disabled')}</td>
-                    <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(user.quota)}</td>
-                    <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(user.used_quota)}</td>
-                    <td className="px-2 py-2">{user.request_count}</td>
-                    <td className="px-2 py-2">
-                      <div className="flex flex-wrap justify-end gap-1">
-                        <button type="button" className={buttonClass.ghost} onClick={() => setEditing(user)}>
-                          {t('edit')}
-                        </button>
-                        {!self ? (
-                          <button
-                            type="button"
-                            className={buttonClass.ghost}
-                            disabled={manage.isPending}
-                            onClick={() =>
-                              manage.mutate({ id: user.id, action: enabled ? 'disable' : 'enable' })
-                            }
-                          >
-                            {enabled ? t('disable') : t('enable')}
-                          </button>
-                        ) : null}
-                        {isRoot && !self && user.role < Role.Root ? (
-                          <button
-                            type="button"
-                            className={buttonClass.ghost}
-                            disabled={manage.isPending}
-                            onClick={() =>
-                              manage.mutate({
-                                id: user.id,
-                                action: user.role >= Role.Admin ? 'demote' : 'promote',
-                              })
-                            }
-                          >
-                            {user.role >= Role.Admin ? t('demote') : t('promote')}
-                          </button>
-                        ) : null}
-                        {!self ? (
-                          <button
-                            type="button"
-                            className={buttonClass.ghost}
-                            aria-label={t('delete_user', { username: user.username })}
-                            onClick={() => setDeleting(user)}
-                          >
-                            {t('delete')}
-                          </button>
-                        ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-          <Pager page={page} pageSize={ADMIN_USER_PAGE_SIZE} total={users.data.total} onPage={setPage} />
-        </div>
-      ) : null}
+      <PagedTable
+        query={users}
+        headers={[
+          'ID',
+          t('user'),
+          t('group'),
+          t('role'),
+          t('status'),
+          t('balance'),
+          t('used'),
+          t('requests'),
+          '',
+        ]}
+        rowKey={(user) => user.id}
+        row={(user) => {
+          const enabled = user.status === UserStatus.Enabled;
+          const self = user.id === me.data?.id;
+          return (
+            <tr className="border-t border-slate-100" data-testid="admin-user-row">
+              <td className="px-2 py-2 text-slate-500">{user.id}</td>
+              <td className="px-2 py-2">
+                <Link to={adminUserPath(user.id)} className="font-medium text-indigo-600 hover:underline">
+                  {user.username}
+                </Link>
+                <div className="text-xs text-slate-500">{user.display_name || user.email || ''}</div>
+              </td>
+              <td className="px-2 py-2">{user.group}</td>
+              <td className="px-2 py-2">{t(ROLE_KEYS[user.role] ?? 'role_user')}</td>
+              <td className="px-2 py-2">{enabled ? t('status_enabled') : t('status_disabled')}</td>
+              <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(user.quota)}</td>
+              <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(user.used_quota)}</td>
+              <td className="px-2 py-2">{user.request_count}</td>
+              <td className="px-2 py-2">
+                <div className="flex flex-wrap justify-end gap-1">
+                  <button type="button" className={buttonClass.ghost} onClick={() => setEditing(user)}>
+                    {t('edit')}
+                  </button>
+                  {!self ? (
+                    <button
+                      type="button"
+                      className={buttonClass.ghost}
+                      disabled={manage.isPending}
+                      onClick={() => manage.mutate({ id: user.id, action: enabled ? 'disable' : 'enable' })}
+                    >
+                      {enabled ? t('disable') : t('enable')}
+                    </button>
+                  ) : null}
+                  {isRoot && !self && user.role < Role.Root ? (
+                    <button
+                      type="button"
+                      className={buttonClass.ghost}
+                      disabled={manage.isPending}
+                      onClick={() =>
+                        manage.mutate({
+                          id: user.id,
+                          action: user.role >= Role.Admin ? 'demote' : 'promote',
+                        })
+                      }
+                    >
+                      {user.role >= Role.Admin ? t('demote') : t('promote')}
+                    </button>
+                  ) : null}
+                  {!self ? (
+                    <button
+                      type="button"
+                      className={buttonClass.ghost}
+                      aria-label={t('delete_user', { username: user.username })}
+                      onClick={() => setDeleting(user)}
+                    >
+                      {t('delete')}
+                    </button>
+                  ) : null}
+                </div>
+              </td>
+            </tr>
+          );
+        }}
+        empty={t('users_empty')}
+        page={page}
+        pageSize={ADMIN_USER_PAGE_SIZE}
+        onPage={setPage}
+      />
 
       {editing ? (
         <UserEditDialog
