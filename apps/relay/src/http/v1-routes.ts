@@ -55,8 +55,12 @@ type Authenticate = (
   protocol: ApiProtocol,
 ) => Promise<Caller> | Caller;
 
-const byApiKey: Authenticate = (hot, request, protocol) =>
-  hot.access.authenticate(extractApiKey(request.headers, request.query), request.ip, protocol);
+/** Who may call a route: a client with an API key, or the chat service for a signed-in user. */
+type CallerKind = 'api-key' | 'chat-service';
+
+function authenticateByApiKey(hot: HotPath, request: FastifyRequest, protocol: ApiProtocol): Caller {
+  return hot.access.authenticate(extractApiKey(request.headers, request.query), request.ip, protocol);
+}
 
 const LABEL = /^[0-9A-Za-z_-]{1,32}$/;
 
@@ -64,9 +68,8 @@ const LABEL = /^[0-9A-Za-z_-]{1,32}$/;
  * The chat service, for a signed-in user: a service token for relay's chat audience (no key), the user
  * in CHAT_USER_HEADER, the chat's id as the label the usage log shows (`chat #12`, never a title).
  */
-const byChatService =
-  (secret: string): Authenticate =>
-  async (hot, request) => {
+function chatServiceAuthentication(secret: string): Authenticate {
+  return async function authenticateChatService(hot, request) {
     const token = request.headers[SERVICE_TOKEN_HEADER];
     try {
       if (typeof token !== 'string' || token === '') throw new Error('no service token');
@@ -83,21 +86,52 @@ const byChatService =
       typeof label === 'string' && LABEL.test(label) ? `chat #${label}` : 'chat',
     );
   };
+}
 
-const PASS_THROUGH_ROUTES: ReadonlyArray<[string, PassThroughOperation]> = [
-  ['/v1/completions', 'completions'],
-  ['/v1/embeddings', 'embeddings'],
-  ['/v1/responses', 'responses'],
-  ['/v1/images/generations', 'images.generations'],
-  ['/v1/audio/speech', 'audio.speech'],
-  ['/v1/moderations', 'moderations'],
-  ['/v1/rerank', 'rerank'],
-];
+/** One call with its accepted caller: what a route does once the caller is known. */
+type V1Handler = (
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+  request: FastifyRequest,
+) => Promise<void>;
 
-const UPLOAD_ROUTES: ReadonlyArray<[string, UploadOperation]> = [
-  ['/v1/audio/transcriptions', 'audio.transcriptions'],
-  ['/v1/audio/translations', 'audio.translations'],
-];
+/** A route's call: the protocol its errors answer in, its handler, and who may call it. */
+interface V1Call {
+  protocol: ApiProtocol;
+  handle: V1Handler;
+  /** An API key unless said otherwise. */
+  caller?: CallerKind;
+}
+
+interface V1Route extends V1Call {
+  method: 'GET' | 'POST';
+  path: string;
+  /**
+   * On the paths Gemini shares with OpenAI (`GET /v1/models`), a caller that authenticates the Gemini
+   * way (`x-goog-api-key` or `?key=`, no Bearer) gets this call, in Gemini's shapes; a Bearer key keeps
+   * OpenAI's.
+   */
+  geminiWay?: V1Call;
+}
+
+// ---- the handlers, one per kind of call
+
+/** Chat in a client's dialect (OpenAI Chat Completions, Anthropic Messages), any channel family. */
+function chatIn(protocol: ChatClientProtocol): V1Handler {
+  return function handleChat(hot, context, client, request) {
+    return hot.chat.handle(
+      context,
+      protocol,
+      {
+        body: request.body,
+        query: request.query as Record<string, unknown>,
+      },
+      bodyBytesOf(request),
+      client,
+    );
+  };
+}
 
 const GEMINI_ACTION =
   /^([^/:]+):(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/;
@@ -114,10 +148,260 @@ function geminiAction(request: FastifyRequest): { model: string; method: string 
   return { model: decodeURIComponent(action[1]!), method: action[2]! };
 }
 
-/**
- * A caller that authenticates the Gemini way (`x-goog-api-key` or `?key=`, no Bearer) gets Gemini's
- * shapes from the paths Gemini shares with OpenAI (`GET /v1/models`); a Bearer key keeps OpenAI's.
- */
+/** `models/{model}:{method}`: generation through the chat relay, counting, embeddings. */
+async function geminiModelMethod(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+  request: FastifyRequest,
+): Promise<void> {
+  const { model, method } = geminiAction(request);
+  switch (method) {
+    case 'countTokens': {
+      const counted = geminiCountTokensRequestToChat(model, request.body);
+      const total = await hot.tokenCount.count(context, counted, client.signal);
+      client.sendJson(200, geminiCountTokensResponse(total));
+      return;
+    }
+    case 'embedContent':
+      return hot.embeddings.handle(
+        context,
+        model,
+        geminiEmbedContentRequest(model, request.body),
+        bodyBytesOf(request),
+        client,
+        geminiEmbedContentResponse,
+      );
+    case 'batchEmbedContents':
+      return hot.embeddings.handle(
+        context,
+        model,
+        geminiBatchEmbedContentsRequest(model, request.body),
+        bodyBytesOf(request),
+        client,
+        geminiBatchEmbedContentsResponse,
+      );
+    default:
+      return hot.chat.handle(
+        context,
+        geminiGenerateProtocol,
+        {
+          body: request.body,
+          query: request.query as Record<string, unknown>,
+          model,
+          stream: method === 'streamGenerateContent',
+        },
+        bodyBytesOf(request),
+        client,
+      );
+  }
+}
+
+async function anthropicCountTokens(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+  request: FastifyRequest,
+): Promise<void> {
+  const input_tokens = await hot.tokenCount.count(
+    context,
+    anthropicCountTokensRequest(request.body),
+    client.signal,
+  );
+  client.sendJson(200, { input_tokens });
+}
+
+/** The chat service's completion (RELAY_CHAT_COMPLETION_CALL). */
+function chatServiceCompletion(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+  request: FastifyRequest,
+): Promise<void> {
+  return hot.chat.handle(
+    context,
+    openAiChatProtocol,
+    // Always streamed: the charge travels at the end of the stream.
+    { body: { ...(request.body as object), stream: true } },
+    bodyBytesOf(request),
+    client,
+  );
+}
+
+/** The chat service's model names (RELAY_CHAT_MODELS_CALL). */
+async function chatServiceModels(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+): Promise<void> {
+  client.sendJson(200, { models: hot.models(context.caller).map((m) => m.name) });
+}
+
+/** An OpenAI-only operation whose body goes upstream with its model mapped. */
+function passThrough(operation: PassThroughOperation): V1Handler {
+  return function handlePassThrough(hot, context, client, request) {
+    return hot.passThrough.handle(context, operation, request.body, bodyBytesOf(request), client);
+  };
+}
+
+/** An audio upload, left as the raw stream: the audio relay spools it without holding it in memory. */
+function audioUpload(operation: UploadOperation): V1Handler {
+  return function handleAudioUpload(hot, context, client, request) {
+    return hot.audio.handle(context, operation, { body: request.raw, headers: request.headers }, client);
+  };
+}
+
+/** The caller, if it called with an API key (what the /v1/key family describes). */
+function keyedCaller(caller: Caller): Caller & { token: IdentityToken } {
+  if (caller.token === null) throw new RelayError(ErrorCode.InvalidApiKey, 'An API key is required');
+  return caller as Caller & { token: IdentityToken };
+}
+
+async function keyDescription(hot: HotPath, context: CallContext, client: FastifyClientReply): Promise<void> {
+  client.sendJson(200, await hot.account.describe(keyedCaller(context.caller)));
+}
+
+async function keySubscription(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+): Promise<void> {
+  client.sendJson(200, hot.account.subscription(keyedCaller(context.caller)));
+}
+
+/** start_date and end_date are accepted and, as in new-api, the whole spending is reported. */
+async function keyUsage(hot: HotPath, context: CallContext, client: FastifyClientReply): Promise<void> {
+  client.sendJson(200, hot.account.usage(keyedCaller(context.caller)));
+}
+
+async function keyGeneration(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+  request: FastifyRequest,
+): Promise<void> {
+  const id = (request.query as { id?: unknown }).id;
+  if (typeof id !== 'string' || id === '' || id.length > 128)
+    throw new RelayError(ErrorCode.ValidationFailed, "Invalid request: id: the answer's id is required");
+  client.sendJson(200, await hot.account.generation(keyedCaller(context.caller), id));
+}
+
+async function openAiModelList(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+): Promise<void> {
+  client.sendJson(200, { object: 'list', data: hot.models(context.caller).map(toOpenAiModel) });
+}
+
+async function openAiModel(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+  request: FastifyRequest,
+): Promise<void> {
+  client.sendJson(200, toOpenAiModel(callableModel(hot, context, request)));
+}
+
+async function geminiModelList(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+  request: FastifyRequest,
+): Promise<void> {
+  const query = request.query as { pageSize?: unknown; pageToken?: unknown };
+  client.sendJson(200, geminiModelPage(hot.models(context.caller), query));
+}
+
+async function geminiModel(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+  request: FastifyRequest,
+): Promise<void> {
+  client.sendJson(200, toGeminiModel(callableModel(hot, context, request)));
+}
+
+// ---- the route table
+
+const GEMINI_MODEL_LIST: V1Call = { protocol: 'gemini', handle: geminiModelList };
+const GEMINI_MODEL: V1Call = { protocol: 'gemini', handle: geminiModel };
+
+/** Every /v1 and /v1beta route, with its call. */
+const V1_ROUTES: readonly V1Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/chat/completions',
+    protocol: openAiChatProtocol.protocol,
+    handle: chatIn(openAiChatProtocol),
+  },
+  {
+    method: 'POST',
+    path: '/v1/messages',
+    protocol: anthropicMessagesProtocol.protocol,
+    handle: chatIn(anthropicMessagesProtocol),
+  },
+  { method: 'POST', path: '/v1/messages/count_tokens', protocol: 'anthropic', handle: anthropicCountTokens },
+  // Gemini's API answers the same methods under v1 (google-genai's default) and v1beta.
+  { method: 'POST', path: '/v1beta/models/*', protocol: 'gemini', handle: geminiModelMethod },
+  { method: 'POST', path: '/v1/models/*', protocol: 'gemini', handle: geminiModelMethod },
+  {
+    method: 'POST',
+    path: RELAY_CHAT_COMPLETION_CALL.path,
+    protocol: 'openai',
+    handle: chatServiceCompletion,
+    caller: 'chat-service',
+  },
+  {
+    method: 'GET',
+    path: RELAY_CHAT_MODELS_CALL.path,
+    protocol: 'openai',
+    handle: chatServiceModels,
+    caller: 'chat-service',
+  },
+  { method: 'POST', path: '/v1/completions', protocol: 'openai', handle: passThrough('completions') },
+  { method: 'POST', path: '/v1/embeddings', protocol: 'openai', handle: passThrough('embeddings') },
+  { method: 'POST', path: '/v1/responses', protocol: 'openai', handle: passThrough('responses') },
+  {
+    method: 'POST',
+    path: '/v1/images/generations',
+    protocol: 'openai',
+    handle: passThrough('images.generations'),
+  },
+  { method: 'POST', path: '/v1/audio/speech', protocol: 'openai', handle: passThrough('audio.speech') },
+  { method: 'POST', path: '/v1/moderations', protocol: 'openai', handle: passThrough('moderations') },
+  { method: 'POST', path: '/v1/rerank', protocol: 'openai', handle: passThrough('rerank') },
+  {
+    method: 'POST',
+    path: '/v1/audio/transcriptions',
+    protocol: 'openai',
+    handle: audioUpload('audio.transcriptions'),
+  },
+  {
+    method: 'POST',
+    path: '/v1/audio/translations',
+    protocol: 'openai',
+    handle: audioUpload('audio.translations'),
+  },
+  { method: 'GET', path: '/v1/key', protocol: 'openai', handle: keyDescription },
+  { method: 'GET', path: '/v1/dashboard/billing/subscription', protocol: 'openai', handle: keySubscription },
+  { method: 'GET', path: '/v1/dashboard/billing/usage', protocol: 'openai', handle: keyUsage },
+  { method: 'GET', path: '/v1/generation', protocol: 'openai', handle: keyGeneration },
+  {
+    method: 'GET',
+    path: '/v1/models',
+    protocol: 'openai',
+    handle: openAiModelList,
+    geminiWay: GEMINI_MODEL_LIST,
+  },
+  // A wildcard, since model names may hold a slash (deepseek-ai/DeepSeek-V3).
+  { method: 'GET', path: '/v1/models/*', protocol: 'openai', handle: openAiModel, geminiWay: GEMINI_MODEL },
+  { method: 'GET', path: '/v1beta/models', ...GEMINI_MODEL_LIST },
+  { method: 'GET', path: '/v1beta/models/*', ...GEMINI_MODEL },
+];
+
+// ---- serving a route
+
 function authenticatesTheGeminiWay(request: FastifyRequest): boolean {
   if (request.headers.authorization !== undefined) return false;
   return (
@@ -136,29 +420,28 @@ function fastifyRefusal(error: FastifyError): RelayError | undefined {
   return new RelayError(ErrorCode.ValidationFailed, `Invalid request: ${error.message}`, undefined, status);
 }
 
+function sendRelayError(reply: FastifyReply, protocol: ApiProtocol, error: RelayError): FastifyReply {
+  const rendered = renderRelayError(protocol, error);
+  return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+}
+
+type FastifyHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
 /**
  * The /v1 and /v1beta routes, straight on Fastify: no Nest controller, guard or interceptor runs per
  * call, and the body is parsed once by Fastify's JSON parser. Errors answer in the caller's protocol.
  */
 export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): void {
-  const send = (reply: FastifyReply, protocol: ApiProtocol, error: RelayError): FastifyReply => {
-    const rendered = renderRelayError(protocol, error);
-    return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+  const authenticators: Record<CallerKind, Authenticate> = {
+    'api-key': authenticateByApiKey,
+    'chat-service': chatServiceAuthentication(deps.internalTokenSecret),
   };
 
   /** Runs a call with its accepted caller; every failure ends in the protocol's error shape. */
-  const serve =
-    (
-      protocol: ApiProtocol,
-      run: (
-        hot: HotPath,
-        context: CallContext,
-        client: FastifyClientReply,
-        request: FastifyRequest,
-      ) => Promise<void>,
-      authenticate: Authenticate = byApiKey,
-    ) =>
-    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  function serve({ protocol, handle, caller: callerKind = 'api-key' }: V1Call): FastifyHandler {
+    const authenticate = authenticators[callerKind];
+    const reportsCharge = callerKind !== 'api-key';
+    return async function serveCall(request, reply) {
       const startedAt = performance.now();
       const client = new FastifyClientReply(reply);
       try {
@@ -167,8 +450,7 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         const authenticated = authenticate(hot, request, protocol);
         // An API key is checked synchronously: /v1 calls take no extra turn of the event loop here.
         const caller = authenticated instanceof Promise ? await authenticated : authenticated;
-        const reportsCharge = authenticate !== byApiKey;
-        await run(
+        await handle(
           hot,
           { requestId: request.id, protocol, caller, startedAt, reportsCharge },
           client,
@@ -179,195 +461,46 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         const relayError = toRelayError(error, request, deps.logger);
         deps.refused(protocol, relayError.code);
         if (client.streamStarted || reply.sent) return reply;
-        return send(reply, protocol, relayError);
+        return sendRelayError(reply, protocol, relayError);
       }
       return reply;
     };
+  }
 
-  const chat = (protocol: ChatClientProtocol) =>
-    serve(protocol.protocol, (hot, context, client, request) =>
-      hot.chat.handle(
-        context,
-        protocol,
-        {
-          body: request.body,
-          query: request.query as Record<string, unknown>,
-        },
-        bodyBytesOf(request),
-        client,
-      ),
-    );
-
-  /** `models/{model}:{method}`: generation through the chat relay, counting, embeddings. */
-  const geminiModelMethod = serve('gemini', async (hot, context, client, request) => {
-    const { model, method } = geminiAction(request);
-    switch (method) {
-      case 'countTokens': {
-        const counted = geminiCountTokensRequestToChat(model, request.body);
-        const total = await hot.tokenCount.count(context, counted, client.signal);
-        client.sendJson(200, geminiCountTokensResponse(total));
-        return;
-      }
-      case 'embedContent':
-        return hot.embeddings.handle(
-          context,
-          model,
-          geminiEmbedContentRequest(model, request.body),
-          bodyBytesOf(request),
-          client,
-          geminiEmbedContentResponse,
-        );
-      case 'batchEmbedContents':
-        return hot.embeddings.handle(
-          context,
-          model,
-          geminiBatchEmbedContentsRequest(model, request.body),
-          bodyBytesOf(request),
-          client,
-          geminiBatchEmbedContentsResponse,
-        );
-      default:
-        return hot.chat.handle(
-          context,
-          geminiGenerateProtocol,
-          {
-            body: request.body,
-            query: request.query as Record<string, unknown>,
-            model,
-            stream: method === 'streamGenerateContent',
-          },
-          bodyBytesOf(request),
-          client,
-        );
-    }
-  });
-
-  const countAnthropicTokens = serve('anthropic', async (hot, context, client, request) => {
-    const input_tokens = await hot.tokenCount.count(
-      context,
-      anthropicCountTokensRequest(request.body),
-      client.signal,
-    );
-    client.sendJson(200, { input_tokens });
-  });
-
-  const openAiModels = serve('openai', async (hot, context, client) => {
-    client.sendJson(200, { object: 'list', data: hot.models(context.caller).map(toOpenAiModel) });
-  });
-  const openAiModel = serve('openai', async (hot, context, client, request) => {
-    client.sendJson(200, toOpenAiModel(callableModel(hot, context, request)));
-  });
-  const geminiModels = serve('gemini', async (hot, context, client, request) => {
-    const query = request.query as { pageSize?: unknown; pageToken?: unknown };
-    client.sendJson(200, geminiModelPage(hot.models(context.caller), query));
-  });
-  const geminiModel = serve('gemini', async (hot, context, client, request) => {
-    client.sendJson(200, toGeminiModel(callableModel(hot, context, request)));
-  });
-
-  void fastify.register(async (scope) => {
-    registerJsonBodyParser(scope);
-    scope.setErrorHandler((error: FastifyError, request, reply) => {
-      const protocol = protocolOfPath(request.url);
-      return send(reply, protocol, fastifyRefusal(error) ?? toRelayError(error, request, deps.logger));
-    });
-
-    scope.post('/v1/chat/completions', chat(openAiChatProtocol));
-    scope.post('/v1/messages', chat(anthropicMessagesProtocol));
-    scope.post('/v1/messages/count_tokens', countAnthropicTokens);
-    // Gemini's API answers the same methods under v1 (google-genai's default) and v1beta.
-    scope.post('/v1beta/models/*', geminiModelMethod);
-    scope.post('/v1/models/*', geminiModelMethod);
-    const chatService = byChatService(deps.internalTokenSecret);
-    scope.post(
-      RELAY_CHAT_COMPLETION_CALL.path,
-      serve(
-        'openai',
-        (hot, context, client, request) =>
-          hot.chat.handle(
-            context,
-            openAiChatProtocol,
-            // Always streamed: the charge travels at the end of the stream.
-            { body: { ...(request.body as object), stream: true } },
-            bodyBytesOf(request),
-            client,
-          ),
-        chatService,
-      ),
-    );
-    scope.get(
-      RELAY_CHAT_MODELS_CALL.path,
-      serve(
-        'openai',
-        async (hot, context, client) => {
-          client.sendJson(200, { models: hot.models(context.caller).map((m) => m.name) });
-        },
-        chatService,
-      ),
-    );
-    for (const [path, operation] of PASS_THROUGH_ROUTES) {
-      scope.post(
-        path,
-        serve('openai', (hot, context, client, request) =>
-          hot.passThrough.handle(context, operation, request.body, bodyBytesOf(request), client),
-        ),
-      );
-    }
-    // An upload is left as the raw stream: the audio relay spools it without holding it in memory.
-    scope.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
-    for (const [path, operation] of UPLOAD_ROUTES) {
-      scope.post(
-        path,
-        serve('openai', (hot, context, client, request) =>
-          hot.audio.handle(context, operation, { body: request.raw, headers: request.headers }, client),
-        ),
-      );
-    }
-    const keyed = (caller: Caller): Caller & { token: IdentityToken } => {
-      if (caller.token === null) throw new RelayError(ErrorCode.InvalidApiKey, 'An API key is required');
-      return caller as Caller & { token: IdentityToken };
+  function handlerOf(route: V1Route): FastifyHandler {
+    const served = serve(route);
+    if (route.geminiWay === undefined) return served;
+    const servedTheGeminiWay = serve(route.geminiWay);
+    return function serveInCallersDialect(request, reply) {
+      return (authenticatesTheGeminiWay(request) ? servedTheGeminiWay : served)(request, reply);
     };
-    scope.get(
-      '/v1/key',
-      serve('openai', async (hot, context, client) => {
-        client.sendJson(200, await hot.account.describe(keyed(context.caller)));
-      }),
+  }
+
+  function answerFastifyRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    const protocol = protocolOfPath(request.url);
+    return sendRelayError(
+      reply,
+      protocol,
+      fastifyRefusal(error) ?? toRelayError(error, request, deps.logger),
     );
-    scope.get(
-      '/v1/dashboard/billing/subscription',
-      serve('openai', async (hot, context, client) => {
-        client.sendJson(200, hot.account.subscription(keyed(context.caller)));
-      }),
-    );
-    scope.get(
-      // start_date and end_date are accepted and, as in new-api, the whole spending is reported.
-      '/v1/dashboard/billing/usage',
-      serve('openai', async (hot, context, client) => {
-        client.sendJson(200, hot.account.usage(keyed(context.caller)));
-      }),
-    );
-    scope.get(
-      '/v1/generation',
-      serve('openai', async (hot, context, client, request) => {
-        const id = (request.query as { id?: unknown }).id;
-        if (typeof id !== 'string' || id === '' || id.length > 128)
-          throw new RelayError(
-            ErrorCode.ValidationFailed,
-            "Invalid request: id: the answer's id is required",
-          );
-        client.sendJson(200, await hot.account.generation(keyed(context.caller), id));
-      }),
-    );
-    scope.get('/v1/models', (request, reply) =>
-      (authenticatesTheGeminiWay(request) ? geminiModels : openAiModels)(request, reply),
-    );
-    // A wildcard, since model names may hold a slash (deepseek-ai/DeepSeek-V3).
-    scope.get('/v1/models/*', (request, reply) =>
-      (authenticatesTheGeminiWay(request) ? geminiModel : openAiModel)(request, reply),
-    );
-    scope.get('/v1beta/models', geminiModels);
-    scope.get('/v1beta/models/*', geminiModel);
+  }
+
+  void fastify.register(async function v1Scope(scope) {
+    registerJsonBodyParser(scope);
+    // An upload is left as the raw stream (see audioUpload).
+    scope.addContentTypeParser('multipart/form-data', leaveBodyUnparsed);
+    scope.setErrorHandler(answerFastifyRefusal);
+    for (const route of V1_ROUTES)
+      scope.route({ method: route.method, url: route.path, handler: handlerOf(route) });
   });
+}
+
+function leaveBodyUnparsed(
+  _request: FastifyRequest,
+  _payload: unknown,
+  done: (error: Error | null, body?: unknown) => void,
+): void {
+  done(null, undefined);
 }
 
 /** The model named by the path's wildcard, if the caller's key may use it (else 404). */
