@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { DEFAULT_LOGIN_TAB, LOGIN_TABS, loginPath, type LoginTab } from '../lib/routes';
-import { FormError } from '../features/auth/components/form-message';
+import { FormError } from '../ui/form-error';
 import { LoginForm } from '../features/auth/components/login-form';
 import { OAuthButtons } from '../features/auth/components/oauth-buttons';
 import { RegisterForm } from '../features/auth/components/register-form';

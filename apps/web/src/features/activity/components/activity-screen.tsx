@@ -5,7 +5,7 @@ import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
 import { LazyDailyUsageChart } from '../../charts/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
-import { FormError } from '../../auth/components/form-message';
+import { FormError } from '../../../ui/form-error';
 import { LOG_PAGE_SIZE, type LogFilters } from '../activity-api';
 import { dailyUsage } from '../daily-usage';
 import { defaultRange, rangeProblem, rangeSeconds, type DayRange } from '../date-range';

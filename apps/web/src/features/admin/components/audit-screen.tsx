@@ -3,7 +3,8 @@ import { AUDIT_PAGE_DEFAULT_SIZE, Role, type AuditEntryView } from '@tollgate/co
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { buttonClass, cardClass } from '../../../ui/styles';
+import { InputField, SelectField } from '../../../ui/field';
 import { moscowDayEnd, moscowDayStart } from '../../activity/date-range';
 import { fetchAudit, type AuditFilters } from '../admin-audit-api';
 import { PagedTable } from '../../../ui/paged-table';
@@ -71,15 +72,12 @@ export function AuditScreen() {
   const roleName = (role: number) =>
     role >= Role.Root ? t('role_root') : role >= Role.Admin ? t('role_admin') : t('role_user');
   const field = (key: keyof Draft, label: string, type = 'text') => (
-    <label className="flex flex-col gap-1">
-      <span className={labelClass}>{label}</span>
-      <input
-        className={inputClass}
-        type={type}
-        value={draft[key]}
-        onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
-      />
-    </label>
+    <InputField
+      label={label}
+      type={type}
+      value={draft[key]}
+      onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+    />
   );
   return (
     <section className={cardClass} aria-labelledby="admin-audit-title">
@@ -97,21 +95,18 @@ export function AuditScreen() {
         }}
       >
         {field('action', t('audit_action'))}
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('audit_target_kind')}</span>
-          <select
-            className={inputClass}
-            value={draft.target_kind}
-            onChange={(e) => setDraft({ ...draft, target_kind: e.target.value })}
-          >
-            <option value="">{t('audit_any')}</option>
-            {TARGET_KINDS.map((kind) => (
-              <option key={kind} value={kind}>
-                {t(`audit_kind_${kind}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label={t('audit_target_kind')}
+          value={draft.target_kind}
+          onChange={(e) => setDraft({ ...draft, target_kind: e.target.value })}
+        >
+          <option value="">{t('audit_any')}</option>
+          {TARGET_KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {t(`audit_kind_${kind}`)}
+            </option>
+          ))}
+        </SelectField>
         {field('target_id', t('audit_target_id'))}
         {field('actor_id', t('audit_actor_id'))}
         {field('from', t('logs_from'), 'date')}

@@ -5,7 +5,8 @@ import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { buttonClass, cardClass } from '../../../ui/styles';
+import { InputField } from '../../../ui/field';
 import { useVersions } from '../../site/versions-api';
 import { deleteVersion, saveVersion } from '../admin-api';
 import { useAdminMutation } from '../use-admin-mutation';
@@ -128,33 +129,24 @@ function VersionDialog({
         }}
       >
         <div className="grid grid-cols-2 gap-3">
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('version_number')}</span>
-            <input
-              className={inputClass}
-              value={draft.version}
-              onChange={(e) => setDraft({ ...draft, version: e.target.value })}
-            />
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('version_date')}</span>
-            <input
-              className={inputClass}
-              type="date"
-              value={draft.release_date}
-              onChange={(e) => setDraft({ ...draft, release_date: e.target.value })}
-            />
-          </label>
-        </div>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('version_title')}</span>
-          <input
-            className={inputClass}
-            value={draft.title}
-            maxLength={200}
-            onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+          <InputField
+            label={t('version_number')}
+            value={draft.version}
+            onChange={(e) => setDraft({ ...draft, version: e.target.value })}
           />
-        </label>
+          <InputField
+            label={t('version_date')}
+            type="date"
+            value={draft.release_date}
+            onChange={(e) => setDraft({ ...draft, release_date: e.target.value })}
+          />
+        </div>
+        <InputField
+          label={t('version_title')}
+          value={draft.title}
+          maxLength={200}
+          onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+        />
         <MarkdownField
           label={t('version_notes')}
           value={draft.content}

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, inputClass, labelClass } from '../../../ui/styles';
+import { InputField, SelectField } from '../../../ui/field';
 import { errorMessage } from '../../../api/error-message';
 import { notify } from '../../shell/notify';
 import { fetchUpstreamModels, type ChannelDraft } from '../admin-api';
@@ -84,58 +85,43 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
           if (complete && mappingValid) onSave(draft);
         }}
       >
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('channel_type')}</span>
-          <select
-            className={inputClass}
-            value={draft.type}
-            onChange={(e) => set('type', Number(e.target.value))}
-          >
-            {Object.entries(CHANNEL_TYPES).map(([name, number]) => (
-              <option key={number} value={number}>
-                {number} · {name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('channel_name')}</span>
-          <input
-            className={inputClass}
-            value={draft.name}
-            maxLength={100}
-            onChange={(e) => set('name', e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('channel_key')}</span>
-          <input
-            className={inputClass}
-            type="password"
-            autoComplete="off"
-            placeholder={channel ? t('channel_key_keep') : ''}
-            value={draft.key}
-            onChange={(e) => set('key', e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('channel_base_url')}</span>
-          <input
-            className={inputClass}
-            value={draft.base_url}
-            placeholder="https://"
-            onChange={(e) => set('base_url', e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('channel_models')}</span>
-          <input
-            className={inputClass}
-            value={draft.models}
-            placeholder="gpt-4o,gpt-4o-mini"
-            onChange={(e) => set('models', e.target.value)}
-          />
-        </label>
+        <SelectField
+          label={t('channel_type')}
+          value={draft.type}
+          onChange={(e) => set('type', Number(e.target.value))}
+        >
+          {Object.entries(CHANNEL_TYPES).map(([name, number]) => (
+            <option key={number} value={number}>
+              {number} · {name}
+            </option>
+          ))}
+        </SelectField>
+        <InputField
+          label={t('channel_name')}
+          value={draft.name}
+          maxLength={100}
+          onChange={(e) => set('name', e.target.value)}
+        />
+        <InputField
+          label={t('channel_key')}
+          type="password"
+          autoComplete="off"
+          placeholder={channel ? t('channel_key_keep') : ''}
+          value={draft.key}
+          onChange={(e) => set('key', e.target.value)}
+        />
+        <InputField
+          label={t('channel_base_url')}
+          value={draft.base_url}
+          placeholder="https://"
+          onChange={(e) => set('base_url', e.target.value)}
+        />
+        <InputField
+          label={t('channel_models')}
+          value={draft.models}
+          placeholder="gpt-4o,gpt-4o-mini"
+          onChange={(e) => set('models', e.target.value)}
+        />
         {channel ? (
           <div className="flex items-center gap-2">
             <button
@@ -149,15 +135,12 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
             <span className="text-xs text-slate-500">{t('channel_fetch_models_hint')}</span>
           </div>
         ) : null}
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('group')}</span>
-          <input
-            className={inputClass}
-            value={draft.group}
-            placeholder="default,vip"
-            onChange={(e) => set('group', e.target.value)}
-          />
-        </label>
+        <InputField
+          label={t('group')}
+          value={draft.group}
+          placeholder="default,vip"
+          onChange={(e) => set('group', e.target.value)}
+        />
         <label className="flex flex-col gap-1">
           <span className={labelClass}>{t('channel_model_mapping')}</span>
           <textarea
@@ -173,64 +156,46 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
           ) : null}
         </label>
         <div className="grid grid-cols-2 gap-3">
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('channel_priority')}</span>
-            <input
-              className={inputClass}
-              type="number"
-              value={draft.priority}
-              onChange={(e) => set('priority', Math.trunc(Number(e.target.value) || 0))}
-            />
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('channel_weight')}</span>
-            <input
-              className={inputClass}
-              type="number"
-              min={0}
-              value={draft.weight}
-              onChange={(e) => set('weight', Math.max(0, Math.trunc(Number(e.target.value) || 0)))}
-            />
-          </label>
+          <InputField
+            label={t('channel_priority')}
+            type="number"
+            value={draft.priority}
+            onChange={(e) => set('priority', Math.trunc(Number(e.target.value) || 0))}
+          />
+          <InputField
+            label={t('channel_weight')}
+            type="number"
+            min={0}
+            value={draft.weight}
+            onChange={(e) => set('weight', Math.max(0, Math.trunc(Number(e.target.value) || 0)))}
+          />
         </div>
         <div className="grid grid-cols-2 gap-3">
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('channel_tag')}</span>
-            <input
-              className={inputClass}
-              value={draft.tag}
-              maxLength={64}
-              onChange={(e) => set('tag', e.target.value)}
-            />
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('channel_test_model')}</span>
-            <input
-              className={inputClass}
-              value={draft.test_model}
-              placeholder="gpt-4o-mini"
-              onChange={(e) => set('test_model', e.target.value)}
-            />
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('channel_max_concurrency')}</span>
-            <input
-              className={inputClass}
-              type="number"
-              min={0}
-              value={draft.max_concurrency}
-              onChange={(e) => set('max_concurrency', Math.max(0, Math.trunc(Number(e.target.value) || 0)))}
-            />
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('channel_other')}</span>
-            <input
-              className={inputClass}
-              value={draft.other}
-              placeholder={draft.type === CHANNEL_TYPES.azure ? '2024-10-21' : ''}
-              onChange={(e) => set('other', e.target.value)}
-            />
-          </label>
+          <InputField
+            label={t('channel_tag')}
+            value={draft.tag}
+            maxLength={64}
+            onChange={(e) => set('tag', e.target.value)}
+          />
+          <InputField
+            label={t('channel_test_model')}
+            value={draft.test_model}
+            placeholder="gpt-4o-mini"
+            onChange={(e) => set('test_model', e.target.value)}
+          />
+          <InputField
+            label={t('channel_max_concurrency')}
+            type="number"
+            min={0}
+            value={draft.max_concurrency}
+            onChange={(e) => set('max_concurrency', Math.max(0, Math.trunc(Number(e.target.value) || 0)))}
+          />
+          <InputField
+            label={t('channel_other')}
+            value={draft.other}
+            placeholder={draft.type === CHANNEL_TYPES.azure ? '2024-10-21' : ''}
+            onChange={(e) => set('other', e.target.value)}
+          />
         </div>
         <label className="flex items-center gap-2 text-sm">
           <input

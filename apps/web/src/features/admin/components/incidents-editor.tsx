@@ -14,7 +14,8 @@ import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { buttonClass, cardClass, labelClass } from '../../../ui/styles';
+import { InputField, SelectField } from '../../../ui/field';
 import { createIncident, deleteIncident, fetchIncidentsAdmin, updateIncident } from '../admin-api';
 import { useAdminMutation } from '../use-admin-mutation';
 import { MarkdownField } from './markdown-field';
@@ -164,44 +165,35 @@ function IncidentDialog({
           if (draft.title.trim()) onCreate({ ...draft, title: draft.title.trim() });
         }}
       >
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('incident_title')}</span>
-          <input
-            className={inputClass}
-            value={draft.title}
-            maxLength={200}
-            onChange={(e) => setDraft({ ...draft, title: e.target.value })}
-          />
-        </label>
+        <InputField
+          label={t('incident_title')}
+          value={draft.title}
+          maxLength={200}
+          onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+        />
         <div className="grid grid-cols-2 gap-3">
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('incident_severity')}</span>
-            <select
-              className={inputClass}
-              value={draft.severity}
-              onChange={(e) => setDraft({ ...draft, severity: e.target.value as IncidentSeverity })}
-            >
-              {INCIDENT_SEVERITIES.map((severity) => (
-                <option key={severity} value={severity}>
-                  {t(`severity_${severity}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('status')}</span>
-            <select
-              className={inputClass}
-              value={draft.status}
-              onChange={(e) => setDraft({ ...draft, status: e.target.value as IncidentStatus })}
-            >
-              {INCIDENT_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {t(`incident_status_${status}`)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label={t('incident_severity')}
+            value={draft.severity}
+            onChange={(e) => setDraft({ ...draft, severity: e.target.value as IncidentSeverity })}
+          >
+            {INCIDENT_SEVERITIES.map((severity) => (
+              <option key={severity} value={severity}>
+                {t(`severity_${severity}`)}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label={t('status')}
+            value={draft.status}
+            onChange={(e) => setDraft({ ...draft, status: e.target.value as IncidentStatus })}
+          >
+            {INCIDENT_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {t(`incident_status_${status}`)}
+              </option>
+            ))}
+          </SelectField>
         </div>
         <fieldset className="flex flex-wrap gap-3 text-sm">
           <legend className={labelClass}>{t('incident_components')}</legend>
@@ -261,20 +253,17 @@ function UpdateDialog({
           onSave(status, text);
         }}
       >
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('status')}</span>
-          <select
-            className={inputClass}
-            value={status}
-            onChange={(e) => setStatus(e.target.value as IncidentStatus)}
-          >
-            {INCIDENT_STATUSES.map((option) => (
-              <option key={option} value={option}>
-                {t(`incident_status_${option}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label={t('status')}
+          value={status}
+          onChange={(e) => setStatus(e.target.value as IncidentStatus)}
+        >
+          {INCIDENT_STATUSES.map((option) => (
+            <option key={option} value={option}>
+              {t(`incident_status_${option}`)}
+            </option>
+          ))}
+        </SelectField>
         <MarkdownField label={t('incident_update_text')} value={text} onChange={setText} />
         <div className="flex justify-end">
           <button

@@ -3,7 +3,8 @@ import { LOG_PAGE_DEFAULT_SIZE, LogType } from '@tollgate/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { buttonClass, cardClass } from '../../../ui/styles';
+import { InputField, SelectField } from '../../../ui/field';
 import { defaultRange, rangeProblem, rangeSeconds, type DayRange } from '../../activity/date-range';
 import { exportErrorText, saveBlob } from '../../activity/use-export-logs';
 import { useMoney } from '../../currency/use-money';
@@ -65,14 +66,11 @@ export function LogsScreen() {
     timeStyle: 'medium',
   });
   const text = (key: keyof Draft, label: string) => (
-    <label className="flex flex-col gap-1">
-      <span className={labelClass}>{label}</span>
-      <input
-        className={inputClass}
-        value={draft[key] as string}
-        onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
-      />
-    </label>
+    <InputField
+      label={label}
+      value={draft[key] as string}
+      onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+    />
   );
   return (
     <section className={cardClass} aria-labelledby="admin-logs-title">
@@ -88,46 +86,37 @@ export function LogsScreen() {
           setApplied(toFilters(draft));
         }}
       >
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('logs_from')}</span>
-          <input
-            className={inputClass}
-            type="date"
-            value={draft.range.start}
-            onChange={(e) => setDraft({ ...draft, range: { ...draft.range, start: e.target.value } })}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('logs_to')}</span>
-          <input
-            className={inputClass}
-            type="date"
-            value={draft.range.end}
-            onChange={(e) => setDraft({ ...draft, range: { ...draft.range, end: e.target.value } })}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('logs_type')}</span>
-          <select
-            className={inputClass}
-            value={draft.type}
-            onChange={(e) => setDraft({ ...draft, type: Number(e.target.value) })}
-          >
-            <option value={0}>{t('logs_type_all')}</option>
-            {[
-              LogType.TopUp,
-              LogType.Consume,
-              LogType.Manage,
-              LogType.System,
-              LogType.Error,
-              LogType.Refund,
-            ].map((type) => (
-              <option key={type} value={type}>
-                {t(`logs_type_${type}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <InputField
+          label={t('logs_from')}
+          type="date"
+          value={draft.range.start}
+          onChange={(e) => setDraft({ ...draft, range: { ...draft.range, start: e.target.value } })}
+        />
+        <InputField
+          label={t('logs_to')}
+          type="date"
+          value={draft.range.end}
+          onChange={(e) => setDraft({ ...draft, range: { ...draft.range, end: e.target.value } })}
+        />
+        <SelectField
+          label={t('logs_type')}
+          value={draft.type}
+          onChange={(e) => setDraft({ ...draft, type: Number(e.target.value) })}
+        >
+          <option value={0}>{t('logs_type_all')}</option>
+          {[
+            LogType.TopUp,
+            LogType.Consume,
+            LogType.Manage,
+            LogType.System,
+            LogType.Error,
+            LogType.Refund,
+          ].map((type) => (
+            <option key={type} value={type}>
+              {t(`logs_type_${type}`)}
+            </option>
+          ))}
+        </SelectField>
         {text('username', t('user'))}
         {text('token_name', t('logs_key'))}
         {text('model_name', t('price_model'))}

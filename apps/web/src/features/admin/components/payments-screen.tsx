@@ -13,7 +13,8 @@ import { Link } from 'react-router-dom';
 import { queryKeys } from '../../../api/query-keys';
 import { adminUserPath } from '../../../lib/routes';
 import { Dialog } from '../../../ui/dialog';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { buttonClass, cardClass } from '../../../ui/styles';
+import { InputField, SelectField } from '../../../ui/field';
 import { useMoney } from '../../currency/use-money';
 import { fetchPayments, refundPayment, type PaymentFilters } from '../admin-payments-api';
 import { useAdminMutation } from '../use-admin-mutation';
@@ -75,45 +76,36 @@ export function PaymentsScreen() {
           setApplied(toFilters(draft));
         }}
       >
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('status')}</span>
-          <select
-            className={inputClass}
-            value={draft.status}
-            onChange={(e) => setDraft({ ...draft, status: e.target.value })}
-          >
-            <option value="">{t('users_any_status')}</option>
-            {PAYMENT_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {t(`payment_status_${status}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('payments_provider')}</span>
-          <select
-            className={inputClass}
-            value={draft.provider}
-            onChange={(e) => setDraft({ ...draft, provider: e.target.value })}
-          >
-            <option value="">{t('audit_any')}</option>
-            {PAYMENT_PROVIDERS.map((provider) => (
-              <option key={provider} value={provider}>
-                {t(`payment_provider_${provider}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('payments_user_id')}</span>
-          <input
-            className={inputClass}
-            inputMode="numeric"
-            value={draft.user_id}
-            onChange={(e) => setDraft({ ...draft, user_id: e.target.value })}
-          />
-        </label>
+        <SelectField
+          label={t('status')}
+          value={draft.status}
+          onChange={(e) => setDraft({ ...draft, status: e.target.value })}
+        >
+          <option value="">{t('users_any_status')}</option>
+          {PAYMENT_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {t(`payment_status_${status}`)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label={t('payments_provider')}
+          value={draft.provider}
+          onChange={(e) => setDraft({ ...draft, provider: e.target.value })}
+        >
+          <option value="">{t('audit_any')}</option>
+          {PAYMENT_PROVIDERS.map((provider) => (
+            <option key={provider} value={provider}>
+              {t(`payment_provider_${provider}`)}
+            </option>
+          ))}
+        </SelectField>
+        <InputField
+          label={t('payments_user_id')}
+          inputMode="numeric"
+          value={draft.user_id}
+          onChange={(e) => setDraft({ ...draft, user_id: e.target.value })}
+        />
         <div className="flex items-end">
           <button type="submit" className={buttonClass.primary}>
             {t('search')}
@@ -258,32 +250,26 @@ function PaymentDialog({ payment, onClose, onChanged }: DialogProps) {
             else refund.mutate(undefined);
           }}
         >
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('payments_refund_amount')}</span>
-            <input
-              className={inputClass}
-              inputMode="decimal"
-              value={amount}
-              aria-invalid={!amountValid}
-              onChange={(e) => {
-                setAmount(e.target.value);
-                setConfirming(false);
-              }}
-            />
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('payments_refund_reason')}</span>
-            <input
-              className={inputClass}
-              value={reason}
-              maxLength={500}
-              required
-              onChange={(e) => {
-                setReason(e.target.value);
-                setConfirming(false);
-              }}
-            />
-          </label>
+          <InputField
+            label={t('payments_refund_amount')}
+            inputMode="decimal"
+            value={amount}
+            aria-invalid={!amountValid}
+            onChange={(e) => {
+              setAmount(e.target.value);
+              setConfirming(false);
+            }}
+          />
+          <InputField
+            label={t('payments_refund_reason')}
+            value={reason}
+            maxLength={500}
+            required
+            onChange={(e) => {
+              setReason(e.target.value);
+              setConfirming(false);
+            }}
+          />
           {confirming ? (
             <p role="alert" className="text-sm text-amber-700">
               {t('payments_refund_confirm', { amount: rubles(amount.trim().replace(',', '.')) })}

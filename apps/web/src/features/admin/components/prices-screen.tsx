@@ -7,6 +7,7 @@ import { queryKeys } from '../../../api/query-keys';
 import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { InputField } from '../../../ui/field';
 import { useExchangeRate } from '../../currency/exchange-rate-api';
 import { formatPrice, usdPriceIn } from '../../currency/money';
 import { notify } from '../../shell/notify';
@@ -231,19 +232,13 @@ function ModelPriceDialog({
         }}
       >
         {model === null ? (
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('price_model')}</span>
-            <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} />
-          </label>
+          <InputField label={t('price_model')} value={name} onChange={(e) => setName(e.target.value)} />
         ) : null}
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('price_provider')}</span>
-          <input
-            className={inputClass}
-            value={draft.provider}
-            onChange={(e) => setDraft({ ...draft, provider: e.target.value })}
-          />
-        </label>
+        <InputField
+          label={t('price_provider')}
+          value={draft.provider}
+          onChange={(e) => setDraft({ ...draft, provider: e.target.value })}
+        />
         {prices.map((key) => (
           <label key={key} className="flex flex-col gap-1">
             <span className={labelClass}>{t(`${key}_usd`)}</span>
@@ -259,15 +254,12 @@ function ModelPriceDialog({
             ) : null}
           </label>
         ))}
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('price_context')}</span>
-          <input
-            className={inputClass}
-            inputMode="numeric"
-            value={draft.context_window}
-            onChange={(e) => setDraft({ ...draft, context_window: e.target.value })}
-          />
-        </label>
+        <InputField
+          label={t('price_context')}
+          inputMode="numeric"
+          value={draft.context_window}
+          onChange={(e) => setDraft({ ...draft, context_window: e.target.value })}
+        />
         <div className="grid grid-cols-2 gap-3">
           {(['intelligence', 'speed'] as const).map((key) => (
             <label key={key} className="flex flex-col gap-1">

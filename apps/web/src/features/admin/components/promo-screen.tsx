@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { buttonClass, cardClass } from '../../../ui/styles';
+import { InputField, SelectField } from '../../../ui/field';
 import {
   ADMIN_PROMO_PAGE_SIZE,
   createPromo,
@@ -171,80 +172,56 @@ function PromoForm({ busy, onCreate }: { busy: boolean; onCreate: (drafts: Promo
           setCode('');
         }}
       >
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('promo_code_or_prefix')}</span>
-          <input
-            className={inputClass}
-            value={code}
-            maxLength={57}
-            onChange={(e) => setCode(e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('promo_count')}</span>
-          <input
-            className={inputClass}
-            inputMode="numeric"
-            value={count}
-            onChange={(e) => setCount(e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('promo_type')}</span>
-          <select
-            className={inputClass}
-            value={type}
-            onChange={(e) => setType(e.target.value as Promo['type'])}
-          >
-            <option value="percent">{t('promo_type_percent')}</option>
-            <option value="fixed">{t('promo_type_fixed')}</option>
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('promo_value')}</span>
-          <input
-            className={inputClass}
-            inputMode="decimal"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('promo_max_uses')}</span>
-          <input
-            className={inputClass}
-            inputMode="numeric"
-            value={maxUses}
-            onChange={(e) => setMaxUses(e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('promo_per_user')}</span>
-          <input
-            className={inputClass}
-            inputMode="numeric"
-            value={perUser}
-            onChange={(e) => setPerUser(e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('promo_min_amount')}</span>
-          <input
-            className={inputClass}
-            inputMode="decimal"
-            value={minAmount}
-            onChange={(e) => setMinAmount(e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('promo_expires')}</span>
-          <input
-            className={inputClass}
-            type="date"
-            value={expires}
-            onChange={(e) => setExpires(e.target.value)}
-          />
-        </label>
+        <InputField
+          label={t('promo_code_or_prefix')}
+          value={code}
+          maxLength={57}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        <InputField
+          label={t('promo_count')}
+          inputMode="numeric"
+          value={count}
+          onChange={(e) => setCount(e.target.value)}
+        />
+        <SelectField
+          label={t('promo_type')}
+          value={type}
+          onChange={(e) => setType(e.target.value as Promo['type'])}
+        >
+          <option value="percent">{t('promo_type_percent')}</option>
+          <option value="fixed">{t('promo_type_fixed')}</option>
+        </SelectField>
+        <InputField
+          label={t('promo_value')}
+          inputMode="decimal"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <InputField
+          label={t('promo_max_uses')}
+          inputMode="numeric"
+          value={maxUses}
+          onChange={(e) => setMaxUses(e.target.value)}
+        />
+        <InputField
+          label={t('promo_per_user')}
+          inputMode="numeric"
+          value={perUser}
+          onChange={(e) => setPerUser(e.target.value)}
+        />
+        <InputField
+          label={t('promo_min_amount')}
+          inputMode="decimal"
+          value={minAmount}
+          onChange={(e) => setMinAmount(e.target.value)}
+        />
+        <InputField
+          label={t('promo_expires')}
+          type="date"
+          value={expires}
+          onChange={(e) => setExpires(e.target.value)}
+        />
         <div className="md:col-span-4 flex justify-end">
           <button type="submit" className={buttonClass.primary} disabled={busy || !valid}>
             {howMany > 1 ? t('promo_create_batch', { count: howMany }) : t('promo_create')}

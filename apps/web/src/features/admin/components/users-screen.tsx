@@ -9,6 +9,7 @@ import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { InputField } from '../../../ui/field';
 import { useMoney } from '../../currency/use-money';
 import { useAccount } from '../../session/session-api';
 import { notify } from '../../shell/notify';
@@ -268,24 +269,18 @@ function UserEditDialog({ user, busy, onClose, onSave }: EditProps) {
           });
         }}
       >
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('display_name')}</span>
-          <input
-            className={inputClass}
-            value={displayName}
-            maxLength={64}
-            onChange={(e) => setDisplayName(e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('group')}</span>
-          <input
-            className={inputClass}
-            value={group}
-            maxLength={64}
-            onChange={(e) => setGroup(e.target.value)}
-          />
-        </label>
+        <InputField
+          label={t('display_name')}
+          value={displayName}
+          maxLength={64}
+          onChange={(e) => setDisplayName(e.target.value)}
+        />
+        <InputField
+          label={t('group')}
+          value={group}
+          maxLength={64}
+          onChange={(e) => setGroup(e.target.value)}
+        />
         <label className="flex flex-col gap-1">
           <span className={labelClass}>{t('balance_quota')}</span>
           <input

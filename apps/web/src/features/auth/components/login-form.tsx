@@ -6,8 +6,9 @@ import { errorMessage } from '../../../api/error-message';
 import { login } from '../api/auth-api';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 import { canSubmitLogin, validateLogin, type LoginForm as LoginFields } from '../validation';
-import { FormError, primaryButtonClass } from './form-message';
-import { TextField } from './text-field';
+import { FormError } from '../../../ui/form-error';
+import { primaryButtonClass } from './form-message';
+import { TextField } from '../../../ui/text-field';
 
 export function LoginForm() {
   const { t } = useTranslation('auth');

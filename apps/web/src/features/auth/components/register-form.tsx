@@ -9,10 +9,11 @@ import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 import { useSendCode } from '../hooks/use-send-code';
 import { canSubmitRegister, validateRegister, type RegisterForm as RegisterFields } from '../validation';
 import { ConsentCheckbox } from './consent-checkbox';
-import { FormError, primaryButtonClass } from './form-message';
+import { FormError } from '../../../ui/form-error';
+import { primaryButtonClass } from './form-message';
 import { OAuthButtons } from './oauth-buttons';
 import { SendCodeButton } from './send-code-button';
-import { TextField } from './text-field';
+import { TextField } from '../../../ui/text-field';
 
 const EMPTY: RegisterFields = {
   username: '',

@@ -7,9 +7,10 @@ import { notify } from '../../shell/notify';
 import { resetPassword, sendPasswordResetCode } from '../api/auth-api';
 import { useSendCode } from '../hooks/use-send-code';
 import { validateReset, type ResetForm as ResetFields } from '../validation';
-import { FormError, primaryButtonClass } from './form-message';
+import { FormError } from '../../../ui/form-error';
+import { primaryButtonClass } from './form-message';
 import { SendCodeButton } from './send-code-button';
-import { TextField } from './text-field';
+import { TextField } from '../../../ui/text-field';
 
 const EMPTY: ResetFields = { email: '', verificationCode: '', newPassword: '', confirmNewPassword: '' };
 

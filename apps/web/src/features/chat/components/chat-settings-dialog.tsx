@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, inputClass, labelClass } from '../../../ui/styles';
+import { TextAreaField } from '../../../ui/field';
 import { useChatMutations } from '../hooks';
 
 interface Props {
@@ -44,16 +45,14 @@ export function ChatSettingsDialog({ chat, open, onOpenChange }: Props) {
           />
           {!valid ? <span className="text-xs text-red-600">{t('temperature_range')}</span> : null}
         </label>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('system_prompt')}</span>
-          <textarea
-            className={`${inputClass} min-h-32`}
-            maxLength={8000}
-            placeholder={t('system_prompt_placeholder')}
-            value={systemPrompt}
-            onChange={(event) => setSystemPrompt(event.target.value)}
-          />
-        </label>
+        <TextAreaField
+          label={t('system_prompt')}
+          className="min-h-32"
+          maxLength={8000}
+          placeholder={t('system_prompt_placeholder')}
+          value={systemPrompt}
+          onChange={(event) => setSystemPrompt(event.target.value)}
+        />
         <div className="flex justify-end">
           <button type="submit" className={buttonClass.primary} disabled={!valid || update.isPending}>
             {t('save')}

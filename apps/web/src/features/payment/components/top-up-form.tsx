@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { ROUTES, sitePaths } from '../../../lib/routes';
 import { errorMessage } from '../../../api/error-message';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
-import { FormError } from '../../auth/components/form-message';
+import { FormError } from '../../../ui/form-error';
 import { useAccount } from '../../session/session-api';
 import { notify } from '../../shell/notify';
 import { useSystemStatus } from '../../system/use-system-status';

@@ -4,7 +4,7 @@ import { OAUTH_PROVIDERS, type OAuthProvider } from '@tollgate/contracts';
 import { errorMessage } from '../../../api/error-message';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { buttonClass, cardClass } from '../../../ui/styles';
-import { FormError } from '../../auth/components/form-message';
+import { FormError } from '../../../ui/form-error';
 import { beginOAuth } from '../../auth/begin-oauth';
 import { isOAuthEnabled, oauthClientId } from '../../auth/oauth';
 import type { Account } from '../../session/session-api';

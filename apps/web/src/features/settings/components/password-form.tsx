@@ -2,8 +2,9 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-message';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
-import { FormError } from '../../auth/components/form-message';
+import { buttonClass, cardClass } from '../../../ui/styles';
+import { TextField } from '../../../ui/text-field';
+import { FormError } from '../../../ui/form-error';
 import { notify } from '../../shell/notify';
 import { passwordChangeProblem, type PasswordChange } from '../password-change';
 import { updateSelf } from '../settings-api';
@@ -32,20 +33,15 @@ export function PasswordForm() {
   };
 
   const field = (key: keyof PasswordChange, label: string, autoComplete: string, name: string) => (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={`settings-${name}`} className={labelClass}>
-        {label}
-      </label>
-      <input
-        id={`settings-${name}`}
-        name={name}
-        type="password"
-        autoComplete={autoComplete}
-        className={inputClass}
-        value={change[key]}
-        onChange={(e) => setChange((c) => ({ ...c, [key]: e.target.value }))}
-      />
-    </div>
+    <TextField
+      id={`settings-${name}`}
+      name={name}
+      type="password"
+      label={label}
+      autoComplete={autoComplete}
+      value={change[key]}
+      onChange={(e) => setChange((c) => ({ ...c, [key]: e.target.value }))}
+    />
   );
 
   return (

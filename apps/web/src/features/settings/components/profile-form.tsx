@@ -3,8 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
-import { FormError } from '../../auth/components/form-message';
+import { buttonClass, cardClass, labelClass } from '../../../ui/styles';
+import { TextField } from '../../../ui/text-field';
+import { FormError } from '../../../ui/form-error';
 import { isValidEmail } from '../../auth/validation';
 import type { Account } from '../../session/session-api';
 import { notify } from '../../shell/notify';
@@ -53,47 +54,32 @@ export function ProfileForm({ account }: { account: Account }) {
         <span className={labelClass}>{t('username')}</span>
         <p className="text-sm text-slate-800">{account.username}</p>
       </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="settings-display-name" className={labelClass}>
-          {t('display_name')}
-        </label>
-        <input
-          id="settings-display-name"
-          name="display_name"
-          className={inputClass}
-          maxLength={20}
-          value={displayName}
-          onChange={(e) => setDisplayName(e.target.value)}
-        />
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="settings-email" className={labelClass}>
-          {t('email')}
-        </label>
-        <input
-          id="settings-email"
-          name="email"
-          type="email"
-          className={inputClass}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </div>
+      <TextField
+        id="settings-display-name"
+        label={t('display_name')}
+        name="display_name"
+        maxLength={20}
+        value={displayName}
+        onChange={(e) => setDisplayName(e.target.value)}
+      />
+      <TextField
+        id="settings-email"
+        label={t('email')}
+        name="email"
+        type="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
       {emailChanged && (
-        <div className="flex flex-col gap-1">
-          <label htmlFor="settings-email-password" className={labelClass}>
-            {t('current_password')}
-          </label>
-          <input
-            id="settings-email-password"
-            name="original_password"
-            type="password"
-            autoComplete="current-password"
-            className={inputClass}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <TextField
+          id="settings-email-password"
+          label={t('current_password')}
+          name="original_password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       )}
       <FormError message={problem} />
       <div>

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, inputClass, labelClass } from '../../../ui/styles';
-import { FormError } from '../../auth/components/form-message';
+import { FormError } from '../../../ui/form-error';
 import {
   EMPTY_TOKEN_FORM,
   RATE_LIMIT_FIELDS,

@@ -1,0 +1,66 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { InputField, SelectField, TextAreaField } from './field';
+import { TextField } from './text-field';
+
+describe('InputField, SelectField, TextAreaField', () => {
+  it('are named by their label, and an input passes its attributes and changes through', async () => {
+    const onChange = jest.fn();
+    render(<InputField label="Название" maxLength={5} className="font-mono" onChange={onChange} />);
+    const input = screen.getByLabelText('Название');
+    expect(input).toHaveAttribute('maxLength', '5');
+    expect(input).toHaveClass('font-mono', 'rounded-lg');
+    await userEvent.type(input, 'ab');
+    expect(onChange).toHaveBeenCalledTimes(2);
+  });
+
+  it('show a hint, or an error in its place', () => {
+    const { rerender } = render(<InputField label="Вес" hint="от 0" />);
+    expect(screen.getByText('от 0')).toBeInTheDocument();
+    rerender(<InputField label="Вес" error="Неверный JSON" />);
+    expect(screen.getByText('Неверный JSON')).toHaveClass('text-red-600');
+  });
+
+  it('let a select choose among its options', async () => {
+    const onChange = jest.fn();
+    render(
+      <SelectField label="Статус" defaultValue="" onChange={(e) => onChange(e.target.value)}>
+        <option value="">Любой</option>
+        <option value="enabled">Включён</option>
+      </SelectField>,
+    );
+    await userEvent.selectOptions(screen.getByLabelText('Статус'), 'Включён');
+    expect(onChange).toHaveBeenCalledWith('enabled');
+  });
+
+  it('let a text area take several lines', async () => {
+    render(<TextAreaField label="Описание" rows={3} />);
+    const area = screen.getByLabelText('Описание');
+    await userEvent.type(area, 'one{enter}two');
+    expect(area).toHaveValue('one\ntwo');
+  });
+});
+
+describe('TextField', () => {
+  it('links its label by the id field-<name>, keeps the addon beside the input and shows its hint', () => {
+    render(
+      <TextField
+        name="email"
+        label="E-mail"
+        hint="Код придёт сюда"
+        addon={<button type="button">Код</button>}
+      />,
+    );
+    const input = screen.getByLabelText('E-mail');
+    expect(input).toHaveAttribute('id', 'field-email');
+    expect(input).toHaveAttribute('name', 'email');
+    expect(screen.getByRole('button', { name: 'Код' })).toBeInTheDocument();
+    expect(screen.getByText('Код придёт сюда')).toBeInTheDocument();
+  });
+
+  it('takes a given id and shows an error', () => {
+    render(<TextField id="settings-email" name="email" label="E-mail" error="Неверный e-mail" />);
+    expect(screen.getByLabelText('E-mail')).toHaveAttribute('id', 'settings-email');
+    expect(screen.getByText('Неверный e-mail')).toHaveClass('text-red-600');
+  });
+});
