@@ -1,10 +1,9 @@
-import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ROUTES } from '../../../lib/routes';
-import { errorMessage } from '../../../api/error-message';
 import { notify } from '../../shell/notify';
 import { register, sendVerificationCode } from '../api/auth-api';
+import { useAuthForm } from '../hooks/use-auth-form';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 import { useSendCode } from '../hooks/use-send-code';
 import { canSubmitRegister, validateRegister, type RegisterForm as RegisterFields } from '../validation';
@@ -31,83 +30,50 @@ export function RegisterForm() {
   const { t } = useTranslation('auth');
   const [searchParams] = useSearchParams();
   const completeSignIn = useCompleteSignIn();
-  const [form, setForm] = useState<RegisterFields>(EMPTY);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const code = useSendCode(sendVerificationCode, () => notify.success(t('code_sent')));
-
-  const set = <K extends keyof RegisterFields>(field: K, value: RegisterFields[K]) =>
-    setForm((f) => ({ ...f, [field]: value }));
-
   // An invite link is /login?aff=<code>: the inviter is recorded at registration.
   const inviteCode = searchParams.get('aff')?.trim() ?? '';
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const invalid = validateRegister(form);
-    if (invalid) return setError(t(invalid));
-    setError(null);
-    setPending(true);
-    try {
+  const { form, set, bind, error, setError, pending, submit } = useAuthForm(
+    EMPTY,
+    validateRegister,
+    async (fields) => {
       const user = await register({
-        username: form.username.trim(),
-        password: form.password,
-        email: form.email.trim(),
-        verification_code: form.verification_code.trim(),
-        agree_to_terms: form.agreeToTerms,
-        agree_to_data_processing: form.agreeToDataProcessing,
+        username: fields.username.trim(),
+        password: fields.password,
+        email: fields.email.trim(),
+        verification_code: fields.verification_code.trim(),
+        agree_to_terms: fields.agreeToTerms,
+        agree_to_data_processing: fields.agreeToDataProcessing,
         ...(inviteCode ? { aff_code: inviteCode } : {}),
       });
       completeSignIn(user, t('register_success'));
-    } catch (failure) {
-      setError(errorMessage(failure, t));
-    } finally {
-      setPending(false);
-    }
-  }
+    },
+  );
+  const code = useSendCode(sendVerificationCode, () => notify.success(t('code_sent')));
 
   const passwordTooLong = !canSubmitRegister(form);
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+      <TextField {...bind('username')} label={t('username')} autoComplete="username" />
+      <TextField {...bind('email')} type="email" label={t('email')} autoComplete="email" />
       <TextField
-        name="username"
-        label={t('username')}
-        autoComplete="username"
-        value={form.username}
-        onChange={(e) => set('username', e.target.value)}
-      />
-      <TextField
-        name="email"
-        type="email"
-        label={t('email')}
-        autoComplete="email"
-        value={form.email}
-        onChange={(e) => set('email', e.target.value)}
-      />
-      <TextField
-        name="password"
+        {...bind('password')}
         type="password"
         label={t('password')}
         autoComplete="new-password"
         hint={passwordTooLong ? t('password_too_long') : t('password_hint')}
         aria-invalid={passwordTooLong}
-        value={form.password}
-        onChange={(e) => set('password', e.target.value)}
       />
       <TextField
-        name="confirmPassword"
+        {...bind('confirmPassword')}
         type="password"
         label={t('confirm_password')}
         autoComplete="new-password"
-        value={form.confirmPassword}
-        onChange={(e) => set('confirmPassword', e.target.value)}
       />
       <TextField
-        name="verification_code"
+        {...bind('verification_code')}
         label={t('verification_code')}
         autoComplete="one-time-code"
-        value={form.verification_code}
-        onChange={(e) => set('verification_code', e.target.value)}
         addon={
           <SendCodeButton
             remaining={code.remaining}
