@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../ui/page-header';
+import { Pager } from '../../../ui/pager';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
 import { LazyDailyUsageChart } from '../../charts/lazy-daily-usage-chart';
@@ -36,7 +37,6 @@ export function ActivityScreen() {
     [statistics.data, range, problem],
   );
   const exporter = useExportLogs();
-  const pages = logs.data ? Math.max(1, Math.ceil(logs.data.total / LOG_PAGE_SIZE)) : 1;
 
   const changeRange = (next: Partial<DayRange>) => {
     setRange((current) => ({ ...current, ...next }));
@@ -154,25 +154,7 @@ export function ActivityScreen() {
             {logs.data && logs.data.items.length > 0 && (
               <>
                 <LogsTable items={logs.data.items} formatQuota={money.formatQuota} />
-                <div className="mt-3 flex items-center justify-between text-sm text-slate-600">
-                  <button
-                    type="button"
-                    className={buttonClass.ghost}
-                    disabled={page <= 1}
-                    onClick={() => setPage((p) => p - 1)}
-                  >
-                    {t('previous')}
-                  </button>
-                  <span>{t('page_of', { page, pages })}</span>
-                  <button
-                    type="button"
-                    className={buttonClass.ghost}
-                    disabled={page >= pages}
-                    onClick={() => setPage((p) => p + 1)}
-                  >
-                    {t('next')}
-                  </button>
-                </div>
+                <Pager page={page} pageSize={LOG_PAGE_SIZE} total={logs.data.total} onPage={setPage} />
               </>
             )}
           </div>

@@ -2,6 +2,7 @@ import type { PaymentLogItem, PaymentStatus } from '@tollgate/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../../lib/clipboard';
+import { Pager } from '../../../ui/pager';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { notify } from '../../shell/notify';
@@ -73,25 +74,12 @@ export function PaymentHistory() {
               ))}
             </ul>
             {pages > 1 && (
-              <div className="mt-3 flex items-center justify-between text-sm text-slate-600">
-                <button
-                  type="button"
-                  className={buttonClass.ghost}
-                  disabled={page <= 1}
-                  onClick={() => setPage((p) => p - 1)}
-                >
-                  {t('previous')}
-                </button>
-                <span>{t('page_of', { page, pages })}</span>
-                <button
-                  type="button"
-                  className={buttonClass.ghost}
-                  disabled={page >= pages}
-                  onClick={() => setPage((p) => p + 1)}
-                >
-                  {t('next')}
-                </button>
-              </div>
+              <Pager
+                page={page}
+                pageSize={PAYMENT_HISTORY_PAGE_SIZE}
+                total={logs.data.total}
+                onPage={setPage}
+              />
             )}
           </>
         )}
