@@ -47,16 +47,19 @@ const PROXIED_PREFIXES = ['/api', '/v1', '/v1beta'];
  * whose only content-type parser leaves the body as the raw stream.
  */
 export async function registerGatewayRoutes(fastify: FastifyInstance, deps: GatewayRouteDeps): Promise<void> {
-  await fastify.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  function forwardRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    return forward(request, reply, deps);
+  }
 
-    const proxy = (request: FastifyRequest, reply: FastifyReply) => forward(request, reply, deps);
+  await fastify.register(async function gatewayScope(scope) {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', leaveBodyAsStream);
+
     // Forwarding starts in the route's own onRequest hook: the reply is hijacked there, so Fastify
     // skips its content-type parser, preParsing, validation and preHandler steps, which the profile
     // showed costing every /v1 call (the parser binds an AsyncResource per request). The handler is
     // the same call, for the path Fastify would take if a hook ever let the request through.
-    const route = { onRequest: proxy, handler: proxy };
+    const route = { onRequest: forwardRequest, handler: forwardRequest };
     for (const prefix of PROXIED_PREFIXES) {
       scope.all(prefix, route);
       scope.all(`${prefix}/*`, route);
@@ -64,16 +67,25 @@ export async function registerGatewayRoutes(fastify: FastifyInstance, deps: Gate
 
     const web = deps.web;
     if (web?.available()) {
-      const serveWeb = (request: FastifyRequest, reply: FastifyReply) => {
-        reply.hijack();
-        // Hijacked: the headers the platform set on the Fastify reply are never written.
-        reply.raw.setHeader('x-request-id', request.id);
-        web.serve(request.raw, reply.raw, request.url);
-      };
-      scope.get('/', serveWeb);
-      scope.get('/*', serveWeb);
+      const serveWebApp = webApp(web);
+      scope.get('/', serveWebApp);
+      scope.get('/*', serveWebApp);
     }
   });
+}
+
+function leaveBodyAsStream(_request: FastifyRequest, _payload: unknown, done: (error: null) => void): void {
+  done(null);
+}
+
+/** Everything outside the proxied prefixes: the web app's files, its index for its own routes. */
+function webApp(web: WebStatic): (request: FastifyRequest, reply: FastifyReply) => void {
+  return function serveWebApp(request, reply) {
+    reply.hijack();
+    // Hijacked: the headers the platform set on the Fastify reply are never written.
+    reply.raw.setHeader('x-request-id', request.id);
+    web.serve(request.raw, reply.raw, request.url);
+  };
 }
 
 async function forward(request: FastifyRequest, reply: FastifyReply, deps: GatewayRouteDeps): Promise<void> {
