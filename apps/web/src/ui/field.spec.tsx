@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { InputField, SelectField, TextAreaField } from './field';
+import { CheckboxField, InputField, SelectField, TextAreaField } from './field';
 import { TextField } from './text-field';
 
 describe('InputField, SelectField, TextAreaField', () => {
@@ -38,6 +38,21 @@ describe('InputField, SelectField, TextAreaField', () => {
     const area = screen.getByLabelText('Описание');
     await userEvent.type(area, 'one{enter}two');
     expect(area).toHaveValue('one\ntwo');
+  });
+});
+
+describe('CheckboxField', () => {
+  it('is named by its children and reports its checked state', async () => {
+    const onChange = jest.fn();
+    render(
+      <CheckboxField name="agreement" onChange={(e) => onChange(e.target.checked)}>
+        Я согласен <a href="/terms">с условиями</a>
+      </CheckboxField>,
+    );
+    const box = screen.getByRole('checkbox', { name: 'Я согласен с условиями' });
+    expect(box).toHaveAttribute('name', 'agreement');
+    await userEvent.click(box);
+    expect(onChange).toHaveBeenCalledWith(true);
   });
 });
 

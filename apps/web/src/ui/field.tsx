@@ -66,3 +66,17 @@ export function TextAreaField({
     </Field>
   );
 }
+
+/** A checkbox with its label (the children) beside it. */
+export function CheckboxField({
+  children,
+  className,
+  ...input
+}: { children: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
+  return (
+    <label className={`flex items-start gap-2 text-sm text-slate-700 ${className ?? ''}`}>
+      <input type="checkbox" className="mt-0.5 size-4 shrink-0 accent-indigo-600" {...input} />
+      <span>{children}</span>
+    </label>
+  );
+}

@@ -3,8 +3,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../ui/dialog';
-import { buttonClass, inputClass, labelClass } from '../../../ui/styles';
-import { InputField, SelectField } from '../../../ui/field';
+import { buttonClass } from '../../../ui/styles';
+import { CheckboxField, InputField, SelectField, TextAreaField } from '../../../ui/field';
 import { errorMessage } from '../../../api/error-message';
 import { notify } from '../../shell/notify';
 import { fetchUpstreamModels, type ChannelDraft } from '../admin-api';
@@ -141,20 +141,16 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
           placeholder="default,vip"
           onChange={(e) => set('group', e.target.value)}
         />
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('channel_model_mapping')}</span>
-          <textarea
-            className={`${inputClass} font-mono text-xs`}
-            rows={3}
-            placeholder='{"gpt-4o": "gpt-4o-2024-08-06"}'
-            value={draft.model_mapping}
-            aria-invalid={!mappingValid}
-            onChange={(e) => set('model_mapping', e.target.value)}
-          />
-          {!mappingValid ? (
-            <span className="text-xs text-red-600">{t('channel_mapping_invalid')}</span>
-          ) : null}
-        </label>
+        <TextAreaField
+          label={t('channel_model_mapping')}
+          error={mappingValid ? undefined : t('channel_mapping_invalid')}
+          className="font-mono text-xs"
+          rows={3}
+          placeholder='{"gpt-4o": "gpt-4o-2024-08-06"}'
+          value={draft.model_mapping}
+          aria-invalid={!mappingValid}
+          onChange={(e) => set('model_mapping', e.target.value)}
+        />
         <div className="grid grid-cols-2 gap-3">
           <InputField
             label={t('channel_priority')}
@@ -197,14 +193,12 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
             onChange={(e) => set('other', e.target.value)}
           />
         </div>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={draft.auto_ban === 1}
-            onChange={(e) => set('auto_ban', e.target.checked ? 1 : 0)}
-          />
+        <CheckboxField
+          checked={draft.auto_ban === 1}
+          onChange={(e) => set('auto_ban', e.target.checked ? 1 : 0)}
+        >
           {t('channel_auto_ban')}
-        </label>
+        </CheckboxField>
         <div className="flex justify-end">
           <button type="submit" className={buttonClass.primary} disabled={busy || !complete || !mappingValid}>
             {t('save')}

@@ -6,6 +6,7 @@ import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
+import { CheckboxField } from '../../../ui/field';
 import { useMoney } from '../../currency/use-money';
 import { notify } from '../../shell/notify';
 import { PagedTable } from '../../../ui/paged-table';
@@ -141,14 +142,12 @@ export function ChannelsScreen() {
           <option value="enabled">{t('status_enabled')}</option>
           <option value="disabled">{t('status_disabled')}</option>
         </select>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={draftFilter.tag_mode ?? false}
-            onChange={(e) => setDraftFilter({ ...draftFilter, tag_mode: e.target.checked || undefined })}
-          />
+        <CheckboxField
+          checked={draftFilter.tag_mode ?? false}
+          onChange={(e) => setDraftFilter({ ...draftFilter, tag_mode: e.target.checked || undefined })}
+        >
           {t('channels_by_tag')}
-        </label>
+        </CheckboxField>
         <button type="submit" className={buttonClass.secondary}>
           {t('search')}
         </button>

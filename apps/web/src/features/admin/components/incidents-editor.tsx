@@ -15,7 +15,7 @@ import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, labelClass } from '../../../ui/styles';
-import { InputField, SelectField } from '../../../ui/field';
+import { CheckboxField, InputField, SelectField } from '../../../ui/field';
 import { createIncident, deleteIncident, fetchIncidentsAdmin, updateIncident } from '../admin-api';
 import { useAdminMutation } from '../use-admin-mutation';
 import { MarkdownField } from './markdown-field';
@@ -198,21 +198,20 @@ function IncidentDialog({
         <fieldset className="flex flex-wrap gap-3 text-sm">
           <legend className={labelClass}>{t('incident_components')}</legend>
           {STATUS_COMPONENTS.map((component) => (
-            <label key={component} className="flex items-center gap-1">
-              <input
-                type="checkbox"
-                checked={draft.components.includes(component)}
-                onChange={(e) =>
-                  setDraft({
-                    ...draft,
-                    components: e.target.checked
-                      ? [...draft.components, component]
-                      : draft.components.filter((c) => c !== component),
-                  })
-                }
-              />
+            <CheckboxField
+              key={component}
+              checked={draft.components.includes(component)}
+              onChange={(e) =>
+                setDraft({
+                  ...draft,
+                  components: e.target.checked
+                    ? [...draft.components, component]
+                    : draft.components.filter((c) => c !== component),
+                })
+              }
+            >
               {component}
-            </label>
+            </CheckboxField>
           ))}
         </fieldset>
         <MarkdownField

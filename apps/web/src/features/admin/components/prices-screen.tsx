@@ -7,7 +7,7 @@ import { queryKeys } from '../../../api/query-keys';
 import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
-import { InputField } from '../../../ui/field';
+import { CheckboxField, InputField } from '../../../ui/field';
 import { useExchangeRate } from '../../currency/exchange-rate-api';
 import { formatPrice, usdPriceIn } from '../../currency/money';
 import { notify } from '../../shell/notify';
@@ -279,22 +279,18 @@ function ModelPriceDialog({
           ))}
         </div>
         <div className="flex gap-4 text-sm">
-          <label className="flex items-center gap-2">
-            <input
-              type="checkbox"
-              checked={draft.sota}
-              onChange={(e) => setDraft({ ...draft, sota: e.target.checked })}
-            />
+          <CheckboxField
+            checked={draft.sota}
+            onChange={(e) => setDraft({ ...draft, sota: e.target.checked })}
+          >
             {t('price_sota')}
-          </label>
-          <label className="flex items-center gap-2">
-            <input
-              type="checkbox"
-              checked={draft.deprecated}
-              onChange={(e) => setDraft({ ...draft, deprecated: e.target.checked })}
-            />
+          </CheckboxField>
+          <CheckboxField
+            checked={draft.deprecated}
+            onChange={(e) => setDraft({ ...draft, deprecated: e.target.checked })}
+          >
             {t('price_deprecated')}
-          </label>
+          </CheckboxField>
         </div>
         <div className="flex justify-end">
           <button type="submit" className={buttonClass.primary} disabled={busy || !valid}>

@@ -7,7 +7,7 @@ import { useAuthForm } from '../hooks/use-auth-form';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 import { useSendCode } from '../hooks/use-send-code';
 import { canSubmitRegister, validateRegister, type RegisterForm as RegisterFields } from '../validation';
-import { ConsentCheckbox } from './consent-checkbox';
+import { CheckboxField } from '../../../ui/field';
 import { FormError } from '../../../ui/form-error';
 import { primaryButtonClass } from './form-message';
 import { OAuthButtons } from './oauth-buttons';
@@ -82,10 +82,10 @@ export function RegisterForm() {
           />
         }
       />
-      <ConsentCheckbox
+      <CheckboxField
         name="agreeToTerms"
         checked={form.agreeToTerms}
-        onChange={(v) => set('agreeToTerms', v)}
+        onChange={(e) => set('agreeToTerms', e.target.checked)}
       >
         <Trans
           t={t}
@@ -96,14 +96,14 @@ export function RegisterForm() {
             privacy: <Link to={ROUTES.privacy} className={legalLink} />,
           }}
         />
-      </ConsentCheckbox>
-      <ConsentCheckbox
+      </CheckboxField>
+      <CheckboxField
         name="agreeToDataProcessing"
         checked={form.agreeToDataProcessing}
-        onChange={(v) => set('agreeToDataProcessing', v)}
+        onChange={(e) => set('agreeToDataProcessing', e.target.checked)}
       >
         {t('agree_data_processing')}
-      </ConsentCheckbox>
+      </CheckboxField>
       <FormError message={error} />
       <button type="submit" disabled={passwordTooLong || pending} className={primaryButtonClass}>
         {t('submit_register')}

@@ -5,6 +5,8 @@ import { Link } from 'react-router-dom';
 import { ROUTES, sitePaths } from '../../../lib/routes';
 import { errorMessage } from '../../../api/error-message';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { CheckboxField } from '../../../ui/field';
+import { TextField } from '../../../ui/text-field';
 import { FormError } from '../../../ui/form-error';
 import { useAccount } from '../../session/session-api';
 import { notify } from '../../shell/notify';
@@ -179,42 +181,28 @@ export function TopUpForm() {
           </p>
         )}
       </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="payment-email" className={labelClass}>
-          {t('receipt_email')}
-        </label>
-        <input
-          id="payment-email"
-          name="email"
-          type="email"
-          className={inputClass}
-          value={email}
-          onChange={(e) => {
-            setEmailTouched(true);
-            set('email', e.target.value);
-          }}
-        />
-        <p className="text-xs text-slate-500">{t('receipt_email_hint')}</p>
-      </div>
-      <label className="flex items-start gap-2 text-sm text-slate-700">
-        <input
-          type="checkbox"
-          name="agreement"
-          className="mt-0.5 size-4 shrink-0 accent-indigo-600"
-          checked={form.agreed}
-          onChange={(e) => set('agreed', e.target.checked)}
-        />
-        <span>
-          {t('agreement_before')}{' '}
-          <Link to={paths.terms} className="text-indigo-600 underline">
-            {t('agreement_terms')}
-          </Link>{' '}
-          {t('agreement_and')}{' '}
-          <Link to={paths.offer} className="text-indigo-600 underline">
-            {t('agreement_offer')}
-          </Link>
-        </span>
-      </label>
+      <TextField
+        id="payment-email"
+        label={t('receipt_email')}
+        hint={t('receipt_email_hint')}
+        name="email"
+        type="email"
+        value={email}
+        onChange={(e) => {
+          setEmailTouched(true);
+          set('email', e.target.value);
+        }}
+      />
+      <CheckboxField name="agreement" checked={form.agreed} onChange={(e) => set('agreed', e.target.checked)}>
+        {t('agreement_before')}{' '}
+        <Link to={paths.terms} className="text-indigo-600 underline">
+          {t('agreement_terms')}
+        </Link>{' '}
+        {t('agreement_and')}{' '}
+        <Link to={paths.offer} className="text-indigo-600 underline">
+          {t('agreement_offer')}
+        </Link>
+      </CheckboxField>
       <FormError message={problem} />
       <button type="submit" className={buttonClass.primary} disabled={payment.isPending || promo.isPending}>
         {t('pay')}

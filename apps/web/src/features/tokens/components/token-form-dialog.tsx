@@ -3,6 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, inputClass, labelClass } from '../../../ui/styles';
+import { CheckboxField } from '../../../ui/field';
+import { TextField } from '../../../ui/text-field';
 import { FormError } from '../../../ui/form-error';
 import {
   EMPTY_TOKEN_FORM,
@@ -105,72 +107,51 @@ function TokenFormBody({ initial, groupLimits, busy, submitLabel, onCancel, onSu
 
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-      <div className="flex flex-col gap-1">
-        <label htmlFor="token-name" className={labelClass}>
-          {t('field_name')}
-        </label>
-        <input
-          id="token-name"
-          name="name"
-          className={inputClass}
-          value={form.name}
-          maxLength={50}
-          onChange={(e) => set('name', e.target.value)}
-        />
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="token-expires" className={labelClass}>
-          {t('field_expires')}
-        </label>
-        <input
-          id="token-expires"
-          name="expired_time"
-          type="datetime-local"
-          className={inputClass}
-          value={form.expiresAt}
-          onChange={(e) => set('expiresAt', e.target.value)}
-        />
-        <p className="text-xs text-slate-500">{t('field_expires_hint')}</p>
-      </div>
+      <TextField
+        id="token-name"
+        label={t('field_name')}
+        name="name"
+        value={form.name}
+        maxLength={50}
+        onChange={(e) => set('name', e.target.value)}
+      />
+      <TextField
+        id="token-expires"
+        label={t('field_expires')}
+        hint={t('field_expires_hint')}
+        name="expired_time"
+        type="datetime-local"
+        value={form.expiresAt}
+        onChange={(e) => set('expiresAt', e.target.value)}
+      />
       <fieldset className="flex flex-col gap-2">
-        <label className="flex items-center gap-2 text-sm text-slate-700">
-          <input
-            type="checkbox"
-            name="unlimited_quota"
-            className="size-4 accent-indigo-600"
-            checked={form.unlimitedQuota}
-            onChange={(e) => set('unlimitedQuota', e.target.checked)}
-          />
+        <CheckboxField
+          name="unlimited_quota"
+          checked={form.unlimitedQuota}
+          onChange={(e) => set('unlimitedQuota', e.target.checked)}
+        >
           {t('field_unlimited')}
-        </label>
+        </CheckboxField>
         {!form.unlimitedQuota && (
-          <div className="flex flex-col gap-1">
-            <label htmlFor="token-quota" className={labelClass}>
-              {t('field_quota_usd')}
-            </label>
-            <input
-              id="token-quota"
-              name="remain_quota"
-              inputMode="decimal"
-              className={inputClass}
-              value={form.quotaUsd}
-              onChange={(e) => set('quotaUsd', e.target.value)}
-            />
-            <p className="text-xs text-slate-500">{t('field_quota_hint')}</p>
-          </div>
+          <TextField
+            id="token-quota"
+            label={t('field_quota_usd')}
+            hint={t('field_quota_hint')}
+            name="remain_quota"
+            inputMode="decimal"
+            value={form.quotaUsd}
+            onChange={(e) => set('quotaUsd', e.target.value)}
+          />
         )}
       </fieldset>
       <fieldset className="flex flex-col gap-2">
-        <label className="flex items-center gap-2 text-sm text-slate-700">
-          <input
-            type="checkbox"
-            name="model_limits_enabled"
-            className="size-4 accent-indigo-600"
-            checked={form.modelLimitsEnabled}
-            onChange={(e) => set('modelLimitsEnabled', e.target.checked)}
-          />
+        <CheckboxField
+          name="model_limits_enabled"
+          checked={form.modelLimitsEnabled}
+          onChange={(e) => set('modelLimitsEnabled', e.target.checked)}
+        >
           {t('field_model_limits_enabled')}
-        </label>
+        </CheckboxField>
         {form.modelLimitsEnabled && (
           <textarea
             aria-label={t('field_model_limits')}
