@@ -1,19 +1,18 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { inputClass, labelClass } from './styles';
 
-interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
-  name: string;
+type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
   hint?: ReactNode;
   /** Said under the input in red while set. */
   error?: ReactNode;
   /** Something beside the input, such as a send-code button. */
   addon?: ReactNode;
-}
+} & ({ name: string } | { id: string });
 
 /** A label above its input (linked by id, `field-<name>` unless given), an addon beside it, a hint or an error under it. */
 export function TextField({ label, hint, error, addon, id, name, className, ...input }: TextFieldProps) {
-  const inputId = id ?? `field-${name}`;
+  const inputId = id ?? `field-${name ?? ''}`;
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={inputId} className={labelClass}>

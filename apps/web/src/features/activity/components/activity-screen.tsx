@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../ui/page-header';
 import { Pager } from '../../../ui/pager';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { buttonClass, cardClass } from '../../../ui/styles';
+import { TextField } from '../../../ui/text-field';
 import { LazyDailyUsageChart } from '../../charts/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
 import { FormError } from '../../../ui/form-error';
@@ -63,58 +64,38 @@ export function ActivityScreen() {
       />
       <section className={cardClass} aria-label={t('filters_label')}>
         <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-          <div className="flex flex-col gap-1">
-            <label htmlFor="activity-start" className={labelClass}>
-              {t('from')}
-            </label>
-            <input
-              id="activity-start"
-              type="date"
-              className={inputClass}
-              value={range.start}
-              onChange={(e) => changeRange({ start: e.target.value })}
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor="activity-end" className={labelClass}>
-              {t('to')}
-            </label>
-            <input
-              id="activity-end"
-              type="date"
-              className={inputClass}
-              value={range.end}
-              onChange={(e) => changeRange({ end: e.target.value })}
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor="activity-model" className={labelClass}>
-              {t('model_filter')}
-            </label>
-            <input
-              id="activity-model"
-              className={inputClass}
-              value={modelName}
-              onChange={(e) => {
-                setModelName(e.target.value);
-                setPage(1);
-              }}
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor="activity-token" className={labelClass}>
-              {t('token_filter')}
-            </label>
-            <input
-              id="activity-token"
-              className={inputClass}
-              value={tokenName}
-              onChange={(e) => {
-                setTokenName(e.target.value);
-                setPage(1);
-              }}
-            />
-          </div>
+          <TextField
+            id="activity-start"
+            label={t('from')}
+            type="date"
+            value={range.start}
+            onChange={(e) => changeRange({ start: e.target.value })}
+          />
+          <TextField
+            id="activity-end"
+            label={t('to')}
+            type="date"
+            value={range.end}
+            onChange={(e) => changeRange({ end: e.target.value })}
+          />
+          <TextField
+            id="activity-model"
+            label={t('model_filter')}
+            value={modelName}
+            onChange={(e) => {
+              setModelName(e.target.value);
+              setPage(1);
+            }}
+          />
+          <TextField
+            id="activity-token"
+            label={t('token_filter')}
+            value={tokenName}
+            onChange={(e) => {
+              setTokenName(e.target.value);
+              setPage(1);
+            }}
+          />
         </div>
         {problem && (
           <div className="mt-3">

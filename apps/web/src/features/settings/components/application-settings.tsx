@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-message';
 import { changeLanguage, currentLanguage } from '../../../i18n/i18n';
 import { LANGUAGES, type Language } from '../../../i18n/language';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { buttonClass, cardClass } from '../../../ui/styles';
+import { SelectField } from '../../../ui/field';
 import { CURRENCIES, normalizeCurrency, useDefaultCurrency, type Currency } from '../../currency/currency';
 import { notify } from '../../shell/notify';
 import { updateSetting } from '../settings-api';
@@ -43,42 +44,32 @@ export function ApplicationSettings() {
       <h2 id="app-settings-title" className="text-lg font-semibold text-slate-900">
         {t('app_title')}
       </h2>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="settings-currency" className={labelClass}>
-          {t('default_currency')}
-        </label>
-        <select
-          id="settings-currency"
-          name="defaultCurrency"
-          className={inputClass}
-          value={currency}
-          onChange={(e) => setCurrency(normalizeCurrency(e.target.value))}
-        >
-          {CURRENCIES.map((code) => (
-            <option key={code} value={code}>
-              {t(`currency_${code.toLowerCase()}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="settings-language" className={labelClass}>
-          {t('language')}
-        </label>
-        <select
-          id="settings-language"
-          name="language"
-          className={inputClass}
-          value={language}
-          onChange={(e) => setLanguage(e.target.value as Language)}
-        >
-          {LANGUAGES.map((code) => (
-            <option key={code} value={code}>
-              {t(`language_${code}`)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        id="settings-currency"
+        label={t('default_currency')}
+        name="defaultCurrency"
+        value={currency}
+        onChange={(e) => setCurrency(normalizeCurrency(e.target.value))}
+      >
+        {CURRENCIES.map((code) => (
+          <option key={code} value={code}>
+            {t(`currency_${code.toLowerCase()}`)}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        id="settings-language"
+        label={t('language')}
+        name="language"
+        value={language}
+        onChange={(e) => setLanguage(e.target.value as Language)}
+      >
+        {LANGUAGES.map((code) => (
+          <option key={code} value={code}>
+            {t(`language_${code}`)}
+          </option>
+        ))}
+      </SelectField>
       <div>
         <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
           {t('save')}
