@@ -6,8 +6,8 @@ import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
-import { CheckboxField, InputField } from '../../../ui/field';
+import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
+import { CheckboxField, InputField, SelectField } from '../../../ui/field';
 import { useExchangeRate } from '../../currency/exchange-rate-api';
 import { formatPrice, usdPriceIn } from '../../currency/money';
 import { notify } from '../../shell/notify';
@@ -240,19 +240,15 @@ function ModelPriceDialog({
           onChange={(e) => setDraft({ ...draft, provider: e.target.value })}
         />
         {prices.map((key) => (
-          <label key={key} className="flex flex-col gap-1">
-            <span className={labelClass}>{t(`${key}_usd`)}</span>
-            <input
-              className={inputClass}
-              inputMode="decimal"
-              value={draft[key]}
-              aria-invalid={!DECIMAL.test(draft[key].trim())}
-              onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
-            />
-            {DECIMAL.test(draft[key].trim()) ? (
-              <span className="text-xs text-slate-500">{preview(Number(draft[key]))}</span>
-            ) : null}
-          </label>
+          <InputField
+            key={key}
+            label={t(`${key}_usd`)}
+            hint={DECIMAL.test(draft[key].trim()) ? preview(Number(draft[key])) : undefined}
+            inputMode="decimal"
+            value={draft[key]}
+            aria-invalid={!DECIMAL.test(draft[key].trim())}
+            onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+          />
         ))}
         <InputField
           label={t('price_context')}
@@ -262,20 +258,18 @@ function ModelPriceDialog({
         />
         <div className="grid grid-cols-2 gap-3">
           {(['intelligence', 'speed'] as const).map((key) => (
-            <label key={key} className="flex flex-col gap-1">
-              <span className={labelClass}>{t(`price_${key}`)}</span>
-              <select
-                className={inputClass}
-                value={draft[key]}
-                onChange={(e) => setDraft({ ...draft, [key]: Number(e.target.value) })}
-              >
-                {[1, 2, 3, 4, 5].map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SelectField
+              key={key}
+              label={t(`price_${key}`)}
+              value={draft[key]}
+              onChange={(e) => setDraft({ ...draft, [key]: Number(e.target.value) })}
+            >
+              {[1, 2, 3, 4, 5].map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </SelectField>
           ))}
         </div>
         <div className="flex gap-4 text-sm">

@@ -8,7 +8,7 @@ import { errorMessage } from '../../../api/error-message';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
-import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 import { InputField } from '../../../ui/field';
 import { useMoney } from '../../currency/use-money';
 import { useAccount } from '../../session/session-api';
@@ -281,33 +281,27 @@ function UserEditDialog({ user, busy, onClose, onSave }: EditProps) {
           maxLength={64}
           onChange={(e) => setGroup(e.target.value)}
         />
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('balance_quota')}</span>
-          <input
-            className={inputClass}
-            inputMode="numeric"
-            value={quota}
-            onChange={(e) => setQuota(e.target.value)}
-            aria-invalid={quotaValue === null}
-          />
-          <span className="text-xs text-slate-500">
-            {quotaValue === null
+        <InputField
+          label={t('balance_quota')}
+          hint={
+            quotaValue === null
               ? t('quota_invalid')
-              : t('quota_worth', { amount: money.formatQuota(quotaValue) })}
-          </span>
-        </label>
+              : t('quota_worth', { amount: money.formatQuota(quotaValue) })
+          }
+          inputMode="numeric"
+          value={quota}
+          onChange={(e) => setQuota(e.target.value)}
+          aria-invalid={quotaValue === null}
+        />
         {quotaChanged ? (
-          <label className="flex flex-col gap-1">
-            <span className={labelClass}>{t('quota_reason')}</span>
-            <input
-              className={inputClass}
-              value={reason}
-              maxLength={500}
-              required
-              onChange={(e) => setReason(e.target.value)}
-            />
-            <span className="text-xs text-slate-500">{t('quota_reason_hint')}</span>
-          </label>
+          <InputField
+            label={t('quota_reason')}
+            hint={t('quota_reason_hint')}
+            value={reason}
+            maxLength={500}
+            required
+            onChange={(e) => setReason(e.target.value)}
+          />
         ) : null}
         <div className="flex justify-end">
           <button
