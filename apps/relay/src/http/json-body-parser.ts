@@ -11,16 +11,20 @@ const COUNTED_BYTES = new WeakMap<FastifyRequest, number>();
 export function registerJsonBodyParser(scope: FastifyInstance): void {
   const parseJson = scope.getDefaultJsonParser('error', 'error');
   scope.removeContentTypeParser('application/json');
-  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (declaredLength(request) === undefined) COUNTED_BYTES.set(request, Buffer.byteLength(text));
-    // No body under a JSON content type is "no body" (routes that need one say so), as elsewhere.
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    parseJson(request, text, done);
-  });
+  scope.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    function parseJsonCountingBytes(request, body, done) {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (declaredLength(request) === undefined) COUNTED_BYTES.set(request, Buffer.byteLength(text));
+      // No body under a JSON content type is "no body" (routes that need one say so), as elsewhere.
+      if (text.trim() === '') {
+        done(null, undefined);
+        return;
+      }
+      parseJson(request, text, done);
+    },
+  );
 }
 
 function declaredLength(request: FastifyRequest): number | undefined {
