@@ -69,6 +69,30 @@ export default tseslint.config(
     },
   },
   {
+    // The composition rule (docs/platform.md, "Composition"): what a hot path's scope runs per call is a
+    // named function — no anonymous closure registered on the scope or written as a route's handler.
+    files: [
+      'apps/relay/src/http/v1-routes.ts',
+      'apps/relay/src/http/json-body-parser.ts',
+      'apps/gateway/src/gateway.routes.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.object.name='scope'][callee.property.name=/^(route|get|post|all|addHook|addContentTypeParser|setErrorHandler)$/] > :matches(ArrowFunctionExpression, FunctionExpression[id=null])",
+          message: 'Register a named handler on the scope (docs/platform.md, "Composition").',
+        },
+        {
+          selector:
+            'Property[key.name=/^(handle|handler|onRequest)$/] > :matches(ArrowFunctionExpression, FunctionExpression[id=null]).value',
+          message: 'A route\'s handler is a named function (docs/platform.md, "Composition").',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
