@@ -7,7 +7,7 @@ import {
   databaseOutage,
   deadLettered,
   eventually,
-  INFRASTRUCTURES,
+  describeOnRealInfrastructure,
   openInfrastructure,
   publishUsage,
   randomUserId,
@@ -28,9 +28,7 @@ const aCharge = (userId: number, channelId: number, quota: number) =>
 
 // The fault is admin's PostgreSQL going away under a running service: on embedded infrastructure
 // there is no server connection to cut (PGlite runs in the test process).
-const onRealInfrastructure = INFRASTRUCTURES.includes('real') ? describe : describe.skip;
-
-onRealInfrastructure("channels' used quota across a database outage (real infrastructure)", () => {
+describeOnRealInfrastructure("channels' used quota across a database outage (real infrastructure)", () => {
   const secret = randomBytes(32).toString('hex');
   let infra: TestInfrastructureWithDatabase;
   let proxy: TcpProxy;

@@ -11,7 +11,7 @@ import {
   databaseOutage,
   deadLettered,
   eventually,
-  INFRASTRUCTURES,
+  describeOnRealInfrastructure,
   openInfrastructure,
   publishUsage,
   recordDeadLetters,
@@ -30,9 +30,7 @@ const usage = (userId: number, tokenId: number, quota: number, createdAt: number
 
 // The fault is auth's PostgreSQL going away under a running service: on embedded infrastructure
 // there is no server connection to cut (PGlite runs in the test process).
-const onRealInfrastructure = INFRASTRUCTURES.includes('real') ? describe : describe.skip;
-
-onRealInfrastructure("API keys' used quota across a database outage (real infrastructure)", () => {
+describeOnRealInfrastructure("API keys' used quota across a database outage (real infrastructure)", () => {
   const secret = randomBytes(32).toString('hex');
   let infra: TestInfrastructureWithDatabase;
   let proxy: TcpProxy;

@@ -5,7 +5,7 @@ import {
   anIdentityUser,
   databaseOutage,
   deadLettered,
-  INFRASTRUCTURES,
+  describeOnRealInfrastructure,
   randomUserId,
   withDatabase,
   type TcpProxy,
@@ -19,9 +19,7 @@ const IDENTITY_USER = TOPICS.identityUser.name;
 
 // The fault is billing's PostgreSQL going away under a running service: on embedded infrastructure
 // there is no server connection to cut (PGlite runs in the test process).
-const onRealInfrastructure = INFRASTRUCTURES.includes('real') ? describe : describe.skip;
-
-onRealInfrastructure('billing accounts across a database outage (real infrastructure)', () => {
+describeOnRealInfrastructure('billing accounts across a database outage (real infrastructure)', () => {
   const harness = new BillingHarness('real', 'billing-accounts-outage-it', {
     topics: [TOPICS.identityUser],
     record: [TOPICS.billingBalance, { name: deadLetterTopic(IDENTITY_USER) }],

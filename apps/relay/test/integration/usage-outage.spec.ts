@@ -9,7 +9,7 @@ import type { RunningService } from '@tollgate/runtime';
 import {
   eventually,
   getJson,
-  INFRASTRUCTURES,
+  describeOnRealInfrastructure,
   openInfrastructure,
   startFakeUpstream,
   TopicRecorder,
@@ -52,9 +52,7 @@ class BrokerOutage implements EventBus {
 
 // The fault is the broker going away under a running relay: the in-process bus of embedded mode
 // lives in the service's own process and cannot go away alone.
-const onRealInfrastructure = INFRASTRUCTURES.includes('real') ? describe : describe.skip;
-
-onRealInfrastructure('relay usage across a broker outage (real infrastructure)', () => {
+describeOnRealInfrastructure('relay usage across a broker outage (real infrastructure)', () => {
   const secret = randomBytes(32).toString('hex');
   let infra: TestInfrastructure;
   let outage: BrokerOutage;

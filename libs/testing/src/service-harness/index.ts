@@ -6,6 +6,7 @@ export { freePort } from '@tollgate/runtime';
 export { requireEnv, START_INFRASTRUCTURE_HINT } from './require-env';
 export { newRunId } from './run-id';
 export {
+  describeOnRealInfrastructure,
   INFRASTRUCTURES,
   scenarioInfrastructures,
   openInfrastructure,

@@ -34,6 +34,17 @@ export function scenarioInfrastructures(
 
 export const INFRASTRUCTURES: readonly InfrastructureKind[] = scenarioInfrastructures(process.env);
 
+/**
+ * `describe` for a scenario whose fault needs real servers (a database connection to cut, a broker to
+ * lose): embedded infrastructure has neither (PGlite and the in-process bus live in the test process).
+ * Jest marks it skipped when the run has only the embedded infrastructure (a laptop without
+ * PostgreSQL, Redis and Kafka, or TOLLGATE_TEST_INFRA=embedded); `npm test` always has the real one.
+ */
+export function describeOnRealInfrastructure(name: string, scenario: () => void): void {
+  // Looked up when called: this module is loaded outside Jest too (the chaos suite, the bench).
+  (INFRASTRUCTURES.includes('real') ? describe : describe.skip)(name, scenario);
+}
+
 /** Partitions of the topics the buses create; tests that reason about record order per partition need it. */
 export const TOPIC_PARTITIONS = 3;
 
