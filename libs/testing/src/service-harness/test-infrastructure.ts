@@ -41,7 +41,10 @@ export const INFRASTRUCTURES: readonly InfrastructureKind[] = scenarioInfrastruc
  * PostgreSQL, Redis and Kafka, or TOLLGATE_TEST_INFRA=embedded); `npm test` always has the real one.
  */
 export function describeOnRealInfrastructure(name: string, scenario: () => void): void {
-  // Looked up when called: this module is loaded outside Jest too (the chaos suite, the bench).
+  // Jest's globals, looked up when called: this package is also built and loaded outside Jest (the
+  // chaos suite, the bench), without Jest's types.
+  type Describe = (name: string, scenario: () => void) => void;
+  const { describe } = globalThis as unknown as { describe: Describe & { skip: Describe } };
   (INFRASTRUCTURES.includes('real') ? describe : describe.skip)(name, scenario);
 }
 
