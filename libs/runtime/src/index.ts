@@ -10,6 +10,7 @@ import type * as SettingsTableModule from './settings-table';
 export * from './service-runtime';
 export * from './run-main';
 export * from './free-port';
+export * from './socket-lock';
 
 // The rest pulls in NestJS, MikroORM, Kafka, Redis and OpenTelemetry (about 100 MB of RSS). A
 // service's main.ts imports this package before it knows whether it is a cluster primary, which

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rmSync, statSync } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
+import { holdSocketLock, probeSocketLock } from '@tollgate/runtime';
 
 export interface DataDirLock {
   release(): Promise<void>;
@@ -20,24 +20,19 @@ export interface DataDirLock {
  */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const address = lockAddress(dataDir);
-  // A probe from a second platform only needs the connection to open; nothing is said on it.
-  const server = createServer((socket) => socket.destroy());
   try {
-    await listen(server, address);
+    return await holdSocketLock(address);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    if (isAbstract(address) || (await acceptsConnections(address))) {
+    if (isAbstract(address) || (await probeSocketLock(address)) === 'held') {
       throw new Error(
         `The data directory ${resolve(dataDir)} is in use by another running Tollgate platform: ` +
           'stop that one first, or give this one another TOLLGATE_DATA_DIR.',
       );
     }
     rmSync(address, { force: true });
-    await listen(server, address);
+    return holdSocketLock(address);
   }
-  // The lock must not keep the process alive on its own.
-  server.unref();
-  return { release: () => new Promise<void>((done) => server.close(() => done())) };
 }
 
 function lockAddress(dataDir: string): string {
@@ -49,25 +44,4 @@ function lockAddress(dataDir: string): string {
 
 function isAbstract(address: string): boolean {
   return address.startsWith('\0');
-}
-
-function listen(server: Server, address: string): Promise<void> {
-  return new Promise((done, fail) => {
-    server.once('error', fail);
-    server.listen(address, () => {
-      server.off('error', fail);
-      done();
-    });
-  });
-}
-
-function acceptsConnections(address: string): Promise<boolean> {
-  return new Promise((answer) => {
-    const socket = createConnection(address);
-    socket.once('connect', () => {
-      socket.destroy();
-      answer(true);
-    });
-    socket.once('error', () => answer(false));
-  });
 }

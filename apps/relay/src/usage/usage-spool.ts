@@ -3,7 +3,7 @@ import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'nod
 import { join } from 'node:path';
 import type { UsageRecorded } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
-import { holdOwnerLock, isOwnerAlive, type OwnerLock } from './spool-owner-lock';
+import { holdSocketLock, probeSocketLock, type SocketLock } from '@tollgate/runtime';
 
 /** `<owner>.jsonl` is what the owner appends to; `<owner>-<n>.jsonl` are spools it adopted. */
 const SPOOL_FILE = /^([0-9a-f]{16})(?:-\d+)?\.jsonl$/;
@@ -21,7 +21,7 @@ type Settle = (error?: unknown) => void;
 /**
  * usage.recorded that the broker has not taken yet, on disk: what a relay holds for a broker that is
  * away survives the relay dying. Each process appends (write + fsync) to a file of its own, named by
- * a random id and marked alive by an operating-system lock (spool-owner-lock.ts), so that replicas
+ * a random id and marked alive by a socket lock (`holdSocketLock`, libs/runtime), so that replicas
  * and worker processes sharing a directory never write one file; a relay that starts claims, by an
  * atomic rename, the files of every owner that is gone and publishes their events.
  *
@@ -34,7 +34,7 @@ type Settle = (error?: unknown) => void;
 export class UsageSpool {
   /** This process's owner id; its files are `<id>.jsonl` and `<id>-<n>.jsonl`. */
   readonly id = randomBytes(8).toString('hex');
-  private lock: Promise<OwnerLock> | undefined;
+  private lock: Promise<SocketLock> | undefined;
   private file: Promise<FileHandle> | undefined;
   /** Files claimed from owners that are gone; removed at the next `clear`. */
   private readonly adopted: string[] = [];
@@ -188,11 +188,16 @@ export class UsageSpool {
     for (const path of this.adopted.splice(0)) await rm(path, { force: true });
   }
 
-  /** The lock comes first: no file of this owner exists before other relays can see it alive. */
-  private own(): Promise<OwnerLock> {
+  /**
+   * The lock comes first: no file of this owner exists before other relays can see it alive. It is a
+   * socket file in the spool directory, never abstract, so that processes in different containers
+   * sharing one volume on one host see each other's locks (an abstract socket lives in its network
+   * namespace). Each owner has its own id, so the path is never contended.
+   */
+  private own(): Promise<SocketLock> {
     this.lock ??= (async () => {
       await mkdir(this.options.directory, { recursive: true });
-      return holdOwnerLock(this.lockPath(this.id));
+      return holdSocketLock(this.lockPath(this.id));
     })().catch((error: unknown) => {
       this.lock = undefined;
       throw error;
@@ -266,4 +271,14 @@ function parseEvent(line: string): UsageRecorded | undefined {
     // Not JSON: torn or damaged.
   }
   return undefined;
+}
+
+/**
+ * Whether a spool owner's process is alive. One that released its lock removed the socket file, one
+ * that died left it refusing connections; anything else is taken as alive: a spool is adopted only
+ * when its owner is certainly gone.
+ */
+async function isOwnerAlive(lockPath: string): Promise<boolean> {
+  const state = await probeSocketLock(lockPath);
+  return state !== 'absent' && state !== 'stale';
 }
