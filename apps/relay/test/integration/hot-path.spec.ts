@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -6,49 +5,24 @@ import {
   CHANNEL_MODELS_CALL,
   CHANNEL_TEST_CALL,
   CHANNEL_TYPES,
-  chargeQuota,
-  Role,
-  TOPICS,
   usageRecordedV1,
-  type Envelope,
-  type UsageRecorded,
 } from '@tollgate/contracts';
-import {
-  INTERNAL_IDENTITY_HEADER,
-  SERVICE_TOKEN_HEADER,
-  ServiceTokenSigner,
-  signInternalToken,
-  verifyServiceToken,
-} from '@tollgate/platform';
-import type { RunningService } from '@tollgate/runtime';
-import {
-  eventually,
-  getJson,
-  INFRASTRUCTURES,
-  openInfrastructure,
-  startFakeUpstream,
-  TopicRecorder,
-  waitUntilReady,
-  type FakeUpstream,
-  type TestInfrastructure,
-} from '@tollgate/testing';
-import { startRelay } from '../../src';
+import { SERVICE_TOKEN_HEADER, ServiceTokenSigner, verifyServiceToken } from '@tollgate/platform';
+import { eventually, INFRASTRUCTURES, type FakeUpstream } from '@tollgate/testing';
 import { userAccount } from '../../src/quota/quota-reservations';
-import { RelayWorld, type TestKey } from '../support/relay-world';
+import type { RelayWorld, TestKey } from '../support/relay-world';
 import { sseData, sseEventNames } from '../support/sse-text';
+import { aChannelOn, aChatRequest as chat, costOf, PRICE } from './builders';
+import { bearer, RelayHarness, type Relay } from './relay-harness';
 
 jest.setTimeout(90_000);
 
-const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
-
 describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => {
-  const secret = randomBytes(32).toString('hex');
-  let infra: TestInfrastructure;
-  let world: RelayWorld;
+  const harness = new RelayHarness(kind, 'relay-hot-path', { recordUsage: true });
   let upstream: FakeUpstream;
   let failing: FakeUpstream;
-  let relay: RunningService;
-  let usage: TopicRecorder;
+  let world: RelayWorld;
+  let relay: Relay;
   let rich: TestKey;
   let gpt: string;
   let claude: string;
@@ -58,45 +32,14 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
   const adminCalls: { url: string; token: string; body: unknown }[] = [];
 
   const post = (path: string, headers: Record<string, string>, body: unknown) =>
-    fetch(`${relay.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-  const bearer = (key: TestKey) => ({ authorization: `Bearer ${key.apiKey}` });
-  const chat = (model: string, extra: Record<string, unknown> = {}) => ({
-    model,
-    messages: [{ role: 'user', content: 'Hello there' }],
-    max_tokens: 16,
-    ...extra,
-  });
-  /**
-   * New entities reach relay through the topics, in no set order across topics: a key is ready once
-   * GET /v1/models accepts it and relay's balances table holds its owner.
-   */
-  const keyReady = (key: TestKey) =>
-    eventually(`key and balance of user ${key.userId} in relay`, async () => {
-      const res = await fetch(`${relay.url}/v1/models`, { headers: bearer(key) });
-      if (res.status !== 200) return undefined;
-      const root = await signInternalToken({ userId: 1, role: Role.Root, via: 'session' }, secret);
-      const balance = await getJson<Envelope<{ present: boolean }>>(
-        `${relay.url}/internal/read-models/balances/${key.userId}`,
-        { [INTERNAL_IDENTITY_HEADER]: root },
-      );
-      return balance.body.data?.present === true ? true : undefined;
-    });
-  const eventsOf = (key: TestKey): UsageRecorded[] =>
-    usage.values<UsageRecorded>((event) => event.user_id === key.userId);
-  const eventCount = (key: TestKey, n: number) =>
-    eventually(`${n} usage.recorded events of user ${key.userId}`, async () =>
-      eventsOf(key).length >= n ? eventsOf(key) : undefined,
-    );
+    relay.post(path, headers, body);
+  const eventsOf = (key: TestKey) => harness.usageOf(key.userId);
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'relay-hot-path', { database: false });
-    world = new RelayWorld(infra.runtime.bus, infra.runId);
-    upstream = await startFakeUpstream({ completionTokens: 8, chunks: 4 });
-    failing = await startFakeUpstream({ failRate: 1, failStatus: 503 });
+    await harness.open();
+    world = harness.world;
+    upstream = await harness.upstream({ completionTokens: 8, chunks: 4 });
+    failing = await harness.upstream({ failRate: 1, failStatus: 503 });
     admin = createServer((req: IncomingMessage, res) => {
       let text = '';
       req.on('data', (piece: Buffer) => (text += piece.toString()));
@@ -113,55 +56,30 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     gpt = world.model('gpt');
     claude = world.model('claude');
     fallback = world.model('fallback');
-    relay = await startRelay(
-      {
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'error',
-        TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-        TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
+    relay = await harness.start({
+      env: {
         RELAY_QUOTA_HOLD_MS: '60000',
         ADMIN_URL: `http://127.0.0.1:${(admin.address() as AddressInfo).port}`,
       },
-      infra.runtime,
-    );
-    usage = await TopicRecorder.start(
-      infra.runtime.bus,
-      TOPICS.usageRecorded.name,
-      `relay-it-usage-${infra.runId}`,
-    );
+    });
     await Promise.all([world.price(gpt), world.price(claude), world.price(fallback)]);
-    await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: upstream.url,
-      models: [gpt],
-      model_mapping: { [gpt]: 'gpt-4o-mini' },
-    });
-    await world.channel({
-      type: CHANNEL_TYPES.anthropic,
-      key: 'sk-ant-fake-anthropic-key',
-      base_url: upstream.url,
-      models: [claude],
-      model_mapping: { [claude]: 'claude-sonnet-5-5' },
-    });
+    await world.channel(aChannelOn(upstream, [gpt], { model_mapping: { [gpt]: 'gpt-4o-mini' } }));
+    await world.channel(
+      aChannelOn(upstream, [claude], {
+        type: CHANNEL_TYPES.anthropic,
+        model_mapping: { [claude]: 'claude-sonnet-5-5' },
+      }),
+    );
     // The better channel for `fallback` always fails with 503; the worse one works.
-    await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: failing.url,
-      models: [fallback],
-      priority: 10,
-    });
-    await world.channel({
-      type: CHANNEL_TYPES.gemini,
-      key: 'fake-gemini-key',
-      base_url: upstream.url,
-      models: [fallback],
-      priority: 0,
-      model_mapping: { [fallback]: 'gemini-2.5-flash' },
-    });
-    rich = await world.key(50_000_000);
-    await waitUntilReady(relay.url);
-    await keyReady(rich);
+    await world.channel(aChannelOn(failing, [fallback], { priority: 10 }));
+    await world.channel(
+      aChannelOn(upstream, [fallback], {
+        type: CHANNEL_TYPES.gemini,
+        priority: 0,
+        model_mapping: { [fallback]: 'gemini-2.5-flash' },
+      }),
+    );
+    rich = await harness.readyKey([relay]);
     await eventually('relay to serve the run’s models', async () => {
       const res = await fetch(`${relay.url}/v1/models`, { headers: bearer(rich) });
       const body = (await res.json()) as { data?: { id: string }[] };
@@ -170,17 +88,12 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
   });
 
   afterAll(async () => {
-    await usage?.stop();
-    await relay?.close();
-    await upstream?.close();
-    await failing?.close();
+    await harness.close();
     await new Promise((resolve) => admin?.close(resolve));
-    await infra?.close();
   });
 
   it('answers a plain chat completion, charges its usage once and holds the charge in kv', async () => {
-    const key = await world.key(1_000_000);
-    await keyReady(key);
+    const key = await harness.readyKey([relay], 1_000_000);
     const res = await post('/v1/chat/completions', bearer(key), chat(gpt));
     expect(res.status).toBe(200);
     const body = (await res.json()) as {
@@ -188,7 +101,7 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
       usage: { prompt_tokens: number; completion_tokens: number };
     };
     expect(body.choices[0]!.message.content.length).toBeGreaterThan(0);
-    const [event] = await eventCount(key, 1);
+    const [event] = await harness.usageEvents(key.userId);
     expect(usageRecordedV1.parse(event)).toMatchObject({
       model: gpt,
       upstream_model: 'gpt-4o-mini',
@@ -199,11 +112,11 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
       completion_tokens: body.usage.completion_tokens,
       price: PRICE,
     });
-    const expected = chargeQuota({ ...body.usage, cached_tokens: 0 }, PRICE);
+    const expected = costOf(body.usage);
     expect(event!.quota).toBe(expected);
     // The call was served from a quota lease; once handed back (RELAY_QUOTA_LEASE_MS) only the charge stays held.
     await eventually('the lease to be handed back as a hold of the charge', async () =>
-      (await infra.runtime.kv.outstanding(userAccount(key.userId))) === expected ? true : undefined,
+      (await harness.infra.runtime.kv.outstanding(userAccount(key.userId))) === expected ? true : undefined,
     );
   });
 
@@ -338,14 +251,15 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
 
     const unknown = await post('/v1/chat/completions', bearer(rich), chat(`nope-${world.runId}`));
     expect(unknown.status).toBe(404);
-    const limited = await world.key(1_000_000, { model_limits_enabled: true, model_limits: [claude] });
-    await keyReady(limited);
+    const limited = await harness.readyKey([relay], 1_000_000, {
+      model_limits_enabled: true,
+      model_limits: [claude],
+    });
     expect((await post('/v1/chat/completions', bearer(limited), chat(gpt))).status).toBe(403);
   });
 
   it('answers 402 without calling upstream when the balance cannot cover the estimate', async () => {
-    const poor = await world.key(1);
-    await keyReady(poor);
+    const poor = await harness.readyKey([relay], 1);
     upstream.resetStats();
     const res = await post('/v1/chat/completions', bearer(poor), chat(gpt));
     expect(res.status).toBe(402);
@@ -364,13 +278,9 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
   });
 
   it('tests a channel for admin with a service token, and refuses a caller without one', async () => {
-    const channel = await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: upstream.url,
-      models: ['gpt-4o-mini'],
-    });
+    const channel = await world.channel(aChannelOn(upstream, ['gpt-4o-mini']));
     const url = `${relay.url}${CHANNEL_TEST_CALL.path}`;
-    const token = await new ServiceTokenSigner(secret, CHANNEL_TEST_CALL.audience).token();
+    const token = await new ServiceTokenSigner(harness.secret, CHANNEL_TEST_CALL.audience).token();
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: token },
@@ -397,18 +307,14 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
   });
 
   it('lists the models a channel’s upstream offers for admin, with a service token of that call only', async () => {
-    const channel = await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: upstream.url,
-      models: ['gpt-4o-mini'],
-    });
+    const channel = await world.channel(aChannelOn(upstream, ['gpt-4o-mini']));
     const url = `${relay.url}${CHANNEL_MODELS_CALL.path}`;
     const ask = async (body: unknown, audience: string = CHANNEL_MODELS_CALL.audience) =>
       fetch(url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          [SERVICE_TOKEN_HEADER]: await new ServiceTokenSigner(secret, audience).token(),
+          [SERVICE_TOKEN_HEADER]: await new ServiceTokenSigner(harness.secret, audience).token(),
         },
         body: JSON.stringify(body),
       });
@@ -463,12 +369,9 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
   it('auto-disables a channel whose upstream key is refused, through admin with a service token', async () => {
     const banned = world.model('banned');
     await world.price(banned);
-    const channel = await world.channel({
-      key: 'sk-wrong-key',
-      base_url: upstream.url,
-      models: [banned],
-      auto_ban: true,
-    });
+    const channel = await world.channel(
+      aChannelOn(upstream, [banned], { key: 'sk-wrong-key', auto_ban: true }),
+    );
     await eventually('the channel in relay', async () => {
       const res = await post('/v1/chat/completions', bearer(rich), chat(banned));
       return res.status === 502 ? true : undefined;
@@ -477,7 +380,7 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
       adminCalls.find((c) => c.url === `/internal/channels/${channel.id}/auto-disable`),
     );
     await expect(
-      verifyServiceToken(call.token, secret, CHANNEL_AUTO_DISABLE_CALL.audience),
+      verifyServiceToken(call.token, harness.secret, CHANNEL_AUTO_DISABLE_CALL.audience),
     ).resolves.toBeUndefined();
     expect(call.body).toMatchObject({ reason: expect.any(String), status_code: 401 });
   });
