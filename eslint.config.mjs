@@ -100,5 +100,98 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // ---- relay folder rules (docs/relay.md, "Where things are"): a client's call crosses its dialect,
+  // the canonical shapes and one provider, never another dialect's folder. Import specifiers are
+  // relative, so the patterns match the folder names in them.
+  ...['openai', 'anthropic', 'gemini'].flatMap((dialect, _, dialects) => [
+    {
+      files: [`apps/relay/src/dialects/${dialect}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex: `(^\\.\\.|/dialects)/(${dialects.filter((d) => d !== dialect).join('|')})(/|$)`,
+                message: "A dialect never imports another dialect's files (docs/relay.md).",
+              },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      // A dialect takes from providers/ only its own family's wire types, as types (its specs may
+      // check against a provider's transforms).
+      files: [`apps/relay/src/dialects/${dialect}/**/*.ts`],
+      ignores: ['**/*.spec.ts'],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex: `(^|/)providers/${dialect}/types$`,
+                allowTypeImports: true,
+                message: `Import the ${dialect} wire types as types only (docs/relay.md).`,
+              },
+              {
+                regex: `(^|/)providers(/(?!${dialect}/types$)|$)`,
+                message: "A dialect takes from providers/ only its own family's wire types (docs/relay.md).",
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ]),
+  {
+    // What stands beside the dialects (the protocol contract, request validation) takes nothing from providers/.
+    files: ['apps/relay/src/dialects/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)providers(/|$)',
+              message: 'The files beside the dialects take nothing from providers/ (docs/relay.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/relay/src/providers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)dialects(/|$)', message: 'A provider never imports a dialect (docs/relay.md).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/relay/src/canonical/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\.(/|$)',
+              message: 'The canonical shapes import nothing else of relay (docs/relay.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // ---- end of the relay folder rules
   prettier,
 );
