@@ -1,7 +1,7 @@
 import { Role } from '@tollgate/contracts';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { useAccount } from '../features/session/session-api';
+import { useAccount } from '../features/session/use-account';
 import { useIsSignedIn } from '../features/session/user-id-store';
 import { ROUTES } from '../lib/routes';
 import { Loading } from '../ui/query-state';

@@ -5,8 +5,8 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { OAuthProvider } from '@tollgate/contracts';
 import { loginPath } from '../lib/routes';
 import { errorMessage } from '../api/error-message';
-import { exchangeOAuthCode } from '../features/auth/api/auth-api';
-import { useCompleteSignIn } from '../features/auth/hooks/use-complete-sign-in';
+import { exchangeOAuthCode } from '../features/auth/auth-api';
+import { useCompleteSignIn } from '../features/auth/use-complete-sign-in';
 import { clearOAuthState, readOAuthState } from '../features/auth/oauth';
 
 /** /oauth/<provider>: trades the provider's code and our stored state for a session (SPEC §4). */

@@ -1,6 +1,6 @@
 import type { SystemStatus } from '@tollgate/contracts';
 import type { OAuthProvider } from '@tollgate/contracts';
-import { fetchOAuthState } from './api/auth-api';
+import { fetchOAuthState } from './auth-api';
 import { oauthAuthorizeUrl, storeOAuthState } from './oauth';
 
 /** SPEC §4 OAuth: ask the server for a state, keep it for this provider, leave for the provider. */

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { exchangeRateSchema } from '@tollgate/contracts';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -27,9 +27,3 @@ export const exchangeRateQuery = queryOptions({
   },
   staleTime: 10 * 60_000,
 });
-
-export function useExchangeRate() {
-  const query = useQuery(exchangeRateQuery);
-  const usdRubScaled = query.data ? BigInt(query.data.usdRubScaled) : null;
-  return { ...query, usdRubScaled };
-}

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDefaultCurrency, type Currency } from './currency';
 import { displayCurrency } from './display-currency';
-import { useExchangeRate } from './exchange-rate-api';
+import { useExchangeRate } from './use-exchange-rate';
 import { formatMinorUnits, formatPrice, quotaToMinorUnits, usdPriceIn } from './money';
 
 export interface Money {

@@ -1,14 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import type { Page } from '@tollgate/contracts';
 import { api } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
 import type { Incident } from './incident-schema';
 
 export type { Incident } from './incident-schema';
 
 /** Admin's newest incidents come first; an open one is always among the latest. */
 const RECENT_INCIDENTS = 20;
-const MINUTE = 60_000;
 
 /** `GET /api/incident/`: the latest incidents, newest start first (public). */
 export async function fetchRecentIncidents(): Promise<Page<Incident>> {
@@ -18,17 +15,6 @@ export async function fetchRecentIncidents(): Promise<Page<Incident>> {
     import('./incident-schema'),
   ]);
   return incidentPageSchema.parse(data);
-}
-
-/** The incidents not yet resolved; read again every few minutes so a notice appears without a reload. */
-export function useOpenIncidents() {
-  return useQuery({
-    queryKey: queryKeys.incidents,
-    queryFn: fetchRecentIncidents,
-    staleTime: MINUTE,
-    refetchInterval: 5 * MINUTE,
-    select: (page) => openIncidents(page.items),
-  });
 }
 
 export const openIncidents = (incidents: Incident[]): Incident[] =>

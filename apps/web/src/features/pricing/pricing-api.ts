@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { pricingResponseSchema, type ModelPricing } from '@tollgate/contracts';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -15,7 +15,3 @@ export const pricingQuery = queryOptions({
   queryFn: fetchPricing,
   staleTime: 10 * 60_000,
 });
-
-export function usePricing() {
-  return useQuery(pricingQuery);
-}

@@ -1,8 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import type { Account } from './account-schema';
-import { useIsSignedIn } from './user-id-store';
 
 /** SPEC §3 User as sign-in answers it: the fields the web app reads right after login. */
 export interface SelfUser {
@@ -27,12 +26,6 @@ export async function fetchSelf(): Promise<Account> {
 }
 
 export const selfQuery = queryOptions({ queryKey: queryKeys.self, queryFn: fetchSelf, staleTime: 30_000 });
-
-/** The signed-in account (balance included); disabled for a visitor. */
-export function useAccount() {
-  const signedIn = useIsSignedIn();
-  return useQuery({ ...selfQuery, enabled: signedIn });
-}
 
 /** `GET /api/user/logout`: ends the server session. */
 export async function logout(): Promise<void> {

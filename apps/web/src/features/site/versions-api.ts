@@ -1,8 +1,5 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { pageSchema, versionViewSchema, type Page, type VersionView } from '@tollgate/contracts';
 import { api } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
-import { STATUS_STALE_MS } from '../../api/query-client';
 
 const versionPageSchema = pageSchema(versionViewSchema);
 
@@ -19,14 +16,3 @@ export async function fetchVersionPage(page: number): Promise<Page<VersionView>>
 
 export const nextVersionPage = (last: Page<VersionView>): number | undefined =>
   last.page * last.page_size < last.total ? last.page + 1 : undefined;
-
-/** The changelog, one page at a time; releases change rarely, so it stays fresh as long as the status. */
-export function useVersions() {
-  return useInfiniteQuery({
-    queryKey: queryKeys.versions,
-    queryFn: ({ pageParam }) => fetchVersionPage(pageParam),
-    initialPageParam: 1,
-    getNextPageParam: nextVersionPage,
-    staleTime: STATUS_STALE_MS,
-  });
-}

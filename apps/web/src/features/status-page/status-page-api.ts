@@ -1,8 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { statusPageSchema, type StatusPage } from '@tollgate/contracts';
 import { api } from '../../api/client';
-
-const MINUTE = 60_000;
 
 /** The status page's own key: it is public and shared by every visitor, like `status`. */
 export const statusPageQueryKey = ['status-page'] as const;
@@ -10,14 +7,4 @@ export const statusPageQueryKey = ['status-page'] as const;
 /** `GET /api/status/page` (public): components, uptime over 90 days, open and past incidents. */
 export async function fetchStatusPage(): Promise<StatusPage> {
   return statusPageSchema.parse(await api.data<unknown>('GET', '/status/page'));
-}
-
-/** Read again every minute while the page is open, so a new incident shows without a reload. */
-export function useStatusPage() {
-  return useQuery({
-    queryKey: statusPageQueryKey,
-    queryFn: fetchStatusPage,
-    staleTime: MINUTE,
-    refetchInterval: MINUTE,
-  });
 }

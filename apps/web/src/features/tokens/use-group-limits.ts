@@ -1,5 +1,5 @@
 import { limitsOfGroup, type RateLimits } from '@tollgate/contracts';
-import { useAccount } from '../session/session-api';
+import { useAccount } from '../session/use-account';
 import { useSystemStatus } from '../system/use-system-status';
 
 export interface GroupLimits {

@@ -5,13 +5,13 @@ import { Pager } from '../../../ui/pager';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { TextField } from '../../../ui/text-field';
-import { LazyDailyUsageChart } from '../../charts/lazy-daily-usage-chart';
+import { LazyDailyUsageChart } from '../../charts/components/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
 import { FormError } from '../../../ui/form-error';
 import { LOG_PAGE_SIZE, type LogFilters } from '../activity-api';
 import { dailyUsage } from '../daily-usage';
 import { defaultRange, rangeProblem, rangeSeconds, type DayRange } from '../date-range';
-import { useLogs, useStatistics } from '../hooks';
+import { useLogs, useStatistics } from '../use-activity-queries';
 import { useExportLogs } from '../use-export-logs';
 import { LogsTable } from './logs-table';
 

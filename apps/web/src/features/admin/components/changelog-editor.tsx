@@ -7,7 +7,7 @@ import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { InputField } from '../../../ui/field';
-import { useVersions } from '../../site/versions-api';
+import { useVersions } from '../../site/use-versions';
 import { deleteVersion, saveVersion } from '../admin-api';
 import { useAdminMutation } from '../use-admin-mutation';
 import { MarkdownField } from './markdown-field';

@@ -8,7 +8,7 @@ import { ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
 import { dailyUsage } from '../../activity/daily-usage';
 import { addDays, localDay, type DayRange } from '../../activity/date-range';
-import { LazyDailyUsageChart } from '../../charts/lazy-daily-usage-chart';
+import { LazyDailyUsageChart } from '../../charts/components/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
 import { fetchAllStatistics, fetchChannels, fetchOverview } from '../admin-api';
 

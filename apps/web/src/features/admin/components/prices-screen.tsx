@@ -8,7 +8,7 @@ import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 import { CheckboxField, InputField, SelectField } from '../../../ui/field';
-import { useExchangeRate } from '../../currency/exchange-rate-api';
+import { useExchangeRate } from '../../currency/use-exchange-rate';
 import { formatPrice, usdPriceIn } from '../../currency/money';
 import { notify } from '../../shell/notify';
 import { fetchPricingAdmin, saveGroupRatio, saveModelPrice, type ModelPriceDraft } from '../admin-api';

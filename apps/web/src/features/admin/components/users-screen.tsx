@@ -11,7 +11,7 @@ import { Dialog } from '../../../ui/dialog';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 import { InputField } from '../../../ui/field';
 import { useMoney } from '../../currency/use-money';
-import { useAccount } from '../../session/session-api';
+import { useAccount } from '../../session/use-account';
 import { notify } from '../../shell/notify';
 import { PagedTable } from '../../../ui/paged-table';
 import {

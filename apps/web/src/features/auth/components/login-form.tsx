@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { loginPath } from '../../../lib/routes';
-import { login } from '../api/auth-api';
-import { useAuthForm } from '../hooks/use-auth-form';
-import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
+import { login } from '../auth-api';
+import { useAuthForm } from '../use-auth-form';
+import { useCompleteSignIn } from '../use-complete-sign-in';
 import { canSubmitLogin, validateLogin, type LoginForm as LoginFields } from '../validation';
 import { FormError } from '../../../ui/form-error';
 import { primaryButtonClass } from './form-message';

@@ -6,7 +6,7 @@ import { ROUTES, chatPath } from '../../../lib/routes';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, inputClass } from '../../../ui/styles';
-import { useChatMutations, useChats } from '../hooks';
+import { useChatMutations, useChats } from '../use-chat-queries';
 
 /** The user's chats, newest first, 20 at a time ("more" loads the next page); new, rename, delete. */
 export function ChatList({ activeId }: { activeId?: number }) {

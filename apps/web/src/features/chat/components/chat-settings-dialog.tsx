@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, inputClass, labelClass } from '../../../ui/styles';
 import { TextAreaField } from '../../../ui/field';
-import { useChatMutations } from '../hooks';
+import { useChatMutations } from '../use-chat-queries';
 
 interface Props {
   chat: ChatView;

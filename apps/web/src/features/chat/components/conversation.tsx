@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ROUTES } from '../../../lib/routes';
 import { buttonClass } from '../../../ui/styles';
-import { useChat, useChatMessages, useChatModels, useChatMutations } from '../hooks';
+import { useChat, useChatMessages, useChatModels, useChatMutations } from '../use-chat-queries';
 import { useChatStream } from '../use-chat-stream';
 import { usePinnedScroll } from '../use-pinned-scroll';
 import { ChatSettingsDialog } from './chat-settings-dialog';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../../ui/styles';
-import { useChatMutations } from '../hooks';
+import { useChatMutations } from '../use-chat-queries';
 
 /** The right-hand side before a chat is opened. */
 export function EmptyConversation() {

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../lib/routes';
 import { useMoney } from '../../currency/use-money';
-import { useAccount } from '../../session/session-api';
+import { useAccount } from '../../session/use-account';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { CurrencyFallbackNote } from './currency-fallback-note';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useAccount } from '../../session/session-api';
+import { useAccount } from '../../session/use-account';
 import { dayPartNow } from '../greeting';
 
 /** "Доброе утро, Анна" by the local hour (SPEC §4). */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { IncidentBanner } from '../../incidents/components/incident-banner';
 import { LanguageSwitch } from '../../shell/components/language-switch';
 import { BrandLink } from '../../shell/layouts/brand-link';
-import { useAccount } from '../../session/session-api';
+import { useAccount } from '../../session/use-account';
 import { LogoutButton } from '../components/logout-button';
 import { NavIcon } from '../components/nav-icon';
 import { SIDEBAR_ITEMS, visibleTo } from '../nav-items';

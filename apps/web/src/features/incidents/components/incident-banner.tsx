@@ -5,7 +5,8 @@ import { ROUTES } from '../../../lib/routes';
 import { LazyMarkdown } from '../../../ui/lazy-markdown';
 import { NoticeBanner, useVisibleNotice } from './notice-banner';
 import { dismissIncident, incidentNoticeKey, readDismissedIncidents } from '../dismissed-incidents';
-import { useOpenIncidents, type Incident } from '../incidents-api';
+import { type Incident } from '../incidents-api';
+import { useOpenIncidents } from '../use-open-incidents';
 
 const SEVERITY_CLASS: Record<Incident['severity'], string> = {
   minor: 'border-amber-200 bg-amber-50 text-amber-900',

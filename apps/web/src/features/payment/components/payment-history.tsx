@@ -6,7 +6,7 @@ import { Pager } from '../../../ui/pager';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { notify } from '../../shell/notify';
-import { usePaymentLogs } from '../hooks';
+import { usePaymentLogs } from '../use-payment-queries';
 import { PAYMENT_HISTORY_PAGE_SIZE } from '../payment-api';
 
 const STATUS_CLASS: Record<PaymentStatus, string> = {

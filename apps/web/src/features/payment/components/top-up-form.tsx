@@ -8,10 +8,10 @@ import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styl
 import { CheckboxField } from '../../../ui/field';
 import { TextField } from '../../../ui/text-field';
 import { FormError } from '../../../ui/form-error';
-import { useAccount } from '../../session/session-api';
+import { useAccount } from '../../session/use-account';
 import { notify } from '../../shell/notify';
 import { useSystemStatus } from '../../system/use-system-status';
-import { useCreatePayment, useValidatePromo } from '../hooks';
+import { useCreatePayment, useValidatePromo } from '../use-payment-queries';
 import { checkPaymentForm, type PaymentFormState } from '../payment-form';
 import { CryptoFeeTable } from './crypto-fee-table';
 

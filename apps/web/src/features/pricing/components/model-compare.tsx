@@ -8,7 +8,7 @@ import { ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass, inputClass, labelClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { MODEL_SORTS, sortModels, type ModelSort } from '../model-sort';
-import { usePricing } from '../pricing-api';
+import { usePricing } from '../use-pricing';
 import { CurrencyToggle } from './currency-toggle';
 import { ModelFlags } from './model-flags';
 import { Rating } from './rating';

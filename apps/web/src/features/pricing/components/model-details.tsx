@@ -8,7 +8,7 @@ import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { useApiBaseUrl } from '../../system/use-api-base-url';
-import { usePricing } from '../pricing-api';
+import { usePricing } from '../use-pricing';
 import { CurrencyToggle } from './currency-toggle';
 import { ModelFlags } from './model-flags';
 import { Rating } from './rating';

@@ -9,7 +9,7 @@ import { cardClass, inputClass } from '../../../ui/styles';
 import { CurrencyFallbackNote } from '../../dashboard/components/currency-fallback-note';
 import { useMoney } from '../../currency/use-money';
 import { filterModels, sortModels } from '../model-sort';
-import { usePricing } from '../pricing-api';
+import { usePricing } from '../use-pricing';
 import { CurrencyToggle } from './currency-toggle';
 import { ModelFlags } from './model-flags';
 

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { ROUTES, SETTINGS_TABS, type SettingsTab } from '../../../lib/routes';
 import { PageHeader } from '../../../ui/page-header';
 import { ErrorState, Loading } from '../../../ui/query-state';
-import { useAccount } from '../../session/session-api';
+import { useAccount } from '../../session/use-account';
 import { ApplicationSettings } from './application-settings';
 import { InviteCard } from './invite-card';
 import { LinkedAccounts } from './linked-accounts';

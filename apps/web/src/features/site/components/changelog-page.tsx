@@ -4,7 +4,7 @@ import { PageHeader } from '../../../ui/page-header';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { useSystemStatus } from '../../system/use-system-status';
-import { useVersions } from '../versions-api';
+import { useVersions } from '../use-versions';
 import { formatCalendarDay } from '../calendar-day';
 import { Markdown } from '../../../ui/markdown';
 

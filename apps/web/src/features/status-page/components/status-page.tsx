@@ -6,7 +6,7 @@ import { PageHeader } from '../../../ui/page-header';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
 import { formatCalendarDay } from '../../site/calendar-day';
-import { useStatusPage } from '../status-page-api';
+import { useStatusPage } from '../use-status-page';
 
 const STATE_BAR: Record<ComponentState, string> = {
   operational: 'bg-emerald-500',

@@ -7,7 +7,7 @@ import { PageHeader } from '../../../ui/page-header';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
-import { useCopyTokenKey, useTokenMutations, useTokens } from '../hooks';
+import { useCopyTokenKey, useTokenMutations, useTokens } from '../use-token-queries';
 import { TokenFormDialog } from './token-form-dialog';
 import { TokenRow } from './token-row';
 

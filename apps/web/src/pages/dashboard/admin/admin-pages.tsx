@@ -1,7 +1,7 @@
 import '../../../i18n/namespaces/admin';
 import '../../../i18n/namespaces/activity';
 import { Role } from '@tollgate/contracts';
-import { AdminLayout } from '../../../features/admin/components/admin-layout';
+import { AdminLayout } from '../../../features/admin/layouts/admin-layout';
 import { AuditScreen } from '../../../features/admin/components/audit-screen';
 import { ChannelsScreen } from '../../../features/admin/components/channels-screen';
 import { PricesScreen } from '../../../features/admin/components/prices-screen';

@@ -1,7 +1,7 @@
 import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
-import type { DayUsage } from '../activity/daily-usage';
-import './chart-setup';
+import type { DayUsage } from '../../activity/daily-usage';
+import '../chart-setup';
 
 export interface DailyUsageChartProps {
   days: readonly DayUsage[];

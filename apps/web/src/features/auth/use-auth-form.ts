@@ -1,7 +1,7 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../api/error-message';
-import type { AuthMessageKey } from '../validation';
+import { errorMessage } from '../../api/error-message';
+import type { AuthMessageKey } from './validation';
 
 type TextKeys<F> = { [K in keyof F]: F[K] extends string ? K : never }[keyof F] & string;
 

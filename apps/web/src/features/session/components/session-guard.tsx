@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { onUnauthorized } from '../../api/client';
-import { persistOptions, queryClient } from '../../api/app-query';
-import { ROUTES } from '../../lib/routes';
-import { notify } from '../shell/notify';
-import { useAccount } from './session-api';
-import { forgetSession } from './sign-out';
+import { onUnauthorized } from '../../../api/client';
+import { persistOptions, queryClient } from '../../../api/app-query';
+import { ROUTES } from '../../../lib/routes';
+import { notify } from '../../shell/notify';
+import { useAccount } from '../use-account';
+import { forgetSession } from '../sign-out';
 
 /**
  * Looks the stored user up at start-up (SPEC §4); when any call made as that user answers 401,

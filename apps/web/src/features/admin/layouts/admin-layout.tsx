@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { ROUTES } from '../../../lib/routes';
 import { PageSuspense } from '../../../ui/page-suspense';
-import { useAccount } from '../../session/session-api';
+import { useAccount } from '../../session/use-account';
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-lg px-3 py-1.5 text-sm font-medium ${

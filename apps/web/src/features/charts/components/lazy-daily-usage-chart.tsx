@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { lazyNamed } from '../../lib/lazy-named';
+import { lazyNamed } from '../../../lib/lazy-named';
 import type { DailyUsageChartProps } from './daily-usage-chart';
 
 const DailyUsageChart = lazyNamed(() => import('./daily-usage-chart'), 'DailyUsageChart');

@@ -1,5 +1,5 @@
-import { api } from '../../../api/client';
-import type { SelfUser } from '../../session/session-api';
+import { api } from '../../api/client';
+import type { SelfUser } from '../session/session-api';
 import type { OAuthProvider } from '@tollgate/contracts';
 
 export interface RegisterPayload {

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
-import { answerApi, renderApp } from '../../../test/render-app';
-import { QUERY_CACHE_STORAGE_KEY } from '../../api/query-client';
-import { STORAGE_KEYS } from '../../lib/local-storage-keys';
+import { answerApi, renderApp } from '../../../../test/render-app';
+import { QUERY_CACHE_STORAGE_KEY } from '../../../api/query-client';
+import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 
 describe('session at start-up', () => {
   beforeEach(() => {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../api/error-message';
-import { validateEmailForCode } from '../validation';
+import { errorMessage } from '../../api/error-message';
+import { validateEmailForCode } from './validation';
 import { useCooldown } from './use-cooldown';
 
 /**
