@@ -1,36 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import {
   CHANNEL_TYPES,
-  chargeQuota,
+  priceKey,
   QUOTA_PER_USD,
-  Role,
   SETTING_KEYS,
   TOPICS,
   type Envelope,
   type GroupRateLimits,
 } from '@tollgate/contracts';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import type { RunningService } from '@tollgate/runtime';
-import {
-  eventually,
-  getJson,
-  INFRASTRUCTURES,
-  openInfrastructure,
-  startFakeUpstream,
-  waitUntilReady,
-  type FakeUpstream,
-  type TestInfrastructure,
-} from '@tollgate/testing';
+import { eventually, getJson, INFRASTRUCTURES, type FakeUpstream } from '@tollgate/testing';
 import OpenAI from 'openai';
-import { startRelay } from '../../src';
-import { RelayWorld, type TestKey } from '../support/relay-world';
+import type { RelayWorld, TestKey } from '../support/relay-world';
+import { aChannelOn, costOf } from './builders';
+import { RelayHarness, type Relay } from './relay-harness';
 
 jest.setTimeout(90_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 
 /**
  * What API clients read besides the answer, through the official SDKs: rate limits across two relay
@@ -38,12 +24,10 @@ const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio
  * embedded one), and each call's cost.
  */
 describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kind) => {
-  const secret = randomBytes(32).toString('hex');
-  let infra: TestInfrastructure;
+  const harness = new RelayHarness(kind, 'relay-rate-limits');
   let world: RelayWorld;
-  let upstream: FakeUpstream;
   let slowUpstream: FakeUpstream;
-  let replicas: RunningService[] = [];
+  let replicas: Relay[] = [];
   let gpt: string;
   let claude: string;
   let slow: string;
@@ -51,10 +35,9 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
   let moderation: string;
   let reranker: string;
   let broken: string;
-  let failing: FakeUpstream;
 
   const setGroupLimits = (limits: GroupRateLimits) =>
-    infra.runtime.bus.publish([
+    harness.bus.publish([
       {
         topic: TOPICS.catalogOption.name,
         key: SETTING_KEYS.groupRateLimits,
@@ -73,36 +56,18 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
       .chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }], max_tokens: 16 })
       .withResponse();
   /** On both replicas: the key is known and its owner's balance is in the balances table. */
-  const keyReady = (key: TestKey) =>
-    eventually(`key and balance of user ${key.userId} on both replicas`, async () => {
-      const root = await signInternalToken({ userId: 1, role: Role.Root, via: 'session' }, secret);
-      for (const replica of replicas) {
-        const models = await fetch(`${replica.url}/v1/models`, {
-          headers: { authorization: `Bearer ${key.apiKey}` },
-        });
-        if (models.status !== 200) return undefined;
-        const balance = await getJson<Envelope<{ present: boolean }>>(
-          `${replica.url}/internal/read-models/balances/${key.userId}`,
-          { [INTERNAL_IDENTITY_HEADER]: root },
-        );
-        if (balance.body.data?.present !== true) return undefined;
-      }
-      return true;
-    });
-  const readyKey = async (
+  const keyReady = (key: TestKey) => harness.keyReady(key, ...replicas);
+  const readyKey = (
     token: Parameters<RelayWorld['key']>[1] = {},
     user: Parameters<RelayWorld['key']>[2] = {},
-  ) => {
-    const key = await world.key(50_000_000, token, user);
-    await keyReady(key);
-    return key;
-  };
+  ) => harness.readyKey(replicas, 50_000_000, token, user);
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'relay-rate-limits', { database: false });
-    world = new RelayWorld(infra.runtime.bus, infra.runId);
-    upstream = await startFakeUpstream({ completionTokens: 8, chunks: 2 });
-    slowUpstream = await startFakeUpstream({ completionTokens: 4, latencyMs: 1500 });
+    await harness.open();
+    world = harness.world;
+    const upstream = await harness.upstream({ completionTokens: 8, chunks: 2 });
+    slowUpstream = await harness.upstream({ completionTokens: 4, latencyMs: 1500 });
+    const failing = await harness.upstream({ failRate: 1, failStatus: 503 });
     gpt = world.model('gpt');
     claude = world.model('claude');
     slow = world.model('slow');
@@ -110,55 +75,21 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     moderation = world.model('moderation');
     reranker = world.model('reranker');
     broken = world.model('broken');
-    failing = await startFakeUpstream({ failRate: 1, failStatus: 503 });
-    for (let i = 0; i < 2; i++) {
-      replicas.push(
-        await startRelay(
-          {
-            HOST: '127.0.0.1',
-            PORT: '0',
-            LOG_LEVEL: 'error',
-            TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-            TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
-          },
-          infra.runtime,
-        ),
-      );
-    }
+    for (let i = 0; i < 2; i++) replicas.push(await harness.start());
     // Topics exist once a service has started.
     await setGroupLimits({ [world.group]: { rpm: 1000, tpm: 0, concurrency: 0 } });
-    await Promise.all([
-      world.price(gpt),
-      world.price(claude),
-      world.price(slow),
-      world.price(embed),
-      world.price(broken),
-      world.price(moderation),
-      world.price(reranker),
-    ]);
-    await world.channel({ key: 'sk-fake-openai-key', base_url: failing.url, models: [broken] });
-    await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: upstream.url,
-      models: [gpt, embed, moderation, reranker],
-    });
-    await world.channel({ key: 'sk-fake-openai-key', base_url: slowUpstream.url, models: [slow] });
-    await world.channel({
-      type: CHANNEL_TYPES.anthropic,
-      key: 'sk-ant-fake-anthropic-key',
-      base_url: upstream.url,
-      models: [claude],
-    });
-    await Promise.all(replicas.map((replica) => waitUntilReady(replica.url)));
+    await Promise.all(
+      [gpt, claude, slow, embed, broken, moderation, reranker].map((model) => world.price(model)),
+    );
+    await world.channel(aChannelOn(failing, [broken]));
+    await world.channel(aChannelOn(upstream, [gpt, embed, moderation, reranker]));
+    await world.channel(aChannelOn(slowUpstream, [slow]));
+    await world.channel(aChannelOn(upstream, [claude], { type: CHANNEL_TYPES.anthropic }));
   });
 
   afterAll(async () => {
-    for (const replica of replicas) await replica.close();
+    await harness.close();
     replicas = [];
-    await upstream?.close();
-    await slowUpstream?.close();
-    await failing?.close();
-    await infra?.close();
   });
 
   it("counts a key's requests per minute across both replicas, tells the SDK with OpenAI's headers, then answers 429", async () => {
@@ -278,16 +209,6 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     await setGroupLimits({ [world.group]: { rpm: 1000, tpm: 0, concurrency: 0 } });
   });
 
-  const costOf = (usage: { prompt_tokens: number; completion_tokens?: number }) =>
-    chargeQuota(
-      {
-        prompt_tokens: usage.prompt_tokens,
-        completion_tokens: usage.completion_tokens ?? 0,
-        cached_tokens: 0,
-      },
-      PRICE,
-    );
-
   it('states the cost in the answer’s usage and in x-tollgate-cost, in dollars and quota', async () => {
     const key = await readyKey({}, { default_currency: 'USD' });
     const { data, response } = await ask(key, 0);
@@ -324,12 +245,13 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
   });
 
   it('states a ruble account’s cost in rubles once billing has published the rate, in dollars before', async () => {
-    const root = await signInternalToken({ userId: 1, role: Role.Root, via: 'session' }, secret);
-    const rateOn = (replica: RunningService) =>
-      getJson<Envelope<{ updated_at: number | null }>>(
-        `${replica.url}/internal/read-models/prices/${encodeURIComponent('rate:USD_RUB')}`,
-        { [INTERNAL_IDENTITY_HEADER]: root },
-      ).then((answer) => answer.body.data?.updated_at);
+    const rateOn = async (replica: Relay) =>
+      (
+        await getJson<Envelope<{ updated_at: number | null }>>(
+          `${replica.url}/internal/read-models/prices/${encodeURIComponent(priceKey.rate('USD_RUB'))}`,
+          await replica.asRoot(),
+        )
+      ).body.data?.updated_at;
     const key = await readyKey({}, { default_currency: 'RUB' });
     const costIn = (usage: unknown) =>
       usage as {
@@ -455,10 +377,9 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
 
   it('holds what a call can really cost when the balance is small, and says in the 402 what it affords', async () => {
     const prompt = 'Tell me about the weather in Moscow and what to wear this evening. '.repeat(30);
-    const realCost = chargeQuota({ prompt_tokens: 400, completion_tokens: 8, cached_tokens: 0 }, PRICE);
+    const realCost = costOf({ prompt_tokens: 400, completion_tokens: 8 });
     // About ten calls' worth; with the body's bytes as the prompt's bound only two would be served.
-    const key = await world.key(10 * realCost);
-    await keyReady(key);
+    const key = await harness.readyKey(replicas, 10 * realCost);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 20 }, () =>
         openai(key, 0).chat.completions.create({
