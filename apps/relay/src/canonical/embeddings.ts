@@ -13,3 +13,8 @@ export interface EmbeddingsAnswer {
   /** Absent when the upstream reports none (Gemini): the relay counts the texts. */
   usage?: NormalizedUsage;
 }
+
+/** An embedding as every family sends it: an array of floats. */
+export function isVector(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every((x) => typeof x === 'number');
+}

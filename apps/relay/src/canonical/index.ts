@@ -2,7 +2,7 @@ export type * from './chat';
 export { ChunkBuilder } from './chunk-builder';
 export { contentParts, contentText } from './content';
 export { parseBase64DataUrl, toBase64DataUrl, type InlineImage } from './data-url';
-export type { EmbeddingsAnswer, EmbeddingsRequest } from './embeddings';
+export { isVector, type EmbeddingsAnswer, type EmbeddingsRequest } from './embeddings';
 export { parseToolArguments } from './tool-arguments';
 export { MalformedUpstreamResponseError, UntranslatableRequestError } from './translation-errors';
 export { rememberUpstreamData, upstreamDataOf } from './upstream-data';

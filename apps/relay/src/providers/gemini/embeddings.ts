@@ -1,6 +1,5 @@
 import type { EmbeddingsEndpoint } from '../provider-adapter';
-import { MalformedUpstreamResponseError } from '../../canonical';
-import { isVector } from '../openai/embeddings';
+import { isVector, MalformedUpstreamResponseError } from '../../canonical';
 import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-request';
 import { GEMINI_DEFAULT_BASE_URL } from './count-tokens';
 

@@ -1,6 +1,7 @@
 import {
   type EmbeddingsAnswer,
   type EmbeddingsRequest,
+  isVector,
   MalformedUpstreamResponseError,
   type JsonObject,
   normalizeOpenAiUsage,
@@ -31,8 +32,4 @@ export function parseOpenAiEmbeddings(body: unknown, texts: number): EmbeddingsA
   }
   const usage = normalizeOpenAiUsage((body as JsonObject)['usage']);
   return usage === undefined ? { vectors } : { vectors, usage };
-}
-
-export function isVector(value: unknown): value is number[] {
-  return Array.isArray(value) && value.every((x) => typeof x === 'number');
 }
