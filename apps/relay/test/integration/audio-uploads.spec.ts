@@ -1,34 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chargeQuota, QUOTA_PER_USD, TOPICS, type UsageRecorded } from '@tollgate/contracts';
-import type { RunningService } from '@tollgate/runtime';
-import {
-  eventually,
-  INFRASTRUCTURES,
-  openInfrastructure,
-  silentWav,
-  startFakeUpstream,
-  TopicRecorder,
-  waitUntilReady,
-  type FakeUpstream,
-  type TestInfrastructure,
-} from '@tollgate/testing';
+import { QUOTA_PER_USD, type UsageRecorded } from '@tollgate/contracts';
+import { eventually, INFRASTRUCTURES, silentWav, type FakeUpstream } from '@tollgate/testing';
 import OpenAI, { toFile } from 'openai';
-import { startRelay } from '../../src';
-import { RelayWorld, type TestKey } from '../support/relay-world';
+import type { TestKey } from '../support/relay-world';
+import { aChannelOn, costOf as charged } from './builders';
+import { RelayHarness, type Relay } from './relay-harness';
 
 jest.setTimeout(90_000);
 
-const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 /** The relay's limit in this spec: 64 KiB, so a four-second 8 kHz WAV (64 044 bytes) fits and five do not. */
 const FILE_LIMIT = 64 * 1024;
 /** The fake transcribes three tokens a second and counts ten audio tokens a second. */
 const FOUR_SECONDS = { transcript: 12, audio: 40 };
 
 const costOf = (prompt: number, completion: number) =>
-  chargeQuota({ prompt_tokens: prompt, completion_tokens: completion, cached_tokens: 0 }, PRICE);
+  charged({ prompt_tokens: prompt, completion_tokens: completion });
 
 /**
  * Audio transcriptions and translations through the relay with the official SDK: the upload spooled
@@ -36,13 +24,9 @@ const costOf = (prompt: number, completion: number) =>
  * gpt-4o transcribe models by the tokens they report, streams relayed, failover resending the file.
  */
 describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
-  const secret = randomBytes(32).toString('hex');
-  let infra: TestInfrastructure;
-  let world: RelayWorld;
-  let upstream: FakeUpstream;
+  const harness = new RelayHarness(kind, 'relay-audio', { recordUsage: true });
   let failing: FakeUpstream;
-  let relay: RunningService;
-  let usage: TopicRecorder;
+  let relay: Relay;
   let spool: string;
   let key: TestKey;
   let whisper: string;
@@ -51,10 +35,10 @@ describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
 
   const client = () => new OpenAI({ apiKey: key.apiKey, baseURL: `${relay.url}/v1`, maxRetries: 0 });
   const clip = (seconds = 4) => toFile(silentWav(seconds), 'clip.wav', { type: 'audio/wav' });
-  const usageOf = (model: string) =>
-    eventually(`the usage event of ${model}`, async () =>
-      usage.values<UsageRecorded>((event) => event.user_id === key.userId && event.model === model).at(-1),
-    );
+  const usageOf = (model: string, match: (event: UsageRecorded) => boolean = () => true) =>
+    harness
+      .usageEvents(key.userId, 1, (event) => event.model === model && match(event))
+      .then((e) => e.at(-1));
   const post = (path: string, body: FormData | string, contentType?: string) =>
     fetch(`${relay.url}${path}`, {
       method: 'POST',
@@ -66,62 +50,27 @@ describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
     });
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'relay-audio', { database: false });
-    world = new RelayWorld(infra.runtime.bus, infra.runId);
+    await harness.open();
+    const { world } = harness;
     spool = await mkdtemp(join(tmpdir(), 'relay-audio-spec-'));
-    upstream = await startFakeUpstream({ chunks: 2 });
-    failing = await startFakeUpstream({ failRate: 1, failStatus: 503 });
+    const upstream = await harness.upstream({ chunks: 2 });
+    failing = await harness.upstream({ failRate: 1, failStatus: 503 });
     whisper = world.model('whisper-1');
     transcribe = world.model('gpt-4o-transcribe');
     failover = world.model('whisper-failover');
-    relay = await startRelay(
-      {
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'error',
-        TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-        TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
-        RELAY_AUDIO_FILE_LIMIT_BYTES: String(FILE_LIMIT),
-        RELAY_UPLOAD_DIR: spool,
-      },
-      infra.runtime,
-    );
-    usage = await TopicRecorder.start(
-      infra.runtime.bus,
-      TOPICS.usageRecorded.name,
-      `relay-audio-usage-${infra.runId}`,
-    );
+    relay = await harness.start({
+      env: { RELAY_AUDIO_FILE_LIMIT_BYTES: String(FILE_LIMIT), RELAY_UPLOAD_DIR: spool },
+    });
     await Promise.all([world.price(whisper), world.price(transcribe), world.price(failover)]);
-    await world.channel({ key: 'sk-fake-openai-key', base_url: upstream.url, models: [whisper, transcribe] });
+    await world.channel(aChannelOn(upstream, [whisper, transcribe]));
     // The failing channel comes first; the call must move on with the same file.
-    await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: failing.url,
-      models: [failover],
-      priority: 10,
-    });
-    await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: upstream.url,
-      models: [failover],
-      model_mapping: { [failover]: 'whisper-1' },
-    });
-    await waitUntilReady(relay.url);
-    key = await world.key(50_000_000);
-    await eventually('the key on the relay', async () => {
-      const models = await fetch(`${relay.url}/v1/models`, {
-        headers: { authorization: `Bearer ${key.apiKey}` },
-      });
-      return models.status === 200 ? true : undefined;
-    });
+    await world.channel(aChannelOn(failing, [failover], { priority: 10 }));
+    await world.channel(aChannelOn(upstream, [failover], { model_mapping: { [failover]: 'whisper-1' } }));
+    key = await harness.readyKey([relay]);
   });
 
   afterAll(async () => {
-    await usage?.stop();
-    await relay?.close();
-    await upstream?.close();
-    await failing?.close();
-    await infra?.close();
+    await harness.close();
     if (spool !== undefined) await rm(spool, { recursive: true, force: true });
   });
 
@@ -187,13 +136,10 @@ describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
     const types: string[] = [];
     for await (const event of stream) types.push(event.type);
     expect(types).toEqual(['transcript.text.delta', 'transcript.text.delta', 'transcript.text.done']);
-    expect(
-      await eventually('the streamed call', async () =>
-        usage
-          .values<UsageRecorded>((e) => e.user_id === key.userId && e.model === transcribe && e.is_stream)
-          .at(-1),
-      ),
-    ).toMatchObject({ prompt_tokens: FOUR_SECONDS.audio, completion_tokens: FOUR_SECONDS.transcript });
+    expect(await usageOf(transcribe, (e) => e.is_stream)).toMatchObject({
+      prompt_tokens: FOUR_SECONDS.audio,
+      completion_tokens: FOUR_SECONDS.transcript,
+    });
   });
 
   it('sends the spooled file again when the first channel fails', async () => {
@@ -204,7 +150,7 @@ describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
   });
 
   it('refuses a file over the limit with 413, and bad forms with 400, charging nothing', async () => {
-    const before = usage.values<UsageRecorded>((e) => e.user_id === key.userId).length;
+    const before = harness.usageOf(key.userId).length;
     const tooLarge = await client()
       .audio.transcriptions.create({ file: await clip(5), model: whisper })
       .catch((error: unknown) => error);
@@ -237,7 +183,7 @@ describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
       .catch((error: unknown) => error);
     expect((unknown as InstanceType<typeof OpenAI.APIError>).status).toBe(404);
     // A refused call publishes nothing.
-    expect(usage.values<UsageRecorded>((e) => e.user_id === key.userId)).toHaveLength(before);
+    expect(harness.usageOf(key.userId)).toHaveLength(before);
   });
 
   it('keeps no upload once its call is over', async () => {

@@ -2,24 +2,15 @@ import { randomBytes } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { ApiError, GoogleGenAI, Type, type Schema } from '@google/genai';
-import { CHANNEL_TYPES, TOPICS, type UsageRecorded } from '@tollgate/contracts';
-import type { RunningService } from '@tollgate/runtime';
-import {
-  eventually,
-  INFRASTRUCTURES,
-  openInfrastructure,
-  startFakeUpstream,
-  TopicRecorder,
-  waitUntilReady,
-  type FakeUpstream,
-  type TestInfrastructure,
-} from '@tollgate/testing';
+import { CHANNEL_TYPES } from '@tollgate/contracts';
+import { eventually, INFRASTRUCTURES } from '@tollgate/testing';
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod/v4';
-import { startRelay } from '../../src';
 import { countPromptTokens, countTextTokens } from '../../src/token-counting';
-import { RelayWorld, type TestKey } from '../support/relay-world';
+import type { TestKey } from '../support/relay-world';
+import { aChannelOn } from './builders';
+import { RelayHarness, type Relay } from './relay-harness';
 
 jest.setTimeout(90_000);
 
@@ -57,27 +48,21 @@ const fitsForecast = (value: unknown) => expect(Forecast.strict().safeParse(valu
  * Python ones) through the gateway.
  */
 describe.each(INFRASTRUCTURES)('the official SDKs at their defaults on %s infrastructure', (kind) => {
-  let infra: TestInfrastructure;
-  let world: RelayWorld;
-  let upstream: FakeUpstream;
-  let relay: RunningService;
-  let usage: TopicRecorder;
+  const harness = new RelayHarness(kind, 'relay-sdk-defaults', { recordUsage: true });
+  let relay: Relay;
   let key: TestKey;
   const models = { gpt: '', embed: '', claude: '', gemini: '', geminiEmbed: '' };
 
-  const eventsOf = (of: TestKey): UsageRecorded[] =>
-    usage.values<UsageRecorded>((event) => event.user_id === of.userId);
   const genai = (apiVersion: string, apiKey = key.apiKey) =>
     new GoogleGenAI({ apiKey, httpOptions: { baseUrl: relay.url, apiVersion } });
   const anthropic = (apiKey = key.apiKey) => new Anthropic({ apiKey, baseURL: relay.url, maxRetries: 0 });
   const openai = (apiKey = key.apiKey) => new OpenAI({ apiKey, baseURL: `${relay.url}/v1`, maxRetries: 0 });
   const fundedKey = async (): Promise<TestKey> => {
-    const made = await world.key(500_000_000);
-    await eventually(`relay to know key of user ${made.userId}`, async () => {
+    const made = await harness.readyKey([relay], 500_000_000);
+    await eventually(`relay to serve the run's models to user ${made.userId}`, async () => {
       const res = await fetch(`${relay.url}/v1/models`, {
         headers: { authorization: `Bearer ${made.apiKey}` },
       });
-      if (res.status !== 200) return undefined;
       const listed = ((await res.json()) as { data: { id: string }[] }).data.map((m) => m.id);
       return Object.values(models).every((model) => listed.includes(model)) ? true : undefined;
     });
@@ -85,60 +70,37 @@ describe.each(INFRASTRUCTURES)('the official SDKs at their defaults on %s infras
   };
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'relay-sdk-defaults', { database: false });
-    world = new RelayWorld(infra.runtime.bus, infra.runId);
-    upstream = await startFakeUpstream({ completionTokens: 8, chunks: 4 });
-    relay = await startRelay(
-      {
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'error',
-        TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
-        TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
-      },
-      infra.runtime,
-    );
-    usage = await TopicRecorder.start(
-      infra.runtime.bus,
-      TOPICS.usageRecorded.name,
-      `relay-it-sdk-usage-${infra.runId}`,
-    );
+    await harness.open();
+    const { world } = harness;
+    const upstream = await harness.upstream({ completionTokens: 8, chunks: 4 });
+    relay = await harness.start();
     models.gpt = world.model('gpt');
     models.embed = world.model('embed');
     models.claude = world.model('claude');
     models.gemini = world.model('gemini');
     models.geminiEmbed = world.model('gemini-embedding');
     await Promise.all(Object.values(models).map((model) => world.price(model)));
-    await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: upstream.url,
-      models: [models.gpt, models.embed],
-      model_mapping: { [models.gpt]: 'gpt-4o-mini', [models.embed]: 'text-embedding-3-small' },
-    });
-    await world.channel({
-      type: CHANNEL_TYPES.anthropic,
-      key: 'sk-ant-fake-anthropic-key',
-      base_url: upstream.url,
-      models: [models.claude],
-      model_mapping: { [models.claude]: 'claude-sonnet-4-5' },
-    });
-    await world.channel({
-      type: CHANNEL_TYPES.gemini,
-      key: 'fake-gemini-key',
-      base_url: upstream.url,
-      models: [models.gemini, models.geminiEmbed],
-      model_mapping: { [models.gemini]: 'gemini-2.5-flash', [models.geminiEmbed]: 'gemini-embedding-001' },
-    });
-    await waitUntilReady(relay.url);
+    await world.channel(
+      aChannelOn(upstream, [models.gpt, models.embed], {
+        model_mapping: { [models.gpt]: 'gpt-4o-mini', [models.embed]: 'text-embedding-3-small' },
+      }),
+    );
+    await world.channel(
+      aChannelOn(upstream, [models.claude], {
+        type: CHANNEL_TYPES.anthropic,
+        model_mapping: { [models.claude]: 'claude-sonnet-4-5' },
+      }),
+    );
+    await world.channel(
+      aChannelOn(upstream, [models.gemini, models.geminiEmbed], {
+        type: CHANNEL_TYPES.gemini,
+        model_mapping: { [models.gemini]: 'gemini-2.5-flash', [models.geminiEmbed]: 'gemini-embedding-001' },
+      }),
+    );
     key = await fundedKey();
   });
 
-  afterAll(async () => {
-    await usage?.stop();
-    await relay?.close();
-    await upstream?.close();
-    await infra?.close();
-  });
+  afterAll(() => harness.close());
 
   describe.each(['v1beta', 'v1'])('@google/genai on Gemini API %s', (apiVersion) => {
     it('generates, streams and counts on a Gemini channel, the count equal to what generating reports', async () => {
@@ -227,9 +189,7 @@ describe.each(INFRASTRUCTURES)('the official SDKs at their defaults on %s infras
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { embedding: { values: number[] } }).embedding.values).toHaveLength(8);
-    const [event] = await eventually('the embedding charged', async () =>
-      eventsOf(payer).length > 0 ? eventsOf(payer) : undefined,
-    );
+    const [event] = await harness.usageEvents(payer.userId);
     expect(event).toMatchObject({
       model: models.geminiEmbed,
       upstream_model: 'gemini-embedding-001',
@@ -325,7 +285,7 @@ describe.each(INFRASTRUCTURES)('the official SDKs at their defaults on %s infras
         error: { type: 'authentication_error' },
       });
       const unknown = await anthropic()
-        .messages.countTokens({ model: world.model('nonexistent'), messages })
+        .messages.countTokens({ model: harness.world.model('nonexistent'), messages })
         .catch((error: unknown) => error);
       expect(unknown).toBeInstanceOf(Anthropic.NotFoundError);
     });
@@ -349,9 +309,7 @@ describe.each(INFRASTRUCTURES)('the official SDKs at their defaults on %s infras
       model: models.gpt,
       messages: [{ role: 'user', content: 'Hi' }],
     });
-    const events = await eventually('the chat call recorded', async () =>
-      eventsOf(counter).length > 0 ? eventsOf(counter) : undefined,
-    );
+    const events = await harness.usageEvents(counter.userId);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ model: models.gpt, completion_tokens: 8 });
   });
