@@ -1,5 +1,6 @@
 import type { AnyEntity, Constructor, EntityClass, EntitySchema, MigrationObject } from '@mikro-orm/core';
 import { Migrator, type Migration } from '@mikro-orm/migrations';
+import { Logger } from '@nestjs/common';
 import { PostgreSqlDriver, ReflectMetadataProvider, type Options } from '@mikro-orm/postgresql';
 import { schemaOf, withoutSchema } from './database-url';
 
@@ -32,6 +33,22 @@ const EMBEDDED_ACQUIRE_TIMEOUT_MS = 5_000;
 const EMBEDDED_IDLE_TIMEOUT_MS = 1_000;
 const EMBEDDED_RECONNECT_INTERVAL_MS = 100;
 const SERVER_ACQUIRE_TIMEOUT_MS = 15_000;
+
+/**
+ * knex (under MikroORM) prints its warnings, e.g. "Connection Error: …" at every failed connect while
+ * the database is away, with console.log: outside the service's JSON log lines and their redaction.
+ * Handed its `log` hooks it writes through the service's logger instead.
+ */
+function driverLog(): Record<'debug' | 'warn' | 'error' | 'deprecate', (message: unknown) => void> {
+  const logger = new Logger('Database');
+  const text = (message: unknown): string => (typeof message === 'string' ? message : String(message));
+  return {
+    debug: () => undefined,
+    warn: (message) => logger.warn(text(message)),
+    error: (message) => logger.error(text(message)),
+    deprecate: (message) => logger.warn(text(message)),
+  };
+}
 
 /** Migrations as MikroORM's `migrationsList` wants them: explicit classes, no file globbing. */
 export function migrationList(migrations: readonly MigrationClass[]): MigrationObject[] {
@@ -82,6 +99,7 @@ export function buildOrmOptions(options: DatabaseOptions): Options {
           acquireTimeoutMillis: SERVER_ACQUIRE_TIMEOUT_MS,
         },
     driverOptions: {
+      log: driverLog(),
       // A PGSSLMODE in the environment would otherwise make pg ask PGlite for TLS.
       ...(options.embedded ? { connection: { ssl: false } } : {}),
       // Raw SQL (migrations included) must land in the service's schema too.
