@@ -38,9 +38,6 @@ export default tseslint.config(
           enforceBuildableLibDependency: false,
           allow: [],
           depConstraints,
-          // runMain imports the platform lazily so that a cluster primary never loads it; the
-          // runtime's other modules import it statically, which is fine: they run in workers only.
-          checkDynamicDependenciesExceptions: ['@tollgate/platform'],
         },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

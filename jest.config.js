@@ -1,7 +1,11 @@
 // One Jest run, four tiers. Unit tests have no I/O; integration and e2e need the
 // environment printed by `scripts/infra.sh env` (the test script sets it up).
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }];
-const moduleNameMapper = { '^@tollgate/([a-z-]+)$': '<rootDir>/libs/$1/src' };
+const moduleNameMapper = {
+  '^@tollgate/([a-z-]+)$': '<rootDir>/libs/$1/src',
+  // The runtime's cheap entry for a service's main.ts (libs/runtime/package.json "exports").
+  '^@tollgate/runtime/main$': '<rootDir>/libs/runtime/src/main',
+};
 const appsMapper = {
   '^@tollgate/(gateway|auth|billing|relay|chat|admin)$': '<rootDir>/apps/$1/src',
   '^@tollgate/launcher$': '<rootDir>/tools/launcher/src',

@@ -1,9 +1,10 @@
-import { createDistributedRuntime, runMain } from '@tollgate/runtime';
+import { distributedRuntime, runMain } from '@tollgate/runtime/main';
 
-// The service's code loads lazily: a clustered primary (TOLLGATE_WORKERS > 1) only forks workers.
+// The service's code and its Kafka and Redis clients load lazily: a clustered primary
+// (TOLLGATE_WORKERS > 1) only forks workers.
 void runMain(
   'admin',
   () => import('./start-admin').then((m) => m.startAdmin),
-  () => createDistributedRuntime(process.env, 'admin', { bus: true, kv: false }),
+  distributedRuntime(process.env, 'admin', { bus: true, kv: false }),
   process.env,
 );

@@ -1,9 +1,10 @@
-import { createDistributedRuntime, runMain } from '@tollgate/runtime';
+import { distributedRuntime, runMain } from '@tollgate/runtime/main';
 
-// The service's code loads lazily: a clustered primary (TOLLGATE_WORKERS > 1) only forks workers.
+// The service's code and its Kafka and Redis clients load lazily: a clustered primary
+// (TOLLGATE_WORKERS > 1) only forks workers.
 void runMain(
   'auth',
   () => import('./start-auth').then((m) => m.startAuth),
-  () => createDistributedRuntime(process.env, 'auth', { bus: true, kv: true }),
+  distributedRuntime(process.env, 'auth', { bus: true, kv: true }),
   process.env,
 );

@@ -1,9 +1,10 @@
-import { createDistributedRuntime, runMain } from '@tollgate/runtime';
+import { distributedRuntime, runMain } from '@tollgate/runtime/main';
 
-// The service's code loads lazily: a clustered primary (TOLLGATE_WORKERS > 1) only forks workers.
+// The service's code and its Kafka and Redis clients load lazily: a clustered primary
+// (TOLLGATE_WORKERS > 1) only forks workers.
 void runMain(
   'gateway',
   () => import('./start-gateway').then((m) => m.startGateway),
-  () => createDistributedRuntime(process.env, 'gateway', { bus: false, kv: false }),
+  distributedRuntime(process.env, 'gateway', { bus: false, kv: false }),
   process.env,
 );

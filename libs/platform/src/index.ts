@@ -69,13 +69,8 @@ export {
 } from './metrics/metrics.catalog';
 export { MetricsService } from './metrics/metrics.service';
 
-// telemetry
-export {
-  isTracingEnabled,
-  startTelemetry,
-  type Telemetry,
-  type TelemetryOptions,
-} from './telemetry/start-telemetry';
+// tracing (the process's OpenTelemetry SDK is started by @tollgate/runtime)
+export { isTracingEnabled, setTracingEnabled } from './telemetry/tracing-state';
 
 // internal identity
 export { Role, hasRole } from './identity/role';

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
-import type { Telemetry } from '@tollgate/platform';
 import type { Env, RunningService, ServiceRuntime, StartService } from './service-runtime';
+import type { Telemetry } from './start-telemetry';
 import { reportWorkerReady, runClusterPrimary } from './worker-cluster';
 import { workerCount } from './worker-count';
 
@@ -57,7 +57,7 @@ export async function runMain(
   process.once('SIGINT', () => void close(0));
   process.once('SIGTERM', () => void close(0));
   try {
-    const { startTelemetry } = await import('@tollgate/platform');
+    const { startTelemetry } = await import('./start-telemetry');
     telemetry = startTelemetry({
       serviceName: `tollgate-${serviceName}`,
       otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,

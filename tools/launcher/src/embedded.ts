@@ -6,7 +6,6 @@ import { startBilling } from '@tollgate/billing';
 import { startChat } from '@tollgate/chat';
 import { InProcessEventBus } from '@tollgate/events';
 import { startGateway } from '@tollgate/gateway';
-import { startTelemetry } from '@tollgate/platform';
 import { MemoryKvStore } from '@tollgate/kv';
 import type { PgliteServer } from '@tollgate/persistence';
 import { startRelay } from '@tollgate/relay';
@@ -14,6 +13,7 @@ import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
 import {
   busLoggerFor,
   freePorts,
+  startTelemetry,
   type Env,
   type RunningService,
   type ServiceRuntime,

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { startTelemetry, type Telemetry } from '@tollgate/platform';
-import type { RunningService } from '@tollgate/runtime';
+import { startTelemetry, type RunningService, type Telemetry } from '@tollgate/runtime';
 import {
   eventually,
   INFRASTRUCTURES,

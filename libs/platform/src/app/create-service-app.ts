@@ -15,7 +15,7 @@ import { NestPinoLogger } from '../logging/nest-logger';
 import { installHttpMetricsHook } from '../metrics/http-metrics.hook';
 import { MetricsService } from '../metrics/metrics.service';
 import { installHttpTracingHooks } from '../telemetry/http-tracing.hook';
-import { isTracingEnabled } from '../telemetry/start-telemetry';
+import { isTracingEnabled } from '../telemetry/tracing-state';
 import { installLenientJsonParser } from './lenient-json-parser';
 import { installAccessLogHook } from './access-log.hook';
 import { PlatformModule } from './platform.module';

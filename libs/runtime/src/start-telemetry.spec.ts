@@ -1,5 +1,6 @@
 import { trace } from '@opentelemetry/api';
-import { isTracingEnabled, startTelemetry } from './start-telemetry';
+import { isTracingEnabled } from '@tollgate/platform';
+import { startTelemetry } from './start-telemetry';
 
 describe('startTelemetry without an endpoint', () => {
   it('registers no exporter, starts once per process, and shuts down cleanly', async () => {

@@ -8,11 +8,10 @@ import {
   createLogger,
   createServiceApp,
   loadConfig,
-  startTelemetry,
   type Logger,
   type ServiceApp,
-  type Telemetry,
-} from '../../src';
+} from '@tollgate/platform';
+import { startTelemetry, type Telemetry } from '../../src';
 
 const PROMPT = 'secret prompt text 4b1d';
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';

@@ -2,6 +2,7 @@ import { context, metrics as metricsApi, propagation, trace } from '@opentelemet
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeSDK, metrics, tracing } from '@opentelemetry/sdk-node';
+import { setTracingEnabled } from '@tollgate/platform';
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -21,10 +22,6 @@ export interface Telemetry {
 }
 
 let started = false;
-let exportingSpans = false;
-
-/** Whether the process's telemetry exports spans (started with an OTLP endpoint or a span exporter). */
-export const isTracingEnabled = (): boolean => exportingSpans;
 
 /**
  * Starts OpenTelemetry for the process: W3C trace propagation always, and OTLP/HTTP export of traces and
@@ -62,9 +59,9 @@ export const startTelemetry = ({
   });
   sdk.start();
   started = true;
-  exportingSpans = spans !== undefined;
+  setTracingEnabled(spans !== undefined);
   return {
-    tracing: exportingSpans,
+    tracing: spans !== undefined,
     shutdown: async () => {
       try {
         await sdk.shutdown();
@@ -74,7 +71,7 @@ export const startTelemetry = ({
         propagation.disable();
         context.disable();
         started = false;
-        exportingSpans = false;
+        setTracingEnabled(false);
       }
     },
   };
