@@ -1,19 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { Role, TOPICS, type BillingBalance, type Envelope } from '@tollgate/contracts';
 import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import type { RunningService } from '@tollgate/runtime';
 import {
   anIdentityUser,
   eventually,
   getJson,
   INFRASTRUCTURES,
-  openInfrastructure,
   randomUserId,
   waitUntilReady,
-  type TestInfrastructure,
 } from '@tollgate/testing';
-import { startRelay } from '../../src';
 import { CatchUpGate } from '../support/catch-up-gate';
+import { RelayHarness, type Relay } from './relay-harness';
 
 jest.setTimeout(60_000);
 
@@ -24,33 +21,26 @@ interface Entry {
 type Tables = Record<string, { topic: string; size: number; caught_up: boolean }>;
 
 describe.each(INFRASTRUCTURES)('relay on %s infrastructure', (kind) => {
-  const secret = randomBytes(32).toString('hex');
+  const harness = new RelayHarness(kind, 'relay-it');
   const gate = new CatchUpGate();
-  let infra: TestInfrastructure;
-  let relay: RunningService;
+  let relay: Relay;
 
   const asRole = async (role: Role): Promise<Record<string, string>> => ({
-    [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId: 1, role, via: 'session' }, secret),
+    [INTERNAL_IDENTITY_HEADER]: await signInternalToken({ userId: 1, role, via: 'session' }, harness.secret),
   });
   const readModels = async <T>(path: string, role: Role = Role.Root) =>
     getJson<Envelope<T>>(`${relay.url}/internal/read-models${path}`, await asRole(role));
 
   beforeAll(async () => {
-    infra = await openInfrastructure(kind, 'relay-it', { database: false });
-    const env = {
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'error',
-      TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-      TOLLGATE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    };
-    relay = await startRelay(env, { ...infra.runtime, bus: gate.wrap(infra.runtime.bus) });
+    await harness.open();
+    // Not ready until the gate opens: the first test looks at it before.
+    relay = await harness.start({
+      runtime: { ...harness.infra.runtime, bus: gate.wrap(harness.bus) },
+      ready: false,
+    });
   });
 
-  afterAll(async () => {
-    await relay?.close();
-    await infra?.close();
-  });
+  afterAll(() => harness.close());
 
   it('is not ready until its read models have caught up, and ready after', async () => {
     const before = await getJson(`${relay.url}/health/ready`);
@@ -96,7 +86,7 @@ describe.each(INFRASTRUCTURES)('relay on %s infrastructure', (kind) => {
       body: { data: { present: false } },
     });
 
-    await infra.runtime.bus.publish([
+    await harness.bus.publish([
       { topic: TOPICS.billingBalance.name, key: String(userId), value: balance },
       { topic: TOPICS.identityUser.name, key: String(userId), value: user },
     ]);

@@ -1,24 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Role, TOPICS, type Envelope, type UsageRecorded } from '@tollgate/contracts';
+import { readdir } from 'node:fs/promises';
 import type { EventBus, OutgoingEvent } from '@tollgate/events';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken } from '@tollgate/platform';
-import type { RunningService } from '@tollgate/runtime';
-import {
-  eventually,
-  getJson,
-  describeOnRealInfrastructure,
-  openInfrastructure,
-  startFakeUpstream,
-  TopicRecorder,
-  waitUntilReady,
-  type FakeUpstream,
-  type TestInfrastructure,
-} from '@tollgate/testing';
-import { startRelay } from '../../src';
-import { RelayWorld, type TestKey } from '../support/relay-world';
+import { eventually, describeOnRealInfrastructure } from '@tollgate/testing';
+import type { TestKey } from '../support/relay-world';
+import { aChannelOn, aChatRequest } from './builders';
+import { bearer, RelayHarness, type Relay } from './relay-harness';
 
 jest.setTimeout(60_000);
 
@@ -53,84 +38,43 @@ class BrokerOutage implements EventBus {
 // The fault is the broker going away under a running relay: the in-process bus of embedded mode
 // lives in the service's own process and cannot go away alone.
 describeOnRealInfrastructure('relay usage across a broker outage (real infrastructure)', () => {
-  const secret = randomBytes(32).toString('hex');
-  let infra: TestInfrastructure;
+  const harness = new RelayHarness('real', 'relay-usage-outage', {
+    recordUsage: true,
+    env: { LOG_LEVEL: 'fatal', RELAY_QUOTA_HOLD_MS: '60000' },
+  });
   let outage: BrokerOutage;
-  let world: RelayWorld;
-  let upstream: FakeUpstream;
-  let relay: RunningService;
-  let usage: TopicRecorder;
+  let relay: Relay;
   let key: TestKey;
   let model: string;
-  let spoolDir: string;
-  let relayEnv: Record<string, string>;
 
   /** One chat completion through relay; its answer's id, which its usage event carries. */
   const served = async (): Promise<string> => {
-    const res = await fetch(`${relay.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key.apiKey}` },
-      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello there' }], max_tokens: 16 }),
-    });
+    const res = await relay.post('/v1/chat/completions', bearer(key), aChatRequest(model));
     expect(res.status).toBe(200);
     return ((await res.json()) as { id: string }).id;
   };
-  const eventsOfKey = () => usage.values<UsageRecorded>((event) => event.user_id === key.userId);
+  const eventsOfKey = () => harness.usageOf(key.userId);
 
   beforeAll(async () => {
-    infra = await openInfrastructure('real', 'relay-usage-outage', { database: false });
-    outage = new BrokerOutage(infra.runtime.bus);
-    world = new RelayWorld(infra.runtime.bus, infra.runId);
-    upstream = await startFakeUpstream({ completionTokens: 8, chunks: 4 });
+    await harness.open();
+    const { world } = harness;
+    outage = new BrokerOutage(harness.bus);
+    const upstream = await harness.upstream({ completionTokens: 8, chunks: 4 });
     model = world.model('gpt');
-    spoolDir = await mkdtemp(join(tmpdir(), 'relay-usage-spool-'));
-    relayEnv = {
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'fatal',
-      TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-      TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
-      RELAY_QUOTA_HOLD_MS: '60000',
-      RELAY_USAGE_SPOOL_DIR: spoolDir,
-    };
-    relay = await startRelay(relayEnv, { ...infra.runtime, bus: outage });
-    usage = await TopicRecorder.start(
-      infra.runtime.bus,
-      TOPICS.usageRecorded.name,
-      `relay-usage-outage.usage.${infra.runId}`,
-    );
+    relay = await harness.start({ runtime: { ...harness.infra.runtime, bus: outage } });
     await world.price(model);
-    await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: upstream.url,
-      models: [model],
-      model_mapping: { [model]: 'gpt-4o-mini' },
-    });
-    key = await world.key(50_000_000);
-    await waitUntilReady(relay.url);
-    await eventually(`key, balance and model of user ${key.userId} in relay`, async () => {
-      const models = await fetch(`${relay.url}/v1/models`, {
-        headers: { authorization: `Bearer ${key.apiKey}` },
-      });
-      if (models.status !== 200) return undefined;
+    await world.channel(aChannelOn(upstream, [model], { model_mapping: { [model]: 'gpt-4o-mini' } }));
+    key = await harness.readyKey([relay]);
+    await eventually(`relay to serve ${model}`, async () => {
+      const models = await fetch(`${relay.url}/v1/models`, { headers: bearer(key) });
       const body = (await models.json()) as { data?: { id: string }[] };
-      if (!body.data?.some((entry) => entry.id === model)) return undefined;
-      const root = await signInternalToken({ userId: 1, role: Role.Root, via: 'session' }, secret);
-      const balance = await getJson<Envelope<{ present: boolean }>>(
-        `${relay.url}/internal/read-models/balances/${key.userId}`,
-        { [INTERNAL_IDENTITY_HEADER]: root },
-      );
-      return balance.body.data?.present === true ? true : undefined;
+      return body.data?.some((entry) => entry.id === model) ? true : undefined;
     });
   });
 
   afterAll(async () => {
     outage.down = false;
-    await usage?.stop();
-    await relay?.close();
-    await upstream?.close();
-    await infra?.close();
-    if (spoolDir) await rm(spoolDir, { recursive: true, force: true });
+    await harness.close();
   });
 
   it('publishes the usage of calls served while the broker was away once it is back, each exactly once', async () => {
@@ -168,12 +112,12 @@ describeOnRealInfrastructure('relay usage across a broker outage (real infrastru
     expect(ofTheseCalls()).toEqual([]);
 
     // The broker is back for the relay started next; the stopped one's bus stays down.
-    relay = await startRelay(relayEnv, infra.runtime);
+    relay = await harness.start();
     const events = await eventually('the usage events of the calls the stopped relay held', async () =>
       ofTheseCalls().length >= during.length ? ofTheseCalls() : undefined,
     );
     await eventually('the spool emptied once the broker took its events', async () =>
-      (await readdir(spoolDir)).some((name) => name.endsWith('.jsonl')) ? undefined : true,
+      (await readdir(harness.spoolDir)).some((name) => name.endsWith('.jsonl')) ? undefined : true,
     );
     expect(ofTheseCalls()).toHaveLength(during.length);
     expect(events.map((event) => event.response_id).sort()).toEqual([...during].sort());
