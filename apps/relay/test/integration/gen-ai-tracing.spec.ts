@@ -1,18 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { startTelemetry, type RunningService, type Telemetry } from '@tollgate/runtime';
-import {
-  eventually,
-  INFRASTRUCTURES,
-  openInfrastructure,
-  startFakeUpstream,
-  waitUntilReady,
-  type FakeUpstream,
-  type TestInfrastructure,
-} from '@tollgate/testing';
-import { startRelay } from '../../src';
-import { RelayWorld } from '../support/relay-world';
+import { startTelemetry, type Telemetry } from '@tollgate/runtime';
+import { eventually, INFRASTRUCTURES, type FakeUpstream } from '@tollgate/testing';
+import { aChannelOn } from './builders';
+import { bearer, RelayHarness, type Relay } from './relay-harness';
 
 jest.setTimeout(90_000);
 
@@ -23,55 +14,35 @@ const PROMPT = 'my passport number is 4510 774411, keep it secret';
  * a served call leaves a gen_ai CLIENT span under the request's server span, without any text.
  */
 describe.each(INFRASTRUCTURES)('relay gen_ai spans on %s infrastructure', (kind) => {
-  const secret = randomBytes(32).toString('hex');
+  const harness = new RelayHarness(kind, 'relay-tracing', { env: { RELAY_QUOTA_HOLD_MS: '60000' } });
   const exporter = new InMemorySpanExporter();
   let telemetry: Telemetry;
-  let infra: TestInfrastructure;
   let upstream: FakeUpstream;
-  let relay: RunningService;
-  let world: RelayWorld;
+  let relay: Relay;
 
   beforeAll(async () => {
     telemetry = startTelemetry({ serviceName: 'relay-tracing-it', spanExporter: exporter });
-    infra = await openInfrastructure(kind, 'relay-tracing', { database: false });
-    world = new RelayWorld(infra.runtime.bus, infra.runId);
-    upstream = await startFakeUpstream({ completionTokens: 8, chunks: 4 });
-    relay = await startRelay(
-      {
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'error',
-        TOLLGATE_INTERNAL_TOKEN_SECRET: secret,
-        TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
-        RELAY_QUOTA_HOLD_MS: '60000',
-      },
-      infra.runtime,
-    );
+    await harness.open();
+    upstream = await harness.upstream({ completionTokens: 8, chunks: 4 });
+    relay = await harness.start();
   });
 
   afterAll(async () => {
-    await relay?.close();
-    await upstream?.close();
-    await infra?.close();
+    await harness.close();
     await telemetry?.shutdown();
   });
 
   it('records the upstream call with gen_ai attributes, child of the request span, and no prompt or answer', async () => {
+    const { world } = harness;
     const model = world.model('traced');
     await world.price(model);
-    await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: upstream.url,
-      models: [model],
-      model_mapping: { [model]: 'gpt-4o-mini' },
-    });
+    await world.channel(aChannelOn(upstream, [model], { model_mapping: { [model]: 'gpt-4o-mini' } }));
     const key = await world.key(50_000_000);
-    await waitUntilReady(relay.url);
     const call = () =>
-      fetch(`${relay.url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key.apiKey}` },
-        body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: PROMPT }] }),
+      relay.post('/v1/chat/completions', bearer(key), {
+        model,
+        stream: true,
+        messages: [{ role: 'user', content: PROMPT }],
       });
     // The key, price and channel reach relay through the topics, in no set order.
     const answer = await eventually('relay to serve the traced model', async () => {
