@@ -1,3 +1,9 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { backoffDelayMs } from '../shared/backoff';
+
+/** 200 ms, 400 ms, … up to 2 s between attempts. */
+const RETRY_BACKOFF = { initialDelayMs: 200, maxDelayMs: 2_000 };
+
 /**
  * Topics created a moment ago (a fresh cluster, or ensureTopics just before) answer "not the
  * leader" until their partitions have leaders. Runs `action` again on such retriable kafkajs errors,
@@ -19,7 +25,7 @@ export async function retryWhileRetriable<T>(
       const retriable = (error as { retriable?: boolean }).retriable === true;
       if (!retriable || stopped() || Date.now() > deadline) throw error;
       onRetry?.(attempt, error);
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)));
+      await delay(backoffDelayMs(attempt, RETRY_BACKOFF));
     }
   }
 }

@@ -20,7 +20,8 @@ export function backoffPolicy(options: BackoffOptions = {}): BackoffPolicy {
 }
 
 /**
- * The one exponential backoff of the platform (the bus's retries, the outbox relay's rounds):
+ * The one exponential backoff of the platform (the bus's retries, Kafka admin calls waiting for
+ * leaders or a coordinator, the outbox relay's rounds; exported from @tollgate/events for the rest):
  * the delay before retry number `retry` (1 = the first retry, or after the first failure) is
  * `initialDelayMs * 2^(retry - 1)`, capped at `maxDelayMs`. No jitter: the callers are a few
  * consumers and relays per service, not a crowd of clients.
