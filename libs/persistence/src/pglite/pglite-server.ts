@@ -10,6 +10,14 @@ export interface PgliteServer {
 const HOST = '127.0.0.1';
 
 /**
+ * PostgreSQL zeroes its shared buffers at start, and a WASM memory never gives pages back: at the
+ * default 128 MB every instance kept about 155 MB resident however small its data (four of them made
+ * most of embedded mode's 1 GB). 16 MB holds an embedded service's working set; reads past it come
+ * from the OS page cache. Measured in bench/ANALYSIS.md, "Embedded memory".
+ */
+const MEMORY_PARAMS = ['-c', 'shared_buffers=16MB'];
+
+/**
  * Runs PostgreSQL compiled to WASM (PGlite) in this process, on `dataDir`, behind a loopback
  * socket speaking the PostgreSQL protocol, so the service talks to it through `pg` like to any
  * server. It accepts one connection at a time: open it with `openDatabase({ embedded: true })`.
@@ -23,7 +31,7 @@ export async function startPgliteServer({ dataDir }: { dataDir: string }): Promi
   // Loaded on demand so that services on a PostgreSQL server never load the WASM build.
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = await PGlite.create({ dataDir });
+  const db = await PGlite.create({ dataDir, startParams: [...PGlite.defaultStartParams, ...MEMORY_PARAMS] });
   const server = new PGLiteSocketServer({ db, host: HOST, port: 0 });
   try {
     await server.start();
