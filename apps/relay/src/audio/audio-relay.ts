@@ -1,33 +1,37 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ErrorCode } from '@tollgate/contracts';
-import { servedModel, type CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import type { CallContext } from '../pipeline/call-context';
 import { costHeaders, withUsageCost } from '../pricing/call-cost';
 import type { ClientReply } from '../pipeline/client-reply';
-import { dispatchMetered, type RelayedAnswer } from '../pipeline/metered-dispatch';
-import type { Metering, MeteredCall } from '../pipeline/metering';
-import type { RelayMetrics } from '../pipeline/relay-metrics';
+import {
+  CallLifecycle,
+  type AcceptedCall,
+  type CallLifecycleDeps,
+  type ModelCall,
+  type RelayedAnswer,
+} from '../pipeline/call-lifecycle';
 import type { TokenCounter } from '../pipeline/token-counter';
-import type { Dispatched, UpstreamDispatcher } from '../pipeline/upstream-dispatcher';
-import type { PriceBook } from '../pricing/price-book';
+import { parseJsonAnswer } from '../pipeline/upstream-failure';
+import type { EstimateInput } from '../pricing/price-book';
 import { parsedEventData, relaySseStream } from '../pipeline/sse-relay';
-import { serializeSseEvent } from '../sse/sse';
-import { UnsupportedOperationError, type UploadForm, type UploadOperation } from '../providers';
+import { serializeSseEvent, type SseEvent } from '../sse/sse';
+import {
+  UnsupportedOperationError,
+  type ChannelTarget,
+  type ProviderAdapter,
+  type UploadForm,
+  type UploadOperation,
+  type UpstreamUploadRequest,
+} from '../providers';
 import type { NormalizedUsage } from '../canonical';
 import { spoolUpload, type SpooledUpload, type UploadLimits } from './audio-upload';
 import { transcriptionEstimate, transcriptionUsage, transcriptText } from './transcription-usage';
 
-export interface AudioRelayDeps {
-  access: CallerAccess;
-  prices: PriceBook;
-  metering: Metering;
-  dispatcher: UpstreamDispatcher;
-  metrics: RelayMetrics;
+export interface AudioRelayDeps extends CallLifecycleDeps {
   tokens: TokenCounter;
   uploads: UploadLimits;
-  now: () => number;
 }
 
 /** The client's upload as it arrives: the request stream and its headers. */
@@ -45,7 +49,11 @@ const MODEL_NAME = /^.{1,128}$/s;
  * charged by the usage the upstream reports or by the transcript's tokens.
  */
 export class AudioRelay {
-  constructor(private readonly deps: AudioRelayDeps) {}
+  private readonly lifecycle: CallLifecycle;
+
+  constructor(private readonly deps: AudioRelayDeps) {
+    this.lifecycle = new CallLifecycle(deps);
+  }
 
   async handle(
     context: CallContext,
@@ -70,92 +78,107 @@ export class AudioRelay {
     const asked = upload.fields['model'] ?? '';
     if (!MODEL_NAME.test(asked))
       throw new RelayError(ErrorCode.ValidationFailed, 'Invalid request: model: a model name is required');
-    const model = servedModel(context.caller, asked);
-    this.deps.access.assertModelAllowed(context.caller, model);
-    const quote = this.deps.prices.quote(model, context.caller.group);
-    const metered = await this.deps.metering.open(
+    await this.lifecycle.run(
       context,
-      quote,
-      transcriptionEstimate(upload.file.bytes, Buffer.byteLength(upload.fields['prompt'] ?? '')),
+      reply,
+      [asked],
+      (model) => new AudioCall(this.deps, operation, upload, model),
     );
-    reply.setHeaders(metered.rateLimitHeaders);
-    const form: UploadForm = {
+  }
+}
+
+/** One upload on its model: the form resent from the spooled file to each channel tried. */
+class AudioCall implements ModelCall {
+  readonly operation = 'generate_content';
+  private readonly form: UploadForm;
+
+  constructor(
+    private readonly deps: AudioRelayDeps,
+    private readonly kind: UploadOperation,
+    private readonly upload: SpooledUpload,
+    model: string,
+  ) {
+    this.form = {
       fields: { ...upload.fields, model },
       file: { filename: upload.file.filename, blob: upload.file.blob },
     };
-    await dispatchMetered(this.deps, {
-      context,
-      quote,
-      model,
-      metered,
-      reply,
-      operation: 'generate_content',
-      build: (adapter, target) => {
-        if (adapter.buildUploadRequest === undefined)
-          throw new UnsupportedOperationError(adapter.name, operation);
-        return adapter.buildUploadRequest(operation, form, target);
-      },
-      relay: (dispatched) => this.relayAnswer(context, dispatched, reply, metered),
-    });
   }
 
-  private async relayAnswer(
-    context: CallContext,
-    dispatched: Dispatched,
-    reply: ClientReply,
-    metered: MeteredCall,
-  ): Promise<RelayedAnswer> {
+  estimate(): EstimateInput {
+    return transcriptionEstimate(
+      this.upload.file.bytes,
+      Buffer.byteLength(this.upload.fields['prompt'] ?? ''),
+    );
+  }
+
+  buildRequest(adapter: ProviderAdapter, target: ChannelTarget): UpstreamUploadRequest {
+    if (adapter.buildUploadRequest === undefined)
+      throw new UnsupportedOperationError(adapter.name, this.kind);
+    return adapter.buildUploadRequest(this.kind, this.form, target);
+  }
+
+  async relayAnswer(call: AcceptedCall): Promise<RelayedAnswer> {
+    const { reply, metered, dispatched } = call;
     const header = dispatched.response.headers['content-type'];
     const contentType = (Array.isArray(header) ? header[0] : header) ?? 'text/plain; charset=utf-8';
-    if (contentType.startsWith('text/event-stream')) return this.relayEvents(context, dispatched, reply);
+    if (contentType.startsWith('text/event-stream')) return this.relayEvents(call);
     const text = await dispatched.response.body.text();
-    const count = (t: string) => this.deps.tokens.countTextTokens(t);
-    let usage: NormalizedUsage;
-    if (contentType.includes('json')) {
-      let payload: unknown;
-      try {
-        payload = JSON.parse(text) as unknown;
-      } catch {
-        throw new RelayError(
-          ErrorCode.UpstreamError,
-          'The upstream provider sent an answer that could not be read',
-        );
-      }
-      usage = transcriptionUsage(payload, count);
-    } else {
-      const words = transcriptText(text);
-      usage = { prompt_tokens: 0, completion_tokens: words === '' ? 0 : count(words), cached_tokens: 0 };
-    }
+    const json = contentType.includes('json');
+    const usage = json ? transcriptionUsage(parseJsonAnswer(text), this.countTokens) : this.textUsage(text);
     if (!reply.signal.aborted) {
       const cost = metered.costFor(usage);
       reply.setHeaders(costHeaders(cost));
-      const body = contentType.includes('json') ? (withUsageCost(text, cost) ?? text) : text;
-      reply.sendRaw(200, contentType, body);
+      reply.sendRaw(200, contentType, json ? (withUsageCost(text, cost) ?? text) : text);
     }
     return { usage, status: 'success', ttftMs: null, stream: false };
   }
 
+  private readonly countTokens = (text: string): number => this.deps.tokens.countTextTokens(text);
+
+  /** A text, SRT or WebVTT answer: its transcript's words are the output. */
+  private textUsage(answer: string): NormalizedUsage {
+    const words = transcriptText(answer);
+    return {
+      prompt_tokens: 0,
+      completion_tokens: words === '' ? 0 : this.countTokens(words),
+      cached_tokens: 0,
+    };
+  }
+
   /** The gpt-4o transcribe models' stream: events pass through; the usage rides on the last one. */
-  private async relayEvents(
-    context: CallContext,
-    dispatched: Dispatched,
-    reply: ClientReply,
-  ): Promise<RelayedAnswer> {
-    let done: unknown;
-    let deltas = '';
-    let ttftMs: number | null = null;
+  private async relayEvents(call: AcceptedCall): Promise<RelayedAnswer> {
+    const transcript = new StreamedTranscript(this.deps, call);
     const status = await relaySseStream(
-      reply,
-      dispatched.response.body as AsyncIterable<Buffer>,
-      async (event) => {
-        const payload = parsedEventData(event.data) as { type?: unknown; delta?: unknown } | undefined;
-        if (payload?.type === 'transcript.text.done') done = payload;
-        else if (typeof payload?.delta === 'string') deltas += payload.delta;
-        ttftMs ??= this.deps.now() - context.startedAt;
-        await reply.write(serializeSseEvent(event));
-      },
+      call.reply,
+      call.dispatched.response.body as AsyncIterable<Buffer>,
+      transcript.forward.bind(transcript),
     );
-    const usage = transcriptionUsage(done ?? { text: deltas }, (t) => this.deps.tokens.countTextTokens(t));
-    return { usage, status, ttftMs, stream: true };
+    const usage = transcriptionUsage(transcript.final(), this.countTokens);
+    return { usage, status, ttftMs: transcript.ttftMs, stream: true };
+  }
+}
+
+/** A transcript stream on its way to the client: its deltas, and the final event when it came. */
+class StreamedTranscript {
+  ttftMs: number | null = null;
+  private done: unknown;
+  private deltas = '';
+
+  constructor(
+    private readonly deps: AudioRelayDeps,
+    private readonly call: AcceptedCall,
+  ) {}
+
+  async forward(event: SseEvent): Promise<void> {
+    const payload = parsedEventData(event.data) as { type?: unknown; delta?: unknown } | undefined;
+    if (payload?.type === 'transcript.text.done') this.done = payload;
+    else if (typeof payload?.delta === 'string') this.deltas += payload.delta;
+    this.ttftMs ??= this.deps.now() - this.call.context.startedAt;
+    await this.call.reply.write(serializeSseEvent(event));
+  }
+
+  /** What the usage is read from: the final event, else the deltas' text. */
+  final(): unknown {
+    return this.done ?? { text: this.deltas };
   }
 }

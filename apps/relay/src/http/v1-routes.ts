@@ -35,6 +35,7 @@ import {
 import type { ChatClientProtocol } from '../dialects/chat-client-protocol';
 import { geminiGenerateProtocol } from '../dialects/gemini/generate.protocol';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
+import { parsePassThroughBody } from '../dialects/openai/pass-through-body';
 import type { HotPath } from '../composition';
 import { FastifyClientReply } from './fastify-client-reply';
 import { bodyBytesOf, registerJsonBodyParser } from './json-body-parser';
@@ -240,7 +241,8 @@ async function chatServiceModels(
 /** An OpenAI-only operation whose body goes upstream with its model mapped. */
 function passThrough(operation: PassThroughOperation): V1Handler {
   return function handlePassThrough(hot, context, client, request) {
-    return hot.passThrough.handle(context, operation, request.body, bodyBytesOf(request), client);
+    const body = parsePassThroughBody(request.body);
+    return hot.passThrough.handle(context, operation, body, bodyBytesOf(request), client);
   };
 }
 

@@ -1,45 +1,32 @@
-import { ErrorCode } from '@tollgate/contracts';
-import { z } from 'zod';
-import { servedModel, type CallerAccess } from '../access/caller-access';
-import { RelayError } from '../errors/relay-error';
-import type { PriceBook } from '../pricing/price-book';
-import { serializeSseEvent } from '../sse/sse';
-import type { PassThroughOperation } from '../providers';
-import type { JsonObject, NormalizedUsage } from '../canonical';
-import { parseClientBody } from '../dialects/request-validation';
+import type { PassThroughBody } from '../dialects/openai/pass-through-body';
+import type { EstimateInput } from '../pricing/price-book';
+import { serializeSseEvent, type SseEvent } from '../sse/sse';
+import type { ChannelTarget, PassThroughOperation, ProviderAdapter, UpstreamHttpRequest } from '../providers';
+import type { NormalizedUsage } from '../canonical';
 import { answerIdOf, type CallStatus } from '../usage/usage-event';
-import { costHeaders, withUsageCost, type CallCost } from '../pricing/call-cost';
+import { costHeaders, withUsageCost } from '../pricing/call-cost';
 import type { CallContext } from './call-context';
+import {
+  CallLifecycle,
+  withModel,
+  type AcceptedCall,
+  type CallLifecycleDeps,
+  type ModelCall,
+  type RelayedAnswer,
+} from './call-lifecycle';
 import type { ClientReply } from './client-reply';
-import type { Metering } from './metering';
-import type { RelayMetrics } from './relay-metrics';
 import { countedPassThroughUsage, maxOutputTokensOf, usageInPayload } from './pass-through-usage';
 import type { TokenCounter } from './token-counter';
-import { passThroughGenAiOperation } from './gen-ai-spans';
-import { dispatchMetered } from './metered-dispatch';
+import { passThroughGenAiOperation, type GenAiOperation } from './gen-ai-spans';
 import { parsedEventData, relaySseStream } from './sse-relay';
-import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+import { parseJsonAnswer } from './upstream-failure';
 
-export interface PassThroughRelayDeps {
-  access: CallerAccess;
-  prices: PriceBook;
-  metering: Metering;
-  dispatcher: UpstreamDispatcher;
-  metrics: RelayMetrics;
+export interface PassThroughRelayDeps extends CallLifecycleDeps {
   tokens: TokenCounter;
-  now: () => number;
 }
 
-const passThroughBody = z.object({ model: z.string().min(1).max(128) }).passthrough();
-
-type Answer = {
-  usage: NormalizedUsage | undefined;
-  status: CallStatus;
-  ttftMs: number | null;
-  stream: boolean;
-  /** The answer's `id` (completions, responses), for GET /v1/generation. */
-  responseId?: string;
-};
+/** An answer as relayed, its usage still unknown when the upstream reported none. */
+type PassedAnswer = Omit<RelayedAnswer, 'usage'> & { usage: NormalizedUsage | undefined };
 
 function headerText(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
@@ -51,145 +38,145 @@ function headerText(value: string | string[] | undefined): string {
  * the call is charged by the usage the upstream reports (counted from the input when it reports none).
  */
 export class PassThroughRelay {
-  constructor(private readonly deps: PassThroughRelayDeps) {}
+  private readonly lifecycle: CallLifecycle;
+
+  constructor(private readonly deps: PassThroughRelayDeps) {
+    this.lifecycle = new CallLifecycle(deps);
+  }
 
   async handle(
     context: CallContext,
     operation: PassThroughOperation,
-    rawBody: unknown,
+    asked: PassThroughBody,
     bodyBytes: number,
     reply: ClientReply,
   ): Promise<void> {
-    const asked = parseClientBody(passThroughBody, rawBody) as JsonObject & { model: string };
-    const model = servedModel(context.caller, asked.model);
-    const body = model === asked.model ? asked : { ...asked, model };
-    this.deps.access.assertModelAllowed(context.caller, body.model);
-    const quote = this.deps.prices.quote(body.model, context.caller.group);
-    // Every o200k_base token stands for at least one byte of text, so the body's bytes bound the
-    // prompt's tokens. Not cut to the context window: an embeddings or completions batch holds many.
-    const promptBound = bodyBytes;
-    const metered = await this.deps.metering.open(context, quote, {
-      promptTokens: promptBound,
-      maxOutputTokens: maxOutputTokensOf(operation, body),
-    });
-    reply.setHeaders(metered.rateLimitHeaders);
-    await dispatchMetered(this.deps, {
+    await this.lifecycle.run(
       context,
-      quote,
-      model: body.model,
-      metered,
       reply,
-      operation: passThroughGenAiOperation(operation),
-      build: (adapter, target) => adapter.buildPassThroughRequest(operation, body, target),
-      relay: async (dispatched) => {
-        const answer = await this.relayAnswer(context, dispatched, body, reply, (usage) =>
-          metered.costFor(usage),
-        );
-        return {
-          ...answer,
-          usage: answer.usage ?? countedPassThroughUsage(body, promptBound, this.deps.tokens),
-        };
-      },
-    });
+      [asked.model],
+      (model) => new PassThroughCall(this.deps, operation, withModel(asked, model), bodyBytes),
+    );
+  }
+}
+
+/** One pass-through call on its model: the body as sent, and its answer as the upstream's content type says. */
+class PassThroughCall implements ModelCall {
+  readonly operation: GenAiOperation;
+
+  constructor(
+    private readonly deps: PassThroughRelayDeps,
+    private readonly kind: PassThroughOperation,
+    private readonly body: PassThroughBody,
+    private readonly bodyBytes: number,
+  ) {
+    this.operation = passThroughGenAiOperation(kind);
   }
 
-  private async relayAnswer(
-    context: CallContext,
-    dispatched: Dispatched,
-    body: JsonObject,
-    reply: ClientReply,
-    costOf: (usage: NormalizedUsage) => CallCost,
-  ): Promise<Answer> {
-    const contentType = headerText(dispatched.response.headers['content-type']);
-    if (contentType.startsWith('text/event-stream'))
-      return this.relayEvents(context, dispatched, body, reply);
-    if (contentType.includes('json')) {
-      const text = await dispatched.response.body.text();
-      let payload: unknown;
-      try {
-        payload = JSON.parse(text) as unknown;
-      } catch {
-        throw new RelayError(
-          ErrorCode.UpstreamError,
-          'The upstream provider sent an answer that could not be read',
-        );
-      }
-      const usage = usageInPayload(payload);
-      if (!reply.signal.aborted) {
-        // The cost rides on answers that report their usage (completions, embeddings, responses).
-        const cost = usage === undefined ? undefined : costOf(usage);
-        if (cost !== undefined) reply.setHeaders(costHeaders(cost));
-        const withCost = cost === undefined ? undefined : withUsageCost(text, cost);
-        reply.sendRaw(200, contentType, withCost ?? text);
-      }
-      return {
-        usage,
-        status: 'success',
-        ttftMs: null,
-        stream: false,
-        responseId: answerIdOf(payload),
-      };
+  estimate(): EstimateInput {
+    // Every o200k_base token stands for at least one byte of text, so the body's bytes bound the
+    // prompt's tokens. Not cut to the context window: an embeddings or completions batch holds many.
+    return { promptTokens: this.bodyBytes, maxOutputTokens: maxOutputTokensOf(this.kind, this.body) };
+  }
+
+  buildRequest(adapter: ProviderAdapter, target: ChannelTarget): UpstreamHttpRequest {
+    return adapter.buildPassThroughRequest(this.kind, this.body, target);
+  }
+
+  async relayAnswer(call: AcceptedCall): Promise<RelayedAnswer> {
+    const answer = await this.relayByContentType(call);
+    return {
+      ...answer,
+      usage: answer.usage ?? countedPassThroughUsage(this.body, this.bodyBytes, this.deps.tokens),
+    };
+  }
+
+  private relayByContentType(call: AcceptedCall): Promise<PassedAnswer> {
+    const contentType = headerText(call.dispatched.response.headers['content-type']);
+    if (contentType.startsWith('text/event-stream')) return this.relayEvents(call);
+    if (contentType.includes('json')) return this.relayJson(call, contentType);
+    return this.relayBytes(call, contentType);
+  }
+
+  private async relayJson(
+    { reply, metered, dispatched }: AcceptedCall,
+    contentType: string,
+  ): Promise<PassedAnswer> {
+    const text = await dispatched.response.body.text();
+    const payload = parseJsonAnswer(text);
+    const usage = usageInPayload(payload);
+    if (!reply.signal.aborted) {
+      // The cost rides on answers that report their usage (completions, embeddings, responses).
+      const cost = usage === undefined ? undefined : metered.costFor(usage);
+      if (cost !== undefined) reply.setHeaders(costHeaders(cost));
+      const withCost = cost === undefined ? undefined : withUsageCost(text, cost);
+      reply.sendRaw(200, contentType, withCost ?? text);
     }
-    return this.relayBytes(context, dispatched, contentType, reply);
+    return { usage, status: 'success', ttftMs: null, stream: false, responseId: answerIdOf(payload) };
   }
 
   /** Audio and other binary answers, passed on as they arrive. */
   private async relayBytes(
-    context: CallContext,
-    dispatched: Dispatched,
+    { context, reply, dispatched }: AcceptedCall,
     contentType: string,
-    reply: ClientReply,
-  ): Promise<Answer> {
+  ): Promise<PassedAnswer> {
     reply.startStream(contentType === '' ? 'application/octet-stream' : contentType);
     let ttftMs: number | null = null;
+    let status: CallStatus = 'success';
     try {
       for await (const bytes of dispatched.response.body as AsyncIterable<Buffer>) {
         ttftMs ??= this.deps.now() - context.startedAt;
         await reply.write(bytes);
       }
-      return { usage: undefined, status: 'success', ttftMs, stream: false };
     } catch {
-      return {
-        usage: undefined,
-        status: reply.signal.aborted ? 'client_aborted' : 'upstream_error',
-        ttftMs,
-        stream: false,
-      };
+      status = reply.signal.aborted ? 'client_aborted' : 'upstream_error';
     } finally {
       reply.end();
     }
+    return { usage: undefined, status, ttftMs, stream: false };
   }
 
   /** Completions and Responses streams: events pass through; the usage is read on the way. */
-  private async relayEvents(
-    context: CallContext,
-    dispatched: Dispatched,
-    body: JsonObject,
-    reply: ClientReply,
-  ): Promise<Answer> {
-    const streamOptions = body['stream_options'] as { include_usage?: unknown } | undefined;
-    const clientWantsUsage = streamOptions?.include_usage === true;
-    let usage: NormalizedUsage | undefined;
-    let ttftMs: number | null = null;
+  private async relayEvents(call: AcceptedCall): Promise<PassedAnswer> {
+    const events = new PassedEvents(this.deps, call, this.body);
     const status = await relaySseStream(
-      reply,
-      dispatched.response.body as AsyncIterable<Buffer>,
-      async (event) => {
-        const payload = parsedEventData(event.data);
-        const found = usageInPayload(payload);
-        if (found !== undefined) usage = found;
-        const record = payload as { choices?: unknown[]; usage?: unknown } | undefined;
-        // Completions' usage chunk was forced upstream; a client that did not ask does not get it.
-        if (!clientWantsUsage && record?.usage !== undefined && Array.isArray(record.choices)) {
-          if (record.choices.length === 0) return;
-          const { usage: _usage, ...rest } = record;
-          await reply.write(serializeSseEvent({ ...event, data: JSON.stringify(rest) }));
-          return;
-        }
-        ttftMs ??= this.deps.now() - context.startedAt;
-        await reply.write(serializeSseEvent(event));
-      },
+      call.reply,
+      call.dispatched.response.body as AsyncIterable<Buffer>,
+      events.forward.bind(events),
     );
-    return { usage, status, ttftMs, stream: true };
+    return { usage: events.usage, status, ttftMs: events.ttftMs, stream: true };
+  }
+}
+
+/** An upstream event stream on its way to the client, and what was learnt from it. */
+class PassedEvents {
+  usage: NormalizedUsage | undefined;
+  ttftMs: number | null = null;
+  private readonly clientWantsUsage: boolean;
+
+  constructor(
+    private readonly deps: PassThroughRelayDeps,
+    private readonly call: AcceptedCall,
+    body: PassThroughBody,
+  ) {
+    const streamOptions = body['stream_options'] as { include_usage?: unknown } | undefined;
+    this.clientWantsUsage = streamOptions?.include_usage === true;
+  }
+
+  async forward(event: SseEvent): Promise<void> {
+    const { context, reply } = this.call;
+    const payload = parsedEventData(event.data);
+    const found = usageInPayload(payload);
+    if (found !== undefined) this.usage = found;
+    const record = payload as { choices?: unknown[]; usage?: unknown } | undefined;
+    // Completions' usage chunk was forced upstream; a client that did not ask does not get it.
+    if (!this.clientWantsUsage && record?.usage !== undefined && Array.isArray(record.choices)) {
+      if (record.choices.length === 0) return;
+      const { usage: _usage, ...rest } = record;
+      await reply.write(serializeSseEvent({ ...event, data: JSON.stringify(rest) }));
+      return;
+    }
+    this.ttftMs ??= this.deps.now() - context.startedAt;
+    await reply.write(serializeSseEvent(event));
   }
 }

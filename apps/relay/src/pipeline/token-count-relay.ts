@@ -1,16 +1,14 @@
 import { ErrorCode } from '@tollgate/contracts';
-import { servedModel, type CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
-import type { PriceBook } from '../pricing/price-book';
 import { UnsupportedOperationError } from '../providers';
 import type { ChatCompletionRequest } from '../canonical';
 import type { CallContext } from './call-context';
+import { admitModel, withModel, type ModelAdmissionDeps } from './call-lifecycle';
 import type { TokenCounter } from './token-counter';
 import type { UpstreamDispatcher } from './upstream-dispatcher';
+import { unreadableAnswer } from './upstream-failure';
 
-export interface TokenCountRelayDeps {
-  access: CallerAccess;
-  prices: PriceBook;
+export interface TokenCountRelayDeps extends ModelAdmissionDeps {
   dispatcher: UpstreamDispatcher;
   tokens: TokenCounter;
 }
@@ -26,11 +24,9 @@ export class TokenCountRelay {
   constructor(private readonly deps: TokenCountRelayDeps) {}
 
   async count(context: CallContext, asked: ChatCompletionRequest, signal: AbortSignal): Promise<number> {
-    const model = servedModel(context.caller, asked.model);
-    this.deps.access.assertModelAllowed(context.caller, model);
     // An unknown or unpriced model is refused here as a call to it would be (404).
-    this.deps.prices.quote(model, context.caller.group);
-    const request = model === asked.model ? asked : { ...asked, model };
+    const { model } = admitModel(this.deps, context.caller, asked.model);
+    const request = withModel(asked, model);
     let dispatched;
     try {
       dispatched = await this.deps.dispatcher.dispatch(context, model, signal, (adapter, target) => {
@@ -49,10 +45,7 @@ export class TokenCountRelay {
       const body = JSON.parse(await response.body.text()) as unknown;
       return adapter.tokenCounting!.parse(body);
     } catch {
-      throw new RelayError(
-        ErrorCode.UpstreamError,
-        'The upstream provider sent an answer that could not be read',
-      );
+      throw unreadableAnswer();
     } finally {
       release();
     }

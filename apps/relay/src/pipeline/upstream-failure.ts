@@ -61,3 +61,20 @@ export function retryReason(failure: AttemptFailure): RetryReason {
   if (failure.kind === 'connect') return 'connect';
   return failure.status === 429 ? 'rate_limited' : 'upstream_5xx';
 }
+
+/** The upstream said yes (2xx) but its answer cannot be read: not JSON, or not the shape its family sends. */
+export function unreadableAnswer(): RelayError {
+  return new RelayError(
+    ErrorCode.UpstreamError,
+    'The upstream provider sent an answer that could not be read',
+  );
+}
+
+/** A JSON answer's value; text that is not JSON is an unreadable answer. */
+export function parseJsonAnswer(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw unreadableAnswer();
+  }
+}

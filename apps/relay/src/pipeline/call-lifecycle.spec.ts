@@ -1,0 +1,172 @@
+import { chargeQuota, ErrorCode, type BillingPrice, type UsageRecorded } from '@tollgate/contracts';
+import { MemoryKvStore } from '@tollgate/kv';
+import { MetricsService, type Logger } from '@tollgate/platform';
+import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import type { CallerAccess } from '../access/caller-access';
+import { RelayError } from '../errors/relay-error';
+import { PriceBook } from '../pricing/price-book';
+import { adapterForChannelType } from '../providers';
+import { PerCallClaims } from '../quota/account-claims';
+import { QuotaReservations, userAccount } from '../quota/quota-reservations';
+import type { CallContext } from './call-context';
+import { CallLifecycle, type AcceptedCall, type ModelCall, type RelayedAnswer } from './call-lifecycle';
+import { ClientGoneError, type ClientReply } from './client-reply';
+import { Metering } from './metering';
+import { RelayMetrics } from './relay-metrics';
+import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+import { unreadableAnswer } from './upstream-failure';
+
+const silent = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as Logger;
+const USAGE = { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 0 };
+/** What every call here reserves at the second model's price (the first costs a hundred times more). */
+const SECOND_ESTIMATE = chargeQuota(
+  { prompt_tokens: 100, completion_tokens: 100, cached_tokens: 0 },
+  { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
+);
+
+/** A reply that records nothing but whether the client is still there. */
+function aReply(): ClientReply & { controller: AbortController } {
+  const controller = new AbortController();
+  return {
+    controller,
+    signal: controller.signal,
+    streamStarted: false,
+    setHeaders: () => undefined,
+    sendJson: () => undefined,
+    sendRaw: () => undefined,
+    startStream: () => undefined,
+    write: async () => undefined,
+    end: () => undefined,
+  };
+}
+
+/** A relay's call whose answer is `relayed` (or that throws it). */
+function aCall(relayed: RelayedAnswer | Error): ModelCall & { models: string[] } {
+  const models: string[] = [];
+  return {
+    models,
+    operation: 'chat',
+    estimate: () => ({ promptTokens: 100, maxOutputTokens: 100 }),
+    buildRequest: () => ({
+      method: 'POST',
+      url: 'https://upstream.test/',
+      headers: {},
+      body: '',
+      stream: false,
+    }),
+    relayAnswer: async ({ metered }: AcceptedCall) => {
+      models.push(metered.quote.model);
+      if (relayed instanceof Error) throw relayed;
+      return relayed;
+    },
+  };
+}
+
+/** `served`: the models a channel answers for; any other has none. */
+function setup(served: string[], balance = 1_000_000) {
+  const kv = new MemoryKvStore();
+  const events: UsageRecorded[] = [];
+  const release = jest.fn();
+  const prices = new Map<string, BillingPrice>([
+    ['model:first', aModelPrice('first', { input: '15', output: '60' })],
+    ['model:second', aModelPrice('second')],
+  ]);
+  const metrics = new RelayMetrics(new MetricsService('relay-lifecycle-test'));
+  const dispatch = jest.fn(async (_context: CallContext, model: string): Promise<Dispatched> => {
+    if (!served.includes(model)) throw new RelayError(ErrorCode.NoChannelAvailable, 'no channel', 1);
+    return {
+      response: { statusCode: 200, headers: {} } as unknown as Dispatched['response'],
+      route: { channel: aChannel({ id: 9 }), upstreamModel: model },
+      adapter: adapterForChannelType(1),
+      release,
+      sentAt: 0,
+      url: 'https://upstream.test/',
+    };
+  });
+  const lifecycle = new CallLifecycle({
+    access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
+    prices: new PriceBook({ get: (key) => prices.get(key) }),
+    metering: new Metering({
+      reservations: new QuotaReservations(
+        new PerCallClaims(kv, { reservationTtlMs: 60_000, holdMs: 60_000 }),
+        { quotaOf: () => balance },
+      ),
+      sink: { record: async (event) => void events.push(event) },
+      metrics,
+      logger: silent,
+      estimatePolicy: { defaultMaxOutputTokens: 100 },
+      now: () => 0,
+      costTerms: () => ({ currency: 'USD', rubPerUsd: '90' }),
+    }),
+    dispatcher: { dispatch } as unknown as UpstreamDispatcher,
+    metrics,
+    now: () => 0,
+  });
+  const context: CallContext = {
+    requestId: 'req-1',
+    protocol: 'openai',
+    caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
+    startedAt: 0,
+  };
+  return { kv, events, release, dispatch, lifecycle, context };
+}
+
+const answered: RelayedAnswer = { usage: USAGE, status: 'success', ttftMs: null, stream: false };
+
+describe('CallLifecycle', () => {
+  it('finishes a served call once: its usage event, the channel freed, the real charge held', async () => {
+    const { kv, events, release, lifecycle, context } = setup(['first']);
+    const call = aCall(answered);
+    await lifecycle.run(context, aReply(), ['first'], () => call);
+
+    expect(events).toEqual([
+      expect.objectContaining({ model: 'first', status: 'success', prompt_tokens: 10 }),
+    ]);
+    expect(release).toHaveBeenCalledTimes(1);
+    expect(await kv.outstanding(userAccount(7))).toBe(events[0]!.quota);
+  });
+
+  it('hands the reservation back and frees the channel when the answer cannot be read', async () => {
+    const { kv, events, release, lifecycle, context } = setup(['first']);
+    const call = aCall(unreadableAnswer());
+    await expect(lifecycle.run(context, aReply(), ['first'], () => call)).rejects.toMatchObject({
+      status: 502,
+    });
+    expect(events).toEqual([]);
+    expect(release).toHaveBeenCalledTimes(1);
+    expect(await kv.outstanding(userAccount(7))).toBe(0);
+  });
+
+  it('says the client left rather than what failed once it has gone', async () => {
+    const { kv, lifecycle, context } = setup(['first']);
+    const reply = aReply();
+    reply.controller.abort();
+    const call = aCall(new Error('socket closed'));
+    await expect(lifecycle.run(context, reply, ['first'], () => call)).rejects.toBeInstanceOf(
+      ClientGoneError,
+    );
+    expect(await kv.outstanding(userAccount(7))).toBe(0);
+  });
+
+  it('goes on to the next model asked for while one has no channel, and names the one that served', async () => {
+    const { kv, events, dispatch, lifecycle, context } = setup(['second']);
+    const call = aCall(answered);
+    await lifecycle.run(context, aReply(), ['first', 'second'], () => call);
+
+    expect(dispatch.mock.calls.map((args) => args[1])).toEqual(['first', 'second']);
+    expect(call.models).toEqual(['second']);
+    expect(events).toEqual([expect.objectContaining({ model: 'second' })]);
+    // The first model's reservation was handed back when no channel took it.
+    expect(await kv.outstanding(userAccount(7))).toBe(events[0]!.quota);
+  });
+
+  it('tries no other model when the caller’s own balance refuses the call', async () => {
+    // The balance would pay for the second model, but a balance refusal is not the model's fault.
+    const { dispatch, lifecycle, context } = setup(['first', 'second'], SECOND_ESTIMATE);
+    const call = aCall(answered);
+    await expect(lifecycle.run(context, aReply(), ['first', 'second'], () => call)).rejects.toMatchObject({
+      status: 402,
+    });
+    expect(dispatch).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,190 @@
+import { servedModel, type Caller, type CallerAccess } from '../access/caller-access';
+import type { NormalizedUsage } from '../canonical';
+import type { EstimateInput, PriceBook, Quote } from '../pricing/price-book';
+import type {
+  ChannelTarget,
+  ProviderAdapter,
+  UpstreamHttpRequest,
+  UpstreamUploadRequest,
+} from '../providers';
+import type { CallStatus } from '../usage/usage-event';
+import type { CallContext } from './call-context';
+import { ClientGoneError, type ClientReply } from './client-reply';
+import type { GenAiOperation } from './gen-ai-spans';
+import type { MeteredCall, Metering } from './metering';
+import { worthAnotherModel } from './model-fallbacks';
+import type { RelayMetrics } from './relay-metrics';
+import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+
+/** How an answer went, once it was relayed to the client. */
+export interface RelayedAnswer {
+  usage: NormalizedUsage;
+  status: CallStatus;
+  ttftMs: number | null;
+  stream: boolean;
+  /** The answer's `id` and why it ended, for GET /v1/generation. */
+  responseId?: string;
+  finishReason?: string;
+}
+
+/** A call reserved and accepted by a channel (2xx): what relaying its answer works with. */
+export interface AcceptedCall {
+  context: CallContext;
+  reply: ClientReply;
+  metered: MeteredCall;
+  dispatched: Dispatched;
+}
+
+/**
+ * What one relay's call is on one model, and all the lifecycle leaves to the relay: what to reserve,
+ * the upstream request, and how the answer reaches the client and what it used.
+ */
+export interface ModelCall {
+  readonly operation: GenAiOperation;
+  /** What the reservation holds, at the model's price. */
+  estimate(quote: Quote): EstimateInput;
+  /** The request for a channel's adapter; UnsupportedOperationError skips the channel. */
+  buildRequest(adapter: ProviderAdapter, target: ChannelTarget): UpstreamHttpRequest | UpstreamUploadRequest;
+  /**
+   * Relays the answer to the client and says what it used. Throws only when nothing of it could be
+   * relayed (an unreadable answer, a body cut before it was read): the call is then not charged.
+   */
+  relayAnswer(call: AcceptedCall): Promise<RelayedAnswer>;
+}
+
+/** The relay's call on a model, named as the key serves it (after its aliases). */
+export type ModelCallFactory = (model: string) => ModelCall;
+
+/** What admitting a model needs: the key's rights and the prices. */
+export interface ModelAdmissionDeps {
+  access: CallerAccess;
+  prices: PriceBook;
+}
+
+export interface CallLifecycleDeps extends ModelAdmissionDeps {
+  metering: Metering;
+  dispatcher: UpstreamDispatcher;
+  metrics: RelayMetrics;
+  now: () => number;
+}
+
+/**
+ * The model a call is served on (the key's alias for the one asked, if it has one) and its price,
+ * once the key may call it: 403 when it may not, 404 for a model without a price.
+ */
+export function admitModel(
+  deps: ModelAdmissionDeps,
+  caller: Caller,
+  asked: string,
+): { model: string; quote: Quote } {
+  const model = servedModel(caller, asked);
+  deps.access.assertModelAllowed(caller, model);
+  return { model, quote: deps.prices.quote(model, caller.group) };
+}
+
+/** The request as sent for a model: the same object when the model is the one it names. */
+export function withModel<R extends { model: string }>(request: R, model: string): R {
+  return model === request.model ? request : { ...request, model };
+}
+
+/**
+ * One metered call, the same for every relay (chat in any dialect, the OpenAI pass-through
+ * operations, audio uploads, embeddings), from "may this key call the model" to the usage event:
+ *
+ * 1. admitted: the key's alias applied, the model allowed for the key and priced;
+ * 2. reserved: rate limits and the estimate claimed (429 or 402 before anything is sent), the
+ *    rate-limit headers set on whatever answer follows;
+ * 3. dispatched to the first channel that answers 2xx; when none does, the reservation is handed back;
+ * 4. relayed by the relay's ModelCall; when that throws, the reservation is handed back too, and a
+ *    client that left is told apart from an answer that could not be read;
+ * 5. the channel freed (whatever happened), the upstream's time observed, the call finished: charged
+ *    and its usage event published, exactly once.
+ *
+ * A call naming several models (chat's `models` fallbacks) goes on to the next while a model cannot
+ * serve it and the client has had nothing yet.
+ */
+export class CallLifecycle {
+  constructor(private readonly deps: CallLifecycleDeps) {}
+
+  /** `models`: the models asked for, in order; one for every call but chat's fallbacks. */
+  async run(
+    context: CallContext,
+    reply: ClientReply,
+    models: readonly string[],
+    callOn: ModelCallFactory,
+  ): Promise<void> {
+    for (let i = 0; ; i++) {
+      try {
+        await this.serve(context, reply, models[i]!, callOn);
+        return;
+      } catch (error) {
+        const last = i >= models.length - 1;
+        if (last || reply.streamStarted || reply.signal.aborted || !worthAnotherModel(error)) throw error;
+      }
+    }
+  }
+
+  private async serve(
+    context: CallContext,
+    reply: ClientReply,
+    asked: string,
+    callOn: ModelCallFactory,
+  ): Promise<void> {
+    const { model, quote } = admitModel(this.deps, context.caller, asked);
+    const call = callOn(model);
+    const metered = await this.deps.metering.open(context, quote, call.estimate(quote));
+    reply.setHeaders(metered.rateLimitHeaders);
+    const dispatched = await this.dispatch(context, reply, model, metered, call);
+    const answer = await this.relay({ context, reply, metered, dispatched }, call);
+    const { route, adapter, sentAt } = dispatched;
+    this.deps.metrics.upstream(
+      adapter.name,
+      route.channel.id,
+      quote.model,
+      (this.deps.now() - sentAt) / 1000,
+    );
+    await metered.finish({
+      channel: route.channel,
+      provider: adapter.name,
+      upstreamModel: route.upstreamModel,
+      usage: answer.usage,
+      status: answer.status,
+      ttftMs: answer.ttftMs,
+      isStream: answer.stream,
+      operation: call.operation,
+      url: dispatched.url,
+      sentAt,
+      responseId: answer.responseId,
+      finishReason: answer.finishReason,
+    });
+  }
+
+  /** Sends the call to the first channel that answers; when none served it, nothing stays reserved. */
+  private async dispatch(
+    context: CallContext,
+    reply: ClientReply,
+    model: string,
+    metered: MeteredCall,
+    call: ModelCall,
+  ): Promise<Dispatched> {
+    try {
+      return await this.deps.dispatcher.dispatch(context, model, reply.signal, call.buildRequest.bind(call));
+    } catch (error) {
+      await metered.abandon();
+      throw error;
+    }
+  }
+
+  /** Relays the answer and frees the channel; an answer that could not be relayed is not charged. */
+  private async relay(accepted: AcceptedCall, call: ModelCall): Promise<RelayedAnswer> {
+    try {
+      return await call.relayAnswer(accepted);
+    } catch (error) {
+      await accepted.metered.abandon();
+      if (accepted.reply.signal.aborted) throw new ClientGoneError();
+      throw error;
+    } finally {
+      accepted.dispatched.release();
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import { ErrorCode } from '@tollgate/contracts';
+import type { Logger } from '@tollgate/platform';
+import {
+  MalformedUpstreamResponseError,
+  normalizeOpenAiUsage,
+  type ChatCompletionChunk,
+  type ChatCompletionRequest,
+  type NormalizedUsage,
+} from '../canonical';
+import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../dialects/chat-client-protocol';
+import { RelayError } from '../errors/relay-error';
+import type { CallCost } from '../pricing/call-cost';
+import { UpstreamStreamError, type ChatStreamTransformer } from '../providers';
+import { SseDecoder, SseProtocolError } from '../sse/sse';
+import type { CallStatus } from '../usage/usage-event';
+import type { AcceptedCall, RelayedAnswer } from './call-lifecycle';
+import { chargeEvent } from './charge-event';
+import { ClientGoneError } from './client-reply';
+import type { RelayMetrics } from './relay-metrics';
+import type { TokenCounter } from './token-counter';
+import { unreadableAnswer } from './upstream-failure';
+import { GeneratedText, usageOrCounted } from './usage-fallback';
+
+export interface ChatStreamDeps {
+  metrics: RelayMetrics;
+  logger: Logger;
+  tokens: TokenCounter;
+  now: () => number;
+}
+
+/** The chat call a stream answers: the client's dialect and what it asked, on the model it is served on. */
+export interface StreamedChat {
+  protocol: ChatClientProtocol;
+  input: ChatRouteInput;
+  request: ChatCompletionRequest;
+}
+
+/**
+ * One chat answer streamed to the client in its dialect, chunk by chunk as the channel sends it. How
+ * the stream ended is the call's status; one the upstream broke off ends with an error in the client's
+ * dialect. The usage is the upstream's, else the prompt and what was generated, counted.
+ */
+export class ChatStreamRelay {
+  private readonly out: ClientChatStream;
+  private readonly transformer: ChatStreamTransformer;
+  private readonly generated: GeneratedText;
+  private ttftMs: number | null = null;
+  private usage: NormalizedUsage | undefined;
+  private responseId: string | undefined;
+  private finishReason: string | undefined;
+
+  constructor(
+    private readonly deps: ChatStreamDeps,
+    private readonly call: AcceptedCall,
+    private readonly chat: StreamedChat,
+  ) {
+    this.out = chat.protocol.createStream(chat.request, chat.input);
+    this.transformer = call.dispatched.adapter.createChatStreamTransformer({
+      created: Math.floor(Date.now() / 1000),
+      model: call.dispatched.route.upstreamModel,
+    });
+    this.generated = new GeneratedText(deps.tokens);
+  }
+
+  async relay(): Promise<RelayedAnswer> {
+    const { context, reply, metered, dispatched } = this.call;
+    const decoder = new SseDecoder();
+    let status: CallStatus = 'success';
+    reply.startStream(this.out.contentType);
+    try {
+      for await (const bytes of dispatched.response.body as AsyncIterable<Buffer>) {
+        for (const event of decoder.push(bytes)) await this.forward(this.transformer.push(event));
+      }
+      for (const event of decoder.end()) await this.forward(this.transformer.push(event));
+      await this.forward(this.transformer.end());
+      if (context.reportsCharge) await reply.write(chargeEvent(metered.quote, this.finalUsage()));
+      await reply.write(this.out.end());
+    } catch (error) {
+      status = reply.signal.aborted || error instanceof ClientGoneError ? 'client_aborted' : 'upstream_error';
+      if (status === 'upstream_error') {
+        this.logFailure(error);
+        await this.tryWrite(streamFailure(error));
+      }
+    } finally {
+      reply.end();
+    }
+    return {
+      usage: this.finalUsage(),
+      status,
+      ttftMs: this.ttftMs,
+      stream: true,
+      responseId: this.responseId,
+      finishReason: this.finishReason,
+    };
+  }
+
+  private async forward(chunks: ChatCompletionChunk[]): Promise<void> {
+    const { context, reply, metered, dispatched } = this.call;
+    for (const chunk of chunks) {
+      this.generated.addChunk(chunk);
+      this.responseId ??= chunk.id;
+      this.finishReason = chunk.choices[0]?.finish_reason ?? this.finishReason;
+      const text = this.out.push(chunk, this.costInChunk(chunk));
+      if (this.ttftMs === null && GeneratedText.hasOutput(chunk)) {
+        this.ttftMs = this.deps.now() - context.startedAt;
+        this.deps.metrics.firstToken(dispatched.adapter.name, metered.quote.model, this.ttftMs / 1000);
+      }
+      if (text !== '') await reply.write(text);
+    }
+  }
+
+  /** The upstream's usage, else the prompt and the answer so far, counted (only then tokenised). */
+  private finalUsage(): NormalizedUsage {
+    return (this.usage ??= usageOrCounted(
+      this.transformer.usage(),
+      () => this.deps.tokens.countPromptTokens(this.chat.request),
+      this.generated,
+    ));
+  }
+
+  /** The charge for the usage a chunk carries (an OpenAI stream's last chunk), else nothing. */
+  private costInChunk(chunk: ChatCompletionChunk): CallCost | undefined {
+    if (chunk.usage === undefined || chunk.usage === null) return undefined;
+    const usage = normalizeOpenAiUsage(chunk.usage);
+    return usage === undefined ? undefined : this.call.metered.costFor(usage);
+  }
+
+  private async tryWrite(error: RelayError): Promise<void> {
+    try {
+      await this.call.reply.write(this.out.fail(error));
+    } catch {
+      // The client left as well; nothing more to tell it.
+    }
+  }
+
+  private logFailure(error: unknown): void {
+    this.deps.logger.warn(
+      {
+        requestId: this.call.context.requestId,
+        channelId: this.call.dispatched.route.channel.id,
+        reason: (error as Error).name,
+      },
+      'upstream stream failed after it started',
+    );
+  }
+}
+
+function streamFailure(error: unknown): RelayError {
+  if (error instanceof UpstreamStreamError) {
+    return new RelayError(
+      ErrorCode.UpstreamError,
+      'The upstream provider reported an error during the answer',
+    );
+  }
+  if (error instanceof MalformedUpstreamResponseError || error instanceof SseProtocolError)
+    return unreadableAnswer();
+  return new RelayError(ErrorCode.UpstreamError, 'The upstream provider broke off the answer');
+}
