@@ -46,6 +46,11 @@ export interface AccountsHarnessOptions {
   record?: TopicDefinition[];
   /** Where the gateway sends /api routes of other services (a stand-in). */
   othersUrl?: string;
+  /**
+   * The URL auth reaches its new database by, in place of the database's own: e.g. a TCP proxy's,
+   * so that a spec can take the database away from the running service.
+   */
+  databaseUrl?: (database: TestDatabase) => Promise<string>;
 }
 
 /**
@@ -62,6 +67,7 @@ export class AccountsHarness {
   gateway!: RunningService;
   outboxDir!: string;
   private database!: TestDatabase;
+  private databaseUrl!: string;
   private authPort!: number;
   private ipCounter = 0;
   private extraEnv: Env = {};
@@ -89,6 +95,7 @@ export class AccountsHarness {
     }
     this.extraEnv = (await this.options.authEnv?.(this.infra)) ?? {};
     this.database = await this.infra.createDatabase();
+    this.databaseUrl = (await this.options.databaseUrl?.(this.database)) ?? this.database.url;
     this.authPort = await freePort();
     await this.startAuth();
     const others = this.options.othersUrl ?? this.auth.url;
@@ -221,7 +228,7 @@ export class AccountsHarness {
         HOST: '127.0.0.1',
         PORT: String(this.authPort),
         LOG_LEVEL: 'error',
-        DATABASE_URL: this.database.url,
+        DATABASE_URL: this.databaseUrl,
         TOLLGATE_INTERNAL_TOKEN_SECRET: this.secret,
         TOLLGATE_ENCRYPTION_KEY: this.encryptionKey,
         TOLLGATE_ROOT_USERNAME: this.rootName,
