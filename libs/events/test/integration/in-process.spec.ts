@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,9 +175,31 @@ describe('InProcessEventBus persistence', () => {
   });
 
   it('opens a data dir whose pid lock file from older versions names a running process (pid reused)', async () => {
-    writeFileSync(join(dataDir, 'LOCK'), String(process.pid));
-    const bus = open();
-    await bus.close();
+    // Another live process, as when a killed holder's pid was reused after a restart (not this
+    // process's own pid: the older pid lock took over a file naming its own process).
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      expect(other.pid).toEqual(expect.any(Number));
+      process.kill(other.pid!, 0); // throws unless it runs
+      writeFileSync(join(dataDir, 'LOCK'), String(other.pid));
+
+      const bus = open();
+      await bus.ensureTopics([{ name: 'usage', partitions: 1 }]);
+      await bus.publish([{ topic: 'usage', key: 'user', value: 'written' }]);
+      const seen: EventRecord[] = [];
+      const subscription = await bus.subscribe({
+        groupId: 'billing',
+        topics: ['usage'],
+        fromBeginning: true,
+        handler: async (batch) => void seen.push(...batch),
+      });
+      await waitFor(() => seen.length === 1);
+      expect(seen.map((record) => record.value)).toEqual(['written']);
+      await subscription.stop();
+      await bus.close();
+    } finally {
+      other.kill();
+    }
   });
 
   it('refuses to publish to a topic that was never created', async () => {
