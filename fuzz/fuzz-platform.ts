@@ -1,4 +1,4 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,19 +9,14 @@ import { startBilling } from '@tollgate/billing';
 import { startChat } from '@tollgate/chat';
 import { startGateway } from '@tollgate/gateway';
 import { startRelay } from '@tollgate/relay';
-import {
-  ACCOUNT_SET_QUOTA_CALL,
-  CHANNEL_KEY_ENCRYPTION_PURPOSE,
-  SESSION_COOKIE_NAME,
-  servicePath,
-  TOPICS,
-} from '@tollgate/contracts';
-import { deriveKey, SecretBox, SERVICE_TOKEN_HEADER, ServiceTokenSigner } from '@tollgate/platform';
+import { SESSION_COOKIE_NAME, TOPICS } from '@tollgate/contracts';
 import type { Env, RunningService } from '@tollgate/runtime';
 import {
   eventually,
   freePort,
   openInfrastructure,
+  publishFakeUpstreamCatalogue,
+  setBalanceThroughBilling,
   startFakeUpstream,
   TEST_OPERATOR_ENV,
   waitUntilReady,
@@ -63,6 +58,8 @@ export class FuzzPlatform {
   private readonly rootName = `root${randomBytes(3).toString('hex')}`;
   private readonly rootPassword = randomBytes(12).toString('hex');
   private readonly mailDir = mkdtempSync(join(tmpdir(), 'tollgate-fuzz-mail-'));
+  /** Relay's usage spool: a directory of the run's own, never the default under the repository. */
+  private readonly spoolDir = mkdtempSync(join(tmpdir(), 'relay-spool-'));
   private readonly services: RunningService[] = [];
   private readonly databases: { service: string; db: TestDatabase; client: Client; countRows?: string }[] =
     [];
@@ -117,7 +114,9 @@ export class FuzzPlatform {
     await start(async () => startAuth(await envOf('auth', true), runtime));
     this.billingUrl = (await start(async () => startBilling(await envOf('billing', true), runtime))).url;
     await start(async () => startAdmin(await envOf('admin', true), runtime));
-    await start(async () => startRelay(await envOf('relay', false), runtime));
+    await start(async () =>
+      startRelay({ ...(await envOf('relay', false)), RELAY_USAGE_SPOOL_DIR: this.spoolDir }, runtime),
+    );
     await start(async () => startChat(await envOf('chat', true), runtime));
     const gateway = await start(() =>
       startGateway({
@@ -129,7 +128,11 @@ export class FuzzPlatform {
       }),
     );
     this.gatewayUrl = gateway.url;
-    await this.seedCatalogue();
+    await publishFakeUpstreamCatalogue(this.infra.runtime.bus, {
+      encryptionKey: this.encryptionKey,
+      upstreamUrl: this.upstream.url,
+      model: this.model,
+    });
     await this.refreshIdentities();
   }
 
@@ -139,6 +142,7 @@ export class FuzzPlatform {
     await this.upstream?.close();
     await this.infra?.close();
     rmSync(this.mailDir, { recursive: true, force: true });
+    rmSync(this.spoolDir, { recursive: true, force: true });
   }
 
   /** Signs root in again and makes a new user with a funded key that relay accepts. */
@@ -246,66 +250,14 @@ export class FuzzPlatform {
     return answer.data as T;
   }
 
-  private async setBalance(userId: number, quota: number): Promise<void> {
-    const call = ACCOUNT_SET_QUOTA_CALL;
-    const signer = new ServiceTokenSigner(this.secret, call.audience);
-    await eventually(`billing to set the balance of user ${userId}`, async () => {
-      const res = await fetch(`${this.billingUrl}${servicePath(call, { userId })}`, {
-        method: call.method,
-        headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: await signer.token() },
-        body: JSON.stringify({ quota, idempotency_key: randomUUID(), actor_id: 1, reason: 'fuzz' }),
-      });
-      return res.status === 200 ? true : undefined;
+  private setBalance(userId: number, quota: number): Promise<void> {
+    return setBalanceThroughBilling({
+      billingUrl: this.billingUrl,
+      secret: this.secret,
+      userId,
+      quota,
+      reason: 'fuzz',
     });
-  }
-
-  /** One OpenAI channel on the fake upstream for the default group, and the model's price. */
-  private async seedCatalogue(): Promise<void> {
-    const box = new SecretBox(
-      deriveKey(Buffer.from(this.encryptionKey, 'base64'), CHANNEL_KEY_ENCRYPTION_PURPOSE),
-    );
-    const now = Math.floor(Date.now() / 1000);
-    const channelId = randomInt(100_000_000, 2_000_000_000);
-    await this.infra.runtime.bus.publish([
-      {
-        topic: TOPICS.catalogChannel.name,
-        key: String(channelId),
-        value: {
-          v: 1,
-          id: channelId,
-          type: 1,
-          name: 'fake upstream',
-          key_encrypted: box.seal('sk-fake-openai-key'),
-          base_url: this.upstream.url,
-          models: [this.model],
-          model_mapping: { [this.model]: 'gpt-4o-mini' },
-          groups: ['default'],
-          priority: 0,
-          weight: 1,
-          tag: '',
-          status: 1,
-          auto_ban: false,
-          test_model: '',
-          max_concurrency: 0,
-          updated_at: now,
-        },
-      },
-      {
-        topic: TOPICS.billingPrice.name,
-        key: `model:${this.model}`,
-        value: {
-          v: 1,
-          kind: 'model',
-          model: this.model,
-          provider: 'openai',
-          input_price: '0.15',
-          output_price: '0.6',
-          cached_input_price: '0.075',
-          context_window: 128_000,
-          updated_at: now,
-        },
-      },
-    ]);
   }
 }
 

@@ -5,3 +5,4 @@ export * from './fake-cbr';
 export * from './fake-payments';
 export * from './fake-oauth';
 export * from './operator-env';
+export * from './seeding';

@@ -1,4 +1,7 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 // A chat answer crosses five services: like the launcher, these tests compose them in one process.
 /* eslint-disable @nx/enforce-module-boundaries */
 import { startAuth } from '@tollgate/auth';
@@ -6,20 +9,15 @@ import { startBilling } from '@tollgate/billing';
 import { startGateway } from '@tollgate/gateway';
 import { startRelay } from '@tollgate/relay';
 /* eslint-enable @nx/enforce-module-boundaries */
-import {
-  ACCOUNT_SET_QUOTA_CALL,
-  CHANNEL_KEY_ENCRYPTION_PURPOSE,
-  SESSION_COOKIE_NAME,
-  servicePath,
-  TOPICS,
-} from '@tollgate/contracts';
+import { SESSION_COOKIE_NAME, TOPICS } from '@tollgate/contracts';
 import type { TestDatabase } from '@tollgate/persistence';
-import { deriveKey, SecretBox, SERVICE_TOKEN_HEADER, ServiceTokenSigner } from '@tollgate/platform';
 import type { Env, RunningService } from '@tollgate/runtime';
 import {
   eventually,
   freePort,
   openInfrastructure,
+  publishFakeUpstreamCatalogue,
+  setBalanceThroughBilling,
   startFakeUpstream,
   waitUntilReady,
   withDatabase,
@@ -63,6 +61,7 @@ export class ChatHarness {
   private chat!: RunningService;
   private chatEnv!: Env;
   private billingUrl!: string;
+  private spoolDir?: string;
   private names = 0;
 
   constructor(
@@ -133,7 +132,14 @@ export class ChatHarness {
       ),
     );
     this.billingUrl = billing.url;
-    await start(() => startRelay({ ...common, PORT: String(ports.relay) }, this.infra.runtime));
+    // Relay's usage spool: a directory of the spec's own, never the default under the repository.
+    this.spoolDir = await mkdtemp(join(tmpdir(), 'relay-spool-'));
+    await start(() =>
+      startRelay(
+        { ...common, PORT: String(ports.relay), RELAY_USAGE_SPOOL_DIR: this.spoolDir },
+        this.infra.runtime,
+      ),
+    );
     this.chatEnv = {
       ...common,
       PORT: String(ports.chat),
@@ -144,13 +150,18 @@ export class ChatHarness {
     this.gateway = await start(() =>
       startGateway({ ...common, PORT: '0', LOG_LEVEL: 'silent', GATEWAY_SESSION_CACHE_MS: '0' }),
     );
-    await this.seedCatalogue();
+    await publishFakeUpstreamCatalogue(this.infra.runtime.bus, {
+      encryptionKey: this.encryptionKey,
+      upstreamUrl: this.upstream.url,
+      model: this.model,
+    });
   }
 
   async stop(): Promise<void> {
     for (const service of this.services.reverse()) await service.close().catch(() => undefined);
     await this.upstream?.close();
     await this.infra?.close();
+    if (this.spoolDir) await rm(this.spoolDir, { recursive: true, force: true });
   }
 
   /**
@@ -238,65 +249,13 @@ export class ChatHarness {
     return self.body.data!.quota;
   }
 
-  private async setBalance(userId: number, quota: number): Promise<void> {
-    const call = ACCOUNT_SET_QUOTA_CALL;
-    const signer = new ServiceTokenSigner(this.secret, call.audience);
-    await eventually(`billing to set the balance of user ${userId}`, async () => {
-      const res = await fetch(`${this.billingUrl}${servicePath(call, { userId })}`, {
-        method: call.method,
-        headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: await signer.token() },
-        body: JSON.stringify({ quota, idempotency_key: randomUUID(), actor_id: 1, reason: 'chat test' }),
-      });
-      return res.status === 200 ? true : undefined;
+  private setBalance(userId: number, quota: number): Promise<void> {
+    return setBalanceThroughBilling({
+      billingUrl: this.billingUrl,
+      secret: this.secret,
+      userId,
+      quota,
+      reason: 'chat test',
     });
-  }
-
-  /** One OpenAI channel on the fake upstream for the default group, and the model's price. */
-  private async seedCatalogue(): Promise<void> {
-    const box = new SecretBox(
-      deriveKey(Buffer.from(this.encryptionKey, 'base64'), CHANNEL_KEY_ENCRYPTION_PURPOSE),
-    );
-    const now = Math.floor(Date.now() / 1000);
-    const channelId = randomInt(100_000_000, 2_000_000_000);
-    await this.infra.runtime.bus.publish([
-      {
-        topic: TOPICS.catalogChannel.name,
-        key: String(channelId),
-        value: {
-          v: 1,
-          id: channelId,
-          type: 1,
-          name: 'fake upstream',
-          key_encrypted: box.seal('sk-fake-openai-key'),
-          base_url: this.upstream.url,
-          models: [this.model],
-          model_mapping: { [this.model]: 'gpt-4o-mini' },
-          groups: ['default'],
-          priority: 0,
-          weight: 1,
-          tag: '',
-          status: 1,
-          auto_ban: false,
-          test_model: '',
-          max_concurrency: 0,
-          updated_at: now,
-        },
-      },
-      {
-        topic: TOPICS.billingPrice.name,
-        key: `model:${this.model}`,
-        value: {
-          v: 1,
-          kind: 'model',
-          model: this.model,
-          provider: 'openai',
-          input_price: '0.15',
-          output_price: '0.6',
-          cached_input_price: '0.075',
-          context_window: 128_000,
-          updated_at: now,
-        },
-      },
-    ]);
   }
 }

@@ -1,0 +1,6 @@
+export {
+  publishFakeUpstreamCatalogue,
+  setBalanceThroughBilling,
+  type BalanceSetting,
+  type FakeUpstreamCatalogue,
+} from './platform-seed';
