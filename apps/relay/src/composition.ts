@@ -63,6 +63,32 @@ export interface HotPath {
 
 export type Closer = () => Promise<void> | void;
 
+/**
+ * What reaches upstreams straight, built from configuration alone so that Nest can provide it before
+ * the read models open: the hot path sends through its client, and admin's channel test and model list
+ * (ChannelTestController, injected with the tester and the lister) use it without routing or billing.
+ */
+export interface RelayUpstream {
+  client: UpstreamClient;
+  keys: ChannelKeys;
+  channelTester: ChannelTester;
+  channelModelsLister: ChannelModelsLister;
+}
+
+export function composeUpstream(config: RelayConfig): RelayUpstream {
+  const client = new UpstreamClient({
+    connectionsPerOrigin: config.RELAY_UPSTREAM_CONNECTIONS,
+    headersTimeoutMs: config.RELAY_UPSTREAM_HEADERS_TIMEOUT_MS,
+  });
+  const keys = new ChannelKeys(parseMasterKey(config.TOLLGATE_ENCRYPTION_KEY));
+  return {
+    client,
+    keys,
+    channelTester: new ChannelTester(client, keys),
+    channelModelsLister: new ChannelModelsLister(keys),
+  };
+}
+
 /** What Nest's lifecycle (RelayRuntime) opened and hands to the composition. */
 export interface RelayInfrastructure {
   config: RelayConfig;
@@ -72,6 +98,8 @@ export interface RelayInfrastructure {
   metricsService: MetricsService;
   models: ReadModels;
   settings: SettingsTable;
+  /** Provided by Nest from the configuration (composeUpstream); its client is closed with the hot path. */
+  upstream: RelayUpstream;
   /** Whether the read models have caught up with their topics. */
   readModelsCaughtUp(): boolean;
   /**
@@ -81,27 +109,18 @@ export interface RelayInfrastructure {
   closers: Closer[];
 }
 
-/** The relay's plain object graph: the /v1 hot path and what admin's internal calls use. */
+/** The relay's plain object graph for the /v1 hot path. */
 export interface RelayComposition {
   hotPath: HotPath;
-  channelTester: ChannelTester;
-  channelModelsLister: ChannelModelsLister;
   /** Started by the lifecycle once composed: it publishes what the spool holds. */
   usageSink: RetryingUsageSink;
 }
 
-/** Builds the relay's hot path from its infrastructure: key index, router, pools, metering. */
+/** Builds the relay's hot path from its infrastructure: key index, router, metering, the relays. */
 export function composeRelay(infra: RelayInfrastructure): RelayComposition {
   const { config, logger, models, closers } = infra;
   const masterKey = parseMasterKey(config.TOLLGATE_ENCRYPTION_KEY);
-  const upstream = new UpstreamClient({
-    connectionsPerOrigin: config.RELAY_UPSTREAM_CONNECTIONS,
-    headersTimeoutMs: config.RELAY_UPSTREAM_HEADERS_TIMEOUT_MS,
-  });
-  const keys = new ChannelKeys(masterKey);
-  const channelTester = new ChannelTester(upstream, keys);
-  const channelModelsLister = new ChannelModelsLister(keys);
-
+  const { client: upstream, keys } = infra.upstream;
   const metrics = new RelayMetrics(infra.metricsService);
   const keyIndex = new KeyIndex(models.tokens);
   closers.push(() => keyIndex.close());
@@ -200,7 +219,7 @@ export function composeRelay(infra: RelayInfrastructure): RelayComposition {
     isCaughtUp: () => infra.readModelsCaughtUp() && infra.settings.isCaughtUp(),
   };
   closers.push(() => upstream.close());
-  return { hotPath, channelTester, channelModelsLister, usageSink };
+  return { hotPath, usageSink };
 }
 
 function providerName(channel: CatalogChannel): string {

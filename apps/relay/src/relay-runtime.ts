@@ -4,11 +4,16 @@ import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import { KV_STORE, type KvStore } from '@tollgate/kv';
 import { InjectLogger, InjectServiceConfig, MetricsService, type Logger } from '@tollgate/platform';
 import { SettingsTable } from '@tollgate/runtime';
-import type { ChannelModelsLister } from './channel-test/channel-models-lister';
-import type { ChannelTester } from './channel-test/channel-tester';
-import { composeRelay, type Closer, type HotPath, type RelayComposition } from './composition';
+import {
+  composeRelay,
+  type Closer,
+  type HotPath,
+  type RelayComposition,
+  type RelayUpstream,
+} from './composition';
 import type { RelayConfig } from './config';
 import { ReadModelsService } from './read-models/read-models.service';
+import { RELAY_UPSTREAM } from './relay-upstream.providers';
 
 /**
  * The relay's lifecycle: opens the read models and settings, has composition.ts build the hot path on
@@ -27,6 +32,7 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
     private readonly metricsService: MetricsService,
     @InjectLogger() private readonly logger: Logger,
     @InjectServiceConfig() private readonly config: RelayConfig,
+    @Inject(RELAY_UPSTREAM) private readonly upstream: RelayUpstream,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -40,6 +46,7 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
       metricsService: this.metricsService,
       models,
       settings,
+      upstream: this.upstream,
       readModelsCaughtUp: () => this.readModels.isCaughtUp(),
       closers: this.closers,
     });
@@ -50,16 +57,6 @@ export class RelayRuntime implements OnModuleInit, OnModuleDestroy {
   /** The hot path, or undefined until the read models are open. */
   current(): HotPath | undefined {
     return this.composition?.hotPath;
-  }
-
-  channelTester(): ChannelTester {
-    if (this.composition === undefined) throw new Error('relay is not started yet');
-    return this.composition.channelTester;
-  }
-
-  channelModelsLister(): ChannelModelsLister {
-    if (this.composition === undefined) throw new Error('relay is not started yet');
-    return this.composition.channelModelsLister;
   }
 
   async onModuleDestroy(): Promise<void> {

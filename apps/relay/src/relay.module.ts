@@ -5,6 +5,7 @@ import { ReadModelsController } from './read-models/read-models.controller';
 import { ReadModelsLifecycle } from './read-models/read-models.lifecycle';
 import { ReadModelsService } from './read-models/read-models.service';
 import { RelayRuntime } from './relay-runtime';
+import { relayUpstreamProviders } from './relay-upstream.providers';
 
 @Module({})
 export class RelayModule {
@@ -13,7 +14,7 @@ export class RelayModule {
       module: RelayModule,
       imports: [ServiceInfrastructureModule.forRoot({ runtime })],
       controllers: [ReadModelsController, ChannelTestController],
-      providers: [ReadModelsService, ReadModelsLifecycle, RelayRuntime],
+      providers: [...relayUpstreamProviders, ReadModelsService, ReadModelsLifecycle, RelayRuntime],
     };
   }
 }

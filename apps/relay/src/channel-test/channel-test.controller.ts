@@ -9,12 +9,16 @@ import {
   type ChannelTestResult,
 } from '@tollgate/contracts';
 import { AppException, ServiceOnly, zodErrorMessage } from '@tollgate/platform';
-import { RelayRuntime } from '../relay-runtime';
+import { ChannelModelsLister } from './channel-models-lister';
+import { ChannelTester } from './channel-tester';
 
 /** Admin's channel test and model list (CHANNEL_TEST_CALL, CHANNEL_MODELS_CALL): internal, service token only. */
 @Controller('internal/channels')
 export class ChannelTestController {
-  constructor(private readonly runtime: RelayRuntime) {}
+  constructor(
+    private readonly tester: ChannelTester,
+    private readonly modelsLister: ChannelModelsLister,
+  ) {}
 
   @Post('test')
   @HttpCode(200)
@@ -22,7 +26,7 @@ export class ChannelTestController {
   async test(@Body() body: unknown): Promise<ChannelTestResult> {
     const parsed = channelTestRequest.safeParse(body);
     if (!parsed.success) throw new AppException(ErrorCode.ValidationFailed, zodErrorMessage(parsed.error));
-    return this.runtime.channelTester().test(parsed.data);
+    return this.tester.test(parsed.data);
   }
 
   /** Admin's "fetch models" (CHANNEL_MODELS_CALL): the upstream's model list for the channel's key. */
@@ -32,6 +36,6 @@ export class ChannelTestController {
   async models(@Body() body: unknown): Promise<ChannelModelsResult> {
     const parsed = channelModelsRequest.safeParse(body);
     if (!parsed.success) throw new AppException(ErrorCode.ValidationFailed, zodErrorMessage(parsed.error));
-    return this.runtime.channelModelsLister().list(parsed.data);
+    return this.modelsLister.list(parsed.data);
   }
 }
