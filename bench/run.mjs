@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm run bench`: starts PostgreSQL, Redis and Kafka, Tollgate in distributed mode, the fake upstream
-// and Portkey's gateway, runs the scenarios against Tollgate, Portkey and the upstream directly
-// (alternating, several rounds) and writes bench/RESULTS.md. `--smoke` runs each scenario for a few
-// seconds (for npm test): it fails only when the harness itself breaks, never on a number.
+// `npm run bench`: starts PostgreSQL, Redis and Kafka, Tollgate in distributed and in embedded mode, the
+// fake upstream and Portkey's gateway, runs the scenarios against both Tollgates, Portkey and the
+// upstream directly (alternating, several rounds), reading every target's processes' CPU from /proc
+// around each load, and writes bench/RESULTS.md. `--smoke` runs each scenario for a few seconds (for
+// npm test): it fails only when the harness itself breaks, never on a number.
 // Needs the compiled project: node scripts/build.mjs.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -16,6 +17,8 @@ import { log } from './lib/log.mjs';
 import { parseOptions, USAGE } from './lib/options.mjs';
 import { startFakeUpstream, startTollgate } from './lib/platform.mjs';
 import { startPortkey } from './lib/portkey.mjs';
+import { startEmbeddedTollgate } from './lib/embedded.mjs';
+import { listeningPid } from './lib/proc.mjs';
 import { renderReport, writeReport } from './lib/report.mjs';
 import { treeRss } from './lib/rss.mjs';
 import { benchTargets } from './lib/targets.mjs';
@@ -67,15 +70,61 @@ async function scenario(name, run) {
   }
 }
 
-/** Everything measured on the main platform, which is stopped at the end so the profiled one runs alone. */
+/**
+ * PostgreSQL's postmaster, Redis and the Kafka broker, found as the processes listening on the ports
+ * the run's URLs name (the same whether scripts/infra.sh started them for the run or --infra env
+ * points at running ones); reported beside distributed Tollgate's own processes.
+ */
+function infrastructurePids(env) {
+  const portOf = (address, defaultPort) => {
+    const url = new URL(address.includes('://') ? address : `tcp://${address}`);
+    const local = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    return local ? Number(url.port || defaultPort) : undefined;
+  };
+  const pids = {};
+  for (const [name, address, defaultPort] of [
+    ['postgres', env.DATABASE_URL, 5432],
+    ['redis', env.REDIS_URL, 6379],
+    ['kafka', env.KAFKA_BROKERS.split(',')[0], 9092],
+  ]) {
+    const port = portOf(address, defaultPort);
+    const pid = port ? listeningPid(port) : undefined;
+    if (pid) pids[name] = pid;
+    else log(`${name}: no local process listens on ${address}; its CPU is not reported`);
+  }
+  return pids;
+}
+
+/** The embedded platform, or undefined (and an error for the run) when it cannot start. */
+async function startEmbeddedTarget(upstream) {
+  if (!options.embedded) return undefined;
+  try {
+    return await startEmbeddedTollgate({ upstreamUrl: upstream.url, logDir, runId });
+  } catch (error) {
+    log(`the embedded platform did not start: ${error.stack ?? error.message}`);
+    results.errors.push({ scenario: 'embedded start', message: error.message });
+    return undefined;
+  }
+}
+
+/** Everything measured on the main platforms, which are stopped at the end so the profiled one runs alone. */
 async function measureScenarios({ infra, upstream, portkey }) {
-  const tollgate = await startTollgate({
-    infra: infra.env,
-    upstreamUrl: upstream.url,
-    workers: options.workers,
-    logDir,
-    runId,
-  });
+  // Both platforms start at once: the embedded one's start-up is hidden behind the distributed one's.
+  const [distributed, embedded] = await Promise.allSettled([
+    startTollgate({
+      infra: infra.env,
+      upstreamUrl: upstream.url,
+      workers: options.workers,
+      logDir,
+      runId,
+    }),
+    startEmbeddedTarget(upstream),
+  ]);
+  const cleanupsBefore = cleanups.length;
+  const tollgateEmbedded = embedded.status === 'fulfilled' ? embedded.value : undefined;
+  if (tollgateEmbedded) cleanups.push(() => tollgateEmbedded.stop());
+  if (distributed.status === 'rejected') throw distributed.reason;
+  const tollgate = distributed.value;
   cleanups.push(async () => {
     await tollgate.bus.close();
     await tollgate.platform.stop();
@@ -85,17 +134,28 @@ async function measureScenarios({ infra, upstream, portkey }) {
     upstreamUrl: upstream.url,
     gatewayUrl: tollgate.platform.url,
     customer: tollgate.customer,
+    embedded: tollgateEmbedded,
     portkeyUrl: portkey?.url,
   });
+  // Every process of each target (a service's cluster workers and PostgreSQL's backends are found
+  // as descendants at each reading), and the infrastructure reported beside distributed Tollgate.
   const processes = {
-    direct: { upstream: upstream.pid },
+    direct: { own: { upstream: upstream.pid } },
     tollgate: {
-      gateway: tollgate.platform.services.gateway.pid,
-      relay: tollgate.platform.services.relay.pid,
+      own: Object.fromEntries(
+        Object.entries(tollgate.platform.services)
+          .filter(([, service]) => service.pid)
+          .map(([name, service]) => [name, service.pid]),
+      ),
+      infra: infrastructurePids(infra.env),
     },
-    portkey: portkey ? { portkey: portkey.pid } : {},
+    'tollgate-embedded': tollgateEmbedded ? { own: { embedded: tollgateEmbedded.pid } } : undefined,
+    portkey: portkey ? { own: { portkey: portkey.pid } } : undefined,
   };
-  results.idleRss = treeRss({ ...processes.tollgate, ...processes.portkey });
+  for (const target of targets) target.processes = processes[target.name];
+  results.idleRss = Object.fromEntries(
+    targets.filter((t) => t.name !== 'direct').map((t) => [t.name, treeRss(t.processes.own)]),
+  );
 
   log('warming up every target');
   for (const target of targets) await runChatLoad(target, { vus: 8, durationSeconds: options.warmupSeconds });
@@ -136,7 +196,7 @@ async function measureScenarios({ infra, upstream, portkey }) {
       targets,
       upstream,
       levels: options.streamLevels,
-      processesOf: (name) => processes[name],
+      processesOf: (name) => processes[name].own,
     }),
   );
   await scenario('billing', () =>
@@ -149,7 +209,7 @@ async function measureScenarios({ infra, upstream, portkey }) {
       burstEvents: options.burstEvents,
     }),
   );
-  await cleanups.pop()();
+  while (cleanups.length > cleanupsBefore) await cleanups.pop()();
 }
 
 async function main() {

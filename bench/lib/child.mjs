@@ -7,11 +7,22 @@ const running = new Set();
 /**
  * Spawns a process and resolves once a stdout line matches `ready` (its match is returned), or
  * rejects when the process exits first or `timeoutMs` passes. Output also goes to `logFile`.
+ * The harness's environment is passed on unless `inheritEnv` is false (then only `env`).
  */
-export function startChild({ name, command, args, env, cwd, ready, logFile, timeoutMs = 120_000 }) {
+export function startChild({
+  name,
+  command,
+  args,
+  env,
+  inheritEnv = true,
+  cwd,
+  ready,
+  logFile,
+  timeoutMs = 120_000,
+}) {
   const child = spawn(command, args, {
     cwd,
-    env: { ...process.env, ...env },
+    env: inheritEnv ? { ...process.env, ...env } : env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runToEnd } from './child.mjs';
+import { openCpuWindow } from './cpu.mjs';
 import { REPO_ROOT } from './workspace.mjs';
 
 let k6Path;
@@ -23,11 +24,13 @@ export async function k6Version() {
 }
 
 /**
- * One closed-loop run of bench/k6/chat.js: requests/s, error share and latency percentiles (ms).
+ * One closed-loop run of bench/k6/chat.js: requests/s, error share and latency percentiles (ms), and
+ * when the target names its processes, the CPU they spent per call served over the same window.
  */
 export async function runChatLoad(target, { vus, durationSeconds }) {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-k6-'));
   const summaryFile = join(dir, 'summary.json');
+  const cpuWindow = target.processes ? openCpuWindow(target.processes) : undefined;
   try {
     await runToEnd(
       await resolveK6(),
@@ -47,15 +50,21 @@ export async function runChatLoad(target, { vus, durationSeconds }) {
     );
     const metrics = JSON.parse(readFileSync(summaryFile, 'utf8'));
     const duration = metrics.http_req_duration.values;
+    const requests = metrics.http_reqs.values.count;
+    const errorRate = metrics.http_req_failed?.values.rate ?? 0;
+    const served = Math.round(requests * (1 - errorRate));
     return {
-      requests: metrics.http_reqs.values.count,
+      requests,
+      served,
       rps: metrics.http_reqs.values.rate,
-      errorRate: metrics.http_req_failed?.values.rate ?? 0,
+      errorRate,
       p50: duration['p(50)'],
       p99: duration['p(99)'],
       avg: duration.avg,
+      cpu: cpuWindow?.close(served),
     };
   } finally {
+    cpuWindow?.close(0);
     rmSync(dir, { recursive: true, force: true });
   }
 }

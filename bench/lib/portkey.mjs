@@ -2,11 +2,11 @@
 // bench/portkey/package.json, whose npm overrides pin the versions Portkey's own lockfile uses
 // (unpinned, its streaming answers 500).
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { runToEnd, startChild } from './child.mjs';
 import { log } from './log.mjs';
+import { freePort } from './net.mjs';
 import { REPO_ROOT } from './workspace.mjs';
 
 const manifest = join(REPO_ROOT, 'bench', 'portkey', 'package.json');
@@ -33,17 +33,6 @@ async function ensureInstalled() {
   });
   if (!existsSync(entry)) throw new Error(`npm install left no ${entry}`);
   return entry;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startPortkey({ logDir }) {

@@ -1,5 +1,7 @@
-// bench/RESULTS.md: the tables of a run, the targets, the machine, versions and exact commands, and
-// the hand-written analysis (bench/ANALYSIS.md) of what the profile showed and what changed.
+// bench/RESULTS.md: the tables of a run, the targets (met or missed, by how much), the CPU per call of
+// every process, the machine, versions and exact commands, and the hand-written analysis
+// (bench/ANALYSIS.md) of what the profile showed and what changed; sections written by hand in
+// RESULTS.md itself after HAND_WRITTEN_MARKER are kept.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fmt, fmtInt } from './stats.mjs';
@@ -28,56 +30,247 @@ const ttftTable = (rows, addedHeader) =>
     ]),
   );
 
-function targetLines(results) {
-  const lines = [];
-  const verdict = (ok, text) => `${ok ? 'met' : '**missed**'}: ${text}`;
-  const tollgate = (rows, extra = () => true) => rows?.find((r) => r.target === 'tollgate' && extra(r));
-  const lat = tollgate(results.latency);
-  if (lat) lines.push(['added p99 < 1 ms at c=1', verdict(lat.addedP99 < 1, `${fmt(lat.addedP99, 3)} ms`)]);
-  const tp = tollgate(results.throughput, (r) => r.latencyMs === 0);
-  if (tp && Number.isFinite(tp.ofPortkey))
-    lines.push([
-      'throughput ≥ 5× Portkey (upstream 0 ms)',
-      verdict(tp.ofPortkey >= 5, `${fmt(tp.ofPortkey)}× (${fmtInt(tp.rps)} req/s)`),
-    ]);
-  const ttft = tollgate(results.ttft);
-  if (ttft) {
-    lines.push(['added TTFT p50 < 1 ms', verdict(ttft.addedP50 < 1, `${fmt(ttft.addedP50, 3)} ms`)]);
-    lines.push(['added TTFT p99 < 5 ms', verdict(ttft.addedP99 < 5, `${fmt(ttft.addedP99, 3)} ms`)]);
+const MB = 1e6;
+/** Tollgate's two modes as bench targets. */
+const MODES = [
+  ['tollgate', 'distributed'],
+  ['tollgate-embedded', 'embedded'],
+];
+
+const verdictOf = (met) => (met ? 'met' : '**missed**');
+
+/** A row for an upper limit: value, met or missed, and by how much (under or over the limit). */
+function atMost(name, mode, value, limit, { unit = 'ms', digits = 3, strict = true, text } = {}) {
+  if (!Number.isFinite(value)) return [name, mode, text ?? 'not measured in this run', '—', ''];
+  const met = strict ? value < limit : value <= limit;
+  const gap = Math.abs(limit - value);
+  const shown = text ?? `${fmt(value, digits)} ${unit}`;
+  return [name, mode, shown, verdictOf(met), `${fmt(gap, digits)} ${unit} ${met ? 'to spare' : 'over'}`];
+}
+
+/** A row for a lower limit on a ratio (× Portkey). */
+function atLeastTimes(name, mode, value, limit, text) {
+  if (!Number.isFinite(value)) return [name, mode, 'not measured in this run', '—', ''];
+  const met = value >= limit;
+  return [
+    name,
+    mode,
+    text,
+    verdictOf(met),
+    met
+      ? `${fmt(value - limit)}× above`
+      : `${fmt(limit - value)}× short (${fmt((value / limit) * 100, 0)}% of it)`,
+  ];
+}
+
+const rowOf = (rows, target, extra = () => true) => rows?.find((r) => r.target === target && extra(r));
+const stepOf = (results, target, latencyMs, vus) =>
+  rowOf(results.throughput, target, (r) => r.latencyMs === latencyMs)?.steps?.find((s) => s.vus === vus);
+
+/** Highest RSS of a target's own processes together over every measured load window. */
+function peakLoadRss(results, target) {
+  const windows = [
+    rowOf(results.latency, target)?.cpu,
+    ...(rowOf(results.throughput, target) ? results.throughput : [])
+      .filter((r) => r.target === target)
+      .flatMap((r) => r.steps ?? [])
+      .map((s) => s.cpu),
+  ].filter(Boolean);
+  const streams = (results.streams ?? [])
+    .filter((r) => r.target === target && r.rss)
+    .map((r) => Object.values(r.rss).reduce((a, b) => a + b, 0));
+  const all = [...windows.map((w) => w.peakRssTotal), ...streams];
+  return all.length ? Math.max(...all) : Number.NaN;
+}
+
+/** The targets of issue 17 (and earlier ones still kept), each with this run's value, met or missed and by how much. */
+function targetRows(results) {
+  const rows = [];
+  for (const [target, mode] of MODES) {
+    const lat = rowOf(results.latency, target);
+    rows.push(atMost('added latency p50 at c=1 < 0.5 ms', mode, lat?.addedP50, 0.5));
+    rows.push(atMost('added latency p99 at c=1 < 2 ms', mode, lat?.addedP99, 2));
   }
-  const chat = results.chat?.find((r) => r.target === 'chat');
-  if (chat)
-    lines.push([
-      'chat: added TTFT p50 < 2 ms over an API call',
-      verdict(chat.addedP50 < 2, `${fmt(chat.addedP50, 3)} ms`),
-    ]);
-  const streams = results.streams?.filter((r) => r.target === 'tollgate' && !r.skipped) ?? [];
-  if (streams.length) {
-    const top = streams.filter((r) => r.held).at(-1);
-    const rss = (r) => (r.rss.gateway ?? 0) + (r.rss.relay ?? 0);
-    const at10k = streams.find((r) => r.concurrency === 10_000);
-    lines.push([
-      '10,000 concurrent streams, total RSS < 1 GB',
-      verdict(
-        !!at10k?.held && rss(at10k) < 1e9,
-        top
-          ? `held up to ${fmtInt(top.concurrency)} streams (gateway + relay peak RSS ${fmt(rss(top) / MiB, 0)} MiB)`
-          : 'no level held',
-      ),
-    ]);
+  for (const vus of [16, 64]) {
+    for (const [target, mode] of MODES) {
+      const step = stepOf(results, target, 0, vus);
+      const portkey = stepOf(results, 'portkey', 0, vus);
+      rows.push(
+        atLeastTimes(
+          `throughput at c=${vus} ≥ 3× Portkey (upstream 0 ms)`,
+          mode,
+          step?.ofPortkey,
+          3,
+          `${fmt(step?.ofPortkey)}× (${fmtInt(step?.rps)} against ${fmtInt(portkey?.rps)} req/s)`,
+        ),
+      );
+    }
   }
+  for (const [vus, limit] of [
+    [1, 0.5],
+    [64, 0.25],
+  ]) {
+    for (const [target, mode] of MODES) {
+      const cpu = vus === 1 ? rowOf(results.latency, target)?.cpu : stepOf(results, target, 0, vus)?.cpu;
+      const infra = Number.isFinite(cpu?.infraPerCall)
+        ? `; with PostgreSQL, Redis and Kafka ${fmt(cpu.totalPerCall, 3)} ms`
+        : '';
+      rows.push(
+        atMost(
+          `CPU per non-streaming call at c=${vus} ≤ ${limit} ms, all Tollgate processes`,
+          mode,
+          cpu?.ownPerCall,
+          limit,
+          { strict: false, text: cpu ? `${fmt(cpu.ownPerCall, 3)} ms${infra}` : undefined },
+        ),
+      );
+    }
+  }
+  const idle = results.idleRss?.['tollgate-embedded'];
+  const idleBytes =
+    idle && typeof idle === 'object' ? Object.values(idle).reduce((a, b) => a + b, 0) : Number.NaN;
+  rows.push(
+    atMost('RSS idle < 400 MB', 'embedded', idleBytes / MB, 400, { unit: 'MB', digits: 0 }),
+    atMost(
+      'RSS under load < 600 MB (peak over the load windows)',
+      'embedded',
+      peakLoadRss(results, 'tollgate-embedded') / MB,
+      600,
+      {
+        unit: 'MB',
+        digits: 0,
+      },
+    ),
+  );
   const billing = results.billing;
   if (billing) {
     const lagSeconds = billing.burst.maxLag / billing.burst.perSecond;
-    lines.push([
+    const met = billing.burst.perSecond >= 20_000 && lagSeconds < 1 && billing.underLoad.drainSeconds < 1;
+    rows.push([
       'billing ≥ 20,000 usage events/s, lag < 1 s',
-      verdict(
-        billing.burst.perSecond >= 20_000 && billing.underLoad.drainSeconds < 1,
-        `${fmtInt(billing.burst.perSecond)} events/s on a burst (lag up to ${fmtInt(billing.burst.maxLag)} events ≈ ${fmt(lagSeconds, 1)} s); under Tollgate's own load drained ${fmt(billing.underLoad.drainSeconds, 2)} s after it stopped`,
-      ),
+      'distributed',
+      `${fmtInt(billing.burst.perSecond)} events/s on a burst (lag up to ${fmtInt(billing.burst.maxLag)} events ≈ ${fmt(lagSeconds, 1)} s); under Tollgate's own load drained ${fmt(billing.underLoad.drainSeconds, 2)} s after it stopped`,
+      verdictOf(met),
+      met
+        ? `${fmtInt(billing.burst.perSecond - 20_000)} events/s to spare`
+        : `${fmt((billing.burst.perSecond / 20_000) * 100, 0)}% of the rate; lag ${fmt(lagSeconds, 1)} s`,
+    ]);
+  } else {
+    rows.push([
+      'billing ≥ 20,000 usage events/s, lag < 1 s',
+      'distributed',
+      'not measured in this run',
+      '—',
+      '',
     ]);
   }
-  return lines;
+  for (const [target, mode] of MODES) {
+    const name = '10,000 streams held, gateway + relay < 1 GB';
+    const streams = results.streams?.filter((r) => r.target === target && !r.skipped) ?? [];
+    if (!streams.length) {
+      rows.push([name, mode, 'not measured in this run', '—', '']);
+      continue;
+    }
+    const rss = (r) => (r.rss.gateway ?? 0) + (r.rss.relay ?? 0) + (r.rss.embedded ?? 0);
+    const top = streams.filter((r) => r.held).at(-1);
+    const at10k = streams.find((r) => r.concurrency === 10_000);
+    const met = !!at10k?.held && rss(at10k) < 1e9;
+    rows.push([
+      name,
+      mode,
+      top
+        ? `held up to ${fmtInt(top.concurrency)} streams (${mode === 'embedded' ? 'the process' : 'gateway + relay'} peak RSS ${fmt(rss(top) / MB, 0)} MB)`
+        : 'no level held',
+      verdictOf(met),
+      met
+        ? `${fmt((1e9 - rss(at10k)) / MB, 0)} MB to spare`
+        : top
+          ? `${fmtInt(10_000 - top.concurrency)} streams short`
+          : 'no level held',
+    ]);
+  }
+  for (const [target, mode] of MODES) {
+    rows.push(atMost('added time to first token p50 < 1 ms', mode, rowOf(results.ttft, target)?.addedP50, 1));
+  }
+  // Earlier targets, kept.
+  const ttft = rowOf(results.ttft, 'tollgate');
+  if (ttft)
+    rows.push(
+      atMost('added time to first token p99 < 5 ms (earlier target)', 'distributed', ttft.addedP99, 5),
+    );
+  const chat = rowOf(results.chat, 'chat');
+  if (chat)
+    rows.push(
+      atMost(
+        'chat: added TTFT p50 < 2 ms over an API call (earlier target)',
+        'distributed',
+        chat.addedP50,
+        2,
+      ),
+    );
+  return rows;
+}
+
+/** "gateway 0.120 · relay (3) 0.210 · …": CPU ms per call of each process tree, its process count when over one. */
+function perProcessCell(cpu) {
+  return Object.entries(cpu.perCall)
+    .map(
+      ([name, ms]) => `${name}${cpu.processes?.[name] > 1 ? ` (${cpu.processes[name]})` : ''} ${fmt(ms, 3)}`,
+    )
+    .join(' · ');
+}
+
+/** Every throughput step, ordered by upstream latency, then concurrency, then target. */
+function throughputSteps(results) {
+  const out = [];
+  const rows = results.throughput ?? [];
+  for (const latencyMs of [...new Set(rows.map((r) => r.latencyMs))]) {
+    const atLatency = rows.filter((r) => r.latencyMs === latencyMs);
+    const ladder = [...new Set(atLatency.flatMap((r) => (r.steps ?? []).map((s) => s.vus)))];
+    for (const vus of ladder)
+      for (const r of atLatency) {
+        const step = r.steps?.find((s) => s.vus === vus);
+        if (step) out.push({ latencyMs, vus, target: r.target, step });
+      }
+  }
+  return out;
+}
+
+/** CPU per call by process for the latency and throughput windows. */
+function cpuTable(results) {
+  const rows = [];
+  const push = (load, target, r) => {
+    const cpu = r.cpu;
+    if (!cpu) return;
+    rows.push([
+      load,
+      target,
+      fmtInt(cpu.calls),
+      fmtInt(r.rps),
+      fmt(cpu.ownPerCall, 3),
+      fmt(cpu.infraPerCall, 3),
+      Number.isFinite(cpu.infraPerCall) ? fmt(cpu.totalPerCall, 3) : '',
+      perProcessCell(cpu),
+      `${fmt(cpu.peakRssTotal / MiB, 0)} MiB`,
+    ]);
+  };
+  for (const r of results.latency ?? []) push('c=1, 0 ms', r.target, r);
+  for (const { latencyMs, vus, target, step } of throughputSteps(results))
+    push(`c=${vus}, ${latencyMs} ms`, target, step);
+  return table(
+    [
+      'load',
+      'target',
+      'calls',
+      'req/s',
+      "CPU ms/call, target's own processes",
+      'infrastructure ms/call',
+      'together',
+      'per process tree, ms/call (processes)',
+      'peak RSS (own)',
+    ],
+    rows,
+  );
 }
 
 export function renderReport({ options, results, machine, versions, commands, startedAt, finishedAt }) {
@@ -90,14 +283,29 @@ export function renderReport({ options, results, machine, versions, commands, st
   );
   out.push('Load, gateways and the fake upstream share the same machine; every load is on 127.0.0.1.', '');
 
-  const targets = targetLines(results);
-  if (targets.length) out.push('## Targets', '', table(['target', 'this run'], targets), '');
+  out.push(
+    '## Targets (issue 17)',
+    '',
+    table(['target', 'mode', 'this run', 'met?', 'by how much'], targetRows(results)),
+    '',
+    "CPU is Tollgate's own processes together (distributed: gateway, relay, auth, billing, admin, chat with their cluster workers; embedded: its one process); PostgreSQL, Redis and Kafka are reported beside them. MB = 10^6 bytes.",
+    '',
+  );
 
   if (results.latency) {
     out.push('## Added latency (concurrency 1, upstream answers at once; k6, medians of rounds)', '');
     out.push(
       table(
-        ['target', 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', 'errors'],
+        [
+          'target',
+          'p50 ms',
+          'p99 ms',
+          'added p50 ms',
+          'added p99 ms',
+          'errors',
+          'CPU ms/call',
+          '+ infrastructure',
+        ],
         results.latency.map((r) => [
           r.target,
           fmt(r.p50, 3),
@@ -105,6 +313,8 @@ export function renderReport({ options, results, machine, versions, commands, st
           fmt(r.addedP50, 3),
           fmt(r.addedP99, 3),
           `${fmt(r.errorRate * 100)}%`,
+          fmt(r.cpu?.ownPerCall, 3),
+          fmt(r.cpu?.infraPerCall, 3),
         ]),
       ),
       '',
@@ -144,6 +354,49 @@ export function renderReport({ options, results, machine, versions, commands, st
       `Concurrency ladders tried: ${options.ladders.map(([l, vus]) => `${l} ms → ${vus.join(', ')}`).join('; ')}.`,
       '',
     );
+    const steps = throughputSteps(results);
+    if (steps.length) {
+      out.push('### Every concurrency step (medians of rounds)', '');
+      out.push(
+        table(
+          [
+            'upstream latency',
+            'concurrency',
+            'target',
+            'req/s',
+            'p50 ms',
+            'p99 ms',
+            'errors',
+            '× direct',
+            '× Portkey',
+            'CPU ms/call',
+            '+ infrastructure',
+          ],
+          steps.map(({ latencyMs, vus, target, step }) => [
+            `${latencyMs} ms`,
+            fmtInt(vus),
+            target,
+            fmtInt(step.rps),
+            fmt(step.p50, 2),
+            fmt(step.p99, 1),
+            `${fmt(step.errorRate * 100)}%`,
+            fmt(step.ofDirect),
+            fmt(step.ofPortkey),
+            fmt(step.cpu?.ownPerCall, 3),
+            fmt(step.cpu?.infraPerCall, 3),
+          ]),
+        ),
+        '',
+      );
+    }
+  }
+  if (results.latency?.some((r) => r.cpu) || results.throughput?.some((r) => r.steps?.some((s) => s.cpu))) {
+    out.push('## CPU per call, by process (from /proc, over each load window)', '');
+    out.push(
+      "utime + stime of every process of a target (and of the children each reaped), read from /proc/<pid>/stat right before k6 starts and right after it ends, divided by the calls served (k6's requests less its errors); the window includes k6's start-up and shutdown, so what a target spends idle counts too. A process tree is a service's primary with its cluster workers, PostgreSQL's postmaster with its backends. Medians of rounds; peak RSS is the target's own processes together, sampled every 250 ms.",
+      '',
+    );
+    out.push(cpuTable(results), '');
   }
   if (results.ttft) {
     out.push('## Time to first token (one stream at a time, 64 chunks 20 ms apart)', '');
@@ -213,12 +466,16 @@ export function renderReport({ options, results, machine, versions, commands, st
     );
   }
   if (results.idleRss) {
-    out.push(
-      `Idle RSS after start-up: ${Object.entries(results.idleRss)
-        .map(([k, v]) => `${k} ${fmt(v / MiB, 0)} MiB`)
-        .join(', ')}.`,
-      '',
+    const mib = (entries) => entries.map(([k, v]) => `${k} ${fmt(v / MiB, 0)} MiB`).join(', ');
+    // Runs before the embedded target was added stored one flat map of processes.
+    const byTarget = Object.entries(results.idleRss).map(([target, v]) =>
+      typeof v === 'number'
+        ? mib([[target, v]])
+        : Object.keys(v).length === 1
+          ? `${target}: ${mib(Object.entries(v))}`
+          : `${target}: ${mib(Object.entries(v))} (together ${fmt(Object.values(v).reduce((a, b) => a + b, 0) / MiB, 0)} MiB)`,
     );
+    out.push(`Idle RSS after start-up: ${byTarget.join('; ')}.`, '');
   }
   if (results.billing) {
     const { underLoad: u, burst: b } = results.billing;
@@ -294,8 +551,14 @@ export function renderReport({ options, results, machine, versions, commands, st
           `at start ${results.loadAverage?.atStart?.join(', ')}; at end ${results.loadAverage?.atEnd?.join(', ')} (everything else running on the machine competes with every target)`,
         ],
         [
-          'Tollgate',
+          'Tollgate (target `tollgate`)',
           `distributed mode, every service its own process; gateway and relay with TOLLGATE_WORKERS_GATEWAY=TOLLGATE_WORKERS_RELAY=${options.workers} (Node cluster); LOG_LEVEL=warn; GATEWAY_RATE_LIMIT_PER_MINUTE=0; GATEWAY_BACKEND_CONNECTIONS=RELAY_UPSTREAM_CONNECTIONS=12000`,
+        ],
+        [
+          'Tollgate (target `tollgate-embedded`)',
+          options.embedded
+            ? 'embedded mode: `startEmbedded` of tools/launcher in one process (PGlite databases, in-process bus, in-memory store) on a fresh data directory, seeded through its HTTP API; same LOG_LEVEL, rate limit and connection settings'
+            : 'not run',
         ],
         [
           'fake upstream',
@@ -314,9 +577,23 @@ export function renderReport({ options, results, machine, versions, commands, st
   return out.join('\n');
 }
 
-/** Writes the report and, beside it, the run it was rendered from (for `--render`). */
+/**
+ * Everything after this line in RESULTS.md is written by hand (e.g. "Event consumers", from
+ * bench/consumer-transport.mjs) and kept as it is when a run rewrites the file.
+ */
+export const HAND_WRITTEN_MARKER =
+  '<!-- Hand-written sections below this line: `npm run bench` keeps them when it rewrites this file. -->';
+
+/** The hand-written tail of a report (from the marker on), or the marker alone for a new file. */
+function handWrittenTail(file) {
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const at = old.indexOf(HAND_WRITTEN_MARKER);
+  return at < 0 ? `${HAND_WRITTEN_MARKER}\n` : old.slice(at);
+}
+
+/** Writes the report (keeping the file's hand-written sections) and, beside it, the run it was rendered from (for `--render`). */
 export function writeReport(file, text, run) {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  writeFileSync(file, `${text.trimEnd()}\n\n${handWrittenTail(file)}`);
   writeFileSync(file.replace(/\.md$/, '.json'), JSON.stringify(run, null, 2));
 }

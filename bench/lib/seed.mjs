@@ -11,7 +11,7 @@ const platform = workspacePackage('@tollgate/platform');
 export const UPSTREAM_MODEL = 'gpt-4o-mini';
 export const UPSTREAM_KEY = 'sk-fake-openai-key';
 /** 2,000,000 USD of quota: no run can spend it. */
-const BALANCE = 1_000_000_000_000;
+export const BENCH_BALANCE = 1_000_000_000_000;
 const now = () => Math.floor(Date.now() / 1000);
 
 /**
@@ -127,7 +127,7 @@ export async function setBenchBalance({ billingUrl, internalSecret, userId }) {
     method: call.method,
     headers: { 'content-type': 'application/json', [platform.SERVICE_TOKEN_HEADER]: await signer.token() },
     body: JSON.stringify({
-      quota: BALANCE,
+      quota: BENCH_BALANCE,
       idempotency_key: `bench:${randomUUID()}`,
       actor_id: 1,
       reason: 'bench',

@@ -1,8 +1,10 @@
-// What a scenario is measured against: the fake upstream itself (direct), Tollgate's gateway, and
-// Portkey's gateway pointed at the same fake upstream. Each is a chat-completions URL with headers.
+// What a scenario is measured against: the fake upstream itself (direct), Tollgate's gateway in
+// distributed mode (tollgate) and in embedded mode (tollgate-embedded), and Portkey's gateway pointed
+// at the same fake upstream. Each is a chat-completions URL with headers; the harness adds the
+// target's processes (`processes: { own, infra }`) for the CPU and memory readings.
 import { UPSTREAM_KEY, UPSTREAM_MODEL } from './seed.mjs';
 
-export function benchTargets({ upstreamUrl, gatewayUrl, customer, portkeyUrl }) {
+export function benchTargets({ upstreamUrl, gatewayUrl, customer, embedded, portkeyUrl }) {
   const targets = [
     {
       name: 'direct',
@@ -17,6 +19,14 @@ export function benchTargets({ upstreamUrl, gatewayUrl, customer, portkeyUrl }) 
       model: customer.model,
     },
   ];
+  if (embedded) {
+    targets.push({
+      name: 'tollgate-embedded',
+      url: `${embedded.url}/v1/chat/completions`,
+      headers: { authorization: `Bearer ${embedded.customer.apiKey}` },
+      model: embedded.customer.model,
+    });
+  }
   if (portkeyUrl) {
     targets.push({
       name: 'portkey',

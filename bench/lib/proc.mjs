@@ -1,0 +1,108 @@
+// What /proc says about the processes of a target: the process tree under a pid (a clustered service's
+// workers, PostgreSQL's backends), each process's CPU time and resident memory, and which process
+// listens on a TCP port (the infrastructure's servers, found from the URLs the run was given).
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** Clock ticks per second, the unit of /proc/<pid>/stat's times. */
+export const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * Parent and CPU ticks of one process: utime + stime, plus cutime + cstime (children it has waited
+ * for), so that a worker or backend that ended inside a window still counts, in its parent.
+ */
+function readStat(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: fields resume after the last ')' (field 3 on).
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+  } catch {
+    return undefined; // the process ended while the table was read
+  }
+}
+
+/** Every process on the machine: pid → { ppid, ticks }, read at one moment. */
+export function processTable() {
+  const table = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readStat(name);
+    if (stat) table.set(Number(name), stat);
+  }
+  return table;
+}
+
+/** `root` and its descendants among the table's processes. */
+export function treeOf(table, root) {
+  const tree = new Set(table.has(root) ? [root] : []);
+  let grew = tree.size > 0;
+  while (grew) {
+    grew = false;
+    for (const [pid, { ppid }] of table) {
+      if (tree.has(ppid) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return tree;
+}
+
+export function rssBytes(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Socket inodes listening on `port` (IPv4 and IPv6). */
+function listeningInodes(port) {
+  const inodes = new Set();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // f[1] local address:port (hex), f[3] state (0A = LISTEN), f[9] inode
+      if (f.length > 9 && f[3] === '0A' && parseInt(f[1].split(':')[1], 16) === port) inodes.add(f[9]);
+    }
+  }
+  return inodes;
+}
+
+/** The process listening on a TCP port on this machine, or undefined (another network namespace, no access). */
+export function listeningPid(port) {
+  const inodes = listeningInodes(port);
+  if (!inodes.size) return undefined;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let fds;
+    try {
+      fds = readdirSync(`/proc/${name}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${name}/fd/${fd}`));
+        if (m && inodes.has(m[1])) return Number(name);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return undefined;
+}
