@@ -49,8 +49,8 @@ function atMost(name, mode, value, limit, { unit = 'ms', digits = 3, strict = tr
 }
 
 /** A row for a lower limit on a ratio (× Portkey). */
-function atLeastTimes(name, mode, value, limit, text) {
-  if (!Number.isFinite(value)) return [name, mode, 'not measured in this run', '—', ''];
+function atLeastTimes(name, mode, value, limit, text, unmeasured = 'not measured in this run') {
+  if (!Number.isFinite(value)) return [name, mode, unmeasured, '—', ''];
   const met = value >= limit;
   return [
     name,
@@ -102,6 +102,7 @@ function targetRows(results) {
           step?.ofPortkey,
           3,
           `${fmt(step?.ofPortkey)}× (${fmtInt(step?.rps)} against ${fmtInt(portkey?.rps)} req/s)`,
+          step && !portkey ? `${fmtInt(step.rps)} req/s; Portkey not run` : undefined,
         ),
       );
     }
