@@ -33,7 +33,6 @@ import { infrastructureEnv, REPO_ROOT } from './support/e2e-env';
 jest.setTimeout(240_000);
 
 const ANTHROPIC_CHANNEL = 14;
-const GEMINI_CHANNEL = 24;
 const WEATHER_TOOL = {
   name: 'get_weather',
   description: 'Weather for a city',
@@ -58,11 +57,9 @@ describe('relay through the gateway on distributed infrastructure', () => {
   const world = new RelayWorld(bus, id);
   const gpt = world.model('gpt');
   const claude = world.model('claude');
-  const fallback = world.model('fallback');
   const slowModel = world.model('slow');
   let platform: DistributedPlatform;
   let upstream: FakeUpstream;
-  let failing: FakeUpstream;
   let slow: FakeUpstream;
   let usage: TopicRecorder;
   let billingDb: Client;
@@ -123,7 +120,6 @@ describe('relay through the gateway on distributed infrastructure', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream({ completionTokens: 8, chunks: 4 });
-    failing = await startFakeUpstream({ failRate: 1, failStatus: 503 });
     slow = await startFakeUpstream({ completionTokens: 60, chunks: 60, chunkMs: 50 });
     platform = await startDistributed({
       repoRoot: REPO_ROOT,
@@ -143,7 +139,7 @@ describe('relay through the gateway on distributed infrastructure', () => {
     billingDb = new Client({ connectionString: platform.databaseUrls.billing });
     await billingDb.connect();
     usage = await TopicRecorder.start(bus, TOPICS.usageRecorded.name, `e2e-relay-usage-${id}`);
-    await Promise.all([gpt, claude, fallback, slowModel].map((model) => world.price(model)));
+    await Promise.all([gpt, claude, slowModel].map((model) => world.price(model)));
     await world.channel({
       key: 'sk-fake-openai-key',
       base_url: upstream.url,
@@ -157,19 +153,6 @@ describe('relay through the gateway on distributed infrastructure', () => {
       models: [claude],
       model_mapping: { [claude]: 'claude-sonnet-5-5' },
     });
-    await world.channel({
-      key: 'sk-fake-openai-key',
-      base_url: failing.url,
-      models: [fallback],
-      priority: 10,
-    });
-    await world.channel({
-      type: GEMINI_CHANNEL,
-      key: 'fake-gemini-key',
-      base_url: upstream.url,
-      models: [fallback],
-      model_mapping: { [fallback]: 'gemini-2.5-flash' },
-    });
     await world.channel({ key: 'sk-fake-openai-key', base_url: slow.url, models: [slowModel] });
     rich = await fundedKey(500_000_000);
   });
@@ -178,7 +161,7 @@ describe('relay through the gateway on distributed infrastructure', () => {
     await usage?.stop();
     await billingDb?.end();
     await platform?.stop();
-    await Promise.all([upstream?.close(), failing?.close(), slow?.close()]);
+    await Promise.all([upstream?.close(), slow?.close()]);
     await bus.close();
     await kv.close();
   });
@@ -337,16 +320,6 @@ describe('relay through the gateway on distributed infrastructure', () => {
     expect((await streamed.text()).match(/^data: /gm)?.length).toBeGreaterThan(1);
   });
 
-  it('falls back to the next channel when the first one fails, before the client sees anything', async () => {
-    failing.resetStats();
-    const answer = await openai(rich).chat.completions.create({
-      model: fallback,
-      messages: [{ role: 'user', content: 'Hello' }],
-    });
-    expect(answer.choices[0]?.message.content).toBeTruthy();
-    expect(failing.stats().injectedFailures).toBeGreaterThan(0);
-  });
-
   it('aborts the upstream when the client cuts a stream, and charges what was generated', async () => {
     const key = await fundedKey(50_000_000);
     const stream = await openai(key).chat.completions.create({
@@ -369,21 +342,6 @@ describe('relay through the gateway on distributed infrastructure', () => {
     await eventually('the fake upstream to see the abort', async () =>
       slow.stats().abortedStreams > 0 ? true : undefined,
     );
-  });
-
-  it('stops a disabled key within a second', async () => {
-    const key = await fundedKey(10_000_000);
-    const status = () =>
-      fetch(`${v1()}/models`, { headers: { authorization: `Bearer ${key.apiKey}` } }).then((r) => r.status);
-    expect(await status()).toBe(200);
-    await world.updateToken({ ...key.token, status: 2 });
-    const disabledAt = Date.now();
-    await eventually(
-      'the key to be refused',
-      async () => ((await status()) === 401 ? true : undefined),
-      5_000,
-    );
-    expect(Date.now() - disabledAt).toBeLessThan(1_000);
   });
 
   it('never overdraws a balance that covers 20 calls under 200 concurrent ones, and charges each served call once', async () => {

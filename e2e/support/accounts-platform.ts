@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import type { BackendService } from '@tollgate/contracts';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
-import { eventually, freePort, newRunId, TEST_OPERATOR_ENV } from '@tollgate/testing';
-import { codeIn, outboxMailsTo } from '../../apps/auth/test/integration/mail-reader';
+import { freePort, newRunId, TEST_OPERATOR_ENV } from '@tollgate/testing';
 import { infrastructureEnv, REPO_ROOT } from './e2e-env';
 
 export interface AccountsPlatformOptions {
@@ -24,9 +23,6 @@ export interface AccountsPlatform {
   readonly root: { username: string; password: string };
   /** Where auth writes its mail (.eml files): no SMTP_URL is set. */
   readonly outboxDir: string;
-  /** The newest 6-digit code mailed to `email` once more than `before` messages reached it. */
-  mailedCode(email: string, before: number): Promise<string>;
-  mailCount(email: string): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -84,14 +80,6 @@ export async function startAccountsPlatform(options: AccountsPlatformOptions): P
     platform,
     root,
     outboxDir,
-    async mailedCode(email, before) {
-      const mails = await eventually('the mail with a code', async () => {
-        const all = await outboxMailsTo(outboxDir, email);
-        return all.length > before ? all : undefined;
-      });
-      return codeIn(mails[mails.length - 1]!);
-    },
-    mailCount: async (email) => (await outboxMailsTo(outboxDir, email)).length,
     async stop() {
       await platform.stop();
       await rm(outboxDir, { recursive: true, force: true });

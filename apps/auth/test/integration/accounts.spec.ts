@@ -272,6 +272,9 @@ describe.each(INFRASTRUCTURES)('accounts on %s infrastructure', (kind) => {
       });
       expect(en.status).toBe(429);
       expect(en.body.message).toMatch(/^A code has already been sent\. You can request a new one in \d+ s$/);
+      const retryAfter = Number(en.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
       expect(await outboxMailsTo(outboxDir, email)).toHaveLength(1);
     });
 
@@ -487,8 +490,9 @@ describe.each(INFRASTRUCTURES)('accounts on %s infrastructure', (kind) => {
       });
       expect(second.status).toBe(200);
       expect(new Set([user.session, first.session, second.session]).size).toBe(3);
-      // Signing in again with a cookie ends the session it named.
+      // Signing in again with a cookie ends the session it named; another browser's lives on.
       expect((await resolveSession(first.session!)).status).toBe(401);
+      expect((await resolveSession(user.session)).status).toBe(200);
       expect((await resolveSession(second.session!)).body.data).toMatchObject({
         userId: user.id,
         role: Role.User,
@@ -543,6 +547,10 @@ describe.each(INFRASTRUCTURES)('accounts on %s infrastructure', (kind) => {
       expect(limited.status).toBe(429);
       expect(limited.body.message).toMatch(/^Слишком много попыток входа\. Попробуйте снова через \d+ с$/);
       expect(limitedEn.body.message).toMatch(/^Too many sign-in attempts\. Try again in \d+ s$/);
+      const retryAfter = Number(limitedEn.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(limitedEn.body.message).toBe(`Too many sign-in attempts. Try again in ${retryAfter} s`);
       expect(limited.session).toBeUndefined();
     });
 
