@@ -1,4 +1,4 @@
-import type { EventRecord, OutgoingEvent } from '../port/event-bus.port';
+import type { BatchingOptions, EventRecord, OutgoingEvent } from '../port/event-bus.port';
 import type { DeliveryPolicy } from '../shared/deliver-batch';
 import type { EventBusLogger } from '../shared/logger';
 import { assignPartitions, topicPartitionKey } from './assign-partitions';
@@ -14,6 +14,7 @@ export interface GroupMember {
   readonly handler: (batch: EventRecord[]) => Promise<void>;
   readonly decode?: (value: unknown) => unknown;
   readonly policy: DeliveryPolicy;
+  readonly batching?: BatchingOptions | undefined;
 }
 
 export interface GroupDependencies {
@@ -90,6 +91,7 @@ export class ConsumerGroups {
             handler: member.handler,
             decode: member.decode,
             policy: member.policy,
+            batching: member.batching,
             offsets: this.deps.offsets,
             publishDeadLetter: this.deps.publishDeadLetter,
             logger: this.deps.logger,

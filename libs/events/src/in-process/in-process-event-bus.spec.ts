@@ -1,5 +1,5 @@
 import { DEAD_LETTER_HEADERS, type EventRecord, type Subscription } from '../port/event-bus.port';
-import type { EventBusLogger } from '../shared/logger';
+import { silentEventBusLogger as silent, type EventBusLogger } from '../shared/logger';
 import { InProcessEventBus } from './in-process-event-bus';
 
 interface Order {
@@ -95,5 +95,99 @@ describe('InProcessEventBus with a decoding subscription', () => {
         },
       },
     ]);
+  });
+});
+
+describe('InProcessEventBus with a batching subscription', () => {
+  const batching = { minBytes: 1024 * 1024, maxWaitMs: 1000 };
+  let bus: InProcessEventBus;
+  let subscriptions: Subscription[];
+
+  beforeEach(async () => {
+    jest.useFakeTimers();
+    bus = new InProcessEventBus({ logger: silent });
+    subscriptions = [];
+    await bus.ensureTopics([{ name: 'usage', partitions: 1 }]);
+  });
+  afterEach(async () => {
+    await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+    await bus.close();
+    jest.useRealTimers();
+  });
+
+  /** Joins `groupId`; every batch its handler gets is kept, as the keys of its records. */
+  async function subscribe(groupId: string, options: { batching?: typeof batching } = {}) {
+    const batches: string[][] = [];
+    const subscription = await bus.subscribe({
+      groupId,
+      topics: ['usage'],
+      ...options,
+      handler: async (batch) => void batches.push(batch.map((record) => record.key)),
+    });
+    subscriptions.push(subscription);
+    return { batches, subscription };
+  }
+
+  const publish = (key: string) => bus.publish([{ topic: 'usage', key, value: { call: key } }]);
+  /** Lets the workers run whatever is due now, the clock standing still. */
+  const settle = () => jest.advanceTimersByTimeAsync(0);
+
+  it('hands records published one by one within maxWaitMs to the handler as one batch', async () => {
+    const { batches } = await subscribe('billing', { batching });
+
+    for (const key of ['a', 'b', 'c']) {
+      await publish(key);
+      await jest.advanceTimersByTimeAsync(200);
+    }
+    await jest.advanceTimersByTimeAsync(1000);
+
+    expect(batches).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('delivers a lone record once it has waited maxWaitMs', async () => {
+    const { batches } = await subscribe('billing', { batching });
+
+    await publish('a');
+    await jest.advanceTimersByTimeAsync(999);
+    expect(batches).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+
+    expect(batches).toEqual([['a']]);
+  });
+
+  it('delivers without waiting once minBytes of values are waiting', async () => {
+    // Each record is its key (1) and {"call":"x"} (12): three of them pass 30 bytes.
+    const { batches } = await subscribe('billing', { batching: { minBytes: 30, maxWaitMs: 60_000 } });
+
+    await publish('a');
+    await publish('b');
+    await settle();
+    expect(batches).toEqual([]);
+    await publish('c');
+    await settle();
+
+    expect(batches).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('leaves the records of a linger cut short by stop to the next member of the group', async () => {
+    const first = await subscribe('billing', { batching });
+    await publish('a');
+    await settle();
+
+    await first.subscription.stop();
+    const second = await subscribe('billing');
+    await settle();
+
+    expect(first.batches).toEqual([]);
+    expect(second.batches).toEqual([['a']]);
+  });
+
+  it('still delivers at once to a subscription without batching', async () => {
+    const { batches } = await subscribe('relay');
+
+    await publish('a');
+    await settle();
+
+    expect(batches).toEqual([['a']]);
   });
 });

@@ -1,4 +1,5 @@
 import type {
+  BatchingOptions,
   CompactedTable,
   EventBus,
   EventRecord,
@@ -123,6 +124,7 @@ export class InProcessEventBus implements EventBus, ConsumerLagReader {
       handler: options.handler as (batch: EventRecord[]) => Promise<void>,
       decode: options.decode,
       policy: deliveryPolicy(options as SubscribeOptions<unknown>),
+      batching: options.batching && validBatching(options.batching),
     };
     await this.groups.join(member);
     let stopping: Promise<void> | undefined;
@@ -251,4 +253,12 @@ export class InProcessEventBus implements EventBus, ConsumerLagReader {
   private assertOpen(): void {
     if (this.closed) throw new Error('The event bus is closed');
   }
+}
+
+function validBatching(batching: BatchingOptions): BatchingOptions {
+  const { minBytes, maxWaitMs } = batching;
+  if (!(minBytes >= 0) || !(maxWaitMs >= 0) || !Number.isFinite(maxWaitMs)) {
+    throw new RangeError(`invalid batching ${JSON.stringify(batching)}`);
+  }
+  return { minBytes, maxWaitMs };
 }

@@ -1,4 +1,4 @@
-import type { EventRecord, OutgoingEvent } from '../port/event-bus.port';
+import type { BatchingOptions, EventRecord, OutgoingEvent } from '../port/event-bus.port';
 import { backoffDelayMs, sleep } from '../shared/backoff';
 import { deadLetterEvent } from '../shared/dead-letter';
 import { decodeRecord, deliverRecords, type DeliveryPolicy } from '../shared/deliver-batch';
@@ -14,6 +14,8 @@ export interface WorkerSettings {
   handler: (batch: EventRecord[]) => Promise<void>;
   decode?: ((value: unknown) => unknown) | undefined;
   policy: DeliveryPolicy;
+  /** Gather records as a Kafka fetch with minBytes and maxWaitTimeInMs would; without it, deliver at once. */
+  batching?: BatchingOptions | undefined;
   offsets: CommittedOffsets;
   publishDeadLetter: (event: OutgoingEvent) => Promise<void>;
   logger: EventBusLogger;
@@ -23,6 +25,10 @@ export interface WorkerSettings {
  * Consumes one partition for one group member: reads from the group's committed offset, hands
  * batches to the handler in order and commits after each success. A worker starts only after
  * the partition's previous owner stopped, so handlers for one partition never overlap.
+ *
+ * With `batching`, records wait (as in a Kafka fetch) until `minBytes` of values or MAX_BATCH_SIZE
+ * records are there, or `maxWaitMs` has passed since the first of them was published, and then go
+ * to the handler as one batch: one transaction for many events at low rates too.
  */
 export class PartitionWorker {
   readonly done: Promise<void>;
@@ -49,10 +55,14 @@ export class PartitionWorker {
     while (!signal.aborted) {
       try {
         const position = this.committedOffset();
-        const batch = this.log.read(position, MAX_BATCH_SIZE);
+        let batch = this.log.read(position, MAX_BATCH_SIZE);
         if (batch.length === 0) {
           await this.log.waitForRecords(position, signal);
           continue;
+        }
+        if (this.settings.batching) {
+          if (!(await this.gather(batch, this.settings.batching, signal))) break;
+          batch = this.log.read(position, MAX_BATCH_SIZE);
         }
         await deliverRecords(
           batch.map((record) => decodeRecord(this.toEventRecord(record), this.settings.decode)),
@@ -79,6 +89,49 @@ export class PartitionWorker {
         await sleep(backoffDelayMs(failures, this.settings.policy.backoff), signal);
       }
     }
+  }
+
+  /**
+   * Waits until the records from `waiting[0]` on make a batch worth delivering: enough bytes or
+   * records, or the first one has waited `maxWaitMs`. Resolves false when the worker is stopped
+   * meanwhile; nothing is delivered or committed then, so the records go to the partition's next owner.
+   */
+  private gather(
+    waiting: readonly LogRecord[],
+    { minBytes, maxWaitMs }: BatchingOptions,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    let count = 0;
+    let bytes = 0;
+    const enough = (records: readonly LogRecord[]): boolean => {
+      for (const record of records) {
+        count++;
+        bytes += record.key.length + (record.value?.length ?? 0);
+      }
+      return count >= MAX_BATCH_SIZE || bytes >= minBytes;
+    };
+    if (enough(waiting)) return Promise.resolve(true);
+    // From when the first record was published (wall clock): a record that waited out a restart or
+    // the previous batch's handler is not held again. Never longer than maxWaitMs from now.
+    const waitMs = Math.min(waiting[0].timestamp, Date.now()) + maxWaitMs - Date.now();
+    if (waitMs <= 0) return Promise.resolve(true);
+    if (signal.aborted) return Promise.resolve(false);
+    // One timer and one append listener per batch, not a wake-up per record. Nothing can be
+    // appended between the read that gave `waiting` and this listener: both happen in one tick.
+    return new Promise((resolve) => {
+      const finish = (deliver: boolean) => {
+        clearTimeout(timer);
+        stopListening();
+        signal.removeEventListener('abort', stop);
+        resolve(deliver);
+      };
+      const stop = () => finish(false);
+      const timer = setTimeout(() => finish(true), waitMs);
+      const stopListening = this.log.onAppend((records) => {
+        if (enough(records)) finish(true);
+      });
+      signal.addEventListener('abort', stop, { once: true });
+    });
   }
 
   private committedOffset(): number {

@@ -63,8 +63,10 @@ export interface SubscribeOptions<T = unknown> {
   backoff?: BackoffOptions;
   /**
    * Lets the broker gather records before it answers a fetch, for consumers to whom a fraction of a
-   * second costs nothing: fewer, larger batches (one transaction each) under load. The in-memory bus
-   * delivers at once and ignores it.
+   * second costs nothing: fewer, larger batches (one transaction each), at low rates as under load.
+   * Both buses honour it: Kafka as the fetch's minBytes and maxWaitTimeInMs, the in-process bus by
+   * holding a partition's records until that many bytes (or its largest batch) are waiting or the
+   * first of them has waited that long. Without it the in-process bus delivers at once.
    */
   batching?: BatchingOptions;
 }
