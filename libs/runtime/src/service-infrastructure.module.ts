@@ -95,11 +95,15 @@ export class ServiceInfrastructureModule {
     const imports: DynamicModule[] = [];
     if (database) {
       imports.push(
-        PersistenceModule.forRoot({
-          url: database.url,
-          embedded: runtime.embedded,
-          entities: [OutboxMessage, ...database.entities],
-          migrations: [Migration20261122000000CreateOutboxMessages, ...database.migrations],
+        PersistenceModule.forRootAsync({
+          useFactory: (logger: Logger) => ({
+            url: database.url,
+            embedded: runtime.embedded,
+            entities: [OutboxMessage, ...database.entities],
+            migrations: [Migration20261122000000CreateOutboxMessages, ...database.migrations],
+            logger,
+          }),
+          inject: [LOGGER],
         }),
       );
       providers.push(

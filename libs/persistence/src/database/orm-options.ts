@@ -1,7 +1,7 @@
 import type { AnyEntity, Constructor, EntityClass, EntitySchema, MigrationObject } from '@mikro-orm/core';
 import { Migrator, type Migration } from '@mikro-orm/migrations';
-import { Logger } from '@nestjs/common';
 import { PostgreSqlDriver, ReflectMetadataProvider, type Options } from '@mikro-orm/postgresql';
+import { createLogger, type Logger } from '@tollgate/platform';
 import { schemaOf, withoutSchema } from './database-url';
 
 export type EntityDefinition = EntityClass<AnyEntity> | EntitySchema;
@@ -20,6 +20,8 @@ export interface DatabaseOptions {
   debug?: boolean;
   /** Connections to a PostgreSQL server (ignored when embedded). */
   poolSize?: number;
+  /** The service's logger, for the driver's own warnings; a logger named `database` when omitted. */
+  logger?: Logger;
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -39,8 +41,12 @@ const SERVER_ACQUIRE_TIMEOUT_MS = 15_000;
  * the database is away, with console.log: outside the service's JSON log lines and their redaction.
  * Handed its `log` hooks it writes through the service's logger instead.
  */
-function driverLog(): Record<'debug' | 'warn' | 'error' | 'deprecate', (message: unknown) => void> {
-  const logger = new Logger('Database');
+function driverLog(
+  serviceLogger: Logger | undefined,
+): Record<'debug' | 'warn' | 'error' | 'deprecate', (message: unknown) => void> {
+  const logger = (serviceLogger ?? createLogger({ service: 'database', level: 'info' })).child({
+    component: 'database',
+  });
   const text = (message: unknown): string => (typeof message === 'string' ? message : String(message));
   return {
     debug: () => undefined,
@@ -99,7 +105,7 @@ export function buildOrmOptions(options: DatabaseOptions): Options {
           acquireTimeoutMillis: SERVER_ACQUIRE_TIMEOUT_MS,
         },
     driverOptions: {
-      log: driverLog(),
+      log: driverLog(options.logger),
       // A PGSSLMODE in the environment would otherwise make pg ask PGlite for TLS.
       ...(options.embedded ? { connection: { ssl: false } } : {}),
       // Raw SQL (migrations included) must land in the service's schema too.

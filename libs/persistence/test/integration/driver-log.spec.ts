@@ -1,5 +1,6 @@
-import { Logger } from '@nestjs/common';
+import { Writable } from 'node:stream';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { createLogger } from '@tollgate/platform';
 import { Client } from 'pg';
 import { buildOrmOptions } from '../../src';
 import { CounterSchema } from '../support/counter.fixture';
@@ -16,9 +17,22 @@ const adminUrl = (): string =>
 describe("the database driver's own warnings", () => {
   it('go through the service logger, not console.log, when a pooled connection was cut', async () => {
     const printed = jest.spyOn(console, 'log');
-    const logged = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const lines: { level: string; component?: string; msg: string }[] = [];
+    const destination = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]);
+        done();
+      },
+    });
+    const logger = createLogger({ service: 'driver-log-probe', level: 'info', destination });
     const orm = await MikroORM.init({
-      ...buildOrmOptions({ url: adminUrl(), entities: [CounterSchema], migrations: [], embedded: false }),
+      ...buildOrmOptions({
+        url: adminUrl(),
+        entities: [CounterSchema],
+        migrations: [],
+        embedded: false,
+        logger,
+      }),
       connect: false,
     });
     const admin = new Client({ connectionString: adminUrl() });
@@ -29,7 +43,10 @@ describe("the database driver's own warnings", () => {
       // The pool hands the cut connection out again until the driver has seen it die; then knex
       // warns "Connection Error: …" and opens a new one.
       const warned = () =>
-        logged.mock.calls.some(([message]) => String(message).includes('Connection Error'));
+        lines.some(
+          (line) =>
+            line.level === 'warn' && line.component === 'database' && line.msg.includes('Connection Error'),
+        );
       for (let attempt = 0; attempt < 50 && !warned(); attempt++) {
         await orm.em
           .fork()
@@ -43,7 +60,6 @@ describe("the database driver's own warnings", () => {
       );
     } finally {
       printed.mockRestore();
-      logged.mockRestore();
       await admin.end();
       await orm.close(true);
     }
