@@ -1,4 +1,5 @@
-import { createServer, type AddressInfo } from 'node:net';
+import type { EventEmitter } from 'node:events';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 /** A loopback port nothing listens on right now (another process may still take it first). */
 export async function freePort(): Promise<number> {
@@ -38,4 +39,94 @@ export async function freePorts(count: number): Promise<number[]> {
       ),
     );
   }
+}
+
+interface HeldPort {
+  server: Server;
+  /** Connections that arrived before a server took the port over; handed to that server. */
+  waiting: Socket[];
+}
+
+const heldPorts = new Map<number, HeldPort>();
+
+/**
+ * Binds `count` ports on `host` and holds them, listening, until a server of this process takes one
+ * over (`takeHeldPort`): unlike a probed port, no other program can bind it in between. Embedded mode
+ * holds every service's port before starting any, since services are given each other's URLs.
+ * A connection arriving meanwhile waits, and is served once its server has taken the port.
+ */
+export async function holdPorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const held = Array.from({ length: count }, () => {
+    const port: HeldPort = { server: createServer({ pauseOnConnect: true }), waiting: [] };
+    port.server.on('connection', (socket) => port.waiting.push(socket));
+    return port;
+  });
+  try {
+    await Promise.all(held.map(({ server }) => listen(server, host)));
+  } catch (error) {
+    await Promise.all(held.map(({ server }) => close(server)));
+    throw error;
+  }
+  return held.map((port) => {
+    const { port: number } = port.server.address() as AddressInfo;
+    heldPorts.set(number, port);
+    return number;
+  });
+}
+
+export interface HeldPortTakeover {
+  /**
+   * What to pass to `server.listen()` (as Fastify's listen options, which it hands on): Node then
+   * listens on the held socket itself, as `server.listen(handle)` documents for "anything with an
+   * underlying `_handle`", instead of binding the port again.
+   */
+  listenOptions: { _handle: unknown; host: string; port: number };
+  /** Call once the server listens: the connections that arrived meanwhile are handed to it. */
+  adopted(server: EventEmitter): void;
+}
+
+/** Takes over a port `holdPorts` holds in this process, or undefined if it holds none by that number. */
+export function takeHeldPort(port: number): HeldPortTakeover | undefined {
+  const held = heldPorts.get(port);
+  if (!held) return undefined;
+  heldPorts.delete(port);
+  const { address } = held.server.address() as AddressInfo;
+  // From here the socket belongs to the server that listens on it: closing `held.server` would close it.
+  const handle = (held.server as unknown as { _handle: unknown })._handle;
+  return {
+    listenOptions: { _handle: handle, host: address, port },
+    adopted: (server) => {
+      for (const socket of held.waiting.splice(0)) {
+        server.emit('connection', socket);
+        socket.resume();
+      }
+    },
+  };
+}
+
+/** Closes held ports nobody took over (a start that failed half-way); taken ones are left alone. */
+export async function releaseHeldPorts(ports: readonly number[]): Promise<void> {
+  await Promise.all(
+    ports.map(async (port) => {
+      const held = heldPorts.get(port);
+      if (!held) return;
+      heldPorts.delete(port);
+      for (const socket of held.waiting.splice(0)) socket.destroy();
+      await close(held.server);
+    }),
+  );
+}
+
+function listen(server: Server, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
 }

@@ -3,11 +3,14 @@ import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import {
   createLogger,
   createServiceApp,
+  redactConfig,
   type BaseServiceConfig,
   type ErrorRendererRoute,
   type Logger,
+  type ServiceApp,
 } from '@tollgate/platform';
 import { EventBusTransport, type EventBusTransportOptions } from './event-transport';
+import { takeHeldPort } from './free-port';
 import type { RunningService } from './service-runtime';
 
 export interface NestServiceSpec<C extends BaseServiceConfig> {
@@ -52,7 +55,7 @@ export async function startNestService<C extends BaseServiceConfig>(
       await service.app.init();
       await service.app.startAllMicroservices();
     }
-    const port = await service.listen();
+    const port = await listen(service, spec, logger);
     const host = spec.config.HOST === '0.0.0.0' ? '127.0.0.1' : spec.config.HOST;
     return { name: spec.name, port, url: `http://${host}:${port}`, close: () => service.close() };
   } catch (error) {
@@ -60,4 +63,21 @@ export async function startNestService<C extends BaseServiceConfig>(
     await service.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Listens on the configured port, or, when this process holds that port (embedded mode: the launcher
+ * binds every service's port before starting any, see holdPorts), takes the held socket over.
+ */
+async function listen<C extends BaseServiceConfig>(
+  service: ServiceApp,
+  { name, config }: NestServiceSpec<C>,
+  logger: Logger,
+): Promise<number> {
+  const takeover = takeHeldPort(config.PORT);
+  if (!takeover) return service.listen();
+  await service.app.listen(takeover.listenOptions);
+  takeover.adopted(service.app.getHttpServer());
+  logger.info({ host: config.HOST, port: config.PORT, config: redactConfig(config) }, `${name} listening`);
+  return config.PORT;
 }
