@@ -12,7 +12,8 @@ import { startRelay } from '@tollgate/relay';
 import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
 import {
   busLoggerFor,
-  freePorts,
+  holdPorts,
+  releaseHeldPorts,
   startTelemetry,
   type Env,
   type RunningService,
@@ -59,9 +60,14 @@ export async function startEmbedded({
   mkdirSync(dataDir, { recursive: true });
   const lock = await lockDataDir(dataDir);
   const secrets = embeddedSecrets(env, dataDir);
-  // Services call each other (admin → relay, relay → admin, auth → billing), so every port is chosen first.
+  // Services call each other (admin → relay, relay → admin, auth → billing), so every port is chosen
+  // first; and held, bound by this process, until its service takes it over when it listens: a port
+  // probed free and bound later could be taken in between by another program.
+  const gatewayHost = env.HOST || '127.0.0.1';
+  const chosen = await holdPorts(BACKEND_SERVICES.length);
+  // PORT=0 (any free port): held too, so that SERVER_ADDRESS names the port the gateway will have.
+  if (env.PORT === '0') chosen.push(...(await holdPorts(1, gatewayHost)));
   const ports = {} as Record<BackendService, number>;
-  const chosen = await freePorts(BACKEND_SERVICES.length);
   BACKEND_SERVICES.forEach((name, index) => (ports[name] = chosen[index]!));
   const serviceUrls = serviceUrlEnv(ports);
   const baseEnv: Env = {
@@ -101,11 +107,12 @@ export async function startEmbedded({
     await bus.close();
     await kv.close();
     await telemetry.shutdown();
+    await releaseHeldPorts(chosen);
     await lock.release();
   };
 
   try {
-    const gatewayPort = env.PORT || '3000';
+    const gatewayPort = String(chosen[BACKEND_SERVICES.length] ?? (env.PORT || '3000'));
     const serverAddress = env.SERVER_ADDRESS || `http://localhost:${gatewayPort}`;
     for (const [name, start] of DATABASE_SERVICES) {
       const db = await startServiceDatabase(join(dataDir, 'pg'), name);
@@ -123,7 +130,7 @@ export async function startEmbedded({
 
     const gateway = await startGateway({
       ...baseEnv,
-      HOST: env.HOST || '127.0.0.1',
+      HOST: gatewayHost,
       PORT: gatewayPort,
       WEB_DIST_DIR: env.WEB_DIST_DIR || join(repoRoot, 'apps', 'web', 'dist'),
     });
