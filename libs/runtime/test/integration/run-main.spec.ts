@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 const PROBE = join(__dirname, '..', 'fixtures', 'probe-service-main.js');
-const BUILT = ['libs/runtime/dist/index.js', 'libs/platform/dist/index.js'];
+const BUILT = ['libs/runtime/dist/main.js', 'libs/runtime/dist/index.js', 'libs/platform/dist/index.js'];
 
 interface ProbeRun {
   pid: number;
