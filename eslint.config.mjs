@@ -90,6 +90,24 @@ export default tseslint.config(
     },
   },
   {
+    // A service's main.ts loads only the runtime's cheap entry: a cluster primary must not load NestJS,
+    // MikroORM, Kafka, Redis or OpenTelemetry (docs/platform.md, "The runtime's two entry points").
+    files: ['apps/*/src/main.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@tollgate/runtime',
+              message: 'Import @tollgate/runtime/main in main.ts; the service loads the rest itself.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
