@@ -16,6 +16,7 @@ COPY libs/platform/package.json libs/platform/
 COPY libs/events/package.json libs/events/
 COPY libs/kv/package.json libs/kv/
 COPY libs/persistence/package.json libs/persistence/
+COPY libs/runtime/package.json libs/runtime/
 COPY libs/testing/package.json libs/testing/
 COPY tools/launcher/package.json tools/launcher/
 RUN npm ci --no-audit --no-fund
