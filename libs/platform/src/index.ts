@@ -50,6 +50,20 @@ export {
 } from './errors/describe-error';
 export { PlatformExceptionFilter } from './errors/exception.filter';
 
+// the caller's language and server messages in locale files
+export { DEFAULT_LOCALE, LOCALES, localeFromAcceptLanguage, type Locale } from './i18n/locale';
+export { RequestLocale } from './i18n/request-locale.decorator';
+export {
+  fillPlaceholders,
+  messageLookup,
+  messageTableProblems,
+  placeholdersOf,
+  type MessageLookup,
+  type MessageParams,
+  type MessageTable,
+  type MessageTables,
+} from './i18n/message-table';
+
 // health
 export {
   HealthRegistry,

@@ -1,8 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ok, type Envelope } from '@tollgate/contracts';
-import { CurrentIdentity, type Identity } from '@tollgate/platform';
-import type { Locale } from '../i18n/locale';
-import { RequestLocale } from '../i18n/request-locale.decorator';
+import { CurrentIdentity, type Identity, type Locale, RequestLocale } from '@tollgate/platform';
 import { AccessTokensService } from './access-tokens.service';
 
 @Controller('api/user/token')

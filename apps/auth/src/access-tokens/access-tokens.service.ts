@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, UserStatus, type SessionIdentity } from '@tollgate/contracts';
 import { KV_STORE, type KvStore } from '@tollgate/kv';
-import { AppException } from '@tollgate/platform';
+import { AppException, type Locale } from '@tollgate/platform';
 import { enforceRateLimits } from '../http/rate-limit';
-import type { Locale } from '../i18n/locale';
 import { tooManyRequests } from '../i18n/localized-exception';
 import { UsersRepository } from '../users/users.repository';
 import { accessTokenFromAuthorization, generateAccessToken, hashAccessToken } from './access-token-secret';

@@ -1,7 +1,6 @@
 import { ErrorCode, type AuthMessageKey } from '@tollgate/contracts';
-import { AppException, type AppExceptionOptions } from '@tollgate/platform';
-import { message, type MessageParams } from './auth-messages';
-import type { Locale } from './locale';
+import { AppException, type AppExceptionOptions, type Locale, type MessageParams } from '@tollgate/platform';
+import { message } from './auth-messages';
 
 /** An AppException whose message is the caller-language text of an accounts message key. */
 export function localizedException(

@@ -4,9 +4,8 @@ import {
   registerRequestSchema,
   verificationQuerySchema,
 } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
+import { AppException, type Locale } from '@tollgate/platform';
 import { message } from './auth-messages';
-import type { Locale } from './locale';
 import { parseRequest } from './parse-request';
 
 const valid = {

@@ -1,6 +1,6 @@
 import { AUTH_MESSAGE_KEYS, ErrorCode, isAuthMessageKey, type AuthMessageKey } from '@tollgate/contracts';
 import type { z } from 'zod';
-import type { Locale } from './locale';
+import type { Locale } from '@tollgate/platform';
 import { localizedException } from './localized-exception';
 
 /**

@@ -9,14 +9,19 @@ import {
   type OAuthProvider,
   type SessionUser,
 } from '@tollgate/contracts';
-import { CurrentIdentity, identityOf, Public, type Identity } from '@tollgate/platform';
+import {
+  CurrentIdentity,
+  identityOf,
+  Public,
+  type Identity,
+  type Locale,
+  RequestLocale,
+} from '@tollgate/platform';
 import type { FastifyReply } from 'fastify';
 import { ClientIp, OverHttps } from '../http/request-meta.decorators';
 import { message } from '../i18n/auth-messages';
-import type { Locale } from '../i18n/locale';
 import { localizedException } from '../i18n/localized-exception';
 import { parseRequest } from '../i18n/parse-request';
-import { RequestLocale } from '../i18n/request-locale.decorator';
 import { sessionCookie } from '../sessions/session-cookie';
 import { oauthCookie } from './oauth-cookie';
 import { OAUTH_STATE_PROPERTY, OAuthGuard, type RequestWithOAuthState } from './oauth.guard';

@@ -2,7 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext, type Type } from '
 import { AuthGuard, type IAuthGuard } from '@nestjs/passport';
 import { ErrorCode, oauthCallbackQuerySchema, type OAuthProvider } from '@tollgate/contracts';
 import type { FastifyRequest } from 'fastify';
-import { localeFromAcceptLanguage, type Locale } from '../i18n/locale';
+import { localeFromAcceptLanguage, type Locale } from '@tollgate/platform';
 import { localizedException } from '../i18n/localized-exception';
 import { parseRequest } from '../i18n/parse-request';
 import { oauthNonceFrom } from './oauth-cookie';

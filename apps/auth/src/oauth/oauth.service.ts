@@ -8,10 +8,9 @@ import {
   type SessionUser,
 } from '@tollgate/contracts';
 import { KV_STORE, type KvStore } from '@tollgate/kv';
-import { InjectServiceConfig } from '@tollgate/platform';
+import { InjectServiceConfig, type Locale } from '@tollgate/platform';
 import type { AuthConfig } from '../config';
 import { enforceRateLimits } from '../http/rate-limit';
-import type { Locale } from '../i18n/locale';
 import { localizedException, tooManyRequests } from '../i18n/localized-exception';
 import { SessionStore, type StartedSession } from '../sessions/session.store';
 import { sessionUserOf } from '../users/session-user';

@@ -1,11 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ok, passwordResetRequestSchema, resetPasswordQuerySchema, type Envelope } from '@tollgate/contracts';
-import { Public } from '@tollgate/platform';
+import { Public, type Locale, RequestLocale } from '@tollgate/platform';
 import { ClientIp } from '../http/request-meta.decorators';
 import { message } from '../i18n/auth-messages';
-import type { Locale } from '../i18n/locale';
 import { parseRequest } from '../i18n/parse-request';
-import { RequestLocale } from '../i18n/request-locale.decorator';
 import { PasswordResetService } from './password-reset.service';
 
 @Controller('api')

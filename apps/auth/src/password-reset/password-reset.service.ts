@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, type PasswordResetRequest } from '@tollgate/contracts';
 import { KV_STORE, type KvStore } from '@tollgate/kv';
-import { InjectServiceConfig } from '@tollgate/platform';
+import { InjectServiceConfig, type Locale } from '@tollgate/platform';
 import type { AuthConfig } from '../config';
 import { enforceRateLimits } from '../http/rate-limit';
 import { message } from '../i18n/auth-messages';
-import type { Locale } from '../i18n/locale';
 import { localizedException, tooManyRequests } from '../i18n/localized-exception';
 import { MAIL_SENDER, type MailSender } from '../mail/mail-sender';
 import { PasswordHasher } from '../users/password-hasher';

@@ -1,12 +1,10 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ok, registerRequestSchema, type Envelope, type SessionUser } from '@tollgate/contracts';
-import { Public } from '@tollgate/platform';
+import { Public, type Locale, RequestLocale } from '@tollgate/platform';
 import type { FastifyReply } from 'fastify';
 import { OverHttps } from '../http/request-meta.decorators';
 import { message } from '../i18n/auth-messages';
-import type { Locale } from '../i18n/locale';
 import { parseRequest } from '../i18n/parse-request';
-import { RequestLocale } from '../i18n/request-locale.decorator';
 import { sessionCookie } from '../sessions/session-cookie';
 import { RegistrationService } from './registration.service';
 

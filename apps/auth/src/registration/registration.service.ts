@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, type RegisterRequest } from '@tollgate/contracts';
-import type { Locale } from '../i18n/locale';
+import type { Locale } from '@tollgate/platform';
 import { localizedException } from '../i18n/localized-exception';
 import type { SignedIn } from '../sessions/sessions.service';
 import { SessionStore } from '../sessions/session.store';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, Role, type AuthMessageKey, type UpdateSelfRequest } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
-import type { Locale } from '../i18n/locale';
+import { AppException, type Locale } from '@tollgate/platform';
 import { localizedException } from '../i18n/localized-exception';
 import { PasswordHasher } from '../users/password-hasher';
 import type { StartedSession } from '../sessions/session.store';

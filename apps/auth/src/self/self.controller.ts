@@ -8,13 +8,11 @@ import {
   type SessionUser,
   type UserSettings,
 } from '@tollgate/contracts';
-import { CurrentIdentity, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, type Identity, type Locale, RequestLocale } from '@tollgate/platform';
 import type { FastifyReply } from 'fastify';
 import { OverHttps } from '../http/request-meta.decorators';
 import { message } from '../i18n/auth-messages';
-import type { Locale } from '../i18n/locale';
 import { parseRequest } from '../i18n/parse-request';
-import { RequestLocale } from '../i18n/request-locale.decorator';
 import { clearedSessionCookie, sessionCookie, sessionSecretFrom } from '../sessions/session-cookie';
 import { ProfileService } from './profile.service';
 import { SelfService } from './self.service';

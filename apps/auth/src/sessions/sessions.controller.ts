@@ -1,12 +1,10 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Res } from '@nestjs/common';
 import { loginRequestSchema, ok, type Envelope, type SessionUser } from '@tollgate/contracts';
-import { Public } from '@tollgate/platform';
+import { Public, type Locale, RequestLocale } from '@tollgate/platform';
 import type { FastifyReply } from 'fastify';
 import { ClientIp, OverHttps } from '../http/request-meta.decorators';
 import { message } from '../i18n/auth-messages';
-import type { Locale } from '../i18n/locale';
 import { parseRequest } from '../i18n/parse-request';
-import { RequestLocale } from '../i18n/request-locale.decorator';
 import { clearedSessionCookie, sessionCookie, sessionSecretFrom } from './session-cookie';
 import { SessionsService } from './sessions.service';
 

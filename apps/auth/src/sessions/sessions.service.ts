@@ -8,11 +8,10 @@ import {
   type SessionUser,
 } from '@tollgate/contracts';
 import { KV_STORE, type KvStore } from '@tollgate/kv';
-import { InjectServiceConfig } from '@tollgate/platform';
+import { InjectServiceConfig, type Locale } from '@tollgate/platform';
 import type { AuthConfig } from '../config';
 import { SettingsReadModel } from '../settings/settings-read-model';
 import { enforceRateLimits } from '../http/rate-limit';
-import type { Locale } from '../i18n/locale';
 import { localizedException, tooManyRequests } from '../i18n/localized-exception';
 import { PasswordHasher } from '../users/password-hasher';
 import { sessionUserOf } from '../users/session-user';

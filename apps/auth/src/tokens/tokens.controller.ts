@@ -11,12 +11,10 @@ import {
   type TokenKey,
   type TokenView,
 } from '@tollgate/contracts';
-import { CurrentIdentity, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, type Identity, type Locale, RequestLocale } from '@tollgate/platform';
 import { z } from 'zod';
 import { message } from '../i18n/auth-messages';
-import type { Locale } from '../i18n/locale';
 import { parseRequest } from '../i18n/parse-request';
-import { RequestLocale } from '../i18n/request-locale.decorator';
 import { TokensService } from './tokens.service';
 
 const pageQuery = pageQuerySchema(TOKEN_PAGE_DEFAULT_SIZE);

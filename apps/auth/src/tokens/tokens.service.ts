@@ -10,7 +10,7 @@ import {
   type TokenView,
   type UpdateTokenRequest,
 } from '@tollgate/contracts';
-import type { Locale } from '../i18n/locale';
+import type { Locale } from '@tollgate/platform';
 import { localizedException } from '../i18n/localized-exception';
 import { SettingsReadModel } from '../settings/settings-read-model';
 import { UsersRepository } from '../users/users.repository';

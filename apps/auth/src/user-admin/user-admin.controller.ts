@@ -16,11 +16,9 @@ import {
   type Page,
   type TokenView,
 } from '@tollgate/contracts';
-import { CurrentIdentity, Roles, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, Roles, type Identity, type Locale, RequestLocale } from '@tollgate/platform';
 import { message } from '../i18n/auth-messages';
-import type { Locale } from '../i18n/locale';
 import { parseRequest } from '../i18n/parse-request';
-import { RequestLocale } from '../i18n/request-locale.decorator';
 import { TokensService } from '../tokens/tokens.service';
 import { UserAdminService } from './user-admin.service';
 

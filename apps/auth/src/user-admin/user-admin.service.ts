@@ -13,7 +13,7 @@ import {
 import type { Identity } from '@tollgate/platform';
 import { BalancesReadModel } from '../balances/balances-read-model';
 import { BillingQuotaClient } from '../billing/billing-quota.client';
-import type { Locale } from '../i18n/locale';
+import type { Locale } from '@tollgate/platform';
 import { localizedException } from '../i18n/localized-exception';
 import { PasswordHasher } from '../users/password-hasher';
 import { revokeSignIns } from '../users/sign-in-revocation';

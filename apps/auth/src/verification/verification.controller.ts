@@ -1,10 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ok, verificationQuerySchema, type Envelope } from '@tollgate/contracts';
-import { Public } from '@tollgate/platform';
+import { Public, type Locale, RequestLocale } from '@tollgate/platform';
 import { ClientIp } from '../http/request-meta.decorators';
-import type { Locale } from '../i18n/locale';
 import { parseRequest } from '../i18n/parse-request';
-import { RequestLocale } from '../i18n/request-locale.decorator';
 import { VerificationService } from './verification.service';
 
 @Controller('api/verification')
