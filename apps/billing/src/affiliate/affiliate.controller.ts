@@ -6,7 +6,7 @@ import {
   type AffiliateTransferResult,
   type Envelope,
 } from '@tollgate/contracts';
-import { CurrentIdentity, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, RequestLocale, type Identity, type Locale } from '@tollgate/platform';
 import { AffiliateService } from './affiliate.service';
 
 @Controller('api/user/aff_transfer')
@@ -23,8 +23,9 @@ export class AffiliateController {
   async transfer(
     @Body() body: unknown,
     @CurrentIdentity() caller: Identity,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<AffiliateTransferResult>> {
     const { quota } = affiliateTransferRequestSchema.parse(body);
-    return ok(await this.affiliate.transfer(caller.userId, quota));
+    return ok(await this.affiliate.transfer(caller.userId, quota, locale));
   }
 }

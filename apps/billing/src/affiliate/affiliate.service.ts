@@ -9,10 +9,11 @@ import {
   type IdentityUser,
 } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
-import { AppException, InjectServiceConfig } from '@tollgate/platform';
+import { AppException, InjectServiceConfig, type Locale } from '@tollgate/platform';
 import { Account } from '../accounts/account.entity';
 import { billingBalanceEvent } from '../accounts/balance-events';
 import type { BillingConfig } from '../config';
+import { message } from '../i18n/messages';
 import { BillingSettings } from '../settings/billing-settings';
 import { percentOf } from '../exchange-rate/ruble-quota';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
@@ -156,15 +157,18 @@ export class AffiliateService {
   }
 
   /** Moves `quota` of the caller's affiliate quota to their balance. */
-  async transfer(userId: number, quota: number): Promise<AffiliateTransferResult> {
+  async transfer(userId: number, quota: number, locale: Locale): Promise<AffiliateTransferResult> {
     const minimum = this.config.AFFILIATE_MIN_TRANSFER_QUOTA;
     if (quota < minimum) {
-      throw new AppException(ErrorCode.ValidationFailed, `Минимальная сумма перевода — ${minimum} квоты`);
+      throw new AppException(
+        ErrorCode.ValidationFailed,
+        message('affiliate_transfer_below_minimum', locale, { minimum }),
+      );
     }
     const result = await this.em.fork().transactional(async (tx) => {
       const account = (await openAndLockAccounts(tx, [userId])).get(userId)!;
       if (account.affQuota < quota) {
-        throw new AppException(ErrorCode.ValidationFailed, 'Недостаточно партнёрской квоты');
+        throw new AppException(ErrorCode.ValidationFailed, message('affiliate_quota_insufficient', locale));
       }
       const key = `affiliate-transfer:${randomUUID()}`;
       await tx.execute(

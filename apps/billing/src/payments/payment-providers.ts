@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, type PaymentProviderName } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
+import { AppException, DEFAULT_LOCALE, type Locale } from '@tollgate/platform';
+import { message } from '../i18n/messages';
 import { BillingSettings } from '../settings/billing-settings';
 import { PAYMENT_PROVIDER_LIST, type PaymentProvider } from './providers/payment-provider.port';
 
@@ -23,16 +24,17 @@ export class PaymentProviders {
 
   /**
    * The provider, when it is configured here and an operator has not switched it off (the test
-   * provider follows TestPaymentEnabled, else its configuration); a 400 otherwise.
+   * provider follows TestPaymentEnabled, else its configuration); a 400 in `locale` otherwise (a
+   * provider's webhook has no person to answer: the default language).
    */
-  enabled(name: PaymentProviderName): PaymentProvider {
+  enabled(name: PaymentProviderName, locale: Locale = DEFAULT_LOCALE): PaymentProvider {
     const provider = this.byName.get(name);
     const usable =
       name === 'test'
         ? this.settings.paymentsAllowed('test')
         : provider?.enabled() && this.settings.paymentsAllowed(name);
     if (!provider || !usable) {
-      throw new AppException(ErrorCode.ValidationFailed, 'Этот способ оплаты сейчас недоступен');
+      throw new AppException(ErrorCode.ValidationFailed, message('payment_method_unavailable', locale));
     }
     return provider;
   }

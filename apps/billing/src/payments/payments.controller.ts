@@ -8,7 +8,7 @@ import {
   type PaymentCreated,
   type PaymentLogItem,
 } from '@tollgate/contracts';
-import { CurrentIdentity, Public, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, Public, RequestLocale, type Identity, type Locale } from '@tollgate/platform';
 import { z } from 'zod';
 import { PaymentWebhooksService, type WebhookOutcome } from './payment-webhooks.service';
 import { PaymentsService } from './payments.service';
@@ -28,8 +28,9 @@ export class PaymentsController {
   async create(
     @Body() body: unknown,
     @CurrentIdentity() caller: Identity,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<PaymentCreated>> {
-    return ok(await this.payments.create(caller.userId, paymentCreateRequestSchema.parse(body)));
+    return ok(await this.payments.create(caller.userId, paymentCreateRequestSchema.parse(body), locale));
   }
 
   @Get('logs')

@@ -11,10 +11,11 @@ import {
   type PaymentLogItem,
 } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
-import { AppException, InjectServiceConfig } from '@tollgate/platform';
+import { AppException, InjectServiceConfig, type Locale } from '@tollgate/platform';
 import type { BillingConfig } from '../config';
 import { ExchangeRateService } from '../exchange-rate/exchange-rate.service';
 import { rublesToQuota } from '../exchange-rate/ruble-quota';
+import { message } from '../i18n/messages';
 import { PromoGuessLimit } from '../promo/promo-guess-limit';
 import { PromoRedemptionsService } from '../promo/promo-redemptions.service';
 import { promoBonusQuota } from '../promo/promo-rules';
@@ -31,6 +32,11 @@ const twoDecimals = (rubles: string): string => {
   const scaled = kopecks(rubles).toString().padStart(3, '0');
   return `${scaled.slice(0, -2)}.${scaled.slice(-2)}`;
 };
+/**
+ * The payment's description at the provider, which is also the item on its receipt: the shop's
+ * record of the sale, in Russian whatever the payer's language, so not one of the locale messages.
+ */
+const receiptDescription = (paymentId: number): string => `Пополнение баланса, платёж №${paymentId}`;
 
 interface PaymentLogRow {
   id: string;
@@ -64,9 +70,9 @@ export class PaymentsService {
    * Records a pending payment at the current rate, with the promo code's bonus reserved, then asks
    * the provider for a checkout. A test payment is settled at once.
    */
-  async create(userId: number, request: PaymentCreateRequest): Promise<PaymentCreated> {
-    const provider = this.providers.enabled(request.provider);
-    this.checkAmountLimits(request.amount);
+  async create(userId: number, request: PaymentCreateRequest, locale: Locale): Promise<PaymentCreated> {
+    const provider = this.providers.enabled(request.provider, locale);
+    this.checkAmountLimits(request.amount, locale);
     const { usd_rub: usdRub } = await this.rates.current();
     const quota = rublesToQuota(request.amount, usdRub);
 
@@ -74,7 +80,7 @@ export class PaymentsService {
       const now = new Date();
       const promo = request.promo_code
         ? await this.guesses.attempt(userId, () =>
-            this.promos.claim(tx, request.promo_code!, userId, request.amount, now),
+            this.promos.claim(tx, request.promo_code!, userId, request.amount, now, locale),
           )
         : undefined;
       const payment = tx.create(Payment, {
@@ -104,7 +110,7 @@ export class PaymentsService {
         idempotenceKey: pending.idempotenceKey,
         amount: twoDecimals(pending.amount),
         email: pending.email,
-        description: `Пополнение баланса, платёж №${pending.id}`,
+        description: receiptDescription(pending.id),
       });
     } catch (error) {
       if (!(error instanceof ProviderUnavailableError)) throw error;
@@ -112,7 +118,7 @@ export class PaymentsService {
       await this.settlement.apply(pending.id, 'failed');
       throw new AppException(
         ErrorCode.UpstreamServiceDown,
-        'Платёжная система недоступна, попробуйте позже',
+        message('payment_system_unavailable', locale),
         undefined,
         { headers: { 'Retry-After': '30' } },
       );
@@ -173,13 +179,13 @@ export class PaymentsService {
     };
   }
 
-  private checkAmountLimits(amount: string): void {
+  private checkAmountLimits(amount: string, locale: Locale): void {
     const min = this.config.PAYMENT_MIN_AMOUNT_RUB;
     const max = this.config.PAYMENT_MAX_AMOUNT_RUB;
     if (kopecks(amount) < kopecks(min) || kopecks(amount) > kopecks(max)) {
       throw new AppException(
         ErrorCode.ValidationFailed,
-        `Сумма пополнения должна быть от ${min} до ${max} ₽`,
+        message('payment_amount_out_of_range', locale, { min, max }),
       );
     }
   }

@@ -1,9 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, PROMO_INVALID_MESSAGE } from '@tollgate/contracts';
-import { AppException, InjectServiceConfig } from '@tollgate/platform';
+import { ErrorCode } from '@tollgate/contracts';
+import { AppException, InjectServiceConfig, type Locale } from '@tollgate/platform';
 import type { BillingConfig } from '../config';
+import { message } from '../i18n/messages';
 import { PromoCode } from './promo-code.entity';
 import { belowMinAmount, promoRefusal } from './promo-rules';
 import { PromoUsageRepository } from './promo-usage.repository';
@@ -21,22 +22,23 @@ export class PromoRedemptionsService {
     @InjectServiceConfig() private readonly config: BillingConfig,
   ) {}
 
-  /** Locks the code and checks it for this payment; throws PROMO_INVALID_MESSAGE when it cannot be used. */
+  /** Locks the code and checks it for this payment; throws invalidPromo when it cannot be used. */
   async claim(
     em: EntityManager,
     code: string,
     userId: number,
     amount: string,
     now: Date,
+    locale: Locale,
   ): Promise<PromoCode> {
     const [found] = await em.find(
       PromoCode,
       { code: { $ilike: escapeLike(code) }, deletedAt: null },
       { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
     );
-    if (!found) throw invalidPromo();
+    if (!found) throw invalidPromo(locale);
     const refusal = promoRefusal(await this.usage.usability(em, found, userId, now), now);
-    if (refusal || belowMinAmount(amount, found.minAmount)) throw invalidPromo();
+    if (refusal || belowMinAmount(amount, found.minAmount)) throw invalidPromo(locale);
     return found;
   }
 
@@ -107,8 +109,9 @@ export class PromoRedemptionsService {
   }
 }
 
-export const invalidPromo = (): AppException =>
-  new AppException(ErrorCode.ValidationFailed, PROMO_INVALID_MESSAGE);
+/** The one answer for a code that cannot be used, whatever the reason. */
+export const invalidPromo = (locale: Locale): AppException =>
+  new AppException(ErrorCode.ValidationFailed, message('promo_invalid', locale));
 
 /** `$ilike` takes a pattern: codes are letters, digits, `_` and `-`, and `_` must match only itself. */
 export function escapeLike(text: string): string {

@@ -50,7 +50,15 @@ describe('promo amounts', () => {
   });
 
   it('describes the bonus in Russian', () => {
-    expect(promoDescription('percent', '10.00', '0.00')).toBe('Бонус +10% к пополнению');
-    expect(promoDescription('fixed', '500.00', '1000.00')).toBe('Бонус +500 ₽ к пополнению от 1000 ₽');
+    expect(promoDescription('percent', '10.00', '0.00', 'ru')).toBe('Бонус +10% к пополнению');
+    expect(promoDescription('fixed', '500.00', '1000.00', 'ru')).toBe('Бонус +500 ₽ к пополнению от 1000 ₽');
+    expect(promoDescription('percent', '2.50', '300.00', 'ru')).toBe('Бонус +2.5% к пополнению от 300 ₽');
+  });
+
+  it('describes the bonus in English to an English caller', () => {
+    expect(promoDescription('percent', '10.00', '0.00', 'en')).toBe('Bonus +10% on your top-up');
+    expect(promoDescription('fixed', '500.00', '1000.00', 'en')).toBe(
+      'Bonus +500 ₽ on your top-up of 1000 ₽ or more',
+    );
   });
 });

@@ -1,5 +1,7 @@
 import { normalizeDecimal, toScaledInteger, type PromoType } from '@tollgate/contracts';
+import type { Locale } from '@tollgate/platform';
 import { percentOf, rublesToQuota } from '../exchange-rate/ruble-quota';
+import { message } from '../i18n/messages';
 
 /** What decides whether a code may be used now; counts include pending payments' live reservations. */
 export interface PromoUsability {
@@ -15,7 +17,7 @@ export interface PromoUsability {
   heldByUser: number;
 }
 
-/** Why a code cannot be used; callers answer PROMO_INVALID_MESSAGE whatever it is. */
+/** Why a code cannot be used; callers answer the promo_invalid message whatever it is. */
 export type PromoRefusal =
   'inactive' | 'not_started' | 'expired' | 'exhausted' | 'user_limit' | 'below_min_amount';
 
@@ -38,12 +40,12 @@ export function promoBonusQuota(type: PromoType, value: string, topUpQuota: numb
   return type === 'percent' ? percentOf(topUpQuota, exact) : rublesToQuota(exact, usdRub);
 }
 
-/** What the user is told the code gives. */
-export function promoDescription(type: PromoType, value: string, minAmount: string): string {
-  const bonus =
-    type === 'percent'
-      ? `+${normalizeDecimal(value)}% к пополнению`
-      : `+${normalizeDecimal(value)} ₽ к пополнению`;
+/** What the user is told the code gives, in their language. */
+export function promoDescription(type: PromoType, value: string, minAmount: string, locale: Locale): string {
+  const bonusKey = type === 'percent' ? 'promo_bonus_percent' : 'promo_bonus_fixed';
+  const bonus = message(bonusKey, locale, { value: normalizeDecimal(value) });
   const min = normalizeDecimal(minAmount);
-  return min === '0' ? `Бонус ${bonus}` : `Бонус ${bonus} от ${min} ₽`;
+  return min === '0'
+    ? message('promo_description', locale, { bonus })
+    : message('promo_description_from_amount', locale, { bonus, min });
 }

@@ -12,7 +12,7 @@ import {
   type Promo,
   type PromoValidation,
 } from '@tollgate/contracts';
-import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, RequestLocale, Role, Roles, type Identity, type Locale } from '@tollgate/platform';
 import { PromoGuessLimit } from './promo-guess-limit';
 import { PromoService } from './promo.service';
 
@@ -63,11 +63,12 @@ export class PromoController {
   async validate(
     @Body() body: unknown,
     @CurrentIdentity() caller: Identity,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<PromoValidation>> {
     const { code } = promoValidateRequestSchema.parse(body);
     const validation = await this.guesses.attempt(
       caller.userId,
-      () => this.promos.validate(code, caller.userId),
+      () => this.promos.validate(code, caller.userId, locale),
       (result) => result.valid,
     );
     return validation.valid

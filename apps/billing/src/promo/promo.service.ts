@@ -4,7 +4,6 @@ import { Injectable } from '@nestjs/common';
 import {
   ErrorCode,
   normalizeDecimal,
-  PROMO_INVALID_MESSAGE,
   type Page,
   type Promo,
   type PromoCreate,
@@ -12,7 +11,8 @@ import {
   type PromoValidation,
 } from '@tollgate/contracts';
 import { auditRecorder, OutboxRelay, type AuditActor } from '@tollgate/persistence';
-import { AppException } from '@tollgate/platform';
+import { AppException, type Locale } from '@tollgate/platform';
+import { message } from '../i18n/messages';
 import { PromoCode } from './promo-code.entity';
 import { escapeLike } from './promo-redemptions.service';
 import { promoDescription, promoRefusal } from './promo-rules';
@@ -159,8 +159,8 @@ export class PromoService {
   }
 
   /** Whether `userId` could use `code` now; never tells why not. */
-  async validate(code: string, userId: number): Promise<PromoValidation> {
-    const invalid: PromoValidation = { valid: false, code, description: PROMO_INVALID_MESSAGE };
+  async validate(code: string, userId: number, locale: Locale): Promise<PromoValidation> {
+    const invalid: PromoValidation = { valid: false, code, description: message('promo_invalid', locale) };
     if (code === '') return invalid;
     const em = this.em.fork();
     const [promo] = await em.find(PromoCode, { code: { $ilike: escapeLike(code) }, deletedAt: null });
@@ -173,7 +173,7 @@ export class PromoService {
       type: promo.type,
       value: normalizeDecimal(promo.value),
       min_amount: normalizeDecimal(promo.minAmount),
-      description: promoDescription(promo.type, promo.value, promo.minAmount),
+      description: promoDescription(promo.type, promo.value, promo.minAmount, locale),
     };
   }
 

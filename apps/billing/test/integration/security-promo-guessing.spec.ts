@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { PROMO_INVALID_MESSAGE } from '@tollgate/contracts';
 import { INFRASTRUCTURES, randomUserId, startFakeCbr, type FakeCbr } from '@tollgate/testing';
 import { BillingHarness, providersEnv, type Billing, type Caller, type Envelope } from './billing-harness';
 import { aPaymentRequest } from './builders';
+
+/** SPEC §5: the one answer, in Russian by default, for any promo code that cannot be used. */
+const PROMO_INVALID_MESSAGE = 'Промокод недействителен';
 
 jest.setTimeout(90_000);
 

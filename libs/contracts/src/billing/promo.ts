@@ -2,9 +2,6 @@ import { z } from 'zod';
 import { decimalSchema } from '../events/money';
 import { decimalInput, epochSecondsSchema, positiveDecimalInput } from './money-input';
 
-/** The one answer for any code that cannot be used, whatever the reason (SPEC §5). */
-export const PROMO_INVALID_MESSAGE = 'Промокод недействителен';
-
 /** `percent`: bonus quota as a percentage of the top-up; `fixed`: a bonus worth `value` rubles. */
 export const PROMO_TYPES = ['percent', 'fixed'] as const;
 export type PromoType = (typeof PROMO_TYPES)[number];
