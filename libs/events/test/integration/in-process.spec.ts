@@ -104,6 +104,38 @@ describe('InProcessEventBus persistence', () => {
     await reopened.close();
   });
 
+  it('keeps committing offsets to the file after rewriting it', async () => {
+    const first = open();
+    await first.ensureTopics([{ name: 'usage', partitions: 1 }]);
+    let handled: () => void = () => undefined;
+    const subscription = await first.subscribe({
+      groupId: 'billing',
+      topics: ['usage'],
+      handler: async () => handled(),
+    });
+    // One commit per record: past 1000 lines the offsets file is rewritten to a line per partition.
+    for (let i = 0; i < 1200; i++) {
+      const done = new Promise<void>((resolve) => (handled = resolve));
+      await first.publish([{ topic: 'usage', key: 'user', value: i }]);
+      await done;
+    }
+    await subscription.stop();
+    await first.close();
+    expect(lines(join(dataDir, 'offsets.jsonl')).length).toBeLessThan(1000);
+
+    const second = open();
+    const resumed: EventRecord[] = [];
+    await second.subscribe({
+      groupId: 'billing',
+      topics: ['usage'],
+      handler: async (batch) => void resumed.push(...batch),
+    });
+    await second.publish([{ topic: 'usage', key: 'user', value: 'next' }]);
+    await waitFor(() => resumed.length > 0);
+    expect(resumed.map((record) => record.value)).toEqual(['next']);
+    await second.close();
+  });
+
   it('trims a plain topic to its retention but keeps what a group has not consumed', async () => {
     const bus = new InProcessEventBus({
       dataDir,

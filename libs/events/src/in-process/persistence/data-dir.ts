@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventBusLogger } from '../../shared/logger';
 import type { LogRecord } from '../log-record';
+import { AppendFile } from './append-file';
 import { writeFileAtomic, writeFileAtomicSync } from './atomic-file';
 import { DataDirLock } from './data-dir-lock';
 import { parseJsonLines } from './json-lines';
@@ -47,6 +48,7 @@ export class DataDir {
   private readonly lock: DataDirLock;
   private readonly topicsDir: string;
   private readonly offsetsPath: string;
+  private readonly files = new Set<AppendFile>();
 
   constructor(
     readonly path: string,
@@ -92,25 +94,45 @@ export class DataDir {
 
   partitionStorage(topic: string, partition: number): PartitionStorage {
     const path = this.partitionPath(topic, partition);
+    const file = this.appendFile(path);
     const content = (records: readonly LogRecord[]) => records.map(encodeRecordLine).join('');
     return {
-      append: (records) => appendFile(path, content(records), 'utf8'),
-      rewrite: (records) => writeFileAtomic(path, content(records)),
-      rewriteSync: (records) => writeFileAtomicSync(path, content(records)),
+      append: (records) => file.append(content(records)),
+      rewrite: async (records) => {
+        await writeFileAtomic(path, content(records));
+        file.reopen();
+      },
+      rewriteSync: (records) => {
+        writeFileAtomicSync(path, content(records));
+        file.reopen();
+      },
     };
   }
 
   offsetsStorage(): OffsetsStorage {
     const path = this.offsetsPath;
+    const file = this.appendFile(path);
     const content = (entries: OffsetEntry[]) => entries.map(encodeOffsetLine).join('');
     return {
-      append: (entries) => appendFile(path, content(entries), 'utf8'),
-      rewrite: (entries) => writeFileAtomic(path, content(entries)),
+      append: (entries) => file.append(content(entries)),
+      rewrite: async (entries) => {
+        await writeFileAtomic(path, content(entries));
+        file.reopen();
+      },
     };
   }
 
+  /** Once nothing is being written any more (the bus drained its queues). */
   close(): void {
+    for (const file of this.files) file.close();
     this.lock.release();
+  }
+
+  /** Appends keep one descriptor open per file; a rewrite, which replaces the file, reopens it. */
+  private appendFile(path: string): AppendFile {
+    const file = new AppendFile(path);
+    this.files.add(file);
+    return file;
   }
 
   private partitionPath(topic: string, partition: number): string {
