@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Adds up the Jest JSON reports of every tier and prints the closing line "N passed, N failed".
-// Steps that failed outside Jest (lint, type-check, build, infra) count as failures too.
+// Steps that failed outside Jest (lint, type-check, build, infra) count as failures too. Prints
+// each tier's wall time (from its report) and the other steps' (steps.tsv, written by test.sh);
+// tiers that ran side by side each show their own.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -29,6 +31,13 @@ for (const tier of ['unit', 'integration', 'fuzz', 'e2e', 'browser']) {
   passed += r.numPassedTests;
   failed += r.numFailedTests + brokenSuites;
   skipped += r.numPendingTests + r.numTodoTests;
+}
+const stepsFile = join(reports, 'steps.tsv');
+if (existsSync(stepsFile)) {
+  for (const line of readFileSync(stepsFile, 'utf8').split('\n').filter(Boolean)) {
+    const [name, seconds] = line.split('\t');
+    console.log(`${name}: ${seconds} s`);
+  }
 }
 for (const step of failedSteps) console.log(`failed step: ${step}`);
 failed += failedSteps.filter((s) => !s.endsWith(' tests')).length;

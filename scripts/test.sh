@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # The whole test run: lint, type-check, unit tests, then the adapter contract suites and the
 # integration tests on embedded AND real infrastructure (PostgreSQL, Redis, Kafka started by
-# scripts/infra.sh), then the end-to-end tests in distributed mode, then the web app in chromium,
-# then a smoke run of the benchmark harness.
-# Ends with "N passed, N failed".
+# scripts/infra.sh), then the end-to-end tests in distributed mode, then the web app in chromium
+# with the fuzzing tier beside it, then a smoke run of the benchmark harness.
+# Ends with each step's and tier's wall time and "N passed, N failed".
+#
+# Side by side where the machine has room (two cores): lint beside the type-check and the build
+# (each mostly one core), the fuzzing tier (one Jest process, mostly waiting on the platform it
+# drives; real infrastructure) beside the browser tier (embedded platform, chromium).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -11,6 +15,12 @@ export NX_DAEMON=false NX_NO_CLOUD=true NODE_OPTIONS="${NODE_OPTIONS:-} --max-ol
 reports="$root/reports"; rm -rf "$reports"; mkdir -p "$reports"
 failures=()
 step() { printf '\n=== %s ===\n' "$1"; }
+# Wall time of the steps Jest does not time, for the summary: "name<TAB>seconds" per line.
+steps_file="$reports/steps.tsv"
+run_started=$(date +%s)
+timed() { # name, start (epoch seconds)
+  printf '%s\t%s\n' "$1" "$(($(date +%s) - $2))" >>"$steps_file"
+}
 
 # Real infrastructure takes longest on a fresh machine (apt, Maven): start it first, in the background.
 infra_log="$reports/infra.log"
@@ -32,14 +42,21 @@ cleanup() { bash scripts/infra.sh down >>"$infra_log" 2>&1 || true; }
 trap cleanup EXIT
 
 step "lint, format and type-check"
-( { npm run -s lint && npx prettier --check . --log-level warn; } >"$reports/lint.log" 2>&1; echo $? >"$reports/lint.rc" ) &
+# Lint runs on in the background through the build; its outcome is read before the unit tests.
+( started=$(date +%s)
+  { npm run -s lint && npx prettier --check . --log-level warn; } >"$reports/lint.log" 2>&1
+  echo $? >"$reports/lint.rc"; timed "lint and format" "$started" ) &
 lint_pid=$!
+started=$(date +%s)
 if ! npx tsc -p tsconfig.json; then failures+=("type-check"); fi
-wait $lint_pid
-if [ "$(cat "$reports/lint.rc")" != 0 ]; then cat "$reports/lint.log"; failures+=("lint"); else echo "lint: clean"; fi
+timed "type-check" "$started"
 
 step "build"
+started=$(date +%s)
 if ! node scripts/build.mjs; then failures+=("build"); fi
+timed "build" "$started"
+wait $lint_pid
+if [ "$(cat "$reports/lint.rc")" != 0 ]; then cat "$reports/lint.log"; failures+=("lint"); else echo "lint: clean"; fi
 
 jest_tier() { # tier name, Jest projects (comma-separated), extra args...
   local tier=$1 projects=$2; shift 2
@@ -67,26 +84,31 @@ step "integration tests (embedded and real infrastructure)"
 if wait $promtool_pid; then PROMTOOL_PATH="$(tail -n 1 "$promtool_log")"; export PROMTOOL_PATH; else cat "$promtool_log"; failures+=("promtool"); fi
 jest_tier integration integration --maxWorkers=2
 
-step "fuzzing (every public endpoint, fixed seed, real infrastructure)"
-jest_tier fuzz fuzz --runInBand
-
 step "end-to-end tests (distributed mode)"
 if wait $python_sdks_pid; then SDK_PYTHON="$(tail -n 1 "$python_sdks_log")"; export SDK_PYTHON; else cat "$python_sdks_log"; failures+=("python SDKs"); fi
 jest_tier e2e e2e --runInBand
 
-step "browser tests (the web app in chromium, embedded platform)"
+step "browser tests (the web app in chromium, embedded platform) beside fuzzing (every public endpoint, fixed seed, real infrastructure)"
+# A background job cannot add to this shell's failures: its exit status is read after the wait.
+( npx jest --selectProjects fuzz --ci --json --outputFile="$reports/fuzz.json" --runInBand >"$reports/fuzz.log" 2>&1 ) &
+fuzz_pid=$!
 if wait $chromium_pid; then
   CHROMIUM_PATH="$(tail -n 1 "$chromium_log")" jest_tier browser browser --runInBand
 else
   cat "$chromium_log"; failures+=("chromium")
 fi
+if ! wait $fuzz_pid; then failures+=("fuzz tests"); fi
+cat "$reports/fuzz.log"
 
 step "bench smoke (every scenario for a few seconds, no timing assertions)"
+started=$(date +%s)
 if wait $k6_pid && node bench/run.mjs --smoke --no-portkey --infra env --out "$reports/bench-smoke.md" >"$reports/bench-smoke.log" 2>&1; then
   tail -n 5 "$reports/bench-smoke.log"
 else
   cat "$k6_log"; tail -n 60 "$reports/bench-smoke.log" 2>/dev/null; failures+=("bench smoke")
 fi
+timed "bench smoke" "$started"
 
 step "summary"
+timed "npm test" "$run_started"
 node scripts/test-summary.mjs "$reports" "${failures[@]+"${failures[@]}"}"
