@@ -1,6 +1,10 @@
-import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { startPgliteServer, type PgliteServer } from '@tollgate/persistence';
+
+const run = promisify(execFile);
 
 /**
  * A PGlite database for one service under `<pgDir>/<service>`. Creating a cluster (initdb) is the
@@ -14,11 +18,26 @@ export async function startServiceDatabase(pgDir: string, service: string): Prom
     if (!existsSync(join(template, 'PG_VERSION'))) {
       const building = `${template}.${process.pid}`;
       rmSync(building, { recursive: true, force: true });
-      await (await startPgliteServer({ dataDir: building })).close();
+      mkdirSync(pgDir, { recursive: true });
+      await initdb(building);
       renameSync(building, template);
     }
     rmSync(dataDir, { recursive: true, force: true });
     cpSync(template, dataDir, { recursive: true });
   }
   return startPgliteServer({ dataDir });
+}
+
+const INITDB = `
+const [pglite, dataDir] = process.argv.slice(1);
+require(pglite).PGlite.create({ dataDir }).then((db) => db.close());
+`;
+
+/**
+ * Creates a cluster in a child process: initdb's WASM memory and the allocator's arenas it grows
+ * (over 500 MB at its peak) go with that process, where in this one much of it stayed resident
+ * beside the platform.
+ */
+async function initdb(dataDir: string): Promise<void> {
+  await run(process.execPath, ['-e', INITDB, require.resolve('@electric-sql/pglite'), dataDir]);
 }
