@@ -13,9 +13,13 @@ export class AppendFile {
   constructor(private readonly path: string) {}
 
   append(text: string): Promise<void> {
-    // Opened once, on the first append: the same flags fs.appendFile uses.
-    this.fd ??= openSync(this.path, 'a');
-    const fd = this.fd;
+    let fd: number;
+    try {
+      // Opened once, on the first append: the same flags fs.appendFile uses.
+      fd = this.fd ??= openSync(this.path, 'a');
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => writeAll(fd, Buffer.from(text, 'utf8'), resolve, reject));
   }
 
