@@ -1,0 +1,414 @@
+#!/usr/bin/env node
+// Usage bookkeeping at low rates, as `npm start` runs it: one process with the in-process bus (on a
+// data dir) and billing, auth and admin started through their start functions on PGlite, fed
+// usage.recorded at a fixed rate (c=1 traffic publishes one event per call). Reports the process's
+// CPU per event over the run (process.cpuUsage, minus an idle baseline of the same services over the
+// same length), the events each consumer group settled (rows counted in the databases at the end)
+// and the settlement lag (publish → the group's committed offset passing the event).
+//
+//   node scripts/build.mjs          # or the changed libraries: npx tsc -p libs/events/tsconfig.json
+//   node bench/bookkeeping.mjs [--rates 200,1000] [--seconds 15] [--idle-seconds 15] [--runs 1]
+//                              [--profile-dir DIR]   # a .cpuprofile of each run's window, summarised
+//                              [--batching on,off]   # off: subscriptions' batching dropped before the bus
+//                                                    # sees it (the in-process bus before it honoured it)
+//
+// Each rate runs in a process of its own. Uses the built packages only (not bench/lib).
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(REPO_ROOT, 'package.json'));
+const TOPIC = 'usage.recorded';
+const GROUPS = ['billing.usage', 'auth.token-usage', 'admin.channel-usage'];
+/** Events sent (and settled) before the clock starts, so that start-up JIT and caches are not measured. */
+const WARM_UP_EVENTS = 300;
+const LAG_POLL_MS = 5;
+
+function option(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : process.argv[at + 1];
+}
+
+const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orchestrator: one child process per rate and run, then a markdown table.
+
+function orchestrate() {
+  const rates = option('rates', '200,1000').split(',').map(Number);
+  const seconds = option('seconds', '15');
+  const idleSeconds = option('idle-seconds', seconds);
+  const runs = Number(option('runs', '1'));
+  const profileDir = option('profile-dir', '');
+  const modes = option('batching', 'on').split(',');
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const results = [];
+  for (let run = 1; run <= runs; run++) {
+    for (const rate of rates)
+      for (const batching of modes) {
+        const args = [
+          fileURLToPath(import.meta.url),
+          '--child',
+          '--rate',
+          String(rate),
+          '--seconds',
+          seconds,
+        ];
+        args.push('--idle-seconds', idleSeconds, '--batching', batching);
+        const name = `bookkeeping-${rate}-batching-${batching}-run${run}.cpuprofile`;
+        if (profileDir) args.push('--profile', join(profileDir, name));
+        const out = execFileSync(process.execPath, args, {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+          env: { ...process.env },
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        const result = JSON.parse(out.trim().split('\n').pop());
+        results.push(result);
+        console.error(
+          `rate ${rate}/s batching ${batching} run ${run}: ${fmt(result.cpuMsPerEvent, 3)} CPU ms/event`,
+        );
+      }
+  }
+  console.log(report(results));
+  for (const r of results.filter((result) => result.profile)) {
+    console.log(
+      `\nProfile at ${r.rate}/s, batching ${r.batching} (${fmt(r.profile.busyMs, 0)} ms busy, self time):`,
+    );
+    console.log(`- by place: ${r.profile.byPlace.join(', ')}`);
+    console.log(`- functions: ${r.profile.topFunctions.join('; ')}`);
+  }
+}
+
+function report(results) {
+  const lines = [
+    '| rate | batching | events | CPU ms/event | run CPU ms/s | idle CPU ms/s | commit advances seen, 5 ms polls (billing/auth/admin) | settled rows (usage_logs/applied/channel) | lag p50 / p99 / max ms (billing) | lag p50 / p99 ms (auth, admin) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of results) {
+    const [billing, auth, admin] = GROUPS.map((g) => r.lag[g]);
+    lines.push(
+      `| ${r.rate}/s | ${r.batching} | ${r.events} | ${fmt(r.cpuMsPerEvent, 3)} | ${fmt(r.runCpuMsPerSecond, 0)} | ` +
+        `${fmt(r.idleCpuMsPerSecond, 0)} | ${GROUPS.map((g) => r.commits[g]).join(' / ')} | ` +
+        `${r.rows.usageLogs} / ${r.rows.appliedUsageEvents} / ${r.rows.channelUsageEvents} (expected ${r.expectedRows}) | ` +
+        `${fmt(billing.p50, 0)} / ${fmt(billing.p99, 0)} / ${fmt(billing.max, 0)} | ` +
+        `${fmt(auth.p50, 0)} / ${fmt(auth.p99, 0)}, ${fmt(admin.p50, 0)} / ${fmt(admin.p99, 0)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child: the embedded bookkeeping in this process.
+
+async function measure({ rate, seconds, idleSeconds, profile, batching }) {
+  const { InProcessEventBus, partitionForKey } = require('@tollgate/events');
+  const { MemoryKvStore } = require('@tollgate/kv');
+  const { startPgliteServer } = require('@tollgate/persistence');
+  const { busLoggerFor } = require('@tollgate/runtime');
+  const { startAuth } = require('@tollgate/auth');
+  const { startBilling } = require('@tollgate/billing');
+  const { startAdmin } = require('@tollgate/admin');
+  const { usageRecordedV1, TOPICS } = require('@tollgate/contracts');
+  const pg = require('pg');
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bookkeeping-'));
+  const env = {
+    TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
+    TOLLGATE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    TOLLGATE_ROOT_USERNAME: 'root',
+    TOLLGATE_ROOT_PASSWORD: randomBytes(12).toString('hex'),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+    MAIL_OUTBOX_DIR: join(dataDir, 'outbox'),
+    // No network here: the exchange rate falls back at once instead of waiting on the bank.
+    CBR_DAILY_URL: 'http://127.0.0.1:9/',
+    // Services call each other only on paths this bench does not take.
+    AUTH_URL: 'http://127.0.0.1:9',
+    BILLING_URL: 'http://127.0.0.1:9',
+    RELAY_URL: 'http://127.0.0.1:9',
+    ADMIN_URL: 'http://127.0.0.1:9',
+  };
+  const bus = new InProcessEventBus({
+    dataDir: join(dataDir, 'bus'),
+    logger: busLoggerFor('embedded', env.LOG_LEVEL),
+  });
+  const kv = new MemoryKvStore();
+  // Without a batching policy the in-process bus takes the path it took before it honoured one.
+  const servicesBus = batching
+    ? bus
+    : new Proxy(bus, {
+        get: (target, property) =>
+          property === 'subscribe'
+            ? ({ batching: _dropped, ...options }) => target.subscribe(options)
+            : Reflect.get(target, property),
+      });
+  const runtime = { bus: servicesBus, kv, embedded: true };
+  const databases = {};
+  for (const name of ['auth', 'billing', 'admin']) {
+    databases[name] = await startPgliteServer({ dataDir: join(dataDir, 'pg', name) });
+  }
+  const starters = { auth: startAuth, billing: startBilling, admin: startAdmin };
+  const start = (name) => starters[name]({ ...env, PORT: '0', DATABASE_URL: databases[name].url }, runtime);
+
+  // A PGlite server takes one connection at a time: the services run their migrations, stop, the
+  // key and the channel the events name are written, and the services start again.
+  const services = [];
+  for (const name of ['auth', 'admin']) await (await start(name)).close();
+  const sql = async (name, text, values = []) => {
+    const client = new pg.Client({ connectionString: databases[name].url });
+    await client.connect();
+    try {
+      return (await client.query(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  const [{ id: userId }] = await sql('auth', `select id from users where username = 'root'`);
+  const [{ id: tokenId }] = await sql(
+    'auth',
+    `insert into tokens (user_id, name, key_hash, key_encrypted, key_masked, remain_quota, unlimited_quota, created_at, updated_at)
+     values ($1, 'bench', $2, 'sealed', 'sk-be**ch', 0, true, now(), now()) returning id`,
+    [userId, randomBytes(32).toString('hex')],
+  );
+  const [{ id: channelId }] = await sql(
+    'admin',
+    `insert into channels (type, name, key_encrypted, key_masked, created_at, updated_at)
+     values (1, 'bench', 'sealed', 'sk-be**ch', now(), now()) returning id`,
+  );
+  for (const name of ['auth', 'billing', 'admin']) services.push(await start(name));
+
+  // Checked against the contract once; relay builds its events without parsing them, so does this.
+  const template = usageRecordedV1.parse({
+    v: 1,
+    event_id: randomUUID(),
+    request_id: randomUUID(),
+    user_id: userId,
+    token_id: tokenId,
+    token_name: 'bench',
+    channel_id: channelId,
+    group: 'default',
+    model: 'gpt-4o-mini',
+    upstream_model: 'gpt-4o-mini',
+    prompt_tokens: 12,
+    completion_tokens: 20,
+    cached_tokens: 0,
+    quota: 150,
+    price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
+    latency_ms: 3,
+    ttft_ms: null,
+    is_stream: false,
+    status: 'success',
+    created_at: Math.floor(Date.now() / 1000),
+    response_id: 'chatcmpl-bench',
+    finish_reason: 'stop',
+  });
+  const event = () => ({
+    ...template,
+    event_id: randomUUID(),
+    request_id: randomUUID(),
+    price: { ...template.price },
+    created_at: Math.floor(Date.now() / 1000),
+  });
+  // Relay keys usage.recorded by user: one user's calls are one partition, in order.
+  const key = String(userId);
+  const partitions = (await bus.consumerLag(GROUPS[0], TOPICS.usageRecorded.name)).length;
+  const partition = partitionForKey(key, partitions);
+
+  // What each group has committed on the partition, read through the public consumer-lag API.
+  const lagTrack = { published: [], committedAt: Object.fromEntries(GROUPS.map((g) => [g, []])) };
+  const committed = Object.fromEntries(GROUPS.map((g) => [g, 0]));
+  const commitCalls = Object.fromEntries(GROUPS.map((g) => [g, 0]));
+  let endOffset = 0;
+  const pollLag = async () => {
+    const now = performance.now();
+    for (const group of GROUPS) {
+      const lag = (await bus.consumerLag(group, TOPIC))[partition];
+      const offset = Number(lag.committedOffset ?? 0);
+      if (offset > committed[group]) {
+        commitCalls[group]++;
+        for (let o = committed[group]; o < offset; o++) lagTrack.committedAt[group][o] = now;
+        committed[group] = offset;
+      }
+    }
+  };
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      await pollLag();
+      await new Promise((resolve) => setTimeout(resolve, LAG_POLL_MS));
+    }
+  })();
+
+  /** Publishes `count` events at `perSecond`, one publish per event as relay does per call. */
+  const pace = async (perSecond, durationMs, send) => {
+    const started = performance.now();
+    let sent = 0;
+    const inFlight = [];
+    while (performance.now() - started < durationMs) {
+      const due = Math.floor(((performance.now() - started) / 1000) * perSecond);
+      while (sent < due) {
+        inFlight.push(send());
+        sent++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await Promise.all(inFlight);
+    return sent;
+  };
+  const publishOne = () => {
+    const offset = endOffset++;
+    lagTrack.published[offset] = performance.now();
+    return bus.publish([{ topic: TOPIC, key, value: event() }]);
+  };
+  const settled = async (timeoutMs) => {
+    const deadline = Date.now() + timeoutMs;
+    while (GROUPS.some((g) => committed[g] < endOffset)) {
+      if (Date.now() > deadline) throw new Error(`not settled: ${JSON.stringify(committed)} of ${endOffset}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  // Warm-up, then the idle baseline (the pacer running, sending nothing), then the run.
+  await pace(Math.min(rate, 200), (WARM_UP_EVENTS / Math.min(rate, 200)) * 1000, publishOne);
+  await settled(60_000);
+  const warmUpEvents = endOffset;
+  const idleCpu = process.cpuUsage();
+  const idleStarted = performance.now();
+  await pace(0, idleSeconds * 1000, publishOne);
+  const idleCpuMicros = sum(process.cpuUsage(idleCpu));
+  const idleMs = performance.now() - idleStarted;
+
+  const session = profile ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+  }
+  for (const group of GROUPS) commitCalls[group] = 0;
+  const firstRunOffset = endOffset;
+  const runCpu = process.cpuUsage();
+  const runStarted = performance.now();
+  const events = await pace(rate, seconds * 1000, publishOne);
+  await settled(120_000);
+  const runCpuMicros = sum(process.cpuUsage(runCpu));
+  const runMs = performance.now() - runStarted;
+  if (session) {
+    const { profile: cpuProfile } = await session.post('Profiler.stop');
+    writeFileSync(profile, JSON.stringify(cpuProfile));
+    session.disconnect();
+  }
+  polling = false;
+  await poller;
+
+  for (const service of services.reverse()) await service.close();
+  const count = async (name, table) =>
+    Number((await sql(name, `select count(*)::int as n from ${table}`))[0].n);
+  const rows = {
+    usageLogs: await count('billing', 'usage_logs'),
+    appliedUsageEvents: await count('auth', 'applied_usage_events'),
+    channelUsageEvents: await count('admin', 'channel_usage_events'),
+  };
+  const [{ used_quota: channelUsed }] = await sql('admin', 'select used_quota from channels where id = $1', [
+    channelId,
+  ]);
+  await bus.close();
+  await kv.close();
+  for (const db of Object.values(databases)) await db.close();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const lag = {};
+  for (const group of GROUPS) {
+    const lags = [];
+    for (let o = firstRunOffset; o < endOffset; o++)
+      lags.push(lagTrack.committedAt[group][o] - lagTrack.published[o]);
+    lags.sort((a, b) => a - b);
+    lag[group] = { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags[lags.length - 1] };
+  }
+  const idleCpuMsPerSecond = idleCpuMicros / idleMs;
+  const runCpuMsPerSecond = runCpuMicros / runMs;
+  const result = {
+    rate,
+    batching: batching ? 'on' : 'off',
+    events,
+    seconds: runMs / 1000,
+    cpuMsPerEvent: (runCpuMicros / 1000 - idleCpuMsPerSecond * (runMs / 1000)) / events,
+    runCpuMsPerSecond,
+    idleCpuMsPerSecond,
+    commits: commitCalls,
+    lag,
+    rows,
+    expectedRows: warmUpEvents + events,
+    channelUsedQuota: Number(channelUsed),
+    expectedChannelUsedQuota: 150 * (warmUpEvents + events),
+  };
+  if (profile) result.profile = summariseProfile(profile);
+  return result;
+}
+
+const sum = ({ user, system }) => user + system;
+
+/** Self time of a .cpuprofile grouped by where the code comes from. */
+function summariseProfile(path) {
+  const { nodes, samples, timeDeltas } = JSON.parse(readFileSync(path, 'utf8'));
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  for (let i = 0; i < samples.length; i++) {
+    const node = byId.get(samples[i]);
+    self.set(node, (self.get(node) ?? 0) + (timeDeltas[i] ?? 0));
+  }
+  const buckets = new Map();
+  const functions = new Map();
+  let total = 0;
+  for (const [node, micros] of self) {
+    const { url, functionName } = node.callFrame;
+    if (functionName === '(idle)') continue;
+    total += micros;
+    const bucket = bucketOf(url, functionName);
+    buckets.set(bucket, (buckets.get(bucket) ?? 0) + micros);
+    const fn = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(REPO_ROOT, '')}`;
+    functions.set(fn, (functions.get(fn) ?? 0) + micros);
+  }
+  const top = (map, n) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, micros]) => `${name}: ${fmt((100 * micros) / total, 1)}%`);
+  return { busyMs: total / 1000, byPlace: top(buckets, 14), topFunctions: top(functions, 25) };
+}
+
+function bucketOf(url, functionName) {
+  if (!url) return functionName.startsWith('(') ? functionName : '(native/builtin)';
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1];
+  const own = /\/(apps|libs)\/([^/]+)\/(?:dist|src)\/([^/]+)/.exec(url);
+  if (own) return `${own[1]}/${own[2]}/${own[3]}`;
+  if (url.startsWith('node:')) return url.split('/')[0] + '/' + (url.split(':')[1] ?? '').split('/')[0];
+  return url;
+}
+
+if (process.argv.includes('--child')) {
+  const result = await measure({
+    rate: Number(option('rate', '200')),
+    seconds: Number(option('seconds', '15')),
+    idleSeconds: Number(option('idle-seconds', option('seconds', '15'))),
+    profile: option('profile', ''),
+    batching: option('batching', 'on') !== 'off',
+  });
+  console.log(JSON.stringify(result));
+  process.exit(0);
+} else {
+  orchestrate();
+}
