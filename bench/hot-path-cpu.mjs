@@ -1,0 +1,597 @@
+#!/usr/bin/env node
+// CPU per call of gateway and relay alone (issue 17): one gateway and one relay process (one worker
+// each, distributed mode, on the Redis and Kafka of `eval "$(bash scripts/infra.sh env)"`), the fake
+// upstream answering at once, a fixed number of non-streaming chat calls at each concurrency, and each
+// process's utime + stime from /proc/<pid>/stat read right before and right after the calls. Wall
+// time and req/s are printed too, but on a shared machine only the CPU per call is comparable.
+//
+//   node scripts/build.mjs
+//   bash scripts/infra.sh up && eval "$(bash scripts/infra.sh env)"
+//   node bench/hot-path-cpu.mjs                        # 6,000 calls at c=1, 12,000 at c=16, 3 rounds
+//   node bench/hot-path-cpu.mjs --profile              # and a V8 CPU profile of each, under c=16
+//   node bench/hot-path-cpu.mjs --root /other/checkout # a built copy of the repository (before/after)
+//
+// Only gateway, relay and the fake upstream are started: billing and the other consumers of
+// usage.recorded are left out (their cost is not the hot path's), and the customer, its price and its
+// balance are published straight onto the compacted topics relay reads. Self-contained on purpose: it
+// shares nothing with bench/lib, so the main bench can change without moving these numbers.
+import { spawn } from 'node:child_process';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values: args } = parseArgs({
+  options: {
+    root: { type: 'string', default: join(dirname(fileURLToPath(import.meta.url)), '..') },
+    levels: { type: 'string', default: '1:6000,16:12000' },
+    rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '3000' },
+    profile: { type: 'boolean', default: false },
+    'profile-calls': { type: 'string', default: '6000' },
+    'profile-concurrency': { type: 'string', default: '16' },
+    out: { type: 'string' },
+    label: { type: 'string', default: '' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(
+    'node bench/hot-path-cpu.mjs [--root DIR] [--levels 1:6000,16:12000] [--rounds 3] [--warmup 3000] [--profile] [--out FILE.json] [--label TEXT]',
+  );
+  process.exit(0);
+}
+
+const ROOT = resolve(args.root);
+const requireFromRoot = createRequire(join(ROOT, 'package.json'));
+const CLK_TCK = 100;
+const MODEL_UPSTREAM = 'gpt-4o-mini';
+const UPSTREAM_KEY = 'sk-fake-openai-key';
+const BODY = (model) =>
+  JSON.stringify({
+    model,
+    messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
+    max_tokens: 16,
+  });
+
+for (const name of ['REDIS_URL', 'KAFKA_BROKERS']) {
+  if (!process.env[name]) {
+    console.error(`${name} is not set: eval "$(bash scripts/infra.sh env)" first`);
+    process.exit(2);
+  }
+}
+for (const entry of ['apps/relay/dist/main.js', 'apps/gateway/dist/main.js']) {
+  if (!existsSync(join(ROOT, entry))) {
+    console.error(`${join(ROOT, entry)} is missing: node scripts/build.mjs first`);
+    process.exit(2);
+  }
+}
+
+const runId = `h${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+// Short: relay's spool directory holds lock sockets (at most 80 bytes of path).
+const workDir = join(tmpdir(), `hpc-${runId}`);
+mkdirSync(workDir, { recursive: true });
+const log = (line) => console.error(`[hot-path-cpu ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+// ---- processes
+
+const PROFILER_PRELOAD = `'use strict';
+// Starts V8's sampling profiler when <dir>/start appears, writes <dir>/<service>.cpuprofile on SIGTERM.
+const { Session } = require('node:inspector');
+const { existsSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const dir = process.env.HPC_PROFILE_DIR;
+const session = new Session();
+session.connect();
+session.post('Profiler.enable');
+session.post('Profiler.setSamplingInterval', { interval: 250 });
+let started = false;
+const trigger = setInterval(() => {
+  if (!existsSync(join(dir, 'start'))) return;
+  clearInterval(trigger);
+  started = true;
+  session.post('Profiler.start');
+}, 50);
+trigger.unref();
+let written = false;
+const write = () => {
+  if (written || !started) return;
+  written = true;
+  session.post('Profiler.stop', (error, result) => {
+    if (!error) writeFileSync(join(dir, process.env.SERVICE_NAME + '.cpuprofile'), JSON.stringify(result.profile));
+  });
+};
+process.once('SIGTERM', write);
+process.once('SIGINT', write);
+process.once('exit', write);
+`;
+
+const children = [];
+
+function startProcess(name, file, argv, { nodeArgs = [], ...env }, ready) {
+  const out = createWriteStream(join(workDir, `${name}.log`));
+  const child = spawn(process.execPath, [...nodeArgs, file, ...argv], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
+  const exited = new Promise((r) => child.once('exit', r));
+  if (!ready) return { child, exited };
+  return new Promise((resolvePromise, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const match = ready.exec(seen);
+      if (match) resolvePromise({ child, exited, match });
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}); see ${workDir}/${name}.log`)));
+  });
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function waitFor(what, probe, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const result = await probe();
+      if (result === true) return;
+      last = String(result);
+    } catch (error) {
+      last = error.message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} not ready after ${timeoutMs} ms: ${last}`);
+}
+
+async function stopAll() {
+  await Promise.all(
+    children
+      .filter((c) => c.exitCode === null && c.signalCode === null)
+      .map(
+        (c) =>
+          new Promise((r) => {
+            const timer = setTimeout(() => c.kill('SIGKILL'), 15_000);
+            c.once('exit', () => {
+              clearTimeout(timer);
+              r();
+            });
+            c.kill('SIGTERM');
+          }),
+      ),
+  );
+}
+
+// ---- seeding: the customer on the compacted topics relay reads
+
+async function seed(bus, encryptionKey, upstreamUrl) {
+  const contracts = requireFromRoot('@tollgate/contracts');
+  const platform = requireFromRoot('@tollgate/platform');
+  const master = Buffer.from(encryptionKey, 'base64');
+  const channelBox = new platform.SecretBox(
+    platform.deriveKey(master, contracts.CHANNEL_KEY_ENCRYPTION_PURPOSE),
+  );
+  const hmacKey = platform.deriveKey(master, contracts.TOKEN_KEY_HASH_PURPOSE);
+  const now = Math.floor(Date.now() / 1000);
+  const userId = randomInt(100_000_000, 2_000_000_000);
+  const tokenId = randomInt(100_000_000, 2_000_000_000);
+  const channelId = randomInt(100_000_000, 2_000_000_000);
+  const apiKey = `sk-${randomBytes(24).toString('hex')}`;
+  // The run's own names: the compacted topics still hold other runs' channels, sealed with other keys.
+  const model = `hpc-gpt-${runId}`;
+  const group = `hpc_${runId}`;
+  const { TOPICS } = contracts;
+  await bus.publish([
+    {
+      topic: TOPICS.identityUser.name,
+      key: String(userId),
+      value: {
+        v: 1,
+        id: userId,
+        username: `hpc_${userId}`,
+        display_name: 'Hot path',
+        role: contracts.Role.User,
+        status: contracts.UserStatus.Enabled,
+        group,
+        inviter_id: null,
+        created_at: now,
+        updated_at: now,
+      },
+    },
+    {
+      topic: TOPICS.identityToken.name,
+      key: String(tokenId),
+      value: {
+        v: 1,
+        id: tokenId,
+        user_id: userId,
+        name: 'hot path key',
+        key_hash: createHmac('sha256', hmacKey).update(apiKey, 'utf8').digest('hex'),
+        status: contracts.TokenStatus.Enabled,
+        expired_time: -1,
+        remain_quota: 0,
+        unlimited_quota: true,
+        model_limits_enabled: false,
+        model_limits: [],
+        allow_ips: [],
+        group,
+        updated_at: now,
+      },
+    },
+    {
+      topic: TOPICS.catalogChannel.name,
+      key: String(channelId),
+      value: {
+        v: 1,
+        id: channelId,
+        type: 1,
+        name: 'hot path fake upstream',
+        key_encrypted: channelBox.seal(UPSTREAM_KEY),
+        base_url: upstreamUrl,
+        models: [model],
+        model_mapping: { [model]: MODEL_UPSTREAM },
+        groups: [group],
+        priority: 0,
+        weight: 1,
+        tag: '',
+        status: 1,
+        auto_ban: false,
+        test_model: '',
+        max_concurrency: 0,
+        updated_at: now,
+      },
+    },
+    {
+      topic: TOPICS.billingPrice.name,
+      key: `model:${model}`,
+      value: {
+        v: 1,
+        kind: 'model',
+        model,
+        provider: 'openai',
+        input_price: '0.15',
+        output_price: '0.6',
+        cached_input_price: '0.075',
+        context_window: 128_000,
+        updated_at: now,
+      },
+    },
+    {
+      topic: TOPICS.billingPrice.name,
+      key: `group:${group}`,
+      value: { v: 1, kind: 'group_ratio', group, ratio: '1', updated_at: now },
+    },
+  ]);
+  const balance = [
+    {
+      topic: TOPICS.billingBalance.name,
+      key: String(userId),
+      value: {
+        v: 1,
+        user_id: userId,
+        quota: 1_000_000_000_000,
+        used_quota: 0,
+        request_count: 0,
+        aff_quota: 0,
+        aff_history_quota: 0,
+        version: 1,
+        updated_at: now,
+      },
+    },
+  ];
+  await bus.publish(balance);
+  // Seen twice on a shared broker: the balance never reached relay's read model (402 "can only afford 0")
+  // while the rest of the catalogue did. Publishing it again (a later version, the same amount) is harmless.
+  const republishBalance = () => {
+    balance[0].value.version++;
+    return bus.publish(balance);
+  };
+  return { apiKey, model, republishBalance };
+}
+
+// ---- load: a fixed number of calls, `concurrency` at a time, on keep-alive connections
+
+async function runCalls(url, customer, calls, concurrency) {
+  const { Pool } = requireFromRoot('undici');
+  const origin = new URL(url);
+  const pool = new Pool(origin.origin, { connections: concurrency, pipelining: 1 });
+  const body = BODY(customer.model);
+  const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
+  let next = 0;
+  let failed = 0;
+  let firstFailure = '';
+  async function worker() {
+    while (next < calls) {
+      next++;
+      const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) {
+        failed++;
+        firstFailure ||= `${res.statusCode} ${text.slice(0, 200)}`;
+      }
+    }
+  }
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  return { calls, failed, firstFailure, seconds };
+}
+
+/** utime + stime + cutime + cstime of a process, in clock ticks. */
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields after the command: state is [0], utime [11], stime [12], cutime [13], cstime [14].
+  return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+}
+
+async function measure(url, customer, pids, calls, concurrency) {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuTicks(pid)]));
+  const load = await runCalls(url, customer, calls, concurrency);
+  const after = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuTicks(pid)]));
+  const cpuMsPerCall = Object.fromEntries(
+    Object.keys(pids).map((name) => [name, ((after[name] - before[name]) * (1000 / CLK_TCK)) / calls]),
+  );
+  return { concurrency, ...load, rps: calls / load.seconds, cpuMsPerCall };
+}
+
+// ---- CPU profile summary: self time per function and per package, inclusive time per function
+
+function packageOf(url) {
+  if (!url) return '(V8: program, GC, native)';
+  if (url.startsWith('node:')) return 'node core';
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (nm) return nm[1];
+  const own = /\/(apps|libs)\/([^/]+)\//.exec(url);
+  return own ? `${own[1]}/${own[2]}` : url;
+}
+
+function frameName({ functionName, url, lineNumber }) {
+  const short = url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/(apps|libs)\//, '$1/');
+  return url === ''
+    ? functionName || '(anonymous)'
+    : `${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`;
+}
+
+function summarizeProfile(file, top = 30) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const self = new Map();
+  for (let i = 0; i < profile.samples.length; i++) {
+    // A sample's weight is the time until the next one.
+    const delta = profile.timeDeltas[i + 1] ?? 0;
+    self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + delta);
+  }
+  const functions = new Map();
+  const packages = new Map();
+  const inclusive = new Map();
+  let total = 0;
+  let idle = 0;
+  for (const [id, micros] of self) {
+    const { callFrame } = byId.get(id);
+    if (callFrame.functionName === '(idle)') {
+      idle += micros;
+      continue;
+    }
+    const name = frameName(callFrame);
+    functions.set(name, (functions.get(name) ?? 0) + micros);
+    const pkg = packageOf(callFrame.url);
+    packages.set(pkg, (packages.get(pkg) ?? 0) + micros);
+    total += micros;
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const frame = frameName(byId.get(at).callFrame);
+      if (seen.has(frame)) continue;
+      seen.add(frame);
+      inclusive.set(frame, (inclusive.get(frame) ?? 0) + micros);
+    }
+  }
+  const ranked = (map, n = top) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, micros]) => ({ name, ms: Math.round(micros / 100) / 10, share: micros / total }));
+  return {
+    busyMs: total / 1000,
+    idleMs: idle / 1000,
+    selfByPackage: ranked(packages, 20),
+    selfByFunction: ranked(functions),
+    inclusiveByFunction: ranked(inclusive, 80),
+  };
+}
+
+// ---- the run
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  const { KafkaEventBus } = requireFromRoot('@tollgate/events');
+  const internalSecret = randomBytes(32).toString('hex');
+  const encryptionKey = randomBytes(32).toString('base64');
+  const profileDir = join(workDir, 'profiles');
+  let preload = [];
+  if (args.profile) {
+    mkdirSync(profileDir);
+    writeFileSync(join(workDir, 'profiler.preload.cjs'), PROFILER_PRELOAD);
+    preload = ['--require', join(workDir, 'profiler.preload.cjs')];
+  }
+
+  log(`root ${ROOT}, logs in ${workDir}`);
+  const upstream = await startProcess(
+    'fake-upstream',
+    join(ROOT, 'scripts', 'fake-upstream.mjs'),
+    ['--port', '0', '--latency-ms', '0'],
+    {},
+    /fake-upstream listening on (http:\/\/\S+)/,
+  );
+  const upstreamUrl = upstream.match[1];
+
+  const [relayPort, gatewayPort] = [await freePort(), await freePort()];
+  const relayUrl = `http://127.0.0.1:${relayPort}`;
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const common = {
+    TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
+    TOLLGATE_ENCRYPTION_KEY: encryptionKey,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    TOLLGATE_WORKERS: '1',
+    OTEL_EXPORTER_OTLP_ENDPOINT: '',
+    HPC_PROFILE_DIR: profileDir,
+    nodeArgs: preload,
+  };
+  const relay = startProcess('relay', join(ROOT, 'apps/relay/dist/main.js'), [], {
+    ...common,
+    SERVICE_NAME: 'relay',
+    PORT: String(relayPort),
+    REDIS_URL: process.env.REDIS_URL,
+    KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+    RELAY_USAGE_SPOOL_DIR: join(workDir, 'spool'),
+    // Nothing listens there: the happy path never calls billing or admin.
+    BILLING_URL: 'http://127.0.0.1:9',
+    ADMIN_URL: 'http://127.0.0.1:9',
+  });
+  const gateway = startProcess('gateway', join(ROOT, 'apps/gateway/dist/main.js'), [], {
+    ...common,
+    SERVICE_NAME: 'gateway',
+    PORT: String(gatewayPort),
+    RELAY_URL: relayUrl,
+    AUTH_URL: 'http://127.0.0.1:9',
+    BILLING_URL: 'http://127.0.0.1:9',
+    CHAT_URL: 'http://127.0.0.1:9',
+    ADMIN_URL: 'http://127.0.0.1:9',
+    GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+  });
+  const bus = new KafkaEventBus({ brokers: process.env.KAFKA_BROKERS.split(','), clientId: `hpc-${runId}` });
+  try {
+    const customer = await seed(bus, encryptionKey, upstreamUrl);
+    await waitFor('relay', async () => (await fetch(`${relayUrl}/health/ready`)).ok || 'not ready');
+    await waitFor('gateway', async () => (await fetch(`${gatewayUrl}/health/ready`)).ok || 'not ready');
+    await waitFor('a call through the gateway', async () => {
+      const res = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
+        body: BODY(customer.model),
+      });
+      if (res.status === 402) await customer.republishBalance();
+      return res.status === 200 || `${res.status} ${await res.text()}`;
+    });
+    const pids = { gateway: gateway.child.pid, relay: relay.child.pid };
+
+    log(`warm-up: ${args.warmup} calls at c=16`);
+    await runCalls(gatewayUrl, customer, Number(args.warmup), 16);
+
+    // What the processes spend with no calls at all (timers, Kafka and Redis clients), for reference:
+    // at c=1 it is a visible part of the CPU per call.
+    const idleBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuTicks(pid)]));
+    await new Promise((r) => setTimeout(r, 5000));
+    const idleMsPerSecond = Object.fromEntries(
+      Object.entries(pids).map(([name, pid]) => [
+        name,
+        ((cpuTicks(pid) - idleBefore[name]) * (1000 / CLK_TCK)) / 5,
+      ]),
+    );
+    log(`idle: gateway ${idleMsPerSecond.gateway} ms/s, relay ${idleMsPerSecond.relay} ms/s`);
+
+    const levels = args.levels.split(',').map((level) => {
+      const [c, n] = level.split(':').map(Number);
+      return { concurrency: c, calls: n };
+    });
+    const rounds = [];
+    for (let round = 0; round < Number(args.rounds); round++) {
+      for (const { concurrency, calls } of levels) {
+        const result = await measure(gatewayUrl, customer, pids, calls, concurrency);
+        rounds.push(result);
+        log(
+          `round ${round + 1} c=${concurrency}: ${calls} calls (${result.failed} failed${result.firstFailure ? `: ${result.firstFailure}` : ''}) in ${result.seconds.toFixed(1)} s, ` +
+            `${result.rps.toFixed(0)} req/s; CPU ms/call gateway ${result.cpuMsPerCall.gateway.toFixed(3)}, relay ${result.cpuMsPerCall.relay.toFixed(3)}`,
+        );
+      }
+    }
+    const summary = levels.map(({ concurrency }) => {
+      const of = rounds.filter((r) => r.concurrency === concurrency);
+      return {
+        concurrency,
+        gatewayMsPerCall: median(of.map((r) => r.cpuMsPerCall.gateway)),
+        relayMsPerCall: median(of.map((r) => r.cpuMsPerCall.relay)),
+        rps: median(of.map((r) => r.rps)),
+      };
+    });
+
+    let profiles;
+    if (args.profile) {
+      const concurrency = Number(args['profile-concurrency']);
+      writeFileSync(join(profileDir, 'start'), '');
+      await new Promise((r) => setTimeout(r, 300));
+      log(`profiling: ${args['profile-calls']} calls at c=${concurrency}`);
+      await runCalls(gatewayUrl, customer, Number(args['profile-calls']), concurrency);
+    }
+    await stopAll();
+    if (args.profile) {
+      profiles = {};
+      for (const service of ['gateway', 'relay']) {
+        const file = join(profileDir, `${service}.cpuprofile`);
+        profiles[service] = { file, ...summarizeProfile(file) };
+      }
+    }
+
+    const report = {
+      label: args.label,
+      root: ROOT,
+      runId,
+      at: new Date().toISOString(),
+      idleMsPerSecond,
+      summary,
+      rounds,
+      profiles,
+    };
+    if (args.out) writeFileSync(args.out, JSON.stringify(report, null, 2));
+    console.log(`hot path CPU per call (${args.label || ROOT}), median of ${args.rounds} rounds:`);
+    console.log(`  idle  gateway ${idleMsPerSecond.gateway} ms/s  relay ${idleMsPerSecond.relay} ms/s`);
+    for (const s of summary) {
+      console.log(
+        `  c=${String(s.concurrency).padEnd(3)} gateway ${s.gatewayMsPerCall.toFixed(3)} ms  relay ${s.relayMsPerCall.toFixed(3)} ms  (${s.rps.toFixed(0)} req/s)`,
+      );
+    }
+    if (profiles) {
+      for (const [service, p] of Object.entries(profiles)) {
+        console.log(`\n${service}: busy ${p.busyMs.toFixed(0)} ms (${p.file})`);
+        for (const f of p.selfByPackage.slice(0, 12))
+          console.log(`  ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.name}`);
+        console.log('  -- self by function');
+        for (const f of p.selfByFunction.slice(0, 20))
+          console.log(`  ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.name}`);
+      }
+    }
+  } finally {
+    await bus.close().catch(() => undefined);
+    await stopAll();
+    if (!args.profile) rmSync(join(workDir, 'spool'), { recursive: true, force: true });
+  }
+}
+
+main().catch(async (error) => {
+  console.error(error);
+  await stopAll();
+  process.exit(1);
+});
