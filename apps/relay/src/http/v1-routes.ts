@@ -10,7 +10,13 @@ import {
   type IdentityToken,
 } from '@tollgate/contracts';
 import { SERVICE_TOKEN_HEADER, verifyServiceToken, type Logger } from '@tollgate/platform';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
 import { extractApiKey } from '../access/api-key';
 import type { Caller } from '../access/caller-access';
 import { RelayError, renderRelayError } from '../errors/relay-error';
@@ -38,7 +44,12 @@ import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import { parsePassThroughBody } from '../dialects/openai/pass-through-body';
 import type { HotPath } from '../composition';
 import { FastifyClientReply } from './fastify-client-reply';
-import { bodyBytesOf, registerJsonBodyParser } from './json-body-parser';
+import {
+  bodyBytesOf,
+  isPlainJsonContentType,
+  JsonBodyReader,
+  registerJsonBodyParser,
+} from './json-body-parser';
 
 export interface V1RouteDeps {
   /** The hot path, once the relay has opened its read models. */
@@ -492,10 +503,63 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
     // An upload is left as the raw stream (see audioUpload).
     scope.addContentTypeParser('multipart/form-data', leaveBodyUnparsed);
     scope.setErrorHandler(answerFastifyRefusal);
-    for (const route of V1_ROUTES)
-      scope.route({ method: route.method, url: route.path, handler: handlerOf(route) });
+    const bodies = new JsonBodyReader(scope, scope.initialConfig.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES);
+
+    /**
+     * A call is served from its route's onRequest hook, its JSON body read there: Fastify's content-type
+     * parser, which the profile showed binding an AsyncResource per request, and its preParsing,
+     * preValidation and preHandler steps are skipped. The hook then never calls `done`, so Fastify's
+     * handler does not run again; the reply still goes out through Fastify (onSend, onResponse: access
+     * log, metrics). Any other body (uploads, other content types) takes Fastify's own path to the same
+     * handler.
+     */
+    function servedOnRequest(handler: FastifyHandler) {
+      function serveNow(request: FastifyRequest, reply: FastifyReply): void {
+        handler(request, reply).catch((error: unknown) => {
+          if (!reply.sent) void reply.send(error);
+        });
+      }
+      return function serveOnRequest(
+        request: FastifyRequest,
+        reply: FastifyReply,
+        done: HookHandlerDoneFunction,
+      ): void {
+        if (request.method === 'GET' || request.method === 'HEAD') {
+          serveNow(request, reply);
+          return;
+        }
+        if (!isPlainJsonContentType(request.headers['content-type'])) {
+          done();
+          return;
+        }
+        bodies.read(request).then(
+          (body) => {
+            request.body = body;
+            serveNow(request, reply);
+          },
+          (error: FastifyError) => {
+            // As Fastify does after a body it could not read: the client may still be sending.
+            void reply.header('connection', 'close');
+            answerFastifyRefusal(error, request, reply);
+          },
+        );
+      };
+    }
+
+    for (const route of V1_ROUTES) {
+      const handler = handlerOf(route);
+      scope.route({
+        method: route.method,
+        url: route.path,
+        onRequest: servedOnRequest(handler),
+        handler,
+      });
+    }
   });
 }
+
+/** Fastify's own default, should the server have been given none. */
+const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 function leaveBodyUnparsed(
   _request: FastifyRequest,

@@ -1,0 +1,176 @@
+import { Readable } from 'node:stream';
+import type { ApiProtocol } from '@tollgate/contracts';
+import { createLogger, currentRequestContext, runWithRequestContext } from '@tollgate/platform';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { HotPath } from '../composition';
+import type { ChatClientProtocol } from '../dialects/chat-client-protocol';
+import type { CallContext } from '../pipeline/call-context';
+import type { ClientReply } from '../pipeline/client-reply';
+import { registerV1Routes } from './v1-routes';
+
+const LIMIT = 1024;
+
+/** What a chat call was handed: its body, its size and the request context it ran in. */
+interface Seen {
+  protocol: string;
+  body: unknown;
+  bytes: number;
+  requestId: string | undefined;
+}
+
+/**
+ * The /v1 routes on a Fastify with a small body limit, a context hook as the platform installs it
+ * (runWithRequestContext around the rest of the request), and a hot path whose chat call echoes what it
+ * was given: how a body reaches a call, and how a body that cannot reach one is refused.
+ */
+async function relayRoutes(): Promise<{ app: FastifyInstance; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const app = Fastify({ bodyLimit: LIMIT });
+  app.addHook('onRequest', (request, _reply, done) => {
+    runWithRequestContext({ requestId: request.id, correlationId: request.id }, done);
+  });
+  const hot = {
+    isCaughtUp: () => true,
+    access: { authenticate: () => ({}) },
+    chat: {
+      async handle(
+        _context: CallContext,
+        protocol: ChatClientProtocol,
+        input: { body: unknown },
+        bytes: number,
+        client: ClientReply,
+      ) {
+        seen.push({
+          protocol: protocol.protocol,
+          body: input.body,
+          bytes,
+          requestId: currentRequestContext()?.requestId,
+        });
+        client.sendJson(200, { ok: true });
+      },
+    },
+  } as unknown as HotPath;
+  registerV1Routes(app, {
+    hotPath: () => hot,
+    logger: createLogger({ service: 'relay', level: 'silent' }),
+    refused: () => undefined,
+    internalTokenSecret: 'x'.repeat(32),
+  });
+  await app.ready();
+  return { app, seen };
+}
+
+const PATHS: Record<ApiProtocol, string> = {
+  openai: '/v1/chat/completions',
+  anthropic: '/v1/messages',
+  gemini: '/v1beta/models/m:generateContent',
+};
+
+/** Each protocol's error body, as its clients read it. */
+function errorMessageOf(protocol: ApiProtocol, body: { error: { message: string } }): string {
+  if (protocol === 'anthropic') {
+    expect(body).toMatchObject({ type: 'error', error: { type: expect.any(String) } });
+    return body.error.message;
+  }
+  if (protocol === 'gemini') {
+    expect(body).toMatchObject({ error: { code: expect.any(Number), status: expect.any(String) } });
+    return body.error.message;
+  }
+  expect(body).toMatchObject({ error: { type: expect.any(String) } });
+  return body.error.message;
+}
+
+const BODY = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'Привет, 世界 👋' }] });
+
+describe('registerV1Routes: bodies', () => {
+  let app: FastifyInstance;
+  let seen: Seen[];
+  beforeEach(async () => {
+    ({ app, seen } = await relayRoutes());
+  });
+  afterEach(() => app.close());
+
+  const post = (path: string, payload: string | Readable | undefined, headers: Record<string, string>) =>
+    app.inject({ method: 'POST', url: path, headers: { authorization: 'Bearer sk-x', ...headers }, payload });
+
+  it.each(Object.entries(PATHS) as [ApiProtocol, string][])(
+    'hands the %s call its parsed body and its Content-Length, inside the request context',
+    async (protocol, path) => {
+      const res = await post(path, BODY, { 'content-type': 'application/json' });
+      expect(res.statusCode).toBe(200);
+      expect(seen).toEqual([
+        { protocol, body: JSON.parse(BODY), bytes: Buffer.byteLength(BODY), requestId: expect.any(String) },
+      ]);
+    },
+  );
+
+  it.each([
+    'application/json; charset=utf-8',
+    'Application/JSON',
+    // Not read by the relay's own reader: Fastify's parser, with the same result.
+    'application/json; charset=utf-8; x=y',
+  ])('parses a body sent as %s', async (contentType) => {
+    const res = await post(PATHS.openai, BODY, { 'content-type': contentType });
+    expect(res.statusCode).toBe(200);
+    expect(seen).toMatchObject([{ body: JSON.parse(BODY), bytes: Buffer.byteLength(BODY) }]);
+  });
+
+  it('counts the UTF-8 bytes of a chunked body that declares no length', async () => {
+    const bytes = Buffer.from(BODY);
+    const res = await post(PATHS.openai, Readable.from([bytes.subarray(0, 10), bytes.subarray(10)]), {
+      'content-type': 'application/json',
+      'transfer-encoding': 'chunked',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(seen).toMatchObject([{ body: JSON.parse(BODY), bytes: bytes.length }]);
+  });
+
+  it.each(Object.entries(PATHS) as [ApiProtocol, string][])(
+    'answers 413 in the %s shape to a body over the limit, declared or counted, and closes the connection',
+    async (protocol, path) => {
+      const big = JSON.stringify({ model: 'm', pad: 'x'.repeat(LIMIT) });
+      const declared = await post(path, big, { 'content-type': 'application/json' });
+      const chunked = await post(path, Readable.from([big.slice(0, 100), big.slice(100)]), {
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
+      });
+      for (const res of [declared, chunked]) {
+        expect(res.statusCode).toBe(413);
+        expect(res.headers.connection).toBe('close');
+        expect(errorMessageOf(protocol, res.json())).toBe('The request body is too large');
+      }
+      expect(seen).toEqual([]);
+    },
+  );
+
+  it.each(Object.entries(PATHS) as [ApiProtocol, string][])(
+    'answers 400 in the %s shape to malformed JSON and to prototype poisoning',
+    async (protocol, path) => {
+      for (const payload of [
+        '{"model":',
+        '{"__proto__":{"admin":true}}',
+        '{"constructor":{"prototype":{}}}',
+      ]) {
+        const res = await post(path, payload, { 'content-type': 'application/json' });
+        expect(res.statusCode).toBe(400);
+        expect(errorMessageOf(protocol, res.json())).toMatch(/^Invalid request: /);
+      }
+      expect(seen).toEqual([]);
+    },
+  );
+
+  it('takes a body-less POST, with or without a JSON content type, as no body (the call decides)', async () => {
+    const withType = await post(PATHS.openai, undefined, { 'content-type': 'application/json' });
+    const blank = await post(PATHS.openai, '  \n', { 'content-type': 'application/json' });
+    const withoutType = await post(PATHS.openai, undefined, {});
+    expect([withType.statusCode, blank.statusCode, withoutType.statusCode]).toEqual([200, 200, 200]);
+    expect(seen.map((s) => s.body)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('refuses a body of another content type with 415 in the caller’s shape', async () => {
+    const res = await post(PATHS.anthropic, '<a/>', { 'content-type': 'application/xml' });
+    expect(res.statusCode).toBe(415);
+    expect(errorMessageOf('anthropic', res.json())).toMatch(/^Invalid request: /);
+    expect(seen).toEqual([]);
+  });
+});
