@@ -9,8 +9,10 @@
 //   node scripts/build.mjs          # or the changed libraries: npx tsc -p libs/events/tsconfig.json
 //   node bench/bookkeeping.mjs [--rates 200,1000] [--seconds 15] [--idle-seconds 15] [--runs 1]
 //                              [--profile-dir DIR]   # a .cpuprofile of each run's window, summarised
-//                              [--batching on,off]   # off: subscriptions' batching dropped before the bus
-//                                                    # sees it (the in-process bus before it honoured it)
+//                              [--batching on,off,wait1000]
+//                                 off: subscriptions' batching dropped before the bus sees it (the
+//                                 in-process bus before it honoured it); waitN: every batching
+//                                 subscription's maxWaitMs set to N (what a longer window would save)
 //
 // Each rate runs in a process of its own. Uses the built packages only (not bench/lib).
 import { execFileSync } from 'node:child_process';
@@ -146,14 +148,21 @@ async function measure({ rate, seconds, idleSeconds, profile, batching }) {
   });
   const kv = new MemoryKvStore();
   // Without a batching policy the in-process bus takes the path it took before it honoured one.
-  const servicesBus = batching
-    ? bus
-    : new Proxy(bus, {
-        get: (target, property) =>
-          property === 'subscribe'
-            ? ({ batching: _dropped, ...options }) => target.subscribe(options)
-            : Reflect.get(target, property),
-      });
+  const withBatching = (options) => {
+    if (batching === 'off') return { ...options, batching: undefined };
+    const wait = /^wait(\d+)$/.exec(batching);
+    if (!wait || !options.batching) return options;
+    return { ...options, batching: { ...options.batching, maxWaitMs: Number(wait[1]) } };
+  };
+  const servicesBus =
+    batching === 'on'
+      ? bus
+      : new Proxy(bus, {
+          get: (target, property) =>
+            property === 'subscribe'
+              ? (options) => target.subscribe(withBatching(options))
+              : Reflect.get(target, property),
+        });
   const runtime = { bus: servicesBus, kv, embedded: true };
   const databases = {};
   for (const name of ['auth', 'billing', 'admin']) {
@@ -341,7 +350,7 @@ async function measure({ rate, seconds, idleSeconds, profile, batching }) {
   const runCpuMsPerSecond = runCpuMicros / runMs;
   const result = {
     rate,
-    batching: batching ? 'on' : 'off',
+    batching,
     events,
     seconds: runMs / 1000,
     cpuMsPerEvent: (runCpuMicros / 1000 - idleCpuMsPerSecond * (runMs / 1000)) / events,
@@ -405,7 +414,7 @@ if (process.argv.includes('--child')) {
     seconds: Number(option('seconds', '15')),
     idleSeconds: Number(option('idle-seconds', option('seconds', '15'))),
     profile: option('profile', ''),
-    batching: option('batching', 'on') !== 'off',
+    batching: option('batching', 'on'),
   });
   console.log(JSON.stringify(result));
   process.exit(0);
