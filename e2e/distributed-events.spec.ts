@@ -6,7 +6,7 @@ import { KafkaEventBus, type Subscription } from '@tollgate/events';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
 import { signInternalToken } from '@tollgate/platform';
 import { eventually, newRunId } from '@tollgate/testing';
-import { infrastructureEnv, REPO_ROOT } from './support/e2e-env';
+import { infrastructureEnv, relaySpoolDir, REPO_ROOT } from './support/e2e-env';
 
 jest.setTimeout(180_000);
 
@@ -34,6 +34,8 @@ describe('distributed platform: outbox and compacted topics', () => {
     return client;
   };
 
+  const spool = relaySpoolDir();
+
   beforeAll(async () => {
     platform = await startDistributed({
       repoRoot: REPO_ROOT,
@@ -43,6 +45,7 @@ describe('distributed platform: outbox and compacted topics', () => {
         TOLLGATE_ROOT_USERNAME: rootUsername,
         TOLLGATE_ROOT_PASSWORD: 'e2e-root-password',
         LOG_LEVEL: 'info',
+        RELAY_USAGE_SPOOL_DIR: spool.dir,
       },
       ...infra,
       databasePrefix: `e2e_${id}`,
@@ -69,6 +72,7 @@ describe('distributed platform: outbox and compacted topics', () => {
     await observer.close();
     await Promise.all(clients.map((c) => c.end()));
     await platform?.stop();
+    spool.remove();
   });
 
   let rootId: number;

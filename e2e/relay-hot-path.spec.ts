@@ -28,7 +28,7 @@ import {
   type FakeUpstream,
 } from '@tollgate/testing';
 import { RelayWorld, type TestKey } from '../apps/relay/test/support/relay-world';
-import { infrastructureEnv, REPO_ROOT } from './support/e2e-env';
+import { infrastructureEnv, relaySpoolDir, REPO_ROOT } from './support/e2e-env';
 
 jest.setTimeout(240_000);
 
@@ -52,6 +52,7 @@ describe('relay through the gateway on distributed infrastructure', () => {
   const secret = randomBytes(32).toString('hex');
   const logDir = join(REPO_ROOT, 'reports', 'e2e-logs', `relay-${id}`);
   const canary = `canary-${randomUUID()}`;
+  const spool = relaySpoolDir();
   const bus = new KafkaEventBus({ brokers: infra.kafkaBrokers.split(','), clientId: `e2e-relay-${id}` });
   const kv = new RedisKvStore(infra.redisUrl);
   const world = new RelayWorld(bus, id);
@@ -128,6 +129,7 @@ describe('relay through the gateway on distributed infrastructure', () => {
         TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
         LOG_LEVEL: 'info',
         RELAY_UPLOAD_DIR: logDir,
+        RELAY_USAGE_SPOOL_DIR: spool.dir,
         // Billing never reaches the internet in tests.
         CBR_DAILY_URL: 'http://127.0.0.1:9/XML_daily.asp',
       },
@@ -162,6 +164,7 @@ describe('relay through the gateway on distributed infrastructure', () => {
     await billingDb?.end();
     await platform?.stop();
     await Promise.all([upstream?.close(), slow?.close()]);
+    spool.remove();
     await bus.close();
     await kv.close();
   });

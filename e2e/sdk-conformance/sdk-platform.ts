@@ -10,7 +10,7 @@ import {
   type FakeUpstream,
 } from '@tollgate/testing';
 import { RelayWorld } from '../../apps/relay/test/support/relay-world';
-import { infrastructureEnv, REPO_ROOT } from '../support/e2e-env';
+import { infrastructureEnv, relaySpoolDir, REPO_ROOT } from '../support/e2e-env';
 import type { SdkSettings } from './cases';
 
 const ANTHROPIC_CHANNEL = 14;
@@ -45,10 +45,12 @@ export async function startSdkPlatform(): Promise<SdkPlatform> {
   };
   let upstream: FakeUpstream | undefined;
   let platform: DistributedPlatform | undefined;
+  const spool = relaySpoolDir();
   const stop = async () => {
     await platform?.stop();
     await upstream?.close();
     await bus.close();
+    spool.remove();
   };
   try {
     upstream = await startFakeUpstream({ completionTokens: 8, chunks: 4 });
@@ -59,6 +61,7 @@ export async function startSdkPlatform(): Promise<SdkPlatform> {
         TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
         TOLLGATE_ENCRYPTION_KEY: world.encryptionKey,
         LOG_LEVEL: 'info',
+        RELAY_USAGE_SPOOL_DIR: spool.dir,
       },
       ...infra,
       databasePrefix: `e2e_${id}`,

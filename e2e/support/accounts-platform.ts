@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import type { BackendService } from '@tollgate/contracts';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
 import { freePort, newRunId, TEST_OPERATOR_ENV } from '@tollgate/testing';
-import { infrastructureEnv, REPO_ROOT } from './e2e-env';
+import { infrastructureEnv, relaySpoolDir, REPO_ROOT } from './e2e-env';
 
 export interface AccountsPlatformOptions {
   /** Names the log directory: reports/e2e-logs/accounts-<name>-<run id>. */
@@ -38,6 +38,7 @@ export async function startAccountsPlatform(options: AccountsPlatformOptions): P
   const infra = infrastructureEnv();
   const runId = newRunId();
   const outboxDir = await mkdtemp(join(tmpdir(), 'tollgate-e2e-outbox-'));
+  const spool = relaySpoolDir();
   const root = { username: `root_${runId}`, password: `root-pw-${randomBytes(6).toString('hex')}` };
   const gatewayPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -54,6 +55,7 @@ export async function startAccountsPlatform(options: AccountsPlatformOptions): P
       GATEWAY_TRUSTED_PROXIES: 'loopback',
       AUTH_LOGIN_LIMIT_PER_USERNAME: String(LOGIN_LIMIT_PER_USERNAME),
       LOG_LEVEL: 'info',
+      RELAY_USAGE_SPOOL_DIR: spool.dir,
       // Billing never reaches the internet in tests.
       CBR_DAILY_URL: 'http://127.0.0.1:9/XML_daily.asp',
       ...options.env?.(gatewayUrl),
@@ -65,6 +67,7 @@ export async function startAccountsPlatform(options: AccountsPlatformOptions): P
     skip: [...options.skip],
   }).catch(async (error: unknown) => {
     await rm(outboxDir, { recursive: true, force: true });
+    spool.remove();
     throw error;
   });
   try {
@@ -72,6 +75,7 @@ export async function startAccountsPlatform(options: AccountsPlatformOptions): P
   } catch (error) {
     await platform.stop();
     await rm(outboxDir, { recursive: true, force: true });
+    spool.remove();
     throw error;
   }
   return {
@@ -83,6 +87,7 @@ export async function startAccountsPlatform(options: AccountsPlatformOptions): P
     async stop() {
       await platform.stop();
       await rm(outboxDir, { recursive: true, force: true });
+      spool.remove();
     },
   };
 }

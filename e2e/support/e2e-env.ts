@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireEnv } from '@tollgate/testing';
 
@@ -10,4 +12,14 @@ export function infrastructureEnv(): { postgresAdminUrl: string; redisUrl: strin
     'e2e tests need them: run `eval "$(bash scripts/infra.sh env)"` first (npm test does)',
   );
   return { postgresAdminUrl: env.DATABASE_URL, redisUrl: env.REDIS_URL, kafkaBrokers: env.KAFKA_BROKERS };
+}
+
+/**
+ * A usage spool directory of the run's own for a distributed relay (RELAY_USAGE_SPOOL_DIR). Relay's
+ * default is relative to its working directory, the repository, where a later run's relay would
+ * adopt what this one left; in the system's temp directory because relay caps the path at 80 bytes.
+ */
+export function relaySpoolDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-spool-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
