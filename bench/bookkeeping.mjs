@@ -13,6 +13,8 @@
 //                                 off: subscriptions' batching dropped before the bus sees it (the
 //                                 in-process bus before it honoured it); waitN: every batching
 //                                 subscription's maxWaitMs set to N (what a longer window would save)
+//   node bench/bookkeeping.mjs --publish-only [--rates 200] [--seconds 15] [--runs 3]
+//                                 the bus's own share: publishing alone onto a data dir, no service
 //
 // Each rate runs in a process of its own. Uses the built packages only (not bench/lib).
 import { execFileSync } from 'node:child_process';
@@ -408,7 +410,66 @@ function bucketOf(url, functionName) {
   return url;
 }
 
-if (process.argv.includes('--child')) {
+/**
+ * `--publish-only`: the bus's own share, no service started: `count` events published one per call
+ * at `rate` onto an in-process bus on a data dir, CPU per event minus the pacer alone.
+ */
+async function measurePublishing({ rate, count }) {
+  const { InProcessEventBus, silentEventBusLogger } = require('@tollgate/events');
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-publish-'));
+  const bus = new InProcessEventBus({ dataDir, logger: silentEventBusLogger });
+  await bus.ensureTopics([{ name: TOPIC, partitions: 3 }]);
+  const value = { v: 1, user_id: 1, model: 'gpt-4o-mini', quota: 150, padding: 'x'.repeat(500) };
+  const pace = async (events) => {
+    const started = performance.now();
+    const publishes = [];
+    for (let sent = 0; sent < events || performance.now() - started < (count / rate) * 1000;) {
+      const due = Math.min(events, Math.floor(((performance.now() - started) / 1000) * rate));
+      for (; sent < due; sent++) {
+        publishes.push(
+          bus.publish([{ topic: TOPIC, key: '1', value: { ...value, event_id: randomUUID() } }]),
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await Promise.all(publishes);
+  };
+  await pace(Math.min(count, 300));
+  const idle = process.cpuUsage();
+  await pace(0);
+  const idleMicros = sum(process.cpuUsage(idle));
+  const run = process.cpuUsage();
+  await pace(count);
+  const runMicros = sum(process.cpuUsage(run));
+  await bus.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  return { rate, events: count, publishCpuMsPerEvent: (runMicros - idleMicros) / 1000 / count };
+}
+
+if (process.argv.includes('--publish-only')) {
+  const rate = Number(option('rates', '200').split(',')[0]);
+  const runs = Number(option('runs', '3'));
+  for (let run = 1; run <= runs; run++) {
+    const out = execFileSync(
+      process.execPath,
+      [
+        fileURLToPath(import.meta.url),
+        '--publish-child',
+        '--rate',
+        String(rate),
+        '--seconds',
+        option('seconds', '15'),
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    console.log(out.trim());
+  }
+} else if (process.argv.includes('--publish-child')) {
+  const rate = Number(option('rate', '200'));
+  console.log(
+    JSON.stringify(await measurePublishing({ rate, count: rate * Number(option('seconds', '15')) })),
+  );
+} else if (process.argv.includes('--child')) {
   const result = await measure({
     rate: Number(option('rate', '200')),
     seconds: Number(option('seconds', '15')),
