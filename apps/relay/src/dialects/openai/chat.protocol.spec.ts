@@ -1,7 +1,7 @@
 import { ErrorCode } from '@tollgate/contracts';
 import { RelayError } from '../../errors/relay-error';
 import type { ChatCompletionChunk } from '../../canonical';
-import { openAiChatProtocol } from './chat.protocol';
+import { chatRequestSchema, openAiChatProtocol, plainChatRequest } from './chat.protocol';
 
 const chunk = (content: string | undefined, usage?: ChatCompletionChunk['usage']): ChatCompletionChunk => ({
   id: 'c',
@@ -37,5 +37,60 @@ describe('OpenAI client stream', () => {
     expect(() => openAiChatProtocol.toChatRequest({ body: { model: 'm' } })).toThrow(
       expect.objectContaining({ status: 400 }),
     );
+  });
+});
+
+describe('OpenAI chat body without zod (plainChatRequest)', () => {
+  const message = { role: 'user', content: 'hi' };
+  const FITTING: unknown[] = [
+    { model: 'm', messages: [message] },
+    { messages: [{ content: 'role last', role: 'user' }], temperature: 0.2, model: 'm', stream: true },
+    { model: 'm'.repeat(128), messages: [message, { role: 'assistant', content: null, tool_calls: [] }] },
+    { model: 'm', messages: [message], max_tokens: 16, max_completion_tokens: 32, stream: false },
+    { toString: 'a key Object.prototype also has', model: 'm', messages: [{ role: 'tool', valueOf: 1 }] },
+    { model: 'm', messages: [message], tools: [{ type: 'function', function: { name: 'f' } }], n: 1 },
+  ];
+  const DECLINED: unknown[] = [
+    { models: ['a', 'b'], messages: [message] },
+    { model: 'm', models: ['a'], messages: [message] },
+    { model: '', messages: [message] },
+    { model: 'm'.repeat(129), messages: [message] },
+    { model: 7, messages: [message] },
+    { model: 'm', messages: [] },
+    { model: 'm', messages: {} },
+    { model: 'm' },
+    { model: 'm', messages: [{ content: 'no role' }] },
+    { model: 'm', messages: [{ role: 1 }] },
+    { model: 'm', messages: [null] },
+    { model: 'm', messages: [[message]] },
+    { model: 'm', messages: [message], stream: 'yes' },
+    { model: 'm', messages: [message], max_tokens: 0 },
+    { model: 'm', messages: [message], max_tokens: 1.5 },
+    { model: 'm', messages: [message], max_completion_tokens: '5' },
+    [{ model: 'm', messages: [message] }],
+    null,
+    'body',
+    undefined,
+  ];
+
+  it.each(FITTING)('gives what the schema gives, keys in the same order: %j', (body) => {
+    const plain = plainChatRequest(body);
+    expect(plain).toBeDefined();
+    expect(JSON.stringify(plain)).toBe(JSON.stringify(chatRequestSchema.parse(body)));
+    expect(plain).toEqual(chatRequestSchema.parse(body));
+  });
+
+  it('copies the body and its messages, as the schema does', () => {
+    const body = { model: 'm', messages: [{ ...message }] };
+    const plain = plainChatRequest(body)!;
+    expect(plain).not.toBe(body);
+    expect(plain.messages[0]).not.toBe(body.messages[0]);
+  });
+
+  it.each(DECLINED)('leaves to the schema a body it does not plainly fit: %j', (body) => {
+    expect(plainChatRequest(body)).toBeUndefined();
+    const parsed = chatRequestSchema.safeParse(body);
+    if (parsed.success) expect(openAiChatProtocol.toChatRequest({ body })).toEqual(parsed.data);
+    else expect(() => openAiChatProtocol.toChatRequest({ body })).toThrow(RelayError);
   });
 });
