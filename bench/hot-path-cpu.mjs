@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 // CPU per call of gateway and relay alone (issue 17): one gateway and one relay process (one worker
-// each, distributed mode, on the Redis and Kafka of `eval "$(bash scripts/infra.sh env)"`), the fake
+// each, distributed mode, on the Redis and Kafka named by REDIS_URL and KAFKA_BROKERS), the fake
 // upstream answering at once, a fixed number of non-streaming chat calls at each concurrency, and each
 // process's utime + stime from /proc/<pid>/stat read right before and right after the calls. Wall
 // time and req/s are printed too, but on a shared machine only the CPU per call is comparable.
 //
 //   node scripts/build.mjs
-//   bash scripts/infra.sh up && eval "$(bash scripts/infra.sh env)"
+//   export TOLLGATE_INFRA_DIR=/tmp/hot-path-infra           # a Redis and Kafka of the run's own (see below)
+//   bash scripts/infra.sh up redis kafka && eval "$(bash scripts/infra.sh env redis kafka)"
 //   node bench/hot-path-cpu.mjs                        # 6,000 calls at c=1, 12,000 at c=16, 3 rounds
 //   node bench/hot-path-cpu.mjs --profile              # and a V8 CPU profile of each, under c=16
 //   node bench/hot-path-cpu.mjs --root /other/checkout # a built copy of the repository (before/after)
 //
 // Only gateway, relay and the fake upstream are started: billing and the other consumers of
 // usage.recorded are left out (their cost is not the hot path's), and the customer, its price and its
-// balance are published straight onto the compacted topics relay reads. Self-contained on purpose: it
+// balance are published straight onto the compacted topics relay reads. On a broker shared with other
+// platforms, their billing settles this run's usage.recorded and publishes the user's balance as it
+// knows it (none), and relay refuses the calls with 402 from then on: give the run a broker of its own.
+// A run with any failed call says so and exits 1. Self-contained on purpose: it
 // shares nothing with bench/lib, so the main bench can change without moving these numbers.
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
@@ -527,6 +531,11 @@ async function main() {
             `${result.rps.toFixed(0)} req/s; CPU ms/call gateway ${result.cpuMsPerCall.gateway.toFixed(3)}, relay ${result.cpuMsPerCall.relay.toFixed(3)}`,
         );
       }
+    }
+    const failed = rounds.reduce((sum, r) => sum + r.failed, 0);
+    if (failed > 0) {
+      process.exitCode = 1;
+      log(`${failed} calls failed: these numbers do not measure served calls`);
     }
     const summary = levels.map(({ concurrency }) => {
       const of = rounds.filter((r) => r.concurrency === concurrency);
