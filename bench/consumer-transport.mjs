@@ -118,7 +118,7 @@ async function measure({ busKind, variant, events }) {
 
   // Both variants load the same modules before the clock starts.
   void workspacePackage('@nestjs/core').NestFactory;
-  void workspacePackage('@tollgate/runtime/dist/event-transport').EventBusTransport;
+  void workspacePackage('@tollgate/runtime').EventBusTransport;
   const schema = z.object({ v: z.literal(1), n: z.number().int(), amount: z.number().int() });
   const tally = new Tally(events);
   // The clock starts when the consumer asks to join its group: what comes before (Nest building
@@ -168,7 +168,7 @@ async function measure({ busKind, variant, events }) {
 async function measureCalls({ variant, events: calls }) {
   const { z } = workspacePackage('zod');
   void workspacePackage('@nestjs/core').NestFactory;
-  void workspacePackage('@tollgate/runtime/dist/event-transport').EventBusTransport;
+  void workspacePackage('@tollgate/runtime').EventBusTransport;
   const schema = z.object({ v: z.literal(1), n: z.number().int(), amount: z.number().int() });
   const warmUp = 1000;
   const tally = new Tally(warmUp + calls);
@@ -305,7 +305,7 @@ async function startBusConsumer({ bus, topic, group, schema, tally }) {
 async function startNestTransport({ bus, topic, group, schema, tally }) {
   const { Controller, Module } = workspacePackage('@nestjs/common');
   const { NestFactory } = workspacePackage('@nestjs/core');
-  const { BusEvent, EventBusTransport } = workspacePackage('@tollgate/runtime/dist/event-transport');
+  const { BusEvent, EventBusTransport } = workspacePackage('@tollgate/runtime');
 
   class TallyController {
     settle(events) {
