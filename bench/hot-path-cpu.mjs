@@ -21,13 +21,24 @@
 // shares nothing with bench/lib, so the main bench can change without moving these numbers.
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
+
+const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
 
 const { values: args } = parseArgs({
   options: {
@@ -82,37 +93,6 @@ mkdirSync(workDir, { recursive: true });
 const log = (line) => console.error(`[hot-path-cpu ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 // ---- processes
-
-const PROFILER_PRELOAD = `'use strict';
-// Starts V8's sampling profiler when <dir>/start appears, writes <dir>/<service>.cpuprofile on SIGTERM.
-const { Session } = require('node:inspector');
-const { existsSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
-const dir = process.env.HPC_PROFILE_DIR;
-const session = new Session();
-session.connect();
-session.post('Profiler.enable');
-session.post('Profiler.setSamplingInterval', { interval: 250 });
-let started = false;
-const trigger = setInterval(() => {
-  if (!existsSync(join(dir, 'start'))) return;
-  clearInterval(trigger);
-  started = true;
-  session.post('Profiler.start');
-}, 50);
-trigger.unref();
-let written = false;
-const write = () => {
-  if (written || !started) return;
-  written = true;
-  session.post('Profiler.stop', (error, result) => {
-    if (!error) writeFileSync(join(dir, process.env.SERVICE_NAME + '.cpuprofile'), JSON.stringify(result.profile));
-  });
-};
-process.once('SIGTERM', write);
-process.once('SIGINT', write);
-process.once('exit', write);
-`;
 
 const children = [];
 
@@ -355,76 +335,6 @@ async function measure(url, customer, pids, calls, concurrency) {
   return { concurrency, ...load, rps: calls / load.seconds, cpuMsPerCall };
 }
 
-// ---- CPU profile summary: self time per function and per package, inclusive time per function
-
-function packageOf(url) {
-  if (!url) return '(V8: program, GC, native)';
-  if (url.startsWith('node:')) return 'node core';
-  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (nm) return nm[1];
-  const own = /\/(apps|libs)\/([^/]+)\//.exec(url);
-  return own ? `${own[1]}/${own[2]}` : url;
-}
-
-function frameName({ functionName, url, lineNumber }) {
-  const short = url
-    .replace(/^file:\/\//, '')
-    .replace(/^.*\/node_modules\//, '')
-    .replace(/^.*\/(apps|libs)\//, '$1/');
-  return url === ''
-    ? functionName || '(anonymous)'
-    : `${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`;
-}
-
-function summarizeProfile(file, top = 30) {
-  const profile = JSON.parse(readFileSync(file, 'utf8'));
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const self = new Map();
-  for (let i = 0; i < profile.samples.length; i++) {
-    // A sample's weight is the time until the next one.
-    const delta = profile.timeDeltas[i + 1] ?? 0;
-    self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + delta);
-  }
-  const functions = new Map();
-  const packages = new Map();
-  const inclusive = new Map();
-  let total = 0;
-  let idle = 0;
-  for (const [id, micros] of self) {
-    const { callFrame } = byId.get(id);
-    if (callFrame.functionName === '(idle)') {
-      idle += micros;
-      continue;
-    }
-    const name = frameName(callFrame);
-    functions.set(name, (functions.get(name) ?? 0) + micros);
-    const pkg = packageOf(callFrame.url);
-    packages.set(pkg, (packages.get(pkg) ?? 0) + micros);
-    total += micros;
-    const seen = new Set();
-    for (let at = id; at !== undefined; at = parent.get(at)) {
-      const frame = frameName(byId.get(at).callFrame);
-      if (seen.has(frame)) continue;
-      seen.add(frame);
-      inclusive.set(frame, (inclusive.get(frame) ?? 0) + micros);
-    }
-  }
-  const ranked = (map, n = top) =>
-    [...map]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([name, micros]) => ({ name, ms: Math.round(micros / 100) / 10, share: micros / total }));
-  return {
-    busyMs: total / 1000,
-    idleMs: idle / 1000,
-    selfByPackage: ranked(packages, 20),
-    selfByFunction: ranked(functions),
-    inclusiveByFunction: ranked(inclusive, 80),
-  };
-}
-
 // ---- the run
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -437,8 +347,8 @@ async function main() {
   let preload = [];
   if (args.profile) {
     mkdirSync(profileDir);
-    writeFileSync(join(workDir, 'profiler.preload.cjs'), PROFILER_PRELOAD);
-    preload = ['--require', join(workDir, 'profiler.preload.cjs')];
+    // This checkout's preload, also for a --root checkout that may not have it.
+    preload = ['--require', PROFILER_PRELOAD];
   }
 
   log(`root ${ROOT}, logs in ${workDir}`);
@@ -461,7 +371,7 @@ async function main() {
     HOST: '127.0.0.1',
     TOLLGATE_WORKERS: '1',
     OTEL_EXPORTER_OTLP_ENDPOINT: '',
-    HPC_PROFILE_DIR: profileDir,
+    BENCH_CPU_PROFILE_DIR: profileDir,
     nodeArgs: preload,
   };
   const relay = startProcess('relay', join(ROOT, 'apps/relay/dist/main.js'), [], {
@@ -559,8 +469,9 @@ async function main() {
     if (args.profile) {
       profiles = {};
       for (const service of ['gateway', 'relay']) {
-        const file = join(profileDir, `${service}.cpuprofile`);
-        profiles[service] = { file, ...summarizeProfile(file) };
+        const name = readdirSync(profileDir).find((entry) => entry.startsWith(`${service}.`));
+        const file = join(profileDir, name);
+        profiles[service] = { file, ...summarizeCpuProfile(file, { top: 30, inclusive: 80 }) };
       }
     }
 
@@ -584,11 +495,11 @@ async function main() {
     }
     if (profiles) {
       for (const [service, p] of Object.entries(profiles)) {
-        console.log(`\n${service}: busy ${p.busyMs.toFixed(0)} ms (${p.file})`);
-        for (const f of p.selfByPackage.slice(0, 12))
+        console.log(`\n${service}: busy ${p.totalMs.toFixed(0)} ms (${p.file})`);
+        for (const f of p.packages.slice(0, 12))
           console.log(`  ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.name}`);
         console.log('  -- self by function');
-        for (const f of p.selfByFunction.slice(0, 20))
+        for (const f of p.functions.slice(0, 20))
           console.log(`  ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.name}`);
       }
     }
