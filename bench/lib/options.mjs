@@ -8,7 +8,7 @@ export const USAGE = `Usage: node bench/run.mjs [options]      (npm run bench --
   --smoke              every scenario for a few seconds, no Portkey install needed if cached; for npm test
   --only a,b           scenarios among ${SCENARIOS.join(', ')} (default: all)
   --rounds N           rounds per scenario, targets alternating (default 3; smoke 1)
-  --workers N|auto     gateway and relay worker processes (TOLLGATE_WORKERS_*; default 2)
+  --workers N|auto     gateway and relay worker processes (TOLLGATE_WORKERS_*; default 1)
   --stream-levels a,b  concurrent streams to try (default 1000,5000,10000)
   --infra own|env      own PostgreSQL/Redis/Kafka via scripts/infra.sh (default) or the ones in the environment
   --no-portkey         leave Portkey's gateway out
@@ -25,7 +25,7 @@ export function parseOptions(argv) {
       smoke: { type: 'boolean', default: false },
       only: { type: 'string' },
       rounds: { type: 'string' },
-      workers: { type: 'string', default: '2' },
+      workers: { type: 'string', default: '1' },
       'stream-levels': { type: 'string' },
       infra: { type: 'string', default: 'own' },
       'no-portkey': { type: 'boolean', default: false },
