@@ -3,15 +3,8 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 
 /** A loopback port nothing listens on right now (another process may still take it first). */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.unref();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-  return port;
+  const [port] = await freePorts(1);
+  return port!;
 }
 
 /**
@@ -21,23 +14,10 @@ export async function freePort(): Promise<number> {
 export async function freePorts(count: number): Promise<number[]> {
   const servers = Array.from({ length: count }, () => createServer());
   try {
-    await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise<void>((resolve, reject) => {
-            server.once('error', reject);
-            server.listen(0, '127.0.0.1', resolve);
-          }),
-      ),
-    );
+    await Promise.all(servers.map((server) => listen(server, '127.0.0.1')));
     return servers.map((server) => (server.address() as AddressInfo).port);
   } finally {
-    await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
-      ),
-    );
+    await Promise.all(servers.map(close));
   }
 }
 
