@@ -1,22 +1,21 @@
 import { chargeQuota, ErrorCode, type BillingPrice, type UsageRecorded } from '@tollgate/contracts';
 import { MemoryKvStore } from '@tollgate/kv';
-import { MetricsService, type Logger } from '@tollgate/platform';
+import { MetricsService } from '@tollgate/platform';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import { aMetering } from '../../test/support/metering';
+import { IN_DOLLARS } from '../pricing/call-cost';
 import type { CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType } from '../providers';
-import { PerCallClaims } from '../quota/account-claims';
-import { QuotaReservations, userAccount } from '../quota/quota-reservations';
+import { userAccount } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
 import { CallLifecycle, type AcceptedCall, type ModelCall, type RelayedAnswer } from './call-lifecycle';
 import { ClientGoneError, type ClientReply } from './client-reply';
-import { Metering } from './metering';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 import { unreadableAnswer } from './upstream-failure';
 
-const silent = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as Logger;
 const USAGE = { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 0 };
 /** What every call here reserves at the second model's price (the first costs a hundred times more). */
 const SECOND_ESTIMATE = chargeQuota(
@@ -86,17 +85,12 @@ function setup(served: string[], balance = 1_000_000) {
   const lifecycle = new CallLifecycle({
     access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
     prices: new PriceBook({ get: (key) => prices.get(key) }),
-    metering: new Metering({
-      reservations: new QuotaReservations(
-        new PerCallClaims(kv, { reservationTtlMs: 60_000, holdMs: 60_000 }),
-        { quotaOf: () => balance },
-      ),
-      sink: { record: async (event) => void events.push(event) },
+    metering: aMetering({
+      kv,
+      quotaOf: () => balance,
+      events,
       metrics,
-      logger: silent,
-      estimatePolicy: { defaultMaxOutputTokens: 100 },
-      now: () => 0,
-      costTerms: () => ({ currency: 'USD', rubPerUsd: '90' }),
+      costTerms: IN_DOLLARS,
     }),
     dispatcher: { dispatch } as unknown as UpstreamDispatcher,
     metrics,

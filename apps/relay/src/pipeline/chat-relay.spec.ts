@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import { chargeQuota, ErrorCode, type BillingPrice, type UsageRecorded } from '@tollgate/contracts';
 import { MemoryKvStore } from '@tollgate/kv';
-import { MetricsService, type Logger } from '@tollgate/platform';
+import { MetricsService } from '@tollgate/platform';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import { aMetering, silentLogger } from '../../test/support/metering';
 import type { CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import { PriceBook } from '../pricing/price-book';
@@ -10,20 +11,17 @@ import { adapterForChannelType } from '../providers';
 import type { ChatCompletionChunk } from '../canonical';
 import { anthropicMessagesProtocol } from '../dialects/anthropic/messages.protocol';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
-import { PerCallClaims } from '../quota/account-claims';
-import { QuotaReservations, userAccount } from '../quota/quota-reservations';
+import { userAccount } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
 import { callCost, type CostTerms } from '../pricing/call-cost';
 import { ChatRelay } from './chat-relay';
 import { ClientGoneError, type ClientReply } from './client-reply';
-import { Metering } from './metering';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 
 const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 /** The callers here keep their accounts in rubles: costs are told at this rate. */
 const IN_RUBLES: CostTerms = { currency: 'RUB', rubPerUsd: '92.5' };
-const silent = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as Logger;
 /** One token per word: enough to tell counted usage from reported usage. */
 const countWords = (text: string) => text.split(/\s+/).filter((w) => w !== '').length;
 /** The client body's size the tests claim: the reservation's prompt bound. */
@@ -114,21 +112,10 @@ function setup(balance: number, upstream: string | Error) {
   const relay = new ChatRelay({
     access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
     prices: new PriceBook({ get: (key) => prices.get(key) }),
-    metering: new Metering({
-      reservations: new QuotaReservations(
-        new PerCallClaims(kv, { reservationTtlMs: 60_000, holdMs: 60_000 }),
-        { quotaOf: () => balance },
-      ),
-      sink: { record: async (event) => void events.push(event) },
-      metrics,
-      logger: silent,
-      estimatePolicy: { defaultMaxOutputTokens: 100 },
-      now: () => 0,
-      costTerms: () => IN_RUBLES,
-    }),
+    metering: aMetering({ kv, quotaOf: () => balance, events, metrics, costTerms: IN_RUBLES }),
     dispatcher: { dispatch } as unknown as UpstreamDispatcher,
     metrics,
-    logger: silent,
+    logger: silentLogger,
     tokens,
     now: () => 0,
   });

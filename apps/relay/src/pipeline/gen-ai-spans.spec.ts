@@ -6,26 +6,22 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import type { BillingPrice } from '@tollgate/contracts';
-import { MemoryKvStore } from '@tollgate/kv';
-import { MetricsService, type Logger } from '@tollgate/platform';
+import { MetricsService } from '@tollgate/platform';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import { aMetering, silentLogger } from '../../test/support/metering';
 import type { CallerAccess } from '../access/caller-access';
 import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType } from '../providers';
 import type { ChatCompletionChunk } from '../canonical';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
-import { PerCallClaims } from '../quota/account-claims';
-import { QuotaReservations } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
 import { ChatRelay } from './chat-relay';
 import type { ClientReply } from './client-reply';
 import { GEN_AI, GenAiSpans, passThroughGenAiOperation } from './gen-ai-spans';
 import { IN_DOLLARS } from '../pricing/call-cost';
-import { Metering } from './metering';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 
-const silent = { warn: () => undefined, error: () => undefined, info: () => undefined } as unknown as Logger;
 const PROMPT = 'the secret plan is under the blue stone';
 const ANSWER_WORDS = ['classified', 'launch', 'codes'];
 
@@ -89,22 +85,10 @@ async function relayOneStream(spans: GenAiSpans | undefined): Promise<SilentRepl
   const relay = new ChatRelay({
     access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
     prices: new PriceBook({ get: (key) => prices.get(key) }),
-    metering: new Metering({
-      reservations: new QuotaReservations(
-        new PerCallClaims(new MemoryKvStore(), { reservationTtlMs: 60_000, holdMs: 60_000 }),
-        { quotaOf: () => 1_000_000 },
-      ),
-      sink: { record: async () => undefined },
-      metrics,
-      logger: silent,
-      estimatePolicy: { defaultMaxOutputTokens: 100 },
-      now,
-      spans,
-      costTerms: () => IN_DOLLARS,
-    }),
+    metering: aMetering({ metrics, now, spans, costTerms: IN_DOLLARS }),
     dispatcher: { dispatch } as unknown as UpstreamDispatcher,
     metrics,
-    logger: silent,
+    logger: silentLogger,
     tokens: { countTextTokens: () => 1, countPromptTokens: () => 1 },
     now,
   });
