@@ -32,6 +32,36 @@ describe('PriceBook', () => {
     expect(book.quote('gpt-4o-mini', 'default').price.group_ratio).toBe('1');
   });
 
+  it('keeps one quote per price entry and ratio, and quotes a republished price anew', () => {
+    const prices = new Map(entries);
+    const live = new PriceBook({ get: (key) => prices.get(key) });
+    const first = live.quote('gpt-4o-mini', 'vip');
+    expect(live.quote('gpt-4o-mini', 'vip')).toBe(first);
+    expect(live.quote('gpt-4o-mini', 'default')).not.toBe(first);
+    const usage = { prompt_tokens: 1000, completion_tokens: 1000, cached_tokens: 0 };
+    expect(actualQuota(first, usage)).toBe(188); // (150 + 600) µ$ × 0.5 = 187.5 → 188
+
+    prices.set('model:gpt-4o-mini', {
+      ...prices.get('model:gpt-4o-mini')!,
+      output_price: '1.2',
+    } as BillingPrice);
+    expect(actualQuota(live.quote('gpt-4o-mini', 'vip'), usage)).toBe(338); // (150 + 1200) × 0.5 = 337.5
+    prices.set('group:vip', { v: 1, kind: 'group_ratio', group: 'vip', ratio: '1', updated_at: 1 });
+    expect(actualQuota(live.quote('gpt-4o-mini', 'vip'), usage)).toBe(675);
+    expect(actualQuota(first, usage)).toBe(188);
+  });
+
+  it('charges a quote built by hand on its own prices', () => {
+    const usage = { prompt_tokens: 2, completion_tokens: 0, cached_tokens: 0 };
+    const quote = (input: string) => ({
+      model: 'm',
+      contextWindow: 0,
+      price: { input, output: '0', cached_input: '0', group_ratio: '1' },
+    });
+    expect(actualQuota(quote('1'), usage)).toBe(1);
+    expect(actualQuota(quote('3'), usage)).toBe(3);
+  });
+
   it('refuses an unpriced model with a 404 that names it', () => {
     try {
       book.quote('no-such-model', 'default');

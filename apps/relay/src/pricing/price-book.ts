@@ -1,9 +1,11 @@
 import {
-  chargeQuota,
+  chargeQuotaScaled,
   ErrorCode,
   priceKey,
+  scalePriceSnapshot,
   type BillingPrice,
   type PriceSnapshot,
+  type ScaledPrice,
   type TokenUsage,
 } from '@tollgate/contracts';
 import { RelayError } from '../errors/relay-error';
@@ -22,9 +24,36 @@ export interface Quote {
 
 /** A group without a ratio of its own pays list prices. */
 const LIST_PRICE_RATIO = '1';
+/** The ratio key of a group without one. */
+const LIST_PRICE = Object.freeze({});
+
+type ModelPrice = Extract<BillingPrice, { kind: 'model' }>;
+type GroupRatio = Extract<BillingPrice, { kind: 'group_ratio' }>;
+
+/**
+ * Each snapshot's scaled form, made on its first charge. Snapshots are frozen (the book's) or built
+ * once by their caller, never changed afterwards, so the scaled form stays theirs.
+ */
+const scaledPrices = new WeakMap<PriceSnapshot, ScaledPrice>();
+
+function scaled(price: PriceSnapshot): ScaledPrice {
+  let found = scaledPrices.get(price);
+  if (found === undefined) {
+    found = scalePriceSnapshot(price);
+    scaledPrices.set(price, found);
+  }
+  return found;
+}
 
 /** Prices from the billing.price read model: `model:<name>` entries, `group:<name>` ratios, the rate. */
 export class PriceBook {
+  /**
+   * One quote per model entry and ratio entry, parsed and scaled once: the read model replaces an
+   * entry's object when billing publishes a new price, so a changed price is a new key and the old
+   * quote goes with its entry.
+   */
+  private readonly quotes = new WeakMap<ModelPrice, WeakMap<GroupRatio | typeof LIST_PRICE, Quote>>();
+
   constructor(private readonly prices: PriceLookup) {}
 
   /** Throws ModelNotFound (404) for a model the catalogue does not price: it cannot be billed. */
@@ -33,17 +62,19 @@ export class PriceBook {
     if (entry === undefined || entry.kind !== 'model') {
       throw new RelayError(ErrorCode.ModelNotFound, `The model ${model} does not exist or has no price`);
     }
-    const ratio = this.prices.get(priceKey.group(group));
-    return {
-      model: entry.model,
-      contextWindow: entry.context_window,
-      price: {
-        input: entry.input_price,
-        output: entry.output_price,
-        cached_input: entry.cached_input_price,
-        group_ratio: ratio?.kind === 'group_ratio' ? ratio.ratio : LIST_PRICE_RATIO,
-      },
-    };
+    const found = this.prices.get(priceKey.group(group));
+    const ratio: GroupRatio | typeof LIST_PRICE = found?.kind === 'group_ratio' ? found : LIST_PRICE;
+    let byRatio = this.quotes.get(entry);
+    if (byRatio === undefined) {
+      byRatio = new WeakMap();
+      this.quotes.set(entry, byRatio);
+    }
+    let quote = byRatio.get(ratio);
+    if (quote === undefined) {
+      quote = quoteOf(entry, found?.kind === 'group_ratio' ? found.ratio : LIST_PRICE_RATIO);
+      byRatio.set(ratio, quote);
+    }
+    return quote;
   }
 
   /** Rubles per dollar as billing last published it (markup included); undefined until it has. */
@@ -56,6 +87,16 @@ export class PriceBook {
   has(model: string): boolean {
     return this.prices.get(priceKey.model(model))?.kind === 'model';
   }
+}
+
+function quoteOf(entry: ModelPrice, groupRatio: string): Quote {
+  const price: PriceSnapshot = Object.freeze({
+    input: entry.input_price,
+    output: entry.output_price,
+    cached_input: entry.cached_input_price,
+    group_ratio: groupRatio,
+  });
+  return Object.freeze({ model: entry.model, contextWindow: entry.context_window, price });
 }
 
 export interface EstimateInput {
@@ -89,13 +130,13 @@ export function promptWithinContext(quote: Quote, promptTokens: number): number 
  * the prompt here is an upper bound, and the real prompt may be shorter and leave room for more.
  */
 export function estimateQuota(quote: Quote, input: EstimateInput, policy: EstimatePolicy): number {
-  return chargeQuota(
+  return chargeQuotaScaled(
     {
       prompt_tokens: input.promptTokens,
       completion_tokens: outputBound(quote, input, policy),
       cached_tokens: 0,
     },
-    quote.price,
+    scaled(quote.price),
   );
 }
 
@@ -115,8 +156,9 @@ export function outputBound(quote: Quote, input: EstimateInput, policy: Estimate
  * with the billing formula itself so that rounding is the same.
  */
 export function affordableOutputTokens(quote: Quote, promptTokens: number, left: number): number {
+  const price = scaled(quote.price);
   const cost = (output: number) =>
-    chargeQuota({ prompt_tokens: promptTokens, completion_tokens: output, cached_tokens: 0 }, quote.price);
+    chargeQuotaScaled({ prompt_tokens: promptTokens, completion_tokens: output, cached_tokens: 0 }, price);
   if (left <= 0 || cost(0) > left) return 0;
   let low = 0;
   let high = 1;
@@ -131,8 +173,8 @@ export function affordableOutputTokens(quote: Quote, promptTokens: number, left:
 
 /** The real charge. Cached tokens above the prompt (a confused upstream) are capped rather than refused. */
 export function actualQuota(quote: Quote, usage: TokenUsage): number {
-  return chargeQuota(
+  return chargeQuotaScaled(
     { ...usage, cached_tokens: Math.min(usage.cached_tokens, usage.prompt_tokens) },
-    quote.price,
+    scaled(quote.price),
   );
 }

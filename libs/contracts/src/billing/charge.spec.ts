@@ -1,4 +1,13 @@
-import { chargeQuota, type PriceSnapshot, type TokenUsage } from './charge';
+import fc from 'fast-check';
+import {
+  chargeQuota,
+  chargeQuotaScaled,
+  PRICE_DECIMAL_DIGITS,
+  scalePriceSnapshot,
+  type PriceSnapshot,
+  type TokenUsage,
+} from './charge';
+import { toScaledInteger } from './decimal';
 
 const usage = (prompt: number, completion: number, cached = 0): TokenUsage => ({
   prompt_tokens: prompt,
@@ -104,4 +113,84 @@ describe('chargeQuota', () => {
       expect(() => chargeQuota(usage(1, 1), price('1', '1', '1', bad))).toThrow(RangeError);
     },
   );
+});
+
+describe('chargeQuotaScaled', () => {
+  /** The charge as written before prices were scaled once: every price parsed inside the formula. */
+  const parsedPerCall = (u: TokenUsage, p: PriceSnapshot): number => {
+    const scaled = (value: string) => toScaledInteger(value, PRICE_DECIMAL_DIGITS);
+    const prompt = BigInt(u.prompt_tokens);
+    const cached = BigInt(u.cached_tokens);
+    const perMillion =
+      (prompt - cached) * scaled(p.input) +
+      BigInt(u.completion_tokens) * scaled(p.output) +
+      cached * scaled(p.cached_input);
+    const denominator = 1_000_000n * 10n ** 24n;
+    return Number((perMillion * 500_000n * scaled(p.group_ratio) + denominator - 1n) / denominator);
+  };
+
+  const decimal = (maxWhole: number) =>
+    fc
+      .tuple(
+        fc.nat(maxWhole),
+        fc.integer({ min: 0, max: PRICE_DECIMAL_DIGITS }),
+        fc.bigInt(0n, 10n ** 12n - 1n),
+      )
+      .map(([whole, digits, fraction]) =>
+        digits === 0
+          ? String(whole)
+          : `${whole}.${String(fraction % 10n ** BigInt(digits)).padStart(digits, '0')}`,
+      );
+  const prices = fc.record({
+    input: decimal(200),
+    output: decimal(600),
+    cached_input: decimal(200),
+    group_ratio: decimal(3),
+  });
+  const usages = fc
+    .tuple(fc.nat(2_000_000), fc.nat(2_000_000), fc.nat(2_000_000))
+    .map(([prompt, completion, cached]) => usage(prompt, completion, Math.min(cached, prompt)));
+
+  it('charges exactly what the decimal prices charge, for any prices and usage', () => {
+    fc.assert(
+      fc.property(usages, prices, (u, p) => {
+        const charge = chargeQuotaScaled(u, scalePriceSnapshot(p));
+        expect(charge).toBe(chargeQuota(u, p));
+        expect(charge).toBe(parsedPerCall(u, p));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('charges one scaled price for many usages as it charges each alone', () => {
+    const scaled = scalePriceSnapshot(price('2.5', '10', '1.25', '0.75'));
+    fc.assert(
+      fc.property(usages, (u) => {
+        expect(chargeQuotaScaled(u, scaled)).toBe(chargeQuota(u, price('2.5', '10', '1.25', '0.75')));
+      }),
+    );
+  });
+
+  it('scales each price and the ratio by 10^12', () => {
+    expect(scalePriceSnapshot(price('2.5', '0.000000000001', '0', '1'))).toEqual({
+      input: 2_500_000_000_000n,
+      output: 1n,
+      cached_input: 0n,
+      group_ratio: 1_000_000_000_000n,
+    });
+  });
+
+  it.each(['-1', '1e-6', '', '0.0000000000001'])('refuses to scale the malformed price "%s"', (bad) => {
+    expect(() => scalePriceSnapshot(price(bad, '1'))).toThrow(RangeError);
+    expect(() => scalePriceSnapshot(price('1', '1', '1', bad))).toThrow(RangeError);
+  });
+
+  it('refuses malformed usage on scaled prices as well', () => {
+    const scaled = scalePriceSnapshot(price('1', '1'));
+    expect(() => chargeQuotaScaled(usage(10, 0, 11), scaled)).toThrow(/cannot exceed/);
+    expect(() => chargeQuotaScaled(usage(-1, 0), scaled)).toThrow(RangeError);
+    expect(() =>
+      chargeQuotaScaled(usage(0, Number.MAX_SAFE_INTEGER), scalePriceSnapshot(price('0', '9999999'))),
+    ).toThrow(RangeError);
+  });
 });

@@ -26,6 +26,8 @@ export const PRICE_DECIMAL_DIGITS = 12;
 const SCALE = 10n ** BigInt(PRICE_DECIMAL_DIGITS);
 const TOKENS_PER_PRICE_UNIT = 1_000_000n;
 const DENOMINATOR = TOKENS_PER_PRICE_UNIT * SCALE * SCALE;
+const QUOTA_PER_USD_BIG = BigInt(QUOTA_PER_USD);
+const MAX_SAFE_QUOTA = BigInt(Number.MAX_SAFE_INTEGER);
 
 const tokenCount = (name: keyof TokenUsage, value: number): bigint => {
   if (!Number.isSafeInteger(value) || value < 0) {
@@ -33,6 +35,27 @@ const tokenCount = (name: keyof TokenUsage, value: number): bigint => {
   }
   return BigInt(value);
 };
+
+/** A `PriceSnapshot` with each price and the ratio scaled by 10^PRICE_DECIMAL_DIGITS: what the charge computes on. */
+export interface ScaledPrice {
+  readonly input: bigint;
+  readonly output: bigint;
+  readonly cached_input: bigint;
+  readonly group_ratio: bigint;
+}
+
+/**
+ * The snapshot's decimals as the charge's integers. Relay scales a price once when it changes and
+ * charges every call on the result; throws a RangeError on a malformed price.
+ */
+export function scalePriceSnapshot(price: PriceSnapshot): ScaledPrice {
+  return {
+    input: toScaledInteger(price.input, PRICE_DECIMAL_DIGITS),
+    output: toScaledInteger(price.output, PRICE_DECIMAL_DIGITS),
+    cached_input: toScaledInteger(price.cached_input, PRICE_DECIMAL_DIGITS),
+    group_ratio: toScaledInteger(price.group_ratio, PRICE_DECIMAL_DIGITS),
+  };
+}
 
 /**
  * THE charge, in quota units, used by relay (reservation and settlement) and billing alike:
@@ -44,6 +67,11 @@ const tokenCount = (name: keyof TokenUsage, value: number): bigint => {
  * Throws a RangeError on malformed usage (cached > prompt, negative or fractional counts) or prices.
  */
 export function chargeQuota(usage: TokenUsage, price: PriceSnapshot): number {
+  return chargeQuotaScaled(usage, scalePriceSnapshot(price));
+}
+
+/** `chargeQuota` on prices already scaled (`scalePriceSnapshot`): the formula itself. */
+export function chargeQuotaScaled(usage: TokenUsage, price: ScaledPrice): number {
   const prompt = tokenCount('prompt_tokens', usage.prompt_tokens);
   const completion = tokenCount('completion_tokens', usage.completion_tokens);
   const cached = tokenCount('cached_tokens', usage.cached_tokens);
@@ -53,13 +81,10 @@ export function chargeQuota(usage: TokenUsage, price: PriceSnapshot): number {
     );
   }
   const usdPerMillionTokens =
-    (prompt - cached) * toScaledInteger(price.input, PRICE_DECIMAL_DIGITS) +
-    completion * toScaledInteger(price.output, PRICE_DECIMAL_DIGITS) +
-    cached * toScaledInteger(price.cached_input, PRICE_DECIMAL_DIGITS);
-  const numerator =
-    usdPerMillionTokens * BigInt(QUOTA_PER_USD) * toScaledInteger(price.group_ratio, PRICE_DECIMAL_DIGITS);
+    (prompt - cached) * price.input + completion * price.output + cached * price.cached_input;
+  const numerator = usdPerMillionTokens * QUOTA_PER_USD_BIG * price.group_ratio;
   const quota = (numerator + DENOMINATOR - 1n) / DENOMINATOR;
-  if (quota > BigInt(Number.MAX_SAFE_INTEGER)) {
+  if (quota > MAX_SAFE_QUOTA) {
     throw new RangeError(`the charge (${quota} quota units) exceeds the largest safe integer`);
   }
   return Number(quota);
