@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import {
   METRICS,
   type MetricDefinition,
@@ -6,12 +6,15 @@ import {
   type MetricKeyOfType,
   type MetricLabel,
 } from './metrics.catalog';
+import { CounterMetric, HistogramMetric } from './metric-series';
 
-type AnyMetric = Counter<string> | Gauge<string> | Histogram<string>;
+type AnyMetric = CounterMetric<string> | Gauge<string> | HistogramMetric<string>;
 
 /**
  * One registry per service (several share a process in the embedded mode). Metrics come only from the
  * METRICS catalog and are created on first use, so a service exposes just the ones it records.
+ * Counters and histograms bind their series once per label combination (`labels(…)`, metric-series.ts);
+ * gauges are prom-client's own.
  */
 export class MetricsService {
   readonly registry = new Registry();
@@ -22,10 +25,11 @@ export class MetricsService {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  counter<K extends MetricKeyOfType<'counter'>>(key: K): Counter<MetricLabel<K>> {
-    return this.metric(key, (definition) => new Counter(this.configuration(definition))) as Counter<
-      MetricLabel<K>
-    >;
+  counter<K extends MetricKeyOfType<'counter'>>(key: K): CounterMetric<MetricLabel<K>> {
+    return this.metric(
+      key,
+      (definition) => new CounterMetric(definition.name, definition.help, definition.labels, this.registry),
+    ) as CounterMetric<MetricLabel<K>>;
   }
 
   gauge<K extends MetricKeyOfType<'gauge'>>(key: K): Gauge<MetricLabel<K>> {
@@ -34,12 +38,14 @@ export class MetricsService {
     >;
   }
 
-  histogram<K extends MetricKeyOfType<'histogram'>>(key: K): Histogram<MetricLabel<K>> {
+  histogram<K extends MetricKeyOfType<'histogram'>>(key: K): HistogramMetric<MetricLabel<K>> {
     return this.metric(
       key,
       (definition) =>
-        new Histogram({ ...this.configuration(definition), buckets: [...(definition.buckets ?? [])] }),
-    ) as Histogram<MetricLabel<K>>;
+        new HistogramMetric(definition.name, definition.help, definition.labels, this.registry, [
+          ...(definition.buckets ?? []),
+        ]),
+    ) as HistogramMetric<MetricLabel<K>>;
   }
 
   /** The exposition text for a scrape. */
