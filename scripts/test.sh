@@ -19,8 +19,13 @@ step() { printf '\n=== %s ===\n' "$1"; }
 steps_file="$reports/steps.tsv"
 run_started=$(date +%s)
 timed() { # name, start (epoch seconds)
-  printf '%s\t%s\n' "$1" "$(($(date +%s) - $2))" >>"$steps_file"
+  local now; now=$(date +%s)
+  printf '%s\t%s\t%s\t%s\n' "$1" "$((now - $2))" "$2" "$now" >>"$steps_file"
 }
+# How busy the machine's cores were, for the summary's "CPU busy" per step (a step that leaves cores
+# idle has room for work beside it; one that keeps both busy only gets faster with less work).
+( while :; do printf '%s %s\n' "$(date +%s)" "$(head -n 1 /proc/stat)"; sleep 2; done ) >"$reports/cpu.log" 2>/dev/null &
+cpu_sampler_pid=$!
 
 # Real infrastructure takes longest on a fresh machine (apt, Maven): start it first, in the background.
 infra_log="$reports/infra.log"
@@ -38,7 +43,10 @@ promtool_pid=$!
 python_sdks_log="$reports/python-sdks.log"
 bash scripts/python-sdks.sh >"$python_sdks_log" 2>&1 &
 python_sdks_pid=$!
-cleanup() { bash scripts/infra.sh down >>"$infra_log" 2>&1 || true; }
+cleanup() {
+  kill "$cpu_sampler_pid" 2>/dev/null || true
+  bash scripts/infra.sh down >>"$infra_log" 2>&1 || true
+}
 trap cleanup EXIT
 
 step "lint, format and type-check"
