@@ -25,7 +25,7 @@ import { benchTargets } from './lib/targets.mjs';
 import { REPO_ROOT } from './lib/workspace.mjs';
 import { addedLatency } from './scenarios/added-latency.mjs';
 import { billingSettlement } from './scenarios/billing.mjs';
-import { profileHotPath } from './scenarios/profile.mjs';
+import { profileHotPath, profilerEnv } from './scenarios/profile.mjs';
 import { concurrentStreams } from './scenarios/streams.mjs';
 import { throughput } from './scenarios/throughput.mjs';
 import { timeToFirstToken } from './scenarios/ttft.mjs';
@@ -109,6 +109,9 @@ async function startEmbeddedTarget(upstream) {
 
 /** Everything measured on the main platforms, which are stopped at the end so the profiled one runs alone. */
 async function measureScenarios({ infra, upstream, portkey }) {
+  // The smoke run profiles the distributed Tollgate it measured, last (see profileInPlace).
+  const profileInPlace = options.smoke && options.scenarios.includes('profile');
+  const profileDir = join(logDir, 'cpu-profiles');
   // Both platforms start at once: the embedded one's start-up is hidden behind the distributed one's.
   const [distributed, embedded] = await Promise.allSettled([
     startTollgate({
@@ -117,6 +120,7 @@ async function measureScenarios({ infra, upstream, portkey }) {
       workers: options.workers,
       logDir,
       runId,
+      extraEnv: profileInPlace ? profilerEnv(profileDir) : {},
     }),
     startEmbeddedTarget(upstream),
   ]);
@@ -125,10 +129,7 @@ async function measureScenarios({ infra, upstream, portkey }) {
   if (tollgateEmbedded) cleanups.push(() => tollgateEmbedded.stop());
   if (distributed.status === 'rejected') throw distributed.reason;
   const tollgate = distributed.value;
-  cleanups.push(async () => {
-    await tollgate.bus.close();
-    await tollgate.platform.stop();
-  });
+  cleanups.push(() => tollgate.stop());
 
   const targets = benchTargets({
     upstreamUrl: upstream.url,
@@ -209,6 +210,18 @@ async function measureScenarios({ infra, upstream, portkey }) {
       burstEvents: options.burstEvents,
     }),
   );
+  if (profileInPlace) {
+    await scenario('profile', () =>
+      profileHotPath({
+        upstream,
+        logDir,
+        runId,
+        durationSeconds: options.profileSeconds,
+        running: tollgate,
+        profileDir,
+      }),
+    );
+  }
   while (cleanups.length > cleanupsBefore) await cleanups.pop()();
 }
 
@@ -226,9 +239,12 @@ async function main() {
   const portkey = measured && options.portkey ? await startPortkey({ logDir }) : undefined;
   if (portkey) cleanups.push(() => portkey.stop());
   if (measured) await measureScenarios({ infra, upstream, portkey });
-  await scenario('profile', () =>
-    profileHotPath({ infra: infra.env, upstream, logDir, runId, durationSeconds: options.profileSeconds }),
-  );
+  // A full run profiles a Tollgate of its own, alone on the machine, after the others stopped.
+  if (!(measured && options.smoke)) {
+    await scenario('profile', () =>
+      profileHotPath({ infra: infra.env, upstream, logDir, runId, durationSeconds: options.profileSeconds }),
+    );
+  }
 
   results.loadAverage.atEnd = loadAverage();
   const argv = process.argv.slice(2).join(' ');

@@ -116,9 +116,16 @@ export async function startTollgate({ infra, upstreamUrl, workers, logDir, runId
     });
     await waitUntilServable(platform.url, customer);
     log(`Tollgate serves the bench key at ${platform.url}`);
+    let stopping;
     return {
       platform,
       bus,
+      /** Closes the seeding bus and stops every service, once however often it is called. */
+      stop: () =>
+        (stopping ??= (async () => {
+          await bus.close();
+          await platform.stop();
+        })()),
       customer,
       root,
       internalSecret,

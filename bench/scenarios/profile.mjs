@@ -1,6 +1,7 @@
 // CPU profile of the hot path: a second Tollgate (one worker each, so one profile per service) with
 // V8's sampling profiler (what --cpu-prof uses; started by lib/cpu-profiler.preload.cjs), driven by k6 at the throughput scenario's load; self time per function and per
-// package of the gateway and relay profiles.
+// package of the gateway and relay profiles. The smoke run profiles the Tollgate it measured instead
+// (started with `profilerEnv`), which spares npm test a third platform start.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,21 +11,40 @@ import { summarizeCpuProfile } from '../lib/cpu-profile.mjs';
 import { startTollgate } from '../lib/platform.mjs';
 import { benchTargets } from '../lib/targets.mjs';
 
-export async function profileHotPath({ infra, upstream, logDir, runId, durationSeconds, vus = 32 }) {
-  const profileDir = join(logDir, 'cpu-profiles');
+/** The environment that makes gateway and relay profilable: the profiler waits for `profileDir/start`. */
+export function profilerEnv(profileDir) {
   mkdirSync(profileDir, { recursive: true });
+  return {
+    NODE_OPTIONS: `--require ${join(dirname(fileURLToPath(import.meta.url)), '..', 'lib', 'cpu-profiler.preload.cjs')}`,
+    BENCH_CPU_PROFILE_DIR: profileDir,
+  };
+}
+
+/**
+ * `running`: a Tollgate already started with `profilerEnv(profileDir)` (smoke), profiled and then
+ * stopped here (profiles are written at exit); without it, one of its own is started and stopped.
+ */
+export async function profileHotPath({
+  infra,
+  upstream,
+  logDir,
+  runId,
+  durationSeconds,
+  vus = 32,
+  running,
+  profileDir = join(logDir, 'cpu-profiles'),
+}) {
   await upstream.setLatency(0);
-  const tollgate = await startTollgate({
-    infra,
-    upstreamUrl: upstream.url,
-    workers: 1,
-    logDir: join(logDir, 'profiled-services'),
-    runId: `${runId}_prof`,
-    extraEnv: {
-      NODE_OPTIONS: `--require ${join(dirname(fileURLToPath(import.meta.url)), '..', 'lib', 'cpu-profiler.preload.cjs')}`,
-      BENCH_CPU_PROFILE_DIR: profileDir,
-    },
-  });
+  const tollgate =
+    running ??
+    (await startTollgate({
+      infra,
+      upstreamUrl: upstream.url,
+      workers: 1,
+      logDir: join(logDir, 'profiled-services'),
+      runId: `${runId}_prof`,
+      extraEnv: profilerEnv(profileDir),
+    }));
   const pids = {
     gateway: tollgate.platform.services.gateway.pid,
     relay: tollgate.platform.services.relay.pid,
@@ -36,8 +56,9 @@ export async function profileHotPath({ infra, upstream, logDir, runId, durationS
       gatewayUrl: tollgate.platform.url,
       customer: tollgate.customer,
     });
-    // A short warm-up, then the profilers start (see the preload) for the measured load only.
-    await runChatLoad(target, { vus, durationSeconds: 3 });
+    // A short warm-up (a running Tollgate is warm already), then the profilers start (see the
+    // preload) for the measured load only.
+    if (!running) await runChatLoad(target, { vus, durationSeconds: 3 });
     writeFileSync(join(profileDir, 'start'), '');
     await new Promise((r) => setTimeout(r, 200));
     load = await runChatLoad(target, { vus, durationSeconds });
@@ -45,9 +66,8 @@ export async function profileHotPath({ infra, upstream, logDir, runId, durationS
       `profiled run: ${load.rps.toFixed(0)} req/s at c=${vus}, p99 ${load.p99.toFixed(1)} ms, errors ${(load.errorRate * 100).toFixed(2)}%`,
     );
   } finally {
-    await tollgate.bus.close();
     // Profiles are written when the processes exit.
-    await tollgate.platform.stop();
+    await tollgate.stop();
   }
   const files = readdirSync(profileDir);
   const summaries = {};
