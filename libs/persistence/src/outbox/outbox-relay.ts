@@ -20,8 +20,14 @@ export interface OutboxRelayOptions {
   logger: OutboxRelayLogger;
   /** Rows published per transaction. */
   batchSize?: number;
-  /** Poll period when nobody nudges. */
+  /**
+   * Poll period when nobody nudges. Every writer nudges its relay after commit, so the poll only
+   * picks up rows nobody told this relay about (another replica's, or a crash between commit and
+   * nudge): seconds are fine, and each poll is a transaction on an otherwise idle database.
+   */
   pollIntervalMs?: number;
+  /** The wait before trying again when another relay holds older rows. */
+  behindRetryMs?: number;
   /** Delay after consecutive publish failures. */
   backoff?: OutboxRelayBackoff;
   /** Published rows are kept this long (for inspection), then deleted. */
@@ -39,7 +45,8 @@ type BatchOutcome = { kind: 'published'; count: number } | { kind: 'behind-anoth
 
 const DEFAULTS = {
   batchSize: 100,
-  pollIntervalMs: 200,
+  pollIntervalMs: 2_000,
+  behindRetryMs: 200,
   backoff: { initialMs: 500, maxMs: 30_000 },
   retentionMs: 24 * 60 * 60 * 1000,
   purgeIntervalMs: 60_000,
@@ -70,6 +77,7 @@ export class OutboxRelay {
   private readonly logger: OutboxRelayLogger;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
+  private readonly behindRetryMs: number;
   private readonly backoff: OutboxRelayBackoff;
   private readonly retentionMs: number;
   private readonly purgeIntervalMs: number;
@@ -93,6 +101,7 @@ export class OutboxRelay {
     this.logger = options.logger;
     this.batchSize = options.batchSize ?? DEFAULTS.batchSize;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.pollIntervalMs;
+    this.behindRetryMs = options.behindRetryMs ?? DEFAULTS.behindRetryMs;
     this.backoff = options.backoff ?? DEFAULTS.backoff;
     this.retentionMs = options.retentionMs ?? DEFAULTS.retentionMs;
     this.purgeIntervalMs = options.purgeIntervalMs ?? DEFAULTS.purgeIntervalMs;
@@ -150,12 +159,15 @@ export class OutboxRelay {
     this.nudgedDuringRound = false;
     let nextDelayMs = this.pollIntervalMs;
     try {
-      await this.exclusive(async () => {
-        await this.drain();
+      const behind = await this.exclusive(async () => {
+        const drained = await this.drainRows();
         await this.purgeIfDue();
         await this.reportLagIfDue();
+        return drained.behindAnotherRelay;
       });
       this.consecutiveFailures = 0;
+      // The relay ahead may stop after its own batch, and nothing nudges this one to take the rest.
+      if (behind) nextDelayMs = Math.min(nextDelayMs, this.behindRetryMs);
       if (this.nudgedDuringRound) nextDelayMs = 0;
     } catch (error) {
       this.consecutiveFailures += 1;
@@ -174,12 +186,16 @@ export class OutboxRelay {
   }
 
   private async drain(): Promise<number> {
+    return (await this.drainRows()).published;
+  }
+
+  private async drainRows(): Promise<{ published: number; behindAnotherRelay: boolean }> {
     let published = 0;
     for (;;) {
       const outcome = await this.publishBatch();
-      if (outcome.kind === 'behind-another-relay') return published;
+      if (outcome.kind === 'behind-another-relay') return { published, behindAnotherRelay: true };
       published += outcome.count;
-      if (outcome.count < this.batchSize) return published;
+      if (outcome.count < this.batchSize) return { published, behindAnotherRelay: false };
     }
   }
 
