@@ -1,16 +1,25 @@
 #!/usr/bin/env node
-// Embedded mode's resident memory (bench/ANALYSIS.md, "Embedded memory"): the platform as the bench
-// starts it (fresh data directory, the bench's customer seeded), its RSS idle, its peak RSS under a k6
-// load of non-streaming calls on the fake upstream, and idle again after. Build first.
+// Embedded mode's resident memory and idle CPU (bench/ANALYSIS.md, "Embedded memory"): the platform
+// as the bench starts it (fresh data directory, the bench's customer seeded), its RSS and CPU per
+// second idle, its peak RSS and CPU per call under a k6 load of non-streaming calls on the fake
+// upstream, and idle again after. Build first.
 //
-//   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64]
-import { mkdtempSync } from 'node:fs';
+//   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64] [--node-flags "--max-semi-space-size=4"]
+//                                  [--profile-dir <dir>] [--no-load]
+//
+// --node-flags starts the platform's Node with those flags (a wrapper standing in for process.execPath
+// while lib/embedded.mjs spawns it). --profile-dir writes a .cpuprofile of the platform's main thread
+// over the first idle window (after start-up and seeding) and prints its top functions and packages.
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
 import { startEmbeddedTollgate } from './lib/embedded.mjs';
 import { runChatLoad } from './lib/k6.mjs';
 import { startFakeUpstream } from './lib/platform.mjs';
+import { CLOCK_TICKS, processTable, treeOf } from './lib/proc.mjs';
 import { sampleRss, treeRss } from './lib/rss.mjs';
 
 const { values } = parseArgs({
@@ -18,45 +27,127 @@ const { values } = parseArgs({
     idle: { type: 'string', default: '20' },
     load: { type: 'string', default: '30' },
     vus: { type: 'string', default: '64' },
+    'node-flags': { type: 'string', default: '' },
+    'profile-dir': { type: 'string' },
+    'no-load': { type: 'boolean', default: false },
   },
 });
 const idleMs = Number(values.idle) * 1000;
 const mb = (bytes) => Math.round(bytes / 2 ** 20);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
 
 const logDir = mkdtempSync(join(tmpdir(), 'tollgate-embedded-memory-'));
+const nodeArgs = values['node-flags'].split(/\s+/).filter(Boolean);
+const profileDir = values['profile-dir'];
+if (profileDir) {
+  mkdirSync(profileDir, { recursive: true });
+  // The bench's profiler preload profiles a process by its SERVICE_NAME, which the embedded platform
+  // must not see (every service would take it as its own name): named here, for the preload alone.
+  const preload = join(logDir, 'profile-embedded.cjs');
+  writeFileSync(
+    preload,
+    `process.env.SERVICE_NAME = 'embedded';\nrequire(${JSON.stringify(PROFILER_PRELOAD)});\ndelete process.env.SERVICE_NAME;\n`,
+  );
+  nodeArgs.push('--require', preload);
+}
+
 const upstream = await startFakeUpstream({ logDir });
-const embedded = await startEmbeddedTollgate({ upstreamUrl: upstream.url, logDir, runId: 'memory' });
-const rss = () => mb(treeRss({ embedded: embedded.pid }).embedded);
+const realNode = process.execPath;
+let embedded;
 try {
-  await sleep(idleMs);
-  const idle = rss();
-  const sampler = sampleRss({ embedded: embedded.pid });
-  const load = await runChatLoad(
-    {
-      url: `${embedded.url}/v1/chat/completions`,
-      headers: { authorization: `Bearer ${embedded.customer.apiKey}` },
-      model: embedded.customer.model,
-    },
-    { vus: Number(values.vus), durationSeconds: Number(values.load) },
-  );
-  const peak = mb(sampler.stop().embedded);
-  await sleep(idleMs);
-  console.log(
-    JSON.stringify({
-      idleMb: idle,
-      underLoadPeakMb: peak,
-      idleAfterLoadMb: rss(),
-      load: {
-        vus: Number(values.vus),
-        seconds: Number(values.load),
-        rps: Math.round(load.rps),
-        errorRate: load.errorRate,
-      },
-      logDir,
-    }),
-  );
+  if (nodeArgs.length > 0) {
+    const wrapper = join(logDir, 'node-with-flags.sh');
+    const exports = profileDir
+      ? `export BENCH_CPU_PROFILE_DIR=${JSON.stringify(profileDir)} BENCH_CPU_PROFILE_SERVICES=embedded\n`
+      : '';
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\n${exports}exec ${JSON.stringify(realNode)} ${nodeArgs.map((a) => JSON.stringify(a)).join(' ')} "$@"\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    process.execPath = wrapper;
+  }
+  embedded = await startEmbeddedTollgate({ upstreamUrl: upstream.url, logDir, runId: 'memory' });
 } finally {
-  await embedded.stop();
+  process.execPath = realNode;
+}
+
+const rss = () => mb(treeRss({ embedded: embedded.pid }).embedded);
+const cpuTicks = () => {
+  const table = processTable();
+  return [...treeOf(table, embedded.pid)].reduce((sum, pid) => sum + table.get(pid).ticks, 0);
+};
+/** CPU ms per second of wall time over `ms` of doing nothing. */
+const idleCpu = async (ms) => {
+  const before = cpuTicks();
+  const started = performance.now();
+  await sleep(ms);
+  const cpuMs = ((cpuTicks() - before) * 1000) / CLOCK_TICKS;
+  return Math.round((cpuMs / (performance.now() - started)) * 1000);
+};
+
+let stopped = false;
+try {
+  // Start-up and seeding settle first (the first outbox rounds, JIT, the seeding's own garbage).
+  await sleep(5_000);
+  if (profileDir) writeFileSync(join(profileDir, 'start'), '');
+  const idleCpuMsPerS = await idleCpu(idleMs);
+  const idle = rss();
+  if (profileDir) {
+    // The preload writes the profile when the process is told to stop.
+    await embedded.stop();
+    stopped = true;
+    const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+    const summary = file && summarizeCpuProfile(join(profileDir, file), { top: 25 });
+    console.log(
+      JSON.stringify(
+        { nodeFlags: values['node-flags'], idleMb: idle, idleCpuMsPerS, profile: summary },
+        null,
+        1,
+      ),
+    );
+  }
+  let load;
+  let peak;
+  if (!values['no-load'] && !stopped) {
+    const sampler = sampleRss({ embedded: embedded.pid });
+    load = await runChatLoad(
+      {
+        url: `${embedded.url}/v1/chat/completions`,
+        headers: { authorization: `Bearer ${embedded.customer.apiKey}` },
+        model: embedded.customer.model,
+        processes: { own: { embedded: embedded.pid } },
+      },
+      { vus: Number(values.vus), durationSeconds: Number(values.load) },
+    );
+    peak = mb(sampler.stop().embedded);
+  }
+  const afterCpuMsPerS = load ? await idleCpu(idleMs) : undefined;
+  if (!stopped)
+    console.log(
+      JSON.stringify({
+        nodeFlags: values['node-flags'],
+        idleMb: idle,
+        idleCpuMsPerS,
+        ...(load && {
+          underLoadPeakMb: peak,
+          idleAfterLoadMb: rss(),
+          idleAfterLoadCpuMsPerS: afterCpuMsPerS,
+          load: {
+            vus: Number(values.vus),
+            seconds: Number(values.load),
+            rps: Math.round(load.rps),
+            errorRate: load.errorRate,
+            p50: load.p50,
+            p99: load.p99,
+            cpuMsPerCall: load.cpu && Number(load.cpu.ownPerCall.toFixed(3)),
+          },
+        }),
+        logDir,
+      }),
+    );
+} finally {
+  if (!stopped) await embedded.stop();
   await upstream.stop();
 }
