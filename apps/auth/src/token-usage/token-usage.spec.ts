@@ -1,23 +1,7 @@
 import { TokenStatus } from '@tollgate/contracts';
-import { afterCharge, totalsByToken } from './token-usage';
+import { afterCharge } from './token-usage';
 
 describe('token usage', () => {
-  it('sums each key’s events and keeps its latest use, ignoring events without a key', () => {
-    const event = (token_id: number | null, quota: number, created_at: number) => ({
-      event_id: `${token_id}-${created_at}`,
-      token_id,
-      quota,
-      created_at,
-    });
-
-    const totals = totalsByToken([event(1, 10, 100), event(2, 5, 90), event(1, 7, 95), event(null, 50, 200)]);
-
-    expect(totals).toEqual([
-      { tokenId: 1, quota: 17, lastUsedAt: 100 },
-      { tokenId: 2, quota: 5, lastUsedAt: 90 },
-    ]);
-  });
-
   const key = { status: TokenStatus.Enabled, remainQuota: 100, usedQuota: 0, unlimitedQuota: false };
 
   it('takes a charge from a limited key’s remainder', () => {

@@ -71,6 +71,25 @@ describe.each(INFRASTRUCTURES)('API key usage bookkeeping on %s infrastructure',
     );
   });
 
+  it('sums each key’s events published together, keeps its latest use, and charges keyless events to no key', async () => {
+    const one = await createKey({ name: 'one', remain_quota: 1000 });
+    const two = await createKey({ name: 'two', remain_quota: 1000 });
+
+    await publish([
+      usage(user.id, one.id, 10, 1_800_000_200),
+      usage(user.id, two.id, 5, 1_800_000_090),
+      aUsageRecorded({ user_id: user.id, token_id: null, quota: 50, created_at: 1_800_000_300 }),
+      usage(user.id, one.id, 7, 1_800_000_100),
+    ]);
+
+    const counted = await eventually('the usage on both keys', async () => {
+      const [readOne, readTwo] = await Promise.all([readKey(one.id), readKey(two.id)]);
+      return readOne.used_quota === 17 && readTwo.used_quota === 5 ? { readOne, readTwo } : undefined;
+    });
+    expect(counted.readOne).toMatchObject({ remain_quota: 983, accessed_time: 1_800_000_200 });
+    expect(counted.readTwo).toMatchObject({ remain_quota: 995, accessed_time: 1_800_000_090 });
+  });
+
   it('leaves an unlimited key enabled with its remainder untouched', async () => {
     const key = await createKey({ name: 'unlimited', unlimited_quota: true, remain_quota: 0 });
 
