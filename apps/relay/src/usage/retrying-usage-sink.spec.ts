@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,29 @@ function aBroker() {
   };
 }
 
+/**
+ * A broker that, as KafkaPublisher does, sends the publishes made in one turn of the event loop as one
+ * produce request; `requests` lists each request's events.
+ */
+function aCoalescingBroker() {
+  const requests: string[][] = [];
+  let open: string[] | undefined;
+  return {
+    requests,
+    publish: async (events: UsageRecorded[]) => {
+      if (!open) {
+        const request: string[] = [];
+        open = request;
+        requests.push(request);
+        setImmediate(() => (open = undefined));
+      }
+      open.push(...events.map((e) => e.event_id));
+    },
+  };
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 const until = async (condition: () => boolean) => {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
   expect(condition()).toBe(true);
@@ -38,6 +62,70 @@ describe('RetryingUsageSink', () => {
     await sink.record(anEvent(1));
     expect(broker.published).toEqual([anEvent(1).event_id]);
     expect(sink.pending).toBe(0);
+  });
+
+  it('sends the events of calls that end one after another in one request', async () => {
+    const broker = aCoalescingBroker();
+    const sink = new RetryingUsageSink({
+      publish: broker.publish,
+      logger: silent,
+      gatherMs: 60_000,
+      gatherMax: 3,
+    });
+    // One call at a time: each call's event is recorded after the previous call was answered.
+    const recorded: Promise<void>[] = [];
+    for (const n of [1, 2, 3, 4]) {
+      recorded.push(sink.record(anEvent(n)));
+      await nextTurn();
+    }
+    await Promise.all(recorded.slice(0, 3));
+    expect(broker.requests).toEqual([[1, 2, 3].map((n) => anEvent(n).event_id)]);
+    await sink.close();
+    await Promise.all(recorded);
+    expect(broker.requests).toEqual([[1, 2, 3].map((n) => anEvent(n).event_id), [anEvent(4).event_id]]);
+  });
+
+  it('publishes a lone event once its window has passed', async () => {
+    const broker = aBroker();
+    const sink = new RetryingUsageSink({ publish: broker.publish, logger: silent, gatherMs: 5 });
+    await sink.record(anEvent(1));
+    expect(broker.published).toEqual([anEvent(1).event_id]);
+  });
+
+  it("publishes each event in its own call's context, so each keeps its request's correlation", async () => {
+    const request = new AsyncLocalStorage<string>();
+    const publishedIn: string[] = [];
+    const sink = new RetryingUsageSink({
+      publish: async (events) => {
+        publishedIn.push(...events.map((e) => `${e.event_id}:${request.getStore()}`));
+      },
+      logger: silent,
+      gatherMs: 60_000,
+      gatherMax: 2,
+    });
+    await Promise.all([
+      request.run('request-1', () => sink.record(anEvent(1))),
+      request.run('request-2', () => sink.record(anEvent(2))),
+    ]);
+    expect(publishedIn).toEqual([`${anEvent(1).event_id}:request-1`, `${anEvent(2).event_id}:request-2`]);
+  });
+
+  it('holds and spools, before record returns, the events of a window the broker refused', async () => {
+    const broker = aBroker();
+    const sink = new RetryingUsageSink({
+      publish: broker.publish,
+      logger: silent,
+      gatherMs: 60_000,
+      gatherMax: 2,
+      initialDelayMs: 5,
+    });
+    broker.goDown();
+    await Promise.all([sink.record(anEvent(1)), sink.record(anEvent(2))]);
+    expect(sink.pending).toBe(2);
+    broker.comeBack();
+    await until(() => sink.pending === 0);
+    expect(broker.published).toEqual([anEvent(1).event_id, anEvent(2).event_id]);
+    await sink.close();
   });
 
   it('holds the events of calls served while the broker is down and publishes them, in order, once it is back', async () => {

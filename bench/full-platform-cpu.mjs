@@ -1,0 +1,366 @@
+#!/usr/bin/env node
+// CPU per call of every process of the whole distributed platform at low rates (issue 17): every
+// service in its own process (one worker each, tools/launcher's startDistributed) on a PostgreSQL,
+// Redis and Kafka of the run's own, the fake upstream answering at once, a fixed number of
+// non-streaming chat calls one at a time, and for each window: each process's utime + stime from /proc
+// (the services, PostgreSQL with its backends, Redis, the Kafka broker), and how many records each
+// topic gained (the broker's high-water marks), per 1,000 calls. Bookkeeping goes on for a moment after
+// the last call (billing's batch window, the balances it publishes): each window ends `--tail-ms` after
+// it, and the idle cost of each process (ms/s with no calls) is printed so that it can be told apart.
+//
+//   node scripts/build.mjs
+//   export TOLLGATE_INFRA_DIR=/tmp/full-cpu-infra       # infrastructure of the run's own (see below)
+//   bash scripts/infra.sh up && eval "$(bash scripts/infra.sh env)"
+//   node bench/full-platform-cpu.mjs                    # 3,000 calls at c=1, 3 rounds
+//   node bench/full-platform-cpu.mjs --profile          # and V8 profiles of the services at c=1
+//   node bench/full-platform-cpu.mjs --profile --profile-calls 0   # profiles of 10 s with no calls
+//   node bench/full-platform-cpu.mjs --root /other/checkout   # a built copy (before/after)
+//
+// A broker of its own: on a shared one, other platforms' relays read this run's compacted topics and
+// their billing settles nothing of it but still publishes, which moves the numbers being measured.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { openCpuWindow } from './lib/cpu.mjs';
+import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
+import { startFakeUpstream } from './lib/platform.mjs';
+import { listeningPid, processTable, treeOf } from './lib/proc.mjs';
+import { seedCustomer, waitUntilServable } from './lib/seed.mjs';
+import { median } from './lib/stats.mjs';
+
+const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
+const SERVICES = ['gateway', 'relay', 'auth', 'billing', 'admin', 'chat'];
+
+const { values: args } = parseArgs({
+  options: {
+    root: { type: 'string', default: join(dirname(fileURLToPath(import.meta.url)), '..') },
+    calls: { type: 'string', default: '3000' },
+    concurrency: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '1000' },
+    'tail-ms': { type: 'string', default: '1000' },
+    profile: { type: 'boolean', default: false },
+    'profile-services': { type: 'string', default: 'relay,billing,auth,gateway' },
+    'profile-calls': { type: 'string', default: '3000' },
+    out: { type: 'string' },
+    label: { type: 'string', default: '' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(
+    'node bench/full-platform-cpu.mjs [--root DIR] [--calls 3000] [--concurrency 1] [--rounds 3] [--warmup 1000] [--tail-ms 1000] [--profile] [--profile-services relay,billing] [--out FILE.json] [--label TEXT]',
+  );
+  process.exit(0);
+}
+
+const ROOT = resolve(args.root);
+const requireFromRoot = createRequire(join(ROOT, 'package.json'));
+for (const name of ['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS']) {
+  if (!process.env[name]) {
+    console.error(`${name} is not set: eval "$(bash scripts/infra.sh env)" first`);
+    process.exit(2);
+  }
+}
+const infra = {
+  DATABASE_URL: process.env.DATABASE_URL,
+  REDIS_URL: process.env.REDIS_URL,
+  KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+};
+const runId = `f${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+// Short: relay's spool directory holds lock sockets (at most 80 bytes of path).
+const workDir = join(tmpdir(), `fpc-${runId}`);
+mkdirSync(workDir, { recursive: true });
+const log = (line) => console.error(`[full-platform-cpu ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** PostgreSQL's postmaster, Redis and the broker: the processes listening on the run's ports. */
+function infrastructurePids() {
+  const portOf = (address) => Number(new URL(address.includes('://') ? address : `tcp://${address}`).port);
+  const pids = {};
+  for (const [name, address] of [
+    ['postgres', infra.DATABASE_URL],
+    ['redis', infra.REDIS_URL],
+    ['kafka', infra.KAFKA_BROKERS.split(',')[0]],
+  ]) {
+    const pid = listeningPid(portOf(address));
+    if (pid) pids[name] = pid;
+    else log(`${name}: no local process listens on ${address}; its CPU is not reported`);
+  }
+  return pids;
+}
+
+/**
+ * read + write system calls (socket reads and writes included) of each group's process tree, from
+ * /proc/<pid>/io: a count, so unlike CPU time it hardly moves with the machine's load, and each
+ * produce request, fetch or database round trip is a few of them.
+ */
+function syscalls(groups) {
+  const table = processTable();
+  const counts = {};
+  for (const [name, root] of Object.entries({ ...groups.own, ...groups.infra })) {
+    counts[name] = 0;
+    for (const pid of treeOf(table, root)) {
+      try {
+        const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+        counts[name] += Number(/syscr: (\d+)/.exec(io)[1]) + Number(/syscw: (\d+)/.exec(io)[1]);
+      } catch {
+        // ended meanwhile, or not ours to read
+      }
+    }
+  }
+  return counts;
+}
+
+/** Records on every topic so far: the sum of its partitions' high-water marks. */
+async function topicOffsets(admin) {
+  const topics = (await admin.listTopics()).filter((t) => !t.startsWith('__'));
+  const offsets = {};
+  for (const topic of topics) {
+    const partitions = await admin.fetchTopicOffsets(topic);
+    offsets[topic] = partitions.reduce((sum, p) => sum + Number(p.high), 0);
+  }
+  return offsets;
+}
+
+async function runCalls(url, customer, calls, concurrency) {
+  const { Pool } = requireFromRoot('undici');
+  const pool = new Pool(new URL(url).origin, { connections: concurrency, pipelining: 1 });
+  const body = JSON.stringify({
+    model: customer.model,
+    messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
+    max_tokens: 16,
+  });
+  const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
+  let next = 0;
+  let failed = 0;
+  let firstFailure = '';
+  async function worker() {
+    while (next < calls) {
+      next++;
+      const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) {
+        failed++;
+        firstFailure ||= `${res.statusCode} ${text.slice(0, 200)}`;
+      }
+    }
+  }
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  return { failed, firstFailure, seconds };
+}
+
+async function main() {
+  const { startDistributed } = requireFromRoot('@tollgate/launcher');
+  const { KafkaEventBus } = requireFromRoot('@tollgate/events');
+  const { Kafka, logLevel } = requireFromRoot('kafkajs');
+  const profileDir = join(workDir, 'profiles');
+  const extraEnv = {};
+  if (args.profile) {
+    mkdirSync(profileDir);
+    Object.assign(extraEnv, {
+      NODE_OPTIONS: `--require ${PROFILER_PRELOAD}`,
+      BENCH_CPU_PROFILE_DIR: profileDir,
+      BENCH_CPU_PROFILE_SERVICES: args['profile-services'],
+    });
+  }
+  log(`root ${ROOT}, logs in ${workDir}`);
+  const upstream = await startFakeUpstream({ logDir: workDir });
+  await upstream.setLatency(0);
+  const internalSecret = randomBytes(32).toString('hex');
+  const encryptionKey = randomBytes(32).toString('base64');
+  const platform = await startDistributed({
+    repoRoot: ROOT,
+    env: {
+      TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
+      TOLLGATE_ENCRYPTION_KEY: encryptionKey,
+      TOLLGATE_ROOT_USERNAME: `froot_${randomBytes(4).toString('hex')}`,
+      TOLLGATE_ROOT_PASSWORD: randomBytes(12).toString('hex'),
+      LOG_LEVEL: 'warn',
+      OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+      TOLLGATE_WORKERS: '1',
+      RELAY_USAGE_SPOOL_DIR: join(workDir, 'spool'),
+      TOLLGATE_READY_TIMEOUT_MS: '180000',
+      ...extraEnv,
+    },
+    postgresAdminUrl: infra.DATABASE_URL,
+    redisUrl: infra.REDIS_URL,
+    kafkaBrokers: infra.KAFKA_BROKERS,
+    databasePrefix: `fpc_${runId}`,
+    logDir: join(workDir, 'services'),
+    readyTimeoutMs: 180_000,
+  });
+  const bus = new KafkaEventBus({ brokers: infra.KAFKA_BROKERS.split(','), clientId: `fpc-${runId}` });
+  const admin = new Kafka({
+    brokers: infra.KAFKA_BROKERS.split(','),
+    clientId: `fpc-admin-${runId}`,
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    const customer = await seedCustomer({
+      bus,
+      encryptionKey,
+      internalSecret,
+      billingUrl: platform.services.billing.url,
+      upstreamUrl: upstream.url,
+      runId,
+    });
+    await waitUntilServable(platform.url, customer);
+    const own = Object.fromEntries(SERVICES.map((name) => [name, platform.services[name].pid]));
+    const groups = { own, infra: infrastructurePids() };
+    const calls = Number(args.calls);
+    const concurrency = Number(args.concurrency);
+
+    log(`warm-up: ${args.warmup} calls at c=${concurrency}`);
+    await runCalls(platform.url, customer, Number(args.warmup), concurrency);
+    await sleep(Number(args['tail-ms']));
+    const idleSyscalls = syscalls(groups);
+    const idleWindow = openCpuWindow(groups);
+    await sleep(5000);
+    const idle = idleWindow.close(1);
+    const idleSeconds = idle.wallMs / 1000;
+    const idleMsPerSecond = Object.fromEntries(
+      Object.entries(idle.cpuMs).map(([name, ms]) => [name, ms / idleSeconds]),
+    );
+    const idleSyscallsAfter = syscalls(groups);
+    const idleSyscallsPerSecond = Object.fromEntries(
+      Object.keys(idleSyscallsAfter).map((n) => [n, (idleSyscallsAfter[n] - idleSyscalls[n]) / idleSeconds]),
+    );
+    log(
+      `idle ms/s: ${JSON.stringify(idleMsPerSecond, (k, v) => (typeof v === 'number' ? +v.toFixed(1) : v))}`,
+    );
+
+    const rounds = [];
+    for (let round = 0; round < Number(args.rounds); round++) {
+      const offsetsBefore = await topicOffsets(admin);
+      const syscallsBefore = syscalls(groups);
+      const window = openCpuWindow(groups);
+      const load = await runCalls(platform.url, customer, calls, concurrency);
+      await sleep(Number(args['tail-ms']));
+      const cpu = window.close(calls);
+      const syscallsAfter = syscalls(groups);
+      const syscallsPerCall = Object.fromEntries(
+        Object.keys(syscallsAfter).map((n) => [n, (syscallsAfter[n] - syscallsBefore[n]) / calls]),
+      );
+      const offsetsAfter = await topicOffsets(admin);
+      const recordsPer1000 = Object.fromEntries(
+        Object.keys(offsetsAfter)
+          .map((topic) => [topic, ((offsetsAfter[topic] - (offsetsBefore[topic] ?? 0)) * 1000) / calls])
+          .filter(([, n]) => n > 0),
+      );
+      rounds.push({
+        ...load,
+        rps: calls / load.seconds,
+        perCall: cpu.perCall,
+        syscallsPerCall,
+        recordsPer1000,
+      });
+      log(
+        `round ${round + 1}: ${calls} calls (${load.failed} failed${load.firstFailure ? `: ${load.firstFailure}` : ''}) in ${load.seconds.toFixed(1)} s; ` +
+          `CPU ms/call ${Object.entries(cpu.perCall)
+            .map(([name, ms]) => `${name} ${ms.toFixed(3)}`)
+            .join(', ')}; records/1000 calls ${JSON.stringify(recordsPer1000)}`,
+      );
+    }
+    const failed = rounds.reduce((sum, r) => sum + r.failed, 0);
+    if (failed > 0) {
+      process.exitCode = 1;
+      log(`${failed} calls failed: these numbers do not measure served calls`);
+    }
+    const names = Object.keys(rounds[0].perCall);
+    const topics = [...new Set(rounds.flatMap((r) => Object.keys(r.recordsPer1000)))];
+    const summary = {
+      rps: median(rounds.map((r) => r.rps)),
+      perCall: Object.fromEntries(names.map((n) => [n, median(rounds.map((r) => r.perCall[n]))])),
+      syscallsPerCall: Object.fromEntries(
+        names.map((n) => [n, median(rounds.map((r) => r.syscallsPerCall[n]))]),
+      ),
+      recordsPer1000: Object.fromEntries(
+        topics.map((t) => [t, median(rounds.map((r) => r.recordsPer1000[t] ?? 0))]),
+      ),
+    };
+
+    let profiles;
+    if (args.profile) {
+      writeFileSync(join(profileDir, 'start'), '');
+      await sleep(300);
+      const profileCalls = Number(args['profile-calls']);
+      log(`profiling: ${profileCalls ? `${profileCalls} calls at c=${concurrency}` : 'idle, 10 s'}`);
+      if (profileCalls > 0) await runCalls(platform.url, customer, profileCalls, concurrency);
+      else await sleep(10_000);
+      await sleep(Number(args['tail-ms']));
+    }
+    await bus.close().catch(() => undefined);
+    await admin.disconnect().catch(() => undefined);
+    await platform.stop();
+    if (args.profile) {
+      profiles = {};
+      const files = readdirSync(profileDir);
+      for (const service of args['profile-services'].split(',')) {
+        const name = files.find((f) => f === `${service}.${own[service]}.cpuprofile`);
+        if (!name) continue;
+        const file = join(profileDir, name);
+        profiles[service] = { file, ...summarizeCpuProfile(file, { top: 30, inclusive: 80 }) };
+      }
+    }
+
+    const report = {
+      label: args.label,
+      root: ROOT,
+      runId,
+      at: new Date().toISOString(),
+      calls,
+      concurrency,
+      idleMsPerSecond,
+      idleSyscallsPerSecond,
+      summary,
+      rounds,
+      profiles,
+    };
+    if (args.out) writeFileSync(args.out, JSON.stringify(report, null, 2));
+    const sumOf = (list) => list.reduce((s, n) => s + (summary.perCall[n] ?? 0), 0);
+    console.log(
+      `full platform CPU per call at c=${concurrency} (${args.label || ROOT}), median of ${args.rounds} rounds of ${calls}:`,
+    );
+    for (const [name, ms] of Object.entries(summary.perCall))
+      console.log(
+        `  ${name.padEnd(9)} ${ms.toFixed(3)} ms/call  ${summary.syscallsPerCall[name].toFixed(1).padStart(6)} syscalls/call   idle ${idleMsPerSecond[name].toFixed(1)} ms/s ${idleSyscallsPerSecond[name].toFixed(0)} syscalls/s`,
+      );
+    console.log(
+      `  own processes ${sumOf(SERVICES).toFixed(3)} ms/call, with infrastructure ${sumOf(names).toFixed(3)}; ${summary.rps.toFixed(0)} req/s`,
+    );
+    console.log('  records per 1,000 calls:');
+    for (const [topic, n] of Object.entries(summary.recordsPer1000))
+      console.log(`    ${topic.padEnd(28)} ${n.toFixed(1)}`);
+    if (profiles) {
+      for (const [service, p] of Object.entries(profiles)) {
+        console.log(`\n${service}: busy ${p.totalMs.toFixed(0)} ms (${p.file})`);
+        for (const f of p.packages.slice(0, 12))
+          console.log(`  ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.name}`);
+        console.log('  -- self by function');
+        for (const f of p.functions.slice(0, 25))
+          console.log(`  ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.name}`);
+      }
+    }
+  } finally {
+    await bus.close().catch(() => undefined);
+    await admin.disconnect().catch(() => undefined);
+    await platform.stop();
+    await upstream.stop();
+    if (!args.profile) rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
