@@ -81,6 +81,20 @@ describe('withUsageCost', () => {
     expect(withUsageCost('[1,2]', cost)).toBeUndefined();
   });
 
+  it('takes the last "usage" that opens an object, past later "usage" texts that do not', () => {
+    const fields = '"cost":0.000042,"cost_currency":"USD","cost_quota":21';
+    expect(withUsageCost('{"usage":{"a":1},"note":"usage","kind":"usage" }', cost)).toBe(
+      `{"usage":{${fields},"a":1},"note":"usage","kind":"usage" }`,
+    );
+    expect(withUsageCost('{"choices":[{"usage":{"x":1}}],"usage" : \n { }}', cost)).toBe(
+      `{"choices":[{"usage":{"x":1}}],"usage" : \n {${fields} }}`,
+    );
+    expect(withUsageCost('"usage"usage":{"b":2}', cost)).toBe(`"usage"usage":{${fields},"b":2}`);
+    expect(withUsageCost('{"usage":1,"u":"usage"}', cost)).toBe(
+      `{"usage":1,"u":"usage","usage":{${fields}}}`,
+    );
+  });
+
   it('adds the same fields to an answer held as an object', () => {
     expect(addUsageCost({ id: 'x', usage: { prompt_tokens: 1 } }, cost)).toEqual({
       id: 'x',

@@ -75,8 +75,24 @@ export function costHeaders(cost: CallCost): Record<string, string> {
 const costFields = (cost: CallCost): string =>
   `"cost":${cost.amount},"cost_currency":"${cost.currency}","cost_quota":${cost.quota}`;
 
-/** The last `"usage": {` of a JSON text: the answer's own (a string's quotes would be escaped). */
-const USAGE_OPENING = /"usage"\s*:\s*\{/g;
+const USAGE_KEY = '"usage"';
+/** What follows the key when it opens an object, matched where the key ends. */
+const OPENS_OBJECT = /\s*:\s*\{/y;
+const CLOSES_OBJECT = /\s*\}/y;
+
+/**
+ * Where the last `"usage": {` of a JSON text opens its object: the answer's own usage (inside a
+ * string the quotes would be escaped). Searched from the end, not scanned from the start: the answer
+ * may be long and its usage comes last.
+ */
+function lastUsageObject(text: string): number | undefined {
+  for (let key = text.lastIndexOf(USAGE_KEY); key >= 0; key = text.lastIndexOf(USAGE_KEY, key - 1)) {
+    OPENS_OBJECT.lastIndex = key + USAGE_KEY.length;
+    if (OPENS_OBJECT.test(text)) return OPENS_OBJECT.lastIndex;
+    if (key === 0) break;
+  }
+  return undefined;
+}
 
 /**
  * The JSON text with `cost`, `cost_currency` and `cost_quota` added to its top-level `usage` object, without parsing
@@ -84,11 +100,10 @@ const USAGE_OPENING = /"usage"\s*:\s*\{/g;
  * Returns undefined when the text is not a JSON object.
  */
 export function withUsageCost(text: string, cost: CallCost): string | undefined {
-  let opening: RegExpExecArray | undefined;
-  for (const match of text.matchAll(USAGE_OPENING)) opening = match as RegExpExecArray;
-  if (opening !== undefined) {
-    const at = opening.index + opening[0].length;
-    const empty = /^\s*\}/.test(text.slice(at));
+  const at = lastUsageObject(text);
+  if (at !== undefined) {
+    CLOSES_OBJECT.lastIndex = at;
+    const empty = CLOSES_OBJECT.test(text);
     return `${text.slice(0, at)}${costFields(cost)}${empty ? '' : ','}${text.slice(at)}`;
   }
   const end = text.lastIndexOf('}');
