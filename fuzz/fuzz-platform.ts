@@ -38,6 +38,10 @@ export interface Identities {
 /** Rows per table, per service database. */
 export type RowCounts = Record<string, number>;
 
+/** How long row counts must stay the same after an accepted call: longer than the consumers' 250 ms gathering. */
+const SETTLED_STILL_MS = 600;
+const SETTLED_READ_EVERY_MS = 100;
+
 /** Small limits, so that an oversized body costs a fuzz case little. */
 export const API_BODY_LIMIT_BYTES = 64 * 1024;
 export const V1_BODY_LIMIT_BYTES = 256 * 1024;
@@ -189,33 +193,38 @@ export class FuzzPlatform {
   }
 
   /**
-   * Waits until no table's row count changes for a few reads in a row: what an accepted call set off
-   * (events consumed by other services, an outbox relayed) is done before the next case is measured.
+   * Waits until no table's row count has changed for `SETTLED_STILL_MS`: what an accepted call set off
+   * (a usage event consumed by billing, auth and admin, each gathering for up to 250 ms; an outbox
+   * relayed) is done before the next case is measured.
    */
   async settled(): Promise<void> {
     let last = JSON.stringify(await this.rowCounts());
+    const stillReads = Math.ceil(SETTLED_STILL_MS / SETTLED_READ_EVERY_MS);
     // Bounded: on a loaded machine a busy platform is never still for long, and a case must not wait for it.
-    for (let stable = 0, reads = 0; stable < 2 && reads < 30; reads++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let still = 0, reads = 0; still < stillReads && reads < 5 * stillReads; reads++) {
+      await new Promise((resolve) => setTimeout(resolve, SETTLED_READ_EVERY_MS));
       const now = JSON.stringify(await this.rowCounts());
-      stable = now === last ? stable + 1 : 0;
+      still = now === last ? still + 1 : 0;
       last = now;
     }
   }
 
-  /** Rows per `service.table`, on every service database. */
+  /**
+   * Rows per `service.table`, on every service database, keys in name order: `settled()` compares
+   * two counts as JSON, and the databases answer in any order.
+   */
   async rowCounts(): Promise<RowCounts> {
-    const counts: RowCounts = {};
+    const counts: [string, number][] = [];
     await Promise.all(
       this.databases.map(async (database) => {
         database.countRows ??= await countingQuery(database.client);
         for (const row of (await database.client.query<{ name: string; rows: number }>(database.countRows))
           .rows) {
-          counts[`${database.service}.${row.name}`] = row.rows;
+          counts.push([`${database.service}.${row.name}`, row.rows]);
         }
       }),
     );
-    return counts;
+    return Object.fromEntries(counts.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
   private async signIn(path: string, body: object): Promise<{ cookie: string; id: number }> {
