@@ -3,10 +3,12 @@
 // service in its own process (one worker each, tools/launcher's startDistributed) on a PostgreSQL,
 // Redis and Kafka of the run's own, the fake upstream answering at once, a fixed number of
 // non-streaming chat calls one at a time, and for each window: each process's utime + stime from /proc
-// (the services, PostgreSQL with its backends, Redis, the Kafka broker), and how many records each
-// topic gained (the broker's high-water marks), per 1,000 calls. Bookkeeping goes on for a moment after
-// the last call (billing's batch window, the balances it publishes): each window ends `--tail-ms` after
-// it, and the idle cost of each process (ms/s with no calls) is printed so that it can be told apart.
+// (the services, PostgreSQL with its backends, Redis, the Kafka broker) and its read + write system
+// calls (/proc/<pid>/io: a count, which a loaded machine hardly moves, unlike CPU time), and how many
+// records each topic gained (the broker's high-water marks), per 1,000 calls. Bookkeeping goes on for
+// a moment after the last call (billing's batch window, the balances it publishes): each window ends
+// `--tail-ms` after it, and each process's idle cost (ms/s and syscalls/s with no calls) is printed
+// so that it can be told apart.
 //
 //   node scripts/build.mjs
 //   export TOLLGATE_INFRA_DIR=/tmp/full-cpu-infra       # infrastructure of the run's own (see below)
@@ -15,6 +17,10 @@
 //   node bench/full-platform-cpu.mjs --profile          # and V8 profiles of the services at c=1
 //   node bench/full-platform-cpu.mjs --profile --profile-calls 0   # profiles of 10 s with no calls
 //   node bench/full-platform-cpu.mjs --root /other/checkout   # a built copy (before/after)
+//
+// With --root the services, the launcher and kafkajs come from that checkout, the seeding and /proc
+// helpers from this one; for a before/after pair, copying this script into each built copy and
+// running it there keeps everything of one state together.
 //
 // A broker of its own: on a shared one, other platforms' relays read this run's compacted topics and
 // their billing settles nothing of it but still publishes, which moves the numbers being measured.
