@@ -4,7 +4,7 @@
 // second idle, its peak RSS and CPU per call under a k6 load of non-streaming calls on the fake
 // upstream, and idle again after. Build first.
 //
-//   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64] [--node-flags "--max-semi-space-size=4"]
+//   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64] [--node-flags="--max-semi-space-size=4"]
 //                                  [--profile-dir <dir>] [--no-load]
 //
 // --node-flags starts the platform's Node with those flags (a wrapper standing in for process.execPath
