@@ -58,7 +58,7 @@ export async function runMain(
   process.once('SIGTERM', () => void close(0));
   try {
     const { startTelemetry } = await import('./start-telemetry');
-    telemetry = startTelemetry({
+    telemetry = await startTelemetry({
       serviceName: `tollgate-${serviceName}`,
       otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     });

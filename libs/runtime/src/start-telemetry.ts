@@ -1,7 +1,5 @@
 import { context, metrics as metricsApi, propagation, trace } from '@opentelemetry/api';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { NodeSDK, metrics, tracing } from '@opentelemetry/sdk-node';
+import type { metrics, tracing } from '@opentelemetry/sdk-node';
 import { setTracingEnabled } from '@tollgate/platform';
 
 export interface TelemetryOptions {
@@ -24,55 +22,83 @@ export interface Telemetry {
 let started = false;
 
 /**
- * Starts OpenTelemetry for the process: W3C trace propagation always, and OTLP/HTTP export of traces and
- * metrics only when an endpoint is given. Every component is passed explicitly, so the SDK never falls back
- * to its environment defaults (which would export to localhost and complain when nothing listens). Spans
- * come from the platform's HTTP hook and carry only method, route template and status: never bodies.
+ * Starts OpenTelemetry for the process when it exports somewhere: W3C trace propagation and OTLP/HTTP
+ * export of traces and metrics. Every component is passed explicitly, so the SDK never falls back to its
+ * environment defaults (which would export to localhost and complain when nothing listens). Spans come
+ * from the platform's HTTP hook and carry only method, route template and status: never bodies.
+ * Without an endpoint or exporter the SDK is not even loaded (about a thousand modules and a third of
+ * a service's start-up CPU): nothing would record a span, so nothing would propagate one.
  * Call once per process, before the apps start; the embedded mode's services share it.
  */
-export const startTelemetry = ({
+export const startTelemetry = async ({
   serviceName,
   otlpEndpoint,
   spanExporter,
   metricExporter,
   metricExportIntervalMs = 60_000,
-}: TelemetryOptions): Telemetry => {
+}: TelemetryOptions): Promise<Telemetry> => {
   if (started) throw new Error('Telemetry is already started in this process; start it once and share it');
-  const base = otlpEndpoint?.replace(/\/+$/, '');
-  const spans = spanExporter ?? (base ? new OTLPTraceExporter({ url: `${base}/v1/traces` }) : undefined);
-  const measurements =
-    metricExporter ?? (base ? new OTLPMetricExporter({ url: `${base}/v1/metrics` }) : undefined);
-  const sdk = new NodeSDK({
-    serviceName,
-    autoDetectResources: base !== undefined,
-    instrumentations: [],
-    spanProcessors: spans ? [new tracing.BatchSpanProcessor(spans)] : [],
-    metricReaders: measurements
-      ? [
-          new metrics.PeriodicExportingMetricReader({
-            exporter: measurements,
-            exportIntervalMillis: metricExportIntervalMs,
-          }),
-        ]
-      : [],
-    logRecordProcessors: [],
-  });
-  sdk.start();
   started = true;
-  setTracingEnabled(spans !== undefined);
-  return {
-    tracing: spans !== undefined,
-    shutdown: async () => {
-      try {
-        await sdk.shutdown();
-      } finally {
-        trace.disable();
-        metricsApi.disable();
-        propagation.disable();
-        context.disable();
+  const base = otlpEndpoint?.replace(/\/+$/, '');
+  if (base === undefined && spanExporter === undefined && metricExporter === undefined) {
+    setTracingEnabled(false);
+    return {
+      tracing: false,
+      shutdown: async () => {
         started = false;
-        setTracingEnabled(false);
-      }
-    },
-  };
+      },
+    };
+  }
+  try {
+    const { NodeSDK, metrics, tracing } = await import('@opentelemetry/sdk-node');
+    const spans =
+      spanExporter ??
+      (base
+        ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({
+            url: `${base}/v1/traces`,
+          })
+        : undefined);
+    const measurements =
+      metricExporter ??
+      (base
+        ? new (await import('@opentelemetry/exporter-metrics-otlp-http')).OTLPMetricExporter({
+            url: `${base}/v1/metrics`,
+          })
+        : undefined);
+    const sdk = new NodeSDK({
+      serviceName,
+      autoDetectResources: base !== undefined,
+      instrumentations: [],
+      spanProcessors: spans ? [new tracing.BatchSpanProcessor(spans)] : [],
+      metricReaders: measurements
+        ? [
+            new metrics.PeriodicExportingMetricReader({
+              exporter: measurements,
+              exportIntervalMillis: metricExportIntervalMs,
+            }),
+          ]
+        : [],
+      logRecordProcessors: [],
+    });
+    sdk.start();
+    setTracingEnabled(spans !== undefined);
+    return {
+      tracing: spans !== undefined,
+      shutdown: async () => {
+        try {
+          await sdk.shutdown();
+        } finally {
+          trace.disable();
+          metricsApi.disable();
+          propagation.disable();
+          context.disable();
+          started = false;
+          setTracingEnabled(false);
+        }
+      },
+    };
+  } catch (error) {
+    started = false;
+    throw error;
+  }
 };

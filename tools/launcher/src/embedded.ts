@@ -88,7 +88,7 @@ export async function startEmbedded({
   });
 
   // OpenTelemetry is one SDK per process: in embedded mode the platform reports as one service.
-  const telemetry = startTelemetry({
+  const telemetry = await startTelemetry({
     serviceName: 'tollgate-embedded',
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
   });

@@ -21,7 +21,7 @@ describe.each(INFRASTRUCTURES)('relay gen_ai spans on %s infrastructure', (kind)
   let relay: Relay;
 
   beforeAll(async () => {
-    telemetry = startTelemetry({ serviceName: 'relay-tracing-it', spanExporter: exporter });
+    telemetry = await startTelemetry({ serviceName: 'relay-tracing-it', spanExporter: exporter });
     await harness.open();
     upstream = await harness.upstream({ completionTokens: 8, chunks: 4 });
     relay = await harness.start();

@@ -59,7 +59,7 @@ describe('startTelemetry with an exporter', () => {
   const logLines: string[] = [];
 
   beforeAll(async () => {
-    telemetry = startTelemetry({
+    telemetry = await startTelemetry({
       serviceName: 'probe',
       spanExporter: collected.exporter,
     });
@@ -119,7 +119,7 @@ describe('createServiceApp when telemetry exports nowhere', () => {
   let service: ServiceApp;
 
   beforeAll(async () => {
-    telemetry = startTelemetry({ serviceName: 'quiet-probe' });
+    telemetry = await startTelemetry({ serviceName: 'quiet-probe' });
     const config = loadConfig(baseServiceConfigSchema, {
       SERVICE_NAME: 'quiet-probe',
       PORT: '0',
