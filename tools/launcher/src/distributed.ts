@@ -85,13 +85,15 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
   };
   try {
     const skip = new Set(options.skip ?? []);
+    // The gateway starts beside the backends: it needs none of them to start, and the platform is
+    // handed over only once every one of them is ready.
+    const names: ServiceName[] = [...BACKEND_SERVICES.filter((s) => !skip.has(s)), 'gateway'];
     await Promise.all(
-      BACKEND_SERVICES.filter((s) => !skip.has(s)).map(async (name) => {
+      names.map(async (name) => {
         await services[name].start();
         started.push(services[name]);
       }),
     );
-    await services.gateway.start();
   } catch (err) {
     await stop();
     throw err;
