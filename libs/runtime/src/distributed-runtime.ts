@@ -8,6 +8,11 @@ import type { Env, ServiceRuntime } from './service-runtime';
 const infraSchema = z.object({
   SERVICE_NAME: z.string().min(1),
   KAFKA_BROKERS: z.string().optional(),
+  /**
+   * How long the broker keeps a consumer that stopped heart-beating (a killed process) before giving
+   * its partitions to the others; kafkajs's 30 s when unset.
+   */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).max(300_000).optional(),
   REDIS_URL: z.string().url().optional(),
   LOG_LEVEL: z.string().optional(),
 });
@@ -38,7 +43,15 @@ export function createDistributedRuntime(
   const logger = busLoggerFor(config.SERVICE_NAME, config.LOG_LEVEL);
   return {
     bus: needs.bus
-      ? createEventBus({ kind: 'kafka', brokers, clientId: config.SERVICE_NAME, logger })
+      ? createEventBus({
+          kind: 'kafka',
+          brokers,
+          clientId: config.SERVICE_NAME,
+          logger,
+          ...(config.KAFKA_SESSION_TIMEOUT_MS
+            ? { consumer: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS } }
+            : {}),
+        })
       : createEventBus({ kind: 'memory', logger }),
     kv: config.REDIS_URL
       ? createKvStore({
