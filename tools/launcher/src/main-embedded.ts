@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { startEmbedded } from './embedded';
+import { tuneEmbeddedHeap } from './embedded-heap';
 
 /** `npm start`: the whole platform in this process until Ctrl-C. */
 async function main(): Promise<void> {
   const repoRoot = join(__dirname, '..', '..', '..');
+  tuneEmbeddedHeap();
   const started = Date.now();
   const platform = await startEmbedded({
     env: process.env,
