@@ -3,7 +3,9 @@
 // Prints "embedded platform listening on <url>" once it serves; SIGTERM or SIGINT closes it.
 import { REPO_ROOT, workspacePackage } from './workspace.mjs';
 
-const { startEmbedded } = workspacePackage('@tollgate/launcher');
+const { startEmbedded, tuneEmbeddedHeap } = workspacePackage('@tollgate/launcher');
+// As `npm start` (tools/launcher's main-embedded) does before it starts the platform.
+tuneEmbeddedHeap();
 const platform = await startEmbedded({
   env: process.env,
   repoRoot: REPO_ROOT,
