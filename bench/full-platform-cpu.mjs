@@ -37,6 +37,7 @@ import { startFakeUpstream } from './lib/platform.mjs';
 import { listeningPid, processTable, treeOf } from './lib/proc.mjs';
 import { seedCustomer, waitUntilServable } from './lib/seed.mjs';
 import { median } from './lib/stats.mjs';
+import { sendChatCalls } from './lib/chat-calls.mjs';
 
 const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
 const SERVICES = ['gateway', 'relay', 'auth', 'billing', 'admin', 'chat'];
@@ -133,34 +134,8 @@ async function topicOffsets(admin) {
   return offsets;
 }
 
-async function runCalls(url, customer, calls, concurrency) {
-  const { Pool } = requireFromRoot('undici');
-  const pool = new Pool(new URL(url).origin, { connections: concurrency, pipelining: 1 });
-  const body = JSON.stringify({
-    model: customer.model,
-    messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
-    max_tokens: 16,
-  });
-  const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
-  let next = 0;
-  let failed = 0;
-  let firstFailure = '';
-  async function worker() {
-    while (next < calls) {
-      next++;
-      const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body });
-      const text = await res.body.text();
-      if (res.statusCode !== 200) {
-        failed++;
-        firstFailure ||= `${res.statusCode} ${text.slice(0, 200)}`;
-      }
-    }
-  }
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  await pool.close();
-  return { failed, firstFailure, seconds };
+function runCalls(url, customer, calls, concurrency) {
+  return sendChatCalls({ Pool: requireFromRoot('undici').Pool, url, customer, calls, concurrency });
 }
 
 async function main() {

@@ -37,6 +37,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
+import { chatCallBody, sendChatCalls } from './lib/chat-calls.mjs';
 
 const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
 
@@ -66,12 +67,6 @@ const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const CLK_TCK = 100;
 const MODEL_UPSTREAM = 'gpt-4o-mini';
 const UPSTREAM_KEY = 'sk-fake-openai-key';
-const BODY = (model) =>
-  JSON.stringify({
-    model,
-    messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
-    max_tokens: 16,
-  });
 
 for (const name of ['REDIS_URL', 'KAFKA_BROKERS']) {
   if (!process.env[name]) {
@@ -290,31 +285,8 @@ async function seed(bus, encryptionKey, upstreamUrl) {
 
 // ---- load: a fixed number of calls, `concurrency` at a time, on keep-alive connections
 
-async function runCalls(url, customer, calls, concurrency) {
-  const { Pool } = requireFromRoot('undici');
-  const origin = new URL(url);
-  const pool = new Pool(origin.origin, { connections: concurrency, pipelining: 1 });
-  const body = BODY(customer.model);
-  const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
-  let next = 0;
-  let failed = 0;
-  let firstFailure = '';
-  async function worker() {
-    while (next < calls) {
-      next++;
-      const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body });
-      const text = await res.body.text();
-      if (res.statusCode !== 200) {
-        failed++;
-        firstFailure ||= `${res.statusCode} ${text.slice(0, 200)}`;
-      }
-    }
-  }
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  await pool.close();
-  return { calls, failed, firstFailure, seconds };
+function runCalls(url, customer, calls, concurrency) {
+  return sendChatCalls({ Pool: requireFromRoot('undici').Pool, url, customer, calls, concurrency });
 }
 
 /** utime + stime + cutime + cstime of a process, in clock ticks. */
@@ -405,7 +377,7 @@ async function main() {
       const res = await fetch(`${gatewayUrl}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
-        body: BODY(customer.model),
+        body: chatCallBody(customer.model),
       });
       if (res.status === 402) await customer.republishBalance();
       return res.status === 200 || `${res.status} ${await res.text()}`;
