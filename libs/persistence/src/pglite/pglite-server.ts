@@ -12,10 +12,12 @@ const HOST = '127.0.0.1';
 /**
  * PostgreSQL zeroes its shared buffers at start, and a WASM memory never gives pages back: at the
  * default 128 MB every instance kept about 155 MB resident however small its data (four of them made
- * most of embedded mode's 1 GB). 16 MB holds an embedded service's working set; reads past it come
- * from the OS page cache. Measured in bench/ANALYSIS.md, "Embedded memory".
+ * most of embedded mode's 1 GB). 8 MB holds an embedded service's working set; reads past it come
+ * from the OS page cache. 8 MB rather than 16 took the idle platform from ~400 to ~355 MB at no CPU
+ * per call the bench could tell apart. Measured in bench/ANALYSIS.md, "Embedded memory" and
+ * "PGlite's shared buffers at 8 MB".
  */
-const MEMORY_PARAMS = ['-c', 'shared_buffers=16MB'];
+const MEMORY_PARAMS = ['-c', 'shared_buffers=8MB'];
 
 /**
  * Runs PostgreSQL compiled to WASM (PGlite) in this process, on `dataDir`, behind a loopback
