@@ -34,7 +34,7 @@ import { randomBytes } from 'node:crypto';
 import { openCpuWindow } from './lib/cpu.mjs';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
 import { startFakeUpstream } from './lib/platform.mjs';
-import { listeningPid, processTable, treeOf } from './lib/proc.mjs';
+import { infrastructurePids, processTable, treeOf } from './lib/proc.mjs';
 import { seedCustomer, waitUntilServable } from './lib/seed.mjs';
 import { median } from './lib/stats.mjs';
 import { sendChatCalls } from './lib/chat-calls.mjs';
@@ -84,22 +84,6 @@ const workDir = join(tmpdir(), `fpc-${runId}`);
 mkdirSync(workDir, { recursive: true });
 const log = (line) => console.error(`[full-platform-cpu ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** PostgreSQL's postmaster, Redis and the broker: the processes listening on the run's ports. */
-function infrastructurePids() {
-  const portOf = (address) => Number(new URL(address.includes('://') ? address : `tcp://${address}`).port);
-  const pids = {};
-  for (const [name, address] of [
-    ['postgres', infra.DATABASE_URL],
-    ['redis', infra.REDIS_URL],
-    ['kafka', infra.KAFKA_BROKERS.split(',')[0]],
-  ]) {
-    const pid = listeningPid(portOf(address));
-    if (pid) pids[name] = pid;
-    else log(`${name}: no local process listens on ${address}; its CPU is not reported`);
-  }
-  return pids;
-}
 
 /**
  * read + write system calls (socket reads and writes included) of each group's process tree, from
@@ -197,7 +181,7 @@ async function main() {
     });
     await waitUntilServable(platform.url, customer);
     const own = Object.fromEntries(SERVICES.map((name) => [name, platform.services[name].pid]));
-    const groups = { own, infra: infrastructurePids() };
+    const groups = { own, infra: infrastructurePids(infra, log) };
     const calls = Number(args.calls);
     const concurrency = Number(args.concurrency);
 

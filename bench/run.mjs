@@ -18,7 +18,7 @@ import { parseOptions, USAGE } from './lib/options.mjs';
 import { startFakeUpstream, startTollgate } from './lib/platform.mjs';
 import { startPortkey } from './lib/portkey.mjs';
 import { startEmbeddedTollgate } from './lib/embedded.mjs';
-import { listeningPid } from './lib/proc.mjs';
+import { infrastructurePids } from './lib/proc.mjs';
 import { renderReport, writeReport } from './lib/report.mjs';
 import { treeRss } from './lib/rss.mjs';
 import { benchTargets } from './lib/targets.mjs';
@@ -68,31 +68,6 @@ async function scenario(name, run) {
     log(`scenario ${name} failed: ${error.stack ?? error.message}`);
     results.errors.push({ scenario: name, message: error.message });
   }
-}
-
-/**
- * PostgreSQL's postmaster, Redis and the Kafka broker, found as the processes listening on the ports
- * the run's URLs name (the same whether scripts/infra.sh started them for the run or --infra env
- * points at running ones); reported beside distributed Tollgate's own processes.
- */
-function infrastructurePids(env) {
-  const portOf = (address, defaultPort) => {
-    const url = new URL(address.includes('://') ? address : `tcp://${address}`);
-    const local = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-    return local ? Number(url.port || defaultPort) : undefined;
-  };
-  const pids = {};
-  for (const [name, address, defaultPort] of [
-    ['postgres', env.DATABASE_URL, 5432],
-    ['redis', env.REDIS_URL, 6379],
-    ['kafka', env.KAFKA_BROKERS.split(',')[0], 9092],
-  ]) {
-    const port = portOf(address, defaultPort);
-    const pid = port ? listeningPid(port) : undefined;
-    if (pid) pids[name] = pid;
-    else log(`${name}: no local process listens on ${address}; its CPU is not reported`);
-  }
-  return pids;
 }
 
 /** The embedded platform, or undefined (and an error for the run) when it cannot start. */
@@ -148,7 +123,7 @@ async function measureScenarios({ infra, upstream, portkey }) {
           .filter(([, service]) => service.pid)
           .map(([name, service]) => [name, service.pid]),
       ),
-      infra: infrastructurePids(infra.env),
+      infra: infrastructurePids(infra.env, log),
     },
     'tollgate-embedded': tollgateEmbedded ? { own: { embedded: tollgateEmbedded.pid } } : undefined,
     portkey: portkey ? { own: { portkey: portkey.pid } } : undefined,

@@ -106,3 +106,29 @@ export function listeningPid(port) {
   }
   return undefined;
 }
+
+/**
+ * PostgreSQL's postmaster, Redis and the Kafka broker, found as the processes listening on the ports
+ * the run's URLs name (the same whether scripts/infra.sh started them for the run or --infra env
+ * points at running ones); reported beside distributed Tollgate's own processes. `env` holds
+ * DATABASE_URL, REDIS_URL and KAFKA_BROKERS; `log` is told of each one not found on this machine.
+ */
+export function infrastructurePids(env, log) {
+  const portOf = (address, defaultPort) => {
+    const url = new URL(address.includes('://') ? address : `tcp://${address}`);
+    const local = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    return local ? Number(url.port || defaultPort) : undefined;
+  };
+  const pids = {};
+  for (const [name, address, defaultPort] of [
+    ['postgres', env.DATABASE_URL, 5432],
+    ['redis', env.REDIS_URL, 6379],
+    ['kafka', env.KAFKA_BROKERS.split(',')[0], 9092],
+  ]) {
+    const port = portOf(address, defaultPort);
+    const pid = port ? listeningPid(port) : undefined;
+    if (pid) pids[name] = pid;
+    else log(`${name}: no local process listens on ${address}; its CPU is not reported`);
+  }
+  return pids;
+}

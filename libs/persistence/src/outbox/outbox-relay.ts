@@ -136,7 +136,7 @@ export class OutboxRelay {
 
   /** Publishes everything pending now; rejects if the bus fails. Returns the number of events published. */
   flushNow(): Promise<number> {
-    return this.exclusive(() => this.drain());
+    return this.exclusive(async () => (await this.drainRows()).published);
   }
 
   /** Deletes rows published longer ago than the retention. Returns how many. */
@@ -183,10 +183,6 @@ export class OutboxRelay {
       this.roundInFlight = false;
     }
     if (this.running) this.schedule(nextDelayMs);
-  }
-
-  private async drain(): Promise<number> {
-    return (await this.drainRows()).published;
   }
 
   private async drainRows(): Promise<{ published: number; behindAnotherRelay: boolean }> {
