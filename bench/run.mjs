@@ -129,6 +129,11 @@ async function measureScenarios({ infra, upstream, portkey }) {
     portkey: portkey ? { own: { portkey: portkey.pid } } : undefined,
   };
   for (const target of targets) target.processes = processes[target.name];
+  if (options.idleSettleSeconds) {
+    log(`idle ${options.idleSettleSeconds} s before reading idle RSS`);
+    await new Promise((r) => setTimeout(r, options.idleSettleSeconds * 1000));
+  }
+  results.idleSettleSeconds = options.idleSettleSeconds;
   results.idleRss = Object.fromEntries(
     targets.filter((t) => t.name !== 'direct').map((t) => [t.name, treeRss(t.processes.own)]),
   );

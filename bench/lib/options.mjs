@@ -80,5 +80,8 @@ export function parseOptions(argv) {
     billingVus: smoke ? 4 : 64,
     burstEvents: smoke ? 200 : 50_000,
     profileSeconds: smoke ? 2 : 15,
+    // Idle RSS is read this long after start-up and seeding, once the heap has settled (as
+    // bench/embedded-memory.mjs reads it): read at once it carries start-up's garbage.
+    idleSettleSeconds: smoke ? 0 : 20,
   };
 }

@@ -476,7 +476,10 @@ export function renderReport({ options, results, machine, versions, commands, st
           ? `${target}: ${mib(Object.entries(v))}`
           : `${target}: ${mib(Object.entries(v))} (together ${fmt(Object.values(v).reduce((a, b) => a + b, 0) / MiB, 0)} MiB)`,
     );
-    out.push(`Idle RSS after start-up: ${byTarget.join('; ')}.`, '');
+    const when = results.idleSettleSeconds
+      ? `${results.idleSettleSeconds} s after start-up and seeding`
+      : 'right after start-up and seeding';
+    out.push(`Idle RSS ${when}: ${byTarget.join('; ')}.`, '');
   }
   if (results.billing) {
     const { underLoad: u, burst: b } = results.billing;
