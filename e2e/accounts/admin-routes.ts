@@ -17,8 +17,7 @@ export function normalUserOnAdminRoutes(platform: () => AccountsPlatform): void 
     let user: Browser;
 
     beforeAll(async () => {
-      const root = new Browser(platform().url);
-      expect((await root.signIn(platform().root.username, platform().root.password)).status).toBe(200);
+      const root = await platform().signedInRoot();
       const username = `u${randomBytes(5).toString('hex')}`;
       const password = 'correct-horse-9';
       expect((await root.call('/api/user/', { body: { username, password } })).status).toBe(200);

@@ -28,8 +28,7 @@ export function apiKeys(platform: () => AccountsPlatform): void {
       const tollgate = platform();
       // A model of this run only, so no other run's channel on the shared broker can serve it.
       model = `acc-${tollgate.runId}`;
-      root = new Browser(tollgate.url);
-      expect((await root.signIn(tollgate.root.username, tollgate.root.password)).status).toBe(200);
+      root = await tollgate.signedInRoot();
       const price = await root.call(`/api/pricing/models/${model}`, {
         method: 'PUT',
         body: {

@@ -47,8 +47,7 @@ export function oauthQuotaAndAudit(platform: () => AccountsPlatform): void {
     let root: Browser;
 
     beforeAll(async () => {
-      root = new Browser(platform().url);
-      expect((await root.signIn(platform().root.username, platform().root.password)).status).toBe(200);
+      root = await platform().signedInRoot();
     });
 
     const newName = () => `u${randomBytes(5).toString('hex')}`;

@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import type { BackendService } from '@tollgate/contracts';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
 import { freePort, newRunId, TEST_OPERATOR_ENV } from '@tollgate/testing';
+import { Browser } from './accounts-browser';
 import { infrastructureEnv, relaySpoolDir, REPO_ROOT } from './e2e-env';
 
 export interface AccountsPlatformOptions {
@@ -23,6 +24,11 @@ export interface AccountsPlatform {
   readonly root: { username: string; password: string };
   /** Where auth writes its mail (.eml files): no SMTP_URL is set. */
   readonly outboxDir: string;
+  /**
+   * Root, signed in once for every scenario on this platform: each signing in again would spend one
+   * of the few sign-ins per minute the platform allows a username (LOGIN_LIMIT_PER_USERNAME).
+   */
+  signedInRoot(): Promise<Browser>;
   stop(): Promise<void>;
 }
 
@@ -78,12 +84,21 @@ export async function startAccountsPlatform(options: AccountsPlatformOptions): P
     spool.remove();
     throw error;
   }
+  let rootSession: Promise<Browser> | undefined;
+  const signInRoot = async (): Promise<Browser> => {
+    const browser = new Browser(platform.url);
+    const answer = await browser.signIn(root.username, root.password);
+    if (answer.status !== 200)
+      throw new Error(`root could not sign in: ${answer.status} ${answer.body.message}`);
+    return browser;
+  };
   return {
     runId,
     url: platform.url,
     platform,
     root,
     outboxDir,
+    signedInRoot: () => (rootSession ??= signInRoot()),
     async stop() {
       await platform.stop();
       await rm(outboxDir, { recursive: true, force: true });
