@@ -77,9 +77,31 @@ export class MeteredCall {
     private readonly admitted: AdmittedCall,
   ) {}
 
+  /** The last charge computed, so the answer's cost and the usage event price the same usage once. */
+  private charged: { usage: NormalizedUsage; quota: number } | undefined;
+
   /** What the call is charged for this usage (nothing for a call the upstream broke off). */
   chargeFor(usage: NormalizedUsage, status: CallStatus = 'success'): number {
-    return status === 'upstream_error' ? 0 : actualQuota(this.quote, usage);
+    if (status === 'upstream_error') return 0;
+    const last = this.charged;
+    if (
+      last !== undefined &&
+      last.usage.prompt_tokens === usage.prompt_tokens &&
+      last.usage.completion_tokens === usage.completion_tokens &&
+      last.usage.cached_tokens === usage.cached_tokens
+    ) {
+      return last.quota;
+    }
+    const quota = actualQuota(this.quote, usage);
+    this.charged = {
+      usage: {
+        prompt_tokens: usage.prompt_tokens,
+        completion_tokens: usage.completion_tokens,
+        cached_tokens: usage.cached_tokens,
+      },
+      quota,
+    };
+    return quota;
   }
 
   /** The charge for this usage as the answer tells it: quota, and the amount in the account's currency. */
