@@ -9,6 +9,8 @@
 //   node scripts/build.mjs          # or the changed libraries: npx tsc -p libs/events/tsconfig.json
 //   node bench/bookkeeping.mjs [--rates 200,1000] [--seconds 15] [--idle-seconds 15] [--runs 1]
 //                              [--profile-dir DIR]   # a .cpuprofile of each run's window, summarised
+//                                 (the main thread's: PostgreSQL runs in PGlite's worker thread, whose
+//                                 CPU is in the process's cpuUsage but not in the profile)
 //                              [--batching on,off,wait1000]
 //                                 off: subscriptions' batching dropped before the bus sees it (the
 //                                 in-process bus before it honoured it); waitN: every batching
@@ -119,7 +121,7 @@ function report(results) {
 async function measure({ rate, seconds, idleSeconds, profile, batching }) {
   const { InProcessEventBus, partitionForKey } = require('@tollgate/events');
   const { MemoryKvStore } = require('@tollgate/kv');
-  const { startPgliteServer } = require('@tollgate/persistence');
+  const { startPgliteServers } = require('@tollgate/persistence');
   const { busLoggerFor } = require('@tollgate/runtime');
   const { startAuth } = require('@tollgate/auth');
   const { startBilling } = require('@tollgate/billing');
@@ -166,10 +168,10 @@ async function measure({ rate, seconds, idleSeconds, profile, batching }) {
               : Reflect.get(target, property),
         });
   const runtime = { bus: servicesBus, kv, embedded: true };
-  const databases = {};
-  for (const name of ['auth', 'billing', 'admin']) {
-    databases[name] = await startPgliteServer({ dataDir: join(dataDir, 'pg', name) });
-  }
+  // As npm start runs them: the three PGlite instances in one worker thread, off this event loop.
+  const names = ['auth', 'billing', 'admin'];
+  const servers = await startPgliteServers(names.map((name) => join(dataDir, 'pg', name)));
+  const databases = Object.fromEntries(names.map((name, index) => [name, servers[index]]));
   const starters = { auth: startAuth, billing: startBilling, admin: startAdmin };
   const start = (name) => starters[name]({ ...env, PORT: '0', DATABASE_URL: databases[name].url }, runtime);
 

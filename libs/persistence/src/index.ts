@@ -1,4 +1,4 @@
-export { startPgliteServer, type PgliteServer } from './pglite/pglite-server';
+export { startPgliteServer, startPgliteServers, type PgliteServer } from './pglite/pglite-server';
 export { openDatabase, type Database } from './database/open-database';
 export {
   buildOrmOptions,

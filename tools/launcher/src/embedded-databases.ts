@@ -2,18 +2,23 @@ import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startPgliteServer, type PgliteServer } from '@tollgate/persistence';
+import { startPgliteServers, type PgliteServer } from '@tollgate/persistence';
 
 const run = promisify(execFile);
 
 /**
- * A PGlite database for one service under `<pgDir>/<service>`. Creating a cluster (initdb) is the
- * slow part of a first start, so it runs once into `<pgDir>/.initdb` and each service's directory
- * starts as a copy of that freshly initialised, cleanly shut down cluster.
+ * A PGlite database for each service under `<pgDir>/<service>`, all served from one worker thread
+ * (`startPgliteServers`), in the order of `services`. Creating a cluster (initdb) is the slow part
+ * of a first start, so it runs once into `<pgDir>/.initdb` and each service's directory starts as a
+ * copy of that freshly initialised, cleanly shut down cluster.
  */
-export async function startServiceDatabase(pgDir: string, service: string): Promise<PgliteServer> {
-  const dataDir = join(pgDir, service);
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+export async function startServiceDatabases(
+  pgDir: string,
+  services: readonly string[],
+): Promise<PgliteServer[]> {
+  const dataDirs = services.map((service) => join(pgDir, service));
+  for (const dataDir of dataDirs) {
+    if (existsSync(join(dataDir, 'PG_VERSION'))) continue;
     const template = join(pgDir, '.initdb');
     if (!existsSync(join(template, 'PG_VERSION'))) {
       const building = `${template}.${process.pid}`;
@@ -25,7 +30,7 @@ export async function startServiceDatabase(pgDir: string, service: string): Prom
     rmSync(dataDir, { recursive: true, force: true });
     cpSync(template, dataDir, { recursive: true });
   }
-  return startPgliteServer({ dataDir });
+  return startPgliteServers(dataDirs);
 }
 
 const INITDB = `

@@ -21,7 +21,7 @@ import {
   type StartService,
 } from '@tollgate/runtime';
 import { lockDataDir } from './data-dir-lock';
-import { startServiceDatabase } from './embedded-databases';
+import { startServiceDatabases } from './embedded-databases';
 import { serviceUrlEnv } from './service-urls';
 import { embeddedSecrets } from './embedded-secrets';
 
@@ -114,11 +114,16 @@ export async function startEmbedded({
   try {
     const gatewayPort = String(chosen[BACKEND_SERVICES.length] ?? (env.PORT || '3000'));
     const serverAddress = env.SERVER_ADDRESS || `http://localhost:${gatewayPort}`;
-    for (const [name, start] of DATABASE_SERVICES) {
-      const db = await startServiceDatabase(join(dataDir, 'pg'), name);
-      databases.push(db);
+    // One worker thread runs every service's PGlite, off the event loop the services share.
+    databases.push(
+      ...(await startServiceDatabases(
+        join(dataDir, 'pg'),
+        DATABASE_SERVICES.map(([name]) => name),
+      )),
+    );
+    for (const [index, [name, start]] of DATABASE_SERVICES.entries()) {
       const service = await start(
-        envOf(name, { DATABASE_URL: db.url, SERVER_ADDRESS: serverAddress }),
+        envOf(name, { DATABASE_URL: databases[index]!.url, SERVER_ADDRESS: serverAddress }),
         runtime,
       );
       services.push(service);

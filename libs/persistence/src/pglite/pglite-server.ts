@@ -1,5 +1,6 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { CloseRequest, PgliteWorkerData, WorkerReport } from './pglite-worker';
 
 export interface PgliteServer {
   /** `postgres://postgres:postgres@127.0.0.1:<port>/postgres` */
@@ -8,45 +9,83 @@ export interface PgliteServer {
 }
 
 const HOST = '127.0.0.1';
+// Beside this file, compiled (.js) or, when a test runs the sources through a require hook, .ts.
+const WORKER = join(__dirname, `pglite-worker${extname(__filename)}`);
 
 /**
- * PostgreSQL zeroes its shared buffers at start, and a WASM memory never gives pages back: at the
- * default 128 MB every instance kept about 155 MB resident however small its data (four of them made
- * most of embedded mode's 1 GB). 8 MB holds an embedded service's working set; reads past it come
- * from the OS page cache. 8 MB rather than 16 took the idle platform from ~400 to ~355 MB at no CPU
- * per call the bench could tell apart. Measured in bench/ANALYSIS.md, "Embedded memory" and
- * "PGlite's shared buffers at 8 MB".
- */
-const MEMORY_PARAMS = ['-c', 'shared_buffers=8MB'];
-
-/**
- * Runs PostgreSQL compiled to WASM (PGlite) in this process, on `dataDir`, behind a loopback
- * socket speaking the PostgreSQL protocol, so the service talks to it through `pg` like to any
- * server. It accepts one connection at a time: open it with `openDatabase({ embedded: true })`.
- *
- * PGlite loads its WASM through dynamic `import()`, which Jest's sandbox refuses: under Jest,
- * start it from `globalSetup` instead.
+ * One PostgreSQL compiled to WASM (PGlite) on `dataDir`, behind a loopback socket speaking the
+ * PostgreSQL protocol, run in a worker thread of its own: `startPgliteServers` for one.
  */
 export async function startPgliteServer({ dataDir }: { dataDir: string }): Promise<PgliteServer> {
-  // PGlite creates only the last folder of its data directory.
-  await mkdir(dirname(dataDir), { recursive: true });
-  // Loaded on demand so that services on a PostgreSQL server never load the WASM build.
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = await PGlite.create({ dataDir, startParams: [...PGlite.defaultStartParams, ...MEMORY_PARAMS] });
-  const server = new PGLiteSocketServer({ db, host: HOST, port: 0 });
-  try {
-    await server.start();
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  const port = Number(server.getServerConn().split(':').pop());
-  return {
-    url: `postgres://postgres:postgres@${HOST}:${port}/postgres`,
-    close: async () => {
-      await server.stop();
-      await db.close();
-    },
-  };
+  const [server] = await startPgliteServers([dataDir]);
+  return server!;
+}
+
+/**
+ * Runs one PGlite per data directory (separate databases, nothing shared), each behind its own
+ * loopback socket, all in ONE worker thread, so services talk to them through `pg` like to any
+ * server. PGlite executes every query synchronously in WASM: on the main thread a bookkeeping
+ * transaction held every HTTP call queued behind it; in the worker it runs on the machine's other
+ * core. One worker rather than one each: they share its thread, but every isolate costs memory.
+ * Each server accepts one connection at a time: open it with `openDatabase({ embedded: true })`.
+ *
+ * Rejects, with the data directory named, if any of them fails to start; those already started are
+ * closed first. `close()` shuts its instance down cleanly; when the last is closed the worker ends,
+ * so it never keeps the process alive. A worker that dies after start-up (PostgreSQL aborting) is
+ * an uncaught error of this process, as it was when PGlite ran on the main thread.
+ */
+export async function startPgliteServers(dataDirs: readonly string[]): Promise<PgliteServer[]> {
+  const worker = new Worker(WORKER, { workerData: { dataDirs } satisfies PgliteWorkerData });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const closed = new Map<number, (error?: string) => void>();
+
+  const ports = await new Promise<number[]>((resolve, reject) => {
+    const failed = (error: Error) => {
+      worker.off('message', onReport);
+      void exited.then(() => reject(error));
+    };
+    const onStartError = (error: Error) =>
+      failed(new Error(`PGlite's worker failed while starting ${dataDirs.join(', ')}: ${error.message}`));
+    const onEarlyExit = (code: number) =>
+      failed(new Error(`PGlite's worker exited (code ${code}) before ${dataDirs.join(', ')} started`));
+    function onReport(report: WorkerReport) {
+      if ('started' in report) {
+        worker.off('error', onStartError).off('exit', onEarlyExit);
+        resolve(report.started);
+      } else if ('failed' in report) {
+        worker.off('error', onStartError).off('exit', onEarlyExit);
+        failed(new Error(report.failed));
+      }
+    }
+    worker.on('message', onReport).once('error', onStartError).once('exit', onEarlyExit);
+  });
+
+  worker.on('message', (report: WorkerReport) => {
+    if ('closed' in report) closed.get(report.closed)?.(report.error);
+  });
+  // The worker gone (however it ended), nothing is left to close.
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+    for (const done of closed.values()) done();
+  });
+
+  let open = ports.length;
+  return ports.map((port, index) => {
+    let closing: Promise<void> | undefined;
+    return {
+      url: `postgres://postgres:postgres@${HOST}:${port}/postgres`,
+      close: () =>
+        (closing ??= (async () => {
+          if (gone) return;
+          const error = await new Promise<string | undefined>((resolve) => {
+            closed.set(index, resolve);
+            worker.postMessage({ close: index } satisfies CloseRequest);
+          });
+          if (--open === 0) await exited;
+          if (error !== undefined)
+            throw new Error(`PGlite on ${dataDirs[index]} did not close cleanly: ${error}`);
+        })()),
+    };
+  });
 }

@@ -14,7 +14,19 @@ interface Roundtrip {
   version: string;
 }
 
-// PGlite's dynamic import() cannot run inside Jest's sandbox: the server runs in a child process.
+/**
+ * PGlite's dynamic import() cannot run inside Jest's sandbox: the servers run in a child process,
+ * which must exit on its own (a worker thread left running would hold it until the timeout).
+ */
+async function inChild<T>(script: string, args: string[]): Promise<T> {
+  const { stdout } = await run(
+    process.execPath,
+    ['-r', join(SUPPORT, 'ts-register.js'), join(SUPPORT, script), ...args],
+    { timeout: 90_000 },
+  );
+  return JSON.parse(stdout) as T;
+}
+
 describe('startPgliteServer', () => {
   let root: string;
 
@@ -29,17 +41,61 @@ describe('startPgliteServer', () => {
   it('serves PGlite on a loopback port, creating missing parent folders, and keeps data across restarts', async () => {
     const dataDir = join(root, 'data', 'pg', 'billing');
 
-    const { stdout } = await run(
-      process.execPath,
-      ['-r', join(SUPPORT, 'ts-register.js'), join(SUPPORT, 'pglite-server-roundtrip.ts'), dataDir],
-      { timeout: 90_000 },
-    );
-    const result = JSON.parse(stdout) as Roundtrip;
+    const result = await inChild<Roundtrip>('pglite-server-roundtrip.ts', [dataDir]);
 
     expect(result.firstUrl).toMatch(/^postgres:\/\/postgres:postgres@127\.0\.0\.1:\d+\/postgres$/);
     expect(result.firstUrl).not.toBe('postgres://postgres:postgres@127.0.0.1:0/postgres');
     expect(result.notes).toEqual([{ body: 'kept' }]);
     expect(result.version).toContain('PGlite');
     expect((await stat(dataDir)).isDirectory()).toBe(true);
+  }, 120_000);
+
+  it("runs PostgreSQL off the caller's event loop: a timer fires while a query is running", async () => {
+    const result = await inChild<{ answered: boolean; events: string[] }>('pglite-server-scenarios.ts', [
+      'main-thread-during-query',
+      join(root, 'responsive'),
+    ]);
+
+    // The query spins until the main thread's timer has seen it start and answered through a file.
+    expect(result.answered).toBe(true);
+    expect(result.events).toEqual(['a timer saw query-started', 'query answered']);
+  }, 120_000);
+});
+
+describe('startPgliteServers', () => {
+  let root: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'tollgate-pglite-servers-'));
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('serves each data directory as its own database on its own port, and keeps each one across restarts', async () => {
+    const result = await inChild<{
+      urls: string[];
+      tables: { name: string }[][];
+      users: { name: string }[];
+      ledger: { amount: string }[];
+    }>('pglite-server-scenarios.ts', ['several-in-one-worker', join(root, 'several')]);
+
+    expect(new Set(result.urls).size).toBe(4);
+    expect(result.tables).toEqual([[{ name: 'users' }], [{ name: 'ledger' }]]);
+    expect(result.users).toEqual([{ name: 'ann' }]);
+    expect(result.ledger).toEqual([{ amount: '150' }]);
+  }, 120_000);
+
+  it('rejects naming the data directory that cannot start, after closing the ones that did', async () => {
+    const dir = join(root, 'failing');
+
+    const result = await inChild<{ error?: string; restartedGood: number }>('pglite-server-scenarios.ts', [
+      'one-fails-to-start',
+      dir,
+    ]);
+
+    expect(result.error).toContain(`PGlite could not start on ${join(dir, 'not-a-directory')}`);
+    expect(result.restartedGood).toBe(1);
   }, 120_000);
 });
