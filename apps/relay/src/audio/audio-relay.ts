@@ -125,7 +125,7 @@ class AudioCall implements ModelCall {
     const text = await dispatched.response.body.text();
     const json = contentType.includes('json');
     const usage = json ? transcriptionUsage(parseJsonAnswer(text), this.countTokens) : this.textUsage(text);
-    if (!reply.signal.aborted) {
+    if (!reply.aborted) {
       const cost = metered.costFor(usage);
       reply.setHeaders(costHeaders(cost));
       reply.sendRaw(200, contentType, json ? (withUsageCost(text, cost) ?? text) : text);

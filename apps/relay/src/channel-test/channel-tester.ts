@@ -2,6 +2,7 @@ import type { CatalogChannel, ChannelTestRequest, ChannelTestResult } from '@tol
 import { adapterForChannelType, channelTarget } from '../providers';
 import type { ChatCompletionRequest } from '../canonical';
 import { upstreamHttpFailure } from '../routing';
+import { deadline } from '../upstream/call-abort';
 import type { ChannelKeys } from '../upstream/channel-keys';
 import { readLimited, type UpstreamClient } from '../upstream/upstream-client';
 
@@ -36,6 +37,7 @@ export class ChannelTester {
       message,
     });
     if (model === '') return result(false, 'The channel names no model to test');
+    const timeout = deadline(TEST_TIMEOUT_MS);
     try {
       const adapter = adapterForChannelType(channel.type);
       const request: ChatCompletionRequest = {
@@ -47,7 +49,7 @@ export class ChannelTester {
         request,
         channelTarget(channel, this.keys.keyOf(channel), channel.model_mapping[model] ?? model),
       );
-      const response = await this.upstream.send(upstream, AbortSignal.timeout(TEST_TIMEOUT_MS));
+      const response = await this.upstream.send(upstream, timeout);
       if (response.statusCode < 200 || response.statusCode >= 300) {
         const failure = upstreamHttpFailure(
           response.statusCode,
@@ -58,7 +60,11 @@ export class ChannelTester {
       adapter.parseChatResponse(await response.body.json(), { created: 0, model });
       return result(true, 'ok');
     } catch (error) {
+      if (timeout.aborted)
+        return result(false, `The upstream did not answer within ${TEST_TIMEOUT_MS / 1000} s`);
       return result(false, (error as Error).message);
+    } finally {
+      timeout.cancel();
     }
   }
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from '../pipeline/client-reply';
+import { CallAbortSource } from '../upstream/call-abort';
 
 /** Stream chunks are small; a little buffering lets a slow client apply back-pressure early. */
 const STREAM_HIGH_WATER_MARK = 16 * 1024;
@@ -9,20 +10,24 @@ const STREAM_HIGH_WATER_MARK = 16 * 1024;
 /**
  * A ClientReply over Fastify. Streams go out through a PassThrough that Fastify pipes to the socket,
  * so its hooks (access log, metrics) still see the response; the client closing the connection before
- * the answer finished aborts `signal`, which cancels the upstream call.
+ * the answer finished aborts the reply, which cancels the upstream call.
  */
 export class FastifyClientReply implements ClientReply {
-  private readonly controller = new AbortController();
+  private readonly gone = new CallAbortSource();
   private stream: PassThrough | undefined;
 
   constructor(private readonly reply: FastifyReply) {
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) this.controller.abort(new ClientGoneError());
+      if (!reply.raw.writableFinished) this.gone.abort();
     });
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  get aborted(): boolean {
+    return this.gone.aborted;
+  }
+
+  onAbort(listener: () => void): () => void {
+    return this.gone.onAbort(listener);
   }
 
   get streamStarted(): boolean {
@@ -56,12 +61,17 @@ export class FastifyClientReply implements ClientReply {
   async write(text: string | Buffer): Promise<void> {
     const stream = this.stream;
     if (stream === undefined) throw new Error('write() before startStream()');
-    if (this.signal.aborted || stream.destroyed) throw new ClientGoneError();
+    if (this.aborted || stream.destroyed) throw new ClientGoneError();
     if (stream.write(text)) return;
+    // Only a write that must wait pays for an AbortSignal.
+    const waiting = new AbortController();
+    const stopWaiting = this.gone.onAbort(() => waiting.abort());
     try {
-      await once(stream, 'drain', { signal: this.signal });
+      await once(stream, 'drain', { signal: waiting.signal });
     } catch {
       throw new ClientGoneError();
+    } finally {
+      stopWaiting();
     }
   }
 

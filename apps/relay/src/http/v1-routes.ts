@@ -171,7 +171,7 @@ async function geminiModelMethod(
   switch (method) {
     case 'countTokens': {
       const counted = geminiCountTokensRequestToChat(model, request.body);
-      const total = await hot.tokenCount.count(context, counted, client.signal);
+      const total = await hot.tokenCount.count(context, counted, client);
       client.sendJson(200, geminiCountTokensResponse(total));
       return;
     }
@@ -215,11 +215,7 @@ async function anthropicCountTokens(
   client: FastifyClientReply,
   request: FastifyRequest,
 ): Promise<void> {
-  const input_tokens = await hot.tokenCount.count(
-    context,
-    anthropicCountTokensRequest(request.body),
-    client.signal,
-  );
+  const input_tokens = await hot.tokenCount.count(context, anthropicCountTokensRequest(request.body), client);
   client.sendJson(200, { input_tokens });
 }
 

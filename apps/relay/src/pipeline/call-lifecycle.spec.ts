@@ -15,6 +15,7 @@ import { ClientGoneError, type ClientReply } from './client-reply';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 import { unreadableAnswer } from './upstream-failure';
+import { CallAbortSource } from '../upstream/call-abort';
 
 const USAGE = { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 0 };
 /** What every call here reserves at the second model's price (the first costs a hundred times more). */
@@ -24,11 +25,14 @@ const SECOND_ESTIMATE = chargeQuota(
 );
 
 /** A reply that records nothing but whether the client is still there. */
-function aReply(): ClientReply & { controller: AbortController } {
-  const controller = new AbortController();
+function aReply(): ClientReply & { controller: CallAbortSource } {
+  const controller = new CallAbortSource();
   return {
     controller,
-    signal: controller.signal,
+    get aborted() {
+      return controller.aborted;
+    },
+    onAbort: (listener) => controller.onAbort(listener),
     streamStarted: false,
     setHeaders: () => undefined,
     sendJson: () => undefined,

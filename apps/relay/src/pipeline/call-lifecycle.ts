@@ -119,7 +119,7 @@ export class CallLifecycle {
         return;
       } catch (error) {
         const last = i >= models.length - 1;
-        if (last || reply.streamStarted || reply.signal.aborted || !worthAnotherModel(error)) throw error;
+        if (last || reply.streamStarted || reply.aborted || !worthAnotherModel(error)) throw error;
       }
     }
   }
@@ -168,7 +168,7 @@ export class CallLifecycle {
     call: ModelCall,
   ): Promise<Dispatched> {
     try {
-      return await this.deps.dispatcher.dispatch(context, model, reply.signal, call.buildRequest.bind(call));
+      return await this.deps.dispatcher.dispatch(context, model, reply, call.buildRequest.bind(call));
     } catch (error) {
       await metered.abandon();
       throw error;
@@ -181,7 +181,7 @@ export class CallLifecycle {
       return await call.relayAnswer(accepted);
     } catch (error) {
       await accepted.metered.abandon();
-      if (accepted.reply.signal.aborted) throw new ClientGoneError();
+      if (accepted.reply.aborted) throw new ClientGoneError();
       throw error;
     } finally {
       accepted.dispatched.release();

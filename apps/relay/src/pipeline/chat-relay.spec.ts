@@ -18,6 +18,7 @@ import { ChatRelay } from './chat-relay';
 import { ClientGoneError, type ClientReply } from './client-reply';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+import { CallAbortSource } from '../upstream/call-abort';
 
 const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 /** The callers here keep their accounts in rubles: costs are told at this rate. */
@@ -29,7 +30,7 @@ const BODY_BYTES = 1000;
 const MAX_TOKENS = 20;
 
 class RecordingReply implements ClientReply {
-  readonly controller = new AbortController();
+  readonly controller = new CallAbortSource();
   readonly written: string[] = [];
   json: { status: number; body: unknown } | undefined;
   streamStarted = false;
@@ -37,8 +38,11 @@ class RecordingReply implements ClientReply {
   /** Throw ClientGoneError from this write on (0-based), as a client that left would. */
   goneAfterWrites = Infinity;
 
-  get signal() {
-    return this.controller.signal;
+  get aborted() {
+    return this.controller.aborted;
+  }
+  onAbort(listener: () => void) {
+    return this.controller.onAbort(listener);
   }
   headers: Record<string, string> = {};
   setHeaders(headers: Readonly<Record<string, string>>) {

@@ -145,7 +145,7 @@ class ChatCall implements ModelCall {
     if (reported === undefined) generated.addResponse(parsed);
     const usage = usageOrCounted(reported, () => this.countPrompt(), generated);
     const rendered = protocol.renderResponse(parsed, request.model);
-    if (!reply.signal.aborted) {
+    if (!reply.aborted) {
       const cost = metered.costFor(usage);
       reply.setHeaders(costHeaders(cost));
       const reportsCost = protocol.protocol === 'openai';

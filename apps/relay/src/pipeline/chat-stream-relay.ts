@@ -76,7 +76,7 @@ export class ChatStreamRelay {
       if (context.reportsCharge) await reply.write(chargeEvent(metered.quote, this.finalUsage()));
       await reply.write(this.out.end());
     } catch (error) {
-      status = reply.signal.aborted || error instanceof ClientGoneError ? 'client_aborted' : 'upstream_error';
+      status = reply.aborted || error instanceof ClientGoneError ? 'client_aborted' : 'upstream_error';
       if (status === 'upstream_error') {
         this.logFailure(error);
         await this.tryWrite(streamFailure(error));

@@ -1,3 +1,5 @@
+import type { CallAbort } from '../upstream/call-abort';
+
 /** How every JSON answer to a client is labelled, serialised here or passed through as the upstream's text. */
 export const JSON_REPLY_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -13,9 +15,9 @@ export class ClientGoneError extends Error {
  * The pipeline's view of the client connection, so it never touches the HTTP framework: one JSON or
  * byte answer, or a stream written piece by piece with back-pressure.
  */
-export interface ClientReply {
-  /** Aborted when the client goes away; upstream calls are made with it. */
-  readonly signal: AbortSignal;
+export interface ClientReply extends CallAbort {
+  /** Aborted when the client goes away; upstream calls are made with the reply as their abort. */
+  readonly aborted: boolean;
   /** Headers for whatever answer follows (rate limits): set before the answer is sent. */
   setHeaders(headers: Readonly<Record<string, string>>): void;
   sendJson(status: number, body: unknown, headers?: Readonly<Record<string, string>>): void;

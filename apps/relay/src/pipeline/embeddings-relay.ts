@@ -79,7 +79,7 @@ class EmbeddingsCall implements ModelCall {
       completion_tokens: 0,
       cached_tokens: 0,
     };
-    if (!reply.signal.aborted) {
+    if (!reply.aborted) {
       reply.setHeaders(costHeaders(metered.costFor(usage)));
       reply.sendJson(200, this.render(answer));
     }

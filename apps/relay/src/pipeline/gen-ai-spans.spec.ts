@@ -21,16 +21,20 @@ import { GEN_AI, GenAiSpans, passThroughGenAiOperation } from './gen-ai-spans';
 import { IN_DOLLARS } from '../pricing/call-cost';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+import { CallAbortSource } from '../upstream/call-abort';
 
 const PROMPT = 'the secret plan is under the blue stone';
 const ANSWER_WORDS = ['classified', 'launch', 'codes'];
 
 class SilentReply implements ClientReply {
-  readonly controller = new AbortController();
+  readonly controller = new CallAbortSource();
   readonly written: string[] = [];
   streamStarted = false;
-  get signal() {
-    return this.controller.signal;
+  get aborted() {
+    return this.controller.aborted;
+  }
+  onAbort(listener: () => void) {
+    return this.controller.onAbort(listener);
   }
   setHeaders() {}
   sendJson() {}

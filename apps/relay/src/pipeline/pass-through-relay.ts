@@ -105,7 +105,7 @@ class PassThroughCall implements ModelCall {
     const text = await dispatched.response.body.text();
     const payload = parseJsonAnswer(text);
     const usage = usageInPayload(payload);
-    if (!reply.signal.aborted) {
+    if (!reply.aborted) {
       // The cost rides on answers that report their usage (completions, embeddings, responses).
       const cost = usage === undefined ? undefined : metered.costFor(usage);
       if (cost !== undefined) reply.setHeaders(costHeaders(cost));
@@ -129,7 +129,7 @@ class PassThroughCall implements ModelCall {
         await reply.write(bytes);
       }
     } catch {
-      status = reply.signal.aborted ? 'client_aborted' : 'upstream_error';
+      status = reply.aborted ? 'client_aborted' : 'upstream_error';
     } finally {
       reply.end();
     }

@@ -18,7 +18,7 @@ export async function relaySseStream(
     for (const event of decoder.end()) await forward(event);
     return 'success';
   } catch {
-    return reply.signal.aborted ? 'client_aborted' : 'upstream_error';
+    return reply.aborted ? 'client_aborted' : 'upstream_error';
   } finally {
     reply.end();
   }

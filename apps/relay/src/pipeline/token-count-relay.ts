@@ -2,6 +2,7 @@ import { ErrorCode } from '@tollgate/contracts';
 import { RelayError } from '../errors/relay-error';
 import { UnsupportedOperationError } from '../providers';
 import type { ChatCompletionRequest } from '../canonical';
+import type { CallAbort } from '../upstream/call-abort';
 import type { CallContext } from './call-context';
 import { admitModel, withModel, type ModelAdmissionDeps } from './call-lifecycle';
 import type { TokenCounter } from './token-counter';
@@ -23,13 +24,13 @@ export interface TokenCountRelayDeps extends ModelAdmissionDeps {
 export class TokenCountRelay {
   constructor(private readonly deps: TokenCountRelayDeps) {}
 
-  async count(context: CallContext, asked: ChatCompletionRequest, signal: AbortSignal): Promise<number> {
+  async count(context: CallContext, asked: ChatCompletionRequest, abort: CallAbort): Promise<number> {
     // An unknown or unpriced model is refused here as a call to it would be (404).
     const { model } = admitModel(this.deps, context.caller, asked.model);
     const request = withModel(asked, model);
     let dispatched;
     try {
-      dispatched = await this.deps.dispatcher.dispatch(context, model, signal, (adapter, target) => {
+      dispatched = await this.deps.dispatcher.dispatch(context, model, abort, (adapter, target) => {
         if (adapter.tokenCounting === undefined)
           throw new UnsupportedOperationError(adapter.name, 'token counting');
         return adapter.tokenCounting.request(request, target);

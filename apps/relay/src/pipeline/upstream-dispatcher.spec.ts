@@ -9,6 +9,7 @@ import type { CallContext } from './call-context';
 import { ClientGoneError } from './client-reply';
 import { RelayMetrics } from './relay-metrics';
 import { UpstreamDispatcher } from './upstream-dispatcher';
+import { CallAbortSource } from '../upstream/call-abort';
 
 const silent = { warn: () => undefined } as unknown as Logger;
 const context: CallContext = {
@@ -59,8 +60,8 @@ function setup(outcomes: Outcome[]) {
     new RelayMetrics(new MetricsService('t')),
     silent,
   );
-  const dispatch = (signal = new AbortController().signal) =>
-    dispatcher.dispatch(context, 'm', signal, (adapter, target) =>
+  const dispatch = (abort = new CallAbortSource()) =>
+    dispatcher.dispatch(context, 'm', abort, (adapter, target) =>
       adapter.buildChatRequest({ model: 'm', messages: [] }, target),
     );
   return { dispatch, failures, successes, released, sent };
@@ -103,8 +104,8 @@ describe('UpstreamDispatcher', () => {
 
   it('reports a client that left instead of an upstream failure', async () => {
     const { dispatch } = setup(['connect']);
-    const controller = new AbortController();
+    const controller = new CallAbortSource();
     controller.abort();
-    await expect(dispatch(controller.signal)).rejects.toBeInstanceOf(ClientGoneError);
+    await expect(dispatch(controller)).rejects.toBeInstanceOf(ClientGoneError);
   });
 });

@@ -29,6 +29,7 @@ import {
   type UpstreamClient,
   type UpstreamResponse,
 } from '../upstream/upstream-client';
+import type { CallAbort } from '../upstream/call-abort';
 import type { CallContext } from './call-context';
 import { ClientGoneError } from './client-reply';
 import type { RelayMetrics } from './relay-metrics';
@@ -77,7 +78,7 @@ export class UpstreamDispatcher {
   async dispatch(
     context: CallContext,
     model: string,
-    signal: AbortSignal,
+    abort: CallAbort,
     build: BuildUpstreamRequest,
   ): Promise<Dispatched> {
     const plan = this.router.plan(model, context.caller.group);
@@ -88,9 +89,9 @@ export class UpstreamDispatcher {
       const { adapter, request } = prepared;
       let release: Release;
       try {
-        release = await this.router.acquire(route.channel, context.caller.group, signal);
+        release = await this.router.acquire(route.channel, context.caller.group, abort);
       } catch (error) {
-        if (signal.aborted) throw new ClientGoneError();
+        if (abort.aborted) throw new ClientGoneError();
         if (error instanceof QueueTimeoutError || error instanceof QueueFullError) {
           lastError = new RelayError(ErrorCode.ServiceUnavailable, error.message, error.retryAfterSeconds);
           this.metrics.retry(adapter.name, 'queue');
@@ -102,7 +103,7 @@ export class UpstreamDispatcher {
       let failure: AttemptFailure;
       let retryAfter: number | undefined;
       try {
-        const response = await this.upstream.send(request, signal);
+        const response = await this.upstream.send(request, abort);
         if (response.statusCode >= 200 && response.statusCode < 300) {
           this.router.recordSuccess(route.channel);
           return { response, route, adapter, release, sentAt, url: request.url };
@@ -113,9 +114,9 @@ export class UpstreamDispatcher {
           await readLimited(response.body, ERROR_BODY_LIMIT).catch(() => ''),
         );
       } catch (error) {
-        if (signal.aborted || !(error instanceof UpstreamConnectError)) {
+        if (abort.aborted || !(error instanceof UpstreamConnectError)) {
           release();
-          if (signal.aborted) throw new ClientGoneError();
+          if (abort.aborted) throw new ClientGoneError();
           throw error;
         }
         failure = { kind: 'connect', message: error.message };

@@ -1,6 +1,7 @@
 import { ChannelQueues } from './channel-queues';
 import { QueueFullError, QueueTimeoutError } from './queue-errors';
 import { aChannel } from './routing.fixtures';
+import { CallAbortedError, CallAbortSource, type CallAbort } from '../upstream/call-abort';
 
 const settings = { queueTimeoutMs: 10_000, queueCapacity: 3, priorityGroups: ['enterprise', 'svip'] };
 
@@ -22,8 +23,8 @@ describe('ChannelQueues', () => {
   });
 
   /** Queues a request and records the order in which requests get their slot. */
-  function waitFor(group: string, label: string, order: string[], signal?: AbortSignal) {
-    return queues.acquire(limited, group, signal).then((release) => {
+  function waitFor(group: string, label: string, order: string[], abort?: CallAbort) {
+    return queues.acquire(limited, group, abort).then((release) => {
       order.push(label);
       return release;
     });
@@ -88,25 +89,24 @@ describe('ChannelQueues', () => {
     for (const pending of waiting) (await pending)();
   });
 
-  it('leaves the queue with the signal reason when the caller aborts, and the next in line moves up', async () => {
+  it('leaves the queue with CallAbortedError when the call is aborted, and the next in line moves up', async () => {
     const holder = await queues.acquire(limited, 'default');
-    const controller = new AbortController();
+    const controller = new CallAbortSource();
     const order: string[] = [];
-    const aborted = waitFor('default', 'aborted', order, controller.signal);
+    const aborted = waitFor('default', 'aborted', order, controller);
     const next = waitFor('default', 'next', order);
-    const reason = new Error('client went away');
-    controller.abort(reason);
-    await expect(aborted).rejects.toBe(reason);
+    controller.abort();
+    await expect(aborted).rejects.toBeInstanceOf(CallAbortedError);
     expect(queues.depth(5)).toBe(1);
     holder();
     (await next)();
     expect(order).toEqual(['next']);
   });
 
-  it('rejects at once for a signal that is already aborted', async () => {
-    const controller = new AbortController();
-    controller.abort(new Error('gone'));
-    await expect(queues.acquire(limited, 'default', controller.signal)).rejects.toThrow('gone');
+  it('rejects at once for a call that is already aborted', async () => {
+    const controller = new CallAbortSource();
+    controller.abort();
+    await expect(queues.acquire(limited, 'default', controller)).rejects.toBeInstanceOf(CallAbortedError);
     expect(queues.depth(5)).toBe(0);
   });
 
@@ -154,8 +154,8 @@ describe('ChannelQueues', () => {
     );
     const holder = await timed.acquire(limited, 'default');
     const granted = timed.acquire(limited, 'default');
-    const aborting = new AbortController();
-    const aborted = timed.acquire(limited, 'default', aborting.signal).catch(() => 'aborted');
+    const aborting = new CallAbortSource();
+    const aborted = timed.acquire(limited, 'default', aborting).catch(() => 'aborted');
     jest.advanceTimersByTime(2_000);
     aborting.abort();
     await aborted;

@@ -1,4 +1,5 @@
 import type { CatalogChannel } from '@tollgate/contracts';
+import { CallAbortedError, type CallAbort } from '../upstream/call-abort';
 import { QueueFullError, QueueTimeoutError } from './queue-errors';
 import type { RoutingOptions } from './routing-options';
 import { WaiterList, type Linked } from './waiter-list';
@@ -12,11 +13,11 @@ interface Waiter extends Linked<Waiter> {
   readonly gate: Gate;
   readonly resolve: (release: Release) => void;
   readonly reject: (reason: unknown) => void;
-  readonly signal: AbortSignal | undefined;
   /** performance.now() when it joined the queue. */
   readonly queuedAt: number;
   timer: NodeJS.Timeout | undefined;
-  onAbort: (() => void) | undefined;
+  /** Removes its listener on the call's abort. */
+  stopListening: (() => void) | undefined;
 }
 
 /** One channel's concurrency: slots in use and the two classes of requests waiting for one. */
@@ -53,8 +54,9 @@ export class ChannelQueues {
     this.retryAfterSeconds = Math.max(1, Math.ceil(settings.queueTimeoutMs / 1000));
   }
 
-  acquire(channel: CatalogChannel, group: string, signal?: AbortSignal): Promise<Release> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+  /** Rejects with CallAbortedError when the call is aborted while it waits. */
+  acquire(channel: CatalogChannel, group: string, abort?: CallAbort): Promise<Release> {
+    if (abort?.aborted) return Promise.reject(new CallAbortedError());
     const gate = this.gateFor(channel);
     if (!gate) return Promise.resolve(noRelease);
     if (waitingIn(gate) === 0 && gate.active < gate.limit) {
@@ -69,10 +71,9 @@ export class ChannelQueues {
         gate,
         resolve,
         reject,
-        signal,
         queuedAt: performance.now(),
         timer: undefined,
-        onAbort: undefined,
+        stopListening: undefined,
         prev: undefined,
         next: undefined,
         list: undefined,
@@ -83,10 +84,7 @@ export class ChannelQueues {
         this.settings.queueTimeoutMs,
       );
       waiter.timer.unref();
-      if (signal) {
-        waiter.onAbort = () => this.giveUp(waiter, signal.reason);
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
+      if (abort) waiter.stopListening = abort.onAbort(() => this.giveUp(waiter, new CallAbortedError()));
       this.reportDepth(gate);
     });
   }
@@ -183,8 +181,8 @@ export class ChannelQueues {
   private detach(waiter: Waiter): void {
     if (waiter.timer) clearTimeout(waiter.timer);
     waiter.timer = undefined;
-    if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
-    waiter.onAbort = undefined;
+    waiter.stopListening?.();
+    waiter.stopListening = undefined;
   }
 
   private reportWait(waiter: Waiter, outcome: QueueWaitOutcome): void {

@@ -9,6 +9,7 @@ import type { RouteAttempt } from './route-attempt';
 import type { RoutingHooks } from './routing-hooks';
 import { resolveRoutingOptions, type RoutingOptions } from './routing-options';
 import { appendWeightedOrder } from './weighted-order';
+import type { CallAbort } from '../upstream/call-abort';
 
 /**
  * The channel table the router reads: relay's catalog.channel read model, or any map of channels.
@@ -81,10 +82,10 @@ export class ChannelRouter {
   /**
    * Waits for a slot on the channel (immediately for max_concurrency 0). Resolves with the
    * slot's release, which may be called any number of times; rejects with QueueFullError,
-   * QueueTimeoutError, or the signal's reason when the caller gives up.
+   * QueueTimeoutError, or CallAbortedError when the call is aborted while it waits.
    */
-  acquire(channel: CatalogChannel, group: string, signal?: AbortSignal): Promise<Release> {
-    return this.queues.acquire(channel, group, signal);
+  acquire(channel: CatalogChannel, group: string, abort?: CallAbort): Promise<Release> {
+    return this.queues.acquire(channel, group, abort);
   }
 
   /** Whether another channel may take over after this failure (if nothing reached the client yet). */

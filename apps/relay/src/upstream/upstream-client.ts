@@ -1,5 +1,7 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamHttpRequest, UpstreamUploadRequest } from '../providers';
+import { CallAbortedError, type CallAbort } from './call-abort';
 
 export interface UpstreamClientOptions {
   /** Connections kept per upstream origin. */
@@ -8,7 +10,17 @@ export interface UpstreamClientOptions {
   headersTimeoutMs: number;
 }
 
-export type UpstreamResponse = Dispatcher.ResponseData;
+/** An answer's body, read once: whole (`text`, `json`) or chunk by chunk as it arrives (`for await`). */
+export interface UpstreamBody extends AsyncIterable<Buffer> {
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+}
+
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: UpstreamBody;
+}
 
 /** The upstream could not be reached or did not answer in time: nothing was received. */
 export class UpstreamConnectError extends Error {
@@ -25,35 +37,34 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEO
 
 /**
  * Outbound HTTP to providers: one keep-alive undici Pool per origin, created on first use. Bodies are
- * never timed out (a stream may run for minutes); the caller's signal aborts a call.
+ * never timed out (a stream may run for minutes); the call's abort ends a call, before or after the
+ * answer's headers.
  */
 export class UpstreamClient {
   private readonly pools = new Map<string, Pool>();
 
   constructor(private readonly options: UpstreamClientOptions) {}
 
-  /** Throws UpstreamConnectError when no answer arrived, or the signal's reason when it was aborted. */
-  async send(
-    request: UpstreamHttpRequest | UpstreamUploadRequest,
-    signal: AbortSignal,
-  ): Promise<UpstreamResponse> {
+  /**
+   * Resolves with the answer once its headers arrived. Throws UpstreamConnectError when no answer
+   * arrived, or CallAbortedError when the call was aborted first.
+   */
+  send(request: UpstreamHttpRequest | UpstreamUploadRequest, abort: CallAbort): Promise<UpstreamResponse> {
+    if (abort.aborted) return Promise.reject(new CallAbortedError());
     const url = new URL(request.url);
-    try {
-      return await this.poolFor(url.origin).request({
-        method: request.method,
-        path: `${url.pathname}${url.search}`,
-        headers: request.headers,
-        body: request.body,
-        signal,
-      });
-    } catch (error) {
-      if (signal.aborted) throw error;
-      const code = (error as { code?: unknown }).code;
-      throw new UpstreamConnectError(
-        typeof code === 'string' ? code : (error as Error).name,
-        typeof code === 'string' && TIMEOUT_CODES.has(code),
+    return new Promise((resolve, reject) => {
+      this.poolFor(url.origin).dispatch(
+        {
+          method: request.method,
+          path: `${url.pathname}${url.search}`,
+          headers: request.headers,
+          body: request.body,
+        },
+        new UpstreamCall(abort, resolve, (error) =>
+          reject(abort.aborted || error instanceof CallAbortedError ? error : connectError(error)),
+        ),
       );
-    }
+    });
   }
 
   async close(): Promise<void> {
@@ -77,11 +88,168 @@ export class UpstreamClient {
   }
 }
 
+function connectError(error: Error): UpstreamConnectError {
+  const code = (error as { code?: unknown }).code;
+  return new UpstreamConnectError(
+    typeof code === 'string' ? code : error.name,
+    typeof code === 'string' && TIMEOUT_CODES.has(code),
+  );
+}
+
+const BOM = [0xef, 0xbb, 0xbf] as const;
+
+/** Buffered while nobody reads; beyond it the upstream's socket waits for the reader (back-pressure). */
+const BODY_HIGH_WATER_MARK = 64 * 1024;
+
+/**
+ * One upstream call, as a dispatch handler of its own rather than undici's `request()`: the profile
+ * showed its AsyncResource, its body stream and the AbortSignal listener it needs costing every call
+ * several percent of relay's CPU. The answer's body is kept here and handed out as it arrives, with
+ * back-pressure; the call's abort ends the upstream call before or after the headers, and so does a
+ * reader that stops early (`break` out of `for await`).
+ */
+class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
+  private controller: Dispatcher.DispatchController | undefined;
+  private abortedEarly = false;
+  private removeAbortListener: (() => void) | undefined;
+  private answered = false;
+  private read = false;
+  /** Read whole (text, json): nothing to hold back. */
+  private whole = false;
+  /** The body's chunks not yet handed out, and their size. */
+  private chunks: Buffer[] = [];
+  private queued = 0;
+  private ended = false;
+  private error: Error | undefined;
+  /** A reader waiting for the next chunk, the end or an error. */
+  private wake: (() => void) | undefined;
+
+  constructor(
+    abort: CallAbort,
+    private readonly answer: (response: UpstreamResponse) => void,
+    private readonly refuse: (error: Error) => void,
+  ) {
+    this.removeAbortListener = abort.onAbort(this.onAbort);
+  }
+
+  private readonly onAbort = (): void => {
+    this.removeAbortListener = undefined;
+    if (this.controller === undefined) this.abortedEarly = true;
+    else this.controller.abort(new CallAbortedError());
+  };
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.abortedEarly) controller.abort(new CallAbortedError());
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    // 1xx answers are undici's business; the caller gets the final one.
+    if (statusCode < 200) return;
+    this.answered = true;
+    this.answer({ statusCode, headers, body: this });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.queued += chunk.length;
+    if (!this.whole && this.queued >= BODY_HIGH_WATER_MARK) controller.pause();
+    this.wakeReader();
+  }
+
+  onResponseEnd(): void {
+    this.ended = true;
+    this.stopListening();
+    this.wakeReader();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.stopListening();
+    if (!this.answered) {
+      this.refuse(error);
+      return;
+    }
+    this.error ??= error;
+    this.wakeReader();
+  }
+
+  async text(): Promise<string> {
+    this.claim();
+    this.whole = true;
+    while (!this.ended) {
+      if (this.error !== undefined) throw this.error;
+      await this.nextEvent();
+    }
+    if (this.error !== undefined) throw this.error;
+    const chunks = this.chunks;
+    this.chunks = [];
+    if (chunks.length === 0) return '';
+    const buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.queued);
+    // As undici's body.text(): a UTF-8 byte order mark is not part of the text.
+    const start = buffer[0] === BOM[0] && buffer[1] === BOM[1] && buffer[2] === BOM[2] ? 3 : 0;
+    return buffer.toString('utf8', start);
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    this.claim();
+    return {
+      next: async (): Promise<IteratorResult<Buffer>> => {
+        for (;;) {
+          const chunk = this.chunks.shift();
+          if (chunk !== undefined) {
+            this.queued -= chunk.length;
+            if (this.queued < BODY_HIGH_WATER_MARK) this.controller?.resume();
+            return { value: chunk, done: false };
+          }
+          if (this.error !== undefined) throw this.error;
+          if (this.ended) return { value: undefined, done: true };
+          await this.nextEvent();
+        }
+      },
+      // The reader stopped early (a `break`, an error in its loop): the rest is not wanted.
+      return: async (): Promise<IteratorResult<Buffer>> => {
+        if (!this.ended && this.error === undefined) this.controller?.abort(new CallAbortedError());
+        return { value: undefined, done: true };
+      },
+    };
+  }
+
+  private claim(): void {
+    if (this.read) throw new TypeError('the upstream body was already read');
+    this.read = true;
+  }
+
+  /** Waits for the next chunk, the end or an error, reading the upstream's socket again meanwhile. */
+  private nextEvent(): Promise<void> {
+    this.controller?.resume();
+    return new Promise((resolve) => (this.wake = resolve));
+  }
+
+  private wakeReader(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private stopListening(): void {
+    this.removeAbortListener?.();
+    this.removeAbortListener = undefined;
+  }
+}
+
 /** Reads at most `limit` bytes of an error body and discards the rest. */
-export async function readLimited(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+export async function readLimited(body: AsyncIterable<Buffer>, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
+  for await (const chunk of body) {
     if (size < limit) {
       chunks.push(chunk);
       size += chunk.length;

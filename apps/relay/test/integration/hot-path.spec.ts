@@ -21,12 +21,15 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
   const harness = new RelayHarness(kind, 'relay-hot-path', { recordUsage: true });
   let upstream: FakeUpstream;
   let failing: FakeUpstream;
+  /** Answers nothing for a minute: a client leaves before the first byte. */
+  let waiting: FakeUpstream;
   let world: RelayWorld;
   let relay: Relay;
   let rich: TestKey;
   let gpt: string;
   let claude: string;
   let fallback: string;
+  let held: string;
   /** Stands in for admin: records the auto-disable calls relay makes. */
   let admin: Server;
   const adminCalls: { url: string; token: string; body: unknown }[] = [];
@@ -40,6 +43,7 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     world = harness.world;
     upstream = await harness.upstream({ completionTokens: 8, chunks: 4 });
     failing = await harness.upstream({ failRate: 1, failStatus: 503 });
+    waiting = await harness.upstream({ latencyMs: 60_000 });
     admin = createServer((req: IncomingMessage, res) => {
       let text = '';
       req.on('data', (piece: Buffer) => (text += piece.toString()));
@@ -56,13 +60,15 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     gpt = world.model('gpt');
     claude = world.model('claude');
     fallback = world.model('fallback');
+    held = world.model('held');
     relay = await harness.start({
       env: {
         RELAY_QUOTA_HOLD_MS: '60000',
         ADMIN_URL: `http://127.0.0.1:${(admin.address() as AddressInfo).port}`,
       },
     });
-    await Promise.all([world.price(gpt), world.price(claude), world.price(fallback)]);
+    await Promise.all([world.price(gpt), world.price(claude), world.price(fallback), world.price(held)]);
+    await world.channel(aChannelOn(waiting, [held], { model_mapping: { [held]: 'gpt-4o-mini' } }));
     await world.channel(aChannelOn(upstream, [gpt], { model_mapping: { [gpt]: 'gpt-4o-mini' } }));
     await world.channel(
       aChannelOn(upstream, [claude], {
@@ -83,7 +89,7 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     await eventually('relay to serve the run’s models', async () => {
       const res = await fetch(`${relay.url}/v1/models`, { headers: bearer(rich) });
       const body = (await res.json()) as { data?: { id: string }[] };
-      return body.data?.length === 3 ? true : undefined;
+      return body.data?.length === 4 ? true : undefined;
     });
   });
 
@@ -197,7 +203,7 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
   it('lists and gets the key’s models for a Gemini client in Gemini’s shape, paged', async () => {
     const list = await fetch(`${relay.url}/v1beta/models?key=${rich.apiKey}`);
     expect(list.status).toBe(200);
-    const names = [claude, fallback, gpt].sort();
+    const names = [claude, fallback, gpt, held].sort();
     expect(await list.json()).toEqual({
       models: names.map((name) => ({
         name: `models/${name}`,
@@ -228,6 +234,29 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     const badKey = await fetch(`${relay.url}/v1beta/models?key=sk-nope`);
     expect(badKey.status).toBe(401);
     expect(await badKey.json()).toMatchObject({ error: { code: 401 } });
+  });
+
+  it('aborts the upstream call when the client leaves before its first byte, and charges nothing', async () => {
+    const key = await harness.readyKey([relay], 1_000_000);
+    const leaving = new AbortController();
+    const call = fetch(`${relay.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(key) },
+      body: JSON.stringify(chat(held)),
+      signal: leaving.signal,
+    }).catch(() => 'left');
+    await eventually('the upstream to hold the call', async () =>
+      waiting.stats().requests > 0 ? true : undefined,
+    );
+    leaving.abort();
+    expect(await call).toBe('left');
+    await eventually('the upstream to see the call aborted', async () =>
+      waiting.stats().abortedRequests > 0 ? true : undefined,
+    );
+    await eventually('the reservation to be handed back', async () =>
+      (await harness.infra.runtime.kv.outstanding(userAccount(key.userId))) === 0 ? true : undefined,
+    );
+    expect(harness.usageOf(key.userId)).toEqual([]);
   });
 
   it('retries a failing channel on the next one before anything reached the client', async () => {

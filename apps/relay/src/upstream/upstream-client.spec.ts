@@ -1,0 +1,197 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { UpstreamHttpRequest } from '../providers';
+import { CallAbortedError, CallAbortSource } from './call-abort';
+import { UpstreamClient, UpstreamConnectError } from './upstream-client';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A real HTTP server on loopback whose answer each test writes by hand. */
+class Upstream {
+  private handler: Handler = (_req, res) => res.end();
+  readonly requests: IncomingMessage[] = [];
+  private server: Server | undefined;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      this.requests.push(req);
+      this.handler(req, res);
+    });
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  answer(handler: Handler): void {
+    this.handler = handler;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
+
+const aRequest = (url: string, body = '{"model":"m"}'): UpstreamHttpRequest => ({
+  method: 'POST',
+  url: `${url}/v1/chat/completions?x=1`,
+  headers: { 'content-type': 'application/json', authorization: 'Bearer sk-test' },
+  body,
+  stream: false,
+});
+
+/** Resolves once the server sees the client's side of the request closed before it answered. */
+const closedEarly = (res: ServerResponse): Promise<void> =>
+  new Promise((resolve) => res.once('close', () => (res.writableFinished ? undefined : resolve())));
+
+describe('UpstreamClient', () => {
+  const upstream = new Upstream();
+  let client: UpstreamClient;
+
+  beforeEach(async () => {
+    await upstream.start();
+    client = new UpstreamClient({ connectionsPerOrigin: 4, headersTimeoutMs: 60_000 });
+  });
+
+  afterEach(async () => {
+    await client.close();
+    await upstream.stop();
+    upstream.requests.length = 0;
+  });
+
+  it('sends the request and answers its status, headers and body read whole', async () => {
+    let received = '';
+    upstream.answer((req, res) => {
+      req.on('data', (piece: Buffer) => (received += piece.toString()));
+      req.on('end', () =>
+        res
+          .writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes' })
+          .end('\uFEFF{"answer":"привет"}'),
+      );
+    });
+    const response = await client.send(aRequest(upstream.url), new CallAbortSource());
+
+    expect(response.statusCode).toBe(201);
+    expect(response.headers['x-upstream']).toBe('yes');
+    // As undici's body.json(): the byte order mark is not part of the text.
+    expect(await response.body.json()).toEqual({ answer: 'привет' });
+    expect(received).toBe('{"model":"m"}');
+    expect(upstream.requests[0]!.url).toBe('/v1/chat/completions?x=1');
+    expect(upstream.requests[0]!.headers.authorization).toBe('Bearer sk-test');
+  });
+
+  it('hands a streamed body out chunk by chunk, each before the upstream sent the next', async () => {
+    let sendSecond!: () => void;
+    const secondAsked = new Promise<void>((resolve) => (sendSecond = resolve));
+    upstream.answer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      void secondAsked.then(() => res.end('data: two\n\n'));
+    });
+    const response = await client.send(aRequest(upstream.url), new CallAbortSource());
+    const seen: string[] = [];
+    for await (const chunk of response.body) {
+      seen.push(chunk.toString());
+      // The second event is only written once the first has been read here.
+      if (seen.length === 1) sendSecond();
+    }
+    expect(seen).toEqual(['data: one\n\n', 'data: two\n\n']);
+  });
+
+  it('reads a large body intact when it is read slower than it arrives', async () => {
+    const piece = Buffer.alloc(64 * 1024, 'x');
+    upstream.answer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      for (let i = 0; i < 64; i++) res.write(piece);
+      res.end();
+    });
+    const response = await client.send(aRequest(upstream.url), new CallAbortSource());
+    let bytes = 0;
+    for await (const chunk of response.body) {
+      bytes += chunk.length;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(bytes).toBe(64 * piece.length);
+  });
+
+  it('aborts the upstream call when the call is aborted before the answer’s headers', async () => {
+    const abort = new CallAbortSource();
+    let upstreamSawClose!: Promise<void>;
+    upstream.answer((_req, res) => {
+      upstreamSawClose = closedEarly(res);
+      abort.abort();
+    });
+    await expect(client.send(aRequest(upstream.url), abort)).rejects.toBeInstanceOf(CallAbortedError);
+    await upstreamSawClose;
+  });
+
+  it('aborts the upstream call when the call is aborted mid-body, and the reader is told', async () => {
+    const abort = new CallAbortSource();
+    let upstreamSawClose!: Promise<void>;
+    upstream.answer((_req, res) => {
+      upstreamSawClose = closedEarly(res);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+    });
+    const response = await client.send(aRequest(upstream.url), abort);
+    const reading = (async () => {
+      for await (const chunk of response.body) {
+        if (chunk.toString() === 'data: one\n\n') abort.abort();
+      }
+    })();
+    await expect(reading).rejects.toBeInstanceOf(CallAbortedError);
+    await upstreamSawClose;
+  });
+
+  it('ends the upstream call when its reader stops early', async () => {
+    let upstreamSawClose!: Promise<void>;
+    upstream.answer((_req, res) => {
+      upstreamSawClose = closedEarly(res);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+    });
+    const response = await client.send(aRequest(upstream.url), new CallAbortSource());
+    for await (const chunk of response.body) {
+      expect(chunk.toString()).toBe('data: one\n\n');
+      break;
+    }
+    await upstreamSawClose;
+  });
+
+  it('sends nothing for a call aborted already', async () => {
+    const abort = new CallAbortSource();
+    abort.abort();
+    await expect(client.send(aRequest(upstream.url), abort)).rejects.toBeInstanceOf(CallAbortedError);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('says the upstream timed out when its headers take longer than the headers timeout', async () => {
+    const impatient = new UpstreamClient({ connectionsPerOrigin: 1, headersTimeoutMs: 50 });
+    upstream.answer(() => undefined);
+    const sent = impatient.send(aRequest(upstream.url), new CallAbortSource());
+    await expect(sent).rejects.toBeInstanceOf(UpstreamConnectError);
+    await expect(sent).rejects.toMatchObject({ timedOut: true, message: 'UND_ERR_HEADERS_TIMEOUT' });
+    await impatient.close();
+  });
+
+  it('says the upstream could not be reached when nothing listens, without a timeout', async () => {
+    const url = upstream.url;
+    await upstream.stop();
+    const sent = client.send(aRequest(url), new CallAbortSource());
+    await expect(sent).rejects.toBeInstanceOf(UpstreamConnectError);
+    await expect(sent).rejects.toMatchObject({ timedOut: false });
+    await upstream.start();
+  });
+
+  it('fails the reader when the upstream breaks the body off', async () => {
+    upstream.answer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"cut":');
+      setImmediate(() => res.destroy());
+    });
+    const response = await client.send(aRequest(upstream.url), new CallAbortSource());
+    await expect(response.body.text()).rejects.toThrow();
+  });
+});
