@@ -44,8 +44,8 @@ export function composeGateway(config: GatewayConfig, logger: Logger): GatewayCo
     bodyLimitBytes: config.GATEWAY_BODY_LIMIT_BYTES,
     apiBodyLimitBytes: config.GATEWAY_API_BODY_LIMIT_BYTES,
     uploadBodyLimitBytes: config.GATEWAY_UPLOAD_BODY_LIMIT_BYTES,
-    onBackendError: function logBackendError(service: BackendService, error: Error): void {
-      logger.warn({ service, err: error.message }, 'backend call failed');
+    onBackendError: function logBackendError(service: BackendService, error: Error, requestId: string): void {
+      logger.warn({ requestId, service, err: error.message }, 'backend call failed');
     },
   };
   return {

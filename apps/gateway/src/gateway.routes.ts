@@ -36,7 +36,8 @@ export interface GatewayRouteDeps {
   /** Body limit of the relay's audio uploads (RELAY_UPLOAD_PATHS). */
   uploadBodyLimitBytes: number;
   observe(observation: ProxyObservation): void;
-  onBackendError(service: BackendService, error: Error): void;
+  /** `requestId`: the call's, which the log line names (the gateway keeps no async-local context). */
+  onBackendError(service: BackendService, error: Error, requestId: string): void;
 }
 
 const PROXIED_PREFIXES = ['/api', '/v1', '/v1beta'];
@@ -126,7 +127,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
   } catch (err) {
     // The reply is hijacked: nothing answers for us, so every failure must be answered here.
     const error = err instanceof Error ? err : new Error(String(err));
-    deps.onBackendError('auth', error);
+    deps.onBackendError('auth', error, request.id);
     if (error instanceof SessionLookupError) {
       sendGatewayError(res, path, 502, ErrorCode.UpstreamServiceDown, 'The auth service is unavailable');
     } else {
@@ -178,7 +179,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     if (outcome.error instanceof BodyTooLargeError) {
       sendGatewayError(res, path, 413, ErrorCode.PayloadTooLarge, outcome.error.message);
     } else if (outcome.error instanceof errors.HeadersTimeoutError) {
-      deps.onBackendError(route.service, outcome.error);
+      deps.onBackendError(route.service, outcome.error, request.id);
       sendGatewayError(
         res,
         path,
@@ -187,7 +188,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
         `The ${route.service} service did not answer in time`,
       );
     } else {
-      deps.onBackendError(route.service, outcome.error);
+      deps.onBackendError(route.service, outcome.error, request.id);
       sendGatewayError(
         res,
         path,
@@ -197,7 +198,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
       );
     }
   } else if (outcome.kind === 'backend_broke') {
-    deps.onBackendError(route.service, outcome.error);
+    deps.onBackendError(route.service, outcome.error, request.id);
   }
 
   // Streaming overlaps forwarding with the backend's own work, so the gateway's share is what it

@@ -21,6 +21,9 @@ export interface NestServiceSpec<C extends BaseServiceConfig> {
   logger?: Logger;
   errorRenderers?: readonly ErrorRendererRoute[];
   bodyLimit?: number;
+  /** See ServiceAppOptions: both on unless the service says otherwise. */
+  asyncRequestContext?: boolean;
+  nestMiddleware?: boolean;
   /** Runs on the Fastify instance before the app listens (raw routes, plugins). */
   beforeListen?: (app: Awaited<ReturnType<typeof createServiceApp>>['app']) => Promise<void>;
   /**
@@ -41,6 +44,8 @@ export async function startNestService<C extends BaseServiceConfig>(
     logger,
     ...(spec.errorRenderers ? { errorRenderers: spec.errorRenderers } : {}),
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+    ...(spec.asyncRequestContext === false ? { asyncRequestContext: false } : {}),
+    ...(spec.nestMiddleware === false ? { nestMiddleware: false } : {}),
   });
   try {
     if (spec.beforeListen) await spec.beforeListen(service.app);

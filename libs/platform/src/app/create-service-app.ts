@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ErrorCode } from '@tollgate/contracts';
-import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { BaseServiceConfig } from '../config/base-service-config';
 import { redactConfig } from '../config/redact-config';
 import { installRequestContextHooks, requestIdFromHeaders } from '../context/request-context.hook';
+import { REQUEST_ID_HEADER } from '../context/request-id';
 import { selectErrorRenderer, type ErrorRendererRoute } from '../errors/error-renderer';
 import { NestPinoLogger } from '../logging/nest-logger';
 import { installHttpMetricsHook } from '../metrics/http-metrics.hook';
@@ -39,6 +40,16 @@ export interface ServiceAppOptions<C extends BaseServiceConfig> {
    * telemetry before the app; without an exporter the spans would be created and dropped on every call.
    */
   tracing?: boolean;
+  /**
+   * Runs each request inside its RequestContext in async-local storage, so log lines and events deep
+   * in its handling carry its ids (the default). Off, a request still has its id (`x-request-id`, the
+   * access log, error reports) but no async-local context: once any AsyncLocalStorage has been entered,
+   * Node 20 runs a hook for every promise the process makes, which a service that only forwards (the
+   * gateway) would pay on every call for nothing.
+   */
+  asyncRequestContext?: boolean;
+  /** Whether a module applies Nest middleware (a MiddlewareConsumer); without, no middie hook runs per request. */
+  nestMiddleware?: boolean;
 }
 
 export interface ServiceApp {
@@ -62,6 +73,8 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
     bodyLimit = DEFAULT_BODY_LIMIT_BYTES,
     trustProxy = true,
     tracing = isTracingEnabled(),
+    asyncRequestContext = true,
+    nestMiddleware = true,
   }: ServiceAppOptions<C>,
 ): Promise<ServiceApp> => {
   const adapter = new FastifyAdapter({
@@ -70,6 +83,7 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
     // new-api's paths carry a trailing slash (`/api/token/`, `/api/user/`); they name the same route.
     routerOptions: { ignoreTrailingSlash: true },
     logger: false,
+    skipMiddie: !nestMiddleware,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => requestIdFromHeaders(request.headers),
     // The router's own refusals (a path that does not decode, a parameter past maxParamLength) come
@@ -129,7 +143,8 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
   // Route hooks must exist before app.init() registers the routes.
   const fastify = app.getHttpAdapter().getInstance();
   installLenientJsonParser(fastify);
-  installRequestContextHooks(fastify);
+  if (asyncRequestContext) installRequestContextHooks(fastify);
+  else installRequestIdHook(fastify);
   if (tracing) installHttpTracingHooks(fastify);
   installHttpMetricsHook(fastify, app.get(MetricsService));
   installAccessLogHook(fastify, logger);
@@ -160,6 +175,14 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
     },
   };
 };
+
+/** Tells the caller the request's id, as the request-context hooks do, without entering any context. */
+function installRequestIdHook(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+}
 
 /** The path of the request line in what a refused request sent, to answer in its route's protocol. */
 function requestPathOf(rawPacket: unknown): string {

@@ -172,6 +172,37 @@ describe('createServiceApp', () => {
     expect(text).toContain('process_cpu_user_seconds_total');
   });
 
+  it('records requests no route matched under one label, whatever their path', async () => {
+    expect((await get('/no/such/path-1')).status).toBe(404);
+    expect((await get('/no/such/path-2')).status).toBe(404);
+    const text = await (await get('/metrics')).text();
+    expect(text).toMatch(
+      /tollgate_http_request_duration_seconds_count\{service="probe",method="GET",route="unmatched",status="404"\} 2/,
+    );
+    expect(text).not.toContain('path-1');
+  });
+
+  it('logs one access line per request with its route template, the caller when known, never the URL', async () => {
+    logLines.length = 0;
+    await get('/probe/users/24680', { 'x-request-id': 'access-1' });
+    await get('/probe/me', { 'x-tollgate-identity': await token(Role.User), 'x-request-id': 'access-2' });
+    await get('/no/such/13579', { 'x-request-id': 'access-3' });
+    const lines = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line['msg'] === 'request completed');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        requestId: 'access-1',
+        method: 'GET',
+        route: '/probe/users/:id',
+        status: 200,
+      }),
+      expect.objectContaining({ requestId: 'access-2', route: '/probe/me', status: 200, userId: 42 }),
+      expect.objectContaining({ requestId: 'access-3', route: 'unmatched', status: 404 }),
+    ]);
+    expect(logLines.join('\n')).not.toMatch(/24680|13579/);
+  });
+
   it('echoes a sane x-request-id and replaces an odd one', async () => {
     const echoed = await get('/probe/context', { 'x-request-id': 'req-abc.123' });
     expect(echoed.headers.get('x-request-id')).toBe('req-abc.123');
@@ -300,5 +331,43 @@ describe('createServiceApp', () => {
   it('enforces the minimum role', async () => {
     expect((await get('/probe/admin', { 'x-tollgate-identity': await token(Role.User) })).status).toBe(403);
     expect((await get('/probe/admin', { 'x-tollgate-identity': await token(Role.Root) })).status).toBe(200);
+  });
+});
+
+describe('createServiceApp without an async-local request context', () => {
+  let service: ServiceApp;
+  let base: string;
+
+  beforeAll(async () => {
+    const config = loadConfig(baseServiceConfigSchema, {
+      SERVICE_NAME: 'forwarder',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      TOLLGATE_INTERNAL_TOKEN_SECRET: SECRET,
+    });
+    service = await createServiceApp(ProbeModule, {
+      service: 'forwarder',
+      config,
+      logger: createLogger({
+        service: 'forwarder',
+        level: config.LOG_LEVEL,
+        destination: { write: () => true },
+      }),
+      asyncRequestContext: false,
+      nestMiddleware: false,
+    });
+    base = `http://127.0.0.1:${await service.listen()}`;
+  });
+
+  afterAll(() => service.close());
+
+  it('still names each request by its id, but enters no context its handlers could read', async () => {
+    const echoed = await fetch(`${base}/probe/context`, { headers: { 'x-request-id': 'req-xyz.9' } });
+    expect(echoed.headers.get('x-request-id')).toBe('req-xyz.9');
+    expect(await echoed.json()).toEqual({});
+    const generated = await fetch(`${base}/probe/users/1`);
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/route="\/probe\/users\/:id",status="200"\} 1/);
   });
 });
