@@ -1,4 +1,4 @@
-import { consumerConfig } from './kafka-consumer-tuning';
+import { consumerConfig, idleFetchWaitMs } from './kafka-consumer-tuning';
 
 describe('consumerConfig', () => {
   it('keeps the bus-wide fetch wait when a subscription asks for no batching', () => {
@@ -7,8 +7,13 @@ describe('consumerConfig', () => {
     expect(config.minBytes).toBeUndefined();
   });
 
-  it('waits a second for new data unless told otherwise, so that a stop never waits out kafkajs’s 5 s', () => {
-    expect(consumerConfig('g', {}).maxWaitTimeInMs).toBe(1000);
+  it('waits kafkajs’s 5 s for new data unless told otherwise (a stop does not wait it out)', () => {
+    expect(consumerConfig('g', {}).maxWaitTimeInMs).toBe(5000);
+  });
+
+  it('waits at most a third of a shorter session timeout, since kafkajs heartbeats between fetches', () => {
+    expect(consumerConfig('g', { sessionTimeout: 10_000 }).maxWaitTimeInMs).toBe(3333);
+    expect(idleFetchWaitMs({ sessionTimeout: 10_000, maxWaitTimeInMs: 100 })).toBe(100);
   });
 
   it("lets a subscription's batching decide how long and for how much the broker waits", () => {

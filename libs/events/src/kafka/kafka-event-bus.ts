@@ -16,11 +16,13 @@ import { kafkaLogCreator } from './kafka-log';
 import { readKafkaConsumerLag } from './kafka-consumer-lag';
 import { KafkaPublisher, type KafkaPublisherOptions } from './kafka-publisher';
 import { fixKafkajsIdleTimer } from './kafkajs-idle-timer-fix';
-
-fixKafkajsIdleTimer();
+import { controlKafkajsFetches } from './kafkajs-fetch-control';
 import { KafkaSubscription } from './kafka-subscription';
 import { KafkaTables } from './kafka-tables';
 import { KafkaTopics } from './kafka-topics';
+
+fixKafkajsIdleTimer();
+controlKafkajsFetches();
 
 export interface KafkaEventBusOptions extends KafkaPublisherOptions {
   brokers: string[];

@@ -22,8 +22,10 @@ import { decodeKafkaMessage } from './kafka-codec';
 import {
   consumerConfig,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
+  idleFetchWaitMs,
   type KafkaConsumerTuning,
 } from './kafka-consumer-tuning';
+import { paceIdleFetches } from './kafkajs-fetch-control';
 
 /** How long a new group's start may wait for the leaders of topics created just before. */
 const PIN_RETRY_WINDOW_MS = 30_000;
@@ -45,6 +47,7 @@ export class KafkaSubscription implements Subscription {
   private readonly abort = new AbortController();
   private readonly policy: DeliveryPolicy;
   private stopping: Promise<void> | undefined;
+  private readonly unpace: () => void;
 
   private constructor(
     private readonly options: SubscribeOptions<unknown>,
@@ -52,6 +55,10 @@ export class KafkaSubscription implements Subscription {
   ) {
     this.policy = deliveryPolicy(options);
     this.consumer = deps.kafka.consumer(consumerConfig(options.groupId, deps.tuning, options.batching));
+    // Batching waits briefly for more records; with none coming, a fetch may wait as long as any other.
+    this.unpace = options.batching
+      ? paceIdleFetches(options.groupId, { idleWaitMs: idleFetchWaitMs(deps.tuning) })
+      : () => undefined;
   }
 
   /** Resolves once the member has joined its group and received its partitions. */
@@ -64,6 +71,7 @@ export class KafkaSubscription implements Subscription {
       await subscription.run();
     } catch (error) {
       await subscription.consumer.disconnect().catch(() => undefined);
+      subscription.unpace();
       throw error;
     }
     return subscription;
@@ -72,7 +80,11 @@ export class KafkaSubscription implements Subscription {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.abort.abort();
-      await this.consumer.disconnect();
+      try {
+        await this.consumer.disconnect();
+      } finally {
+        this.unpace();
+      }
     })();
     return this.stopping;
   }
