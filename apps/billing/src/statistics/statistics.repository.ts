@@ -1,10 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { DailyUsageDelta } from './daily-usage';
-
-/** Keeps PostgreSQL's 65 535 bind parameters out of reach (9 per row). */
-const ROWS_PER_UPSERT = 1000;
-
 export interface DailyUsageFilter {
   firstDay: string;
   lastDay: string;
@@ -31,40 +26,10 @@ interface RawDailyModelUsage {
   quota: string;
 }
 
-/** Only place that reads or writes usage_daily_stats. */
+/** Reads usage_daily_stats; usage settlement (usage/usage-settlement.repository.ts) writes it. */
 @Injectable()
 export class StatisticsRepository {
   constructor(private readonly em: EntityManager) {}
-
-  /** Adds deltas to their rows inside the caller's transaction, creating rows that do not exist. */
-  async add(tx: EntityManager, deltas: readonly DailyUsageDelta[]): Promise<void> {
-    for (let start = 0; start < deltas.length; start += ROWS_PER_UPSERT) {
-      const chunk = deltas.slice(start, start + ROWS_PER_UPSERT);
-      await tx.execute(
-        `insert into usage_daily_stats
-           (user_id, day, model, token_id, requests, prompt_tokens, completion_tokens, cached_tokens, quota)
-         values ${chunk.map(() => '(?, ?::date, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
-         on conflict (user_id, day, model, token_id) do update set
-           requests = usage_daily_stats.requests + excluded.requests,
-           prompt_tokens = usage_daily_stats.prompt_tokens + excluded.prompt_tokens,
-           completion_tokens = usage_daily_stats.completion_tokens + excluded.completion_tokens,
-           cached_tokens = usage_daily_stats.cached_tokens + excluded.cached_tokens,
-           quota = usage_daily_stats.quota + excluded.quota`,
-        chunk.flatMap((d) => [
-          d.userId,
-          d.day,
-          d.model,
-          d.tokenId,
-          d.requests,
-          d.promptTokens,
-          d.completionTokens,
-          d.cachedTokens,
-          d.quota,
-        ]),
-        'run',
-      );
-    }
-  }
 
   /** Usage per day and model over the filter, days ascending, models by name. */
   async daily(filter: DailyUsageFilter): Promise<DailyModelUsageRow[]> {

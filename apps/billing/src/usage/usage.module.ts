@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { LedgerModule } from '../ledger/ledger.module';
-import { StatisticsModule } from '../statistics/statistics.module';
 import { UsageRecordedConsumer } from './usage-recorded.consumer';
+import { UsageSettlementRepository } from './usage-settlement.repository';
 import { UsageSettlementService } from './usage-settlement.service';
 
 @Module({
-  imports: [LedgerModule, StatisticsModule],
   controllers: [UsageRecordedConsumer],
-  providers: [UsageSettlementService],
+  providers: [UsageSettlementService, UsageSettlementRepository],
 })
 export class UsageModule {}

@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_SET_QUOTA_CALL,
   GENERATION_CALL,
   KEY_USAGE_CALL,
   servicePath,
@@ -19,7 +20,7 @@ import {
 } from '@tollgate/testing';
 import { USAGE_GROUP } from '../../src/usage/usage-recorded.consumer';
 import { BillingHarness, settledState, type Billing, type Settled } from './billing-harness';
-import { aUsageEvent, userOnSamePartition } from './builders';
+import { aUsageEvent, userOnOtherPartition, userOnSamePartition } from './builders';
 
 jest.setTimeout(90_000);
 
@@ -90,6 +91,8 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
       ledger_entries: quotas.length,
     };
   };
+
+  const sum = (quotas: readonly number[]) => quotas.reduce((total, q) => total + q, 0);
 
   const auditIsClean: JsonResponse = { status: 200, body: { success: true, message: '', data: [] } };
 
@@ -209,6 +212,79 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
     expect(deadLetters().records.filter((record) => record.key === String(userId))).toEqual([]);
     expect(await settledState(database, userId)).toEqual(charged([5_000, 1]));
     expect(audit).toEqual(auditIsClean);
+  });
+
+  it('settles events of many users on every partition published together, each balance by its own events', async () => {
+    const database = await harness.createDatabase();
+    // Ascending ids, two sharing a partition, the others stepping from partition to partition.
+    const first = randomUserId();
+    const users = [first, userOnSamePartition(first)];
+    while (users.length < 12) users.push(userOnOtherPartition(users.at(-1)!));
+    const quotas = (user: number) => [1 + (user % 97), 200 + (user % 13), 3_000];
+
+    const audit = await runBilling(database, async () => {
+      await publish(users.flatMap((user) => quotas(user).map((quota) => aUsageEvent(user, { quota }))));
+      for (const user of users) await balanceAfter(user, 3);
+    });
+
+    for (const user of users) expect(await settledState(database, user)).toEqual(charged(quotas(user)));
+    for (const user of users) {
+      expect(harness.balancesOf(user).at(-1)).toMatchObject({
+        quota: -sum(quotas(user)),
+        used_quota: sum(quotas(user)),
+        request_count: 3,
+      });
+    }
+    expect(audit).toEqual(auditIsClean);
+  });
+
+  it('charges only the new events of a batch that repeats one settled before', async () => {
+    const database = await harness.createDatabase();
+    const userId = randomUserId();
+    const other = userOnSamePartition(userId);
+    const settledBefore = aUsageEvent(userId, { quota: 400 });
+    const fresh = [aUsageEvent(userId, { quota: 30 }), aUsageEvent(other, { quota: 5 })];
+
+    const audit = await runBilling(database, async () => {
+      await publish([settledBefore]);
+      await balanceAfter(userId, 1);
+      // One publication, one partition: the repeated event and the new ones travel together.
+      await publish([
+        fresh[0]!,
+        { ...settledBefore, event_id: settledBefore.event_id.toUpperCase() },
+        fresh[1]!,
+      ]);
+      await balanceAfter(userId, 2);
+      await balanceAfter(other, 1);
+    });
+
+    expect(await settledState(database, userId)).toEqual(charged([400, 30]));
+    expect(await settledState(database, other)).toEqual(charged([5]));
+    expect(audit).toEqual(auditIsClean);
+  });
+
+  it('charges every served call in full, taking a balance below zero rather than dropping a charge', async () => {
+    const database = await harness.createDatabase();
+    const userId = randomUserId();
+    const calls = [aUsageEvent(userId, { quota: 80 }), aUsageEvent(userId, { quota: 80 })];
+
+    await runBilling(database, async (billing) => {
+      const setQuota = await billing
+        .asService(ACCOUNT_SET_QUOTA_CALL)
+        .send(ACCOUNT_SET_QUOTA_CALL.method, servicePath(ACCOUNT_SET_QUOTA_CALL, { userId }), {
+          quota: 100,
+          idempotency_key: `floor-${userId}`,
+          actor_id: 1,
+          reason: 'spec',
+        });
+      expect(setQuota.status).toBe(200);
+      await publish(calls);
+      // Relay reserved each call before serving it; billing's part is to charge what was served,
+      // so the balance ends one call's cost below zero, never clamped at zero.
+      expect(await balanceAfter(userId, 2)).toMatchObject({ quota: -60, used_quota: 160 });
+    });
+
+    expect(await settledState(database, userId)).toEqual({ ...charged([80, 80]), quota: 100 - 160 });
   });
 
   it('settles 50 events of one user published concurrently exactly', async () => {

@@ -1,0 +1,191 @@
+import { EntityManager, type Knex } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import type { UsageRecorded } from '@tollgate/contracts';
+import { enqueueOutbox } from '@tollgate/persistence';
+import type { Account } from '../accounts/account.entity';
+import { billingBalanceEvent } from '../accounts/balance-events';
+import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
+import { moscowDay } from '../statistics/moscow-day';
+
+/** What one batch changed, as committed. */
+export interface SettledBatch {
+  /** Events charged now; the others had been settled before. */
+  settled: number;
+  /** Quota charged now per model (models charged nothing are left out). */
+  chargedByModel: Map<string, number>;
+  /** Accounts the batch changed, one balance publication each. */
+  accounts: number;
+}
+
+/** An account row as jsonb_agg gives it back: bigint columns as JSON numbers, times as ISO text. */
+interface AccountRow {
+  user_id: number;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  aff_quota: number;
+  aff_history_quota: number;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface SettlementRow {
+  logged: number;
+  entries: number;
+  charged: Record<string, string>;
+  accounts: AccountRow[];
+}
+
+/** The usage event as one element of the statement's jsonb_to_recordset. */
+function incomingRow(event: UsageRecorded) {
+  return {
+    event_id: event.event_id,
+    created_at: event.created_at,
+    day: moscowDay(event.created_at),
+    user_id: event.user_id,
+    token_id: event.token_id,
+    token_name: event.token_name,
+    channel_id: event.channel_id,
+    model: event.model,
+    upstream_model: event.upstream_model,
+    prompt_tokens: event.prompt_tokens,
+    completion_tokens: event.completion_tokens,
+    cached_tokens: event.cached_tokens,
+    quota: event.quota,
+    latency_ms: event.latency_ms,
+    ttft_ms: event.ttft_ms,
+    is_stream: event.is_stream,
+    status: event.status,
+    group: event.group,
+    request_id: event.request_id,
+    response_id: event.response_id ?? null,
+    finish_reason: event.finish_reason ?? null,
+  };
+}
+
+/**
+ * One statement settles a batch, whatever its size and however many users it holds:
+ * - "logged" writes the usage-log rows; the unique event id skips every event settled before, so
+ *   only what it returns is charged (a redelivered batch changes nothing);
+ * - "entries" writes one ledger entry per fresh event, keyed by it;
+ * - "stats" adds the fresh events to the daily rollup, rows in key order;
+ * - "balances" opens the account of a user billing has not seen and moves each balance by the sum
+ *   of its new entries, once per user, accounts in user id order (every writer of accounts locks
+ *   in that order, so concurrent batches cannot deadlock).
+ * All sub-statements see the same snapshot, which is why the account is opened and charged by one
+ * upsert; the foreign keys of the log rows and entries are checked at the statement's end, after it.
+ */
+const SETTLE_SQL = `
+with "incoming" as (
+  select * from jsonb_to_recordset(?::jsonb) as x(
+    "event_id" uuid, "created_at" bigint, "day" date, "user_id" integer, "token_id" integer,
+    "token_name" text, "channel_id" integer, "model" text, "upstream_model" text,
+    "prompt_tokens" integer, "completion_tokens" integer, "cached_tokens" integer, "quota" bigint,
+    "latency_ms" integer, "ttft_ms" integer, "is_stream" boolean, "status" text, "group" text,
+    "request_id" text, "response_id" text, "finish_reason" text
+  )
+), "logged" as (
+  insert into "usage_logs" (
+    "event_id", "created_at", "user_id", "token_id", "token_name", "channel_id", "model",
+    "upstream_model", "prompt_tokens", "completion_tokens", "cached_tokens", "quota", "latency_ms",
+    "ttft_ms", "is_stream", "status", "group", "request_id", "response_id", "finish_reason"
+  )
+  select "event_id", to_timestamp("created_at"), "user_id", "token_id", "token_name", "channel_id",
+    "model", "upstream_model", "prompt_tokens", "completion_tokens", "cached_tokens", "quota",
+    "latency_ms", "ttft_ms", "is_stream", "status", "group", "request_id", "response_id",
+    "finish_reason"
+  from "incoming"
+  on conflict ("event_id") do nothing
+  returning "event_id"
+), "fresh" as (
+  select i.* from "incoming" i join "logged" l on l."event_id" = i."event_id"
+), "entries" as (
+  insert into "ledger_entries" ("user_id", "kind", "amount", "idempotency_key", "note")
+  select "user_id", '${LedgerEntryKind.Usage}', -"quota", 'usage:' || "event_id", "model" || ' ' || "request_id"
+  from "fresh"
+  on conflict ("idempotency_key") do nothing
+  returning "user_id", "amount"
+), "stats" as (
+  insert into "usage_daily_stats"
+    ("user_id", "day", "model", "token_id", "requests", "prompt_tokens", "completion_tokens",
+     "cached_tokens", "quota")
+  select "user_id", "day", "model", coalesce("token_id", 0), count(*), sum("prompt_tokens"),
+    sum("completion_tokens"), sum("cached_tokens"), sum("quota")
+  from "fresh"
+  group by "user_id", "day", "model", coalesce("token_id", 0)
+  order by "user_id", "day", "model", coalesce("token_id", 0)
+  on conflict ("user_id", "day", "model", "token_id") do update set
+    "requests" = "usage_daily_stats"."requests" + excluded."requests",
+    "prompt_tokens" = "usage_daily_stats"."prompt_tokens" + excluded."prompt_tokens",
+    "completion_tokens" = "usage_daily_stats"."completion_tokens" + excluded."completion_tokens",
+    "cached_tokens" = "usage_daily_stats"."cached_tokens" + excluded."cached_tokens",
+    "quota" = "usage_daily_stats"."quota" + excluded."quota"
+), "balances" as (
+  insert into "accounts" ("user_id", "quota", "used_quota", "request_count", "version")
+  select "user_id", sum("amount"), -sum("amount"), count(*), 1
+  from "entries"
+  group by "user_id"
+  order by "user_id"
+  on conflict ("user_id") do update set
+    "quota" = "accounts"."quota" + excluded."quota",
+    "used_quota" = "accounts"."used_quota" + excluded."used_quota",
+    "request_count" = "accounts"."request_count" + excluded."request_count",
+    "version" = "accounts"."version" + 1,
+    "updated_at" = now()
+  returning *
+)
+select
+  (select count(*) from "logged")::integer as "logged",
+  (select count(*) from "entries")::integer as "entries",
+  (select coalesce(jsonb_object_agg("model", "quota"), '{}')
+     from (select "model", sum("quota")::text as "quota" from "fresh" where "quota" > 0 group by "model") m
+  ) as "charged",
+  (select coalesce(jsonb_agg(b order by b."user_id"), '[]') from "balances" b) as "accounts"`;
+
+function toAccount(row: AccountRow): Account {
+  return {
+    userId: row.user_id,
+    quota: row.quota,
+    usedQuota: row.used_quota,
+    requestCount: row.request_count,
+    affQuota: row.aff_quota,
+    affHistoryQuota: row.aff_history_quota,
+    version: row.version,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** The only writer of usage settlement: usage-log rows, their ledger entries, rollups and balances. */
+@Injectable()
+export class UsageSettlementRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * Settles events with distinct ids in one transaction of two statements: the settlement above,
+   * then one billing.balance per changed account into the outbox. The caller nudges the outbox.
+   */
+  async settle(events: readonly UsageRecorded[]): Promise<SettledBatch> {
+    return this.em.fork().transactional(async (tx) => {
+      // Through the transaction's knex, so the batch travels as a bound parameter: EntityManager.execute
+      // would copy it into the SQL text, escaping every character of it.
+      const trx = tx.getTransactionContext<Knex.Transaction>()!;
+      const {
+        rows: [row],
+      } = await trx.raw<{ rows: SettlementRow[] }>(SETTLE_SQL, [JSON.stringify(events.map(incomingRow))]);
+      if (!row) throw new Error('the settlement statement returned no row');
+      if (row.entries !== row.logged) {
+        // The log row and the entry are written together, so a fresh log row with an old entry is corruption.
+        throw new Error('usage log and ledger disagree about which usage events were settled before');
+      }
+      const accounts = row.accounts.map(toAccount);
+      await enqueueOutbox(tx, accounts.map(billingBalanceEvent));
+      return {
+        settled: row.logged,
+        chargedByModel: new Map(Object.entries(row.charged).map(([model, quota]) => [model, Number(quota)])),
+        accounts: accounts.length,
+      };
+    });
+  }
+}
