@@ -5,8 +5,12 @@ import {
   paceIdleFetches,
 } from './kafkajs-fetch-control';
 
+/** kafkajs answers a batch for every partition it fetched, empty or not. */
+const empty = { isEmpty: () => true };
+const records = { isEmpty: () => false };
+
 /** A stand-in for kafkajs's ConsumerGroup: records what each fetch was sent with, answers as told. */
-function aGroup(groupId: string, answers: unknown[][] = []) {
+function aGroup(groupId: string, answers: Array<Array<{ isEmpty(): boolean }>> = []) {
   const fetchConnection = {
     requestQueue: { inflight: new Map<number, unknown>([[7, {}]]), pending: [] as unknown[] },
     rejectRequests: jest.fn(),
@@ -14,7 +18,7 @@ function aGroup(groupId: string, answers: unknown[][] = []) {
   };
   const otherConnection = { ...fetchConnection, rejectRequests: jest.fn(), socket: { destroy: jest.fn() } };
   const sent: Array<{ minBytes: number; maxWaitTime: number }> = [];
-  let inFlight: ((batches: unknown[]) => void) | undefined;
+  let inFlight: ((batches: Array<{ isEmpty(): boolean }>) => void) | undefined;
   const group = {
     groupId,
     minBytes: 65_536,
@@ -25,16 +29,24 @@ function aGroup(groupId: string, answers: unknown[][] = []) {
     fetch: controlledFetch(function (this: { minBytes: number; maxWaitTime: number }) {
       sent.push({ minBytes: this.minBytes, maxWaitTime: this.maxWaitTime });
       const answer = answers.shift();
-      return answer ? Promise.resolve(answer) : new Promise<unknown[]>((resolve) => (inFlight = resolve));
+      return answer
+        ? Promise.resolve(answer)
+        : new Promise<Array<{ isEmpty(): boolean }>>((resolve) => (inFlight = resolve));
     }),
   };
-  return { group, sent, fetchConnection, otherConnection, answerInFlight: (b: unknown[]) => inFlight?.(b) };
+  return {
+    group,
+    sent,
+    fetchConnection,
+    otherConnection,
+    answerInFlight: (b: Array<{ isEmpty(): boolean }>) => inFlight?.(b),
+  };
 }
 
 describe('controlledFetch', () => {
   it("fetches with a paced group's batching while records come, and waits long for the first one after an empty fetch", async () => {
     const unpace = paceIdleFetches('paced', { idleWaitMs: 5000 });
-    const { group, sent } = aGroup('paced', [[], [], ['batch'], ['batch'], []]);
+    const { group, sent } = aGroup('paced', [[empty, empty], [empty], [empty, records], [records], [empty]]);
     for (let i = 0; i < 5; i++) await group.fetch(1);
     unpace();
     expect(sent).toEqual([
@@ -47,7 +59,7 @@ describe('controlledFetch', () => {
   });
 
   it('leaves the fetches of a group nobody paced as kafkajs makes them', async () => {
-    const { group, sent } = aGroup('unpaced', [[], [], ['batch']]);
+    const { group, sent } = aGroup('unpaced', [[empty], [empty], [records]]);
     for (let i = 0; i < 3; i++) await group.fetch(1);
     expect(sent).toEqual(Array(3).fill({ minBytes: 65_536, maxWaitTime: 100 }));
   });
@@ -57,12 +69,12 @@ describe('controlledFetch', () => {
     const second = paceIdleFetches('members', { idleWaitMs: 5000 });
     first();
     first();
-    const { group, sent } = aGroup('members', [[], []]);
+    const { group, sent } = aGroup('members', [[empty], [empty]]);
     await group.fetch(1);
     await group.fetch(1);
     expect(sent[1]).toEqual({ minBytes: 1, maxWaitTime: 5000 });
     second();
-    const later = aGroup('members', [[], []]);
+    const later = aGroup('members', [[empty], [empty]]);
     await later.group.fetch(1);
     await later.group.fetch(1);
     expect(later.sent[1]).toEqual({ minBytes: 65_536, maxWaitTime: 100 });
@@ -76,7 +88,7 @@ describe('interruptFetches', () => {
     interruptFetches(group);
     await expect(fetching).resolves.toEqual([]);
     // What the broker answers afterwards is not handed to kafkajs's loop.
-    answerInFlight(['late batch']);
+    answerInFlight([records]);
     await expect(group.fetch(1)).resolves.toEqual([]);
     expect(sent).toHaveLength(1);
   });

@@ -35,7 +35,12 @@ interface ConsumerGroupInternals {
   cluster: {
     brokerPool: { brokers: Record<string, { connectionPool?: { pool: ConnectionInternals[] } }> };
   };
-  fetch(nodeId: number): Promise<unknown[]>;
+  fetch(nodeId: number): Promise<BatchInternals[]>;
+}
+
+/** kafkajs answers one batch per partition fetched, records or not. */
+interface BatchInternals {
+  isEmpty(): boolean;
 }
 
 interface RunnerInternals {
@@ -96,18 +101,18 @@ function stateOf(group: ConsumerGroupInternals): GroupFetchState {
 
 /** The fetch, paced and answerable by a stop; `fetch` is kafkajs's own. */
 export function controlledFetch(
-  fetch: (this: ConsumerGroupInternals, nodeId: number) => Promise<unknown[]>,
-): (this: ConsumerGroupInternals, nodeId: number) => Promise<unknown[]> {
-  return function (this: ConsumerGroupInternals, nodeId: number): Promise<unknown[]> {
+  fetch: (this: ConsumerGroupInternals, nodeId: number) => Promise<BatchInternals[]>,
+): (this: ConsumerGroupInternals, nodeId: number) => Promise<BatchInternals[]> {
+  return function (this: ConsumerGroupInternals, nodeId: number): Promise<BatchInternals[]> {
     const state = stateOf(this);
     if (state.stopped) return Promise.resolve([]);
     pace(this, state);
     const fetching = fetch.call(this, nodeId).then((batches) => {
-      state.lastWasEmpty = batches.length === 0;
+      state.lastWasEmpty = batches.every((batch) => batch.isEmpty());
       return batches;
     });
     let answer: () => void = () => undefined;
-    const stopped = new Promise<unknown[]>((resolve) => (answer = () => resolve([])));
+    const stopped = new Promise<BatchInternals[]>((resolve) => (answer = () => resolve([])));
     state.onStop.add(answer);
     // A fetch the stop answered settles later, rejected by interruptFetches: the race has handled it.
     return Promise.race([fetching, stopped]).finally(() => state.onStop.delete(answer));

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
 import { KafkaEventBus, silentEventBusLogger, type EventRecord, type KafkaConsumerTuning } from '../../src';
+import { paceIdleFetches } from '../../src/kafka/kafkajs-fetch-control';
 
 const brokers = process.env['KAFKA_BROKERS'];
 if (!brokers) {
@@ -109,5 +111,53 @@ describe('KafkaEventBus: stopping a consumer whose fetch waits on the broker', (
     await pause(500);
 
     expect(await settlesWellBeforeTheFetchWait(bus.close())).toBe(true);
+  });
+});
+
+describe('a batching group on Kafka with nothing to read', () => {
+  jest.setTimeout(60_000);
+
+  it('waits on the broker for the first record instead of fetching once per batching window', async () => {
+    const topic = unique('fetch-control-paced');
+    const groupId = unique('g');
+    const bus = makeBus({});
+    const kafka = new Kafka({
+      brokers: (brokers ?? '').split(','),
+      clientId: unique('paced'),
+      logLevel: logLevel.NOTHING,
+    });
+    // A batching window of 100 ms: ten fetches a second while idle, unless the group is paced.
+    const consumer = kafka.consumer({
+      groupId,
+      minBytes: 64 * 1024,
+      maxWaitTimeInMs: 100,
+      sessionTimeout: 60_000,
+    });
+    const unpace = paceIdleFetches(groupId, { idleWaitMs: LONG_WAIT_MS });
+    try {
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      let fetches = 0;
+      consumer.on(consumer.events.FETCH, () => void (fetches += 1));
+      const joined = new Promise((resolve) => consumer.on(consumer.events.GROUP_JOIN, resolve));
+      const received: string[] = [];
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => void received.push(message.key?.toString() ?? ''),
+      });
+      await joined;
+      await pause(2000);
+      const fetchesWhileIdle = fetches;
+      await bus.publish([{ topic, key: 'first', value: {} }]);
+      await waitFor(() => received.length === 1, 'the first record after the idle spell');
+
+      // Unpaced, the two seconds hold about twenty fetches; paced, the first one is still waiting.
+      expect(fetchesWhileIdle).toBeLessThanOrEqual(2);
+      expect(received).toEqual(['first']);
+    } finally {
+      await consumer.disconnect();
+      unpace();
+      await bus.close();
+    }
   });
 });
