@@ -50,6 +50,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '1000' },
     'tail-ms': { type: 'string', default: '1000' },
+    'idle-ms': { type: 'string', default: '5000' },
     profile: { type: 'boolean', default: false },
     'profile-services': { type: 'string', default: 'relay,billing,auth,gateway' },
     'profile-calls': { type: 'string', default: '3000' },
@@ -60,7 +61,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'node bench/full-platform-cpu.mjs [--root DIR] [--calls 3000] [--concurrency 1] [--rounds 3] [--warmup 1000] [--tail-ms 1000] [--profile] [--profile-services relay,billing] [--out FILE.json] [--label TEXT]',
+    'node bench/full-platform-cpu.mjs [--root DIR] [--calls 3000] [--concurrency 1] [--rounds 3] [--warmup 1000] [--tail-ms 1000] [--idle-ms 5000] [--profile] [--profile-services relay,billing] [--out FILE.json] [--label TEXT]',
   );
   process.exit(0);
 }
@@ -116,6 +117,18 @@ async function topicOffsets(admin) {
     offsets[topic] = partitions.reduce((sum, p) => sum + Number(p.high), 0);
   }
   return offsets;
+}
+
+/** How long each service takes from SIGTERM to its exit, all stopped at once as platform.stop() does. */
+async function timedStop(platform) {
+  const entries = await Promise.all(
+    SERVICES.map(async (name) => {
+      const started = Date.now();
+      await platform.services[name].kill('SIGTERM');
+      return [name, Date.now() - started];
+    }),
+  );
+  return Object.fromEntries(entries);
 }
 
 function runCalls(url, customer, calls, concurrency) {
@@ -190,7 +203,7 @@ async function main() {
     await sleep(Number(args['tail-ms']));
     const idleSyscalls = syscalls(groups);
     const idleWindow = openCpuWindow(groups);
-    await sleep(5000);
+    await sleep(Number(args['idle-ms']));
     const idle = idleWindow.close(1);
     const idleSeconds = idle.wallMs / 1000;
     const idleMsPerSecond = Object.fromEntries(
@@ -266,7 +279,8 @@ async function main() {
     }
     await bus.close().catch(() => undefined);
     await admin.disconnect().catch(() => undefined);
-    await platform.stop();
+    const stopMs = await timedStop(platform);
+    log(`stop ms (SIGTERM to exit): ${JSON.stringify(stopMs)}`);
     if (args.profile) {
       profiles = {};
       const files = readdirSync(profileDir);
@@ -287,6 +301,7 @@ async function main() {
       concurrency,
       idleMsPerSecond,
       idleSyscallsPerSecond,
+      stopMs,
       summary,
       rounds,
       profiles,
@@ -300,6 +315,11 @@ async function main() {
       console.log(
         `  ${name.padEnd(9)} ${ms.toFixed(3)} ms/call  ${summary.syscallsPerCall[name].toFixed(1).padStart(6)} syscalls/call   idle ${idleMsPerSecond[name].toFixed(1)} ms/s ${idleSyscallsPerSecond[name].toFixed(0)} syscalls/s`,
       );
+    console.log(
+      `  stop (SIGTERM to exit): ${Object.entries(stopMs)
+        .map(([n, ms]) => `${n} ${ms} ms`)
+        .join(', ')}`,
+    );
     console.log(
       `  own processes ${sumOf(SERVICES).toFixed(3)} ms/call, with infrastructure ${sumOf(names).toFixed(3)}; ${summary.rps.toFixed(0)} req/s`,
     );
