@@ -155,9 +155,13 @@ export async function billingBurst({
       }
     })();
     let maxLagSeconds = 0;
+    /** The first reading after the last event was published: what billing still had to settle. */
+    let afterPublishing;
     const burst = await watch(db, bus, topic, {
       until: ({ rows }) => {
         const settled = rows - start;
+        if (!afterPublishing && published.at(-1)?.[1] === events)
+          afterPublishing = { settled, at: performance.now() };
         const oldest = published.find(([, count]) => count > settled);
         if (oldest) maxLagSeconds = Math.max(maxLagSeconds, (performance.now() - oldest[0]) / 1000);
         return settled >= events;
@@ -183,6 +187,13 @@ export async function billingBurst({
       publishSeconds: (published.at(-1)[0] - burstStart) / 1000,
       seconds,
       perSecond: settled / seconds,
+      // Billing's own rate once the publisher (slower than billing on a busy machine) is done: the
+      // backlog left then over the time it took to settle. Null when nothing was left.
+      drainPerSecond:
+        afterPublishing && burst.at > afterPublishing.at && settled > afterPublishing.settled
+          ? (settled - afterPublishing.settled) / ((burst.at - afterPublishing.at) / 1000)
+          : null,
+      backlogAfterPublishing: afterPublishing ? events - afterPublishing.settled : null,
       maxLag: burst.maxLag,
       maxLagSeconds,
       cpuMsPerEvent: {
@@ -191,7 +202,7 @@ export async function billingBurst({
       },
     };
     log(
-      `billing ${ratePerSecond ? `at ${ratePerSecond}/s` : 'burst'}: ${settled}/${events} events of ${userIds.length} users over ${partitions} partitions settled in ${seconds.toFixed(2)} s (${result.perSecond.toFixed(0)}/s), max lag ${burst.maxLag} events, ${maxLagSeconds.toFixed(2)} s; CPU per event: billing ${result.cpuMsPerEvent.billing.toFixed(3)} ms, PostgreSQL ${result.cpuMsPerEvent.postgres.toFixed(3)} ms`,
+      `billing ${ratePerSecond ? `at ${ratePerSecond}/s` : 'burst'}: ${settled}/${events} events of ${userIds.length} users over ${partitions} partitions settled in ${seconds.toFixed(2)} s (${result.perSecond.toFixed(0)}/s; published in ${result.publishSeconds.toFixed(2)} s, the ${result.backlogAfterPublishing} left then settled at ${result.drainPerSecond?.toFixed(0) ?? '—'}/s), max lag ${burst.maxLag} events, ${maxLagSeconds.toFixed(2)} s; CPU per event: billing ${result.cpuMsPerEvent.billing.toFixed(3)} ms, PostgreSQL ${result.cpuMsPerEvent.postgres.toFixed(3)} ms`,
     );
     return result;
   } finally {
