@@ -5,7 +5,8 @@
 // --body replaces the OpenAI request (the chat service takes its own), --first is the pattern of the
 // first chunk with generated text and --done the text that marks a complete stream.
 // Prints one JSON line: streams, completed, failed, stalled, TTFT percentiles (ms), the largest gap
-// between chunks, and the wall time. A stall is a gap over --stall-ms between two chunks.
+// between chunks, the wall time, failures by reason, and peakOpen (the most streams open at once).
+// A stall is a gap over --stall-ms between two chunks. bench/load/streams-go is its Go twin.
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 
@@ -45,10 +46,13 @@ const stallMs = Number(args['stall-ms']);
 // The first chunk that carries generated text (a role-only opening chunk does not count).
 const CONTENT = new RegExp(args.first);
 const DONE = args.done;
+let open = 0;
+let peakOpen = 0;
 
 async function oneStream() {
   const startedAt = performance.now();
-  const result = { ok: false, ttft: Number.NaN, maxGap: 0, chunks: 0 };
+  const result = { ok: false, ttft: Number.NaN, maxGap: 0, chunks: 0, reason: undefined };
+  let counted = false;
   try {
     const res = await request(args.url, {
       method: 'POST',
@@ -59,8 +63,11 @@ async function oneStream() {
     });
     if (res.statusCode !== 200) {
       await res.body.dump();
+      result.reason = `status ${res.statusCode}`;
       return result;
     }
+    counted = true;
+    peakOpen = Math.max(peakOpen, ++open);
     let last = startedAt;
     let done = false;
     for await (const chunk of res.body) {
@@ -73,8 +80,12 @@ async function oneStream() {
       if (text.includes(DONE)) done = true;
     }
     result.ok = done;
-  } catch {
+    if (!done) result.reason = 'ended before the done marker';
+  } catch (error) {
     result.ok = false;
+    result.reason = error.code ?? error.name ?? 'error';
+  } finally {
+    if (counted) open--;
   }
   return result;
 }
@@ -126,6 +137,11 @@ process.stdout.write(
     maxGapP99: percentile(gaps, 99),
     maxGap: gaps.at(-1) ?? null,
     wallMs,
+    failures: results
+      .filter((r) => !r.ok)
+      .reduce((counts, r) => ({ ...counts, [r.reason]: (counts[r.reason] ?? 0) + 1 }), {}),
+    peakOpen,
+    client: 'node',
   })}\n`,
 );
 await agent.close();

@@ -1,0 +1,3 @@
+module tollgate/bench/streams-go
+
+go 1.22
