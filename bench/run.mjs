@@ -5,6 +5,7 @@
 // around each load, and writes bench/RESULTS.md. `--smoke` runs each scenario for a few seconds (for
 // npm test): it fails only when the harness itself breaks, never on a number.
 // Needs the compiled project: node scripts/build.mjs.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,23 @@ import { chatTimeToFirstToken } from './scenarios/chat.mjs';
 import { seedChatUser } from './lib/chat-customer.mjs';
 
 const options = parseOptions(process.argv.slice(2));
+
+// 10,000 streams through two hops need over 20,000 descriptors in the gateway and in the relay: raise
+// this process's limit in place (children inherit it), or say why the largest stream levels may fail.
+const NOFILE = 65_536;
+const softNofile = Number(
+  /Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? NOFILE,
+);
+if (softNofile < NOFILE)
+  try {
+    execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${NOFILE}:${NOFILE}`], {
+      stdio: 'pipe',
+    });
+  } catch (error) {
+    log(
+      `could not raise the open-file limit from ${softNofile} to ${NOFILE} (${String(error.stderr ?? error.message).trim()}); 10,000 streams need it`,
+    );
+  }
 if (options.help) {
   process.stdout.write(USAGE);
   process.exit(0);
