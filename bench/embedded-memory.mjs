@@ -9,7 +9,8 @@
 //
 // --node-flags starts the platform's Node with those flags (a wrapper standing in for process.execPath
 // while lib/embedded.mjs spawns it). --profile-dir writes a .cpuprofile of the platform's main thread
-// over the first idle window (after start-up and seeding) and prints its top functions and packages.
+// over the first idle window (after start-up and seeding) and prints its top functions and packages,
+// and the same of PGlite's worker thread.
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,8 @@ const { values } = parseArgs({
 const idleMs = Number(values.idle) * 1000;
 const mb = (bytes) => Math.round(bytes / 2 ** 20);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The profile preload's name for PGlite's worker thread. */
+const PGLITE_WORKER = 'embedded-pglite';
 const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
 
 const logDir = mkdtempSync(join(tmpdir(), 'tollgate-embedded-memory-'));
@@ -44,10 +47,14 @@ if (profileDir) {
   mkdirSync(profileDir, { recursive: true });
   // The bench's profiler preload profiles a process by its SERVICE_NAME, which the embedded platform
   // must not see (every service would take it as its own name): named here, for the preload alone.
+  // PGlite's worker thread inherits the --require; it keeps its name (its own copy of the
+  // environment, no service there), which names its profile file apart from the main thread's.
   const preload = join(logDir, 'profile-embedded.cjs');
   writeFileSync(
     preload,
-    `process.env.SERVICE_NAME = 'embedded';\nrequire(${JSON.stringify(PROFILER_PRELOAD)});\ndelete process.env.SERVICE_NAME;\n`,
+    `if (require('node:worker_threads').isMainThread) {\n` +
+      `  process.env.SERVICE_NAME = 'embedded';\n  require(${JSON.stringify(PROFILER_PRELOAD)});\n  delete process.env.SERVICE_NAME;\n` +
+      `} else {\n  process.env.SERVICE_NAME = '${PGLITE_WORKER}';\n  require(${JSON.stringify(PROFILER_PRELOAD)});\n}\n`,
   );
   nodeArgs.push('--require', preload);
 }
@@ -59,7 +66,7 @@ try {
   if (nodeArgs.length > 0) {
     const wrapper = join(logDir, 'node-with-flags.sh');
     const exports = profileDir
-      ? `export BENCH_CPU_PROFILE_DIR=${JSON.stringify(profileDir)} BENCH_CPU_PROFILE_SERVICES=embedded\n`
+      ? `export BENCH_CPU_PROFILE_DIR=${JSON.stringify(profileDir)} BENCH_CPU_PROFILE_SERVICES=embedded,${PGLITE_WORKER}\n`
       : '';
     writeFileSync(
       wrapper,
@@ -98,11 +105,18 @@ try {
     // The preload writes the profile when the process is told to stop.
     await embedded.stop();
     stopped = true;
-    const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
-    const summary = file && summarizeCpuProfile(join(profileDir, file), { top: 25 });
+    const profiles = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
+    const summaryOf = (file) => file && summarizeCpuProfile(join(profileDir, file), { top: 25 });
+    const isWorker = (name) => name.startsWith(`${PGLITE_WORKER}.`);
     console.log(
       JSON.stringify(
-        { nodeFlags: values['node-flags'], idleMb: idle, idleCpuMsPerS, profile: summary },
+        {
+          nodeFlags: values['node-flags'],
+          idleMb: idle,
+          idleCpuMsPerS,
+          profile: summaryOf(profiles.find((name) => !isWorker(name))),
+          pgliteWorkerProfile: summaryOf(profiles.find(isWorker)),
+        },
         null,
         1,
       ),
