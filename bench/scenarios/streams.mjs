@@ -1,29 +1,49 @@
-// Concurrent streams: N SSE streams of 64 chunks opened over a ramp and read to the end; held = every
-// stream completed, none had a gap over 1 s between chunks, and all N were open at one moment
-// (peakOpen, where the client reports it). The ramp opens 2 streams per ms (the listen backlogs are
-// 511-4096) and the chunks are spaced so a stream outlasts the ramp by 2 s: 10,000 streams ramp over
-// 5 s, 110 ms apart. Peak RSS of each target's processes is sampled meanwhile. A target that fails
-// a level is not tried at the next.
+// Concurrent streams: N SSE streams opened over a ramp and read to the end; held = every stream
+// completed, none had a gap over 1 s between chunks, and all N were open at one moment (peakOpen,
+// where the client reports it). The ramp opens 1 stream per ms (the listen backlogs are 511-4096) and
+// the fake upstream sends a chunk every 400 ms, enough chunks for a stream to outlast the ramp by 3 s
+// (10,000 streams: 10 s ramp, 33 chunks): the level measures holding streams, not pushing chunks
+// (10,000 streams at 20 ms apart would be 500,000 chunks/s per hop). Peak RSS of each target's
+// processes is sampled meanwhile. A target with failed streams at a level is not tried at the next.
+import { readFileSync } from 'node:fs';
 import { STREAM_SHAPE } from '../lib/platform.mjs';
 import { log } from '../lib/log.mjs';
 import { sampleRss } from '../lib/rss.mjs';
 import { runStreamLoad } from '../lib/stream-load.mjs';
 
-const OPENS_PER_MS = 2;
-const OVERLAP_MS = 2_000;
+const OPENS_PER_MS = 1;
+const CHUNK_MS = 400;
+const OVERLAP_MS = 3_000;
+const MIN_CHUNKS = 16;
 
-/** The ramp and the gap between chunks for a level, so that every stream is open at once. */
-export function streamPacing(concurrency) {
-  const rampMs = Math.ceil(concurrency / OPENS_PER_MS);
-  const chunkMs = Math.max(STREAM_SHAPE.chunkMs, Math.ceil((rampMs + OVERLAP_MS) / STREAM_SHAPE.chunks));
-  return { rampMs, chunkMs };
+/**
+ * The kernel's count of connections dropped because a listen queue was full (all processes: the
+ * machine may be shared), from /proc/net/netstat; undefined where it cannot be read.
+ */
+function listenOverflows() {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.startsWith('TcpExt:'));
+    const names = lines[at].split(/\s+/);
+    const values = lines[at + 1].split(/\s+/);
+    return Number(values[names.indexOf('ListenOverflows')]);
+  } catch {
+    return undefined;
+  }
 }
 
-async function setChunkMs(upstream, chunkMs) {
+/** The ramp and the stream's shape for a level, so that every stream is open at once. */
+export function streamPacing(concurrency) {
+  const rampMs = Math.ceil(concurrency / OPENS_PER_MS);
+  const chunks = Math.max(MIN_CHUNKS, Math.ceil((rampMs + OVERLAP_MS) / CHUNK_MS));
+  return { rampMs, chunkMs: CHUNK_MS, chunks };
+}
+
+async function setStreamShape(upstream, shape) {
   const res = await fetch(`${upstream.url}/__fake/options`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ chunkMs }),
+    body: JSON.stringify(shape),
   });
   if (!res.ok) throw new Error(`fake upstream refused options: ${res.status} ${await res.text()}`);
 }
@@ -34,14 +54,15 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
   const givenUp = new Set();
   try {
     for (const concurrency of levels) {
-      const { rampMs, chunkMs } = streamPacing(concurrency);
-      await setChunkMs(upstream, chunkMs);
+      const { rampMs, chunkMs, chunks } = streamPacing(concurrency);
+      await setStreamShape(upstream, { chunkMs, chunks });
       for (const target of targets) {
         if (givenUp.has(target.name)) {
           rows.push({ target: target.name, concurrency, skipped: true });
           continue;
         }
         const sampler = sampleRss(processesOf(target.name));
+        const overflowsBefore = listenOverflows();
         let r;
         try {
           r = await runStreamLoad(target, { mode: 'hold', concurrency, rampMs, timeoutMs: 300_000 });
@@ -49,24 +70,35 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
           r = { streams: concurrency, completed: 0, failed: concurrency, stalled: 0, error: error.message };
         }
         const rss = sampler.stop();
+        const listenQueueOverflows = listenOverflows() - overflowsBefore;
         const allOpen = r.peakOpen === undefined || r.peakOpen >= concurrency;
         const held = r.failed === 0 && r.stalled === 0 && allOpen;
-        if (!held) givenUp.add(target.name);
+        if (r.failed > 0) givenUp.add(target.name);
         const failures = Object.entries(r.failures ?? {})
           .map(([reason, n]) => `${n}× ${reason}`)
           .join('; ');
         log(
-          `streams ${concurrency} (${r.client ?? '?'} client, ramp ${rampMs} ms, chunks ${chunkMs} ms apart): ${target.name} completed ${r.completed}, failed ${r.failed}${failures ? ` (${failures})` : ''}, stalled ${r.stalled}, peak open ${r.peakOpen ?? '?'}, TTFT p99 ${r.ttftP99?.toFixed(1)} ms, max gap ${r.maxGap?.toFixed(0)} ms, RSS ${Object.entries(
+          `streams ${concurrency} (${r.client ?? '?'} client, ramp ${rampMs} ms, ${chunks} chunks ${chunkMs} ms apart): ${target.name} completed ${r.completed}, failed ${r.failed}${failures ? ` (${failures})` : ''}, stalled ${r.stalled}, listen-queue overflows ${listenQueueOverflows}, peak open ${r.peakOpen ?? '?'}, TTFT p99 ${r.ttftP99?.toFixed(1)} ms, max gap ${r.maxGap?.toFixed(0)} ms, RSS ${Object.entries(
             rss,
           )
             .map(([k, v]) => `${k} ${(v / 2 ** 20).toFixed(0)} MiB`)
             .join(', ')}`,
         );
-        rows.push({ target: target.name, concurrency, held, rampMs, chunkMs, ...r, rss });
+        rows.push({
+          target: target.name,
+          concurrency,
+          held,
+          rampMs,
+          chunkMs,
+          chunks,
+          ...r,
+          listenQueueOverflows,
+          rss,
+        });
       }
     }
   } finally {
-    await setChunkMs(upstream, STREAM_SHAPE.chunkMs);
+    await setStreamShape(upstream, { chunkMs: STREAM_SHAPE.chunkMs, chunks: STREAM_SHAPE.chunks });
   }
   return rows;
 }
