@@ -50,7 +50,7 @@ export async function startPgliteServers(dataDirs: readonly string[]): Promise<P
       failed(new Error(`PGlite's worker exited (code ${code}) before ${dataDirs.join(', ')} started`));
     function onReport(report: WorkerReport) {
       if ('started' in report) {
-        worker.off('error', onStartError).off('exit', onEarlyExit);
+        worker.off('message', onReport).off('error', onStartError).off('exit', onEarlyExit);
         resolve(report.started);
       } else if ('failed' in report) {
         worker.off('error', onStartError).off('exit', onEarlyExit);
