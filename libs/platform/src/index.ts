@@ -108,6 +108,7 @@ export { LOGGER, SERVICE_CONFIG, InjectLogger, InjectServiceConfig } from './app
 export {
   createServiceApp,
   DEFAULT_BODY_LIMIT_BYTES,
+  LISTEN_BACKLOG,
   type ServiceApp,
   type ServiceAppOptions,
 } from './app/create-service-app';

@@ -1,7 +1,19 @@
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo } from 'node:net';
+import { LISTEN_BACKLOG } from '@tollgate/platform';
 import { freePorts, holdPorts, releaseHeldPorts, takeHeldPort } from './free-port';
+
+/** The accept queue of the socket listening on `port`, as the kernel reports it (ss's Send-Q). */
+function listenBacklog(port: number): number {
+  const line = execFileSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8' }).trim();
+  return Number(line.split(/\s+/)[2]);
+}
+/** What the kernel grants a listen() asking for `backlog`. */
+const granted = (backlog: number) =>
+  Math.min(backlog, Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8')));
 
 describe('freePorts', () => {
   it('gives distinct ports, all released again', async () => {
@@ -49,6 +61,20 @@ describe('holdPorts', () => {
     expect((server.address() as AddressInfo).port).toBe(port);
     expect(await bindError(port!)).toBe('EADDRINUSE');
     expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('taken over');
+  });
+
+  it("queues as many connections as a service's own listen does, held and after the takeover", async () => {
+    expect(LISTEN_BACKLOG).toBeGreaterThan(511);
+    const [port] = await holdPorts(1);
+    expect(listenBacklog(port!)).toBe(granted(LISTEN_BACKLOG));
+
+    const server = createHttpServer();
+    servers.push(server);
+    const takeover = takeHeldPort(port!)!;
+    server.listen(takeover.listenOptions);
+    await once(server, 'listening');
+    takeover.adopted(server);
+    expect(listenBacklog(port!)).toBe(granted(LISTEN_BACKLOG));
   });
 
   it('serves a connection that arrived before the takeover once the server has the port', async () => {

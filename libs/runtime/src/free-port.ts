@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { LISTEN_BACKLOG } from '@tollgate/platform';
 
 /** A loopback port nothing listens on right now (another process may still take it first). */
 export async function freePort(): Promise<number> {
@@ -72,10 +73,14 @@ export function takeHeldPort(port: number): HeldPortTakeover | undefined {
   heldPorts.delete(port);
   const { address } = held.server.address() as AddressInfo;
   // From here the socket belongs to the server that listens on it: closing `held.server` would close it.
-  const handle = (held.server as unknown as { _handle: unknown })._handle;
+  const handle = (held.server as unknown as { _handle: { listen(backlog: number): number } })._handle;
   return {
     listenOptions: { _handle: handle, host: address, port },
     adopted: (server) => {
+      // Listening on a handle, Node takes the backlog from listen()'s positional arguments only and
+      // re-listens at its default of 511; listen(2) again on the same socket sets the queue back.
+      const failed = handle.listen(LISTEN_BACKLOG);
+      if (failed) throw new Error(`could not set the accept queue of port ${port} (uv error ${failed})`);
       for (const socket of held.waiting.splice(0)) {
         server.emit('connection', socket);
         socket.resume();
@@ -100,7 +105,8 @@ export async function releaseHeldPorts(ports: readonly number[]): Promise<void> 
 function listen(server: Server, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, () => {
+    // A held port queues connections for its service from the start (holdPorts), at the service's backlog.
+    server.listen({ port: 0, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });

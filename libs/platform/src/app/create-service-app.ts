@@ -22,6 +22,13 @@ import { installAccessLogHook } from './access-log.hook';
 import { PlatformModule } from './platform.module';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Connections the kernel queues for a service before it accepts them (capped by net.core.somaxconn).
+ * Node's default is 511: when thousands of streams open within seconds (a client's ramp, the gateway
+ * opening a connection to relay per new stream), the queue overflowed and the kernel dropped
+ * connections, answered as 502s and resets (bench/ANALYSIS.md, "10,000 concurrent streams").
+ */
+export const LISTEN_BACKLOG = 4096;
 /** How long closing a service waits for open connections before cutting them. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -156,7 +163,7 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
   return {
     app,
     listen: async (port = config.PORT, host = config.HOST) => {
-      await app.listen(port, host);
+      await app.listen({ port, host, backlog: LISTEN_BACKLOG });
       const { port: bound } = app.getHttpServer().address() as AddressInfo;
       logger.info({ host, port: bound, config: redactConfig(config) }, `${service} listening`);
       return bound;

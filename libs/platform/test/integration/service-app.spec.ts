@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Body, Controller, Get, Injectable, Module, Param, Post, type OnModuleInit } from '@nestjs/common';
 import { ErrorCode } from '@tollgate/contracts';
 import {
@@ -16,8 +18,18 @@ import {
   type ErrorRenderer,
   type Identity,
   type ServiceApp,
+  LISTEN_BACKLOG,
 } from '../../src';
 import { z } from 'zod';
+
+/** The accept queue of the socket listening on `port`, as the kernel reports it (ss's Send-Q). */
+function listenBacklog(port: number): number {
+  const line = execFileSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8' }).trim();
+  return Number(line.split(/\s+/)[2]);
+}
+/** What the kernel grants a listen() asking for `backlog`. */
+const granted = (backlog: number) =>
+  Math.min(backlog, Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8')));
 
 const SECRET = 'integration-secret-that-is-long-enough-0123456789';
 const PROMPT = 'tell me the launch codes 7f3a9c';
@@ -139,6 +151,11 @@ describe('createServiceApp', () => {
   });
 
   afterAll(() => service.close());
+
+  it("listens with a longer accept queue than Node's 511, so a burst of new connections is not dropped", () => {
+    expect(LISTEN_BACKLOG).toBeGreaterThan(511);
+    expect(listenBacklog(Number(new URL(base).port))).toBe(granted(LISTEN_BACKLOG));
+  });
 
   it('answers liveness with status ok', async () => {
     const response = await get('/health');
