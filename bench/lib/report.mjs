@@ -423,7 +423,19 @@ export function renderReport({ options, results, machine, versions, commands, st
     out.push(ttftTable(results.chat, 'added over tollgate p50 ms'), '');
   }
   if (results.streams) {
-    out.push('## Concurrent streams (64 chunks 20 ms apart, opened together; a stall is a gap over 1 s)', '');
+    const shaped = results.streams.some((r) => r.rampMs !== undefined);
+    out.push(
+      shaped
+        ? '## Concurrent streams (opened over a ramp, each long enough to outlast it; held = all completed, none stalled, all open at one moment; a stall is a gap over 1 s)'
+        : '## Concurrent streams (64 chunks 20 ms apart, opened together; a stall is a gap over 1 s)',
+      '',
+    );
+    const failureCell = (r) =>
+      r.failures && Object.keys(r.failures).length
+        ? Object.entries(r.failures)
+            .map(([reason, n]) => `${reason} ${fmtInt(n)}`)
+            .join('; ')
+        : '';
     const rssCell = (r) =>
       r.rss
         ? Object.entries(r.rss)
@@ -444,6 +456,9 @@ export function renderReport({ options, results, machine, versions, commands, st
           'largest gap ms',
           'wall s',
           'peak RSS',
+          ...(shaped
+            ? ['shape', 'open at once', 'failures by reason', 'listen-queue overflows', 'client']
+            : []),
         ],
         results.streams.map((r) =>
           r.skipped
@@ -459,6 +474,7 @@ export function renderReport({ options, results, machine, versions, commands, st
                 '',
                 '',
                 '',
+                ...(shaped ? ['', '', '', '', ''] : []),
               ]
             : [
                 fmtInt(r.concurrency),
@@ -472,6 +488,17 @@ export function renderReport({ options, results, machine, versions, commands, st
                 fmt(r.maxGap, 0),
                 fmt(r.wallMs / 1000, 1),
                 rssCell(r),
+                ...(shaped
+                  ? [
+                      r.rampMs === undefined
+                        ? ''
+                        : `ramp ${fmtInt(r.rampMs)} ms, ${r.chunks} chunks ${r.chunkMs} ms apart`,
+                      r.peakOpen === undefined ? '' : fmtInt(r.peakOpen),
+                      failureCell(r),
+                      r.listenQueueOverflows === undefined ? '' : fmtInt(r.listenQueueOverflows),
+                      r.client ?? '',
+                    ]
+                  : []),
               ],
         ),
       ),
