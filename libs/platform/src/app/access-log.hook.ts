@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { requestContextOf } from '../context/request-context.hook';
-import { addResponseHookPerRoute } from '../metrics/http-metrics.hook';
+import { addResponseHookPerRoute } from './response-hook-per-route';
 
 /** Probes and scrapes arrive every few seconds; they are logged only at debug level. */
 const QUIET_ROUTES = new Set(['/health', '/health/ready', '/metrics']);

@@ -13,7 +13,7 @@ import {
   ATTR_HTTP_ROUTE,
 } from '@opentelemetry/semantic-conventions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { UNMATCHED_ROUTE } from '../metrics/http-metrics.hook';
+import { UNMATCHED_ROUTE } from '../app/response-hook-per-route';
 
 const TRACER_NAME = '@tollgate/platform';
 
