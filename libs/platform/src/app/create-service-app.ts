@@ -4,13 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ErrorCode } from '@tollgate/contracts';
-import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { BaseServiceConfig } from '../config/base-service-config';
 import { redactConfig } from '../config/redact-config';
 import { installRequestContextHooks, requestIdFromHeaders } from '../context/request-context.hook';
-import { REQUEST_ID_HEADER } from '../context/request-id';
 import { selectErrorRenderer, type ErrorRendererRoute } from '../errors/error-renderer';
 import { NestPinoLogger } from '../logging/nest-logger';
 import { installHttpMetricsHook } from '../metrics/http-metrics.hook';
@@ -49,10 +48,11 @@ export interface ServiceAppOptions<C extends BaseServiceConfig> {
   tracing?: boolean;
   /**
    * Runs each request inside its RequestContext in async-local storage, so log lines and events deep
-   * in its handling carry its ids (the default). Off, a request still has its id (`x-request-id`, the
-   * access log, error reports) but no async-local context: once any AsyncLocalStorage has been entered,
-   * Node 20 runs a hook for every promise the process makes, which a service that only forwards (the
-   * gateway) would pay on every call for nothing.
+   * in its handling carry its ids (the default). Off, a request still has its context (`x-request-id`,
+   * `requestContextOf(request)` for the access log, error reports and whoever carries the ids on
+   * explicitly) but no async-local context: once any AsyncLocalStorage has been entered, Node 20 runs a
+   * hook for every promise the process makes, which a service that forwards (the gateway) or carries
+   * its call's ids itself (relay's hot path) would pay on every call.
    */
   asyncRequestContext?: boolean;
   /** Whether a module applies Nest middleware (a MiddlewareConsumer); without, no middie hook runs per request. */
@@ -150,8 +150,7 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
   // Route hooks must exist before app.init() registers the routes.
   const fastify = app.getHttpAdapter().getInstance();
   installLenientJsonParser(fastify);
-  if (asyncRequestContext) installRequestContextHooks(fastify);
-  else installRequestIdHook(fastify);
+  installRequestContextHooks(fastify, { asyncLocal: asyncRequestContext });
   if (tracing) installHttpTracingHooks(fastify);
   installHttpMetricsHook(fastify, app.get(MetricsService));
   installAccessLogHook(fastify, logger);
@@ -182,14 +181,6 @@ export const createServiceApp = async <C extends BaseServiceConfig>(
     },
   };
 };
-
-/** Tells the caller the request's id, as the request-context hooks do, without entering any context. */
-function installRequestIdHook(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header(REQUEST_ID_HEADER, request.id);
-    done();
-  });
-}
 
 /** The path of the request line in what a refused request sent, to answer in its route's protocol. */
 function requestPathOf(rawPacket: unknown): string {
