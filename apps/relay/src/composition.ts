@@ -174,10 +174,11 @@ export function composeRelay(infra: RelayInfrastructure): RelayComposition {
   const usageSink = new RetryingUsageSink({
     publish: (events) =>
       infra.bus.publish(
-        events.map((event) => ({
+        events.map(({ event, headers }) => ({
           topic: TOPICS.usageRecorded.name,
           key: String(event.user_id),
           value: event,
+          headers,
         })),
       ),
     logger,

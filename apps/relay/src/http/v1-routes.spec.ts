@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ApiProtocol } from '@tollgate/contracts';
-import { createLogger, currentRequestContext, runWithRequestContext } from '@tollgate/platform';
+import { createLogger } from '@tollgate/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { HotPath } from '../composition';
 import type { ChatClientProtocol } from '../dialects/chat-client-protocol';
@@ -10,31 +10,28 @@ import { registerV1Routes } from './v1-routes';
 
 const LIMIT = 1024;
 
-/** What a chat call was handed: its body, its size and the request context it ran in. */
+/** What a chat call was handed: its body, its size and the ids of its context. */
 interface Seen {
   protocol: string;
   body: unknown;
   bytes: number;
-  requestId: string | undefined;
+  requestId: string;
+  correlationId: string;
 }
 
 /**
- * The /v1 routes on a Fastify with a small body limit, a context hook as the platform installs it
- * (runWithRequestContext around the rest of the request), and a hot path whose chat call echoes what it
- * was given: how a body reaches a call, and how a body that cannot reach one is refused.
+ * The /v1 routes on a Fastify with a small body limit and a hot path whose chat call echoes what it was
+ * given: how a body reaches a call, and how a body that cannot reach one is refused.
  */
 async function relayRoutes(): Promise<{ app: FastifyInstance; seen: Seen[] }> {
   const seen: Seen[] = [];
   const app = Fastify({ bodyLimit: LIMIT });
-  app.addHook('onRequest', (request, _reply, done) => {
-    runWithRequestContext({ requestId: request.id, correlationId: request.id }, done);
-  });
   const hot = {
     isCaughtUp: () => true,
     access: { authenticate: () => ({}) },
     chat: {
       async handle(
-        _context: CallContext,
+        context: CallContext,
         protocol: ChatClientProtocol,
         input: { body: unknown },
         bytes: number,
@@ -44,7 +41,8 @@ async function relayRoutes(): Promise<{ app: FastifyInstance; seen: Seen[] }> {
           protocol: protocol.protocol,
           body: input.body,
           bytes,
-          requestId: currentRequestContext()?.requestId,
+          requestId: context.requestId,
+          correlationId: context.correlationId,
         });
         client.sendJson(200, { ok: true });
       },
@@ -94,13 +92,21 @@ describe('registerV1Routes: bodies', () => {
     app.inject({ method: 'POST', url: path, headers: { authorization: 'Bearer sk-x', ...headers }, payload });
 
   it.each(Object.entries(PATHS) as [ApiProtocol, string][])(
-    'hands the %s call its parsed body and its Content-Length, inside the request context',
+    "hands the %s call its parsed body and its Content-Length, with its request's ids",
     async (protocol, path) => {
       const res = await post(path, BODY, { 'content-type': 'application/json' });
       expect(res.statusCode).toBe(200);
       expect(seen).toEqual([
-        { protocol, body: JSON.parse(BODY), bytes: Buffer.byteLength(BODY), requestId: expect.any(String) },
+        {
+          protocol,
+          body: JSON.parse(BODY),
+          bytes: Buffer.byteLength(BODY),
+          requestId: expect.any(String),
+          correlationId: expect.any(String),
+        },
       ]);
+      // Without the platform's hooks (this bare Fastify) the request id is the flow's.
+      expect(seen[0]!.correlationId).toBe(seen[0]!.requestId);
     },
   );
 

@@ -9,7 +9,7 @@ import {
   type ApiProtocol,
   type IdentityToken,
 } from '@tollgate/contracts';
-import { SERVICE_TOKEN_HEADER, verifyServiceToken, type Logger } from '@tollgate/platform';
+import { requestContextOf, SERVICE_TOKEN_HEADER, verifyServiceToken, type Logger } from '@tollgate/platform';
 import type {
   FastifyError,
   FastifyInstance,
@@ -23,7 +23,7 @@ import { RelayError, renderRelayError } from '../errors/relay-error';
 import { geminiModelPage, toGeminiModel } from '../dialects/gemini/models';
 import type { CallableModel } from '../models/model-listing';
 import { toOpenAiModel } from '../dialects/openai/models';
-import type { CallContext } from '../pipeline/call-context';
+import { callLogIds, type CallContext } from '../pipeline/call-context';
 import { ClientGoneError } from '../pipeline/client-reply';
 import type { PassThroughOperation, UploadOperation } from '../providers';
 import { UntranslatableRequestError } from '../canonical';
@@ -459,9 +459,10 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         const authenticated = authenticate(hot, request, protocol);
         // An API key is checked synchronously: /v1 calls take no extra turn of the event loop here.
         const caller = authenticated instanceof Promise ? await authenticated : authenticated;
+        const { requestId, correlationId } = idsOf(request);
         await handle(
           hot,
-          { requestId: request.id, protocol, caller, startedAt, reportsCharge },
+          { requestId, correlationId, protocol, caller, startedAt, reportsCharge },
           client,
           request,
         );
@@ -573,6 +574,14 @@ function callableModel(hot: HotPath, context: CallContext, request: FastifyReque
   return model;
 }
 
+/**
+ * The request's ids as the platform opened its context (relay's app runs without async-local context,
+ * so the call carries them from here); a Fastify without the platform's hooks has only its request id.
+ */
+function idsOf(request: FastifyRequest): Pick<CallContext, 'requestId' | 'correlationId'> {
+  return requestContextOf(request) ?? { requestId: request.id, correlationId: request.id };
+}
+
 /** Expected refusals keep their words; anything else is logged under an id the client is given. */
 function toRelayError(error: unknown, request: FastifyRequest, logger: Logger): RelayError {
   if (error instanceof RelayError) return error;
@@ -581,7 +590,7 @@ function toRelayError(error: unknown, request: FastifyRequest, logger: Logger): 
   const errorId = randomUUID();
   logger.error(
     // The stack without its first line: a message may quote the input (JSON.parse does), frames never do.
-    { requestId: request.id, errorId, err: { name: (error as Error).name, frames: framesOf(error) } },
+    { ...callLogIds(idsOf(request)), errorId, err: { name: (error as Error).name, frames: framesOf(error) } },
     'unexpected error on the hot path',
   );
   return new RelayError(ErrorCode.Internal, `Internal error (id ${errorId})`);

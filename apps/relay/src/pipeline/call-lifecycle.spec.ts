@@ -102,6 +102,7 @@ function setup(served: string[], balance = 1_000_000) {
   });
   const context: CallContext = {
     requestId: 'req-1',
+    correlationId: 'req-1',
     protocol: 'openai',
     caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
     startedAt: 0,

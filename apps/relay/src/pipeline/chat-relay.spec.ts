@@ -125,6 +125,7 @@ function setup(balance: number, upstream: string | Error) {
   });
   const context: CallContext = {
     requestId: 'req-1',
+    correlationId: 'req-1',
     protocol: 'openai',
     caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
     startedAt: 0,

@@ -14,6 +14,7 @@ import { UpstreamStreamError, type ChatStreamTransformer } from '../providers';
 import { SseDecoder, SseProtocolError } from '../sse/sse';
 import type { CallStatus } from '../usage/usage-event';
 import type { AcceptedCall, RelayedAnswer } from './call-lifecycle';
+import { callLogIds } from './call-context';
 import { chargeEvent } from './charge-event';
 import { ClientGoneError } from './client-reply';
 import type { RelayMetrics } from './relay-metrics';
@@ -136,7 +137,7 @@ export class ChatStreamRelay {
   private logFailure(error: unknown): void {
     this.deps.logger.warn(
       {
-        requestId: this.call.context.requestId,
+        ...callLogIds(this.call.context),
         channelId: this.call.dispatched.route.channel.id,
         reason: (error as Error).name,
       },

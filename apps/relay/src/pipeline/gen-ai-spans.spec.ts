@@ -98,6 +98,7 @@ async function relayOneStream(spans: GenAiSpans | undefined): Promise<SilentRepl
   });
   const context: CallContext = {
     requestId: 'req-1',
+    correlationId: 'req-1',
     protocol: 'openai',
     caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
     startedAt: 900,

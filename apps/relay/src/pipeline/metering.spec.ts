@@ -1,5 +1,5 @@
 import type { UsageRecorded } from '@tollgate/contracts';
-import { MetricsService } from '@tollgate/platform';
+import { MetricsService, type CorrelationHeaders } from '@tollgate/platform';
 import { aChannel, aToken, aUser } from '../../test/support/fixtures';
 import { aMetering } from '../../test/support/metering';
 import { IN_DOLLARS } from '../pricing/call-cost';
@@ -16,6 +16,7 @@ const quote: priceBook.Quote = {
 
 const context: CallContext = {
   requestId: 'req-1',
+  correlationId: 'flow-1',
   protocol: 'openai',
   caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
   startedAt: 0,
@@ -36,11 +37,12 @@ function ended(usage: EndedCall['usage'], status: EndedCall['status'] = 'success
   };
 }
 
-async function aMeteredCall(events: UsageRecorded[]) {
+async function aMeteredCall(events: UsageRecorded[], headers: CorrelationHeaders[] = []) {
   const metering = aMetering({
     metrics: new RelayMetrics(new MetricsService('relay-metering-test')),
     costTerms: IN_DOLLARS,
     events,
+    headers,
   });
   return metering.open(context, quote, { promptTokens: 100, maxOutputTokens: 100 });
 }
@@ -62,6 +64,15 @@ describe('MeteredCall', () => {
     expect(events).toHaveLength(1);
     expect(events[0]!.quota).toBe(cost.quota);
     expect(cost.quota).toBe(priceBook.actualQuota(quote, usage));
+  });
+
+  it("records the usage event with its call's request and correlation ids as its headers", async () => {
+    const events: UsageRecorded[] = [];
+    const headers: CorrelationHeaders[] = [];
+    const metered = await aMeteredCall(events, headers);
+    await metered.finish(ended({ prompt_tokens: 1, completion_tokens: 1, cached_tokens: 0 }));
+    expect(events.map((event) => event.request_id)).toEqual(['req-1']);
+    expect(headers).toEqual([{ 'x-request-id': 'req-1', 'x-correlation-id': 'flow-1' }]);
   });
 
   it('charges a different usage anew, and a call the upstream broke off nothing', async () => {

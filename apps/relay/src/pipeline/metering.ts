@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CatalogChannel, IdentityUser, UsageRecorded } from '@tollgate/contracts';
-import type { Logger } from '@tollgate/platform';
+import type { CorrelationHeaders, Logger } from '@tollgate/platform';
 import type { NormalizedUsage } from '../canonical';
 import { UNLIMITED, type AdmittedCall, type RateLimiter } from '../limits/rate-limiter';
 import {
@@ -15,14 +15,14 @@ import {
 } from '../pricing/price-book';
 import { QuotaRefusedError, type QuotaReservations, type Reservation } from '../quota/quota-reservations';
 import { usageRecordedEvent, type CallStatus } from '../usage/usage-event';
-import type { CallContext } from './call-context';
+import { callLogIds, correlationHeadersOf, type CallContext } from './call-context';
 import { callCost, type CallCost, type CostTerms } from '../pricing/call-cost';
 import type { GenAiOperation, GenAiSpans } from './gen-ai-spans';
 import type { RelayMetrics } from './relay-metrics';
 
-/** Where usage.recorded goes (the event bus, batched). */
+/** Where usage.recorded goes (the event bus, batched), with the headers that tie it to its call. */
 export interface UsageSink {
-  record(event: UsageRecorded): Promise<void>;
+  record(event: UsageRecorded, headers: CorrelationHeaders): Promise<void>;
 }
 
 export interface EndedCall {
@@ -155,10 +155,10 @@ export class MeteredCall {
     metrics.request(this.context.protocol, this.quote.model, call.provider, call.status);
     metrics.usage(this.quote.model, call.usage);
     try {
-      await this.deps.sink.record(event);
+      await this.deps.sink.record(event, correlationHeadersOf(this.context));
     } catch (error) {
       logger.error(
-        { requestId: this.context.requestId, eventId: this.eventId, err: (error as Error).name },
+        { ...callLogIds(this.context), eventId: this.eventId, err: (error as Error).name },
         'usage.recorded could not be published',
       );
     }
@@ -169,7 +169,7 @@ export class MeteredCall {
     ]);
     if (!settled) {
       logger.warn(
-        { requestId: this.context.requestId, eventId: this.eventId },
+        { ...callLogIds(this.context), eventId: this.eventId },
         'the reservation had expired before the call ended',
       );
     }

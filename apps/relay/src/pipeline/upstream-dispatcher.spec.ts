@@ -14,6 +14,7 @@ import { CallAbortSource } from '../upstream/call-abort';
 const silent = { warn: () => undefined } as unknown as Logger;
 const context: CallContext = {
   requestId: 'r',
+  correlationId: 'r',
   protocol: 'openai',
   caller: { token: aToken(), user: aUser(), group: 'default' },
   startedAt: 0,

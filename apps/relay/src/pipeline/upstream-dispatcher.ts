@@ -30,7 +30,7 @@ import {
   type UpstreamResponse,
 } from '../upstream/upstream-client';
 import type { CallAbort } from '../upstream/call-abort';
-import type { CallContext } from './call-context';
+import { callLogIds, type CallContext } from './call-context';
 import { ClientGoneError } from './client-reply';
 import type { RelayMetrics } from './relay-metrics';
 import { clientErrorForFailure, retryAfterSeconds, retryReason } from './upstream-failure';
@@ -84,7 +84,7 @@ export class UpstreamDispatcher {
     const plan = this.router.plan(model, context.caller.group);
     let lastError: RelayError | undefined;
     for (const route of plan) {
-      const prepared = this.prepare(route, build);
+      const prepared = this.prepare(context, route, build);
       if (prepared === undefined) continue;
       const { adapter, request } = prepared;
       let release: Release;
@@ -125,7 +125,7 @@ export class UpstreamDispatcher {
       this.router.recordFailure(route.channel, failure);
       this.logger.warn(
         {
-          requestId: context.requestId,
+          ...callLogIds(context),
           channelId: route.channel.id,
           provider: adapter.name,
           failure: failure.kind === 'http' ? failure.status : failure.message,
@@ -141,6 +141,7 @@ export class UpstreamDispatcher {
 
   /** The adapter and request for a channel, or undefined when the channel cannot take this call. */
   private prepare(
+    context: CallContext,
     route: RouteAttempt,
     build: BuildUpstreamRequest,
   ): { adapter: ProviderAdapter; request: UpstreamHttpRequest | UpstreamUploadRequest } | undefined {
@@ -159,7 +160,7 @@ export class UpstreamDispatcher {
         error instanceof ChannelKeyError
       ) {
         this.logger.warn(
-          { channelId: route.channel.id, reason: error.name },
+          { ...callLogIds(context), channelId: route.channel.id, reason: error.name },
           'channel skipped: misconfigured',
         );
         return undefined;

@@ -1,11 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UsageRecorded } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
-import { RetryingUsageSink } from './retrying-usage-sink';
+import { RetryingUsageSink, type CorrelatedUsage } from './retrying-usage-sink';
 import { UsageSpool } from './usage-spool';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
@@ -20,9 +19,9 @@ function aBroker() {
     published,
     goDown: () => (down = true),
     comeBack: () => (down = false),
-    publish: async (events: UsageRecorded[]) => {
+    publish: async (events: CorrelatedUsage[]) => {
       if (down) throw new Error('KafkaJSNumberOfRetriesExceeded');
-      published.push(...events.map((e) => e.event_id));
+      published.push(...events.map((e) => e.event.event_id));
     },
   };
 }
@@ -36,14 +35,14 @@ function aCoalescingBroker() {
   let open: string[] | undefined;
   return {
     requests,
-    publish: async (events: UsageRecorded[]) => {
+    publish: async (events: CorrelatedUsage[]) => {
       if (!open) {
         const request: string[] = [];
         open = request;
         requests.push(request);
         setImmediate(() => (open = undefined));
       }
-      open.push(...events.map((e) => e.event_id));
+      open.push(...events.map((e) => e.event.event_id));
     },
   };
 }
@@ -92,22 +91,26 @@ describe('RetryingUsageSink', () => {
     expect(broker.published).toEqual([anEvent(1).event_id]);
   });
 
-  it("publishes each event in its own call's context, so each keeps its request's correlation", async () => {
-    const request = new AsyncLocalStorage<string>();
-    const publishedIn: string[] = [];
+  it("publishes each event with its own call's headers, also once the broker took it after refusing it", async () => {
+    const headersOf = (n: number) => ({ 'x-request-id': `request-${n}`, 'x-correlation-id': `flow-${n}` });
+    let down = true;
+    const publishedWith: string[] = [];
     const sink = new RetryingUsageSink({
       publish: async (events) => {
-        publishedIn.push(...events.map((e) => `${e.event_id}:${request.getStore()}`));
+        if (down) throw new Error('KafkaJSNumberOfRetriesExceeded');
+        publishedWith.push(...events.map((e) => `${e.event.event_id}:${e.headers?.['x-correlation-id']}`));
       },
       logger: silent,
       gatherMs: 60_000,
       gatherMax: 2,
+      initialDelayMs: 5,
     });
-    await Promise.all([
-      request.run('request-1', () => sink.record(anEvent(1))),
-      request.run('request-2', () => sink.record(anEvent(2))),
-    ]);
-    expect(publishedIn).toEqual([`${anEvent(1).event_id}:request-1`, `${anEvent(2).event_id}:request-2`]);
+    await Promise.all([sink.record(anEvent(1), headersOf(1)), sink.record(anEvent(2), headersOf(2))]);
+    down = false;
+    await sink.record(anEvent(3), headersOf(3));
+    await until(() => sink.pending === 0);
+    await sink.close();
+    expect(publishedWith).toEqual([1, 2, 3].map((n) => `${anEvent(n).event_id}:flow-${n}`));
   });
 
   it('holds and spools, before record returns, the events of a window the broker refused', async () => {

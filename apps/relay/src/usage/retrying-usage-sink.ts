@@ -1,12 +1,11 @@
-import { AsyncResource } from 'node:async_hooks';
 import type { UsageRecorded } from '@tollgate/contracts';
-import type { Logger } from '@tollgate/platform';
+import type { CorrelationHeaders, Logger } from '@tollgate/platform';
 import type { UsageSink } from '../pipeline/metering';
 import type { UsageSpool } from './usage-spool';
 
 export interface RetryingUsageSinkOptions {
-  /** One attempt to put events on usage.recorded (the bus's publish). */
-  publish(events: UsageRecorded[]): Promise<void>;
+  /** One attempt to put events on usage.recorded (the bus's publish), each with its call's headers. */
+  publish(events: CorrelatedUsage[]): Promise<void>;
   logger: Logger;
   /** Where held events are written so that they outlive this process; without it they live in memory only. */
   spool?: Pick<UsageSpool, 'adopt' | 'append' | 'clear' | 'close'>;
@@ -23,10 +22,17 @@ export interface RetryingUsageSinkOptions {
   gatherMax?: number;
 }
 
-/** An event waiting for its window's publish, and the async context of the call it records. */
-interface Gathered {
+/**
+ * An event and the correlation headers of the call it records. Events read back from the spool have
+ * none: the spool keeps the event alone (it names its request in `request_id`).
+ */
+export interface CorrelatedUsage {
   event: UsageRecorded;
-  context: AsyncResource;
+  headers?: CorrelationHeaders;
+}
+
+/** An event waiting for its window's publish. */
+interface Gathered extends CorrelatedUsage {
   settle: () => void;
 }
 
@@ -40,8 +46,8 @@ interface Gathered {
  *
  * `record` resolves once its event is acknowledged by the broker or on disk in the spool, as before,
  * but events are gathered for `gatherMs` and go out together: at one call at a time every call was a
- * produce request of its own, for relay's producer and for the broker. Each event is published in
- * its own call's async context, so it keeps its request's correlation headers; the publisher
+ * produce request of its own, for relay's producer and for the broker. Each event is published with
+ * its own call's correlation headers, given to `record` (relay carries no async-local context); the publisher
  * (KafkaPublisher) coalesces the window's publishes into one produce request. What this costs: a
  * relay killed outright loses the events of calls that ended in its last `gatherMs`, as it loses
  * those whose publish is in flight (their reservations expire: those calls go free); a relay stopped
@@ -51,7 +57,7 @@ interface Gathered {
  * reported a failure, or one still spooled when its relay died after publishing it) is charged once.
  */
 export class RetryingUsageSink implements UsageSink {
-  private held: UsageRecorded[] = [];
+  private held: CorrelatedUsage[] = [];
   /** Some held event could not be written to the spool: it lives only in memory. */
   private unspooled = false;
   private retrying: Promise<void> | undefined;
@@ -66,7 +72,6 @@ export class RetryingUsageSink implements UsageSink {
   private stopping = false;
   private readonly gatherMs: number;
   private readonly gatherMax: number;
-  private readonly publishOne = async (event: UsageRecorded) => this.options.publish([event]);
 
   constructor(private readonly options: RetryingUsageSinkOptions) {
     this.gatherMs = options.gatherMs ?? 10;
@@ -88,7 +93,7 @@ export class RetryingUsageSink implements UsageSink {
     try {
       const adopted = await spool.adopt();
       if (adopted.length === 0) return;
-      this.held = [...adopted, ...this.held];
+      this.held = [...adopted.map((event) => ({ event })), ...this.held];
       this.retry();
     } catch (error) {
       logger.error(
@@ -98,12 +103,12 @@ export class RetryingUsageSink implements UsageSink {
     }
   }
 
-  async record(event: UsageRecorded): Promise<void> {
+  /** Resolves once the event is published, or held and spooled. */
+  async record(event: UsageRecorded, headers?: CorrelationHeaders): Promise<void> {
     // Behind events already held, so that the queue drains in order.
-    if (this.held.length > 0) return this.hold([event]);
+    if (this.held.length > 0) return this.hold([{ event, headers }]);
     await new Promise<void>((settle) => {
-      // Not AsyncResource.bind: it builds two deprecation wrappers per call (2 % of relay's profile).
-      this.gathered.push({ event, context: new AsyncResource('UsageRecorded'), settle });
+      this.gathered.push({ event, headers, settle });
       if (this.stopping || this.gathered.length >= this.gatherMax || this.gatherMs <= 0) this.flush();
       else this.gatherTimer ??= setTimeout(() => this.flush(), this.gatherMs);
     });
@@ -115,15 +120,15 @@ export class RetryingUsageSink implements UsageSink {
     this.gatherTimer = undefined;
     const batch = this.gathered;
     this.gathered = [];
-    for (const { event, context, settle } of batch) {
-      const sent: Promise<void> = context
-        .runInAsyncScope(this.publishOne, this, event)
+    for (const { event, headers, settle } of batch) {
+      const sent: Promise<void> = this.options
+        .publish([{ event, headers }])
         .catch((error: unknown) => {
           this.options.logger.warn(
             { eventId: event.event_id, err: (error as Error).name, usage_pending: this.held.length + 1 },
             'usage.recorded could not be published: held and retried until the broker takes it',
           );
-          return this.hold([event]);
+          return this.hold([{ event, headers }]);
         })
         .finally(() => {
           this.sending.delete(sent);
@@ -133,7 +138,7 @@ export class RetryingUsageSink implements UsageSink {
     }
   }
 
-  private async hold(events: UsageRecorded[]): Promise<void> {
+  private async hold(events: CorrelatedUsage[]): Promise<void> {
     this.held.push(...events);
     // Enqueued before the retry loop can publish and clear the spool, so a clear never overtakes it.
     const spooled = this.spool(events);
@@ -180,11 +185,11 @@ export class RetryingUsageSink implements UsageSink {
   }
 
   /** Resolves once the events are on disk, or logs that they are in memory only. */
-  private async spool(events: UsageRecorded[]): Promise<boolean> {
+  private async spool(events: CorrelatedUsage[]): Promise<boolean> {
     const { spool, logger } = this.options;
     if (!spool) return false;
     try {
-      await spool.append(events);
+      await spool.append(events.map(({ event }) => event));
       return true;
     } catch (error) {
       this.unspooled = true;

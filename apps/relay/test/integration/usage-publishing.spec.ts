@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TOPICS, type UsageRecorded } from '@tollgate/contracts';
-import { REQUEST_ID_HEADER } from '@tollgate/platform';
+import { CORRELATION_ID_HEADER, REQUEST_ID_HEADER } from '@tollgate/platform';
 import { describeOnRealInfrastructure, eventually, TopicRecorder } from '@tollgate/testing';
 import type { TestKey } from '../support/relay-world';
 import { aChannelOn, aChatRequest } from './builders';
@@ -9,7 +9,8 @@ import { bearer, RelayHarness, type Relay } from './relay-harness';
 jest.setTimeout(60_000);
 
 // Relay gathers usage.recorded for a few milliseconds and publishes the window together; each event
-// must still leave in its own call's context, carrying that call's request id to every consumer.
+// must still leave with its own call's ids (request and correlation), carried in the call's context
+// without async-local storage, to every consumer.
 describeOnRealInfrastructure('relay usage publishing (real infrastructure)', () => {
   const harness = new RelayHarness('real', 'relay-usage-publishing', { env: { LOG_LEVEL: 'fatal' } });
   let recorder: TopicRecorder;
@@ -39,14 +40,18 @@ describeOnRealInfrastructure('relay usage publishing (real infrastructure)', () 
     await harness.close();
   });
 
-  it("publishes each call's usage with that call's request id in its headers, calls ending together included", async () => {
+  it("publishes each call's usage with that call's request and correlation ids in its headers, calls ending together included", async () => {
     const requestIds = Array.from(
       { length: 6 },
       (_, i) => `usage-pub-${i}-${randomBytes(4).toString('hex')}`,
     );
     const answers = await Promise.all(
       requestIds.map((id) =>
-        relay.post('/v1/chat/completions', { ...bearer(key), [REQUEST_ID_HEADER]: id }, aChatRequest(model)),
+        relay.post(
+          '/v1/chat/completions',
+          { ...bearer(key), [REQUEST_ID_HEADER]: id, [CORRELATION_ID_HEADER]: `flow-${id}` },
+          aChatRequest(model),
+        ),
       ),
     );
     expect(answers.map((res) => res.status)).toEqual(requestIds.map(() => 200));
@@ -60,7 +65,10 @@ describeOnRealInfrastructure('relay usage publishing (real infrastructure)', () 
     expect(records.map((record) => (record.value as UsageRecorded).request_id).sort()).toEqual(
       [...requestIds].sort(),
     );
-    for (const record of records)
-      expect(record.headers[REQUEST_ID_HEADER]).toBe((record.value as UsageRecorded).request_id);
+    for (const record of records) {
+      const requestId = (record.value as UsageRecorded).request_id;
+      expect(record.headers[REQUEST_ID_HEADER]).toBe(requestId);
+      expect(record.headers[CORRELATION_ID_HEADER]).toBe(`flow-${requestId}`);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { UsageRecorded } from '@tollgate/contracts';
 import { MemoryKvStore, type KvStore } from '@tollgate/kv';
-import type { Logger } from '@tollgate/platform';
+import type { CorrelationHeaders, Logger } from '@tollgate/platform';
 import type { GenAiSpans } from '../../src/pipeline/gen-ai-spans';
 import { Metering } from '../../src/pipeline/metering';
 import type { RelayMetrics } from '../../src/pipeline/relay-metrics';
@@ -23,19 +23,26 @@ export interface TestMeteringOptions {
   kv?: KvStore;
   /** Where the usage events go. */
   events?: UsageRecorded[];
+  /** And the headers each was recorded with. */
+  headers?: CorrelationHeaders[];
   now?: () => number;
   spans?: GenAiSpans;
 }
 
 /** Relay's metering on per-call claims in a key-value store, as the hot path composes it. */
 export function aMetering(options: TestMeteringOptions): Metering {
-  const { events } = options;
+  const { events, headers } = options;
   return new Metering({
     reservations: new QuotaReservations(
       new PerCallClaims(options.kv ?? new MemoryKvStore(), { reservationTtlMs: 60_000, holdMs: 60_000 }),
       { quotaOf: options.quotaOf ?? (() => 1_000_000) },
     ),
-    sink: { record: async (event) => void events?.push(event) },
+    sink: {
+      record: async (event, recordedWith) => {
+        events?.push(event);
+        headers?.push(recordedWith);
+      },
+    },
     metrics: options.metrics,
     logger: silentLogger,
     estimatePolicy: { defaultMaxOutputTokens: 100 },
