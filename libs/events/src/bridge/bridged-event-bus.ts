@@ -1,0 +1,229 @@
+import type { MessagePort } from 'node:worker_threads';
+import type { ConsumerLagReader, PartitionLag } from '../port/consumer-lag.port';
+import type {
+  CompactedTable,
+  EventBus,
+  EventRecord,
+  OutgoingEvent,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from '../port/event-bus.port';
+import { sleep } from '../shared/backoff';
+import { deadLetterEvent } from '../shared/dead-letter';
+import { decodeRecord, deliverRecords, type DeliveryPolicy } from '../shared/deliver-batch';
+import { errorMessage, silentEventBusLogger, type EventBusLogger } from '../shared/logger';
+import { TableView } from '../shared/table-view';
+import { assertValidEvent, assertValidSubscription, deliveryPolicy } from '../shared/validate-events';
+import type { BridgeToOwner, BusRequest, OwnerToBridge, TableSnapshot } from './bus-bridge-protocol';
+import { fromWireError, PortMessages, toWireError } from './port-messages';
+
+export interface BridgedEventBusOptions {
+  logger?: EventBusLogger;
+}
+
+/** What `BusRequest` is without its id, distributed over the union. */
+type Request = BusRequest extends infer R ? (R extends BusRequest ? Omit<R, 'id'> : never) : never;
+
+interface Member {
+  groupId: string;
+  handler: (batch: EventRecord[]) => Promise<void>;
+  decode: ((value: unknown) => unknown) | undefined;
+  policy: DeliveryPolicy;
+  /** Aborted when the subscription stops: waits end, no new handler call starts. */
+  stopping: AbortController;
+}
+
+/**
+ * The event bus of a thread that does not own the platform's bus: every operation is a message to
+ * the thread that does (`serveEventBus`), over `port`. Publishes resolve once that bus accepted
+ * them. A subscription's records come from a member of that bus's group; here they are decoded,
+ * handed to the handler with the usual retry and dead-letter policy (`deliverRecords`, as every
+ * adapter), and only when that is done does the owner commit them: at least once, as on Kafka.
+ * Messages of one turn of the event loop travel together (`PortMessages`).
+ */
+export class BridgedEventBus implements EventBus, ConsumerLagReader {
+  private readonly messages: PortMessages<BridgeToOwner, OwnerToBridge>;
+  private readonly logger: EventBusLogger;
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (e: Error) => void }
+  >();
+  private readonly members = new Map<number, Member>();
+  private readonly tables = new Map<number, TableView<unknown>>();
+  private readonly subscriptions = new Set<Subscription>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(port: MessagePort, options: BridgedEventBusOptions = {}) {
+    this.logger = options.logger ?? silentEventBusLogger;
+    this.messages = new PortMessages<BridgeToOwner, OwnerToBridge>(port, (message: OwnerToBridge) =>
+      this.receive(message),
+    );
+    port.once('close', () => this.failPending(new Error('the event bus bridge closed')));
+  }
+
+  async ensureTopics(topics: TopicSpec[]): Promise<void> {
+    await this.request({ op: 'ensureTopics', topics });
+  }
+
+  async publish(events: OutgoingEvent[]): Promise<void> {
+    events.forEach(assertValidEvent);
+    await this.request({ op: 'publish', events });
+  }
+
+  async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
+    assertValidSubscription(options as SubscribeOptions<unknown>);
+    const id = this.nextId++;
+    const member: Member = {
+      groupId: options.groupId,
+      handler: options.handler as Member['handler'],
+      decode: options.decode,
+      policy: deliveryPolicy(options as SubscribeOptions<unknown>),
+      stopping: new AbortController(),
+    };
+    this.members.set(id, member);
+    try {
+      await this.request({
+        op: 'subscribe',
+        subscription: id,
+        options: {
+          groupId: options.groupId,
+          topics: options.topics,
+          ...(options.fromBeginning !== undefined && { fromBeginning: options.fromBeginning }),
+          ...(options.batching && { batching: options.batching }),
+        },
+      });
+    } catch (error) {
+      this.members.delete(id);
+      throw error;
+    }
+    let stopped: Promise<void> | undefined;
+    const subscription: Subscription = {
+      stop: () =>
+        (stopped ??= (async () => {
+          member.stopping.abort();
+          // The owner lets a batch in flight finish (its answer is still sent) and commits it.
+          await this.request({ op: 'unsubscribe', subscription: id }).catch(() => undefined);
+          this.members.delete(id);
+          this.subscriptions.delete(subscription);
+        })()),
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async table<T>(topic: string, decode?: (value: unknown) => T): Promise<CompactedTable<T>> {
+    const id = this.nextId++;
+    const view = new TableView<T>(topic, decode, this.logger, async () => {
+      this.tables.delete(id);
+      await this.request({ op: 'untable', table: id }).catch(() => undefined);
+    });
+    this.tables.set(id, view as TableView<unknown>);
+    let snapshot: TableSnapshot;
+    try {
+      snapshot = (await this.request({ op: 'table', table: id, topic })) as TableSnapshot;
+    } catch (error) {
+      this.tables.delete(id);
+      throw error;
+    }
+    for (const [key, value] of snapshot.rows) view.apply(key, value);
+    if (snapshot.caughtUp) view.markCaughtUp();
+    return view;
+  }
+
+  async consumerLag(groupId: string, topic: string): Promise<PartitionLag[]> {
+    return (await this.request({ op: 'consumerLag', groupId, topic })) as PartitionLag[];
+  }
+
+  /** Stops this thread's subscriptions and tables and closes the port; the owner's bus stays open. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    await Promise.all([...this.tables.values()].map((table) => table.stop()));
+    this.closed = true;
+    this.messages.close();
+    this.failPending(new Error('the event bus bridge is closed'));
+  }
+
+  private request(request: Request): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('the event bus bridge is closed'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.messages.send({ ...request, id } as BusRequest);
+    });
+  }
+
+  private failPending(error: Error): void {
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+  }
+
+  private receive(message: OwnerToBridge): void {
+    if ('reply' in message) {
+      const pending = this.pending.get(message.reply);
+      if (!pending) return;
+      this.pending.delete(message.reply);
+      if ('error' in message) pending.reject(fromWireError(message.error));
+      else pending.resolve(message.value);
+    } else if ('deliver' in message) {
+      void this.deliver(message.deliver, message.subscription, message.records);
+    } else {
+      const view = this.tables.get(message.table);
+      if (!view) return;
+      if ('key' in message) view.apply(message.key, message.value);
+      else if ('caughtUp' in message) view.markCaughtUp();
+      else view.fail(fromWireError(message.failed));
+    }
+  }
+
+  private async deliver(delivery: number, subscription: number, records: EventRecord[]): Promise<void> {
+    const member = this.members.get(subscription);
+    const answer = (outcome: 'done' | 'stopped') => this.messages.send({ delivered: delivery, outcome });
+    if (!member || member.stopping.signal.aborted) return answer('stopped');
+    const { signal } = member.stopping;
+    try {
+      const outcome = await deliverRecords(
+        records.map((record) => decodeRecord(record, member.decode)),
+        member.policy,
+        {
+          handler: member.handler,
+          // The owner commits the batch once this answers: a batch cut short is offered again whole.
+          commit: async () => undefined,
+          deadLetter: (record, error, attempts) => this.deadLetter(member, record, error, attempts),
+          wait: (ms) => sleep(ms, signal),
+          isActive: () => !signal.aborted,
+          onRetry: (error, attempt, delayMs) =>
+            this.logger.warn('event handler failed; retrying', {
+              groupId: member.groupId,
+              topic: records[0]?.topic,
+              partition: records[0]?.partition,
+              attempt,
+              delayMs,
+              error: errorMessage(error),
+            }),
+        },
+      );
+      answer(outcome);
+    } catch (error) {
+      this.messages.send({ delivered: delivery, error: toWireError(error) });
+    }
+  }
+
+  private async deadLetter(
+    member: Member,
+    record: EventRecord,
+    error: unknown,
+    attempts: number,
+  ): Promise<void> {
+    await this.publish([deadLetterEvent(record, member.groupId, error, attempts)]);
+    this.logger.warn('event dead-lettered', {
+      groupId: member.groupId,
+      topic: record.topic,
+      partition: record.partition,
+      offset: record.offset,
+      error: errorMessage(error),
+    });
+  }
+}
