@@ -37,13 +37,17 @@ export async function startFakeUpstream({ logDir }) {
     url,
     pid: child.pid,
     stop,
-    async setLatency(latencyMs) {
+    /** Changes the fake upstream's options (latencyMs, chunks, chunkMs, …) for the calls after it. */
+    async setOptions(options) {
       const res = await fetch(`${url}/__fake/options`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ latencyMs }),
+        body: JSON.stringify(options),
       });
       if (!res.ok) throw new Error(`fake upstream refused options: ${res.status} ${await res.text()}`);
+    },
+    setLatency(latencyMs) {
+      return this.setOptions({ latencyMs });
     },
   };
 }

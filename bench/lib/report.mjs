@@ -412,7 +412,11 @@ export function renderReport({ options, results, machine, versions, commands, st
     out.push(cpuTable(results), '');
   }
   if (results.ttft) {
-    out.push('## Time to first token (one stream at a time, 64 chunks 20 ms apart)', '');
+    const shape = results.ttft.find((r) => r.chunks !== undefined) ?? { chunks: 64, chunkMs: 20 };
+    out.push(
+      `## Time to first token (one stream at a time, ${shape.chunks} chunks ${shape.chunkMs} ms apart)`,
+      '',
+    );
     out.push(ttftTable(results.ttft, 'added p50 ms'), '');
   }
   if (results.chat) {

@@ -39,15 +39,6 @@ export function streamPacing(concurrency) {
   return { rampMs, chunkMs: CHUNK_MS, chunks };
 }
 
-async function setStreamShape(upstream, shape) {
-  const res = await fetch(`${upstream.url}/__fake/options`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(shape),
-  });
-  if (!res.ok) throw new Error(`fake upstream refused options: ${res.status} ${await res.text()}`);
-}
-
 export async function concurrentStreams({ targets, upstream, levels, processesOf }) {
   await upstream.setLatency(0);
   const rows = [];
@@ -55,7 +46,7 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
   try {
     for (const concurrency of levels) {
       const { rampMs, chunkMs, chunks } = streamPacing(concurrency);
-      await setStreamShape(upstream, { chunkMs, chunks });
+      await upstream.setOptions({ chunkMs, chunks });
       for (const target of targets) {
         if (givenUp.has(target.name)) {
           rows.push({ target: target.name, concurrency, skipped: true });
@@ -98,7 +89,7 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
       }
     }
   } finally {
-    await setStreamShape(upstream, { chunkMs: STREAM_SHAPE.chunkMs, chunks: STREAM_SHAPE.chunks });
+    await upstream.setOptions({ chunkMs: STREAM_SHAPE.chunkMs, chunks: STREAM_SHAPE.chunks });
   }
   return rows;
 }
