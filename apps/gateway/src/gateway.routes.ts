@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from 'undici';
 import { ErrorCode, type BackendService, type CompiledRouteTable } from '@tollgate/contracts';
@@ -96,14 +96,20 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
   const req = request.raw;
   const res = reply.raw;
   const path = request.url;
-  res.setHeader('x-request-id', request.id);
+  const requestId = request.id;
 
-  if (deps.cors.apply(req, res)) return;
+  // The request id goes out with each answer's own headers (one writeHead, no header stored ahead of
+  // it), except on a cross-origin call, whose CORS headers are stored on the response first.
+  if (req.headers.origin !== undefined) {
+    res.setHeader('x-request-id', requestId);
+    if (deps.cors.apply(req, res)) return;
+  }
 
   const route = deps.routes.match(path);
   if (!route) {
-    sendGatewayError(
+    refuse(
       res,
+      requestId,
       path,
       404,
       ErrorCode.NotFound,
@@ -115,7 +121,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
   const client = deps.clientAddress.resolve(req);
   const rate = await deps.limiter.check(client.ip);
   if (!rate.allowed) {
-    sendGatewayError(res, path, 429, ErrorCode.RateLimited, 'Too many requests, slow down', {
+    refuse(res, requestId, path, 429, ErrorCode.RateLimited, 'Too many requests, slow down', {
       'retry-after': String(rate.retryAfterSeconds),
     });
     return;
@@ -123,20 +129,22 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
 
   let session;
   try {
-    session = await deps.session.decide(path, route, req.headers);
+    // Synchronous when nothing is looked up or signed (every /v1 call): no promise to wait for.
+    const decided = deps.session.decide(path, route, req.headers);
+    session = decided instanceof Promise ? await decided : decided;
   } catch (err) {
     // The reply is hijacked: nothing answers for us, so every failure must be answered here.
     const error = err instanceof Error ? err : new Error(String(err));
-    deps.onBackendError('auth', error, request.id);
+    deps.onBackendError('auth', error, requestId);
     if (error instanceof SessionLookupError) {
-      sendGatewayError(res, path, 502, ErrorCode.UpstreamServiceDown, 'The auth service is unavailable');
+      refuse(res, requestId, path, 502, ErrorCode.UpstreamServiceDown, 'The auth service is unavailable');
     } else {
-      sendGatewayError(res, path, 500, ErrorCode.Internal, 'The session could not be checked');
+      refuse(res, requestId, path, 500, ErrorCode.Internal, 'The session could not be checked');
     }
     return;
   }
   if (session.kind === 'refuse') {
-    sendGatewayError(res, path, session.status, session.code, session.message);
+    refuse(res, requestId, path, session.status, session.code, session.message);
     return;
   }
 
@@ -144,8 +152,9 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
   const bodyLimit = bodyLimitFor(route.service, deps, queryAt === -1 ? path : path.slice(0, queryAt));
   const body = limitedBody(req, bodyLimit);
   if (!body) {
-    sendGatewayError(
+    refuse(
       res,
+      requestId,
       path,
       413,
       ErrorCode.PayloadTooLarge,
@@ -158,39 +167,36 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     return;
   }
 
+  const addedHeaders: Record<string, string> = {
+    'x-request-id': requestId,
+    'x-forwarded-for': client.ip,
+    'x-forwarded-proto': client.protocol,
+  };
+  for (const name in session.headers) addedHeaders[name] = session.headers[name]!;
   const outcome = await proxyRequest(
     deps.pools.get(route.service),
-    {
-      method: request.method,
-      path,
-      headers: req.headers,
-      body,
-      addedHeaders: {
-        'x-request-id': request.id,
-        'x-forwarded-for': client.ip,
-        'x-forwarded-proto': client.protocol,
-        ...session.headers,
-      },
-    },
+    { method: request.method, path, headers: req.headers, body, addedHeaders, requestId },
     res,
   );
 
   if (outcome.kind === 'backend_failed') {
     if (outcome.error instanceof BodyTooLargeError) {
-      sendGatewayError(res, path, 413, ErrorCode.PayloadTooLarge, outcome.error.message);
+      refuse(res, requestId, path, 413, ErrorCode.PayloadTooLarge, outcome.error.message);
     } else if (outcome.error instanceof errors.HeadersTimeoutError) {
-      deps.onBackendError(route.service, outcome.error, request.id);
-      sendGatewayError(
+      deps.onBackendError(route.service, outcome.error, requestId);
+      refuse(
         res,
+        requestId,
         path,
         504,
         ErrorCode.UpstreamTimeout,
         `The ${route.service} service did not answer in time`,
       );
     } else {
-      deps.onBackendError(route.service, outcome.error, request.id);
-      sendGatewayError(
+      deps.onBackendError(route.service, outcome.error, requestId);
+      refuse(
         res,
+        requestId,
         path,
         502,
         ErrorCode.UpstreamServiceDown,
@@ -198,7 +204,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
       );
     }
   } else if (outcome.kind === 'backend_broke') {
-    deps.onBackendError(route.service, outcome.error, request.id);
+    deps.onBackendError(route.service, outcome.error, requestId);
   }
 
   // Streaming overlaps forwarding with the backend's own work, so the gateway's share is what it
@@ -210,6 +216,19 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     status: outcome.kind === 'completed' ? outcome.status : res.statusCode,
     overheadMs: headersAt === undefined ? performance.now() - startedAt : dispatchedAt - startedAt,
   });
+}
+
+/** The gateway's own answer to a call it does not forward (or could not), naming the request. */
+function refuse(
+  res: ServerResponse,
+  requestId: string,
+  path: string,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendGatewayError(res, path, status, code, message, { 'x-request-id': requestId, ...headers });
 }
 
 /** How long a refused upload may keep sending before its connection is cut. */

@@ -1,5 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { requestHeadersForBackend, responseHeadersForClient } from './forward-headers';
+import { isEventStream, requestHeadersForBackend, responseHeadersForClient } from './forward-headers';
+
+/** Headers as a flat name/value list in their order, a repeated one once per value. */
+const flat = (headers: IncomingHttpHeaders) =>
+  Object.entries(headers).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value!]).flatMap((each) => [name, each]),
+  );
 
 describe('requestHeadersForBackend', () => {
   const added = { 'x-request-id': 'req-1', 'x-forwarded-for': '198.51.100.7', 'x-forwarded-proto': 'https' };
@@ -18,7 +24,7 @@ describe('requestHeadersForBackend', () => {
       host: 'gateway.example',
     };
 
-    expect(requestHeadersForBackend(incoming, {})).toEqual({});
+    expect(requestHeadersForBackend(incoming, {})).toEqual([]);
   });
 
   it('drops a caller’s claimed internal identity and forwarding headers, and sets the gateway’s own', () => {
@@ -30,7 +36,7 @@ describe('requestHeadersForBackend', () => {
       'x-request-id': 'client-chosen',
     };
 
-    expect(requestHeadersForBackend(incoming, added)).toEqual(added);
+    expect(requestHeadersForBackend(incoming, added)).toEqual(flat(added));
   });
 
   it('keeps everything else as the client sent it, repeated headers included', () => {
@@ -45,28 +51,68 @@ describe('requestHeadersForBackend', () => {
       'set-cookie': ['a=1', 'b=2'],
     };
 
-    expect(requestHeadersForBackend(incoming, added)).toEqual({ ...incoming, ...added });
+    expect(requestHeadersForBackend(incoming, added)).toEqual(flat({ ...incoming, ...added }));
   });
 });
 
-describe('responseHeadersForClient', () => {
-  it('drops hop-by-hop headers and keeps the rest', () => {
-    const upstream = {
-      connection: 'close',
-      'keep-alive': 'timeout=5',
-      'transfer-encoding': 'chunked',
-      trailer: 'x-checksum',
-      upgrade: 'h2c',
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      'set-cookie': ['session=s1; HttpOnly', 'lang=ru'],
-      'x-absent': undefined,
-    };
+describe('requestHeadersForBackend as undici gets it', () => {
+  it('sends a repeated header once per value, as a flat name/value list', () => {
+    expect(
+      requestHeadersForBackend({ 'x-many': ['a', 'b'], accept: '*/*' }, { 'x-request-id': 'r' }),
+    ).toEqual(['x-many', 'a', 'x-many', 'b', 'accept', '*/*', 'x-request-id', 'r']);
+  });
+});
 
-    expect(responseHeadersForClient(upstream)).toEqual({
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      'set-cookie': ['session=s1; HttpOnly', 'lang=ru'],
-    });
+/** A raw header list as undici reads it off the wire: names and values as Buffers, in order. */
+const raw = (...pairs: [string, string | Buffer][]) =>
+  pairs.flatMap(([name, value]) => [
+    Buffer.from(name, 'latin1'),
+    Buffer.isBuffer(value) ? value : Buffer.from(value, 'latin1'),
+  ]);
+
+describe('responseHeadersForClient', () => {
+  it('drops hop-by-hop headers and the backend’s request id, puts the gateway’s first and keeps the rest in order', () => {
+    const upstream = raw(
+      ['Connection', 'close'],
+      ['keep-alive', 'timeout=5'],
+      ['Transfer-Encoding', 'chunked'],
+      ['trailer', 'x-checksum'],
+      ['upgrade', 'h2c'],
+      ['X-Request-Id', 'backend-id'],
+      ['Content-Type', 'text/event-stream'],
+      ['cache-control', 'no-cache'],
+      ['set-cookie', 'session=s1; HttpOnly'],
+      ['set-cookie', 'lang=ru'],
+    );
+
+    expect(responseHeadersForClient(upstream, 'req-1')).toEqual([
+      'x-request-id',
+      'req-1',
+      'Content-Type',
+      'text/event-stream',
+      'cache-control',
+      'no-cache',
+      'set-cookie',
+      'session=s1; HttpOnly',
+      'set-cookie',
+      'lang=ru',
+    ]);
+  });
+
+  it('passes a value with bytes outside ASCII byte for byte (as latin1, which Node writes back unchanged)', () => {
+    const utf8Name = Buffer.from('attachment; filename="отчёт.csv"', 'utf8');
+    const headers = responseHeadersForClient(raw(['content-disposition', utf8Name]), 'req-1');
+
+    expect(Buffer.from(headers[3]!, 'latin1').equals(utf8Name)).toBe(true);
+  });
+});
+
+describe('isEventStream', () => {
+  it('reads the content type whatever its case', () => {
+    expect(isEventStream(['x-request-id', 'r', 'Content-Type', 'text/event-stream; charset=utf-8'])).toBe(
+      true,
+    );
+    expect(isEventStream(['content-type', 'application/json'])).toBe(false);
+    expect(isEventStream(['x-request-id', 'r'])).toBe(false);
   });
 });

@@ -27,35 +27,52 @@ const DROPPED_RESPONSE = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
+  // The gateway names the request itself (a backend echoes the same id, or none).
+  'x-request-id',
 ]);
 
 /**
  * Headers sent to a backend service: the client's, minus hop-by-hop ones and anything claiming
- * an internal identity, plus what the gateway vouches for.
+ * an internal identity, plus what the gateway vouches for. A flat name/value list, undici's cheapest
+ * form to take.
  */
 export function requestHeadersForBackend(
   incoming: IncomingHttpHeaders,
   added: Record<string, string>,
-): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+): string[] {
+  const out: string[] = [];
   for (const name in incoming) {
-    if (DROPPED_REQUEST.has(name)) continue;
+    if (DROPPED_REQUEST.has(name) || name in added) continue;
     const value = incoming[name];
-    if (value !== undefined) out[name] = value;
+    if (typeof value === 'string') out.push(name, value);
+    else if (value !== undefined) for (const each of value) out.push(name, each);
   }
-  for (const name in added) out[name] = added[name];
+  for (const name in added) out.push(name, added[name]!);
   return out;
 }
 
-/** Response headers passed back to the client (undici gives them lower-cased). */
-export function responseHeadersForClient(
-  upstream: Record<string, string | string[] | undefined>,
-): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const name in upstream) {
-    if (DROPPED_RESPONSE.has(name)) continue;
-    const value = upstream[name];
-    if (value !== undefined) out[name] = value;
+/**
+ * The backend's answer headers as the client gets them, from the raw name/value list undici read off
+ * the wire: hop-by-hop ones dropped, the request id put first, names as the backend wrote them, each
+ * value byte for byte (latin1 both ways: a value with bytes outside ASCII is neither re-encoded nor
+ * refused by Node). A flat name/value list, as `writeHead` takes it.
+ */
+export function responseHeadersForClient(raw: readonly Buffer[], requestId: string): string[] {
+  const out = ['x-request-id', requestId];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toString('latin1');
+    if (DROPPED_RESPONSE.has(name.toLowerCase())) continue;
+    out.push(name, raw[i + 1]!.toString('latin1'));
   }
   return out;
+}
+
+/** Whether a flat name/value list (responseHeadersForClient's) declares an event stream. */
+export function isEventStream(headers: readonly string[]): boolean {
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    if (headers[i]!.length === 12 && headers[i]!.toLowerCase() === 'content-type') {
+      return headers[i + 1]!.toLowerCase().startsWith('text/event-stream');
+    }
+  }
+  return false;
 }

@@ -1,7 +1,7 @@
 import { IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { errors, type Dispatcher, type Pool } from 'undici';
-import { requestHeadersForBackend, responseHeadersForClient } from './forward-headers';
+import { isEventStream, requestHeadersForBackend, responseHeadersForClient } from './forward-headers';
 
 export interface ProxyTimings {
   /** When the request was handed to the backend pool (performance.now()). */
@@ -31,11 +31,8 @@ export interface ProxyCall {
   /** The request body to stream through; null for none. */
   body: Readable | null;
   addedHeaders: Record<string, string>;
-}
-
-function isEventStream(contentType: string | string[] | undefined): boolean {
-  const value = Array.isArray(contentType) ? contentType[0] : contentType;
-  return value !== undefined && value.toLowerCase().startsWith('text/event-stream');
+  /** Answered to the client as `x-request-id`, whatever the backend says. */
+  requestId: string;
 }
 
 /**
@@ -56,14 +53,22 @@ export function proxyRequest(pool: Pool, call: ProxyCall, res: ServerResponse): 
         headers: requestHeadersForBackend(call.headers, call.addedHeaders),
         body,
       },
-      new ForwardingHandler(res, body, resolve),
+      new ForwardingHandler(res, body, call.requestId, resolve),
     );
   });
 }
 
+/**
+ * undici's handler methods as its core calls them (onConnect, onHeaders, onData, onComplete, onError;
+ * typed as deprecated in undici 7). A handler with the newer methods (onRequestStart, onResponseStart,
+ * …) is reached through a wrapper that allocates a controller and parses the answer's raw headers into
+ * an object on every call, which the gateway would only turn back into a list to write: here the raw
+ * list goes to `writeHead` as it came (`responseHeadersForClient`).
+ */
 class ForwardingHandler implements Dispatcher.DispatchHandler {
   private readonly timings: ProxyTimings = { dispatchedAt: performance.now() };
-  private controller: Dispatcher.DispatchController | undefined;
+  private abortCall: ((error: Error) => void) | undefined;
+  private resumeCall: (() => void) | undefined;
   private clientGone = false;
   private settled = false;
   private waitingForDrain = false;
@@ -71,9 +76,10 @@ class ForwardingHandler implements Dispatcher.DispatchHandler {
   constructor(
     private readonly res: ServerResponse,
     private readonly body: Readable | null,
+    private readonly requestId: string,
     private readonly settle: (outcome: ProxyOutcome) => void,
   ) {
-    res.once('close', this.onClientClose);
+    res.on('close', this.onClientClose);
     // As undici's own handlers do: a body that fails (one cut at the limit) fails the call.
     body?.on('error', this.onBodyError);
   }
@@ -81,50 +87,52 @@ class ForwardingHandler implements Dispatcher.DispatchHandler {
   private readonly onClientClose = (): void => {
     if (this.res.writableFinished) return;
     this.clientGone = true;
-    this.controller?.abort(new errors.RequestAbortedError());
+    this.abortCall?.(new errors.RequestAbortedError());
   };
 
   private readonly onBodyError = (error: Error): void => this.fail(error);
 
   private readonly onDrain = (): void => {
     this.waitingForDrain = false;
-    this.controller?.resume();
+    this.resumeCall?.();
   };
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.clientGone) controller.abort(new errors.RequestAbortedError());
+  onConnect(abort: (error?: Error) => void): void {
+    this.abortCall = abort;
+    if (this.clientGone) abort(new errors.RequestAbortedError());
   }
 
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: IncomingHttpHeaders,
-  ): void {
+  /** False pauses reading the backend's answer until `resume` is called. */
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
     // 1xx answers are the backend's business; the client gets the final one.
-    if (statusCode < 200) return;
+    if (statusCode < 200) return true;
+    this.resumeCall = resume;
     this.timings.headersAt = performance.now();
-    this.res.writeHead(statusCode, responseHeadersForClient(headers));
+    const headers = responseHeadersForClient(rawHeaders, this.requestId);
+    this.res.writeHead(statusCode, headers);
     // An event stream's headers go out at once, so its client sees the answer begin before the
     // first event. Any other answer leaves them to go with the body in one write: flushing them
     // alone cost a syscall and a packet per call in the profile.
-    if (isEventStream(headers['content-type'])) this.res.flushHeaders();
+    if (isEventStream(headers)) this.res.flushHeaders();
+    return true;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.res.write(chunk) || this.waitingForDrain) return;
+  onData(chunk: Buffer): boolean {
+    if (this.res.write(chunk)) return true;
     // Back-pressure: the backend's socket is read again once the client has taken what it was sent.
-    this.waitingForDrain = true;
-    controller.pause();
-    this.res.once('drain', this.onDrain);
+    if (!this.waitingForDrain) {
+      this.waitingForDrain = true;
+      this.res.once('drain', this.onDrain);
+    }
+    return false;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     this.res.end();
     this.finish({ kind: 'completed', status: this.res.statusCode, timings: this.timings });
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+  onError(error: Error): void {
     this.fail(error);
   }
 
@@ -145,7 +153,7 @@ class ForwardingHandler implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settled = true;
     this.res.off('close', this.onClientClose);
-    this.res.off('drain', this.onDrain);
+    if (this.waitingForDrain) this.res.off('drain', this.onDrain);
     this.body?.off('error', this.onBodyError);
     this.settle(outcome);
   }

@@ -17,6 +17,7 @@ export type SessionDecision =
   | { kind: 'refuse'; status: number; code: ErrorCode; message: string };
 
 const NEW_API_USER_HEADER = 'new-api-user';
+const FORWARD_ANONYMOUSLY: SessionDecision = Object.freeze({ kind: 'forward', headers: Object.freeze({}) });
 
 const pathnameOf = (path: string) => path.split('?', 1)[0] ?? path;
 const isUnder = (pathname: string, prefix: string) =>
@@ -46,9 +47,27 @@ export class SessionStep {
     private readonly internalTokenSecret: string,
   ) {}
 
-  async decide(path: string, route: RouteEntry, headers: IncomingHttpHeaders): Promise<SessionDecision> {
+  /**
+   * What to do with the call. Synchronous when no session is looked up and no identity signed (every
+   * /v1 and /v1beta call, an /api call without a credential), so the hot path waits for no promise.
+   */
+  decide(
+    path: string,
+    route: RouteEntry,
+    headers: IncomingHttpHeaders,
+  ): SessionDecision | Promise<SessionDecision> {
     const pathname = pathnameOf(path);
-    const identity = isUnder(pathname, '/api') ? await this.sessionIdentity(pathname, headers) : undefined;
+    const credential = isUnder(pathname, '/api') ? credentialOf(headers) : undefined;
+    if (!credential) return this.decideFor(undefined, route);
+    return this.sessionIdentity(pathname, credential, headers).then((identity) =>
+      this.decideFor(identity, route),
+    );
+  }
+
+  private decideFor(
+    identity: SessionIdentity | 'mismatch' | undefined,
+    route: RouteEntry,
+  ): SessionDecision | Promise<SessionDecision> {
     if (identity === 'mismatch') {
       return {
         kind: 'refuse',
@@ -75,8 +94,8 @@ export class SessionStep {
         };
       }
     }
-    if (!identity) return { kind: 'forward', headers: {} };
-    const token = await signInternalToken(
+    if (!identity) return FORWARD_ANONYMOUSLY;
+    return signInternalToken(
       {
         userId: identity.userId,
         role: identity.role as Role,
@@ -85,16 +104,14 @@ export class SessionStep {
         via: identity.via ?? 'session',
       },
       this.internalTokenSecret,
-    );
-    return { kind: 'forward', headers: { [INTERNAL_IDENTITY_HEADER]: token } };
+    ).then((token): SessionDecision => ({ kind: 'forward', headers: { [INTERNAL_IDENTITY_HEADER]: token } }));
   }
 
   private async sessionIdentity(
     pathname: string,
+    credential: SessionLookupRequest,
     headers: IncomingHttpHeaders,
   ): Promise<SessionIdentity | 'mismatch' | undefined> {
-    const credential = credentialOf(headers);
-    if (!credential) return undefined;
     const identity = await this.sessions.resolve(credential);
     if (!identity) return undefined;
     if (headers[NEW_API_USER_HEADER] === String(identity.userId)) return identity;

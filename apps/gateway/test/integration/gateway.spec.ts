@@ -283,6 +283,41 @@ describe('routing to the owning backend', () => {
     expect(id).toMatch(UUID);
     expect(receivedBy('admin')[0]!.headers['x-request-id']).toBe(id);
   });
+
+  it('passes the answer’s headers on as the backend wrote them (repeats kept apart, bytes outside ASCII unchanged), under its own request id', async () => {
+    const filename = Buffer.from('attachment; filename="отчёт.csv"', 'utf8');
+    backends.relay.handlePath('/v1/header-probe', (_req, res) => {
+      res.writeHead(200, [
+        'Content-Type',
+        'application/json',
+        'x-request-id',
+        'the-backend-own-id',
+        'set-cookie',
+        'a=1',
+        'set-cookie',
+        'b=2',
+        'content-disposition',
+        // Node writes a header string as latin1: these are the UTF-8 bytes on the wire.
+        filename.toString('latin1'),
+      ]);
+      res.end('{}');
+    });
+
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(`${gateway.url}/v1/header-probe`, {
+        agent: false,
+        headers: { 'x-request-id': 'client-req-0043' },
+      });
+      req.on('response', resolve).on('error', reject).end();
+    });
+    answer.resume();
+
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['x-request-id']).toBe('client-req-0043');
+    expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(Buffer.from(answer.headers['content-disposition']!, 'latin1').equals(filename)).toBe(true);
+  });
 });
 
 describe('streaming', () => {
