@@ -459,7 +459,8 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         const authenticated = authenticate(hot, request, protocol);
         // An API key is checked synchronously: /v1 calls take no extra turn of the event loop here.
         const caller = authenticated instanceof Promise ? await authenticated : authenticated;
-        const { requestId, correlationId } = idsOf(request);
+        // Relay's app runs without async-local context: the call carries its request's ids from here.
+        const { requestId, correlationId } = requestContextOf(request);
         await handle(
           hot,
           { requestId, correlationId, protocol, caller, startedAt, reportsCharge },
@@ -574,14 +575,6 @@ function callableModel(hot: HotPath, context: CallContext, request: FastifyReque
   return model;
 }
 
-/**
- * The request's ids as the platform opened its context (relay's app runs without async-local context,
- * so the call carries them from here); a Fastify without the platform's hooks has only its request id.
- */
-function idsOf(request: FastifyRequest): Pick<CallContext, 'requestId' | 'correlationId'> {
-  return requestContextOf(request) ?? { requestId: request.id, correlationId: request.id };
-}
-
 /** Expected refusals keep their words; anything else is logged under an id the client is given. */
 function toRelayError(error: unknown, request: FastifyRequest, logger: Logger): RelayError {
   if (error instanceof RelayError) return error;
@@ -590,7 +583,11 @@ function toRelayError(error: unknown, request: FastifyRequest, logger: Logger): 
   const errorId = randomUUID();
   logger.error(
     // The stack without its first line: a message may quote the input (JSON.parse does), frames never do.
-    { ...callLogIds(idsOf(request)), errorId, err: { name: (error as Error).name, frames: framesOf(error) } },
+    {
+      ...callLogIds(requestContextOf(request)),
+      errorId,
+      err: { name: (error as Error).name, frames: framesOf(error) },
+    },
     'unexpected error on the hot path',
   );
   return new RelayError(ErrorCode.Internal, `Internal error (id ${errorId})`);
