@@ -44,7 +44,8 @@ export interface ProxyCall {
 export function proxyRequest(pool: Pool, call: ProxyCall, res: ServerResponse): Promise<ProxyOutcome> {
   const method = call.method as Dispatcher.HttpMethod;
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  const body = hasBody ? call.body : null;
+  const body = hasBody && call.body !== null ? arrivedBody(call.body) : null;
+  const stream = body === null || Buffer.isBuffer(body) ? null : body;
   return new Promise((resolve) => {
     pool.dispatch(
       {
@@ -53,9 +54,28 @@ export function proxyRequest(pool: Pool, call: ProxyCall, res: ServerResponse): 
         headers: requestHeadersForBackend(call.headers, call.addedHeaders),
         body,
       },
-      new ForwardingHandler(res, body, call.requestId, resolve),
+      new ForwardingHandler(res, stream, call.requestId, resolve),
     );
   });
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * A request body that has arrived whole by the time it is forwarded (a small call's usually has: it
+ * comes in the packets that carried the headers) goes to undici as one Buffer, written with the
+ * request's head in one write, instead of through undici's stream plumbing (listeners on the body and
+ * the socket, a writer, ticks to flow): that plumbing was 4-5 % of the gateway's profile on /v1 calls.
+ * Nothing waits for a body: one still arriving, or one without a declared length, streams as before.
+ */
+export function arrivedBody(body: Readable): Readable | Buffer {
+  if (!(body instanceof IncomingMessage) || body.readableFlowing !== null) return body;
+  const declared = body.headers['content-length'];
+  if (declared === undefined || body.readableLength !== Number(declared)) return body;
+  const whole = (body.read() as Buffer | null) ?? NO_BYTES;
+  // Flowing, the emptied request still reaches its end and closes, as a request read to the end does.
+  body.resume();
+  return whole;
 }
 
 /**
