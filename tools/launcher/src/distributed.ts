@@ -32,6 +32,8 @@ export interface DistributedPlatform {
   url: string;
   services: Record<ServiceName, ServiceProcess>;
   databaseUrls: Record<(typeof DATABASE_SERVICES)[number], string>;
+  /** The brokers the services were given (comma-separated), for a caller that publishes to them too. */
+  kafkaBrokers: string;
   stop(): Promise<void>;
 }
 
@@ -98,5 +100,5 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     await stop();
     throw err;
   }
-  return { url: services.gateway.url, services, databaseUrls, stop };
+  return { url: services.gateway.url, services, databaseUrls, kafkaBrokers: options.kafkaBrokers, stop };
 }
