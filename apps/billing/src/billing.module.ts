@@ -37,6 +37,7 @@ import { PaymentsMigration } from './migrations/20261126-payments.migration';
 import { PaymentRefundsMigration } from './migrations/20261228-payment-refunds.migration';
 import { SignupBonusMigration } from './migrations/20261229-signup-bonus.migration';
 import { UsageLogAnswersMigration } from './migrations/20261231-usage-log-answers.migration';
+import { SettlementWritesMigration } from './migrations/20270101-settlement-writes.migration';
 import { PaymentRefund } from './payments/payment-refund.entity';
 import { BillingSettingsModule } from './settings/billing-settings.module';
 import { Payment } from './payments/payment.entity';
@@ -80,6 +81,7 @@ export class BillingModule {
               PaymentRefundsMigration,
               SignupBonusMigration,
               UsageLogAnswersMigration,
+              SettlementWritesMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

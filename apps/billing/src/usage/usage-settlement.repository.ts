@@ -74,7 +74,8 @@ function incomingRow(event: UsageRecorded) {
  *   of its new entries, once per user, accounts in user id order (every writer of accounts locks
  *   in that order, so concurrent batches cannot deadlock).
  * All sub-statements see the same snapshot, which is why the account is opened and charged by one
- * upsert; the foreign keys of the log rows and entries are checked at the statement's end, after it.
+ * upsert; the entries' foreign key on accounts is checked at the statement's end, after it. Log rows
+ * have no foreign key of their own (20270101-settlement-writes): each has its entry, of the same user.
  */
 const SETTLE_SQL = `
 with "incoming" as (

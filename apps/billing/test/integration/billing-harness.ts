@@ -341,6 +341,22 @@ export function settledState(database: TestDatabase, userId: number): Promise<Se
   });
 }
 
+/**
+ * Usage-log rows without their user's account or without their ledger entry (keyed by the event id,
+ * of the same user): none, ever. The log rows have no foreign key (20270101-settlement-writes); this
+ * is what stands in for it. Read while billing is stopped, as settledState.
+ */
+export function unpairedUsageLogs(database: TestDatabase): Promise<{ event_id: string; user_id: number }[]> {
+  return withDatabase(database, (query) =>
+    query<{ event_id: string; user_id: number }>(
+      `select u.event_id, u.user_id from usage_logs u
+       where not exists (select 1 from accounts a where a.user_id = u.user_id)
+          or not exists (select 1 from ledger_entries e
+                         where e.idempotency_key = 'usage:' || u.event_id and e.user_id = u.user_id)`,
+    ),
+  );
+}
+
 /** Billing's settings for the fake payment providers and central bank a spec starts. */
 export function providersEnv(fakes: { cbr?: FakeCbr; yookassa?: FakeYookassa; crypto?: FakeCrypto }): Env {
   const { cbr, yookassa, crypto } = fakes;

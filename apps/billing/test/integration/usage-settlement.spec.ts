@@ -19,7 +19,13 @@ import {
   type JsonResponse,
 } from '@tollgate/testing';
 import { USAGE_GROUP } from '../../src/usage/usage-recorded.consumer';
-import { BillingHarness, settledState, type Billing, type Settled } from './billing-harness';
+import {
+  BillingHarness,
+  settledState,
+  unpairedUsageLogs,
+  type Billing,
+  type Settled,
+} from './billing-harness';
 import { aUsageEvent, userOnOtherPartition, userOnSamePartition } from './builders';
 
 jest.setTimeout(90_000);
@@ -63,13 +69,16 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
   });
   const deadLetters = () => harness.recorder(deadLetterTopic(USAGE_RECORDED));
 
-  /** Runs billing while `whileRunning` acts; the ledger audit it answers last is returned. */
-  const runBilling = (
+  /**
+   * Runs billing while `whileRunning` acts; the ledger audit it answers last is returned. Every
+   * usage-log row then has its account and its ledger entry.
+   */
+  const runBilling = async (
     database: TestDatabase,
     whileRunning: (billing: Billing) => Promise<void>,
     runtime?: ServiceRuntime,
-  ): Promise<JsonResponse> =>
-    harness.run(
+  ): Promise<JsonResponse> => {
+    const audit = await harness.run(
       database,
       async (billing) => {
         await whileRunning(billing);
@@ -77,6 +86,9 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
       },
       { runtime },
     );
+    expect(await unpairedUsageLogs(database)).toEqual([]);
+    return audit;
+  };
 
   const publish = (events: readonly UsageRecorded[]) => harness.publishUsage(events);
   const balanceAfter = (userId: number, requests: number) => harness.balanceAfter(userId, requests);
