@@ -1,5 +1,6 @@
+import perfHooks from 'node:perf_hooks';
 import { METRICS } from './metrics.catalog';
-import { MetricsService } from './metrics.service';
+import { EVENT_LOOP_SAMPLE_MS, MetricsService } from './metrics.service';
 
 describe('MetricsService', () => {
   it('creates catalog metrics on first use and returns the same one afterwards', () => {
@@ -24,6 +25,17 @@ describe('MetricsService', () => {
     expect(text).toMatch(/tollgate_relay_time_to_first_token_seconds_count\{[^}]*model="claude"[^}]*\} 1/);
     expect(text).not.toContain(METRICS.outboxLag.name);
     expect(metrics.contentType).toContain('text/plain');
+  });
+
+  it('samples the event loop delay every 100 ms, not every 10 ms', () => {
+    const monitor = jest.spyOn(perfHooks, 'monitorEventLoopDelay');
+    try {
+      new MetricsService('gateway');
+      expect(monitor).toHaveBeenCalledWith({ resolution: EVENT_LOOP_SAMPLE_MS });
+      expect(EVENT_LOOP_SAMPLE_MS).toBe(100);
+    } finally {
+      monitor.mockRestore();
+    }
   });
 
   it('keeps registries of services sharing a process apart', async () => {
