@@ -65,7 +65,8 @@ const NO_BYTES = Buffer.alloc(0);
  * A request body that has arrived whole by the time it is forwarded (a small call's usually has: it
  * comes in the packets that carried the headers) goes to undici as one Buffer, written with the
  * request's head in one write, instead of through undici's stream plumbing (listeners on the body and
- * the socket, a writer, ticks to flow): that plumbing was 4-5 % of the gateway's profile on /v1 calls.
+ * the socket, a writer, ticks to flow): about 3 % of the gateway's busy samples on /v1 calls, and the
+ * garbage it made (GC went from ~10 % to ~4 % of them).
  * Nothing waits for a body: one still arriving, or one without a declared length, streams as before.
  */
 export function arrivedBody(body: Readable): Readable | Buffer {
