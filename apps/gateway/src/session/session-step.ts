@@ -19,7 +19,11 @@ export type SessionDecision =
 const NEW_API_USER_HEADER = 'new-api-user';
 const FORWARD_ANONYMOUSLY: SessionDecision = Object.freeze({ kind: 'forward', headers: Object.freeze({}) });
 
-const pathnameOf = (path: string) => path.split('?', 1)[0] ?? path;
+/** The path without its query; the same string when it has none (no array per call, as split made). */
+function pathnameOf(path: string): string {
+  const queryAt = path.indexOf('?');
+  return queryAt === -1 ? path : path.slice(0, queryAt);
+}
 const isUnder = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
