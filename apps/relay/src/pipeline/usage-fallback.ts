@@ -1,23 +1,38 @@
 import type { ChatCompletionChunk, ChatCompletionResponse, NormalizedUsage } from '../canonical';
 import type { TokenCounter } from './token-counter';
 
+/** Pieces kept apart before they are joined onto the text so far. */
+const PIECES_PER_JOIN = 64;
+
 /**
  * What an answer generated, kept in memory only so that it can be counted when the upstream reports
  * no usage (a cut stream, a provider without usage). Never logged, never stored.
+ *
+ * A stream's chunks each carry a token or two: kept as one string per chunk, a held stream grew by a
+ * string and an array slot (about 40 bytes) per chunk for a few bytes of text, so the pieces are
+ * joined every PIECES_PER_JOIN onto the text so far.
  */
 export class GeneratedText {
-  private readonly pieces: string[] = [];
+  private text = '';
+  private pieces: string[] = [];
 
   constructor(private readonly counter: TokenCounter) {}
+
+  private add(piece: string): void {
+    this.pieces.push(piece);
+    if (this.pieces.length < PIECES_PER_JOIN) return;
+    this.text += this.pieces.join('');
+    this.pieces = [];
+  }
 
   addChunk(chunk: ChatCompletionChunk): void {
     for (const choice of chunk.choices) {
       const delta = choice.delta;
-      if (typeof delta.content === 'string') this.pieces.push(delta.content);
-      if (typeof delta.reasoning_content === 'string') this.pieces.push(delta.reasoning_content);
+      if (typeof delta.content === 'string') this.add(delta.content);
+      if (typeof delta.reasoning_content === 'string') this.add(delta.reasoning_content);
       for (const call of delta.tool_calls ?? []) {
-        if (call.function?.name !== undefined) this.pieces.push(call.function.name);
-        if (call.function?.arguments !== undefined) this.pieces.push(call.function.arguments);
+        if (call.function?.name !== undefined) this.add(call.function.name);
+        if (call.function?.arguments !== undefined) this.add(call.function.arguments);
       }
     }
   }
@@ -25,10 +40,12 @@ export class GeneratedText {
   addResponse(response: ChatCompletionResponse): void {
     for (const choice of response.choices) {
       const message = choice.message;
-      if (typeof message.content === 'string') this.pieces.push(message.content);
-      if (typeof message.reasoning_content === 'string') this.pieces.push(message.reasoning_content);
-      for (const call of message.tool_calls ?? [])
-        this.pieces.push(call.function.name, call.function.arguments);
+      if (typeof message.content === 'string') this.add(message.content);
+      if (typeof message.reasoning_content === 'string') this.add(message.reasoning_content);
+      for (const call of message.tool_calls ?? []) {
+        this.add(call.function.name);
+        this.add(call.function.arguments);
+      }
     }
   }
 
@@ -43,7 +60,8 @@ export class GeneratedText {
   }
 
   tokens(): number {
-    return this.pieces.length === 0 ? 0 : this.counter.countTextTokens(this.pieces.join(''));
+    const text = this.text + this.pieces.join('');
+    return text === '' ? 0 : this.counter.countTextTokens(text);
   }
 }
 
