@@ -20,4 +20,19 @@ describe('consumerConfig', () => {
     const config = consumerConfig('g', { maxWaitTimeInMs: 1000 }, { minBytes: 65_536, maxWaitMs: 250 });
     expect(config).toMatchObject({ minBytes: 65_536, maxWaitTimeInMs: 250 });
   });
+
+  it('lets a batching subscription fetch 4 MiB a partition and 16 MiB in all, or what the bus is tuned to', () => {
+    const batching = { minBytes: 65_536, maxWaitMs: 100 };
+    expect(consumerConfig('g', {}, batching)).toMatchObject({
+      maxBytesPerPartition: 4 * 1024 * 1024,
+      maxBytes: 16 * 1024 * 1024,
+    });
+    expect(
+      consumerConfig('g', { batchMaxBytesPerPartition: 1024, batchMaxBytes: 4096 }, batching),
+    ).toMatchObject({
+      maxBytesPerPartition: 1024,
+      maxBytes: 4096,
+    });
+    expect(consumerConfig('g', { batchMaxBytesPerPartition: 1024 }).maxBytesPerPartition).toBeUndefined();
+  });
 });

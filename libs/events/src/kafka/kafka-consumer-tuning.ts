@@ -14,6 +14,13 @@ export interface KafkaConsumerTuning {
   maxWaitTimeInMs?: number;
   /** Partitions of one subscription handled in parallel (each partition stays sequential). Default 4. */
   partitionsConsumedConcurrently?: number;
+  /**
+   * Most bytes a batching subscription's fetch takes from one partition: the largest batch its
+   * handler gets when records wait. Default `DEFAULT_BATCH_MAX_BYTES_PER_PARTITION`.
+   */
+  batchMaxBytesPerPartition?: number;
+  /** Most bytes of a batching subscription's fetch over all its partitions. Default `DEFAULT_BATCH_MAX_BYTES`. */
+  batchMaxBytes?: number;
   retry?: RetryOptions;
 }
 
@@ -24,6 +31,17 @@ export const DEFAULT_HEARTBEAT_INTERVAL_MS = 3000;
  * a stop would not wait out a long poll, which a stop no longer does (kafkajs-fetch-control.ts).
  */
 export const DEFAULT_MAX_WAIT_TIME_MS = 5000;
+/**
+ * A batching subscription settles a batch per transaction; kafkajs's own 1 MiB per partition held
+ * about 1,300 usage events, so a backlog was settled in small batches, each with its own
+ * transaction and a balance publication per user in it. 4 MiB (billing alone, 50,000 events of
+ * 1,000 users waiting): billing's CPU per event -20 %, PostgreSQL's -10 %, balance publications per
+ * event 0.25 → 0.11. 16 MiB cut publications further (0.08) but not CPU, and makes a batch's
+ * transaction four times as long.
+ */
+export const DEFAULT_BATCH_MAX_BYTES_PER_PARTITION = 4 * 1024 * 1024;
+/** kafkajs's default is 10 MiB: less than three partitions' batches. */
+export const DEFAULT_BATCH_MAX_BYTES = 16 * 1024 * 1024;
 /** kafkajs's default session timeout. */
 const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
 
@@ -50,7 +68,12 @@ export function consumerConfig(
     rebalanceTimeout: tuning.rebalanceTimeout,
     ...(batching === undefined
       ? { maxWaitTimeInMs: idleFetchWaitMs(tuning) }
-      : { minBytes: batching.minBytes, maxWaitTimeInMs: batching.maxWaitMs }),
+      : {
+          minBytes: batching.minBytes,
+          maxWaitTimeInMs: batching.maxWaitMs,
+          maxBytesPerPartition: tuning.batchMaxBytesPerPartition ?? DEFAULT_BATCH_MAX_BYTES_PER_PARTITION,
+          maxBytes: tuning.batchMaxBytes ?? DEFAULT_BATCH_MAX_BYTES,
+        }),
     retry: tuning.retry,
     allowAutoTopicCreation: false,
   };
