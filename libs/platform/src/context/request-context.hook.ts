@@ -6,7 +6,8 @@ const contexts = new WeakMap<FastifyRequest, RequestContext>();
 
 const contextFromHeaders = (request: FastifyRequest): RequestContext => ({
   requestId: request.id,
-  correlationId: saneId(request.headers[CORRELATION_ID_HEADER]) ?? request.id,
+  // `?.`: error filters are also handed requests built by hand (their specs), without headers.
+  correlationId: saneId(request.headers?.[CORRELATION_ID_HEADER]) ?? request.id,
 });
 
 /**
