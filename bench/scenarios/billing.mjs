@@ -1,10 +1,11 @@
 // Billing: how fast usage.recorded events become usage-log rows and ledger entries, and how far the
-// billing.usage consumer group falls behind. Measured twice: under Tollgate's own throughput load,
-// and with a burst of events published straight onto the topic (billing's capacity, not relay's)
-// by many users with balances, so that the burst spreads over every partition of the topic as
-// real traffic does (one user's events all land on one partition, keyed by user id). The events come
-// from several publishers in worker threads (one kafkajs producer each): one producer on the main
-// thread reached only 4,000-10,000 events/s beside billing on this machine.
+// billing.usage consumer group falls behind. Measured under Tollgate's own throughput load, then with
+// events published straight onto the topic (billing's capacity, not relay's) by many users with
+// balances, so that they spread over every partition of the topic as real traffic does (one user's
+// events all land on one partition, keyed by user id): as fast as the publishers can, paced at the
+// target rate, and all waiting before billing resumes (its own drain rate, whatever the publishers
+// reach). The events are built before the clock starts and published from worker threads (a kafkajs
+// producer each), so the main thread's readings of lag are not held up behind the publishing.
 import { randomInt, randomUUID } from 'node:crypto';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
@@ -22,8 +23,11 @@ const BURST_USERS = Number(process.env.BENCH_BILLING_USERS ?? 1000);
 const TARGET_RATE = 20_000;
 /** Balances set through billing's own call at once. */
 const SEED_CONCURRENCY = 16;
-/** Publishers (worker threads, a producer each) of the burst; BENCH_BILLING_PUBLISHERS overrides. */
-const PUBLISHERS = Number(process.env.BENCH_BILLING_PUBLISHERS ?? 2);
+/**
+ * Publishers (worker threads, a producer each) of the burst; BENCH_BILLING_PUBLISHERS overrides. On this
+ * 2-core machine one reached as much as two or four (billing, PostgreSQL and Kafka share the cores).
+ */
+const PUBLISHERS = Number(process.env.BENCH_BILLING_PUBLISHERS ?? 1);
 const PUBLISHER_ROLE = 'billing-publisher';
 
 async function settledRows(db) {
