@@ -21,6 +21,15 @@ export async function startPgliteServer({ dataDir }: { dataDir: string }): Promi
   return server!;
 }
 
+export interface PgliteServersOptions {
+  /**
+   * `worker` (the default): a worker thread of their own. `this`: on the calling thread's event
+   * loop, for a caller that is itself a worker thread off the main one (embedded mode's bookkeeping
+   * worker), whose services then reach their databases without a hop to another thread.
+   */
+  thread?: 'worker' | 'this';
+}
+
 /**
  * Runs one PGlite per data directory (separate databases, nothing shared), each behind its own
  * loopback socket, all in ONE worker thread, so services talk to them through `pg` like to any
@@ -34,7 +43,11 @@ export async function startPgliteServer({ dataDir }: { dataDir: string }): Promi
  * so it never keeps the process alive. A worker that dies after start-up (PostgreSQL aborting) is
  * an uncaught error of this process, as it was when PGlite ran on the main thread.
  */
-export async function startPgliteServers(dataDirs: readonly string[]): Promise<PgliteServer[]> {
+export async function startPgliteServers(
+  dataDirs: readonly string[],
+  { thread = 'worker' }: PgliteServersOptions = {},
+): Promise<PgliteServer[]> {
+  if (thread === 'this') return startInThisThread(dataDirs);
   const worker = new Worker(WORKER, { workerData: { dataDirs } satisfies PgliteWorkerData });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const closed = new Map<number, (error?: string) => void>();
@@ -86,6 +99,22 @@ export async function startPgliteServers(dataDirs: readonly string[]): Promise<P
           if (error !== undefined)
             throw new Error(`PGlite on ${dataDirs[index]} did not close cleanly: ${error}`);
         })()),
+    };
+  });
+}
+
+async function startInThisThread(dataDirs: readonly string[]): Promise<PgliteServer[]> {
+  // Loaded here only: a caller that runs PGlite in a worker never loads PostgreSQL's WASM itself.
+  const { startPgliteInstances, stopPgliteInstance, pgliteErrorMessage } = await import('./pglite-instances');
+  const instances = await startPgliteInstances(dataDirs);
+  return instances.map((instance, index) => {
+    let closing: Promise<void> | undefined;
+    return {
+      url: `postgres://postgres:postgres@${HOST}:${instance.port}/postgres`,
+      close: () =>
+        (closing ??= stopPgliteInstance(instance).catch((error: unknown) => {
+          throw new Error(`PGlite on ${dataDirs[index]} did not close cleanly: ${pgliteErrorMessage(error)}`);
+        })),
     };
   });
 }

@@ -1,0 +1,66 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { inspect } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+const HOST = '127.0.0.1';
+
+/**
+ * PostgreSQL zeroes its shared buffers at start, and a WASM memory never gives pages back: at the
+ * default 128 MB every instance kept about 155 MB resident however small its data (four of them made
+ * most of embedded mode's 1 GB). 8 MB holds an embedded service's working set; reads past it come
+ * from the OS page cache. 8 MB rather than 16 took the idle platform from ~400 to ~355 MB at no CPU
+ * per call the bench could tell apart. Measured in bench/ANALYSIS.md, "Embedded memory" and
+ * "PGlite's shared buffers at 8 MB".
+ */
+const MEMORY_PARAMS = ['-c', 'shared_buffers=8MB'];
+
+/** One PGlite on its data directory behind a loopback socket server, on this thread's event loop. */
+export interface PgliteInstance {
+  db: PGlite;
+  server: PGLiteSocketServer;
+  port: number;
+}
+
+export async function startPgliteInstance(dataDir: string): Promise<PgliteInstance> {
+  // PGlite creates only the last folder of its data directory.
+  await mkdir(dirname(dataDir), { recursive: true });
+  const db = await PGlite.create({ dataDir, startParams: [...PGlite.defaultStartParams, ...MEMORY_PARAMS] });
+  const server = new PGLiteSocketServer({ db, host: HOST, port: 0 });
+  try {
+    await server.start();
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return { db, server, port: Number(server.getServerConn().split(':').pop()) };
+}
+
+/** Closing PGlite shuts PostgreSQL down cleanly (a checkpoint), so the next start needs no recovery. */
+export async function stopPgliteInstance({ db, server }: PgliteInstance): Promise<void> {
+  await server.stop();
+  await db.close();
+}
+
+/**
+ * Starts one instance per data directory, in order; if one fails, those started are stopped and the
+ * error names its data directory.
+ */
+export async function startPgliteInstances(dataDirs: readonly string[]): Promise<PgliteInstance[]> {
+  const instances: PgliteInstance[] = [];
+  for (const dataDir of dataDirs) {
+    try {
+      instances.push(await startPgliteInstance(dataDir));
+    } catch (error) {
+      for (const instance of instances) await stopPgliteInstance(instance).catch(() => undefined);
+      throw new Error(`PGlite could not start on ${dataDir}: ${pgliteErrorMessage(error)}`);
+    }
+  }
+  return instances;
+}
+
+export function pgliteErrorMessage(error: unknown): string {
+  // Emscripten's file system throws plain objects (`{ errno }`), not Errors.
+  return error instanceof Error ? error.message : inspect(error, { breakLength: Infinity });
+}
