@@ -3,7 +3,8 @@ import type { KvStore } from '@tollgate/kv';
 
 /**
  * What a service is started with besides its environment: the shared infrastructure adapters.
- * Embedded mode hands every service the same in-process bus and memory store; distributed mode
+ * Embedded mode hands every service the same in-process bus and memory store (directly on the main
+ * thread, through BridgedEventBus and BridgedKvStore in the bookkeeping worker); distributed mode
  * builds Kafka and Redis clients from the environment.
  */
 export interface ServiceRuntime {

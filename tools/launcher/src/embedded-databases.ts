@@ -8,14 +8,22 @@ const run = promisify(execFile);
 
 /**
  * A PGlite database for each service under `<pgDir>/<service>`, all served from one worker thread
- * (`startPgliteServers`), in the order of `services`. Creating a cluster (initdb) is the slow part
- * of a first start, so it runs once into `<pgDir>/.initdb` and each service's directory starts as a
- * copy of that freshly initialised, cleanly shut down cluster.
+ * (`startPgliteServers`), in the order of `services`.
  */
 export async function startServiceDatabases(
   pgDir: string,
   services: readonly string[],
 ): Promise<PgliteServer[]> {
+  return startPgliteServers(await prepareServiceDatabases(pgDir, services));
+}
+
+/**
+ * The data directory of each service's database, `<pgDir>/<service>` in the order of `services`,
+ * created when missing. Creating a cluster (initdb) is the slow part of a first start, so it runs
+ * once into `<pgDir>/.initdb` and each service's directory starts as a copy of that freshly
+ * initialised, cleanly shut down cluster.
+ */
+export async function prepareServiceDatabases(pgDir: string, services: readonly string[]): Promise<string[]> {
   const dataDirs = services.map((service) => join(pgDir, service));
   for (const dataDir of dataDirs) {
     if (existsSync(join(dataDir, 'PG_VERSION'))) continue;
@@ -30,7 +38,7 @@ export async function startServiceDatabases(
     rmSync(dataDir, { recursive: true, force: true });
     cpSync(template, dataDir, { recursive: true });
   }
-  return startPgliteServers(dataDirs);
+  return dataDirs;
 }
 
 const INITDB = `

@@ -1,9 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startAdmin } from '@tollgate/admin';
-import { startAuth } from '@tollgate/auth';
-import { startBilling } from '@tollgate/billing';
-import { startChat } from '@tollgate/chat';
 import { InProcessEventBus } from '@tollgate/events';
 import { startGateway } from '@tollgate/gateway';
 import { MemoryKvStore } from '@tollgate/kv';
@@ -21,7 +17,9 @@ import {
   type StartService,
 } from '@tollgate/runtime';
 import { lockDataDir } from './data-dir-lock';
-import { startServiceDatabases } from './embedded-databases';
+import { startBookkeepingWorker, type BookkeepingWorker } from './embedded-bookkeeping';
+import { BOOKKEEPING_SERVICES } from './embedded-bookkeeping-protocol';
+import { prepareServiceDatabases, startServiceDatabases } from './embedded-databases';
 import { serviceUrlEnv } from './service-urls';
 import { embeddedSecrets } from './embedded-secrets';
 
@@ -39,17 +37,38 @@ export interface EmbeddedOptions {
   log?: (line: string) => void;
 }
 
-const DATABASE_SERVICES: readonly [BackendService, StartService][] = [
-  ['auth', startAuth],
-  ['billing', startBilling],
-  ['chat', startChat],
-  ['admin', startAdmin],
-];
+/**
+ * The services with a database, for the main thread: loaded only when they run there, so that with
+ * the bookkeeping worker their modules (MikroORM, entities, …) are not held by both threads.
+ */
+async function databaseServices(): Promise<readonly [BackendService, StartService][]> {
+  const [{ startAuth }, { startBilling }, { startChat }, { startAdmin }] = await Promise.all([
+    import('@tollgate/auth'),
+    import('@tollgate/billing'),
+    import('@tollgate/chat'),
+    import('@tollgate/admin'),
+  ]);
+  return [
+    ['auth', startAuth],
+    ['billing', startBilling],
+    ['chat', startChat],
+    ['admin', startAdmin],
+  ];
+}
+
+/** `TOLLGATE_EMBEDDED_WORKER=0` runs every service on the main thread (PGlite still in a worker). */
+export const EMBEDDED_WORKER_ENV = 'TOLLGATE_EMBEDDED_WORKER';
 
 /**
  * The whole platform in one process, laid out as in production: every service on its own loopback
  * port with its own database (a PGlite instance each), the gateway in front. The bus is in-process
  * and the key-value store in memory, both shared by the services as Kafka and Redis would be.
+ *
+ * Gateway and relay run on the main thread; auth, billing, chat and admin run with their databases
+ * in one worker thread (embedded-bookkeeping.ts), so that their transactions and consumers never
+ * hold a call up. The bus and the store belong to the main thread, where the relay uses them on
+ * every call; the worker reaches them through bridges. With TOLLGATE_EMBEDDED_WORKER=0 every
+ * service runs on the main thread and only PGlite in a worker, as before.
  */
 export async function startEmbedded({
   env,
@@ -63,17 +82,20 @@ export async function startEmbedded({
   // Services call each other (admin → relay, relay → admin, auth → billing), so every port is chosen
   // first; and held, bound by this process, until its service takes it over when it listens: a port
   // probed free and bound later could be taken in between by another program.
+  // A port is held by the thread whose service will listen on it: the bookkeeping worker holds its own.
+  const inWorker = env[EMBEDDED_WORKER_ENV] !== '0';
+  const mainThreadServices = inWorker
+    ? BACKEND_SERVICES.filter((name) => !(BOOKKEEPING_SERVICES as readonly string[]).includes(name))
+    : BACKEND_SERVICES;
   const gatewayHost = env.HOST || '127.0.0.1';
-  const chosen = await holdPorts(BACKEND_SERVICES.length);
+  const chosen = await holdPorts(mainThreadServices.length);
   // PORT=0 (any free port): held too, so that SERVER_ADDRESS names the port the gateway will have.
   if (env.PORT === '0') chosen.push(...(await holdPorts(1, gatewayHost)));
   const ports = {} as Record<BackendService, number>;
-  BACKEND_SERVICES.forEach((name, index) => (ports[name] = chosen[index]!));
-  const serviceUrls = serviceUrlEnv(ports);
+  mainThreadServices.forEach((name, index) => (ports[name] = chosen[index]!));
   const baseEnv: Env = {
     ...env,
     ...secrets,
-    ...serviceUrls,
     HOST: '127.0.0.1',
     // Without SMTP, auth writes each mail as an .eml file here.
     MAIL_OUTBOX_DIR: env.MAIL_OUTBOX_DIR || join(dataDir, 'outbox'),
@@ -83,6 +105,7 @@ export async function startEmbedded({
   };
   const envOf = (name: BackendService, extra: Env = {}): Env => ({
     ...baseEnv,
+    ...serviceUrlEnv(ports),
     ...extra,
     PORT: String(ports[name]),
   });
@@ -100,9 +123,11 @@ export async function startEmbedded({
   const runtime: ServiceRuntime = { bus, kv, embedded: true };
   const databases: PgliteServer[] = [];
   const services: RunningService[] = [];
+  let bookkeeping: BookkeepingWorker | undefined;
 
   const close = async () => {
     for (const service of [...services].reverse()) await service.close().catch(() => undefined);
+    await bookkeeping?.close().catch(() => undefined);
     for (const db of databases) await db.close().catch(() => undefined);
     await bus.close();
     await kv.close();
@@ -112,22 +137,42 @@ export async function startEmbedded({
   };
 
   try {
-    const gatewayPort = String(chosen[BACKEND_SERVICES.length] ?? (env.PORT || '3000'));
+    const gatewayPort = String(chosen[mainThreadServices.length] ?? (env.PORT || '3000'));
     const serverAddress = env.SERVER_ADDRESS || `http://localhost:${gatewayPort}`;
-    // One worker thread runs every service's PGlite, off the event loop the services share.
-    databases.push(
-      ...(await startServiceDatabases(
-        join(dataDir, 'pg'),
-        DATABASE_SERVICES.map(([name]) => name),
-      )),
-    );
-    for (const [index, [name, start]] of DATABASE_SERVICES.entries()) {
-      const service = await start(
-        envOf(name, { DATABASE_URL: databases[index]!.url, SERVER_ADDRESS: serverAddress }),
-        runtime,
+    const pgDir = join(dataDir, 'pg');
+    if (inWorker) {
+      bookkeeping = await startBookkeepingWorker({
+        pgDataDirs: await prepareServiceDatabases(pgDir, BOOKKEEPING_SERVICES),
+        bus,
+        kv,
+        logLevel: env.LOG_LEVEL,
+        otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+      });
+      Object.assign(ports, bookkeeping.ports);
+      const envs = Object.fromEntries(
+        BOOKKEEPING_SERVICES.map((name) => [name, envOf(name, { SERVER_ADDRESS: serverAddress })]),
+      ) as Record<(typeof BOOKKEEPING_SERVICES)[number], Env>;
+      for (const service of await bookkeeping.start(envs)) {
+        services.push(service);
+        log(`${service.name} on ${service.url} (bookkeeping worker)`);
+      }
+    } else {
+      const DATABASE_SERVICES = await databaseServices();
+      // One worker thread runs every service's PGlite, off the event loop the services share.
+      databases.push(
+        ...(await startServiceDatabases(
+          pgDir,
+          DATABASE_SERVICES.map(([name]) => name),
+        )),
       );
-      services.push(service);
-      log(`${name} on ${service.url}`);
+      for (const [index, [name, start]] of DATABASE_SERVICES.entries()) {
+        const service = await start(
+          envOf(name, { DATABASE_URL: databases[index]!.url, SERVER_ADDRESS: serverAddress }),
+          runtime,
+        );
+        services.push(service);
+        log(`${name} on ${service.url}`);
+      }
     }
     const relay = await startRelay(envOf('relay'), runtime);
     services.push(relay);
@@ -135,6 +180,7 @@ export async function startEmbedded({
 
     const gateway = await startGateway({
       ...baseEnv,
+      ...serviceUrlEnv(ports),
       HOST: gatewayHost,
       PORT: gatewayPort,
       WEB_DIST_DIR: env.WEB_DIST_DIR || join(repoRoot, 'apps', 'web', 'dist'),

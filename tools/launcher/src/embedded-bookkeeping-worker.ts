@@ -1,0 +1,105 @@
+/**
+ * The bookkeeping worker thread of embedded mode (embedded-bookkeeping.ts): auth, billing, chat and
+ * admin with their PGlite databases, all on this thread's event loop, so that a transaction of
+ * theirs never runs in front of a call on the main thread, and their database round trips stay in
+ * this thread. The platform's one bus and one key-value store are the main thread's, reached
+ * through the bridges.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { startAdmin } from '@tollgate/admin';
+import { startAuth } from '@tollgate/auth';
+import { startBilling } from '@tollgate/billing';
+import { startChat } from '@tollgate/chat';
+import { BridgedEventBus } from '@tollgate/events';
+import { BridgedKvStore } from '@tollgate/kv';
+import { startPgliteServers, type PgliteServer } from '@tollgate/persistence';
+import {
+  busLoggerFor,
+  holdPorts,
+  releaseHeldPorts,
+  startTelemetry,
+  type RunningService,
+  type StartService,
+} from '@tollgate/runtime';
+import {
+  BOOKKEEPING_SERVICES,
+  type BookkeepingService,
+  type BookkeepingWorkerData,
+  type FromBookkeeping,
+  type ToBookkeeping,
+} from './embedded-bookkeeping-protocol';
+
+const STARTERS: Record<BookkeepingService, StartService> = {
+  auth: startAuth,
+  billing: startBilling,
+  chat: startChat,
+  admin: startAdmin,
+};
+
+async function main(port: NonNullable<typeof parentPort>, data: BookkeepingWorkerData): Promise<void> {
+  const report = (message: FromBookkeeping) => port.postMessage(message);
+  // OpenTelemetry's globals are per thread: this thread starts its own SDK (when one exports at all),
+  // under the platform's one service name, beside the main thread's.
+  const telemetry = await startTelemetry({
+    serviceName: 'tollgate-embedded',
+    otlpEndpoint: data.otlpEndpoint,
+  });
+  const bus = new BridgedEventBus(data.busPort, {
+    logger: busLoggerFor('embedded-bookkeeping', data.logLevel),
+  });
+  const kv = new BridgedKvStore(data.kvPort);
+  const databases: PgliteServer[] = [];
+  const services: RunningService[] = [];
+  let ports: number[] = [];
+
+  const close = async (): Promise<string[]> => {
+    const errors: string[] = [];
+    const attempt = (step: Promise<void>) =>
+      step.catch(
+        (error: unknown) => void errors.push(error instanceof Error ? error.message : String(error)),
+      );
+    for (const service of [...services].reverse()) await attempt(service.close());
+    for (const db of databases) await attempt(db.close());
+    await attempt(bus.close());
+    await attempt(kv.close());
+    await attempt(telemetry.shutdown());
+    await attempt(releaseHeldPorts(ports));
+    return errors;
+  };
+
+  try {
+    databases.push(...(await startPgliteServers(data.pgDataDirs, { thread: 'this' })));
+    // Held by this thread, which is the one that listens on them (a socket cannot change threads).
+    ports = await holdPorts(BOOKKEEPING_SERVICES.length);
+    report({
+      held: Object.fromEntries(BOOKKEEPING_SERVICES.map((name, i) => [name, ports[i]!])) as Record<
+        BookkeepingService,
+        number
+      >,
+    });
+    const { start: envs } = await nextMessage<Extract<ToBookkeeping, { start: unknown }>>(port);
+    for (const [index, name] of BOOKKEEPING_SERVICES.entries()) {
+      const service = await STARTERS[name](
+        { ...envs[name], DATABASE_URL: databases[index]!.url },
+        { bus, kv, embedded: true },
+      );
+      services.push(service);
+    }
+  } catch (error) {
+    await close();
+    report({ failed: error instanceof Error ? error.message : String(error) });
+    port.close();
+    return;
+  }
+  report({ started: services.map(({ name, port: servicePort, url }) => ({ name, port: servicePort, url })) });
+  await nextMessage<Extract<ToBookkeeping, { close: true }>>(port);
+  report({ closed: true, errors: await close() });
+  port.close();
+}
+
+function nextMessage<T extends ToBookkeeping>(port: NonNullable<typeof parentPort>): Promise<T> {
+  return new Promise((resolve) => port.once('message', resolve));
+}
+
+if (parentPort === null) throw new Error('embedded-bookkeeping-worker runs as a worker thread');
+void main(parentPort, workerData as BookkeepingWorkerData);

@@ -1,0 +1,150 @@
+import { extname, join } from 'node:path';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { serveEventBus, type EventBus } from '@tollgate/events';
+import { serveKvStore, type KvStore } from '@tollgate/kv';
+import type { Env, RunningService } from '@tollgate/runtime';
+import {
+  BOOKKEEPING_SERVICES,
+  type BookkeepingService,
+  type BookkeepingWorkerData,
+  type FromBookkeeping,
+  type ToBookkeeping,
+} from './embedded-bookkeeping-protocol';
+
+// Beside this file, compiled (.js) or, when run from the sources through a require hook, .ts.
+const WORKER = join(__dirname, `embedded-bookkeeping-worker${extname(__filename)}`);
+
+export interface BookkeepingWorker {
+  /** The port each of its services will listen on (held by the worker until then). */
+  readonly ports: Readonly<Record<BookkeepingService, number>>;
+  /** Starts the services with these environments (each with every service's URL); resolves once all listen. */
+  start(envs: Record<BookkeepingService, Env>): Promise<RunningService[]>;
+  /** Closes its services, then its databases, and ends the thread. */
+  close(): Promise<void>;
+}
+
+export interface BookkeepingWorkerOptions {
+  pgDataDirs: string[];
+  bus: EventBus;
+  kv: KvStore;
+  logLevel: string | undefined;
+  otlpEndpoint: string | undefined;
+}
+
+/**
+ * Starts the bookkeeping worker thread (embedded-bookkeeping-worker.ts): it opens the databases of
+ * auth, billing, chat and admin on its own event loop and holds a port for each, which it reports
+ * before any service starts, since services are given each other's URLs. The bus and the
+ * key-value store stay this thread's (the relay's, which uses both on every call) and are served
+ * to the worker over message ports.
+ *
+ * A failure while starting rejects with the worker's message; a worker that dies once started is
+ * an uncaught error of this process, as PGlite's worker was.
+ */
+export async function startBookkeepingWorker({
+  pgDataDirs,
+  bus,
+  kv,
+  logLevel,
+  otlpEndpoint,
+}: BookkeepingWorkerOptions): Promise<BookkeepingWorker> {
+  const busChannel = new MessageChannel();
+  const kvChannel = new MessageChannel();
+  const busHost = serveEventBus(bus, busChannel.port1);
+  const kvHost = serveKvStore(kv, kvChannel.port1);
+  const workerData: BookkeepingWorkerData = {
+    pgDataDirs,
+    busPort: busChannel.port2,
+    kvPort: kvChannel.port2,
+    logLevel,
+    otlpEndpoint,
+  };
+  const worker = new Worker(WORKER, {
+    workerData,
+    transferList: [busChannel.port2, kvChannel.port2],
+    // So that the bench's profiler and `ps` tell it from the main thread.
+    name: 'tollgate-bookkeeping',
+  });
+  let gone = false;
+  const exited = new Promise<number>((resolve) =>
+    worker.once('exit', (code) => {
+      gone = true;
+      resolve(code);
+    }),
+  );
+  let expectingExit = false;
+
+  /** The worker's next report, or a rejection if it fails or exits first. */
+  const report = <T extends FromBookkeeping>(): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (message: FromBookkeeping) => {
+        detach();
+        if ('failed' in message) {
+          expectingExit = true;
+          void exited.then(() => reject(new Error(message.failed)));
+        } else resolve(message as T);
+      };
+      const onError = (error: Error) => {
+        detach();
+        expectingExit = true;
+        void exited.then(() => reject(new Error(`the bookkeeping worker failed: ${error.message}`)));
+      };
+      const onExit = (code: number) => {
+        detach();
+        expectingExit = true;
+        reject(new Error(`the bookkeeping worker exited (code ${code}) while starting`));
+      };
+      const detach = () => worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      worker.once('message', onMessage).once('error', onError).once('exit', onExit);
+    });
+
+  const stopBridges = async () => {
+    await busHost.close();
+    kvHost.close();
+  };
+
+  let held: Extract<FromBookkeeping, { held: unknown }>;
+  try {
+    held = await report();
+  } catch (error) {
+    await stopBridges();
+    throw error;
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      expectingExit = true;
+      if (gone) return stopBridges();
+      const closed = report<Extract<FromBookkeeping, { closed: true }>>().catch(() => undefined);
+      worker.postMessage({ close: true } satisfies ToBookkeeping);
+      const answer = await closed;
+      // Everything in it is closed: nothing is lost by ending a thread some library's timer still holds.
+      await worker.terminate();
+      await stopBridges();
+      if (answer && answer.errors.length > 0)
+        throw new Error(`the bookkeeping services did not close cleanly: ${answer.errors.join('; ')}`);
+    })());
+
+  void exited.then((code) => {
+    if (!expectingExit) throw new Error(`the bookkeeping worker exited unexpectedly (code ${code})`);
+  });
+
+  return {
+    ports: held.held,
+    start: async (envs) => {
+      worker.postMessage({ start: envs } satisfies ToBookkeeping);
+      let started: Extract<FromBookkeeping, { started: unknown }>;
+      try {
+        started = await report();
+      } catch (error) {
+        await stopBridges();
+        throw error;
+      }
+      return started.started.map(({ name, port, url }) => ({ name, port, url, close }));
+    },
+    close,
+  };
+}
+
+export { BOOKKEEPING_SERVICES };
