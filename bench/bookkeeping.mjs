@@ -15,6 +15,11 @@
 //                                 off: subscriptions' batching dropped before the bus sees it (the
 //                                 in-process bus before it honoured it); waitN: every batching
 //                                 subscription's maxWaitMs set to N (what a longer window would save)
+//                              [--bridge off,on]
+//                                 on: the services reach the bus and the key-value store through
+//                                 BridgedEventBus/BridgedKvStore over message ports served from this
+//                                 thread, as the bookkeeping worker does from its thread: the bridges'
+//                                 own CPU (copies, messages), not the wake-up of a second thread
 //   node bench/bookkeeping.mjs --publish-only [--rates 200] [--seconds 15] [--runs 3]
 //                                 the bus's own share: publishing alone onto a data dir, no service
 //
@@ -58,34 +63,36 @@ function orchestrate() {
   const runs = Number(option('runs', '1'));
   const profileDir = option('profile-dir', '');
   const modes = option('batching', 'on').split(',');
+  const bridges = option('bridge', 'off').split(',');
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const results = [];
   for (let run = 1; run <= runs; run++) {
     for (const rate of rates)
-      for (const batching of modes) {
-        const args = [
-          fileURLToPath(import.meta.url),
-          '--child',
-          '--rate',
-          String(rate),
-          '--seconds',
-          seconds,
-        ];
-        args.push('--idle-seconds', idleSeconds, '--batching', batching);
-        const name = `bookkeeping-${rate}-batching-${batching}-run${run}.cpuprofile`;
-        if (profileDir) args.push('--profile', join(profileDir, name));
-        const out = execFileSync(process.execPath, args, {
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'inherit'],
-          env: { ...process.env },
-          maxBuffer: 64 * 1024 * 1024,
-        });
-        const result = JSON.parse(out.trim().split('\n').pop());
-        results.push(result);
-        console.error(
-          `rate ${rate}/s batching ${batching} run ${run}: ${fmt(result.cpuMsPerEvent, 3)} CPU ms/event`,
-        );
-      }
+      for (const batching of modes)
+        for (const bridge of bridges) {
+          const args = [
+            fileURLToPath(import.meta.url),
+            '--child',
+            '--rate',
+            String(rate),
+            '--seconds',
+            seconds,
+          ];
+          args.push('--idle-seconds', idleSeconds, '--batching', batching, '--bridge', bridge);
+          const name = `bookkeeping-${rate}-batching-${batching}-bridge-${bridge}-run${run}.cpuprofile`;
+          if (profileDir) args.push('--profile', join(profileDir, name));
+          const out = execFileSync(process.execPath, args, {
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'inherit'],
+            env: { ...process.env },
+            maxBuffer: 64 * 1024 * 1024,
+          });
+          const result = JSON.parse(out.trim().split('\n').pop());
+          results.push(result);
+          console.error(
+            `rate ${rate}/s batching ${batching} bridge ${bridge} run ${run}: ${fmt(result.cpuMsPerEvent, 3)} CPU ms/event`,
+          );
+        }
   }
   console.log(report(results));
   for (const r of results.filter((result) => result.profile)) {
@@ -99,13 +106,13 @@ function orchestrate() {
 
 function report(results) {
   const lines = [
-    '| rate | batching | events | CPU ms/event | run CPU ms/s | idle CPU ms/s | commit advances seen, 5 ms polls (billing/auth/admin) | settled rows (usage_logs/applied/channel) | lag p50 / p99 / max ms (billing) | lag p50 / p99 ms (auth, admin) |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| rate | batching | bridge | events | CPU ms/event | run CPU ms/s | idle CPU ms/s | commit advances seen, 5 ms polls (billing/auth/admin) | settled rows (usage_logs/applied/channel) | lag p50 / p99 / max ms (billing) | lag p50 / p99 ms (auth, admin) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of results) {
     const [billing, auth, admin] = GROUPS.map((g) => r.lag[g]);
     lines.push(
-      `| ${r.rate}/s | ${r.batching} | ${r.events} | ${fmt(r.cpuMsPerEvent, 3)} | ${fmt(r.runCpuMsPerSecond, 0)} | ` +
+      `| ${r.rate}/s | ${r.batching} | ${r.bridge} | ${r.events} | ${fmt(r.cpuMsPerEvent, 3)} | ${fmt(r.runCpuMsPerSecond, 0)} | ` +
         `${fmt(r.idleCpuMsPerSecond, 0)} | ${GROUPS.map((g) => r.commits[g]).join(' / ')} | ` +
         `${r.rows.usageLogs} / ${r.rows.appliedUsageEvents} / ${r.rows.channelUsageEvents} (expected ${r.expectedRows}) | ` +
         `${fmt(billing.p50, 0)} / ${fmt(billing.p99, 0)} / ${fmt(billing.max, 0)} | ` +
@@ -118,9 +125,10 @@ function report(results) {
 // ---------------------------------------------------------------------------------------------
 // Child: the embedded bookkeeping in this process.
 
-async function measure({ rate, seconds, idleSeconds, profile, batching }) {
-  const { InProcessEventBus, partitionForKey } = require('@tollgate/events');
-  const { MemoryKvStore } = require('@tollgate/kv');
+async function measure({ rate, seconds, idleSeconds, profile, batching, bridge }) {
+  const { InProcessEventBus, partitionForKey, BridgedEventBus, serveEventBus } = require('@tollgate/events');
+  const { MemoryKvStore, BridgedKvStore, serveKvStore } = require('@tollgate/kv');
+  const { MessageChannel } = require('node:worker_threads');
   const { startPgliteServers } = require('@tollgate/persistence');
   const { busLoggerFor } = require('@tollgate/runtime');
   const { startAuth } = require('@tollgate/auth');
@@ -167,7 +175,22 @@ async function measure({ rate, seconds, idleSeconds, profile, batching }) {
               ? (options) => target.subscribe(withBatching(options))
               : Reflect.get(target, property),
         });
-  const runtime = { bus: servicesBus, kv, embedded: true };
+  const bridged = [];
+  const bridgedTo = (served, serve, Bridged) => {
+    const { port1, port2 } = new MessageChannel();
+    serve(served, port2);
+    const client = new Bridged(port1);
+    bridged.push(client);
+    return client;
+  };
+  const runtime =
+    bridge === 'on'
+      ? {
+          bus: bridgedTo(servicesBus, serveEventBus, BridgedEventBus),
+          kv: bridgedTo(kv, serveKvStore, BridgedKvStore),
+          embedded: true,
+        }
+      : { bus: servicesBus, kv, embedded: true };
   // As npm start runs them: the three PGlite instances in one worker thread, off this event loop.
   const names = ['auth', 'billing', 'admin'];
   const servers = await startPgliteServers(names.map((name) => join(dataDir, 'pg', name)));
@@ -337,6 +360,7 @@ async function measure({ rate, seconds, idleSeconds, profile, batching }) {
   const [{ used_quota: channelUsed }] = await sql('admin', 'select used_quota from channels where id = $1', [
     channelId,
   ]);
+  for (const client of bridged) await client.close();
   await bus.close();
   await kv.close();
   for (const db of Object.values(databases)) await db.close();
@@ -355,6 +379,7 @@ async function measure({ rate, seconds, idleSeconds, profile, batching }) {
   const result = {
     rate,
     batching,
+    bridge,
     events,
     seconds: runMs / 1000,
     cpuMsPerEvent: (runCpuMicros / 1000 - idleCpuMsPerSecond * (runMs / 1000)) / events,
@@ -478,6 +503,7 @@ if (process.argv.includes('--publish-only')) {
     idleSeconds: Number(option('idle-seconds', option('seconds', '15'))),
     profile: option('profile', ''),
     batching: option('batching', 'on'),
+    bridge: option('bridge', 'off'),
   });
   console.log(JSON.stringify(result));
   process.exit(0);

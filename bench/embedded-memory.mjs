@@ -5,12 +5,14 @@
 // upstream, and idle again after. Build first.
 //
 //   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64] [--node-flags="--max-semi-space-size=4"]
-//                                  [--profile-dir <dir>] [--no-load]
+//                                  [--profile-dir <dir>] [--no-load] [--env NAME=VALUE ...]
 //
 // --node-flags starts the platform's Node with those flags (a wrapper standing in for process.execPath
 // while lib/embedded.mjs spawns it). --profile-dir writes a .cpuprofile of the platform's main thread
 // over the first idle window (after start-up and seeding) and prints its top functions and packages,
-// and the same of PGlite's worker thread.
+// and the same of its worker thread (the bookkeeping worker, or PGlite's with TOLLGATE_EMBEDDED_WORKER=0).
+// --env (repeatable) sets a variable for the platform alone, through the same wrapper: pairs of
+// `--env TOLLGATE_EMBEDDED_WORKER=0` and `=1` compare the bookkeeping worker with the main thread.
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +33,13 @@ const { values } = parseArgs({
     'node-flags': { type: 'string', default: '' },
     'profile-dir': { type: 'string' },
     'no-load': { type: 'boolean', default: false },
+    env: { type: 'string', multiple: true, default: [] },
   },
+});
+const platformEnv = values.env.map((assignment) => {
+  const at = assignment.indexOf('=');
+  if (at < 1) throw new Error(`--env wants NAME=VALUE, got ${assignment}`);
+  return `export ${assignment.slice(0, at)}=${JSON.stringify(assignment.slice(at + 1))}\n`;
 });
 const idleMs = Number(values.idle) * 1000;
 const mb = (bytes) => Math.round(bytes / 2 ** 20);
@@ -63,11 +71,12 @@ const upstream = await startFakeUpstream({ logDir });
 const realNode = process.execPath;
 let embedded;
 try {
-  if (nodeArgs.length > 0) {
+  if (nodeArgs.length > 0 || platformEnv.length > 0) {
     const wrapper = join(logDir, 'node-with-flags.sh');
-    const exports = profileDir
-      ? `export BENCH_CPU_PROFILE_DIR=${JSON.stringify(profileDir)} BENCH_CPU_PROFILE_SERVICES=embedded,${PGLITE_WORKER}\n`
-      : '';
+    const exports =
+      (profileDir
+        ? `export BENCH_CPU_PROFILE_DIR=${JSON.stringify(profileDir)} BENCH_CPU_PROFILE_SERVICES=embedded,${PGLITE_WORKER}\n`
+        : '') + platformEnv.join('');
     writeFileSync(
       wrapper,
       `#!/bin/sh\n${exports}exec ${JSON.stringify(realNode)} ${nodeArgs.map((a) => JSON.stringify(a)).join(' ')} "$@"\n`,
@@ -142,6 +151,7 @@ try {
     console.log(
       JSON.stringify({
         nodeFlags: values['node-flags'],
+        env: values.env,
         idleMb: idle,
         idleCpuMsPerS,
         ...(load && {
