@@ -409,7 +409,20 @@ export async function billingBurst({
   }
 }
 
-export async function billingSettlement({ tollgate, target, upstream, durationSeconds, vus, burstEvents }) {
+/**
+ * `users` and `publishers` of the burst default to BENCH_BILLING_USERS and BENCH_BILLING_PUBLISHERS
+ * (or 1,000 and 1).
+ */
+export async function billingSettlement({
+  tollgate,
+  target,
+  upstream,
+  durationSeconds,
+  vus,
+  burstEvents,
+  users = BURST_USERS,
+  publishers = PUBLISHERS,
+}) {
   const { TOPICS } = workspacePackage('@tollgate/contracts');
   const topic = TOPICS.usageRecorded.name;
   const db = new pg.Client({ connectionString: tollgate.billingDatabaseUrl });
@@ -453,7 +466,7 @@ export async function billingSettlement({ tollgate, target, upstream, durationSe
   const userIds = await seedBurstUsers({
     billingUrl: tollgate.platform.services.billing.url,
     internalSecret: tollgate.internalSecret,
-    users: Math.min(BURST_USERS, burstEvents),
+    users: Math.min(users, burstEvents),
   });
   const settle = (options) =>
     billingBurst({
@@ -464,6 +477,7 @@ export async function billingSettlement({ tollgate, target, upstream, durationSe
       customer: tollgate.customer,
       userIds,
       events: burstEvents,
+      publishers,
       ...options,
     });
   const burst = await settle({});
