@@ -206,6 +206,8 @@ async function measureScenarios({ infra, upstream, portkey }) {
       durationSeconds: options.billingSeconds,
       vus: options.billingVus,
       burstEvents: options.burstEvents,
+      ...(options.billingUsers ? { users: options.billingUsers } : {}),
+      ...(options.billingPublishers ? { publishers: options.billingPublishers } : {}),
     }),
   );
   if (profileInPlace) {

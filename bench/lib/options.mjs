@@ -13,6 +13,8 @@ export const USAGE = `Usage: node bench/run.mjs [options]      (npm run bench --
   --infra own|env      own PostgreSQL/Redis/Kafka via scripts/infra.sh (default) or the ones in the environment
   --no-portkey         leave Portkey's gateway out
   --no-embedded        leave the embedded-mode target (tollgate-embedded) out
+  --billing-users N    users the billing burst's events are spread over (default BENCH_BILLING_USERS or 1000)
+  --billing-publishers N  threads publishing the billing burst (default BENCH_BILLING_PUBLISHERS or 1)
   --out FILE           where the report goes (default bench/RESULTS.md; smoke: reports/bench-smoke/RESULTS.md)
   --render FILE.json   write FILE.md again from a stored run (e.g. after bench/ANALYSIS.md changed)
   --help               this text
@@ -30,6 +32,8 @@ export function parseOptions(argv) {
       infra: { type: 'string', default: 'own' },
       'no-portkey': { type: 'boolean', default: false },
       'no-embedded': { type: 'boolean', default: false },
+      'billing-users': { type: 'string' },
+      'billing-publishers': { type: 'string' },
       out: { type: 'string' },
       render: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -43,6 +47,14 @@ export function parseOptions(argv) {
   if (!['own', 'env'].includes(values.infra)) throw new Error(`--infra must be own or env\n${USAGE}`);
   if (!/^(auto|[1-9]\d*)$/.test(values.workers))
     throw new Error(`--workers must be a positive integer or auto`);
+  const positive = (name) => {
+    const value = values[name];
+    if (value === undefined) return undefined;
+    if (!/^[1-9]\d*$/.test(value)) throw new Error(`--${name} must be a positive integer`);
+    return Number(value);
+  };
+  const billingUsers = positive('billing-users');
+  const billingPublishers = positive('billing-publishers');
   const smoke = values.smoke;
   const rounds = Number(values.rounds ?? (smoke ? 1 : 3));
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a positive integer');
@@ -79,6 +91,8 @@ export function parseOptions(argv) {
     billingSeconds: smoke ? 2 : 10,
     billingVus: smoke ? 4 : 64,
     burstEvents: smoke ? 200 : 50_000,
+    billingUsers,
+    billingPublishers,
     profileSeconds: smoke ? 2 : 15,
     // Idle RSS is read this long after start-up and seeding, once the heap has settled (as
     // bench/embedded-memory.mjs reads it): read at once it carries start-up's garbage.
