@@ -82,6 +82,39 @@ describe('UpstreamClient', () => {
     expect(upstream.requests[0]!.headers.authorization).toBe('Bearer sk-test');
   });
 
+  it("sends a streamed call's body byte for byte with its length (not chunked), call after call", async () => {
+    const received: { body: string; length?: string; chunked?: string }[] = [];
+    upstream.answer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (piece: string) => (body += piece));
+      req.on('end', () => {
+        received.push({
+          body,
+          length: req.headers['content-length'],
+          chunked: req.headers['transfer-encoding'],
+        });
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: [DONE]\n\n');
+      });
+    });
+    const body = JSON.stringify({
+      model: 'm',
+      stream: true,
+      messages: [{ content: 'привет, 世界 👋 '.repeat(500) }],
+    });
+    for (let i = 0; i < 2; i++) {
+      const response = await client.send(
+        { ...aRequest(upstream.url, body), stream: true },
+        new CallAbortSource(),
+      );
+      for await (const _chunk of response.body);
+    }
+
+    expect(received).toEqual(
+      [0, 1].map(() => ({ body, length: String(Buffer.byteLength(body)), chunked: undefined })),
+    );
+  });
+
   it('hands a streamed body out chunk by chunk, each before the upstream sent the next', async () => {
     let sendSecond!: () => void;
     const secondAsked = new Promise<void>((resolve) => (sendSecond = resolve));

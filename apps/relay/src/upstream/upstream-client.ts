@@ -53,11 +53,14 @@ export class UpstreamClient {
     if (abort.aborted) return Promise.reject(new CallAbortedError());
     const url = new URL(request.url);
     const pool = this.poolFor(url.origin);
+    const oneShot =
+      request.stream && typeof request.body === 'string' ? new OneShotBody(request.body) : undefined;
     const options: Dispatcher.DispatchOptions = {
       method: request.method,
       path: `${url.pathname}${url.search}`,
-      headers: request.headers,
-      body: request.body,
+      headers: oneShot ? { ...request.headers, 'content-length': String(oneShot.length) } : request.headers,
+      // undici takes any iterable as a body (core/request.js, isIterable); its types list streams only.
+      body: oneShot ? (oneShot as unknown as Dispatcher.DispatchOptions['body']) : request.body,
     };
     // The call keeps only the promise's own resolve and reject: a closure made here would keep this
     // scope, and with it the request's body, for as long as the answer streams (bench/ANALYSIS.md, H30).
@@ -82,6 +85,34 @@ export class UpstreamClient {
       this.pools.set(origin, pool);
     }
     return pool;
+  }
+}
+
+/**
+ * A request body handed out once: undici keeps a string or Buffer body in its request until the answer
+ * ends, which for a stream held for minutes is the whole prompt per stream (bench/ANALYSIS.md, H30);
+ * an iterator's body is let go as soon as it was written. Only streamed answers take it: it costs
+ * undici's iterator writer (a few promises) per call.
+ */
+class OneShotBody implements IterableIterator<Buffer> {
+  private chunk: Buffer | undefined;
+  readonly length: number;
+
+  constructor(body: string) {
+    this.chunk = Buffer.from(body, 'utf8');
+    this.length = this.chunk.length;
+  }
+
+  [Symbol.iterator](): IterableIterator<Buffer> {
+    return this;
+  }
+
+  next(): IteratorResult<Buffer> {
+    const chunk = this.chunk;
+    this.chunk = undefined;
+    return chunk === undefined || chunk.length === 0
+      ? { done: true, value: undefined }
+      : { done: false, value: chunk };
   }
 }
 
