@@ -39,6 +39,35 @@ describe('KafkaPublisher', () => {
     ]);
   });
 
+  it('splits what one flush carries into produce requests of at most maxRequestBytes, in order', async () => {
+    const { producer, batches } = fakeProducer();
+    const publisher = new KafkaPublisher(producer, { lingerMs: 1, maxRequestBytes: 1_000 });
+    const text = 'x'.repeat(300);
+    // One publish of ten ~310-byte events (a sink republishing many calls' usage at once).
+    await publisher.publish(
+      Array.from({ length: 10 }, (_, i) => ({ topic: 'usage', key: `u${i}`, value: text })),
+    );
+    expect(batches.map((batch) => batch.topicMessages?.[0]?.messages.map((m) => m.key))).toEqual([
+      ['u0', 'u1', 'u2'],
+      ['u3', 'u4', 'u5'],
+      ['u6', 'u7', 'u8'],
+      ['u9'],
+    ]);
+  });
+
+  it('sends a message larger than maxRequestBytes on its own rather than never', async () => {
+    const { producer, batches } = fakeProducer();
+    const publisher = new KafkaPublisher(producer, { lingerMs: 1, maxRequestBytes: 100 });
+    await publisher.publish([
+      { topic: 't', key: 'big', value: 'y'.repeat(500) },
+      { topic: 't', key: 'small', value: 1 },
+    ]);
+    expect(batches.map((batch) => batch.topicMessages?.[0]?.messages.map((m) => m.key))).toEqual([
+      ['big'],
+      ['small'],
+    ]);
+  });
+
   it('fails only the publish holding a bad event, before anything is sent', async () => {
     const { producer, batches } = fakeProducer();
     const publisher = new KafkaPublisher(producer);

@@ -9,11 +9,18 @@ export interface KafkaPublisherOptions {
   lingerMs?: number;
   /** Most messages in one produce request (default 2000). */
   maxBatchMessages?: number;
+  /**
+   * Most bytes (keys, values and headers) in one produce request (default 512 KiB). The broker refuses
+   * a partition's batch over its message.max.bytes (1 MiB by default) as a whole, and one publish() may
+   * carry thousands of events (a usage sink republishing what many calls left at once).
+   */
+  maxRequestBytes?: number;
 }
 
 interface QueuedMessage {
   topic: string;
   message: Message;
+  bytes: number;
 }
 
 type BatchProducer = Pick<Producer, 'connect' | 'disconnect' | 'sendBatch'>;
@@ -25,12 +32,14 @@ type BatchProducer = Pick<Producer, 'connect' | 'disconnect' | 'sendBatch'>;
  */
 export class KafkaPublisher {
   private readonly queue: CoalescingQueue<QueuedMessage>;
+  private readonly maxRequestBytes: number;
   private connection: Promise<void> | undefined;
 
   constructor(
     private readonly producer: BatchProducer,
     options: KafkaPublisherOptions = {},
   ) {
+    this.maxRequestBytes = options.maxRequestBytes ?? 512 * 1024;
     this.queue = new CoalescingQueue({
       flush: (messages) => this.send(messages),
       lingerMs: options.lingerMs ?? 2,
@@ -43,7 +52,8 @@ export class KafkaPublisher {
     // Encoding here, not at flush, so a bad event fails only its own publish() call.
     const messages = events.map((event) => {
       assertValidEvent(event);
-      return { topic: event.topic, message: toKafkaMessage(event) };
+      const message = toKafkaMessage(event);
+      return { topic: event.topic, message, bytes: messageBytes(message) };
     });
     await this.queue.push(messages);
   }
@@ -64,8 +74,42 @@ export class KafkaPublisher {
       this.connection = undefined;
       throw error;
     }
-    await this.producer.sendBatch({ topicMessages: groupByTopic(messages), acks: -1 });
+    // One request after another, in order: the producer keeps one in flight anyway.
+    for (const request of splitByBytes(messages, this.maxRequestBytes)) {
+      await this.producer.sendBatch({ topicMessages: groupByTopic(request), acks: -1 });
+    }
   }
+}
+
+const byteLength = (value: Message['key'] | Message['value']): number =>
+  value === null || value === undefined ? 0 : Buffer.byteLength(value);
+
+function messageBytes(message: Message): number {
+  let bytes = byteLength(message.key) + byteLength(message.value);
+  for (const [name, value] of Object.entries(message.headers ?? {})) {
+    bytes += Buffer.byteLength(name);
+    if (typeof value === 'string' || Buffer.isBuffer(value)) bytes += Buffer.byteLength(value);
+    else if (Array.isArray(value)) for (const item of value) bytes += Buffer.byteLength(item);
+  }
+  return bytes;
+}
+
+/** Consecutive runs of messages of at most `maxBytes` each (a larger message goes alone). */
+function splitByBytes(messages: QueuedMessage[], maxBytes: number): QueuedMessage[][] {
+  const requests: QueuedMessage[][] = [];
+  let current: QueuedMessage[] = [];
+  let bytes = 0;
+  for (const queued of messages) {
+    if (current.length > 0 && bytes + queued.bytes > maxBytes) {
+      requests.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(queued);
+    bytes += queued.bytes;
+  }
+  if (current.length > 0) requests.push(current);
+  return requests;
 }
 
 function groupByTopic(messages: QueuedMessage[]): TopicMessages[] {

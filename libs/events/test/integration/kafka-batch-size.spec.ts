@@ -59,3 +59,41 @@ describe('a batching subscription on Kafka with a backlog waiting', () => {
     }
   });
 });
+
+describe('one publish larger than the broker takes in one batch', () => {
+  jest.setTimeout(60_000);
+
+  it('is sent as several produce requests, every event delivered once and in order', async () => {
+    const topic = unique('big-publish');
+    const bus = new KafkaEventBus({
+      brokers: (brokers ?? '').split(','),
+      clientId: unique('big-publish'),
+      logger: silentEventBusLogger,
+      retry: { initialRetryTime: 100, retries: 2 },
+      consumer: { heartbeatInterval: 1000, retry: { initialRetryTime: 100, retries: 5 } },
+    });
+    try {
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      // ~2.5 MiB for one partition in one publish(): over the broker's 1 MiB message.max.bytes as one
+      // record batch (what a relay's usage sink republishing thousands of events at once sends).
+      const records = 2_500;
+      await bus.publish(
+        Array.from({ length: records }, (_, n) => ({ topic, key: 'k', value: { n, padding: PADDING } })),
+      );
+      const seen: number[] = [];
+      await bus.subscribe({
+        groupId: unique('g'),
+        topics: [topic],
+        batching: { minBytes: 64 * 1024, maxWaitMs: 100 },
+        handler: async (batch) => {
+          for (const record of batch) seen.push((record.value as { n: number }).n);
+        },
+      });
+      const deadline = Date.now() + 30_000;
+      while (seen.length < records && Date.now() < deadline) await pause(50);
+      expect(seen).toEqual(Array.from({ length: records }, (_, n) => n));
+    } finally {
+      await bus.close();
+    }
+  });
+});
