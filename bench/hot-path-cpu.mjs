@@ -17,10 +17,11 @@
 // balance are published straight onto the compacted topics relay reads. On a broker shared with other
 // platforms, their billing settles this run's usage.recorded and publishes the user's balance as it
 // knows it (none), and relay refuses the calls with 402 from then on: give the run a broker of its own.
-// A run with any failed call says so and exits 1. Self-contained on purpose: it
-// shares nothing with bench/lib, so the main bench can change without moving these numbers.
+// A run with any failed call says so and exits 1. Apart from the seeding (bench/lib/relay-customer.mjs,
+// shared with bench/micro/relay-stream-memory.mjs) and the call loop, it shares nothing with bench/lib,
+// so the main bench can change without moving these numbers.
 import { spawn } from 'node:child_process';
-import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   createWriteStream,
   existsSync,
@@ -38,6 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
 import { chatCallBody, sendChatCalls } from './lib/chat-calls.mjs';
+import { seedRelayCustomer } from './lib/relay-customer.mjs';
 
 const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
 
@@ -65,8 +67,6 @@ if (args.help) {
 const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const CLK_TCK = 100;
-const MODEL_UPSTREAM = 'gpt-4o-mini';
-const UPSTREAM_KEY = 'sk-fake-openai-key';
 
 for (const name of ['REDIS_URL', 'KAFKA_BROKERS']) {
   if (!process.env[name]) {
@@ -156,133 +156,6 @@ async function stopAll() {
   );
 }
 
-// ---- seeding: the customer on the compacted topics relay reads
-
-async function seed(bus, encryptionKey, upstreamUrl) {
-  const contracts = requireFromRoot('@tollgate/contracts');
-  const platform = requireFromRoot('@tollgate/platform');
-  const master = Buffer.from(encryptionKey, 'base64');
-  const channelBox = new platform.SecretBox(
-    platform.deriveKey(master, contracts.CHANNEL_KEY_ENCRYPTION_PURPOSE),
-  );
-  const hmacKey = platform.deriveKey(master, contracts.TOKEN_KEY_HASH_PURPOSE);
-  const now = Math.floor(Date.now() / 1000);
-  const userId = randomInt(100_000_000, 2_000_000_000);
-  const tokenId = randomInt(100_000_000, 2_000_000_000);
-  const channelId = randomInt(100_000_000, 2_000_000_000);
-  const apiKey = `sk-${randomBytes(24).toString('hex')}`;
-  // The run's own names: the compacted topics still hold other runs' channels, sealed with other keys.
-  const model = `hpc-gpt-${runId}`;
-  const group = `hpc_${runId}`;
-  const { TOPICS } = contracts;
-  await bus.publish([
-    {
-      topic: TOPICS.identityUser.name,
-      key: String(userId),
-      value: {
-        v: 1,
-        id: userId,
-        username: `hpc_${userId}`,
-        display_name: 'Hot path',
-        role: contracts.Role.User,
-        status: contracts.UserStatus.Enabled,
-        group,
-        inviter_id: null,
-        created_at: now,
-        updated_at: now,
-      },
-    },
-    {
-      topic: TOPICS.identityToken.name,
-      key: String(tokenId),
-      value: {
-        v: 1,
-        id: tokenId,
-        user_id: userId,
-        name: 'hot path key',
-        key_hash: createHmac('sha256', hmacKey).update(apiKey, 'utf8').digest('hex'),
-        status: contracts.TokenStatus.Enabled,
-        expired_time: -1,
-        remain_quota: 0,
-        unlimited_quota: true,
-        model_limits_enabled: false,
-        model_limits: [],
-        allow_ips: [],
-        group,
-        updated_at: now,
-      },
-    },
-    {
-      topic: TOPICS.catalogChannel.name,
-      key: String(channelId),
-      value: {
-        v: 1,
-        id: channelId,
-        type: 1,
-        name: 'hot path fake upstream',
-        key_encrypted: channelBox.seal(UPSTREAM_KEY),
-        base_url: upstreamUrl,
-        models: [model],
-        model_mapping: { [model]: MODEL_UPSTREAM },
-        groups: [group],
-        priority: 0,
-        weight: 1,
-        tag: '',
-        status: 1,
-        auto_ban: false,
-        test_model: '',
-        max_concurrency: 0,
-        updated_at: now,
-      },
-    },
-    {
-      topic: TOPICS.billingPrice.name,
-      key: `model:${model}`,
-      value: {
-        v: 1,
-        kind: 'model',
-        model,
-        provider: 'openai',
-        input_price: '0.15',
-        output_price: '0.6',
-        cached_input_price: '0.075',
-        context_window: 128_000,
-        updated_at: now,
-      },
-    },
-    {
-      topic: TOPICS.billingPrice.name,
-      key: `group:${group}`,
-      value: { v: 1, kind: 'group_ratio', group, ratio: '1', updated_at: now },
-    },
-  ]);
-  const balance = [
-    {
-      topic: TOPICS.billingBalance.name,
-      key: String(userId),
-      value: {
-        v: 1,
-        user_id: userId,
-        quota: 1_000_000_000_000,
-        used_quota: 0,
-        request_count: 0,
-        aff_quota: 0,
-        aff_history_quota: 0,
-        version: 1,
-        updated_at: now,
-      },
-    },
-  ];
-  await bus.publish(balance);
-  // Seen twice on a shared broker: the balance never reached relay's read model (402 "can only afford 0")
-  // while the rest of the catalogue did. Publishing it again (a later version, the same amount) is harmless.
-  const republishBalance = () => {
-    balance[0].value.version++;
-    return bus.publish(balance);
-  };
-  return { apiKey, model, republishBalance };
-}
-
 // ---- load: a fixed number of calls, `concurrency` at a time, on keep-alive connections
 
 function runCalls(url, customer, calls, concurrency) {
@@ -370,7 +243,15 @@ async function main() {
   });
   const bus = new KafkaEventBus({ brokers: process.env.KAFKA_BROKERS.split(','), clientId: `hpc-${runId}` });
   try {
-    const customer = await seed(bus, encryptionKey, upstreamUrl);
+    const customer = await seedRelayCustomer({
+      requireFromRoot,
+      bus,
+      encryptionKey,
+      upstreamUrl,
+      runId,
+      prefix: 'hpc',
+      label: 'Hot path',
+    });
     await waitFor('relay', async () => (await fetch(`${relayUrl}/health/ready`)).ok || 'not ready');
     await waitFor('gateway', async () => (await fetch(`${gatewayUrl}/health/ready`)).ok || 'not ready');
     await waitFor('a call through the gateway', async () => {

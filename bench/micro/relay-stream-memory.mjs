@@ -22,7 +22,7 @@
 // last level that much longer and reads again: what a stream gains per chunk. --prompt-bytes pads the
 // user message; --relay-env K=V,… sets relay's environment (e.g. GLIBC_TUNABLES).
 import { spawn } from 'node:child_process';
-import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 
 const PRELOAD = fileURLToPath(new URL('./relay-stream-memory.preload.cjs', import.meta.url));
 
@@ -61,8 +62,6 @@ if (args.help) {
 const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const CLK_TCK = 100;
-const MODEL_UPSTREAM = 'gpt-4o-mini';
-const UPSTREAM_KEY = 'sk-fake-openai-key';
 const CHUNK_MS = Number(args['chunk-ms']);
 const LEVELS = args.levels.split(',').map(Number);
 const EXTRA = Number(args.open);
@@ -179,130 +178,6 @@ function ask(child, question, timeoutMs = 120_000) {
     child.on('message', onMessage);
     child.send({ ...question, id });
   });
-}
-
-// ---- seeding: the customer on the compacted topics relay reads
-
-async function seed(bus, encryptionKey, upstreamUrl) {
-  const contracts = requireFromRoot('@tollgate/contracts');
-  const platform = requireFromRoot('@tollgate/platform');
-  const master = Buffer.from(encryptionKey, 'base64');
-  const channelBox = new platform.SecretBox(
-    platform.deriveKey(master, contracts.CHANNEL_KEY_ENCRYPTION_PURPOSE),
-  );
-  const hmacKey = platform.deriveKey(master, contracts.TOKEN_KEY_HASH_PURPOSE);
-  const now = Math.floor(Date.now() / 1000);
-  const userId = randomInt(100_000_000, 2_000_000_000);
-  const tokenId = randomInt(100_000_000, 2_000_000_000);
-  const channelId = randomInt(100_000_000, 2_000_000_000);
-  const apiKey = `sk-${randomBytes(24).toString('hex')}`;
-  const model = `rsm-gpt-${runId}`;
-  const group = `rsm_${runId}`;
-  const { TOPICS } = contracts;
-  await bus.publish([
-    {
-      topic: TOPICS.identityUser.name,
-      key: String(userId),
-      value: {
-        v: 1,
-        id: userId,
-        username: `rsm_${userId}`,
-        display_name: 'Stream memory',
-        role: contracts.Role.User,
-        status: contracts.UserStatus.Enabled,
-        group,
-        inviter_id: null,
-        created_at: now,
-        updated_at: now,
-      },
-    },
-    {
-      topic: TOPICS.identityToken.name,
-      key: String(tokenId),
-      value: {
-        v: 1,
-        id: tokenId,
-        user_id: userId,
-        name: 'stream memory key',
-        key_hash: createHmac('sha256', hmacKey).update(apiKey, 'utf8').digest('hex'),
-        status: contracts.TokenStatus.Enabled,
-        expired_time: -1,
-        remain_quota: 0,
-        unlimited_quota: true,
-        model_limits_enabled: false,
-        model_limits: [],
-        allow_ips: [],
-        group,
-        updated_at: now,
-      },
-    },
-    {
-      topic: TOPICS.catalogChannel.name,
-      key: String(channelId),
-      value: {
-        v: 1,
-        id: channelId,
-        type: 1,
-        name: 'stream memory fake upstream',
-        key_encrypted: channelBox.seal(UPSTREAM_KEY),
-        base_url: upstreamUrl,
-        models: [model],
-        model_mapping: { [model]: MODEL_UPSTREAM },
-        groups: [group],
-        priority: 0,
-        weight: 1,
-        tag: '',
-        status: 1,
-        auto_ban: false,
-        test_model: '',
-        max_concurrency: 0,
-        updated_at: now,
-      },
-    },
-    {
-      topic: TOPICS.billingPrice.name,
-      key: `model:${model}`,
-      value: {
-        v: 1,
-        kind: 'model',
-        model,
-        provider: 'openai',
-        input_price: '0.15',
-        output_price: '0.6',
-        cached_input_price: '0.075',
-        context_window: 128_000,
-        updated_at: now,
-      },
-    },
-    {
-      topic: TOPICS.billingPrice.name,
-      key: `group:${group}`,
-      value: { v: 1, kind: 'group_ratio', group, ratio: '1', updated_at: now },
-    },
-  ]);
-  const balance = [
-    {
-      topic: TOPICS.billingBalance.name,
-      key: String(userId),
-      value: {
-        v: 1,
-        user_id: userId,
-        quota: 1_000_000_000_000,
-        used_quota: 0,
-        request_count: 0,
-        aff_quota: 0,
-        aff_history_quota: 0,
-        version: 1,
-        updated_at: now,
-      },
-    },
-  ];
-  await bus.publish(balance);
-  const republishBalance = () => {
-    balance[0].value.version++;
-    return bus.publish(balance);
-  };
-  return { apiKey, model, republishBalance };
 }
 
 // ---- streams: one connection each, held until closed
@@ -515,7 +390,15 @@ async function main() {
     return { name, streams, at, memory, rssProc: rss, resources, snapshot };
   }
   try {
-    const customer = await seed(bus, encryptionKey, upstreamUrl);
+    const customer = await seedRelayCustomer({
+      requireFromRoot,
+      bus,
+      encryptionKey,
+      upstreamUrl,
+      runId,
+      prefix: 'rsm',
+      label: 'Stream memory',
+    });
     await waitFor('relay', async () => (await fetch(`${relayUrl}/health/ready`)).ok || 'not ready');
     await waitFor('a stream through relay', async () => {
       const probe = openStream(relayUrl, customer);
