@@ -67,7 +67,11 @@ const rowOf = (rows, target, extra = () => true) => rows?.find((r) => r.target =
 const stepOf = (results, target, latencyMs, vus) =>
   rowOf(results.throughput, target, (r) => r.latencyMs === latencyMs)?.steps?.find((s) => s.vus === vus);
 
-/** Highest RSS of a target's own processes together over every measured load window. */
+/**
+ * Highest RSS of a target's own processes together over the non-streaming load windows (latency and
+ * throughput). The stream levels hold thousands of open streams and have their own memory target
+ * (gateway + relay < 1 GB at 10,000), reported in that row.
+ */
 function peakLoadRss(results, target) {
   const windows = [
     rowOf(results.latency, target)?.cpu,
@@ -76,10 +80,7 @@ function peakLoadRss(results, target) {
       .flatMap((r) => r.steps ?? [])
       .map((s) => s.cpu),
   ].filter(Boolean);
-  const streams = (results.streams ?? [])
-    .filter((r) => r.target === target && r.rss)
-    .map((r) => Object.values(r.rss).reduce((a, b) => a + b, 0));
-  const all = [...windows.map((w) => w.peakRssTotal), ...streams];
+  const all = windows.map((w) => w.peakRssTotal);
   return all.length ? Math.max(...all) : Number.NaN;
 }
 
@@ -133,7 +134,7 @@ function targetRows(results) {
   rows.push(
     atMost('RSS idle < 400 MB', 'embedded', idleBytes / MB, 400, { unit: 'MB', digits: 0 }),
     atMost(
-      'RSS under load < 600 MB (peak over the load windows)',
+      'RSS under load < 600 MB (peak over the non-streaming load windows)',
       'embedded',
       peakLoadRss(results, 'tollgate-embedded') / MB,
       600,
