@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-// The gateway→relay hop alone (issue 17): CPU per request of both ends of an undici Pool talking to a
-// Node HTTP server over TCP loopback and over a Unix domain socket, in interleaved rounds. The server
-// (a child process, as relay is) answers every POST with a chat-completion-sized JSON body and the
-// headers relay sends; the client sends a chat-call-sized body on keep-alive connections, as the
-// gateway does. CPU is utime + stime: the client's from process.cpuUsage(), the server's from
-// /proc/<pid>/stat, both over the same calls.
+// The gateway→relay hop alone (issue 17): CPU per request of both ends of an undici client talking to a
+// Node server, in interleaved rounds, over each of `--kinds`:
+//   tcp   HTTP/1.1 over TCP loopback, a Pool of keep-alive connections (what the gateway does today)
+//   unix  the same over a Unix domain socket
+//   h2c   HTTP/2 cleartext over ONE TCP connection (undici `allowH2` + `useH2c`, node:http2's server
+//         with the compatibility API, as Fastify's `http2: true` serves): every call a stream of it
+// The server (a child process, as relay is) answers every POST with a chat-completion-sized JSON body
+// and the headers relay sends; the client sends a chat-call-sized body, as the gateway does. CPU is
+// utime + stime: the client's from process.cpuUsage(), the server's from /proc/<pid>/stat, both over
+// the same calls.
 //
-//   node bench/micro/hop-unix-socket.mjs [--calls 20000] [--concurrency 1,16] [--rounds 5]
+// `--hold N` measures instead what N open streams held through the hop cost each side: the server
+// answers with a head and one chunk and holds the body open; RSS and open descriptors of both sides
+// are read once all N are open.
+//
+//   node bench/micro/hop.mjs [--kinds tcp,unix,h2c] [--calls 20000] [--concurrency 1,16] [--rounds 5]
+//   node bench/micro/hop.mjs --kinds tcp,h2c --hold 2000
 import { fork } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
