@@ -3,7 +3,7 @@
 // Node server, in interleaved rounds, over each of `--kinds`:
 //   tcp   HTTP/1.1 over TCP loopback, a Pool of keep-alive connections (what the gateway does today)
 //   unix  the same over a Unix domain socket
-//   h2c   HTTP/2 cleartext over ONE TCP connection (undici `allowH2` + `useH2c`, node:http2's server
+//   h2c   HTTP/2 cleartext over ONE TCP connection (undici's H2CClient, node:http2's server
 //         with the compatibility API, as Fastify's `http2: true` serves): every call a stream of it
 // The server (a child process, as relay is) answers every POST with a chat-completion-sized JSON body
 // and the headers relay sends; the client sends a chat-call-sized body, as the gateway does. CPU is
@@ -17,21 +17,31 @@
 //   node bench/micro/hop.mjs [--kinds tcp,unix,h2c] [--calls 20000] [--concurrency 1,16] [--rounds 5]
 //   node bench/micro/hop.mjs --kinds tcp,h2c --hold 2000
 import { fork } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createH2cServer } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Pool } from 'undici';
+import { H2CClient, Pool } from 'undici';
 
 const { values: args } = parseArgs({
   options: {
+    kinds: { type: 'string', default: 'tcp,unix' },
     calls: { type: 'string', default: '20000' },
     concurrency: { type: 'string', default: '1,16' },
     rounds: { type: 'string', default: '5' },
+    hold: { type: 'string' },
     serve: { type: 'string' },
   },
 });
+
+const KINDS = ['tcp', 'unix', 'h2c'];
+// undici sends a POST on a connection only when nothing else is in flight on it unless the request
+// says it may be retried: on one HTTP/2 connection that would serialise every call (HTTP/1.1 pools
+// are not affected: one call per connection). A buffered body may be marked so; a streamed one
+// (the gateway streams large bodies) is serialised regardless.
+const IDEMPOTENT = true;
 
 const ANSWER = JSON.stringify({
   id: 'chatcmpl-0123456789abcdef',
@@ -52,12 +62,24 @@ const REQUEST = JSON.stringify({
   messages: [{ role: 'user', content: 'Say hello in one short sentence, please.' }],
   max_tokens: 32,
 });
+const FIRST_CHUNK = `data: ${JSON.stringify({ id: 'chatcmpl-0', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hi' } }] })}\n\n`;
 
 if (args.serve) {
-  // The server: `--serve tcp` or `--serve unix:/path`, reporting where it listens.
-  const server = createServer((req, res) => {
+  serve(args.serve);
+} else {
+  await main();
+}
+
+/** The server: `--serve tcp|h2c|unix:/path`, reporting where it listens; `/hold` streams stay open. */
+function serve(target) {
+  const handle = (req, res) => {
     req.resume();
     req.on('end', () => {
+      if (req.url === '/hold') {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.write(FIRST_CHUNK);
+        return;
+      }
       res.writeHead(200, {
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(ANSWER),
@@ -68,14 +90,18 @@ if (args.serve) {
       });
       res.end(ANSWER);
     });
+  };
+  const server =
+    target === 'h2c'
+      ? createH2cServer({ settings: { maxConcurrentStreams: 100_000 } }, handle)
+      : createServer({ keepAliveTimeout: 60_000 }, handle);
+  const listening = () =>
+    process.send({ address: target.startsWith('unix:') ? target : server.address().port });
+  if (target.startsWith('unix:')) server.listen(target.slice('unix:'.length), listening);
+  else server.listen(0, '127.0.0.1', listening);
+  process.on('message', (message) => {
+    if (message === 'usage') process.send({ usage: usageOf(process.pid) });
   });
-  server.keepAliveTimeout = 60_000;
-  const target = args.serve;
-  const listening = () => process.send({ address: target === 'tcp' ? server.address().port : target });
-  if (target === 'tcp') server.listen(0, '127.0.0.1', listening);
-  else server.listen(target.slice('unix:'.length), listening);
-} else {
-  await main();
 }
 
 function cpuTicks(pid) {
@@ -84,22 +110,34 @@ function cpuTicks(pid) {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+function usageOf(pid) {
+  const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+  return { rss, fds: readdirSync(`/proc/${pid}/fd`).length };
+}
+
 async function startServer(kind) {
   const socketPath = join(tmpdir(), `hop-${process.pid}-${Date.now()}.sock`);
   const child = fork(new URL(import.meta.url).pathname, [
     '--serve',
-    kind === 'tcp' ? 'tcp' : `unix:${socketPath}`,
+    kind === 'unix' ? `unix:${socketPath}` : kind,
   ]);
   const { address } = await new Promise((resolve) => child.once('message', resolve));
   const pool =
-    kind === 'tcp'
-      ? new Pool(`http://127.0.0.1:${address}`, { connections: 128, pipelining: 1 })
-      : new Pool('http://relay', { connections: 128, pipelining: 1, socketPath });
+    kind === 'unix'
+      ? new Pool('http://relay', { connections: 128, pipelining: 1, socketPath })
+      : kind === 'h2c'
+        ? new H2CClient(`http://127.0.0.1:${address}`, { maxConcurrentStreams: 100_000, pipelining: 100_000 })
+        : new Pool(`http://127.0.0.1:${address}`, { connections: 128 * 100, pipelining: 1 });
   return {
     pool,
     pid: child.pid,
+    usage: () =>
+      new Promise((resolve) => {
+        child.once('message', (m) => resolve(m.usage));
+        child.send('usage');
+      }),
     async stop() {
-      await pool.close();
+      await pool.destroy();
       child.kill();
       rmSync(socketPath, { force: true });
     },
@@ -116,6 +154,7 @@ async function send(pool, calls, concurrency) {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: 'Bearer sk-x', 'x-request-id': 'r' },
         body: REQUEST,
+        idempotent: IDEMPOTENT,
       });
       await body.text();
       if (statusCode !== 200) throw new Error(`status ${statusCode}`);
@@ -147,14 +186,72 @@ async function measure(kind, calls, concurrency) {
   }
 }
 
+/** Opens `count` streams through the hop and holds them; what both sides hold then, per stream. */
+async function hold(kind, count) {
+  const server = await startServer(kind);
+  try {
+    const client0 = usageOf(process.pid);
+    const server0 = await server.usage();
+    const bodies = [];
+    const started = performance.now();
+    for (let opened = 0; opened < count; opened += 500) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(500, count - opened) }, async () => {
+          const { statusCode, body } = await server.pool.request({
+            path: '/hold',
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: REQUEST,
+            idempotent: IDEMPOTENT,
+          });
+          if (statusCode !== 200) throw new Error(`status ${statusCode}`);
+          await new Promise((resolve) => body.once('data', resolve));
+          return body;
+        }),
+      );
+      bodies.push(...batch);
+    }
+    const openSeconds = (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const client1 = usageOf(process.pid);
+    const server1 = await server.usage();
+    for (const body of bodies) body.destroy();
+    return {
+      kind,
+      count,
+      openSeconds,
+      clientKiB: (client1.rss - client0.rss) / 1024 / count,
+      serverKiB: (server1.rss - server0.rss) / 1024 / count,
+      clientFds: client1.fds - client0.fds,
+      serverFds: server1.fds - server0.fds,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main() {
+  const kinds = args.kinds.split(',');
+  for (const kind of kinds) if (!KINDS.includes(kind)) throw new Error(`--kinds takes ${KINDS.join(', ')}`);
+  if (args.hold) {
+    for (let round = 0; round < Number(args.rounds); round++) {
+      for (const kind of round % 2 ? [...kinds].reverse() : kinds) {
+        const r = await hold(kind, Number(args.hold));
+        console.log(
+          `round ${round + 1} ${kind.padEnd(4)}: ${r.count} streams open in ${r.openSeconds.toFixed(2)} s; ` +
+            `client +${r.clientKiB.toFixed(1)} KiB and server +${r.serverKiB.toFixed(1)} KiB RSS per stream; ` +
+            `descriptors client +${r.clientFds}, server +${r.serverFds}`,
+        );
+      }
+    }
+    return;
+  }
   const calls = Number(args.calls);
   const levels = args.concurrency.split(',').map(Number);
   const results = [];
   for (let round = 0; round < Number(args.rounds); round++) {
     for (const concurrency of levels) {
-      const order = round % 2 ? ['unix', 'tcp'] : ['tcp', 'unix'];
-      for (const kind of order) {
+      for (const kind of round % 2 ? [...kinds].reverse() : kinds) {
         const r = await measure(kind, calls, concurrency);
         results.push(r);
         console.error(
@@ -166,20 +263,13 @@ async function main() {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log('CPU µs per request, medians of the rounds (client = gateway side, server = relay side):');
   for (const concurrency of levels) {
-    const row = {};
-    for (const kind of ['tcp', 'unix']) {
+    const cells = kinds.map((kind) => {
       const of = results.filter((r) => r.kind === kind && r.concurrency === concurrency);
-      row[kind] = {
-        client: median(of.map((r) => r.clientUs)),
-        server: median(of.map((r) => r.serverUs)),
-        rps: median(of.map((r) => r.rps)),
-      };
-    }
-    const both = (k) => row[k].client + row[k].server;
-    console.log(
-      `  c=${concurrency}: tcp client ${row.tcp.client.toFixed(1)} + server ${row.tcp.server.toFixed(1)} = ${both('tcp').toFixed(1)}; ` +
-        `unix client ${row.unix.client.toFixed(1)} + server ${row.unix.server.toFixed(1)} = ${both('unix').toFixed(1)} ` +
-        `(${(((both('unix') - both('tcp')) / both('tcp')) * 100).toFixed(0)} %); req/s ${row.tcp.rps.toFixed(0)} → ${row.unix.rps.toFixed(0)}`,
-    );
+      const client = median(of.map((r) => r.clientUs));
+      const server = median(of.map((r) => r.serverUs));
+      const rps = median(of.map((r) => r.rps));
+      return `${kind} client ${client.toFixed(1)} + server ${server.toFixed(1)} = ${(client + server).toFixed(1)} (${rps.toFixed(0)} req/s)`;
+    });
+    console.log(`  c=${concurrency}: ${cells.join('; ')}`);
   }
 }
