@@ -17,21 +17,11 @@
 // balance are published straight onto the compacted topics relay reads. On a broker shared with other
 // platforms, their billing settles this run's usage.recorded and publishes the user's balance as it
 // knows it (none), and relay refuses the calls with 402 from then on: give the run a broker of its own.
-// A run with any failed call says so and exits 1. Apart from the seeding (bench/lib/relay-customer.mjs,
-// shared with bench/micro/relay-stream-memory.mjs) and the call loop, it shares nothing with bench/lib,
-// so the main bench can change without moving these numbers.
-import { spawn } from 'node:child_process';
+// A run with any failed call says so and exits 1. Apart from the seeding (bench/lib/relay-customer.mjs),
+// the call loop and the process helpers (bench/lib/processes.mjs, net.mjs) it shares nothing with
+// bench/lib, so the main bench can change without moving these numbers.
 import { randomBytes } from 'node:crypto';
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -39,6 +29,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
 import { chatCallBody, sendChatCalls } from './lib/chat-calls.mjs';
+import { freePort } from './lib/net.mjs';
+import { cpuTicks, nodeProcesses, waitFor } from './lib/processes.mjs';
 import { seedRelayCustomer } from './lib/relay-customer.mjs';
 
 const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
@@ -89,85 +81,12 @@ const log = (line) => console.error(`[hot-path-cpu ${new Date().toISOString().sl
 
 // ---- processes
 
-const children = [];
-
-function startProcess(name, file, argv, { nodeArgs = [], ...env }, ready) {
-  const out = createWriteStream(join(workDir, `${name}.log`));
-  const child = spawn(process.execPath, [...nodeArgs, file, ...argv], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  child.stdout.pipe(out, { end: false });
-  child.stderr.pipe(out, { end: false });
-  const exited = new Promise((r) => child.once('exit', r));
-  if (!ready) return { child, exited };
-  return new Promise((resolvePromise, reject) => {
-    let seen = '';
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const match = ready.exec(seen);
-      if (match) resolvePromise({ child, exited, match });
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited (${code}); see ${workDir}/${name}.log`)));
-  });
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function waitFor(what, probe, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    try {
-      const result = await probe();
-      if (result === true) return;
-      last = String(result);
-    } catch (error) {
-      last = error.message;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what} not ready after ${timeoutMs} ms: ${last}`);
-}
-
-async function stopAll() {
-  await Promise.all(
-    children
-      .filter((c) => c.exitCode === null && c.signalCode === null)
-      .map(
-        (c) =>
-          new Promise((r) => {
-            const timer = setTimeout(() => c.kill('SIGKILL'), 15_000);
-            c.once('exit', () => {
-              clearTimeout(timer);
-              r();
-            });
-            c.kill('SIGTERM');
-          }),
-      ),
-  );
-}
+const { start: startProcess, stopAll } = nodeProcesses({ logDir: workDir, cwd: ROOT });
 
 // ---- load: a fixed number of calls, `concurrency` at a time, on keep-alive connections
 
 function runCalls(url, customer, calls, concurrency) {
   return sendChatCalls({ Pool: requireFromRoot('undici').Pool, url, customer, calls, concurrency });
-}
-
-/** utime + stime + cutime + cstime of a process, in clock ticks. */
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields after the command: state is [0], utime [11], stime [12], cutime [13], cstime [14].
-  return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
 }
 
 async function measure(url, customer, pids, calls, concurrency) {

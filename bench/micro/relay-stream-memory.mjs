@@ -21,16 +21,16 @@
 // from a run without --snapshots, and what holds the heap from one with them. --grow-ms holds the
 // last level that much longer and reads again: what a stream gains per chunk. --prompt-bytes pads the
 // user message; --relay-env K=V,… sets relay's environment (e.g. GLIBC_TUNABLES).
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort } from '../lib/net.mjs';
+import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 
 const PRELOAD = fileURLToPath(new URL('./relay-stream-memory.preload.cjs', import.meta.url));
@@ -91,78 +91,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---- processes
 
-const children = [];
-
-function startProcess(name, file, argv, { nodeArgs = [], ipc = false, ...env }, ready) {
-  const out = createWriteStream(join(workDir, `${name}.log`));
-  const child = spawn(process.execPath, [...nodeArgs, file, ...argv], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  child.stdout.pipe(out, { end: false });
-  child.stderr.pipe(out, { end: false });
-  if (!ready) return { child };
-  return new Promise((resolvePromise, reject) => {
-    let seen = '';
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const match = ready.exec(seen);
-      if (match) resolvePromise({ child, match });
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited (${code}); see ${workDir}/${name}.log`)));
-  });
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function waitFor(what, probe, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    try {
-      const result = await probe();
-      if (result === true) return;
-      last = String(result);
-    } catch (error) {
-      last = error.message;
-    }
-    await sleep(200);
-  }
-  throw new Error(`${what} not ready after ${timeoutMs} ms: ${last}`);
-}
-
-async function stopAll() {
-  await Promise.all(
-    children
-      .filter((c) => c.exitCode === null && c.signalCode === null)
-      .map(
-        (c) =>
-          new Promise((r) => {
-            const timer = setTimeout(() => c.kill('SIGKILL'), 15_000);
-            c.once('exit', () => {
-              clearTimeout(timer);
-              r();
-            });
-            c.kill('SIGTERM');
-          }),
-      ),
-  );
-}
-
-/** utime + stime of a process, in clock ticks. */
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
+const { start: startProcess, stopAll } = nodeProcesses({ logDir: workDir, cwd: ROOT });
 
 /** Relay's answer to one question over its preload's IPC channel. */
 function ask(child, question, timeoutMs = 120_000) {
