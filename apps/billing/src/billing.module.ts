@@ -38,6 +38,7 @@ import { PaymentRefundsMigration } from './migrations/20261228-payment-refunds.m
 import { SignupBonusMigration } from './migrations/20261229-signup-bonus.migration';
 import { UsageLogAnswersMigration } from './migrations/20261231-usage-log-answers.migration';
 import { SettlementWritesMigration } from './migrations/20270101-settlement-writes.migration';
+import { LedgerIndexesWithoutUsageMigration } from './migrations/20270102-ledger-indexes-without-usage.migration';
 import { PaymentRefund } from './payments/payment-refund.entity';
 import { BillingSettingsModule } from './settings/billing-settings.module';
 import { Payment } from './payments/payment.entity';
@@ -82,6 +83,7 @@ export class BillingModule {
               SignupBonusMigration,
               UsageLogAnswersMigration,
               SettlementWritesMigration,
+              LedgerIndexesWithoutUsageMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
