@@ -17,7 +17,8 @@ export function uniqueEvents(batch: readonly UsageRecorded[]): UsageRecorded[] {
   const byId = new Map<string, UsageRecorded>();
   for (const event of batch) {
     const eventId = event.event_id.toLowerCase();
-    if (!byId.has(eventId)) byId.set(eventId, { ...event, event_id: eventId });
+    if (!byId.has(eventId))
+      byId.set(eventId, eventId === event.event_id ? event : { ...event, event_id: eventId });
   }
   return [...byId.values()];
 }
