@@ -14,7 +14,6 @@ export type DecodedMessage =
  * with its raw text so the consumer can dead-letter it.
  */
 export function decodeKafkaMessage(topic: string, partition: number, message: KafkaMessage): DecodedMessage {
-  const text = message.value === null ? null : message.value.toString('utf8');
   const record: EventRecord = {
     topic,
     partition,
@@ -24,13 +23,16 @@ export function decodeKafkaMessage(topic: string, partition: number, message: Ka
     headers: decodeHeaders(message.headers),
     timestamp: Number(message.timestamp),
   };
-  if (text === null) return { ok: true, record };
+  if (message.value === null) return { ok: true, record };
+  const text = message.value.toString('utf8');
   try {
-    return { ok: true, record: { ...record, value: JSON.parse(text) } };
+    record.value = JSON.parse(text);
+    return { ok: true, record };
   } catch {
     // Not JSON.parse's message: it quotes the start of the value, which may hold user data, and is logged.
     const error = new SyntaxError(`value is not JSON (${text.length} characters)`);
-    return { ok: false, raw: { ...record, value: text }, error };
+    record.value = text;
+    return { ok: false, raw: record, error };
   }
 }
 
