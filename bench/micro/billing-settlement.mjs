@@ -1,0 +1,233 @@
+#!/usr/bin/env node
+// Billing's settlement statement alone (issue 17): CPU per usage event of one PostgreSQL backend
+// running it, and of this process building and sending its parameters, in interleaved rounds, for
+// each variant of how the batch travels and each variant of the schema:
+//   shape  jsonb   one jsonb parameter read by jsonb_to_recordset (what billing did before H36)
+//          json    the same text as json, read by json_to_recordset (no jsonb tree is built)
+//          arrays  one typed array per column, read by unnest (no JSON at all)
+//   schema base    the database as given
+//          partial ledger_entries' (created_at) and (user_id, created_at) indexes only on rows that
+//                  are not usage entries (the only query they serve skips usage entries)
+// Every batch runs in a transaction that is rolled back, so each round starts from the same tables.
+// The database given is cloned (create database … template) once per schema variant; give one that
+// billing migrated and used, with accounts (a database left by a billing bench run).
+//
+//   node bench/micro/billing-settlement.mjs --database-url postgres://…/billing_db \
+//     [--shapes jsonb,json,arrays] [--schemas base,partial] [--batch 5000] [--batches 10] [--rounds 3]
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+
+const { values: args } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    shapes: { type: 'string', default: 'jsonb,json,arrays' },
+    schemas: { type: 'string', default: 'base' },
+    batch: { type: 'string', default: '5000' },
+    batches: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    users: { type: 'string', default: '1000' },
+    explain: { type: 'boolean', default: false },
+  },
+});
+if (!args['database-url']) throw new Error('--database-url of a migrated billing database is required');
+const source = new URL(args['database-url']);
+const batchSize = Number(args.batch);
+const batches = Number(args.batches);
+
+const COLUMNS = [
+  ['event_id', 'uuid'],
+  ['created_at', 'bigint'],
+  ['day', 'date'],
+  ['user_id', 'integer'],
+  ['token_id', 'integer'],
+  ['token_name', 'text'],
+  ['channel_id', 'integer'],
+  ['model', 'text'],
+  ['upstream_model', 'text'],
+  ['prompt_tokens', 'integer'],
+  ['completion_tokens', 'integer'],
+  ['cached_tokens', 'integer'],
+  ['quota', 'bigint'],
+  ['latency_ms', 'integer'],
+  ['ttft_ms', 'integer'],
+  ['is_stream', 'boolean'],
+  ['status', 'text'],
+  ['group', 'text'],
+  ['request_id', 'text'],
+  ['response_id', 'text'],
+  ['finish_reason', 'text'],
+];
+const recordType = COLUMNS.map(([name, type]) => `"${name}" ${type}`).join(', ');
+
+/** The "incoming" rows and how the batch becomes the statement's parameters, per shape. */
+const SHAPES = {
+  jsonb: {
+    incoming: `select * from jsonb_to_recordset($1::jsonb) as x(${recordType})`,
+    params: (rows) => [JSON.stringify(rows)],
+  },
+  json: {
+    incoming: `select * from json_to_recordset($1::json) as x(${recordType})`,
+    params: (rows) => [JSON.stringify(rows)],
+  },
+  arrays: {
+    incoming: `select * from unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) as x(${COLUMNS.map(([name]) => `"${name}"`).join(', ')})`,
+    params: (rows) => COLUMNS.map(([name]) => rows.map((row) => row[name])),
+  },
+};
+
+/** The statement as billing's dist has it, with its "incoming" rows swapped for the shape's. */
+function settlementSql(shape) {
+  const dist = readFileSync(
+    new URL('../../apps/billing/dist/usage/usage-settlement.repository.js', import.meta.url),
+    'utf8',
+  );
+  const statement = /const SETTLE_SQL = `([\s\S]*?)`;/.exec(dist)?.[1];
+  if (!statement) throw new Error('SETTLE_SQL not found in billing dist (node scripts/build.mjs)');
+  const sql = statement.replace('${ledger_entry_entity_1.LedgerEntryKind.Usage}', 'usage');
+  // A function, not a string: the shapes' `$1` would read as a capture group.
+  return sql.replace(
+    /with "incoming" as \([\s\S]*?\n\), "logged"/,
+    () => `with "incoming" as (${SHAPES[shape].incoming}\n), "logged"`,
+  );
+}
+
+const SCHEMAS = {
+  base: [],
+  partial: [
+    'drop index "ledger_entries_created_at_index"',
+    'drop index "ledger_entries_user_id_created_at_index"',
+    `create index "ledger_entries_created_at_index" on "ledger_entries" ("created_at") where "kind" <> 'usage'`,
+    `create index "ledger_entries_user_id_created_at_index" on "ledger_entries" ("user_id", "created_at") where "kind" <> 'usage'`,
+  ],
+};
+
+function databaseUrl(name) {
+  const url = new URL(source);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function withClient(url, task) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await task(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU ms of a process so far, from /proc. */
+function processCpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function usageRows(userIds) {
+  const created = Math.floor(Date.now() / 1000);
+  return Array.from({ length: batchSize }, (_, i) => ({
+    event_id: randomUUID(),
+    created_at: created,
+    day: new Date((created + 3 * 3600) * 1000).toISOString().slice(0, 10),
+    user_id: userIds[i % userIds.length],
+    token_id: 7,
+    token_name: 'bench key',
+    channel_id: 3,
+    model: 'bench-gpt',
+    upstream_model: 'gpt-4o-mini',
+    prompt_tokens: 12,
+    completion_tokens: 16,
+    cached_tokens: 0,
+    quota: 6,
+    latency_ms: 1,
+    ttft_ms: null,
+    is_stream: false,
+    status: 'success',
+    group: 'default',
+    request_id: `bench-${randomUUID()}`,
+    response_id: null,
+    finish_reason: null,
+  }));
+}
+
+const sourceName = source.pathname.slice(1);
+const clones = {};
+await withClient(databaseUrl('postgres'), async (admin) => {
+  for (const schema of args.schemas.split(',')) {
+    const name = `${sourceName}_micro_${schema}`;
+    await admin.query(`drop database if exists "${name}"`);
+    await admin.query(`create database "${name}" template "${sourceName}"`);
+    await withClient(databaseUrl(name), async (db) => {
+      for (const ddl of SCHEMAS[schema]) await db.query(ddl);
+      await db.query('vacuum analyze');
+    });
+    clones[schema] = name;
+  }
+});
+
+const results = [];
+try {
+  for (let round = 0; round < Number(args.rounds); round++) {
+    for (const schema of Object.keys(clones)) {
+      for (const shape of args.shapes.split(',')) {
+        await withClient(databaseUrl(clones[schema]), async (db) => {
+          const { rows: users } = await db.query('select user_id from accounts order by user_id limit $1', [
+            Number(args.users),
+          ]);
+          const userIds = users.map((row) => row.user_id);
+          const {
+            rows: [{ pid }],
+          } = await db.query('select pg_backend_pid() as pid');
+          const sql = settlementSql(shape);
+          const work = Array.from({ length: batches + 1 }, () => usageRows(userIds));
+          const run = async (rows) => {
+            await db.query('begin');
+            const result = await db.query(sql, SHAPES[shape].params(rows));
+            await db.query('rollback');
+            if (result.rows[0].logged !== rows.length) throw new Error('not every event was settled');
+          };
+          await run(work[0]); // warm-up: plan cache, buffers
+          const pgBefore = processCpuMs(pid);
+          const ownBefore = process.cpuUsage();
+          for (const rows of work.slice(1)) await run(rows);
+          const own = process.cpuUsage(ownBefore);
+          const events = batches * batchSize;
+          const result = {
+            round,
+            schema,
+            shape,
+            postgresMsPerEvent: (processCpuMs(pid) - pgBefore) / events,
+            clientMsPerEvent: (own.user + own.system) / 1000 / events,
+          };
+          results.push(result);
+          console.log(JSON.stringify(result));
+          if (args.explain && round === 0) {
+            await db.query('begin');
+            const { rows } = await db.query(
+              `explain (analyze, buffers) ${sql}`,
+              SHAPES[shape].params(usageRows(userIds)),
+            );
+            await db.query('rollback');
+            console.log(rows.map((row) => row['QUERY PLAN']).join('\n'));
+          }
+        });
+      }
+    }
+  }
+} finally {
+  await withClient(databaseUrl('postgres'), async (admin) => {
+    for (const name of Object.values(clones)) await admin.query(`drop database if exists "${name}"`);
+  });
+}
+
+const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+for (const schema of Object.keys(clones)) {
+  for (const shape of args.shapes.split(',')) {
+    const mine = results.filter((r) => r.schema === schema && r.shape === shape);
+    console.log(
+      `${schema.padEnd(8)} ${shape.padEnd(7)} PostgreSQL ${median(mine.map((r) => r.postgresMsPerEvent)).toFixed(4)} ms/event, this process ${median(mine.map((r) => r.clientMsPerEvent)).toFixed(4)} ms/event (median of ${mine.length})`,
+    );
+  }
+}
