@@ -5,7 +5,8 @@
 // upstream, and idle again after. Build first.
 //
 //   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64] [--node-flags="--max-semi-space-size=4"]
-//                                  [--profile-dir <dir>] [--no-load] [--env NAME=VALUE ...]
+//                                  [--profile-dir <dir>] [--no-load] [--env NAME=VALUE ...] [--root <dir>]
+//                                  [--breakdown]
 //
 // --node-flags starts the platform's Node with those flags (a wrapper standing in for process.execPath
 // while lib/embedded.mjs spawns it). --profile-dir writes a .cpuprofile of the platform's main thread
@@ -13,9 +14,22 @@
 // and the same of its worker thread (the bookkeeping worker, or PGlite's with TOLLGATE_EMBEDDED_WORKER=0).
 // --env (repeatable) sets a variable for the platform alone, through the same wrapper: pairs of
 // `--env TOLLGATE_EMBEDDED_WORKER=0` and `=1` compare the bookkeeping worker with the main thread.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+// --root runs the platform of another checkout (its own build, e.g. a copy of the tree before a change),
+// through the same wrapper, so that pairs of builds can be interleaved in one sitting.
+// --breakdown reports where the RSS is, idle and right after the load: /proc/<pid>/smaps by kind
+// (WASM memories, the malloc heap, other anonymous memory, files) and, from every thread (a preload),
+// its V8 heap (`v8.getHeapStatistics()`, code space) and how many modules its require.cache holds.
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
@@ -34,6 +48,8 @@ const { values } = parseArgs({
     'profile-dir': { type: 'string' },
     'no-load': { type: 'boolean', default: false },
     env: { type: 'string', multiple: true, default: [] },
+    root: { type: 'string' },
+    breakdown: { type: 'boolean', default: false },
   },
 });
 const platformEnv = values.env.map((assignment) => {
@@ -67,11 +83,98 @@ if (profileDir) {
   nodeArgs.push('--require', preload);
 }
 
+const breakdownDir = values.breakdown ? join(logDir, 'breakdown') : undefined;
+if (breakdownDir) {
+  mkdirSync(breakdownDir);
+  // Every thread (workers inherit --require) answers a broadcast with its V8 heap and its modules.
+  const preload = join(logDir, 'breakdown.cjs');
+  writeFileSync(
+    preload,
+    `const { BroadcastChannel, isMainThread, threadId } = require('node:worker_threads');
+const v8 = require('node:v8');
+const fs = require('node:fs');
+const channel = new BroadcastChannel('bench-embedded-memory-breakdown');
+channel.unref();
+const write = (label) => {
+  const heap = v8.getHeapStatistics();
+  const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.physical_space_size]));
+  const modules = Object.keys(require.cache);
+  const packages = {};
+  let sourceBytes = 0;
+  for (const file of modules) {
+    try { sourceBytes += fs.statSync(file).size; } catch {}
+    const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(file);
+    const name = m ? m[1] : file.includes('/dist/') ? '(workspace)' : '(other)';
+    packages[name] = (packages[name] || 0) + 1;
+  }
+  fs.writeFileSync(${JSON.stringify(breakdownDir)} + '/' + label + '-' + threadId + '.json', JSON.stringify({
+    thread: isMainThread ? 'main' : require('node:worker_threads').workerData && require('node:worker_threads').workerData.dataDirs ? 'pglite' : 'worker' + threadId,
+    heapPhysical: heap.total_physical_size, heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size,
+    external: heap.external_memory, mallocked: heap.malloced_memory, spaces, modules: modules.length, sourceBytes, packages,
+  }));
+};
+channel.onmessage = (event) => write(event.data);
+if (isMainThread) process.on('SIGUSR2', () => { const label = fs.readFileSync(${JSON.stringify(join(breakdownDir, 'label'))}, 'utf8'); channel.postMessage(label); write(label); });
+`,
+  );
+  nodeArgs.push('--require', preload);
+}
+
+/** RSS of one process by kind of mapping, MB, from /proc/<pid>/smaps. */
+function smapsByKind(pid) {
+  const kinds = { wasm: 0, mallocHeap: 0, anonymous: 0, file: 0, stacks: 0 };
+  // PGlite's WASM memory is one anonymous mapping of its whole size (128 MB and up, in steps of 64 KiB
+  // pages), touched only where written; V8's heap pages are 256 KiB, malloc's arenas 64 MB.
+  let kind;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) {
+      const size = Number(BigInt(`0x${head[2]}`) - BigInt(`0x${head[1]}`));
+      const name = head[3];
+      // A WASM memory reserves its address space with guard regions: gigabytes for one mapping.
+      if (name === '' && size >= 128 * 2 ** 20 && size !== 64 * 2 ** 20) kind = 'wasm';
+      else if (name === '[heap]') kind = 'mallocHeap';
+      else if (name.startsWith('[stack')) kind = 'stacks';
+      else if (name === '' || name.startsWith('[')) kind = 'anonymous';
+      else kind = 'file';
+    } else if (line.startsWith('Rss:')) kinds[kind] += Number(line.split(/\s+/)[1]) * 1024;
+  }
+  return Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, mb(v)]));
+}
+
+/** Where the RSS is now: smaps by kind and each thread's V8 heap and modules. */
+async function breakdown(label) {
+  if (!breakdownDir) return undefined;
+  writeFileSync(join(breakdownDir, 'label'), label);
+  process.kill(embedded.pid, 'SIGUSR2');
+  await sleep(1_000);
+  const threads = readdirSync(breakdownDir)
+    .filter((name) => name.startsWith(`${label}-`))
+    .map((name) => JSON.parse(readFileSync(join(breakdownDir, name), 'utf8')))
+    .map(({ packages, spaces, ...rest }) => ({
+      ...Object.fromEntries(
+        Object.entries(rest).map(([k, v]) => [k, typeof v === 'number' && k !== 'modules' ? mb(v) : v]),
+      ),
+      codeSpace: mb(spaces.code_space ?? 0),
+      largeObjectSpace: mb((spaces.large_object_space ?? 0) + (spaces.code_large_object_space ?? 0)),
+      newSpace: mb(spaces.new_space ?? 0),
+      topPackages: Object.entries(packages)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12)
+        .map(([name, count]) => `${name}:${count}`)
+        .join(' '),
+    }));
+  return { rss: rss(), smaps: smapsByKind(embedded.pid), threads };
+}
+
 const upstream = await startFakeUpstream({ logDir });
 const realNode = process.execPath;
 let embedded;
 try {
-  if (nodeArgs.length > 0 || platformEnv.length > 0) {
+  const root = values.root && resolve(values.root);
+  if (root && !existsSync(join(root, 'bench', 'lib', 'embedded-platform.mjs')))
+    throw new Error(`--root ${root}: no bench/lib/embedded-platform.mjs there`);
+  if (nodeArgs.length > 0 || platformEnv.length > 0 || root) {
     const wrapper = join(logDir, 'node-with-flags.sh');
     const exports =
       (profileDir
@@ -79,7 +182,12 @@ try {
         : '') + platformEnv.join('');
     writeFileSync(
       wrapper,
-      `#!/bin/sh\n${exports}exec ${JSON.stringify(realNode)} ${nodeArgs.map((a) => JSON.stringify(a)).join(' ')} "$@"\n`,
+      `#!/bin/sh\n${exports}` +
+        // The platform's script is this checkout's; --root swaps it for the other's, which loads its own build.
+        (root
+          ? `shift\nset -- ${JSON.stringify(join(root, 'bench', 'lib', 'embedded-platform.mjs'))} "$@"\n`
+          : '') +
+        `exec ${JSON.stringify(realNode)} ${nodeArgs.map((a) => JSON.stringify(a)).join(' ')} "$@"\n`,
     );
     chmodSync(wrapper, 0o755);
     process.execPath = wrapper;
@@ -110,6 +218,7 @@ try {
   if (profileDir) writeFileSync(join(profileDir, 'start'), '');
   const idleCpuMsPerS = await idleCpu(idleMs);
   const idle = rss();
+  const idleBreakdown = await breakdown('idle');
   if (profileDir) {
     // The preload writes the profile when the process is told to stop.
     await embedded.stop();
@@ -146,6 +255,7 @@ try {
     );
     peak = mb(sampler.stop().embedded);
   }
+  const afterLoadBreakdown = load ? await breakdown('after-load') : undefined;
   const afterCpuMsPerS = load ? await idleCpu(idleMs) : undefined;
   if (!stopped)
     console.log(
@@ -154,6 +264,8 @@ try {
         env: values.env,
         idleMb: idle,
         idleCpuMsPerS,
+        ...(values.root && { root: values.root }),
+        ...(idleBreakdown && { idleBreakdown, afterLoadBreakdown }),
         ...(load && {
           underLoadPeakMb: peak,
           idleAfterLoadMb: rss(),
