@@ -1,28 +1,16 @@
-import { EntityManager } from '@mikro-orm/postgresql';
 import {
   Global,
   Inject,
   Injectable,
   Module,
   type DynamicModule,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
   type OnModuleInit,
   type Provider,
 } from '@nestjs/common';
 import { ALL_TOPICS } from '@tollgate/contracts';
 import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import { KV_STORE } from '@tollgate/kv';
-import {
-  Migration20261122000000CreateOutboxMessages,
-  OutboxMessage,
-  OutboxRelay,
-  PersistenceModule,
-  type EntityDefinition,
-  type MigrationClass,
-} from '@tollgate/persistence';
-import { HealthRegistry, LOGGER, MetricsService } from '@tollgate/platform';
-import type { Logger } from 'pino';
+import type { EntityDefinition, MigrationClass } from '@tollgate/persistence';
 import { CorrelatedEventBus } from './correlated-event-bus';
 import type { ServiceRuntime } from './service-runtime';
 
@@ -40,8 +28,6 @@ export interface ServiceInfrastructureOptions {
   database?: ServiceDatabaseOptions;
 }
 
-const OUTBOX_RELAY_ENABLED = Symbol('OUTBOX_RELAY_ENABLED');
-
 /** Creates the platform's topics (compacted ones as such) before anything publishes or subscribes. */
 @Injectable()
 class TopicsBootstrap implements OnModuleInit {
@@ -49,31 +35,6 @@ class TopicsBootstrap implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     await this.bus.ensureTopics(ALL_TOPICS.map((t) => ({ name: t.name, compacted: t.compacted })));
-  }
-}
-
-/** Starts the outbox publisher once the app is up and stops it before the database closes. */
-@Injectable()
-class OutboxRelayLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
-  constructor(
-    private readonly relay: OutboxRelay,
-    @Inject(OUTBOX_RELAY_ENABLED) private readonly enabled: boolean,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.enabled) this.relay.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.relay.stop();
-  }
-}
-
-/** The database answers a trivial query: the service may take traffic. */
-@Injectable()
-class DatabaseReadiness {
-  constructor(health: HealthRegistry, em: EntityManager) {
-    health.registerReadinessCheck('database', () => em.getConnection().execute('select 1'));
   }
 }
 
@@ -92,39 +53,13 @@ export class ServiceInfrastructureModule {
       TopicsBootstrap,
     ];
     const exports: NonNullable<DynamicModule['exports']> = [EVENT_BUS, KV_STORE];
-    const imports: DynamicModule[] = [];
+    const imports: Promise<DynamicModule>[] = [];
     if (database) {
+      // Loaded here only, so that a thread whose services have no database never loads MikroORM. The
+      // module is global: its OutboxRelay is every module's, as when it was exported from this one.
       imports.push(
-        PersistenceModule.forRootAsync({
-          useFactory: (logger: Logger) => ({
-            url: database.url,
-            embedded: runtime.embedded,
-            entities: [OutboxMessage, ...database.entities],
-            migrations: [Migration20261122000000CreateOutboxMessages, ...database.migrations],
-            logger,
-          }),
-          inject: [LOGGER],
-        }),
+        import('./service-database.module').then((m) => m.ServiceDatabaseModule.forRoot(runtime, database)),
       );
-      providers.push(
-        { provide: OUTBOX_RELAY_ENABLED, useValue: database.outboxRelayEnabled },
-        {
-          provide: OutboxRelay,
-          useFactory: (em: EntityManager, logger: Logger, metrics: MetricsService) => {
-            const lag = metrics.gauge('outboxLag');
-            return new OutboxRelay({
-              em,
-              bus: runtime.bus,
-              logger: { warn: (details, message) => logger.warn(details, message) },
-              onLag: (topic, ageSeconds) => lag.set({ topic }, ageSeconds),
-            });
-          },
-          inject: [EntityManager, LOGGER, MetricsService],
-        },
-        OutboxRelayLifecycle,
-        DatabaseReadiness,
-      );
-      exports.push(OutboxRelay);
     }
     return { module: ServiceInfrastructureModule, global: true, imports, providers, exports };
   }
