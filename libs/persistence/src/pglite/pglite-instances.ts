@@ -1,5 +1,5 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { inspect } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -16,6 +16,25 @@ const HOST = '127.0.0.1';
  */
 const MEMORY_PARAMS = ['-c', 'shared_buffers=8MB'];
 
+/**
+ * PGlite's file-system bundle (pglite.data, 6 MB: ICU data, extension libraries, the bootstrap files
+ * initdb reads), read once per thread and handed to every instance on it. Given nothing, each instance
+ * reads its own copy, and its in-memory file system keeps that whole buffer (its files are views of
+ * it): 6 MB resident per instance. Sharing is safe because a running PostgreSQL only reads these files;
+ * a file opened for writing ("w") is truncated first, which gives it a buffer of its own.
+ */
+let fsBundle: Promise<ArrayBuffer> | undefined;
+
+/** A Blob whose `arrayBuffer()` is the thread's one bundle: PGlite only calls `arrayBuffer()` on it. */
+class SharedFsBundle extends Blob {
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    fsBundle ??= readFile(join(dirname(require.resolve('@electric-sql/pglite')), 'pglite.data')).then(
+      (data) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer,
+    );
+    return fsBundle;
+  }
+}
+
 /** One PGlite on its data directory behind a loopback socket server, on this thread's event loop. */
 export interface PgliteInstance {
   db: PGlite;
@@ -26,7 +45,11 @@ export interface PgliteInstance {
 export async function startPgliteInstance(dataDir: string): Promise<PgliteInstance> {
   // PGlite creates only the last folder of its data directory.
   await mkdir(dirname(dataDir), { recursive: true });
-  const db = await PGlite.create({ dataDir, startParams: [...PGlite.defaultStartParams, ...MEMORY_PARAMS] });
+  const db = await PGlite.create({
+    dataDir,
+    startParams: [...PGlite.defaultStartParams, ...MEMORY_PARAMS],
+    fsBundle: new SharedFsBundle([]),
+  });
   const server = new PGLiteSocketServer({ db, host: HOST, port: 0 });
   try {
     await server.start();
