@@ -14,6 +14,14 @@ import {
 // Beside this file, compiled (.js) or, when run from the sources through a require hook, .ts.
 const WORKER = join(__dirname, `embedded-bookkeeping-worker${extname(__filename)}`);
 
+/**
+ * The worker's young generation: 12 MB, semi-spaces of 4 MB (V8's default lets them grow to 16 MB,
+ * 32 MB resident, which the worker's start-up alone reached and then kept). Its services allocate
+ * per event batch, not per call: their scavenges stay cheap (docs/platform.md, "Embedded mode: memory
+ * per isolate").
+ */
+const BOOKKEEPING_YOUNG_GENERATION_MB = 12;
+
 export interface BookkeepingWorker {
   /** The port each of its services will listen on (held by the worker until then). */
   readonly ports: Readonly<Record<BookkeepingService, number>>;
@@ -64,6 +72,7 @@ export async function startBookkeepingWorker({
     transferList: [busChannel.port2, kvChannel.port2],
     // So that the bench's profiler and `ps` tell it from the main thread.
     name: 'tollgate-bookkeeping',
+    resourceLimits: { maxYoungGenerationSizeMb: BOOKKEEPING_YOUNG_GENERATION_MB },
   });
   let gone = false;
   const exited = new Promise<number>((resolve) =>

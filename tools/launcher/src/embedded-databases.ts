@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startPgliteServers, type PgliteServer } from '@tollgate/persistence';
+import type { PgliteServer } from '@tollgate/persistence';
 
 const run = promisify(execFile);
 
@@ -14,6 +14,9 @@ export async function startServiceDatabases(
   pgDir: string,
   services: readonly string[],
 ): Promise<PgliteServer[]> {
+  // Loaded only with TOLLGATE_EMBEDDED_WORKER=0: the bookkeeping worker loads the persistence library
+  // (and MikroORM with it) itself, and the main thread need not hold a second copy.
+  const { startPgliteServers } = await import('@tollgate/persistence');
   return startPgliteServers(await prepareServiceDatabases(pgDir, services));
 }
 
