@@ -39,6 +39,28 @@ describe('KafkaPublisher', () => {
     ]);
   });
 
+  it('sends a lone publish at once and gathers what follows within lingerMs into the next request', async () => {
+    jest.useFakeTimers({ doNotFake: ['queueMicrotask'] });
+    try {
+      const { producer, batches } = fakeProducer();
+      const publisher = new KafkaPublisher(producer, { lingerMs: 10 });
+      await publisher.publish([{ topic: 'usage', key: '1', value: 1 }]);
+      expect(batches).toHaveLength(1);
+      const later = [
+        publisher.publish([{ topic: 'usage', key: '2', value: 2 }]),
+        publisher.publish([{ topic: 'usage', key: '3', value: 3 }]),
+      ];
+      await jest.advanceTimersByTimeAsync(10);
+      await Promise.all(later);
+      expect(batches.map((batch) => batch.topicMessages?.[0]?.messages.map((m) => m.key))).toEqual([
+        ['1'],
+        ['2', '3'],
+      ]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('splits what one flush carries into produce requests of at most maxRequestBytes, in order', async () => {
     const { producer, batches } = fakeProducer();
     const publisher = new KafkaPublisher(producer, { lingerMs: 1, maxRequestBytes: 1_000 });

@@ -61,15 +61,57 @@ describe('CoalescingQueue', () => {
     ]);
   });
 
+  it('flushes a push to an idle queue at once, without a timer, sharing it with pushes made in the same run', async () => {
+    jest.useFakeTimers({ doNotFake: ['queueMicrotask'] });
+    try {
+      const flushes: number[][] = [];
+      const queue = new CoalescingQueue<number>({
+        flush: async (items) => void flushes.push(items),
+        lingerMs: 60_000,
+      });
+      const pushed = [queue.push([1]), queue.push([2])];
+      expect(jest.getTimerCount()).toBe(0);
+      await Promise.all(pushed);
+      expect(flushes).toEqual([[1, 2]]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('holds what comes within lingerMs of the last flush and sends it together once that time has passed', async () => {
+    jest.useFakeTimers({ doNotFake: ['queueMicrotask'] });
+    try {
+      const flushes: number[][] = [];
+      const queue = new CoalescingQueue<number>({
+        flush: async (items) => void flushes.push(items),
+        lingerMs: 10,
+      });
+      await queue.push([1]);
+      const later = [queue.push([2]), queue.push([3])];
+      await Promise.resolve();
+      expect(flushes).toEqual([[1]]);
+      await jest.advanceTimersByTimeAsync(10);
+      await Promise.all(later);
+      expect(flushes).toEqual([[1], [2, 3]]);
+      // Long after the last flush, a push goes at once again.
+      await jest.advanceTimersByTimeAsync(50);
+      await queue.push([4]);
+      expect(flushes).toEqual([[1], [2, 3], [4]]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('drain waits for pending items without the linger delay', async () => {
     const flushed: number[] = [];
     const queue = new CoalescingQueue<number>({
       flush: async (items) => void flushed.push(...items),
       lingerMs: 60_000,
     });
-    void queue.push([1]);
+    await queue.push([1]);
+    void queue.push([2]);
     await queue.drain();
-    expect(flushed).toEqual([1]);
+    expect(flushed).toEqual([1, 2]);
     await expect(queue.drain()).resolves.toBeUndefined();
   });
 });

@@ -1,7 +1,10 @@
 export interface CoalescingQueueOptions<T> {
   /** Writes one batch; every push whose items are in it settles with its outcome. */
   flush: (items: T[]) => Promise<void>;
-  /** How long the first item of an idle queue waits for company (0 = next tick). */
+  /**
+   * Least time between the starts of two flushes (default 0). An item pushed to an idle queue whose
+   * last flush began at least this long ago goes at once; otherwise it waits for the rest of that time.
+   */
   lingerMs?: number;
   /** Upper bound on items per flush; a single push is never split across flushes. */
   maxBatchSize?: number;
@@ -16,6 +19,12 @@ interface Pending<T> {
 /**
  * Collects concurrent pushes into one flush, with at most one flush in flight: while a flush
  * runs, new pushes gather for the next one. Items are flushed in push order.
+ *
+ * A push to an idle queue is flushed in a microtask (pushes made in the same synchronous run share
+ * it), not after a timer: a lone item (one call's usage event, one commit) costs no wake-up of its
+ * own. Batches form under load by themselves, as in Nagle's algorithm: what arrives while a flush is
+ * in flight, or within `lingerMs` of the last flush's start, waits and goes out together, so flushes
+ * come at most every `lingerMs` however many items are pushed.
  */
 export class CoalescingQueue<T> {
   private readonly flushItems: (items: T[]) => Promise<void>;
@@ -24,6 +33,9 @@ export class CoalescingQueue<T> {
   private queue: Pending<T>[] = [];
   private flushing = false;
   private timer: NodeJS.Timeout | undefined;
+  private flushQueued = false;
+  /** When the last flush began (performance.now()). */
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
   private idleWaiters: Array<() => void> = [];
 
   constructor(options: CoalescingQueueOptions<T>) {
@@ -52,11 +64,21 @@ export class CoalescingQueue<T> {
   }
 
   private schedule(): void {
-    if (this.flushing || this.timer) return;
+    if (this.flushing || this.timer || this.flushQueued) return;
+    // drain() is waiting: nothing lingers.
+    const waitMs = this.idleWaiters.length > 0 ? 0 : this.lastFlushAt + this.lingerMs - performance.now();
+    if (waitMs <= 0) {
+      this.flushQueued = true;
+      queueMicrotask(() => {
+        this.flushQueued = false;
+        void this.flushNext();
+      });
+      return;
+    }
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flushNext();
-    }, this.lingerMs);
+    }, waitMs);
   }
 
   private async flushNext(): Promise<void> {
@@ -67,6 +89,7 @@ export class CoalescingQueue<T> {
       return;
     }
     this.flushing = true;
+    this.lastFlushAt = performance.now();
     try {
       await this.flushItems(batch.flatMap((pending) => pending.items));
       for (const pending of batch) pending.resolve();
@@ -75,8 +98,8 @@ export class CoalescingQueue<T> {
     } finally {
       this.flushing = false;
     }
-    // Whatever gathered during the flush goes out at once: it has waited long enough.
-    if (this.queue.length > 0) void this.flushNext();
+    // Whatever gathered during the flush goes out once `lingerMs` has passed since this one began.
+    if (this.queue.length > 0) this.schedule();
     else this.notifyIdle();
   }
 
