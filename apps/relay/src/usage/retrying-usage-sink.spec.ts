@@ -26,29 +26,6 @@ function aBroker() {
   };
 }
 
-/**
- * A broker that, as KafkaPublisher does, sends the publishes made in one turn of the event loop as one
- * produce request; `requests` lists each request's events.
- */
-function aCoalescingBroker() {
-  const requests: string[][] = [];
-  let open: string[] | undefined;
-  return {
-    requests,
-    publish: async (events: CorrelatedUsage[]) => {
-      if (!open) {
-        const request: string[] = [];
-        open = request;
-        requests.push(request);
-        setImmediate(() => (open = undefined));
-      }
-      open.push(...events.map((e) => e.event.event_id));
-    },
-  };
-}
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
 const until = async (condition: () => boolean) => {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
   expect(condition()).toBe(true);
@@ -63,32 +40,43 @@ describe('RetryingUsageSink', () => {
     expect(sink.pending).toBe(0);
   });
 
-  it('sends the events of calls that end one after another in one request', async () => {
-    const broker = aCoalescingBroker();
-    const sink = new RetryingUsageSink({
-      publish: broker.publish,
-      logger: silent,
-      gatherMs: 60_000,
-      gatherMax: 3,
-    });
-    // One call at a time: each call's event is recorded after the previous call was answered.
-    const recorded: Promise<void>[] = [];
-    for (const n of [1, 2, 3, 4]) {
-      recorded.push(sink.record(anEvent(n)));
-      await nextTurn();
+  it('hands each event to the bus when it is recorded, without a timer of its own', async () => {
+    // The bus batches (KafkaPublisher); a window here would wake a lone call's relay once more.
+    jest.useFakeTimers();
+    try {
+      const handed: string[] = [];
+      const sink = new RetryingUsageSink({
+        publish: async (events) => void handed.push(...events.map((e) => e.event.event_id)),
+        logger: silent,
+      });
+      const recorded = [sink.record(anEvent(1)), sink.record(anEvent(2))];
+      expect(handed).toEqual([anEvent(1).event_id, anEvent(2).event_id]);
+      expect(jest.getTimerCount()).toBe(0);
+      await Promise.all(recorded);
+    } finally {
+      jest.useRealTimers();
     }
-    await Promise.all(recorded.slice(0, 3));
-    expect(broker.requests).toEqual([[1, 2, 3].map((n) => anEvent(n).event_id)]);
-    await sink.close();
-    await Promise.all(recorded);
-    expect(broker.requests).toEqual([[1, 2, 3].map((n) => anEvent(n).event_id), [anEvent(4).event_id]]);
   });
 
-  it('publishes a lone event once its window has passed', async () => {
-    const broker = aBroker();
-    const sink = new RetryingUsageSink({ publish: broker.publish, logger: silent, gatherMs: 5 });
-    await sink.record(anEvent(1));
-    expect(broker.published).toEqual([anEvent(1).event_id]);
+  it('waits at close for the publishes still in flight', async () => {
+    let acknowledge!: () => void;
+    const acknowledged = new Promise<void>((resolve) => (acknowledge = resolve));
+    const published: string[] = [];
+    const sink = new RetryingUsageSink({
+      publish: async (events) => {
+        await acknowledged;
+        published.push(...events.map((e) => e.event.event_id));
+      },
+      logger: silent,
+    });
+    void sink.record(anEvent(1));
+    let closed = false;
+    const closing = sink.close().then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(closed).toBe(false);
+    acknowledge();
+    await closing;
+    expect(published).toEqual([anEvent(1).event_id]);
   });
 
   it("publishes each event with its own call's headers, also once the broker took it after refusing it", async () => {
@@ -101,8 +89,6 @@ describe('RetryingUsageSink', () => {
         publishedWith.push(...events.map((e) => `${e.event.event_id}:${e.headers?.['x-correlation-id']}`));
       },
       logger: silent,
-      gatherMs: 60_000,
-      gatherMax: 2,
       initialDelayMs: 5,
     });
     await Promise.all([sink.record(anEvent(1), headersOf(1)), sink.record(anEvent(2), headersOf(2))]);
@@ -113,13 +99,11 @@ describe('RetryingUsageSink', () => {
     expect(publishedWith).toEqual([1, 2, 3].map((n) => `${anEvent(n).event_id}:flow-${n}`));
   });
 
-  it('holds and spools, before record returns, the events of a window the broker refused', async () => {
+  it('holds and spools, before record returns, the events the broker refused', async () => {
     const broker = aBroker();
     const sink = new RetryingUsageSink({
       publish: broker.publish,
       logger: silent,
-      gatherMs: 60_000,
-      gatherMax: 2,
       initialDelayMs: 5,
     });
     broker.goDown();

@@ -14,12 +14,6 @@ export interface RetryingUsageSinkOptions {
   maxDelayMs?: number;
   /** How long `close()` keeps trying to publish what is still held. */
   closeTimeoutMs?: number;
-  /**
-   * How long an event waits for others to share its publish (default 10 ms; 0 publishes each at
-   * once), and how many make a publish without waiting longer (default 200).
-   */
-  gatherMs?: number;
-  gatherMax?: number;
 }
 
 /**
@@ -31,11 +25,6 @@ export interface CorrelatedUsage {
   headers?: CorrelationHeaders;
 }
 
-/** An event waiting for its window's publish. */
-interface Gathered extends CorrelatedUsage {
-  settle: () => void;
-}
-
 /**
  * usage.recorded that outlives a broker outage: an event whose publish fails is held and published
  * again, with backoff, until the broker takes it, so a call served while Kafka is away is still
@@ -44,14 +33,12 @@ interface Gathered extends CorrelatedUsage {
  * start with the same spool directory publishes them (`start`). While the broker takes every event,
  * the spool is never touched.
  *
- * `record` resolves once its event is acknowledged by the broker or on disk in the spool, as before,
- * but events are gathered for `gatherMs` and go out together: at one call at a time every call was a
- * produce request of its own, for relay's producer and for the broker. Each event is published with
- * its own call's correlation headers, given to `record` (relay carries no async-local context); the publisher
- * (KafkaPublisher) coalesces the window's publishes into one produce request. What this costs: a
- * relay killed outright loses the events of calls that ended in its last `gatherMs`, as it loses
- * those whose publish is in flight (their reservations expire: those calls go free); a relay stopped
- * cleanly publishes its window first (`close`).
+ * `record` resolves once its event is acknowledged by the broker or on disk in the spool. Each event
+ * goes to the bus at once, with its own call's correlation headers (relay carries no async-local
+ * context), and the bus batches: the Kafka publisher sends a lone event at once and gathers the events
+ * of calls that end together into one produce request (KafkaPublisher), so a lone call costs no timer
+ * here. A relay killed outright loses the events whose publish is in flight (their reservations
+ * expire: those calls go free); a relay stopped cleanly waits for them (`close`).
  *
  * Billing settles by event id, so an event published twice (one that got through before its attempt
  * reported a failure, or one still spooled when its relay died after publishing it) is charged once.
@@ -64,19 +51,10 @@ export class RetryingUsageSink implements UsageSink {
   private closing = false;
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
-  private gathered: Gathered[] = [];
-  private gatherTimer: NodeJS.Timeout | undefined;
-  /** Publishes of gathered events not settled yet. */
+  /** Publishes not settled yet. */
   private readonly sending = new Set<Promise<void>>();
-  /** `close()` has begun: events are published at once. */
-  private stopping = false;
-  private readonly gatherMs: number;
-  private readonly gatherMax: number;
 
-  constructor(private readonly options: RetryingUsageSinkOptions) {
-    this.gatherMs = options.gatherMs ?? 10;
-    this.gatherMax = options.gatherMax ?? 200;
-  }
+  constructor(private readonly options: RetryingUsageSinkOptions) {}
 
   /** Events held for a broker that refused them. */
   get pending(): number {
@@ -107,35 +85,18 @@ export class RetryingUsageSink implements UsageSink {
   async record(event: UsageRecorded, headers?: CorrelationHeaders): Promise<void> {
     // Behind events already held, so that the queue drains in order.
     if (this.held.length > 0) return this.hold([{ event, headers }]);
-    await new Promise<void>((settle) => {
-      this.gathered.push({ event, headers, settle });
-      if (this.stopping || this.gathered.length >= this.gatherMax || this.gatherMs <= 0) this.flush();
-      else this.gatherTimer ??= setTimeout(() => this.flush(), this.gatherMs);
-    });
-  }
-
-  /** One publish per event, all in this tick: the publisher sends them in one request. */
-  private flush(): void {
-    clearTimeout(this.gatherTimer);
-    this.gatherTimer = undefined;
-    const batch = this.gathered;
-    this.gathered = [];
-    for (const { event, headers, settle } of batch) {
-      const sent: Promise<void> = this.options
-        .publish([{ event, headers }])
-        .catch((error: unknown) => {
-          this.options.logger.warn(
-            { eventId: event.event_id, err: (error as Error).name, usage_pending: this.held.length + 1 },
-            'usage.recorded could not be published: held and retried until the broker takes it',
-          );
-          return this.hold([{ event, headers }]);
-        })
-        .finally(() => {
-          this.sending.delete(sent);
-          settle();
-        });
-      this.sending.add(sent);
-    }
+    const sent: Promise<void> = this.options
+      .publish([{ event, headers }])
+      .catch((error: unknown) => {
+        this.options.logger.warn(
+          { eventId: event.event_id, err: (error as Error).name, usage_pending: this.held.length + 1 },
+          'usage.recorded could not be published: held and retried until the broker takes it',
+        );
+        return this.hold([{ event, headers }]);
+      })
+      .finally(() => this.sending.delete(sent));
+    this.sending.add(sent);
+    return sent;
   }
 
   private async hold(events: CorrelatedUsage[]): Promise<void> {
@@ -222,8 +183,6 @@ export class RetryingUsageSink implements UsageSink {
    * next relay to start with it (or, without a spool, is logged as lost).
    */
   async close(): Promise<void> {
-    this.stopping = true;
-    this.flush();
     while (this.sending.size > 0) await Promise.all(this.sending);
     const deadline = Date.now() + (this.options.closeTimeoutMs ?? 10_000);
     while (this.held.length > 0 && Date.now() < deadline) {
