@@ -44,12 +44,24 @@ async function backendPids(db, database) {
   return rows.map((row) => row.pid);
 }
 
-/** CPU ms of `pids` and their descendants now, from /proc (0 for a process that is gone). */
-function cpuMsOf(pids) {
+/** CPU ms of each of `pids` and their descendants now, from /proc (a process that is gone is left out). */
+function cpuMsByPid(pids) {
   const table = processTable();
-  let ticks = 0;
-  for (const pid of pids) for (const p of treeOf(table, pid)) ticks += table.get(p).ticks;
-  return (ticks * 1000) / CLOCK_TICKS;
+  const byPid = new Map();
+  for (const pid of pids)
+    for (const p of treeOf(table, pid)) byPid.set(p, (table.get(p).ticks * 1000) / CLOCK_TICKS);
+  return byPid;
+}
+
+/**
+ * CPU ms spent since `before` (cpuMsByPid) by `pids` and their descendants, process by process: one
+ * that started since counts whole, one that ended meanwhile is left out (subtracting it from the
+ * total made PostgreSQL's figure of a phase far too low when billing's pool closed a connection).
+ */
+function cpuMsSince(before, pids) {
+  let ms = 0;
+  for (const [pid, now] of cpuMsByPid(pids)) ms += now - (before.get(pid) ?? 0);
+  return ms;
 }
 
 /** Runs `task(i)` for i < count, `concurrency` at a time. */
@@ -340,7 +352,7 @@ export async function billingBurst({
       },
     });
     const backends = await backendPids(db, database);
-    const cpuOf = () => ({ billing: cpuMsOf([billingPid]), postgres: cpuMsOf(backends) });
+    const cpuOf = () => ({ billing: cpuMsByPid([billingPid]), postgres: cpuMsByPid(backends) });
     let cpuBefore = cpuOf();
     const burstStart = performance.now();
     let publishing;
@@ -386,8 +398,8 @@ export async function billingBurst({
     // Backends opened during the burst are counted from 0: their whole life is inside it.
     const backendsAfter = await backendPids(db, database);
     const cpuMs = {
-      billing: cpuMsOf([billingPid]) - cpuBefore.billing,
-      postgres: cpuMsOf(backendsAfter) - cpuBefore.postgres,
+      billing: cpuMsSince(cpuBefore.billing, [billingPid]),
+      postgres: cpuMsSince(cpuBefore.postgres, backendsAfter),
     };
     const publishSeconds = (published.at(-1)[0] - burstStart) / 1000;
     // Billing's own rate once the publishers are done: the backlog left then over the time it took
