@@ -1,20 +1,21 @@
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from '../pipeline/client-reply';
 import { CallAbortSource } from '../upstream/call-abort';
 
-/** Stream chunks are small; a little buffering lets a slow client apply back-pressure early. */
-const STREAM_HIGH_WATER_MARK = 16 * 1024;
+/** What a write the client can take at once resolves with: one promise for every such write. */
+const WRITTEN = Promise.resolve();
 
 /**
- * A ClientReply over Fastify. Streams go out through a PassThrough that Fastify pipes to the socket,
- * so its hooks (access log, metrics) still see the response; the client closing the connection before
- * the answer finished aborts the reply, which cancels the upstream call.
+ * A ClientReply over Fastify. A stream is written straight to the Node response, taken from Fastify
+ * (`hijack`): its onResponse hooks (access log, metrics) still run when the response finishes, and a
+ * PassThrough piped to the socket cost every chunk its own stream machinery and the answer's end a
+ * write of its own. The client closing the connection before the answer finished aborts the reply,
+ * which cancels the upstream call.
  */
 export class FastifyClientReply implements ClientReply {
   private readonly gone = new CallAbortSource();
-  private stream: PassThrough | undefined;
+  private stream: ServerResponse | undefined;
 
   constructor(private readonly reply: FastifyReply) {
     reply.raw.once('close', () => {
@@ -46,36 +47,54 @@ export class FastifyClientReply implements ClientReply {
     void this.reply.code(status).type(contentType).send(body);
   }
 
+  /**
+   * The status and headers (the reply's own, such as `x-request-id` and the rate limits, and the
+   * stream's) go out with the first chunk, in one write.
+   */
   startStream(contentType: string): void {
-    const stream = new PassThrough({ highWaterMark: STREAM_HIGH_WATER_MARK });
-    // Fastify destroys the stream when the client leaves; the abort signal reports that instead.
-    stream.on('error', () => undefined);
-    this.stream = stream;
-    void this.reply
-      .code(200)
-      .headers({ 'cache-control': 'no-cache', 'x-accel-buffering': 'no' })
-      .type(contentType)
-      .send(stream);
+    const raw = this.reply.raw;
+    const headers = {
+      ...(this.reply.getHeaders() as Record<string, string>),
+      'content-type': contentType,
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    };
+    this.reply.hijack();
+    // Not Fastify's any more: an error on the socket is the client leaving, which 'close' reports.
+    raw.on('error', noop);
+    raw.writeHead(200, headers);
+    this.stream = raw;
   }
 
-  async write(text: string | Buffer): Promise<void> {
+  /** Writes that happen in one turn of the event loop leave in one system call (Node corks them). */
+  write(text: string | Buffer): Promise<void> {
     const stream = this.stream;
     if (stream === undefined) throw new Error('write() before startStream()');
-    if (this.aborted || stream.destroyed) throw new ClientGoneError();
-    if (stream.write(text)) return;
-    // Only a write that must wait pays for an AbortSignal.
-    const waiting = new AbortController();
-    const stopWaiting = this.gone.onAbort(() => waiting.abort());
-    try {
-      await once(stream, 'drain', { signal: waiting.signal });
-    } catch {
-      throw new ClientGoneError();
-    } finally {
-      stopWaiting();
-    }
+    if (this.aborted || stream.destroyed || stream.writableEnded)
+      return Promise.reject(new ClientGoneError());
+    return stream.write(text) ? WRITTEN : this.drained(stream);
   }
 
   end(): void {
-    if (this.stream !== undefined && !this.stream.destroyed) this.stream.end();
+    const stream = this.stream;
+    if (stream !== undefined && !stream.destroyed && !stream.writableEnded) stream.end();
+  }
+
+  /** Only a write that must wait pays for listeners: the client taking more, or leaving. */
+  private drained(stream: ServerResponse): Promise<void> {
+    if (this.aborted) return Promise.reject(new ClientGoneError());
+    return new Promise((resolve, reject) => {
+      const onDrain = (): void => {
+        stopWaiting();
+        resolve();
+      };
+      const stopWaiting = this.gone.onAbort(() => {
+        stream.off('drain', onDrain);
+        reject(new ClientGoneError());
+      });
+      stream.once('drain', onDrain);
+    });
   }
 }
+
+function noop(): void {}

@@ -70,8 +70,11 @@ class RecordingReply implements ClientReply {
   }
 }
 
-function upstreamBody(text: string) {
-  return Object.assign(Readable.from([Buffer.from(text)]), {
+/** An upstream body read as `pieces` arrive, one read each (a string: one read). */
+function upstreamBody(pieces: string | string[]) {
+  const text = typeof pieces === 'string' ? pieces : pieces.join('');
+  const reads = (typeof pieces === 'string' ? [pieces] : pieces).map((piece) => Buffer.from(piece));
+  return Object.assign(Readable.from(reads), {
     json: async () => JSON.parse(text) as unknown,
     text: async () => text,
   });
@@ -91,7 +94,7 @@ const chunk = (
 const sse = (chunks: ChatCompletionChunk[]) =>
   chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n';
 
-function setup(balance: number, upstream: string | Error) {
+function setup(balance: number, upstream: string | string[] | Error) {
   const kv = new MemoryKvStore();
   const events: UsageRecorded[] = [];
   const release = jest.fn();
@@ -260,13 +263,39 @@ describe('ChatRelay', () => {
       '"usage": {',
       `"usage": {"cost":${callCost(charge, IN_RUBLES).amount},"cost_currency":"RUB","cost_quota":${charge},`,
     );
-    expect(reply.written).toEqual([`data: ${datas[0]}\n\n`, `data: ${withCost}\n\n`, 'data: [DONE]\n\n']);
+    // One read of the upstream's body, one write to the client; the end once the body ended.
+    expect(reply.written).toEqual([`data: ${datas[0]}\n\ndata: ${withCost}\n\n`, 'data: [DONE]\n\n']);
     expect(events).toEqual([expect.objectContaining({ prompt_tokens: 3, completion_tokens: 1 })]);
   });
 
+  it('writes what each read of the upstream body completed at once, in one write', async () => {
+    const [first, second, third] = [chunk('one'), chunk(' two'), chunk(' three')].map(
+      (c) => `data: ${JSON.stringify(c)}\n\n`,
+    );
+    // The second event is cut across two reads: it goes out with the read that completed it.
+    const cut = second!.length - 5;
+    const { relay, context } = setup(1_000_000, [
+      first!,
+      second!.slice(0, cut),
+      second!.slice(cut) + third!,
+      'data: [DONE]\n\n',
+    ]);
+    const reply = new RecordingReply();
+    await relay.handle(context, openAiChatProtocol, request({ stream: true }), BODY_BYTES, reply);
+
+    expect(reply.written).toHaveLength(3);
+    expect(reply.written[0]).toContain('"content":"one"');
+    expect(reply.written[1]).toContain('"content":" two"');
+    expect(reply.written[1]).toContain('"content":" three"');
+    expect(reply.written[2]).toMatch(/data: \[DONE\]\n\n$/);
+  });
+
   it('charges a client that left mid-stream for the prompt and what was generated', async () => {
-    const body = sse([chunk('one two'), chunk(' three'), chunk(' four five six')]);
-    const { events, relay, context } = setup(1_000_000, body);
+    // Three reads: the client is gone at the third write, after the upstream generated it.
+    const [one, two, three] = sse([chunk('one two'), chunk(' three'), chunk(' four five six')]).split(
+      /(?<=\n\n)/,
+    );
+    const { events, relay, context } = setup(1_000_000, [one!, two!, three!, 'data: [DONE]\n\n']);
     const reply = new RecordingReply();
     reply.goneAfterWrites = 2;
     await relay.handle(context, openAiChatProtocol, request({ stream: true }), BODY_BYTES, reply);

@@ -11,7 +11,7 @@ import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../di
 import { RelayError } from '../errors/relay-error';
 import type { CallCost } from '../pricing/call-cost';
 import { UpstreamStreamError, type ChatStreamTransformer } from '../providers';
-import { SseDecoder, SseProtocolError } from '../sse/sse';
+import { SseDecoder, SseProtocolError, type SseEvent } from '../sse/sse';
 import type { CallStatus } from '../usage/usage-event';
 import type { AcceptedCall, RelayedAnswer } from './call-lifecycle';
 import { callLogIds } from './call-context';
@@ -69,13 +69,15 @@ export class ChatStreamRelay {
     let status: CallStatus = 'success';
     reply.startStream(this.out.contentType);
     try {
+      // What one read of the upstream's body completed goes to the client in one write, at once.
       for await (const bytes of dispatched.response.body as AsyncIterable<Buffer>) {
-        for (const event of decoder.push(bytes)) await this.forward(this.transformer.push(event));
+        await this.relayEvents(decoder.push(bytes));
       }
-      for (const event of decoder.end()) await this.forward(this.transformer.push(event));
-      await this.forward(this.transformer.end());
-      if (context.reportsCharge) await reply.write(chargeEvent(metered.quote, this.finalUsage()));
-      await reply.write(this.out.end());
+      await this.relayEvents(decoder.end(), () => {
+        const last = this.render(this.transformer.end());
+        const charge = context.reportsCharge ? chargeEvent(metered.quote, this.finalUsage()) : '';
+        return last + charge + this.out.end();
+      });
     } catch (error) {
       status = reply.aborted || error instanceof ClientGoneError ? 'client_aborted' : 'upstream_error';
       if (status === 'upstream_error') {
@@ -95,19 +97,38 @@ export class ChatStreamRelay {
     };
   }
 
-  private async forward(chunks: ChatCompletionChunk[]): Promise<void> {
-    const { context, reply, metered, dispatched } = this.call;
+  /**
+   * Writes `events` in the client's dialect (and then `last`'s text) in one write. What was rendered
+   * before an event failed is still written, ahead of the error the caller reports.
+   */
+  private async relayEvents(events: SseEvent[], last?: () => string): Promise<void> {
+    let text = '';
+    let failure: { error: unknown } | undefined;
+    try {
+      for (const event of events) text += this.render(this.transformer.push(event));
+      if (last !== undefined) text += last();
+    } catch (error) {
+      failure = { error };
+    }
+    if (text !== '') await this.call.reply.write(text);
+    if (failure !== undefined) throw failure.error;
+  }
+
+  /** The chunks in the client's dialect, counted as generated (a client leaving is charged for them). */
+  private render(chunks: ChatCompletionChunk[]): string {
+    const { context, metered, dispatched } = this.call;
+    let text = '';
     for (const chunk of chunks) {
       this.generated.addChunk(chunk);
       this.responseId ??= chunk.id;
       this.finishReason = chunk.choices[0]?.finish_reason ?? this.finishReason;
-      const text = this.out.push(chunk, this.costInChunk(chunk));
+      text += this.out.push(chunk, this.costInChunk(chunk));
       if (this.ttftMs === null && GeneratedText.hasOutput(chunk)) {
         this.ttftMs = this.deps.now() - context.startedAt;
         this.deps.metrics.firstToken(dispatched.adapter.name, metered.quote.model, this.ttftMs / 1000);
       }
-      if (text !== '') await reply.write(text);
     }
+    return text;
   }
 
   /** The upstream's usage, else the prompt and the answer so far, counted (only then tokenised). */
