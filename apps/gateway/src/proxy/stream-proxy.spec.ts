@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { arrivedBody } from './stream-proxy';
+import { Pool } from 'undici';
+import { arrivedBody, proxyRequest } from './stream-proxy';
 
 let server: Server;
 let seen: (req: IncomingMessage) => void;
@@ -82,5 +83,101 @@ describe('arrivedBody', () => {
 
     expect(arrivedBody(req)).toBe(req);
     req.resume();
+  });
+});
+
+describe('proxyRequest with an event stream', () => {
+  let backend: Server;
+  let front: Server;
+  let pool: Pool;
+  let answer: (res: ServerResponse) => void;
+  let clientWrites: string[];
+
+  /** What the front's socket to the client was asked to send, one entry per system call's worth. */
+  function recordWrites(socket: Socket): string[] {
+    const writes: string[] = [];
+    const write = socket._write.bind(socket);
+    const writev = socket._writev!.bind(socket);
+    socket._write = (chunk: Buffer | string, encoding, callback) => {
+      writes.push(String(chunk));
+      write(chunk, encoding, callback);
+    };
+    socket._writev = (chunks, callback) => {
+      writes.push(chunks.map(({ chunk }) => String(chunk)).join(''));
+      writev(chunks, callback);
+    };
+    return writes;
+  }
+
+  beforeAll(async () => {
+    backend = createServer((_req, res) => answer(res));
+    backend.listen(0, '127.0.0.1');
+    await once(backend, 'listening');
+    pool = new Pool(`http://127.0.0.1:${(backend.address() as AddressInfo).port}`);
+    front = createServer((req, res) => {
+      clientWrites = recordWrites(res.socket as Socket);
+      void proxyRequest(
+        pool,
+        { method: 'GET', path: '/', headers: req.headers, body: null, addedHeaders: {}, requestId: 'r-1' },
+        res,
+      );
+    });
+    front.listen(0, '127.0.0.1');
+    await once(front, 'listening');
+  });
+
+  afterAll(async () => {
+    await pool.close();
+    backend.closeAllConnections();
+    front.closeAllConnections();
+    await Promise.all([
+      new Promise((resolve) => backend.close(resolve)),
+      new Promise((resolve) => front.close(resolve)),
+    ]);
+  });
+
+  function get(): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      request({ host: '127.0.0.1', port: (front.address() as AddressInfo).port, path: '/' }, resolve)
+        .on('error', reject)
+        .end();
+    });
+  }
+
+  async function readAll(res: IncomingMessage): Promise<string> {
+    let text = '';
+    for await (const chunk of res) text += String(chunk);
+    return text;
+  }
+
+  it('sends the headers in one write with the first event that arrived with them', async () => {
+    answer = (res) => {
+      // Status, headers and the first event leave the backend in one write (Node corks them).
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+      setImmediate(() => res.end('data: [DONE]\n\n'));
+    };
+
+    const res = await get();
+
+    expect(await readAll(res)).toBe('data: first\n\ndata: [DONE]\n\n');
+    expect(clientWrites[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n[\s\S]*data: first\n\n/);
+  });
+
+  it('sends the headers at once when no event came with them', async () => {
+    let clientHasHeaders: () => void = () => undefined;
+    const headersSeen = new Promise<void>((resolve) => (clientHasHeaders = resolve));
+    answer = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      // The first event only once the client has the headers: it never would, were they held back.
+      void headersSeen.then(() => res.end('data: late\n\n'));
+    };
+
+    const res = await get();
+    clientHasHeaders();
+
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(await readAll(res)).toBe('data: late\n\n');
   });
 });
