@@ -1,0 +1,516 @@
+#!/usr/bin/env node
+// Time to first token on short streams, and what such a stream costs gateway and relay (issue 17, H34).
+// For each checkout of --roots (built: node scripts/build.mjs), one relay and one gateway process (one
+// worker each, distributed mode, on the Redis and Kafka named by REDIS_URL and KAFKA_BROKERS), all
+// beside one fake upstream sending 4 chunks 5 ms apart (the bench's ttft scenario). Each round times
+// one stream after another for --seconds (the Go load client of bench/load/streams-go, as the bench
+// does) straight to the fake upstream, then through each checkout's gateway (and relay alone with
+// --relay), the checkouts in alternating order; every window reads gateway's and relay's utime + stime
+// from /proc before and after, so CPU per stream comes from the same window as the TTFT.
+//
+//   node scripts/build.mjs
+//   export TOLLGATE_INFRA_DIR=/tmp/ttft-infra                 # a Redis and Kafka of the run's own
+//   bash scripts/infra.sh up redis kafka && eval "$(bash scripts/infra.sh env redis kafka)"
+//   node bench/micro/ttft-streams.mjs --roots /tmp/a,/tmp/b [--rounds 6] [--seconds 8] [--relay]
+//                                     [--plain] [--strace] [--out FILE.json]
+//
+// --plain also times non-streaming calls one after another (undici from this process, same client for
+// every target) over the same targets, for the added latency a stream's first token is compared with.
+// --strace counts gateway's and relay's system calls over an extra window per checkout (strace -c -f;
+// it slows what it traces: read its counts per stream, not that window's times).
+// TTFT is the client's, from sending the request to the first read holding generated text; "added" is
+// a target's p50 minus the direct p50 of the same round.
+import { spawn, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { summarizeCpuProfile } from '../lib/cpu-profile.mjs';
+import { seedRelayCustomer } from '../lib/relay-customer.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const PROFILER_PRELOAD = join(HERE, '..', 'lib', 'cpu-profiler.preload.cjs');
+const { values: args } = parseArgs({
+  options: {
+    roots: { type: 'string', default: join(HERE, '..', '..') },
+    rounds: { type: 'string', default: '4' },
+    seconds: { type: 'string', default: '8' },
+    chunks: { type: 'string', default: '4' },
+    'chunk-ms': { type: 'string', default: '5' },
+    relay: { type: 'boolean', default: false },
+    plain: { type: 'boolean', default: false },
+    'plain-calls': { type: 'string', default: '1500' },
+    strace: { type: 'boolean', default: false },
+    timeline: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    'service-env': { type: 'string', default: '' },
+    out: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(
+    'node bench/micro/ttft-streams.mjs [--roots DIR,DIR] [--rounds 4] [--seconds 8] [--chunks 4] [--chunk-ms 5] [--relay] [--plain] [--strace] [--out FILE.json]',
+  );
+  process.exit(0);
+}
+for (const name of ['REDIS_URL', 'KAFKA_BROKERS']) {
+  if (!process.env[name]) {
+    console.error(`${name} is not set: eval "$(bash scripts/infra.sh env redis kafka)" first`);
+    process.exit(2);
+  }
+}
+const roots = args.roots.split(',').map((r) => resolve(r));
+for (const root of roots) {
+  for (const entry of ['apps/relay/dist/main.js', 'apps/gateway/dist/main.js']) {
+    if (!existsSync(join(root, entry))) {
+      console.error(`${join(root, entry)} is missing: node scripts/build.mjs there first`);
+      process.exit(2);
+    }
+  }
+}
+
+const runId = `t${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+// Short: relay's spool directory holds lock sockets (at most 80 bytes of path).
+const workDir = join(tmpdir(), `ttft-${runId}`);
+mkdirSync(workDir, { recursive: true });
+const log = (line) => console.error(`[ttft-streams ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const CLK_TCK = 100;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const percentile = (sorted, p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+
+// ---- processes
+
+const children = [];
+
+function startProcess(name, file, argv, env, ready, cwd) {
+  const out = createWriteStream(join(workDir, `${name}.log`));
+  const child = spawn(process.execPath, [file, ...argv], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
+  if (!ready) return { child };
+  return new Promise((resolvePromise, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const match = ready.exec(seen);
+      if (match) resolvePromise({ child, match });
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}); see ${workDir}/${name}.log`)));
+  });
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function waitFor(what, probe, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const result = await probe();
+      if (result === true) return;
+      last = String(result);
+    } catch (error) {
+      last = error.message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} not ready after ${timeoutMs} ms: ${last}`);
+}
+
+async function stopAll() {
+  await Promise.all(
+    children
+      .filter((c) => c.exitCode === null && c.signalCode === null)
+      .map(
+        (c) =>
+          new Promise((r) => {
+            const timer = setTimeout(() => c.kill('SIGKILL'), 15_000);
+            c.once('exit', () => {
+              clearTimeout(timer);
+              r();
+            });
+            c.kill('SIGTERM');
+          }),
+      ),
+  );
+}
+
+/** utime + stime of a process (all its threads), in clock ticks. */
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function goClient() {
+  const out = execFileSync('bash', [join(HERE, '..', '..', 'scripts', 'streams-load.sh')], {
+    encoding: 'utf8',
+  });
+  return out.trim().split('\n').at(-1);
+}
+
+// ---- one checkout: relay and gateway
+
+async function startCheckout(root, index, upstreamUrl, KafkaEventBus) {
+  const requireFromRoot = createRequire(join(root, 'package.json'));
+  const label = `${basename(root)}#${index}`;
+  const internalSecret = randomBytes(32).toString('hex');
+  const encryptionKey = randomBytes(32).toString('base64');
+  const [relayPort, gatewayPort] = [await freePort(), await freePort()];
+  const relayUrl = `http://127.0.0.1:${relayPort}`;
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const common = {
+    TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
+    TOLLGATE_ENCRYPTION_KEY: encryptionKey,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    TOLLGATE_WORKERS: '1',
+    OTEL_EXPORTER_OTLP_ENDPOINT: '',
+    ...Object.fromEntries(
+      args['service-env']
+        .split(',')
+        .filter((pair) => pair !== '')
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    ),
+    ...(args.profile
+      ? {
+          NODE_OPTIONS: `--require ${PROFILER_PRELOAD}`,
+          BENCH_CPU_PROFILE_DIR: join(workDir, `profiles-${index}`),
+        }
+      : {}),
+  };
+  if (args.profile) mkdirSync(join(workDir, `profiles-${index}`));
+  const relay = startProcess(
+    `relay-${index}`,
+    join(root, 'apps/relay/dist/main.js'),
+    [],
+    {
+      ...common,
+      SERVICE_NAME: 'relay',
+      PORT: String(relayPort),
+      REDIS_URL: process.env.REDIS_URL,
+      KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+      RELAY_USAGE_SPOOL_DIR: join(workDir, `spool-${index}`),
+      BILLING_URL: 'http://127.0.0.1:9',
+      ADMIN_URL: 'http://127.0.0.1:9',
+    },
+    undefined,
+    root,
+  );
+  const gateway = startProcess(
+    `gateway-${index}`,
+    join(root, 'apps/gateway/dist/main.js'),
+    [],
+    {
+      ...common,
+      SERVICE_NAME: 'gateway',
+      PORT: String(gatewayPort),
+      RELAY_URL: relayUrl,
+      AUTH_URL: 'http://127.0.0.1:9',
+      BILLING_URL: 'http://127.0.0.1:9',
+      CHAT_URL: 'http://127.0.0.1:9',
+      ADMIN_URL: 'http://127.0.0.1:9',
+      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+    },
+    undefined,
+    root,
+  );
+  const bus = new KafkaEventBus({
+    brokers: process.env.KAFKA_BROKERS.split(','),
+    clientId: `ttft-${runId}-${index}`,
+  });
+  const customer = await seedRelayCustomer({
+    requireFromRoot,
+    bus,
+    encryptionKey,
+    upstreamUrl,
+    runId: `${runId}${index}`,
+    prefix: 'ttft',
+    label: 'TTFT',
+  });
+  await waitFor(`relay ${label}`, async () => (await fetch(`${relayUrl}/health/ready`)).ok || 'not ready');
+  await waitFor(
+    `gateway ${label}`,
+    async () => (await fetch(`${gatewayUrl}/health/ready`)).ok || 'not ready',
+  );
+  const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
+  await waitFor(`a call through ${label}`, async () => {
+    const res = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model: customer.model, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    if (res.status === 402) await customer.republishBalance();
+    return res.status === 200 || `${res.status} ${await res.text()}`;
+  });
+  return {
+    label,
+    root,
+    bus,
+    customer,
+    headers,
+    relayUrl,
+    gatewayUrl,
+    requireFromRoot,
+    pids: { gateway: gateway.child.pid, relay: relay.child.pid },
+  };
+}
+
+// ---- load
+
+function runGo(binary, url, headers, model, seconds) {
+  const out = execFileSync(
+    binary,
+    [
+      '--url',
+      `${url}/v1/chat/completions`,
+      '--headers',
+      JSON.stringify(headers),
+      '--model',
+      model,
+      '--mode',
+      'ttft',
+      '--duration-s',
+      String(seconds),
+    ],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1));
+}
+
+/** Non-streaming calls one after another; wall time of each, in ms. */
+async function runPlain(Pool, url, headers, model, calls) {
+  const pool = new Pool(url, { connections: 1, pipelining: 1 });
+  const body = JSON.stringify({
+    model,
+    messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
+  });
+  const times = [];
+  for (let i = 0; i < calls; i++) {
+    const started = performance.now();
+    const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body });
+    await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`plain call: ${res.statusCode}`);
+    times.push(performance.now() - started);
+  }
+  await pool.close();
+  return times.sort((a, b) => a - b);
+}
+
+async function window(checkout, pids, run) {
+  const before = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid)]));
+  const result = await run();
+  const after = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid)]));
+  const cpuMs = Object.fromEntries(
+    Object.keys(pids).map((n) => [n, (after[n] - before[n]) * (1000 / CLK_TCK)]),
+  );
+  return { ...result, cpuMs };
+}
+
+async function straceWindow(binary, checkout, seconds, model) {
+  const tracers = Object.entries(checkout.pids).map(([name, pid]) => {
+    const file = join(workDir, `strace-${checkout.label.replace('#', '-')}-${name}.txt`);
+    const child = spawn('strace', ['-c', '-f', '-o', file, '-p', String(pid)], { stdio: 'ignore' });
+    return { name, file, child };
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  const result = runGo(binary, checkout.gatewayUrl, checkout.headers, model, seconds);
+  for (const t of tracers) t.child.kill('SIGINT');
+  await Promise.all(tracers.map((t) => new Promise((r) => t.child.once('exit', r))));
+  const counts = {};
+  for (const t of tracers) {
+    counts[t.name] = {};
+    for (const line of readFileSync(t.file, 'utf8').split('\n')) {
+      const m = /^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)$/.exec(line);
+      if (m && m[2] !== 'total') counts[t.name][m[2]] = Number(m[1]) / result.streams;
+    }
+  }
+  return { streams: result.streams, perStream: counts };
+}
+
+// ---- the run
+
+async function main() {
+  const here = createRequire(join(roots[0], 'package.json'));
+  const { KafkaEventBus } = here('@tollgate/events');
+  const binary = goClient();
+  log(`roots ${roots.join(', ')}; logs in ${workDir}; client ${binary}`);
+  const upstream = await startProcess(
+    'fake-upstream',
+    join(roots[0], 'scripts', 'fake-upstream.mjs'),
+    ['--port', '0', '--latency-ms', '0', '--chunks', args.chunks, '--chunk-ms', args['chunk-ms']],
+    {},
+    /fake-upstream listening on (http:\/\/\S+)/,
+    roots[0],
+  );
+  const upstreamUrl = upstream.match[1];
+  const checkouts = [];
+  for (const [i, root] of roots.entries())
+    checkouts.push(await startCheckout(root, i, upstreamUrl, KafkaEventBus));
+  const seconds = Number(args.seconds);
+  const directModel = 'gpt-4o-mini';
+  const directHeaders = { authorization: 'Bearer sk-fake-openai-key', 'content-type': 'application/json' };
+
+  log('warm-up: 3 s of streams through each checkout');
+  for (const c of checkouts) {
+    runGo(binary, c.gatewayUrl, c.headers, c.customer.model, 3);
+    if (args.relay) runGo(binary, c.relayUrl, c.headers, c.customer.model, 1);
+  }
+
+  // Profiles cover the measured rounds only (the preload starts V8's profiler once this file exists).
+  if (args.profile)
+    for (const [i] of checkouts.entries()) writeFileSync(join(workDir, `profiles-${i}`, 'start'), '');
+  const rounds = [];
+  for (let round = 0; round < Number(args.rounds); round++) {
+    const direct = runGo(binary, upstreamUrl, directHeaders, directModel, seconds);
+    const entry = {
+      round,
+      direct: { streams: direct.streams, ttftP50: direct.ttftP50, ttftP99: direct.ttftP99 },
+    };
+    const order = round % 2 === 0 ? checkouts : [...checkouts].reverse();
+    for (const c of order) {
+      const targets = args.relay
+        ? [
+            ['gateway', c.gatewayUrl],
+            ['relay', c.relayUrl],
+          ]
+        : [['gateway', c.gatewayUrl]];
+      for (const [via, url] of targets) {
+        const r = await window(c, c.pids, async () =>
+          runGo(binary, url, c.headers, c.customer.model, seconds),
+        );
+        const key = `${c.label} ${via}`;
+        entry[key] = {
+          streams: r.streams,
+          failed: r.failed,
+          ttftP50: r.ttftP50,
+          ttftP99: r.ttftP99,
+          addedP50: r.ttftP50 - direct.ttftP50,
+          relayCpuMsPerStream: r.cpuMs.relay / r.streams,
+          gatewayCpuMsPerStream: r.cpuMs.gateway / r.streams,
+        };
+        log(
+          `round ${round + 1} ${key}: ${r.streams} streams (${r.failed} failed), TTFT p50 ${r.ttftP50.toFixed(3)} ms ` +
+            `(direct ${direct.ttftP50.toFixed(3)}, added ${(r.ttftP50 - direct.ttftP50).toFixed(3)}), p99 ${r.ttftP99.toFixed(3)}; ` +
+            `CPU ms/stream relay ${(r.cpuMs.relay / r.streams).toFixed(2)}, gateway ${(r.cpuMs.gateway / r.streams).toFixed(2)}`,
+        );
+      }
+    }
+    if (args.plain) {
+      const Pool = here('undici').Pool;
+      const calls = Number(args['plain-calls']);
+      const d = await runPlain(Pool, upstreamUrl, directHeaders, directModel, calls);
+      entry.plainDirectP50 = percentile(d, 50);
+      for (const c of order) {
+        const g = await runPlain(Pool, c.gatewayUrl, c.headers, c.customer.model, calls);
+        entry[`${c.label} plain`] = {
+          p50: percentile(g, 50),
+          addedP50: percentile(g, 50) - percentile(d, 50),
+        };
+        log(
+          `round ${round + 1} ${c.label} plain: p50 ${percentile(g, 50).toFixed(3)} ms, added ${(percentile(g, 50) - percentile(d, 50)).toFixed(3)}`,
+        );
+      }
+    }
+    rounds.push(entry);
+  }
+
+  const straces = {};
+  if (args.strace) {
+    for (const c of checkouts) {
+      straces[c.label] = await straceWindow(binary, c, Math.min(seconds, 5), c.customer.model);
+      log(`strace ${c.label}: ${JSON.stringify(straces[c.label].perStream)}`);
+    }
+  }
+
+  if (args.timeline) {
+    // Every read and write of gateway, relay and the fake upstream in one clock (perf trace: tracepoints,
+    // not ptrace, so it barely slows them), and `ss -tnp` to name each descriptor's connection: one
+    // stream's stages (request in, upstream request out, headers and chunks back, each hop's write).
+    for (const c of checkouts) {
+      const file = join(workDir, `timeline-${c.label.replace('#', '-')}.txt`);
+      const pids = [c.pids.gateway, c.pids.relay, upstream.child.pid].join(',');
+      const tracer = spawn(
+        'perf',
+        ['trace', '-o', file, '-e', 'read,readv,write,writev,epoll_pwait,epoll_wait', '-p', pids],
+        { stdio: 'ignore' },
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      runGo(binary, c.gatewayUrl, c.headers, c.customer.model, 1);
+      writeFileSync(`${file}.ss`, execFileSync('ss', ['-tnp'], { encoding: 'utf8' }));
+      // Then non-streaming calls one after another, the same way, for their stages.
+      await new Promise((r) => setTimeout(r, 300));
+      await runPlain(here('undici').Pool, c.gatewayUrl, c.headers, c.customer.model, 200);
+      tracer.kill('SIGINT');
+      await new Promise((r) => tracer.once('exit', r));
+      log(
+        `timeline ${c.label}: ${file} (gateway ${c.pids.gateway}, relay ${c.pids.relay}, upstream ${upstream.child.pid})`,
+      );
+    }
+  }
+
+  const summary = {};
+  for (const key of Object.keys(rounds[0]).filter((k) => k.includes(' ') && !k.endsWith(' plain'))) {
+    const of = rounds.map((r) => r[key]);
+    summary[key] = {
+      addedP50: median(of.map((x) => x.addedP50)),
+      ttftP99: median(of.map((x) => x.ttftP99)),
+      relayCpuMsPerStream: median(of.map((x) => x.relayCpuMsPerStream)),
+      gatewayCpuMsPerStream: median(of.map((x) => x.gatewayCpuMsPerStream)),
+      streams: median(of.map((x) => x.streams)),
+    };
+  }
+  for (const [key, s] of Object.entries(summary)) {
+    console.log(
+      `${key}: added TTFT p50 ${s.addedP50.toFixed(3)} ms (median of ${rounds.length} rounds), p99 ${s.ttftP99.toFixed(3)} ms, ` +
+        `CPU ms/stream relay ${s.relayCpuMsPerStream.toFixed(2)}, gateway ${s.gatewayCpuMsPerStream.toFixed(2)}, ${s.streams} streams/window`,
+    );
+  }
+  if (args.out)
+    writeFileSync(
+      args.out,
+      JSON.stringify({ runId, at: new Date().toISOString(), roots, rounds, summary, straces }, null, 2),
+    );
+  for (const c of checkouts) await c.bus.close();
+}
+
+async function summarizeProfiles() {
+  if (!args.profile) return;
+  const { readdirSync } = await import('node:fs');
+  for (const [i, root] of roots.entries()) {
+    const dir = join(workDir, `profiles-${i}`);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
+      const summary = summarizeCpuProfile(join(dir, file), { top: 25, inclusive: 60 });
+      console.log(`\n== ${basename(root)}#${i} ${file}: ${summary.totalMs.toFixed(0)} ms busy`);
+      for (const f of summary.functions) console.log(`  self ${(f.share * 100).toFixed(2)}%  ${f.name}`);
+      for (const f of summary.inclusiveFunctions)
+        console.log(`  incl ${(f.share * 100).toFixed(2)}%  ${f.name}`);
+    }
+  }
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await stopAll();
+    await summarizeProfiles();
+  });
