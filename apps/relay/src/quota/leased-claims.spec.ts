@@ -62,7 +62,8 @@ describe('LeasedClaims', () => {
     const running = (await claims.claim(ACCOUNT, 'c', 100, 1_000_000))!;
     expect(await served.settle(30)).toBe(true);
     await failed.release();
-    await jest.advanceTimersByTimeAsync(POLICY.leaseMs);
+    // No call came after the lease period: the timer retires it half a period later.
+    await jest.advanceTimersByTimeAsync(POLICY.leaseMs * 1.5);
     // Retired, but a call is still running: the whole lease still counts.
     expect(await kv.outstanding(ACCOUNT)).toBe(800);
     await running.settle(45);
@@ -71,6 +72,35 @@ describe('LeasedClaims', () => {
     // The hold ends after holdMs, like a single call's.
     await jest.advanceTimersByTimeAsync(POLICY.holdMs);
     expect(await kv.outstanding(ACCOUNT)).toBe(0);
+    await claims.close();
+  });
+
+  it('keeps a timer only while a lease is open, so an idle relay is not woken', async () => {
+    const { kv, claims } = setup();
+    // The memory store's own sweep.
+    const storeTimers = jest.getTimerCount();
+    const claim = (await claims.claim(ACCOUNT, 'a', 100, 1_000_000))!;
+    expect(jest.getTimerCount()).toBe(storeTimers + 1);
+    await claim.settle(30);
+    await jest.advanceTimersByTimeAsync(POLICY.leaseMs * 1.5);
+    expect(await kv.outstanding(ACCOUNT)).toBe(30);
+    expect(jest.getTimerCount()).toBe(storeTimers);
+    await claims.close();
+  });
+
+  it("retires a lease past its period at the account's next call, settling it beside the next reservation", async () => {
+    const { kv, reserve, claims } = setup();
+    const settle = jest.spyOn(kv, 'settle');
+    await (await claims.claim(ACCOUNT, 'a', 100, 1_000_000))!.settle(30);
+    await jest.advanceTimersByTimeAsync(POLICY.leaseMs);
+    // Not yet retired by the timer: the next call does it.
+    expect(settle).not.toHaveBeenCalled();
+    const next = claims.claim(ACCOUNT, 'b', 100, 1_000_000);
+    // Both store calls are made before either answers (one round trip's wake-up for the two).
+    expect(settle).toHaveBeenCalledTimes(1);
+    expect(reserve).toHaveBeenCalledTimes(2);
+    expect(await next).toBeDefined();
+    expect(await kv.outstanding(ACCOUNT)).toBe(30 + 800);
     await claims.close();
   });
 
