@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, type Knex } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { TokenStatus } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
@@ -9,6 +9,38 @@ import { afterCharge, type UsageOfToken } from './token-usage';
 
 /** A key locked for a batch, with what the batch's new events add to it. */
 type ChargedTokenRow = Record<string, unknown> & { charged_quota: string; charged_last_used_at: string };
+
+/**
+ * Records the batch's event ids (a redelivered id is skipped) and locks, in id order like every
+ * writer of keys, the keys the new events were made with, returning each with what they add up to.
+ * The batch is `json` (read once as text), not `jsonb` (which would build a tree first).
+ */
+const CHARGE_SQL = `with "incoming" as (
+  select * from json_to_recordset(?::json)
+    as x("event_id" uuid, "token_id" integer, "quota" bigint, "created_at" bigint)
+), "fresh" as (
+  insert into "applied_usage_events" ("event_id") select "event_id" from "incoming"
+  on conflict ("event_id") do nothing
+  returning "event_id"
+), "totals" as (
+  select i."token_id", sum(i."quota") as "quota", max(i."created_at") as "last_used_at"
+  from "incoming" i join "fresh" f on f."event_id" = i."event_id"
+  where i."token_id" is not null
+  group by i."token_id"
+)
+select t.*, s."quota"::text as "charged_quota", s."last_used_at"::text as "charged_last_used_at"
+from "tokens" t join "totals" s on s."token_id" = t."id"
+order by t."id"
+for update of t`;
+
+/** The batch as CHARGE_SQL's parameter: the four fields it reads, once per event id; undefined if empty. */
+function incomingJson(events: readonly UsageOfToken[]): string | undefined {
+  const unique = new Map<string, UsageOfToken>();
+  for (const { event_id, token_id, quota, created_at } of events) {
+    if (!unique.has(event_id)) unique.set(event_id, { event_id, token_id, quota, created_at });
+  }
+  return unique.size === 0 ? undefined : JSON.stringify([...unique.values()]);
+}
 
 /** API keys' use as relay reports it, and their expiry: each change is published on identity.token. */
 @Injectable()
@@ -24,36 +56,21 @@ export class TokenUsageRepository {
    *
    * Three statements whatever the batch's size: one records the event ids (a redelivered id is
    * skipped) and locks, in id order like every writer of keys, the keys the new events were made
-   * with, returning them with what those events add up to; one writes the keys' new counters; one
-   * enqueues their identity.token events.
+   * with, returning them with what those events add up to; the transaction's flush writes the keys'
+   * new counters (one update for all of them); one enqueues their identity.token events.
    */
   async apply(events: readonly UsageOfToken[]): Promise<number> {
-    const unique = [...new Map(events.map((event) => [event.event_id, event])).values()];
-    if (unique.length === 0) return 0;
+    const incoming = incomingJson(events);
+    if (incoming === undefined) return 0;
     const changed = await this.em.fork().transactional(async (tx) => {
-      const rows = await tx.execute<ChargedTokenRow[]>(
-        `with "incoming" as (
-           select * from jsonb_to_recordset(?::jsonb)
-             as x("event_id" uuid, "token_id" integer, "quota" bigint, "created_at" bigint)
-         ), "fresh" as (
-           insert into "applied_usage_events" ("event_id") select "event_id" from "incoming"
-           on conflict ("event_id") do nothing
-           returning "event_id"
-         ), "totals" as (
-           select i."token_id", sum(i."quota") as "quota", max(i."created_at") as "last_used_at"
-           from "incoming" i join "fresh" f on f."event_id" = i."event_id"
-           where i."token_id" is not null
-           group by i."token_id"
-         )
-         select t.*, s."quota"::text as "charged_quota", s."last_used_at"::text as "charged_last_used_at"
-         from "tokens" t join "totals" s on s."token_id" = t."id"
-         order by t."id"
-         for update of t`,
-        [JSON.stringify(unique)],
-      );
+      // Through the transaction's knex, so the batch travels as a bound parameter: execute() would
+      // copy it into the SQL text, escaping every character of it.
+      const trx = tx.getTransactionContext<Knex.Transaction>()!;
+      const { rows } = await trx.raw<{ rows: ChargedTokenRow[] }>(CHARGE_SQL, [incoming]);
       if (rows.length === 0) return 0;
       const now = new Date();
       const tokens = rows.map(({ charged_quota, charged_last_used_at, ...row }) => {
+        // Managed: the flush at commit writes what changed.
         const token = tx.map(Token, row);
         const next = afterCharge(token, Number(charged_quota));
         token.usedQuota = next.usedQuota;
@@ -64,29 +81,6 @@ export class TokenUsageRepository {
         token.updatedAt = now;
         return token;
       });
-      await tx.execute(
-        `update "tokens" t
-         set "used_quota" = v."used_quota", "remain_quota" = v."remain_quota", "status" = v."status",
-             "accessed_at" = v."accessed_at", "updated_at" = v."updated_at"
-         from jsonb_to_recordset(?::jsonb) as v(
-           "id" integer, "used_quota" bigint, "remain_quota" bigint, "status" smallint,
-           "accessed_at" timestamptz, "updated_at" timestamptz
-         )
-         where t."id" = v."id"`,
-        [
-          JSON.stringify(
-            tokens.map((token) => ({
-              id: token.id,
-              used_quota: token.usedQuota,
-              remain_quota: token.remainQuota,
-              status: token.status,
-              accessed_at: token.accessedAt,
-              updated_at: token.updatedAt,
-            })),
-          ),
-        ],
-        'run',
-      );
       await enqueueOutbox(tx, tokens.map(identityTokenEvent));
       return tokens.length;
     });
