@@ -47,7 +47,7 @@ export class ChannelUsageRepository {
    * Adds served calls to their channels (a call without a channel or a charge adds nothing) and, at
    * most hourly, forgets event ids older than a month.
    */
-  async record(events: readonly UsageRecorded[]): Promise<void> {
+  async record(events: readonly Pick<UsageRecorded, 'event_id' | 'channel_id' | 'quota'>[]): Promise<void> {
     const charges: ChannelCharge[] = [];
     for (const event of events) {
       if (event.channel_id !== null && event.quota > 0) {

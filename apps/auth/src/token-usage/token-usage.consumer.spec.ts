@@ -2,6 +2,7 @@ import { Test } from '@nestjs/testing';
 import { TOPICS } from '@tollgate/contracts';
 import type { EventBus, SubscribeOptions } from '@tollgate/events';
 import { EventBusTransport } from '@tollgate/runtime';
+import { aUsageRecorded } from '@tollgate/testing';
 import { TOKEN_USAGE_GROUP, TokenUsageConsumer } from './token-usage.consumer';
 import { TokenUsageRepository } from './token-usage.repository';
 
@@ -31,10 +32,27 @@ describe('TokenUsageConsumer', () => {
     expect(options).toMatchObject({
       groupId: TOKEN_USAGE_GROUP,
       topics: [TOPICS.usageRecorded.name],
-      batching: { minBytes: 64 * 1024, maxWaitMs: 250 },
+      batching: { minBytes: 1024 * 1024, maxWaitMs: 250 },
     });
     expect(options?.isTransient?.(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(
       true,
     );
+  });
+
+  it('keeps what it reads of an event and checks only that: malformed elsewhere is applied, a malformed quota is dead-lettered', async () => {
+    const [options] = await subscribed();
+    const event = aUsageRecorded({ token_id: 12, quota: 300, created_at: 1_800_000_000 });
+    const decode = (value: unknown) => options?.decode?.(value);
+
+    expect(decode({ ...event, price: { input: 'not a price' }, model: '' })).toEqual({
+      v: 1,
+      event_id: event.event_id,
+      token_id: 12,
+      quota: 300,
+      created_at: 1_800_000_000,
+    });
+    expect(() => decode({ ...event, quota: 1.5 })).toThrow(/quota/);
+    expect(() => decode({ ...event, token_id: '12' })).toThrow(/token_id/);
+    expect(() => decode({ ...event, v: 2 })).toThrow(/\bv\b/);
   });
 });

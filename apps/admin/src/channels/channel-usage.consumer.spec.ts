@@ -1,0 +1,54 @@
+import { Test } from '@nestjs/testing';
+import { TOPICS } from '@tollgate/contracts';
+import type { EventBus, SubscribeOptions } from '@tollgate/events';
+import { EventBusTransport } from '@tollgate/runtime';
+import { aUsageRecorded } from '@tollgate/testing';
+import { CHANNEL_USAGE_GROUP, ChannelUsageConsumer } from './channel-usage.consumer';
+import { ChannelUsageRepository } from './channel-usage.repository';
+
+/** What the transport subscribes ChannelUsageConsumer with. */
+async function subscribed(): Promise<SubscribeOptions<unknown>[]> {
+  const subscriptions: SubscribeOptions<unknown>[] = [];
+  const bus = {
+    subscribe: async (options: SubscribeOptions<unknown>) => {
+      subscriptions.push(options);
+      return { stop: async () => undefined };
+    },
+  } as unknown as EventBus;
+  const moduleRef = await Test.createTestingModule({
+    controllers: [ChannelUsageConsumer],
+    providers: [{ provide: ChannelUsageRepository, useValue: {} }],
+  }).compile();
+  const app = moduleRef.createNestMicroservice({ strategy: new EventBusTransport(bus), logger: false });
+  await app.listen();
+  await app.close();
+  return subscriptions;
+}
+
+describe('ChannelUsageConsumer', () => {
+  it('consumes usage.recorded in its own group, in batches gathered for up to a quarter second', async () => {
+    const [options, ...others] = await subscribed();
+    expect(others).toEqual([]);
+    expect(options).toMatchObject({
+      groupId: CHANNEL_USAGE_GROUP,
+      topics: [TOPICS.usageRecorded.name],
+      batching: { minBytes: 1024 * 1024, maxWaitMs: 250 },
+    });
+  });
+
+  it('keeps what it reads of an event and checks only that: malformed elsewhere is counted, a malformed quota is dead-lettered', async () => {
+    const [options] = await subscribed();
+    const event = aUsageRecorded({ channel_id: 4, quota: 300 });
+    const decode = (value: unknown) => options?.decode?.(value);
+
+    expect(decode({ ...event, price: { input: 'not a price' }, token_id: 0 })).toEqual({
+      v: 1,
+      event_id: event.event_id,
+      channel_id: 4,
+      quota: 300,
+    });
+    expect(decode({ ...event, channel_id: null })).toMatchObject({ channel_id: null });
+    expect(() => decode({ ...event, quota: -1 })).toThrow(/quota/);
+    expect(() => decode({ ...event, event_id: 'not-a-uuid' })).toThrow(/event_id/);
+  });
+});
