@@ -15,12 +15,12 @@ import {
 const WORKER = join(__dirname, `embedded-bookkeeping-worker${extname(__filename)}`);
 
 /**
- * The worker's young generation: 12 MB, semi-spaces of 4 MB (V8's default lets them grow to 16 MB,
- * 32 MB resident, which the worker's start-up alone reached and then kept). Its services allocate
- * per event batch, not per call: their scavenges stay cheap (docs/platform.md, "Embedded mode: memory
- * per isolate").
+ * The worker's young generation: 24 MB, semi-spaces of at most 8 MB. V8's default lets them grow to
+ * 16 MB, and the worker's start-up alone grew them and kept 32 MB resident. 12 MB (4 MB semi-spaces)
+ * saved a little more but made the idle worker scavenge about once a second, +10–20 ms/s of idle CPU
+ * (docs/platform.md, "Embedded mode: memory per thread").
  */
-const BOOKKEEPING_YOUNG_GENERATION_MB = 12;
+const BOOKKEEPING_YOUNG_GENERATION_MB = 24;
 
 export interface BookkeepingWorker {
   /** The port each of its services will listen on (held by the worker until then). */
