@@ -7,8 +7,17 @@ import { identityTokenEvent } from '../tokens/token-events';
 import { Token } from '../tokens/token.entity';
 import { afterCharge, type UsageOfToken } from './token-usage';
 
-/** A key locked for a batch, with what the batch's new events add to it. */
-type ChargedTokenRow = Record<string, unknown> & { charged_quota: string; charged_last_used_at: string };
+/** A key locked for a batch: what a charge changes, and what the batch's new events add to it. */
+interface LockedTokenRow {
+  id: number;
+  status: TokenStatus;
+  remain_quota: string;
+  used_quota: string;
+  unlimited_quota: boolean;
+  accessed_at: Date | null;
+  charged_quota: string;
+  charged_last_used_at: string;
+}
 
 /**
  * Records the batch's event ids (a redelivered id is skipped) and locks, in id order like every
@@ -28,10 +37,22 @@ const CHARGE_SQL = `with "incoming" as (
   where i."token_id" is not null
   group by i."token_id"
 )
-select t.*, s."quota"::text as "charged_quota", s."last_used_at"::text as "charged_last_used_at"
+select t."id", t."status", t."remain_quota", t."used_quota", t."unlimited_quota", t."accessed_at",
+  s."quota"::text as "charged_quota", s."last_used_at"::text as "charged_last_used_at"
 from "tokens" t join "totals" s on s."token_id" = t."id"
 order by t."id"
 for update of t`;
+
+/** Writes the locked keys' new counters (a json parameter, one row per key) and returns the keys. */
+const WRITE_SQL = `update "tokens" t
+set "used_quota" = v."used_quota", "remain_quota" = v."remain_quota", "status" = v."status",
+  "accessed_at" = v."accessed_at", "updated_at" = v."updated_at"
+from json_to_recordset(?::json) as v(
+  "id" integer, "used_quota" bigint, "remain_quota" bigint, "status" smallint,
+  "accessed_at" timestamptz, "updated_at" timestamptz
+)
+where t."id" = v."id"
+returning t.*`;
 
 /** The batch as CHARGE_SQL's parameter: the four fields it reads, once per event id; undefined if empty. */
 function incomingJson(events: readonly UsageOfToken[]): string | undefined {
@@ -54,10 +75,9 @@ export class TokenUsageRepository {
    * Applies a batch in one transaction: events seen before are skipped, each key is changed (and
    * published) once however many of its events the batch holds. Returns the keys changed.
    *
-   * Three statements whatever the batch's size: one records the event ids (a redelivered id is
-   * skipped) and locks, in id order like every writer of keys, the keys the new events were made
-   * with, returning them with what those events add up to; the transaction's flush writes the keys'
-   * new counters (one update for all of them); one enqueues their identity.token events.
+   * Three statements whatever the batch's size: CHARGE_SQL, WRITE_SQL (one row per key: MikroORM's
+   * flush would write them as one `case` per column with a branch per key, quadratic in PostgreSQL),
+   * and one insert of their identity.token events.
    */
   async apply(events: readonly UsageOfToken[]): Promise<number> {
     const incoming = incomingJson(events);
@@ -66,21 +86,34 @@ export class TokenUsageRepository {
       // Through the transaction's knex, so the batch travels as a bound parameter: execute() would
       // copy it into the SQL text, escaping every character of it.
       const trx = tx.getTransactionContext<Knex.Transaction>()!;
-      const { rows } = await trx.raw<{ rows: ChargedTokenRow[] }>(CHARGE_SQL, [incoming]);
-      if (rows.length === 0) return 0;
+      const { rows: locked } = await trx.raw<{ rows: LockedTokenRow[] }>(CHARGE_SQL, [incoming]);
+      if (locked.length === 0) return 0;
       const now = new Date();
-      const tokens = rows.map(({ charged_quota, charged_last_used_at, ...row }) => {
-        // Managed: the flush at commit writes what changed.
-        const token = tx.map(Token, row);
-        const next = afterCharge(token, Number(charged_quota));
-        token.usedQuota = next.usedQuota;
-        token.remainQuota = next.remainQuota;
-        token.status = next.status;
-        const usedAt = new Date(Number(charged_last_used_at) * 1000);
-        if (!token.accessedAt || token.accessedAt < usedAt) token.accessedAt = usedAt;
-        token.updatedAt = now;
-        return token;
+      const counters = locked.map((row) => {
+        const next = afterCharge(
+          {
+            status: row.status,
+            remainQuota: Number(row.remain_quota),
+            usedQuota: Number(row.used_quota),
+            unlimitedQuota: row.unlimited_quota,
+          },
+          Number(row.charged_quota),
+        );
+        const usedAt = new Date(Number(row.charged_last_used_at) * 1000);
+        return {
+          id: row.id,
+          used_quota: next.usedQuota,
+          remain_quota: next.remainQuota,
+          status: next.status,
+          accessed_at: row.accessed_at && row.accessed_at >= usedAt ? row.accessed_at : usedAt,
+          updated_at: now,
+        };
       });
+      const { rows: written } = await trx.raw<{ rows: Record<string, unknown>[] }>(WRITE_SQL, [
+        JSON.stringify(counters),
+      ]);
+      // Mapped as written, so the flush at commit finds nothing left to write.
+      const tokens = written.map((row) => tx.map(Token, row));
       await enqueueOutbox(tx, tokens.map(identityTokenEvent));
       return tokens.length;
     });
