@@ -2,8 +2,8 @@
 // What a lone non-streaming call costs the process that serves it (issue 17, "the bookkeeping of a
 // lone call must be batched too"): calls sent one at a time, back to back and with pauses between
 // them (a client calling every 10 or 50 ms), and for each phase the process's CPU per call (every
-// thread, /proc/<pid>/task/*/schedstat, in ns) and how often it went to sleep per call (voluntary
-// context switches, /proc/<pid>/task/*/status). With --strace, each phase is repeated under
+// thread and child process, /proc/<pid>/task/*/schedstat, in ns) and how often it went to sleep per
+// call (voluntary context switches, /proc/<pid>/task/*/status). With --strace, each phase is repeated under
 // `strace -c -f -e trace=epoll_pwait,epoll_wait` for the epoll waits per call (not timed: strace
 // slows the process down). Build first (node scripts/build.mjs, or --root a built copy).
 //
@@ -15,6 +15,10 @@
 //       [--node-flags="--some-v8-flag"] [--env NAME=VALUE ...]   (relay only)
 //   embedded: the whole platform in one process (bench/lib/embedded.mjs), calls through its gateway.
 //     node bench/micro/relay-lone-call.mjs --mode embedded [--root DIR] ...
+//   platform: every service in its own process (bench/lib/platform.mjs) on the PostgreSQL, Redis and
+//   Kafka of `scripts/infra.sh env`, calls through the gateway; each service's CPU and sleeps per call
+//   (billing, auth and admin consume the calls' usage events), --strace on the relay.
+//     node bench/micro/relay-lone-call.mjs --mode platform [--root DIR] ...
 //
 // Redis and Kafka's CPU per call are printed beside the relay's in distributed mode (Kafka's idle
 // cost is large and noisy: read it over several rounds). The phases of one round run in the order of
@@ -31,7 +35,7 @@ import { parseArgs } from 'node:util';
 import { chatCallBody } from '../lib/chat-calls.mjs';
 import { startChild } from '../lib/child.mjs';
 import { freePort } from '../lib/net.mjs';
-import { infrastructurePids } from '../lib/proc.mjs';
+import { infrastructurePids, processTable, treeOf } from '../lib/proc.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -84,22 +88,25 @@ function tasks(pid) {
 }
 
 /**
- * CPU time of all the process's threads (ns), of its main thread alone (the event loop; the others are
- * V8's platform workers and libuv's pool), and their voluntary context switches (sleeps).
+ * CPU time of all the threads of a process and of its child processes (PostgreSQL's backends, a
+ * clustered service's workers) in ns, of its main thread alone (the event loop; the others are V8's
+ * platform workers and libuv's pool), and their voluntary context switches (sleeps).
  */
 function sample(pid) {
   let cpuNs = 0;
   let mainNs = 0;
   let sleeps = 0;
-  for (const tid of tasks(pid)) {
-    try {
-      const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-      cpuNs += ns;
-      if (tid === String(pid)) mainNs = ns;
-      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
-      sleeps += Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)[1]);
-    } catch {
-      // the thread ended meanwhile
+  for (const process of treeOf(processTable(), pid)) {
+    for (const tid of tasks(process)) {
+      try {
+        const ns = Number(readFileSync(`/proc/${process}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+        cpuNs += ns;
+        if (tid === String(pid)) mainNs = ns;
+        const status = readFileSync(`/proc/${process}/task/${tid}/status`, 'utf8');
+        sleeps += Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)[1]);
+      } catch {
+        // the thread ended meanwhile
+      }
     }
   }
   return { cpuNs, mainNs, sleeps };
@@ -302,6 +309,35 @@ async function startDistributed(upstreamUrl) {
   };
 }
 
+/**
+ * Every service in its own process (bench/lib/platform.mjs), calls through the gateway: the relay and
+ * what a lone call costs the consumers of its usage event (billing, auth, admin) and PostgreSQL.
+ */
+async function startPlatform(upstreamUrl) {
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS']) {
+    if (!process.env[name]) throw new Error(`${name} is not set: eval "$(bash scripts/infra.sh env)" first`);
+  }
+  const { startTollgate } = await import(join(ROOT, 'bench', 'lib', 'platform.mjs'));
+  const started = await startTollgate({
+    infra: process.env,
+    upstreamUrl,
+    workers: 1,
+    logDir: workDir,
+    runId,
+    extraEnv: extraEnv,
+  });
+  const pids = {};
+  for (const [name, service] of Object.entries(started.platform.services)) pids[name] = service.pid;
+  Object.assign(pids, infrastructurePids(process.env, log));
+  return {
+    url: started.platform.url,
+    customer: started.customer,
+    pids,
+    servedPid: pids.relay,
+    stop: started.stop,
+  };
+}
+
 async function startEmbedded(upstreamUrl) {
   if (Object.keys(extraEnv).length > 0) throw new Error('--env is for distributed mode only');
   const { startEmbeddedTollgate } = await import(join(ROOT, 'bench', 'lib', 'embedded.mjs'));
@@ -327,7 +363,11 @@ async function main() {
   log(`${args.mode}, root ${ROOT}, logs in ${workDir}`);
   const upstream = await startFakeUpstream();
   const target =
-    args.mode === 'embedded' ? await startEmbedded(upstream.url) : await startDistributed(upstream.url);
+    args.mode === 'embedded'
+      ? await startEmbedded(upstream.url)
+      : args.mode === 'platform'
+        ? await startPlatform(upstream.url)
+        : await startDistributed(upstream.url);
   const pauses = args.pauses.split(',').map(Number);
   const calls = Number(args.calls);
   const phases = [];
