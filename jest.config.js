@@ -5,6 +5,8 @@ const moduleNameMapper = {
   '^@tollgate/([a-z-]+)$': '<rootDir>/libs/$1/src',
   // The runtime's cheap entry for a service's main.ts (libs/runtime/package.json "exports").
   '^@tollgate/runtime/main$': '<rootDir>/libs/runtime/src/main',
+  // The persistence library's error predicates alone (libs/persistence/package.json "exports"), without its ORM.
+  '^@tollgate/persistence/errors$': '<rootDir>/libs/persistence/src/database/database-errors',
 };
 const appsMapper = {
   '^@tollgate/(gateway|auth|billing|relay|chat|admin)$': '<rootDir>/apps/$1/src',

@@ -1,4 +1,6 @@
-import { isInfrastructureUnavailable } from '@tollgate/persistence';
+// Not the library's index, which loads MikroORM's ORM, knex and the migrator: a thread whose services have
+// no database (embedded mode's main thread) would hold them for this one function.
+import { isInfrastructureUnavailable } from '@tollgate/persistence/errors';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
 // What every event consumer's subscription applies (EventBusTransport subscribes with these).
