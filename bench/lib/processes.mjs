@@ -15,12 +15,13 @@ export function nodeProcesses({ logDir, cwd }) {
     /**
      * Starts `node [...nodeArgs] file ...argv`. Without `ready` returns `{ child, exited }` at once;
      * with it, a promise of `{ child, exited, match }` once stdout matches `ready`, rejected if the
-     * process exits first. `ipc` opens an IPC channel (`child.send`, 'message').
+     * process exits first. `ipc` opens an IPC channel (`child.send`, 'message'); `cwd` overrides the
+     * group's.
      */
-    start(name, file, argv = [], { nodeArgs = [], ipc = false, ...env } = {}, ready) {
+    start(name, file, argv = [], { nodeArgs = [], ipc = false, cwd: ownCwd = cwd, ...env } = {}, ready) {
       const out = createWriteStream(join(logDir, `${name}.log`));
       const child = spawn(process.execPath, [...nodeArgs, file, ...argv], {
-        cwd,
+        cwd: ownCwd,
         env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])],
       });

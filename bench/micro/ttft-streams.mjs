@@ -20,16 +20,17 @@
 // it slows what it traces: read its counts per stream, not that window's times).
 // TTFT is the client's, from sending the request to the first read holding generated text; "added" is
 // a target's p50 minus the direct p50 of the same round.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeCpuProfile } from '../lib/cpu-profile.mjs';
+import { freePort } from '../lib/net.mjs';
+import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -85,78 +86,8 @@ const percentile = (sorted, p) => sorted[Math.max(0, Math.ceil((p / 100) * sorte
 
 // ---- processes
 
-const children = [];
-
-function startProcess(name, file, argv, env, ready, cwd) {
-  const out = createWriteStream(join(workDir, `${name}.log`));
-  const child = spawn(process.execPath, [file, ...argv], {
-    cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  child.stdout.pipe(out, { end: false });
-  child.stderr.pipe(out, { end: false });
-  if (!ready) return { child };
-  return new Promise((resolvePromise, reject) => {
-    let seen = '';
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const match = ready.exec(seen);
-      if (match) resolvePromise({ child, match });
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited (${code}); see ${workDir}/${name}.log`)));
-  });
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function waitFor(what, probe, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    try {
-      const result = await probe();
-      if (result === true) return;
-      last = String(result);
-    } catch (error) {
-      last = error.message;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what} not ready after ${timeoutMs} ms: ${last}`);
-}
-
-async function stopAll() {
-  await Promise.all(
-    children
-      .filter((c) => c.exitCode === null && c.signalCode === null)
-      .map(
-        (c) =>
-          new Promise((r) => {
-            const timer = setTimeout(() => c.kill('SIGKILL'), 15_000);
-            c.once('exit', () => {
-              clearTimeout(timer);
-              r();
-            });
-            c.kill('SIGTERM');
-          }),
-      ),
-  );
-}
-
-/** utime + stime of a process (all its threads), in clock ticks. */
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
+const { start, stopAll } = nodeProcesses({ logDir: workDir });
+const startProcess = (name, file, argv, env, ready, cwd) => start(name, file, argv, { ...env, cwd }, ready);
 
 function goClient() {
   const out = execFileSync('bash', [join(HERE, '..', '..', 'scripts', 'streams-load.sh')], {
