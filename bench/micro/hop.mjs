@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { H2CClient, Pool } from 'undici';
+import { cpuTicks } from '../lib/processes.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -102,12 +103,6 @@ function serve(target) {
   process.on('message', (message) => {
     if (message === 'usage') process.send({ usage: usageOf(process.pid) });
   });
-}
-
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
 }
 
 function usageOf(pid) {
