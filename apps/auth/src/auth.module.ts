@@ -10,6 +10,7 @@ import { AccountsMigration } from './migrations/20261222-accounts.migration';
 import { SessionsValidAfterMigration } from './migrations/20261229-sessions-valid-after.migration';
 import { TokenRateLimitsMigration } from './migrations/20261231-token-rate-limits.migration';
 import { TokenModelAliasesMigration } from './migrations/20261231-token-model-aliases.migration';
+import { AppliedUsageEventsBrinMigration } from './migrations/20270103-applied-usage-events-brin.migration';
 import { OAuthModule } from './oauth/oauth.module';
 import { PasswordResetModule } from './password-reset/password-reset.module';
 import { RegistrationModule } from './registration/registration.module';
@@ -46,6 +47,7 @@ export class AuthModule {
               SessionsValidAfterMigration,
               TokenRateLimitsMigration,
               TokenModelAliasesMigration,
+              AppliedUsageEventsBrinMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

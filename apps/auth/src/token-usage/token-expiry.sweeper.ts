@@ -3,12 +3,20 @@ import { InjectServiceConfig } from '@tollgate/platform';
 import type { AuthConfig } from '../config';
 import { TokenUsageRepository } from './token-usage.repository';
 
-/** Every AUTH_TOKEN_EXPIRY_SWEEP_SECONDS, keys past their `expired_time` become expired (status 3). */
+/** How long an applied usage event's id is kept against redelivery. */
+export const REMEMBER_APPLIED_EVENTS_MS = 30 * 24 * 3600 * 1000;
+const FORGET_EVERY_MS = 3600 * 1000;
+
+/**
+ * Every AUTH_TOKEN_EXPIRY_SWEEP_SECONDS, keys past their `expired_time` become expired (status 3); at
+ * most hourly (and at start-up) the ids of usage events applied over a month ago are forgotten.
+ */
 @Injectable()
 export class TokenExpirySweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(TokenExpirySweeper.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private lastForgotten = 0;
 
   constructor(
     private readonly usage: TokenUsageRepository,
@@ -28,17 +36,27 @@ export class TokenExpirySweeper implements OnApplicationBootstrap, OnModuleDestr
 
   /** One pass; a pass still running is not doubled. */
   sweep(): Promise<void> {
-    this.running ??= this.usage
-      .expire(Math.floor(Date.now() / 1000))
-      .then((count) => {
-        if (count > 0) this.logger.log(`${count} API key(s) expired`);
-      })
-      .catch((error: unknown) => {
-        this.logger.warn(`expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`);
-      })
-      .finally(() => {
-        this.running = undefined;
-      });
+    this.running ??= this.pass().finally(() => {
+      this.running = undefined;
+    });
     return this.running;
   }
+
+  private async pass(): Promise<void> {
+    try {
+      const count = await this.usage.expire(Math.floor(Date.now() / 1000));
+      if (count > 0) this.logger.log(`${count} API key(s) expired`);
+    } catch (error) {
+      this.logger.warn(`expiry sweep failed: ${messageOf(error)}`);
+    }
+    if (Date.now() - this.lastForgotten < FORGET_EVERY_MS) return;
+    this.lastForgotten = Date.now();
+    try {
+      await this.usage.forgetAppliedBefore(new Date(Date.now() - REMEMBER_APPLIED_EVENTS_MS));
+    } catch (error) {
+      this.logger.warn(`forgetting applied usage events failed: ${messageOf(error)}`);
+    }
+  }
 }
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -121,6 +121,29 @@ export class TokenUsageRepository {
     return changed;
   }
 
+  /**
+   * Forgets applied event ids older than `before` (a redelivery comes within minutes, not weeks), in
+   * statements of at most `perStatement` rows so that no one of them holds the table for long.
+   * Returns how many.
+   */
+  async forgetAppliedBefore(before: Date, perStatement = 10_000): Promise<number> {
+    const connection = this.em.getConnection();
+    let forgotten = 0;
+    for (;;) {
+      const rows = await connection.execute<{ n: number }[]>(
+        `with "gone" as (
+           delete from "applied_usage_events" where "event_id" in (
+             select "event_id" from "applied_usage_events" where "applied_at" < ? limit ?
+           ) returning 1
+         ) select count(*)::int as "n" from "gone"`,
+        [before, perStatement],
+      );
+      const n = rows[0]?.n ?? 0;
+      forgotten += n;
+      if (n < perStatement) return forgotten;
+    }
+  }
+
   /** Marks enabled keys whose `expired_time` has passed as expired. Returns how many. */
   async expire(nowSeconds: number): Promise<number> {
     const expired = await this.em.fork().transactional(async (tx) => {

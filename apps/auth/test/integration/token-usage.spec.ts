@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import {
   TOPICS,
   TokenStatus,
@@ -118,5 +118,24 @@ describe.each(INFRASTRUCTURES)('API key usage bookkeeping on %s infrastructure',
           .recorder(TOPICS.identityToken)
           .values<IdentityToken>((t) => t.id === key.id && t.status === TokenStatus.Expired)[0],
     );
+  });
+
+  it('forgets the ids of usage events applied over a month ago and keeps the recent ones', async () => {
+    const [old, recent] = [randomUUID(), randomUUID()];
+    await h.withAuthStopped((query) =>
+      query(
+        `insert into "applied_usage_events" ("event_id", "applied_at")
+         values (?, now() - interval '31 days'), (?, now() - interval '29 days')`,
+        [old, recent],
+      ),
+    );
+    // Auth started again and swept once at start-up; stopping it waits for that pass to end.
+    const kept = await h.withAuthStopped((query) =>
+      query<{ event_id: string }>(
+        'select "event_id" from "applied_usage_events" where "event_id" in (?, ?)',
+        [old, recent],
+      ),
+    );
+    expect(kept.map((row) => row.event_id)).toEqual([recent]);
   });
 });
