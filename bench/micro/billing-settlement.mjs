@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { databaseUrlOn, processCpuMs, withClient } from '../lib/pg-micro.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
 });
 if (!args['database-url']) throw new Error('--database-url of a migrated billing database is required');
 const source = new URL(args['database-url']);
+const databaseUrl = (name) => databaseUrlOn(source, name);
 const batchSize = Number(args.batch);
 const batches = Number(args.batches);
 
@@ -105,28 +106,6 @@ const SCHEMAS = {
   // What the ledger's foreign key on accounts costs (checked once per entry, at the statement's end).
   nofk: ['alter table "ledger_entries" drop constraint "ledger_entries_user_id_fkey"'],
 };
-
-function databaseUrl(name) {
-  const url = new URL(source);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function withClient(url, task) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await task(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** CPU ms of a process so far, from /proc. */
-function processCpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 function usageRows(userIds) {
   const created = Math.floor(Date.now() / 1000);

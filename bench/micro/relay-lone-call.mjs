@@ -36,6 +36,7 @@ import { chatCallBody } from '../lib/chat-calls.mjs';
 import { startChild } from '../lib/child.mjs';
 import { freePort } from '../lib/net.mjs';
 import { infrastructurePids, processTable, treeOf } from '../lib/proc.mjs';
+import { waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -215,22 +216,6 @@ async function startFakeUpstream() {
     logFile: join(workDir, 'fake-upstream.log'),
   });
   return { url: match[1], stop };
-}
-
-async function waitFor(what, probe, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    try {
-      const result = await probe();
-      if (result === true) return;
-      last = String(result);
-    } catch (error) {
-      last = error.message;
-    }
-    await sleep(200);
-  }
-  throw new Error(`${what} not ready after ${timeoutMs} ms: ${last}`);
 }
 
 async function startDistributed(upstreamUrl) {

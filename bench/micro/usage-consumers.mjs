@@ -16,11 +16,11 @@
 //   node bench/micro/usage-consumers.mjs --database-url postgres://…/postgres \
 //     --variants before=/tmp/usage-before,after=apps [--batch 30,300,3000] [--events 30000] [--rounds 5]
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { databaseUrlOn, processCpuMs, withClient } from '../lib/pg-micro.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,6 +37,7 @@ const { values: args } = parseArgs({
   },
 });
 if (!args['database-url']) throw new Error('--database-url of a PostgreSQL server is required');
+const databaseUrl = (name) => databaseUrlOn(args['database-url'], name);
 const root = new URL('../..', import.meta.url).pathname;
 const require = createRequire(import.meta.url);
 require('reflect-metadata');
@@ -47,32 +48,6 @@ const batchSizes = args.batch.split(',').map(Number);
 const services = args.only.split(',');
 
 const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
-
-function databaseUrl(name) {
-  const url = new URL(args['database-url']);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function withClient(url, task) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await task(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** CPU ms of a process so far, from /proc (0 once it has gone). */
-function processCpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
 
 async function backends(admin, database) {
   const { rows } = await admin.query('select pid from pg_stat_activity where datname = $1', [database]);
