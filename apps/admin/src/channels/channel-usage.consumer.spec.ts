@@ -1,29 +1,11 @@
-import { Test } from '@nestjs/testing';
 import { TOPICS } from '@tollgate/contracts';
-import type { EventBus, SubscribeOptions } from '@tollgate/events';
-import { EventBusTransport } from '@tollgate/runtime';
-import { aUsageRecorded } from '@tollgate/testing';
+import { aUsageRecorded, transportSubscriptionsOf } from '@tollgate/testing';
 import { CHANNEL_USAGE_GROUP, ChannelUsageConsumer } from './channel-usage.consumer';
 import { ChannelUsageRepository } from './channel-usage.repository';
 
 /** What the transport subscribes ChannelUsageConsumer with. */
-async function subscribed(): Promise<SubscribeOptions<unknown>[]> {
-  const subscriptions: SubscribeOptions<unknown>[] = [];
-  const bus = {
-    subscribe: async (options: SubscribeOptions<unknown>) => {
-      subscriptions.push(options);
-      return { stop: async () => undefined };
-    },
-  } as unknown as EventBus;
-  const moduleRef = await Test.createTestingModule({
-    controllers: [ChannelUsageConsumer],
-    providers: [{ provide: ChannelUsageRepository, useValue: {} }],
-  }).compile();
-  const app = moduleRef.createNestMicroservice({ strategy: new EventBusTransport(bus), logger: false });
-  await app.listen();
-  await app.close();
-  return subscriptions;
-}
+const subscribed = () =>
+  transportSubscriptionsOf(ChannelUsageConsumer, [{ provide: ChannelUsageRepository, useValue: {} }]);
 
 describe('ChannelUsageConsumer', () => {
   it('consumes usage.recorded in its own group, in batches gathered for up to a quarter second', async () => {

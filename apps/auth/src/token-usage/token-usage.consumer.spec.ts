@@ -1,29 +1,11 @@
-import { Test } from '@nestjs/testing';
 import { TOPICS } from '@tollgate/contracts';
-import type { EventBus, SubscribeOptions } from '@tollgate/events';
-import { EventBusTransport } from '@tollgate/runtime';
-import { aUsageRecorded } from '@tollgate/testing';
+import { aUsageRecorded, transportSubscriptionsOf } from '@tollgate/testing';
 import { TOKEN_USAGE_GROUP, TokenUsageConsumer } from './token-usage.consumer';
 import { TokenUsageRepository } from './token-usage.repository';
 
 /** What the transport subscribes TokenUsageConsumer with. */
-async function subscribed(): Promise<SubscribeOptions<unknown>[]> {
-  const subscriptions: SubscribeOptions<unknown>[] = [];
-  const bus = {
-    subscribe: async (options: SubscribeOptions<unknown>) => {
-      subscriptions.push(options);
-      return { stop: async () => undefined };
-    },
-  } as unknown as EventBus;
-  const moduleRef = await Test.createTestingModule({
-    controllers: [TokenUsageConsumer],
-    providers: [{ provide: TokenUsageRepository, useValue: {} }],
-  }).compile();
-  const app = moduleRef.createNestMicroservice({ strategy: new EventBusTransport(bus), logger: false });
-  await app.listen();
-  await app.close();
-  return subscriptions;
-}
+const subscribed = () =>
+  transportSubscriptionsOf(TokenUsageConsumer, [{ provide: TokenUsageRepository, useValue: {} }]);
 
 describe('TokenUsageConsumer', () => {
   it('consumes usage.recorded in its own group, in batches, waiting out any failure instead of dead-lettering a key’s spending', async () => {

@@ -6,9 +6,9 @@ import {
   silentEventBusLogger,
   type EventBus,
   type EventRecord,
-  type SubscribeOptions,
 } from '@tollgate/events';
 import { EventBusTransport } from '@tollgate/runtime';
+import { transportSubscriptionsOf } from '@tollgate/testing';
 import { randomUUID } from 'node:crypto';
 import { USAGE_GROUP, UsageRecordedConsumer } from './usage-recorded.consumer';
 import { UsageSettlementService } from './usage-settlement.service';
@@ -54,14 +54,9 @@ function aUsageEvent(userId: number, quota: number): UsageRecorded {
 
 describe('UsageRecordedConsumer', () => {
   it('settles usage.recorded in batches in its own group, retrying any failure instead of dead-lettering a charge', async () => {
-    const subscribed: SubscribeOptions<unknown>[] = [];
-    const bus = {
-      subscribe: async (options: SubscribeOptions<unknown>) => {
-        subscribed.push(options);
-        return { stop: async () => undefined };
-      },
-    } as unknown as EventBus;
-    await (await serve(bus, {})).close();
+    const subscribed = await transportSubscriptionsOf(UsageRecordedConsumer, [
+      { provide: UsageSettlementService, useValue: {} },
+    ]);
 
     expect(subscribed).toHaveLength(1);
     expect(subscribed[0]).toMatchObject({

@@ -26,3 +26,4 @@ export {
 } from './database-outage';
 export { TopicRecorder } from './topic-recorder';
 export { withDatabase, type QueryRows } from './with-database';
+export { transportSubscriptionsOf } from './transport-subscriptions';
