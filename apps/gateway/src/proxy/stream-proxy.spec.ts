@@ -3,6 +3,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
+import { recordSocketWrites } from '@tollgate/testing';
 import { arrivedBody, proxyRequest } from './stream-proxy';
 
 let server: Server;
@@ -93,29 +94,13 @@ describe('proxyRequest with an event stream', () => {
   let answer: (res: ServerResponse) => void;
   let clientWrites: string[];
 
-  /** What the front's socket to the client was asked to send, one entry per system call's worth. */
-  function recordWrites(socket: Socket): string[] {
-    const writes: string[] = [];
-    const write = socket._write.bind(socket);
-    const writev = socket._writev!.bind(socket);
-    socket._write = (chunk: Buffer | string, encoding, callback) => {
-      writes.push(String(chunk));
-      write(chunk, encoding, callback);
-    };
-    socket._writev = (chunks, callback) => {
-      writes.push(chunks.map(({ chunk }) => String(chunk)).join(''));
-      writev(chunks, callback);
-    };
-    return writes;
-  }
-
   beforeAll(async () => {
     backend = createServer((_req, res) => answer(res));
     backend.listen(0, '127.0.0.1');
     await once(backend, 'listening');
     pool = new Pool(`http://127.0.0.1:${(backend.address() as AddressInfo).port}`);
     front = createServer((req, res) => {
-      clientWrites = recordWrites(res.socket as Socket);
+      clientWrites = recordSocketWrites(res.socket as Socket);
       void proxyRequest(
         pool,
         { method: 'GET', path: '/', headers: req.headers, body: null, addedHeaders: {}, requestId: 'r-1' },

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { recordSocketWrites } from '@tollgate/testing';
 import { ClientGoneError } from '../pipeline/client-reply';
 import { FastifyClientReply } from './fastify-client-reply';
 
@@ -10,21 +11,6 @@ let serve: (client: FastifyClientReply, reply: FastifyReply) => void;
 /** What the server's socket was asked to send, one entry per system call's worth. */
 let socketWrites: string[];
 const finished: string[] = [];
-
-function recordWrites(socket: Socket): string[] {
-  const writes: string[] = [];
-  const write = socket._write.bind(socket);
-  const writev = socket._writev!.bind(socket);
-  socket._write = (chunk: Buffer | string, encoding, callback) => {
-    writes.push(String(chunk));
-    write(chunk, encoding, callback);
-  };
-  socket._writev = (chunks, callback) => {
-    writes.push(chunks.map(({ chunk }) => String(chunk)).join(''));
-    writev(chunks, callback);
-  };
-  return writes;
-}
 
 beforeAll(async () => {
   app = Fastify();
@@ -38,7 +24,7 @@ beforeAll(async () => {
     done();
   });
   app.get('/stream', (req, reply) => {
-    socketWrites = recordWrites(req.raw.socket as Socket);
+    socketWrites = recordSocketWrites(req.raw.socket as Socket);
     serve(new FastifyClientReply(reply), reply);
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -27,3 +27,4 @@ export {
 export { TopicRecorder } from './topic-recorder';
 export { withDatabase, type QueryRows } from './with-database';
 export { transportSubscriptionsOf } from './transport-subscriptions';
+export { recordSocketWrites } from './socket-writes';
