@@ -12,7 +12,7 @@ import { startBilling } from '@tollgate/billing';
 import { startChat } from '@tollgate/chat';
 import { BridgedEventBus } from '@tollgate/events';
 import { BridgedKvStore } from '@tollgate/kv';
-import { startPgliteServers, type PgliteServer } from '@tollgate/persistence';
+import type { PgliteServer } from '@tollgate/persistence';
 import {
   busLoggerFor,
   holdPorts,
@@ -68,6 +68,9 @@ async function main(port: NonNullable<typeof parentPort>, data: BookkeepingWorke
   };
 
   try {
+    // Imported here as in embedded-databases.ts (the lint rule wants one way per project): this thread
+    // loads the library in any case.
+    const { startPgliteServers } = await import('@tollgate/persistence');
     databases.push(...(await startPgliteServers(data.pgDataDirs, { thread: 'this' })));
     // Held by this thread, which is the one that listens on them (a socket cannot change threads).
     ports = await holdPorts(BOOKKEEPING_SERVICES.length);
