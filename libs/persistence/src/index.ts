@@ -16,6 +16,7 @@ export {
 export { OutboxMessage } from './outbox/outbox-message.entity';
 export { Migration20261122000000CreateOutboxMessages } from './outbox/outbox-messages.migration';
 export { enqueueOutbox } from './outbox/enqueue-outbox';
+export { queryRows } from './database/query-rows';
 export {
   auditRecordedEvent,
   auditRecorder,

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import type { UsageRecorded } from '@tollgate/contracts';
+import { queryRows } from '@tollgate/persistence';
 
 const REMEMBER_EVENTS_MS = 30 * 24 * 3600 * 1000;
 const FORGET_EVERY_MS = 3600 * 1000;
@@ -68,13 +69,9 @@ export class ChannelUsageRepository {
       if (!unique.has(eventId)) unique.set(eventId, { event_id: eventId, channel_id: channelId, quota });
     }
     if (unique.size === 0) return 0;
-    // Through knex, so the batch travels as a bound parameter: execute() would copy it into the SQL
-    // text, escaping every character of it.
-    const {
-      rows: [result],
-    } = await this.em
-      .getKnex()
-      .raw<{ rows: { added: number }[] }>(ADD_SQL, [JSON.stringify([...unique.values()])]);
+    const [result] = await queryRows<{ added: number }>(this.em, ADD_SQL, [
+      JSON.stringify([...unique.values()]),
+    ]);
     return result?.added ?? 0;
   }
 

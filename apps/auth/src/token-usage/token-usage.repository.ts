@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import { EntityManager, type Knex } from '@mikro-orm/postgresql';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { TokenStatus } from '@tollgate/contracts';
-import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
+import { enqueueOutbox, OutboxRelay, queryRows } from '@tollgate/persistence';
 import { identityTokenEvent } from '../tokens/token-events';
 import { Token } from '../tokens/token.entity';
 import { afterCharge, type UsageOfToken } from './token-usage';
@@ -83,10 +83,7 @@ export class TokenUsageRepository {
     const incoming = incomingJson(events);
     if (incoming === undefined) return 0;
     const changed = await this.em.fork().transactional(async (tx) => {
-      // Through the transaction's knex, so the batch travels as a bound parameter: execute() would
-      // copy it into the SQL text, escaping every character of it.
-      const trx = tx.getTransactionContext<Knex.Transaction>()!;
-      const { rows: locked } = await trx.raw<{ rows: LockedTokenRow[] }>(CHARGE_SQL, [incoming]);
+      const locked = await queryRows<LockedTokenRow>(tx, CHARGE_SQL, [incoming]);
       if (locked.length === 0) return 0;
       const now = new Date();
       const counters = locked.map((row) => {
@@ -109,9 +106,7 @@ export class TokenUsageRepository {
           updated_at: now,
         };
       });
-      const { rows: written } = await trx.raw<{ rows: Record<string, unknown>[] }>(WRITE_SQL, [
-        JSON.stringify(counters),
-      ]);
+      const written = await queryRows<Record<string, unknown>>(tx, WRITE_SQL, [JSON.stringify(counters)]);
       // Mapped as written, so the flush at commit finds nothing left to write.
       const tokens = written.map((row) => tx.map(Token, row));
       await enqueueOutbox(tx, tokens.map(identityTokenEvent));

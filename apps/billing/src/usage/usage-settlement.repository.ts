@@ -1,7 +1,7 @@
-import { EntityManager, type Knex } from '@mikro-orm/postgresql';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import type { UsageRecorded } from '@tollgate/contracts';
-import { enqueueOutbox } from '@tollgate/persistence';
+import { enqueueOutbox, queryRows } from '@tollgate/persistence';
 import type { Account } from '../accounts/account.entity';
 import { billingBalanceEvent } from '../accounts/balance-events';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
@@ -182,13 +182,8 @@ export class UsageSettlementRepository {
    */
   async settle(events: readonly UsageRecorded[]): Promise<SettledBatch> {
     return this.em.fork().transactional(async (tx) => {
-      // Through the transaction's knex, so the batch travels as a bound parameter: EntityManager.execute
-      // would copy it into the SQL text, escaping every character of it. (Typed arrays and unnest cost
-      // PostgreSQL as much as json and this process more to build.)
-      const trx = tx.getTransactionContext<Knex.Transaction>()!;
-      const {
-        rows: [row],
-      } = await trx.raw<{ rows: SettlementRow[] }>(SETTLE_SQL, [incomingRows(events)]);
+      // (Typed arrays and unnest cost PostgreSQL as much as json and this process more to build.)
+      const [row] = await queryRows<SettlementRow>(tx, SETTLE_SQL, [incomingRows(events)]);
       if (!row) throw new Error('the settlement statement returned no row');
       if (row.entries !== row.logged) {
         // The log row and the entry are written together, so a fresh log row with an old entry is corruption.
