@@ -32,6 +32,7 @@ import { chatCallBody, sendChatCalls } from './lib/chat-calls.mjs';
 import { freePort } from './lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from './lib/processes.mjs';
 import { seedRelayCustomer } from './lib/relay-customer.mjs';
+import { commonServiceEnv, gatewayEnv, relayEnv, serviceSecrets } from './lib/standalone-services.mjs';
 
 const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
 
@@ -105,8 +106,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const { KafkaEventBus } = requireFromRoot('@tollgate/events');
-  const internalSecret = randomBytes(32).toString('hex');
-  const encryptionKey = randomBytes(32).toString('base64');
+  const secrets = serviceSecrets();
+  const { encryptionKey } = secrets;
   const profileDir = join(workDir, 'profiles');
   let preload = [];
   if (args.profile) {
@@ -128,37 +129,14 @@ async function main() {
   const [relayPort, gatewayPort] = [await freePort(), await freePort()];
   const relayUrl = `http://127.0.0.1:${relayPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const common = {
-    TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
-    TOLLGATE_ENCRYPTION_KEY: encryptionKey,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    TOLLGATE_WORKERS: '1',
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
-    BENCH_CPU_PROFILE_DIR: profileDir,
-    nodeArgs: preload,
-  };
+  const common = { ...commonServiceEnv(secrets), BENCH_CPU_PROFILE_DIR: profileDir, nodeArgs: preload };
   const relay = startProcess('relay', join(ROOT, 'apps/relay/dist/main.js'), [], {
     ...common,
-    SERVICE_NAME: 'relay',
-    PORT: String(relayPort),
-    REDIS_URL: process.env.REDIS_URL,
-    KAFKA_BROKERS: process.env.KAFKA_BROKERS,
-    RELAY_USAGE_SPOOL_DIR: join(workDir, 'spool'),
-    // Nothing listens there: the happy path never calls billing or admin.
-    BILLING_URL: 'http://127.0.0.1:9',
-    ADMIN_URL: 'http://127.0.0.1:9',
+    ...relayEnv({ port: relayPort, spoolDir: join(workDir, 'spool') }),
   });
   const gateway = startProcess('gateway', join(ROOT, 'apps/gateway/dist/main.js'), [], {
     ...common,
-    SERVICE_NAME: 'gateway',
-    PORT: String(gatewayPort),
-    RELAY_URL: relayUrl,
-    AUTH_URL: 'http://127.0.0.1:9',
-    BILLING_URL: 'http://127.0.0.1:9',
-    CHAT_URL: 'http://127.0.0.1:9',
-    ADMIN_URL: 'http://127.0.0.1:9',
-    GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+    ...gatewayEnv({ port: gatewayPort, relayUrl }),
   });
   const bus = new KafkaEventBus({ brokers: process.env.KAFKA_BROKERS.split(','), clientId: `hpc-${runId}` });
   try {

@@ -38,6 +38,7 @@ import { freePort } from '../lib/net.mjs';
 import { infrastructurePids, processTable, treeOf } from '../lib/proc.mjs';
 import { waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
+import { commonServiceEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -224,7 +225,8 @@ async function startDistributed(upstreamUrl) {
       throw new Error(`${name} is not set: eval "$(bash scripts/infra.sh env redis kafka)" first`);
   }
   const { KafkaEventBus } = requireFromRoot('@tollgate/events');
-  const encryptionKey = randomBytes(32).toString('base64');
+  const secrets = serviceSecrets();
+  const { encryptionKey } = secrets;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const nodeFlags = args['node-flags'].split(/\s+/).filter(Boolean);
@@ -232,18 +234,8 @@ async function startDistributed(upstreamUrl) {
     cwd: ROOT,
     env: {
       ...process.env,
-      TOLLGATE_INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
-      TOLLGATE_ENCRYPTION_KEY: encryptionKey,
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      TOLLGATE_WORKERS: '1',
-      OTEL_EXPORTER_OTLP_ENDPOINT: '',
-      SERVICE_NAME: 'relay',
-      PORT: String(port),
-      RELAY_USAGE_SPOOL_DIR: join(workDir, 'spool'),
-      // Nothing listens there: the happy path never calls billing or admin.
-      BILLING_URL: 'http://127.0.0.1:9',
-      ADMIN_URL: 'http://127.0.0.1:9',
+      ...commonServiceEnv(secrets),
+      ...relayEnv({ port, spoolDir: join(workDir, 'spool') }),
       ...extraEnv,
     },
     stdio: ['ignore', openSync(join(workDir, 'relay.log'), 'a'), openSync(join(workDir, 'relay.log'), 'a')],

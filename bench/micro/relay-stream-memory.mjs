@@ -32,6 +32,7 @@ import { parseArgs } from 'node:util';
 import { freePort } from '../lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
+import { commonServiceEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
 
 const PRELOAD = fileURLToPath(new URL('./relay-stream-memory.preload.cjs', import.meta.url));
 
@@ -244,8 +245,8 @@ function snapshotDelta(before, after, streams) {
 
 async function main() {
   const { KafkaEventBus } = requireFromRoot('@tollgate/events');
-  const internalSecret = randomBytes(32).toString('hex');
-  const encryptionKey = randomBytes(32).toString('base64');
+  const secrets = serviceSecrets();
+  const { encryptionKey } = secrets;
   log(`root ${ROOT}, logs in ${workDir}`);
 
   const upstream = await startProcess(
@@ -270,21 +271,10 @@ async function main() {
   const relay = startProcess('relay', join(ROOT, 'apps/relay/dist/main.js'), [], {
     nodeArgs: ['--expose-gc', '--require', PRELOAD],
     ipc: true,
-    SERVICE_NAME: 'relay',
-    HOST: '127.0.0.1',
-    PORT: String(relayPort),
-    TOLLGATE_WORKERS: '1',
-    TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
-    TOLLGATE_ENCRYPTION_KEY: encryptionKey,
-    LOG_LEVEL: 'warn',
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
-    REDIS_URL: process.env.REDIS_URL,
-    KAFKA_BROKERS: process.env.KAFKA_BROKERS,
-    RELAY_USAGE_SPOOL_DIR: join(workDir, 'spool'),
+    ...commonServiceEnv(secrets),
+    ...relayEnv({ port: relayPort, spoolDir: join(workDir, 'spool') }),
     // A connection per stream, as the bench's streams scenario sets it.
     RELAY_UPSTREAM_CONNECTIONS: '12000',
-    BILLING_URL: 'http://127.0.0.1:9',
-    ADMIN_URL: 'http://127.0.0.1:9',
     // e.g. --relay-env GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536 (what native memory does)
     ...Object.fromEntries(
       args['relay-env']

@@ -32,6 +32,7 @@ import { summarizeCpuProfile } from '../lib/cpu-profile.mjs';
 import { freePort } from '../lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
+import { commonServiceEnv, gatewayEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PROFILER_PRELOAD = join(HERE, '..', 'lib', 'cpu-profiler.preload.cjs');
@@ -101,18 +102,13 @@ function goClient() {
 async function startCheckout(root, index, upstreamUrl, KafkaEventBus) {
   const requireFromRoot = createRequire(join(root, 'package.json'));
   const label = `${basename(root)}#${index}`;
-  const internalSecret = randomBytes(32).toString('hex');
-  const encryptionKey = randomBytes(32).toString('base64');
+  const secrets = serviceSecrets();
+  const { encryptionKey } = secrets;
   const [relayPort, gatewayPort] = [await freePort(), await freePort()];
   const relayUrl = `http://127.0.0.1:${relayPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const common = {
-    TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
-    TOLLGATE_ENCRYPTION_KEY: encryptionKey,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    TOLLGATE_WORKERS: '1',
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
+    ...commonServiceEnv(secrets),
     ...Object.fromEntries(
       args['service-env']
         .split(',')
@@ -131,16 +127,7 @@ async function startCheckout(root, index, upstreamUrl, KafkaEventBus) {
     `relay-${index}`,
     join(root, 'apps/relay/dist/main.js'),
     [],
-    {
-      ...common,
-      SERVICE_NAME: 'relay',
-      PORT: String(relayPort),
-      REDIS_URL: process.env.REDIS_URL,
-      KAFKA_BROKERS: process.env.KAFKA_BROKERS,
-      RELAY_USAGE_SPOOL_DIR: join(workDir, `spool-${index}`),
-      BILLING_URL: 'http://127.0.0.1:9',
-      ADMIN_URL: 'http://127.0.0.1:9',
-    },
+    { ...common, ...relayEnv({ port: relayPort, spoolDir: join(workDir, `spool-${index}`) }) },
     undefined,
     root,
   );
@@ -148,17 +135,7 @@ async function startCheckout(root, index, upstreamUrl, KafkaEventBus) {
     `gateway-${index}`,
     join(root, 'apps/gateway/dist/main.js'),
     [],
-    {
-      ...common,
-      SERVICE_NAME: 'gateway',
-      PORT: String(gatewayPort),
-      RELAY_URL: relayUrl,
-      AUTH_URL: 'http://127.0.0.1:9',
-      BILLING_URL: 'http://127.0.0.1:9',
-      CHAT_URL: 'http://127.0.0.1:9',
-      ADMIN_URL: 'http://127.0.0.1:9',
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-    },
+    { ...common, ...gatewayEnv({ port: gatewayPort, relayUrl }) },
     undefined,
     root,
   );

@@ -1,0 +1,54 @@
+// Environments of a relay and a gateway that a stand-alone bench (bench/hot-path-cpu.mjs, bench/micro/*)
+// starts on its own: distributed mode, one worker each, on the Redis and Kafka of REDIS_URL and
+// KAFKA_BROKERS, no telemetry, warnings only. The other services' URLs point where nothing listens:
+// the happy path of a /v1 call never calls billing, admin, auth or chat.
+import { randomBytes } from 'node:crypto';
+
+const NOWHERE = 'http://127.0.0.1:9';
+
+/** A fresh internal-token secret and encryption key, shared by the services of one run. */
+export function serviceSecrets() {
+  return {
+    internalSecret: randomBytes(32).toString('hex'),
+    encryptionKey: randomBytes(32).toString('base64'),
+  };
+}
+
+/** What every service of the run gets. */
+export function commonServiceEnv({ internalSecret, encryptionKey }) {
+  return {
+    TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
+    TOLLGATE_ENCRYPTION_KEY: encryptionKey,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    TOLLGATE_WORKERS: '1',
+    OTEL_EXPORTER_OTLP_ENDPOINT: '',
+  };
+}
+
+/** Relay on `port`, its usage spool in `spoolDir`. */
+export function relayEnv({ port, spoolDir }) {
+  return {
+    SERVICE_NAME: 'relay',
+    PORT: String(port),
+    REDIS_URL: process.env.REDIS_URL,
+    KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+    RELAY_USAGE_SPOOL_DIR: spoolDir,
+    BILLING_URL: NOWHERE,
+    ADMIN_URL: NOWHERE,
+  };
+}
+
+/** The gateway on `port` in front of the relay at `relayUrl`, without its per-IP rate limit. */
+export function gatewayEnv({ port, relayUrl }) {
+  return {
+    SERVICE_NAME: 'gateway',
+    PORT: String(port),
+    RELAY_URL: relayUrl,
+    AUTH_URL: NOWHERE,
+    BILLING_URL: NOWHERE,
+    CHAT_URL: NOWHERE,
+    ADMIN_URL: NOWHERE,
+    GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+  };
+}
