@@ -3,6 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '@tollgate/runtime';
 import { DEFAULT_READY_TIMEOUT_MS } from './ready-timeout';
+import { serviceNodeFlags } from './service-node-flags';
 
 export interface ServiceProcessOptions {
   name: string;
@@ -38,7 +39,8 @@ export class ServiceProcess {
   async start(extraEnv: Env = {}): Promise<void> {
     const { name, repoRoot, port, env, logDir } = this.options;
     this.log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
-    const child = spawn(process.execPath, [join(repoRoot, 'apps', name, 'dist', 'main.js')], {
+    const main = join(repoRoot, 'apps', name, 'dist', 'main.js');
+    const child = spawn(process.execPath, [...serviceNodeFlags(name), main], {
       cwd: repoRoot,
       env: { ...process.env, ...env, ...extraEnv, SERVICE_NAME: name, HOST: '127.0.0.1', PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
