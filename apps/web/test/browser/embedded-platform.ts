@@ -65,7 +65,10 @@ export async function startEmbeddedPlatform(
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      let giveUp: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((resolve) => (giveUp = setTimeout(resolve, 10_000)))]);
+      // Cleared, or it would hold Jest's process for up to 10 s after the last test.
+      clearTimeout(giveUp);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
     rmSync(dataDir, { recursive: true, force: true });
