@@ -9,6 +9,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
+import { startPostgresCpu } from '../lib/pg-backends.mjs';
 import { CLOCK_TICKS, processTable, treeOf } from '../lib/proc.mjs';
 import { runChatLoad } from '../lib/k6.mjs';
 import { log } from '../lib/log.mjs';
@@ -33,15 +34,6 @@ const PUBLISHER_ROLE = 'billing-publisher';
 async function settledRows(db) {
   const { rows } = await db.query('select count(*)::bigint as n from usage_logs');
   return Number(rows[0].n);
-}
-
-/** PostgreSQL backends serving `database` (billing's pool), found by pid in pg_stat_activity. */
-async function backendPids(db, database) {
-  const { rows } = await db.query(
-    'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-    [database],
-  );
-  return rows.map((row) => row.pid);
 }
 
 /** CPU ms of each of `pids` and their descendants now, from /proc (a process that is gone is left out). */
@@ -304,8 +296,9 @@ function signalTree(pid, signal) {
  * straight onto usage.recorded, as fast as the publishers can or at `ratePerSecond`, and watches
  * billing settle them. Reports the rate offered (events over the time publishing took) and settled,
  * the largest lag in events and in seconds (the age of the oldest event not yet settled, taking
- * settlement in publication order), and the CPU billing's processes (`billingPid`) and PostgreSQL's
- * backends of billing's database spent per event over the burst.
+ * settlement in publication order), and the CPU per event over the burst of billing's processes
+ * (`billingPid`), of PostgreSQL's backends of billing's database (ended ones included) and of the
+ * whole PostgreSQL server (bench/lib/pg-backends.mjs).
  *
  * With `prefill`, billing's processes are stopped (SIGSTOP: its group keeps its partitions and
  * commits nothing) while every event is published, then resumed: `drainPerSecond` is then billing's
@@ -328,6 +321,7 @@ export async function billingBurst({
   const topic = TOPICS.usageRecorded.name;
   const db = new pg.Client({ connectionString: billingDatabaseUrl });
   await db.connect();
+  let postgresCpu;
   try {
     const settledBefore = await watch(bus, topic, { until: ({ lag }) => lag === 0, timeoutMs: 60_000 });
     const partitions = (await bus.consumerLag(USAGE_GROUP, topic)).length;
@@ -351,9 +345,16 @@ export async function billingBurst({
         published.push([atMs - performance.timeOrigin, publishedCount]);
       },
     });
-    const backends = await backendPids(db, database);
-    const cpuOf = () => ({ billing: cpuMsByPid([billingPid]), postgres: cpuMsByPid(backends) });
-    let cpuBefore = cpuOf();
+    const {
+      rows: [{ pid: benchBackend }],
+    } = await db.query('select pg_backend_pid() as pid');
+    // Billing's own database (its backends, ended ones included) beside the whole server, which also
+    // serves auth's, admin's and chat's databases in the bench's platform.
+    postgresCpu = await startPostgresCpu({
+      databaseUrl: billingDatabaseUrl,
+      excludePids: [benchBackend],
+    });
+    let billingCpuBefore = cpuMsByPid([billingPid]);
     const burstStart = performance.now();
     let publishing;
     let resumedAt;
@@ -363,7 +364,8 @@ export async function billingBurst({
         await sources.go();
       } finally {
         resumedAt = performance.now();
-        cpuBefore = cpuOf();
+        billingCpuBefore = cpuMsByPid([billingPid]);
+        await postgresCpu.restart();
         signalTree(billingPid, 'SIGCONT');
       }
       publishing = Promise.resolve();
@@ -395,12 +397,9 @@ export async function billingBurst({
     // Every committed event has its usage-log row (rows may trail only when an event repeats one).
     const rows = (await settledRows(db)) - rowsBefore;
     if (rows !== settled) log(`billing: ${settled} events committed but ${rows} usage-log rows written`);
-    // Backends opened during the burst are counted from 0: their whole life is inside it.
-    const backendsAfter = await backendPids(db, database);
-    const cpuMs = {
-      billing: cpuMsSince(cpuBefore.billing, [billingPid]),
-      postgres: cpuMsSince(cpuBefore.postgres, backendsAfter),
-    };
+    const postgres = await postgresCpu.stop();
+    const billingCpuMs = cpuMsSince(billingCpuBefore, [billingPid]);
+    const perEvent = (ms) => (settled > 0 ? ms / settled : Number.NaN);
     const publishSeconds = (published.at(-1)[0] - burstStart) / 1000;
     // Billing's own rate once the publishers are done: the backlog left then over the time it took
     // to settle (with prefill, from billing's first settled rows). Null when nothing was left.
@@ -425,16 +424,29 @@ export async function billingBurst({
       maxLag: burst.maxLag,
       maxLagSeconds,
       cpuMsPerEvent: {
-        billing: settled > 0 ? cpuMs.billing / settled : Number.NaN,
-        postgres: settled > 0 ? cpuMs.postgres / settled : Number.NaN,
+        billing: perEvent(billingCpuMs),
+        // Billing's database: its backends' CPU, those that ended during the phase included.
+        postgres: perEvent(postgres.byDatabase[database] ?? 0),
+        // The whole PostgreSQL server (every database, checkpointer, walwriter, …), the bench's own connections left out.
+        postgresServer: perEvent(postgres.serverMs),
+      },
+      /** PostgreSQL's CPU ms per event by database (or backend type), and what could not be told apart. */
+      postgresPerEvent: {
+        ...Object.fromEntries(
+          Object.entries(postgres.byDatabase)
+            .filter(([, ms]) => ms > 0)
+            .map(([label, ms]) => [label, perEvent(ms)]),
+        ),
+        ...(postgres.unattributedMs > 0 ? { unattributed: perEvent(postgres.unattributedMs) } : {}),
       },
     };
     const kind = prefill ? 'pre-filled' : ratePerSecond ? `at ${ratePerSecond}/s` : 'burst';
     log(
-      `billing ${kind}: ${settled}/${events} events of ${userIds.length} users over ${partitions} partitions from ${sources.count} publisher(s), offered at ${result.offeredPerSecond.toFixed(0)}/s (${publishSeconds.toFixed(2)} s), settled in ${seconds.toFixed(2)} s (${result.perSecond.toFixed(0)}/s; the ${result.backlogAfterPublishing} left after publishing settled at ${result.drainPerSecond?.toFixed(0) ?? '—'}/s), max lag ${burst.maxLag} events, ${maxLagSeconds.toFixed(2)} s; CPU per event: billing ${result.cpuMsPerEvent.billing.toFixed(3)} ms, PostgreSQL ${result.cpuMsPerEvent.postgres.toFixed(3)} ms`,
+      `billing ${kind}: ${settled}/${events} events of ${userIds.length} users over ${partitions} partitions from ${sources.count} publisher(s), offered at ${result.offeredPerSecond.toFixed(0)}/s (${publishSeconds.toFixed(2)} s), settled in ${seconds.toFixed(2)} s (${result.perSecond.toFixed(0)}/s; the ${result.backlogAfterPublishing} left after publishing settled at ${result.drainPerSecond?.toFixed(0) ?? '—'}/s), max lag ${burst.maxLag} events, ${maxLagSeconds.toFixed(2)} s; CPU per event: billing ${result.cpuMsPerEvent.billing.toFixed(3)} ms, its PostgreSQL database ${result.cpuMsPerEvent.postgres.toFixed(3)} ms (the whole server ${result.cpuMsPerEvent.postgresServer.toFixed(3)} ms)`,
     );
     return result;
   } finally {
+    await postgresCpu?.stop().catch(() => undefined);
     await db.end();
   }
 }
