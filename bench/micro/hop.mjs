@@ -5,6 +5,12 @@
 //   unix  the same over a Unix domain socket
 //   h2c   HTTP/2 cleartext over ONE TCP connection (undici's H2CClient, node:http2's server
 //         with the compatibility API, as Fastify's `http2: true` serves): every call a stream of it
+//   memory  HTTP/1.1 through the same Pool over in-memory socket pairs (libs/runtime's InMemorySocket,
+//         built: node scripts/build.mjs), the server in THIS process handed each pair's other end
+//         with server.emit('connection'): embedded mode's hop. Client and server share one process, so
+//         their CPU is reported together (as "client", server 0)
+//   tcp-local  HTTP/1.1 over TCP loopback with the server in this process: embedded mode's hop before
+//         the in-memory one (both ends on one event loop), to compare with memory on equal terms
 // The server (a child process, as relay is) answers every POST with a chat-completion-sized JSON body
 // and the headers relay sends; the client sends a chat-call-sized body, as the gateway does. CPU is
 // utime + stime: the client's from process.cpuUsage(), the server's from /proc/<pid>/stat, both over
@@ -14,7 +20,7 @@
 // answers with a head and one chunk and holds the body open; RSS and open descriptors of both sides
 // are read once all N are open.
 //
-//   node bench/micro/hop.mjs [--kinds tcp,unix,h2c] [--calls 20000] [--concurrency 1,16] [--rounds 5]
+//   node bench/micro/hop.mjs [--kinds tcp,unix,h2c,memory,tcp-local] [--calls 20000] [--concurrency 1,16] [--rounds 5]
 //   node bench/micro/hop.mjs --kinds tcp,h2c --hold 2000
 import { fork } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -37,7 +43,9 @@ const { values: args } = parseArgs({
   },
 });
 
-const KINDS = ['tcp', 'unix', 'h2c'];
+const KINDS = ['tcp', 'unix', 'h2c', 'memory', 'tcp-local'];
+/** The kinds whose server runs in this process. */
+const IN_PROCESS = new Set(['memory', 'tcp-local']);
 // undici sends a POST on a connection only when nothing else is in flight on it unless the request
 // says it may be retried: on one HTTP/2 connection that would serialise every call (HTTP/1.1 pools
 // are not affected: one call per connection). A buffered body may be marked so; a streamed one
@@ -73,25 +81,6 @@ if (args.serve) {
 
 /** The server: `--serve tcp|h2c|unix:/path`, reporting where it listens; `/hold` streams stay open. */
 function serve(target) {
-  const handle = (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.url === '/hold') {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        res.write(FIRST_CHUNK);
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(ANSWER),
-        'x-request-id': req.headers['x-request-id'] ?? 'none',
-        'x-tollgate-cost': '0.0000072',
-        'x-ratelimit-limit-requests': '600',
-        'x-ratelimit-remaining-requests': '599',
-      });
-      res.end(ANSWER);
-    });
-  };
   const server =
     target === 'h2c'
       ? createH2cServer({ settings: { maxConcurrentStreams: 100_000 } }, handle)
@@ -105,12 +94,69 @@ function serve(target) {
   });
 }
 
+/** What the server answers: a chat completion, or on `/hold` a stream's head and first chunk, held open. */
+function handle(req, res) {
+  req.resume();
+  req.on('end', () => {
+    if (req.url === '/hold') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write(FIRST_CHUNK);
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(ANSWER),
+      'x-request-id': req.headers['x-request-id'] ?? 'none',
+      'x-tollgate-cost': '0.0000072',
+      'x-ratelimit-limit-requests': '600',
+      'x-ratelimit-remaining-requests': '599',
+    });
+    res.end(ANSWER);
+  });
+}
+
 function usageOf(pid) {
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
   return { rss, fds: readdirSync(`/proc/${pid}/fd`).length };
 }
 
+/** The server in this process: over in-memory pairs (memory) or TCP loopback (tcp-local). */
+async function startLocalServer(kind) {
+  const server = createServer({ keepAliveTimeout: 60_000 }, handle);
+  const sockets = new Set();
+  let pool;
+  if (kind === 'memory') {
+    const { InMemorySocket } = await import('../../libs/runtime/dist/in-memory-socket.js');
+    pool = new Pool('http://relay', {
+      connections: 128 * 100,
+      pipelining: 1,
+      connect: (_options, callback) => {
+        const [client, end] = InMemorySocket.pair();
+        sockets.add(end);
+        end.once('close', () => sockets.delete(end));
+        server.emit('connection', end);
+        process.nextTick(callback, null, client);
+      },
+    });
+  } else {
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    pool = new Pool(`http://127.0.0.1:${server.address().port}`, { connections: 128 * 100, pipelining: 1 });
+  }
+  return {
+    pool,
+    pid: undefined,
+    usage: async () => ({ rss: 0, fds: 0 }),
+    async stop() {
+      await pool.destroy();
+      for (const socket of sockets) socket.destroy();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
 async function startServer(kind) {
+  if (IN_PROCESS.has(kind)) return startLocalServer(kind);
   const socketPath = join(tmpdir(), `hop-${process.pid}-${Date.now()}.sock`);
   const child = fork(new URL(import.meta.url).pathname, [
     '--serve',
@@ -162,13 +208,13 @@ async function measure(kind, calls, concurrency) {
   const server = await startServer(kind);
   try {
     await send(server.pool, 3000, concurrency);
-    const serverBefore = cpuTicks(server.pid);
+    const serverBefore = server.pid ? cpuTicks(server.pid) : 0;
     const clientBefore = process.cpuUsage();
     const started = performance.now();
     await send(server.pool, calls, concurrency);
     const seconds = (performance.now() - started) / 1000;
     const client = process.cpuUsage(clientBefore);
-    const serverMs = (cpuTicks(server.pid) - serverBefore) * 10;
+    const serverMs = server.pid ? (cpuTicks(server.pid) - serverBefore) * 10 : 0;
     return {
       kind,
       concurrency,
@@ -233,7 +279,7 @@ async function main() {
       for (const kind of round % 2 ? [...kinds].reverse() : kinds) {
         const r = await hold(kind, Number(args.hold));
         console.log(
-          `round ${round + 1} ${kind.padEnd(4)}: ${r.count} streams open in ${r.openSeconds.toFixed(2)} s; ` +
+          `round ${round + 1} ${kind.padEnd(9)}: ${r.count} streams open in ${r.openSeconds.toFixed(2)} s; ` +
             `client +${r.clientKiB.toFixed(1)} KiB and server +${r.serverKiB.toFixed(1)} KiB RSS per stream; ` +
             `descriptors client +${r.clientFds}, server +${r.serverFds}`,
         );
@@ -250,7 +296,7 @@ async function main() {
         const r = await measure(kind, calls, concurrency);
         results.push(r);
         console.error(
-          `round ${round + 1} c=${concurrency} ${kind.padEnd(4)}: client ${r.clientUs.toFixed(1)} µs, server ${r.serverUs.toFixed(1)} µs per request, ${r.rps.toFixed(0)} req/s`,
+          `round ${round + 1} c=${concurrency} ${kind.padEnd(9)}: client ${r.clientUs.toFixed(1)} µs, server ${r.serverUs.toFixed(1)} µs per request, ${r.rps.toFixed(0)} req/s`,
         );
       }
     }
