@@ -5,7 +5,7 @@ import type { GatewayConfig } from './config';
 import type { GatewayRouteDeps, ProxyObservation } from './gateway.routes';
 import { ClientRateLimiter } from './limits/client-rate-limiter';
 import { CorsPolicy } from './limits/cors-policy';
-import { BackendPools } from './proxy/backend-pools';
+import { BackendPools, type InProcessConnect } from './proxy/backend-pools';
 import { authSessionLookup } from './session/auth-session-lookup';
 import { SessionResolver } from './session/session-resolver';
 import { SessionStep } from './session/session-step';
@@ -18,11 +18,16 @@ export interface GatewayComposition {
   routeDeps(metrics: MetricsService): GatewayRouteDeps;
 }
 
-export function composeGateway(config: GatewayConfig, logger: Logger): GatewayComposition {
+export function composeGateway(
+  config: GatewayConfig,
+  logger: Logger,
+  inProcess: Partial<Record<BackendService, InProcessConnect>> = {},
+): GatewayComposition {
   const pools = new BackendPools({
     urls: backendUrls(config),
     connectionsPerBackend: config.GATEWAY_BACKEND_CONNECTIONS,
     headersTimeoutMs: backendHeadersTimeouts(config),
+    inProcess,
   });
   const forwarding = {
     routes: compileRouteTable(),

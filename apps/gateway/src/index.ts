@@ -1,2 +1,2 @@
-export { startGateway } from './start-gateway';
+export { startGateway, type GatewayStartOptions } from './start-gateway';
 export { gatewayConfigSchema, type GatewayConfig } from './config';

@@ -4,7 +4,7 @@ import { distributedRuntime, runMain } from '@tollgate/runtime/main';
 // (TOLLGATE_WORKERS > 1) only forks workers.
 void runMain(
   'gateway',
-  () => import('./start-gateway').then((m) => m.startGateway),
+  () => import('./start-gateway').then((m) => (env) => m.startGateway(env)),
   distributedRuntime(process.env, 'gateway', { bus: false, kv: false }),
   process.env,
 );

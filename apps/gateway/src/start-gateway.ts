@@ -1,3 +1,4 @@
+import type { BackendService } from '@tollgate/contracts';
 import { createLogger, loadConfig, MetricsService } from '@tollgate/platform';
 import { startNestService, type Env, type RunningService } from '@tollgate/runtime';
 import type { FastifyInstance } from 'fastify';
@@ -5,12 +6,21 @@ import { composeGateway } from './composition';
 import { gatewayConfigSchema } from './config';
 import { GatewayModule } from './gateway.module';
 import { registerGatewayRoutes } from './gateway.routes';
+import type { InProcessConnect } from './proxy/backend-pools';
+
+export interface GatewayStartOptions {
+  /**
+   * Backends in this process (embedded mode: relay's RunningService.connect), reached over in-memory
+   * connections instead of TCP loopback; the others, and every backend in distributed mode, over TCP.
+   */
+  inProcessBackends?: Partial<Record<BackendService, InProcessConnect>>;
+}
 
 /** The edge. It needs no bus and no store of its own: the services behind it own all state. */
-export async function startGateway(env: Env): Promise<RunningService> {
+export async function startGateway(env: Env, options: GatewayStartOptions = {}): Promise<RunningService> {
   const config = loadConfig(gatewayConfigSchema, env);
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-  const gateway = composeGateway(config, logger);
+  const gateway = composeGateway(config, logger, options.inProcessBackends);
 
   const running = await startNestService({
     name: 'gateway',

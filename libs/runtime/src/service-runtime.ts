@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { EventBus } from '@tollgate/events';
 import type { KvStore } from '@tollgate/kv';
 
@@ -18,6 +19,13 @@ export interface RunningService {
   readonly name: string;
   readonly port: number;
   readonly url: string;
+  /**
+   * Opens a connection to the service from within its own thread, without a socket: the client's end
+   * of an in-memory pair (InMemorySocket) whose other end the service's HTTP server serves as an
+   * accepted TCP connection. Embedded mode's gateway reaches relay so. The service still listens on
+   * its port for everyone else. Absent where the service runs in another thread or process.
+   */
+  connect?(): Duplex;
   close(): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { DynamicModule } from '@nestjs/common';
 import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import {
@@ -11,6 +12,7 @@ import {
 } from '@tollgate/platform';
 import { EventBusTransport, type EventBusTransportOptions } from './event-transport';
 import { takeHeldPort } from './free-port';
+import { InMemorySocket } from './in-memory-socket';
 import type { RunningService } from './service-runtime';
 
 export interface NestServiceSpec<C extends BaseServiceConfig> {
@@ -62,7 +64,22 @@ export async function startNestService<C extends BaseServiceConfig>(
     }
     const port = await listen(service, spec, logger);
     const host = spec.config.HOST === '0.0.0.0' ? '127.0.0.1' : spec.config.HOST;
-    return { name: spec.name, port, url: `http://${host}:${port}`, close: () => service.close() };
+    const inMemory = new InMemoryConnections(service.app.getHttpServer() as Server);
+    return {
+      name: spec.name,
+      port,
+      url: `http://${host}:${port}`,
+      connect: () => inMemory.connect(),
+      close: async () => {
+        inMemory.refuse();
+        try {
+          await service.close();
+        } finally {
+          // The server's close ends idle and timed-out connections; these it cannot count as its own.
+          inMemory.destroyAll();
+        }
+      },
+    };
   } catch (error) {
     // Whatever started (groups joined, database pool) must not keep the process alive.
     await service.close().catch(() => undefined);
@@ -85,4 +102,38 @@ async function listen<C extends BaseServiceConfig>(
   takeover.adopted(service.app.getHttpServer());
   logger.info({ host: config.HOST, port: config.PORT, config: redactConfig(config) }, `${name} listening`);
   return config.PORT;
+}
+
+/**
+ * The service's in-memory connections (RunningService.connect): each pair's server end is handed to
+ * the HTTP server as an accepted connection, so Node's parser, timeouts, keep-alive and
+ * closeAllConnections apply to it as to a TCP one. The server's close does not wait for them (it
+ * counts only connections it accepted itself), so the service destroys whatever is left once it has
+ * closed, and refuses new ones from when its close begins.
+ */
+class InMemoryConnections {
+  private readonly open = new Set<InMemorySocket>();
+  private refused = false;
+
+  constructor(private readonly server: Server) {}
+
+  connect(): InMemorySocket {
+    const [client, end] = InMemorySocket.pair();
+    if (this.refused) {
+      end.destroy();
+      return client;
+    }
+    this.open.add(end);
+    end.once('close', () => this.open.delete(end));
+    this.server.emit('connection', end);
+    return client;
+  }
+
+  refuse(): void {
+    this.refused = true;
+  }
+
+  destroyAll(): void {
+    for (const end of this.open) end.destroy();
+  }
 }

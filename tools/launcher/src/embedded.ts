@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InProcessEventBus } from '@tollgate/events';
-import { startGateway } from '@tollgate/gateway';
+import { startGateway, type GatewayStartOptions } from '@tollgate/gateway';
 import { MemoryKvStore } from '@tollgate/kv';
 import type { PgliteServer } from '@tollgate/persistence';
 import { startRelay } from '@tollgate/relay';
@@ -178,13 +178,22 @@ export async function startEmbedded({
     services.push(relay);
     log(`relay on ${relay.url}`);
 
-    const gateway = await startGateway({
-      ...baseEnv,
-      ...serviceUrlEnv(ports),
-      HOST: gatewayHost,
-      PORT: gatewayPort,
-      WEB_DIST_DIR: env.WEB_DIST_DIR || join(repoRoot, 'apps', 'web', 'dist'),
-    });
+    // The gateway reaches the services on this thread (relay, and with TOLLGATE_EMBEDDED_WORKER=0 all of
+    // them) over in-memory connections: HTTP/1.1 as over TCP, without a kernel socket or a descriptor
+    // at either end. Those in the bookkeeping worker, over TCP loopback.
+    const inProcessBackends = Object.fromEntries(
+      services.flatMap((service) => (service.connect ? [[service.name, () => service.connect!()]] : [])),
+    ) as GatewayStartOptions['inProcessBackends'];
+    const gateway = await startGateway(
+      {
+        ...baseEnv,
+        ...serviceUrlEnv(ports),
+        HOST: gatewayHost,
+        PORT: gatewayPort,
+        WEB_DIST_DIR: env.WEB_DIST_DIR || join(repoRoot, 'apps', 'web', 'dist'),
+      },
+      { inProcessBackends },
+    );
     services.push(gateway);
     return { url: gateway.url, services, close };
   } catch (err) {

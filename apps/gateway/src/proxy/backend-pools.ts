@@ -1,5 +1,10 @@
-import { Pool } from 'undici';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Pool, type buildConnector } from 'undici';
 import type { BackendService } from '@tollgate/contracts';
+
+/** Opens a connection to a backend in this process (RunningService.connect): no socket, no descriptor. */
+export type InProcessConnect = () => Duplex;
 
 export interface BackendPoolOptions {
   /** Base URL per backend service, e.g. http://127.0.0.1:3001. */
@@ -7,18 +12,25 @@ export interface BackendPoolOptions {
   connectionsPerBackend: number;
   /** How long each backend may take to begin its answer (0: no limit). */
   headersTimeoutMs: Record<BackendService, number>;
+  /**
+   * Backends running in this process (embedded mode): their pool connects through this instead of TCP,
+   * still speaking HTTP/1.1 to the backend's URL.
+   */
+  inProcess?: Partial<Record<BackendService, InProcessConnect>>;
 }
 
 /**
  * One keep-alive connection pool per backend service. The body timeout is off: a long stream is
  * normal here, and the client's own disconnect is what ends it. The headers timeout frees a call
- * held by a frozen backend (its connection stays open, so nothing else would).
+ * held by a frozen backend (its connection stays open, so nothing else would). A backend in this
+ * process is reached over in-memory connections with the same pool and the same HTTP.
  */
 export class BackendPools {
   private readonly pools = new Map<BackendService, Pool>();
 
   constructor(options: BackendPoolOptions) {
     for (const [service, url] of Object.entries(options.urls) as [BackendService, string][]) {
+      const inProcess = options.inProcess?.[service];
       this.pools.set(
         service,
         new Pool(url, {
@@ -28,6 +40,7 @@ export class BackendPools {
           keepAliveMaxTimeout: 600_000,
           headersTimeout: options.headersTimeoutMs[service],
           bodyTimeout: 0,
+          ...(inProcess ? { connect: inProcessConnector(inProcess) } : {}),
         }),
       );
     }
@@ -42,4 +55,12 @@ export class BackendPools {
   async close(): Promise<void> {
     await Promise.all([...this.pools.values()].map((p) => p.close()));
   }
+}
+
+function inProcessConnector(open: InProcessConnect): buildConnector.connector {
+  return function connectInProcess(_options, callback): void {
+    // Handed over on the next tick, as a TCP connect would be: undici does not take a socket
+    // synchronously from within the dispatch that asked for it (the request would wait forever).
+    process.nextTick(callback, null, open() as Socket);
+  };
 }
