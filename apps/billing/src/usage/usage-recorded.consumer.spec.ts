@@ -10,7 +10,7 @@ import {
 import { EventBusTransport } from '@tollgate/runtime';
 import { transportSubscriptionsOf } from '@tollgate/testing';
 import { randomUUID } from 'node:crypto';
-import { USAGE_GROUP, UsageRecordedConsumer } from './usage-recorded.consumer';
+import { settledUsageOfEvent, USAGE_GROUP, UsageRecordedConsumer } from './usage-recorded.consumer';
 import { UsageSettlementService } from './usage-settlement.service';
 
 const USAGE_RECORDED = TOPICS.usageRecorded.name;
@@ -50,6 +50,10 @@ function aUsageEvent(userId: number, quota: number): UsageRecorded {
     status: 'success',
     created_at: 1_700_000_000,
   };
+}
+
+function withoutPrice({ price: _price, ...rest }: UsageRecorded) {
+  return rest;
 }
 
 describe('UsageRecordedConsumer', () => {
@@ -109,7 +113,18 @@ describe('UsageRecordedConsumer', () => {
     await dlqReader.stop();
     await bus.close();
 
-    expect(settledEvents).toEqual([first, second]);
+    expect(settledEvents).toEqual([withoutPrice(first), withoutPrice(second)]);
     expect(deadLetters.map((letter) => letter.key)).toEqual(['bad']);
+  });
+
+  it('hands settlement every field it writes, validated, and leaves out the prices it does not read', async () => {
+    const event = aUsageEvent(3, 40);
+    const priceless = withoutPrice(event);
+
+    expect(settledUsageOfEvent.parse(event)).toEqual(priceless);
+    // A served call is charged even when the prices it carries are unreadable: billing does not use them.
+    expect(settledUsageOfEvent.parse({ ...event, price: { input: 'free' } })).toEqual(priceless);
+    expect(settledUsageOfEvent.safeParse({ ...event, quota: 1.5 }).success).toBe(false);
+    expect(settledUsageOfEvent.safeParse({ ...event, created_at: undefined }).success).toBe(false);
   });
 });

@@ -1,9 +1,15 @@
 import { Controller, Logger } from '@nestjs/common';
-import { TOPICS, usageRecordedV1, type UsageRecorded } from '@tollgate/contracts';
+import { TOPICS, usageRecordedV1 } from '@tollgate/contracts';
 import { BusEvent, type DecodedEvent } from '@tollgate/runtime';
-import { UsageSettlementService } from './usage-settlement.service';
+import { UsageSettlementService, type SettledUsage } from './usage-settlement.service';
 
 export const USAGE_GROUP = 'billing.usage';
+
+/**
+ * What settlement reads of a usage event, validated as the contract says: every field but the prices
+ * the charge was computed with (zod builds its output per field, so a field it skips costs nothing).
+ */
+export const settledUsageOfEvent = usageRecordedV1.omit({ price: true });
 
 /**
  * Charges usage.recorded, one transaction per batch. The bus commits offsets only after the
@@ -21,13 +27,13 @@ export class UsageRecordedConsumer {
 
   @BusEvent(TOPICS.usageRecorded.name, {
     group: USAGE_GROUP,
-    schema: usageRecordedV1,
+    schema: settledUsageOfEvent,
     // One transaction per batch: a tenth of a second of gathering under load makes batches
     // larger and settlement cheaper per event, well inside relay's hold (RELAY_QUOTA_HOLD_MS).
     batching: { minBytes: 64 * 1024, maxWaitMs: 100 },
     isTransient: () => true,
   })
-  async settle(batch: DecodedEvent<UsageRecorded>[]): Promise<void> {
+  async settle(batch: DecodedEvent<SettledUsage>[]): Promise<void> {
     const events = batch.map((event) => event.value);
     const { settled } = await this.settlement.settle(events);
     if (settled < events.length)

@@ -4,6 +4,9 @@ import { OutboxRelay } from '@tollgate/persistence';
 import { MetricsService } from '@tollgate/platform';
 import { UsageSettlementRepository } from './usage-settlement.repository';
 
+/** A usage event as settlement reads it: the contract's, without the prices the charge was computed with. */
+export type SettledUsage = Omit<UsageRecorded, 'price'>;
+
 export interface SettlementResult {
   /** Events charged now; the rest had been settled before (redeliveries). */
   settled: number;
@@ -13,8 +16,8 @@ export interface SettlementResult {
  * One event per id, ids lower-cased as PostgreSQL's uuid type returns them, so an event repeated
  * within a batch is settled once like one repeated across batches.
  */
-export function uniqueEvents(batch: readonly UsageRecorded[]): UsageRecorded[] {
-  const byId = new Map<string, UsageRecorded>();
+export function uniqueEvents<T extends SettledUsage>(batch: readonly T[]): T[] {
+  const byId = new Map<string, T>();
   for (const event of batch) {
     const eventId = event.event_id.toLowerCase();
     if (!byId.has(eventId))
@@ -35,7 +38,7 @@ export class UsageSettlementService {
     private readonly metrics: MetricsService,
   ) {}
 
-  async settle(batch: readonly UsageRecorded[]): Promise<SettlementResult> {
+  async settle(batch: readonly SettledUsage[]): Promise<SettlementResult> {
     const events = uniqueEvents(batch);
     if (events.length === 0) return { settled: 0 };
     const settled = await this.repository.settle(events);
