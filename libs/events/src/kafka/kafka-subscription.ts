@@ -21,11 +21,13 @@ import { deliveryPolicy } from '../shared/validate-events';
 import { decodeKafkaMessage } from './kafka-codec';
 import {
   consumerConfig,
+  DEFAULT_COMMIT_INTERVAL_MS,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   idleFetchWaitMs,
   type KafkaConsumerTuning,
 } from './kafka-consumer-tuning';
 import { paceIdleFetches } from './kafkajs-fetch-control';
+import { OffsetCommits } from './offset-commits';
 
 /** How long a new group's start may wait for the leaders of topics created just before. */
 const PIN_RETRY_WINDOW_MS = 30_000;
@@ -40,7 +42,8 @@ export interface KafkaSubscriptionDependencies {
 
 /**
  * One consumer-group member. Batches come from `eachBatch` with auto-commit off; an offset is
- * resolved and committed only after the handler succeeded (or the record was dead-lettered).
+ * resolved and committed only after the handler succeeded (or the record was dead-lettered), under
+ * load at most once per `commitIntervalMs` for all partitions (offset-commits.ts).
  */
 export class KafkaSubscription implements Subscription {
   private readonly consumer: Consumer;
@@ -48,6 +51,7 @@ export class KafkaSubscription implements Subscription {
   private readonly policy: DeliveryPolicy;
   private stopping: Promise<void> | undefined;
   private readonly unpace: () => void;
+  private readonly commits: OffsetCommits;
 
   private constructor(
     private readonly options: SubscribeOptions<unknown>,
@@ -59,6 +63,16 @@ export class KafkaSubscription implements Subscription {
     this.unpace = options.batching
       ? paceIdleFetches(options.groupId, { idleWaitMs: idleFetchWaitMs(deps.tuning) })
       : () => undefined;
+    this.commits = new OffsetCommits({
+      intervalMs: deps.tuning.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS,
+      commit: (offsets) => this.consumer.commitOffsets(offsets),
+      onDeferredError: (error) =>
+        // A rebalance got there first: the partitions' owners read those records again.
+        this.deps.logger.warn('could not commit offsets; their records will be read again', {
+          groupId: this.options.groupId,
+          error: errorMessage(error),
+        }),
+    });
   }
 
   /** Resolves once the member has joined its group and received its partitions. */
@@ -81,6 +95,13 @@ export class KafkaSubscription implements Subscription {
     this.stopping ??= (async () => {
       this.abort.abort();
       try {
+        // What waits is committed before the member leaves; a batch still being handled commits at once.
+        await this.commits.close().catch((error: unknown) =>
+          this.deps.logger.warn('could not commit offsets on stop; their records will be read again', {
+            groupId: this.options.groupId,
+            error: errorMessage(error),
+          }),
+        );
         await this.consumer.disconnect();
       } finally {
         this.unpace();
@@ -92,7 +113,11 @@ export class KafkaSubscription implements Subscription {
   private async run(): Promise<void> {
     const { consumer } = this;
     const joined = new Promise<IMemberAssignment>((resolve, reject) => {
-      consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => resolve(payload.memberAssignment));
+      consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+        const assignment = payload.memberAssignment;
+        this.commits.retain((topic, partition) => assignment[topic]?.includes(partition) ?? false);
+        resolve(assignment);
+      });
       consumer.on(consumer.events.CRASH, ({ payload }) => {
         this.deps.logger.error('kafka consumer crashed', {
           groupId: this.options.groupId,
@@ -179,9 +204,11 @@ export class KafkaSubscription implements Subscription {
       isActive,
       commit: async (record) => {
         resolveOffset(record.offset);
-        await this.consumer.commitOffsets([
-          { topic: batch.topic, partition: batch.partition, offset: (BigInt(record.offset) + 1n).toString() },
-        ]);
+        await this.commits.add({
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: (BigInt(record.offset) + 1n).toString(),
+        });
       },
       deadLetter: async (record, error, attempts) => {
         await this.deps.publishDeadLetter(deadLetterEvent(record, this.options.groupId, error, attempts));

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { KafkaEventBus, silentEventBusLogger, type EventRecord } from '../../src';
+
+const brokers = process.env['KAFKA_BROKERS'];
+if (!brokers) {
+  throw new Error(
+    'KAFKA_BROKERS is not set: start Kafka with `bash scripts/infra.sh up kafka` and load `eval "$(bash scripts/infra.sh env)"`',
+  );
+}
+
+const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await pause(20);
+  }
+}
+
+describe('KafkaEventBus: offset commits under load', () => {
+  jest.setTimeout(60_000);
+  let bus: KafkaEventBus;
+  afterEach(async () => {
+    await bus.close();
+  });
+
+  it('commits a lone batch at once, lets the batches after it share a later commit, and commits them on stop', async () => {
+    bus = new KafkaEventBus({
+      brokers: (brokers ?? '').split(','),
+      clientId: unique('offset-commits'),
+      logger: silentEventBusLogger,
+      lingerMs: 1,
+      retry: { initialRetryTime: 100, retries: 5 },
+      // Longer than the test: the batches after the first can only be committed by the stop.
+      consumer: { heartbeatInterval: 1000, commitIntervalMs: 10 * 60_000 },
+    });
+    const topic = unique('offset-commits');
+    const groupId = unique('g');
+    await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+    const handled: EventRecord[] = [];
+    const subscription = await bus.subscribe({
+      groupId,
+      topics: [topic],
+      handler: async (batch) => void handled.push(...batch),
+    });
+    const committed = async () => Number((await bus.consumerLag(groupId, topic))[0].committedOffset ?? -1);
+    const publishAndWait = async (n: number) => {
+      await bus.publish([{ topic, key: 'k', value: { n } }]);
+      await waitFor(() => handled.length >= n, `event ${n} handled`);
+    };
+
+    await publishAndWait(1);
+    // kafkajs fetches the next batch only once this one's handling, its commit included, is over.
+    await publishAndWait(2);
+    await publishAndWait(3);
+    expect(await committed()).toBe(1);
+
+    await subscription.stop();
+    expect(await committed()).toBe(3);
+  });
+});
