@@ -1,6 +1,7 @@
 // PostgreSQL's CPU over a window, by database, without double counts: every child of the postmaster is
 // read from /proc every `intervalMs` (its own utime + stime only) and named by pg_stat_activity
-// (datname, or the backend type of a process that serves no database: checkpointer, walwriter, …).
+// (datname; `<datname> autovacuum worker` for autovacuum; the backend type of a process that serves no
+// database: checkpointer, walwriter, …).
 //
 // Why sampling: a backend that ends inside the window is gone from /proc by the window's end, and the
 // kernel then adds its whole life's CPU to the postmaster's cutime. Summing each process's
@@ -53,7 +54,7 @@ function labelFromTitle(pid) {
   try {
     const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
     const worker = /^postgres: autovacuum worker (\S+)/.exec(title);
-    if (worker) return worker[1];
+    if (worker) return `${worker[1]} ${AUTOVACUUM}`;
     const backend =
       /^postgres: \S+ (\S+) \S+\(\d+\)/.exec(title) ?? /^postgres: \S+ (\S+) \[local\]/.exec(title);
     if (backend) return backend[1];
@@ -61,6 +62,16 @@ function labelFromTitle(pid) {
   } catch {
     return undefined;
   }
+}
+
+/** The suffix of an autovacuum worker's label: `<database> autovacuum worker`. */
+export const AUTOVACUUM = 'autovacuum worker';
+
+/** CPU ms per database from `byDatabase`: its client backends plus, separately, its autovacuum workers. */
+export function databaseCpuMs(byDatabase, database) {
+  const backends = byDatabase[database] ?? 0;
+  const autovacuum = byDatabase[`${database} ${AUTOVACUUM}`] ?? 0;
+  return { backends, autovacuum, total: backends + autovacuum };
 }
 
 const ms = (ticks) => (ticks * 1000) / CLOCK_TICKS;
@@ -90,7 +101,9 @@ export async function startPostgresCpu({ databaseUrl, intervalMs = 100, excludeP
   async function name(keys) {
     const pids = keys.map((key) => Number(key.split(':')[0]));
     const { rows } = await client.query(
-      'select pid, coalesce(datname, backend_type) as label from pg_stat_activity where pid = any($1)',
+      `select pid, case when backend_type = 'client backend' or datname is null
+         then coalesce(datname, backend_type) else datname || ' ' || backend_type end as label
+       from pg_stat_activity where pid = any($1)`,
       [pids],
     );
     const known = new Map(rows.map((row) => [row.pid, row.label]));

@@ -9,7 +9,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import { startPostgresCpu } from '../lib/pg-backends.mjs';
+import { databaseCpuMs, startPostgresCpu } from '../lib/pg-backends.mjs';
 import { CLOCK_TICKS, processTable, treeOf } from '../lib/proc.mjs';
 import { runChatLoad } from '../lib/k6.mjs';
 import { log } from '../lib/log.mjs';
@@ -425,8 +425,8 @@ export async function billingBurst({
       maxLagSeconds,
       cpuMsPerEvent: {
         billing: perEvent(billingCpuMs),
-        // Billing's database: its backends' CPU, those that ended during the phase included.
-        postgres: perEvent(postgres.byDatabase[database] ?? 0),
+        // Billing's database: its backends' CPU, those that ended during the phase included, and its autovacuum.
+        postgres: perEvent(databaseCpuMs(postgres.byDatabase, database).total),
         // The whole PostgreSQL server (every database, checkpointer, walwriter, …), the bench's own connections left out.
         postgresServer: perEvent(postgres.serverMs),
       },
