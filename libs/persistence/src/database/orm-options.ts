@@ -2,6 +2,7 @@ import type { AnyEntity, Constructor, EntityClass, EntitySchema, MigrationObject
 import { Migrator, type Migration } from '@mikro-orm/migrations';
 import { PostgreSqlDriver, ReflectMetadataProvider, type Options } from '@mikro-orm/postgresql';
 import { createLogger, type Logger } from '@tollgate/platform';
+import { inThreadPgliteStream } from '../pglite/pglite-connection';
 import { schemaOf, withoutSchema } from './database-url';
 
 export type EntityDefinition = EntityClass<AnyEntity> | EntitySchema;
@@ -71,6 +72,9 @@ export function migrationList(migrations: readonly MigrationClass[]): MigrationO
 
 export function buildOrmOptions(options: DatabaseOptions): Options {
   const schema = schemaOf(options.url);
+  // A PGlite started on this thread (embedded mode's bookkeeping worker) is reached in memory, each
+  // statement a call into it rather than a write and a read on a loopback socket.
+  const stream = options.embedded ? inThreadPgliteStream(options.url) : undefined;
   return {
     driver: PostgreSqlDriver,
     clientUrl: withoutSchema(options.url),
@@ -107,7 +111,7 @@ export function buildOrmOptions(options: DatabaseOptions): Options {
     driverOptions: {
       log: driverLog(options.logger),
       // A PGSSLMODE in the environment would otherwise make pg ask PGlite for TLS.
-      ...(options.embedded ? { connection: { ssl: false } } : {}),
+      ...(options.embedded ? { connection: { ssl: false, ...(stream && { stream }) } } : {}),
       // Raw SQL (migrations included) must land in the service's schema too.
       ...(schema === undefined ? {} : { searchPath: [schema] }),
     },

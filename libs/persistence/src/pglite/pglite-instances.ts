@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { inspect } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { registerInThreadPglite, unregisterInThreadPglite } from './pglite-connection';
 
 const HOST = '127.0.0.1';
 
@@ -35,7 +36,10 @@ class SharedFsBundle extends Blob {
   }
 }
 
-/** One PGlite on its data directory behind a loopback socket server, on this thread's event loop. */
+/**
+ * One PGlite on its data directory behind a loopback socket server, on this thread's event loop; a
+ * client on the same thread reaches it without the socket (`inThreadPgliteStream`).
+ */
 export interface PgliteInstance {
   db: PGlite;
   server: PGLiteSocketServer;
@@ -57,11 +61,15 @@ export async function startPgliteInstance(dataDir: string): Promise<PgliteInstan
     await db.close();
     throw error;
   }
-  return { db, server, port: Number(server.getServerConn().split(':').pop()) };
+  const port = Number(server.getServerConn().split(':').pop());
+  // A client on this thread (openDatabase, through its URL) skips the socket: pglite-connection.ts.
+  registerInThreadPglite(HOST, port, db);
+  return { db, server, port };
 }
 
 /** Closing PGlite shuts PostgreSQL down cleanly (a checkpoint), so the next start needs no recovery. */
-export async function stopPgliteInstance({ db, server }: PgliteInstance): Promise<void> {
+export async function stopPgliteInstance({ db, server, port }: PgliteInstance): Promise<void> {
+  unregisterInThreadPglite(HOST, port);
   await server.stop();
   await db.close();
 }

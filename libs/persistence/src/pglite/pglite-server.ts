@@ -25,7 +25,9 @@ export interface PgliteServersOptions {
   /**
    * `worker` (the default): a worker thread of their own. `this`: on the calling thread's event
    * loop, for a caller that is itself a worker thread off the main one (embedded mode's bookkeeping
-   * worker), whose services then reach their databases without a hop to another thread.
+   * worker), whose services then reach their databases without a hop to another thread, and without
+   * the socket: `openDatabase({ embedded: true })` on this thread talks to PGlite in memory
+   * (pglite-connection.ts).
    */
   thread?: 'worker' | 'this';
 }
