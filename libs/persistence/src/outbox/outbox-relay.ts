@@ -5,6 +5,32 @@ import { OutboxMessage } from './outbox-message.entity';
 
 /** An unpublished row as the relay reads it (id: bigint, as text). */
 type PendingRow = OutboxRow & { id: string };
+/** A row of PUBLISH_BATCH: `behind` on each (on the one row of nulls when nothing was marked). */
+type BatchRow = { behind: boolean } & ({ [K in keyof PendingRow]: null } | PendingRow);
+
+/**
+ * One round trip for what was three statements (lock the batch, count the older rows another relay
+ * holds, mark the batch published; bench/ANALYSIS.md, H39): locks the oldest unpublished rows that no
+ * other relay holds (SKIP LOCKED), and unless an older unpublished row exists (held by another relay,
+ * which must publish first), marks them published and returns them in id order. The marking commits
+ * only once the bus has taken them. Always one row at least: `behind`, with nulls when nothing was
+ * marked.
+ */
+const PUBLISH_BATCH = `
+with batch as (
+  select id from outbox_messages where published_at is null order by id limit ? for update skip locked
+), behind as (
+  select exists (
+    select 1 from outbox_messages where published_at is null and id < (select min(id) from batch)
+  ) as behind
+), marked as (
+  update outbox_messages o set published_at = now()
+  from batch where o.id = batch.id and not (select behind from behind)
+  returning o.id, o.topic, o.key, o.value, o.headers
+)
+select (select behind from behind) as behind, m.id, m.topic, m.key, m.value, m.headers
+from (select 1) as one left join marked m on true
+order by m.id`;
 
 export interface OutboxRelayLogger {
   warn(details: Record<string, unknown>, message: string): void;
@@ -202,27 +228,16 @@ export class OutboxRelay {
     return this.em.fork().transactional(async (em): Promise<BatchOutcome> => {
       // Plain rows rather than entities: the relay only reads them, and making an entity of each
       // (EntityFactory.create, the json columns' conversion) showed in billing's profile.
-      const rows: PendingRow[] = await em
+      const rows: BatchRow[] = await em
         .getConnection()
-        .execute(
-          'select id, topic, key, value, headers from outbox_messages where published_at is null order by id limit ? for update skip locked',
-          [this.batchSize],
-          'all',
-          em.getTransactionContext(),
-        );
-      const first = rows[0];
-      if (first === undefined) return { kind: 'published', count: 0 };
-      // Older rows we could not lock are being published by another relay: ours must wait for them.
-      const olderPending = await em.count(OutboxMessage, { publishedAt: null, id: { $lt: first.id } });
-      if (olderPending > 0) return { kind: 'behind-another-relay' };
-
-      await this.bus.publish(rows.map(toOutgoingEvent));
-      await em.nativeUpdate(
-        OutboxMessage,
-        { id: { $in: rows.map((row) => row.id) } },
-        { publishedAt: new Date() },
-      );
-      return { kind: 'published', count: rows.length };
+        .execute(PUBLISH_BATCH, [this.batchSize], 'all', em.getTransactionContext());
+      if (rows[0]?.behind === true) return { kind: 'behind-another-relay' };
+      const batch = rows.filter((row): row is BatchRow & PendingRow => row.id !== null);
+      if (batch.length === 0) return { kind: 'published', count: 0 };
+      // Marked in the statement above, inside this transaction: if publishing fails, the rollback
+      // unmarks them, and if the process dies first, they were never marked.
+      await this.bus.publish(batch.map(toOutgoingEvent));
+      return { kind: 'published', count: batch.length };
     });
   }
 

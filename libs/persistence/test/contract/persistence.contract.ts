@@ -218,6 +218,25 @@ export function describePersistenceContract(target: PersistenceContractTarget): 
       expect(await unpublishedCount()).toBe(0);
     });
 
+    it("publishes a batch with one statement between its transaction's begin and commit", async () => {
+      // Every statement is a round trip and a run of PostgreSQL's parser and planner (in embedded
+      // mode, in WASM on the bookkeeping thread): locking, the older-rows check and the marking are one.
+      await commitEvents([event(1), event(2)]);
+      const statements: string[] = [];
+      const knex = orm.em.getConnection().getKnex();
+      const record = ({ sql }: { sql: string }) => statements.push(sql);
+      knex.on('query', record);
+      try {
+        expect(await relay(new RecordingEventBus()).flushNow()).toBe(2);
+      } finally {
+        knex.off('query', record);
+      }
+
+      expect(statements).toHaveLength(3);
+      expect(statements[0]).toMatch(/^begin/i);
+      expect(statements[2]).toMatch(/^commit/i);
+    });
+
     it('publishes again after a crash between publishing and marking, so nothing is lost', async () => {
       const bus = new RecordingEventBus();
       await commitEvents([event(1), event(2), event(3)]);
