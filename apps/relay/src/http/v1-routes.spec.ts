@@ -111,6 +111,23 @@ describe('registerV1Routes: bodies', () => {
     },
   );
 
+  it('hands a call that names no correlation id its request id as both ids', async () => {
+    const res = await post(PATHS.openai, BODY, { 'content-type': 'application/json' });
+    expect(res.statusCode).toBe(200);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.requestId).toEqual(expect.any(String));
+    expect(seen[0]!.correlationId).toBe(seen[0]!.requestId);
+  });
+
+  it('hands a call whose correlation id is not a sane id its request id as both ids', async () => {
+    const res = await post(PATHS.openai, BODY, {
+      'content-type': 'application/json',
+      'x-correlation-id': 'not a sane id',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(seen[0]!.correlationId).toBe(seen[0]!.requestId);
+  });
+
   it.each([
     'application/json; charset=utf-8',
     'Application/JSON',

@@ -82,6 +82,43 @@ describe('UpstreamClient', () => {
     expect(upstream.requests[0]!.headers.authorization).toBe('Bearer sk-test');
   });
 
+  it('sends each call to its own URL, path and query, when URLs of one and of two origins alternate', async () => {
+    const other = new Upstream();
+    await other.start();
+    try {
+      upstream.answer((req, res) => res.end(`one ${req.url}`));
+      other.answer((req, res) => res.end(`two ${req.url}`));
+      const at = (origin: string, path: string) => ({ ...aRequest(origin), url: `${origin}${path}` });
+      const calls = [
+        at(upstream.url, '/v1/chat/completions'),
+        at(other.url, '/v1/chat/completions'),
+        at(upstream.url, '/v1beta/models/gemini-2.5-flash:generateContent?alt=sse'),
+        at(upstream.url, '/v1/chat/completions'),
+        at(other.url, '/v1/embeddings'),
+      ];
+      const answers: string[] = [];
+      for (const request of calls)
+        answers.push(await (await client.send(request, new CallAbortSource())).body.text());
+      expect(answers).toEqual([
+        'one /v1/chat/completions',
+        'two /v1/chat/completions',
+        'one /v1beta/models/gemini-2.5-flash:generateContent?alt=sse',
+        'one /v1/chat/completions',
+        'two /v1/embeddings',
+      ]);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('still sends after it was closed, on a new connection', async () => {
+    upstream.answer((req, res) => res.end(req.url));
+    await (await client.send(aRequest(upstream.url), new CallAbortSource())).body.text();
+    await client.close();
+    const again = await client.send(aRequest(upstream.url), new CallAbortSource());
+    expect(await again.body.text()).toBe('/v1/chat/completions?x=1');
+  });
+
   it("sends a streamed call's body byte for byte with its length (not chunked), call after call", async () => {
     const received: { body: string; length?: string; chunked?: string }[] = [];
     upstream.answer((req, res) => {

@@ -33,6 +33,14 @@ export class UpstreamConnectError extends Error {
   }
 }
 
+interface Destination {
+  pool: Pool;
+  /** Path and query, as undici's dispatch takes them. */
+  path: string;
+}
+
+const MAX_REMEMBERED_URLS = 4096;
+
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
@@ -42,6 +50,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEO
  */
 export class UpstreamClient {
   private readonly pools = new Map<string, Pool>();
+  private readonly destinations = new Map<string, Destination>();
 
   constructor(private readonly options: UpstreamClientOptions) {}
 
@@ -51,13 +60,12 @@ export class UpstreamClient {
    */
   send(request: UpstreamHttpRequest | UpstreamUploadRequest, abort: CallAbort): Promise<UpstreamResponse> {
     if (abort.aborted) return Promise.reject(new CallAbortedError());
-    const url = new URL(request.url);
-    const pool = this.poolFor(url.origin);
+    const { pool, path } = this.destinationOf(request.url);
     const oneShot =
       request.stream && typeof request.body === 'string' ? new OneShotBody(request.body) : undefined;
     const options: Dispatcher.DispatchOptions = {
       method: request.method,
-      path: `${url.pathname}${url.search}`,
+      path,
       headers: oneShot ? { ...request.headers, 'content-length': String(oneShot.length) } : request.headers,
       // undici takes any iterable as a body (core/request.js, isIterable); its types list streams only.
       body: oneShot ? (oneShot as unknown as Dispatcher.DispatchOptions['body']) : request.body,
@@ -70,7 +78,24 @@ export class UpstreamClient {
   async close(): Promise<void> {
     const pools = [...this.pools.values()];
     this.pools.clear();
+    this.destinations.clear();
     await Promise.all(pools.map((pool) => pool.close()));
+  }
+
+  /**
+   * The pool and path of a URL, parsed once: a channel's calls go to a handful of URLs (one per
+   * operation, or per model on Gemini's paths), and parsing one cost every call a WHATWG URL.
+   */
+  private destinationOf(href: string): Destination {
+    let destination = this.destinations.get(href);
+    if (destination === undefined) {
+      const url = new URL(href);
+      destination = { pool: this.poolFor(url.origin), path: `${url.pathname}${url.search}` };
+      // Bounded: URLs come from channels and model names, but nothing else ever forgets them.
+      if (this.destinations.size >= MAX_REMEMBERED_URLS) this.destinations.clear();
+      this.destinations.set(href, destination);
+    }
+    return destination;
   }
 
   private poolFor(origin: string): Pool {
