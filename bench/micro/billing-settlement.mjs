@@ -4,6 +4,7 @@
 // each variant of how the batch travels and each variant of the schema:
 //   shape  jsonb   one jsonb parameter read by jsonb_to_recordset (what billing did before H36)
 //          json    the same text as json, read by json_to_recordset (no jsonb tree is built)
+//          events  the decoded events as json (billing since H40), the Moscow day computed by the statement
 //          arrays  one typed array per column, read by unnest (no JSON at all)
 //   schema base    the database as given
 //          partial ledger_entries' (created_at) and (user_id, created_at) indexes only on rows that
@@ -14,7 +15,7 @@
 // billing migrated and used, with accounts (a database left by a billing bench run).
 //
 //   node bench/micro/billing-settlement.mjs --database-url postgres://…/billing_db \
-//     [--shapes jsonb,json,arrays] [--schemas base,partial] [--batch 5000] [--batches 10] [--rounds 3]
+//     [--shapes jsonb,json,arrays,events] [--schemas base,partial] [--batch 5000] [--batches 10] [--rounds 3]
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -23,7 +24,7 @@ import { databaseUrlOn, processCpuMs, withClient } from '../lib/pg-micro.mjs';
 const { values: args } = parseArgs({
   options: {
     'database-url': { type: 'string' },
-    shapes: { type: 'string', default: 'jsonb,json,arrays' },
+    shapes: { type: 'string', default: 'json,events' },
     schemas: { type: 'string', default: 'base' },
     batch: { type: 'string', default: '5000' },
     batches: { type: 'string', default: '10' },
@@ -62,6 +63,19 @@ const COLUMNS = [
   ['finish_reason', 'text'],
 ];
 const recordType = COLUMNS.map(([name, type]) => `"${name}" ${type}`).join(', ');
+const eventRecordType = COLUMNS.filter(([name]) => name !== 'day')
+  .map(([name, type]) => `"${name}" ${type}`)
+  .join(', ');
+
+/** A row as the usage consumer's schema decodes its event: `v` first, no day, no null optional fields. */
+function asDecodedEvent({ day: _day, response_id, finish_reason, ...row }) {
+  return {
+    v: 1,
+    ...row,
+    ...(response_id === null ? {} : { response_id }),
+    ...(finish_reason === null ? {} : { finish_reason }),
+  };
+}
 
 /** The "incoming" rows and how the batch becomes the statement's parameters, per shape. */
 const SHAPES = {
@@ -71,6 +85,15 @@ const SHAPES = {
   },
   json: {
     incoming: `select * from json_to_recordset($1::json) as x(${recordType})`,
+    params: (rows) => [JSON.stringify(rows)],
+  },
+  // What billing sends since H40: the decoded events as they are (no day; keys it does not name), the
+  // Moscow day worked out by the statement.
+  events: {
+    incoming: `select x.*, date '1970-01-01' + ((x."created_at" + 10800) / 86400)::integer as "day"
+      from json_to_recordset($1::json) as x(${eventRecordType})`,
+    // Built before the clock, as the consumer's decoder builds them before settlement.
+    prepare: (rows) => rows.map(asDecodedEvent),
     params: (rows) => [JSON.stringify(rows)],
   },
   arrays: {
@@ -163,7 +186,8 @@ try {
             rows: [{ pid }],
           } = await db.query('select pg_backend_pid() as pid');
           const sql = settlementSql(shape);
-          const work = Array.from({ length: batches + 1 }, () => usageRows(userIds));
+          const prepare = SHAPES[shape].prepare ?? ((rows) => rows);
+          const work = Array.from({ length: batches + 1 }, () => prepare(usageRows(userIds)));
           const run = async (rows) => {
             await db.query('begin');
             const result = await db.query(sql, SHAPES[shape].params(rows));
@@ -189,7 +213,7 @@ try {
             await db.query('begin');
             const { rows } = await db.query(
               `explain (analyze, buffers) ${sql}`,
-              SHAPES[shape].params(usageRows(userIds)),
+              SHAPES[shape].params(prepare(usageRows(userIds))),
             );
             await db.query('rollback');
             console.log(rows.map((row) => row['QUERY PLAN']).join('\n'));
