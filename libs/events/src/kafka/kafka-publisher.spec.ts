@@ -39,6 +39,23 @@ describe('KafkaPublisher', () => {
     ]);
   });
 
+  it('sends at most one produce request every 25 ms under load unless told otherwise', async () => {
+    jest.useFakeTimers({ doNotFake: ['queueMicrotask'] });
+    try {
+      const { producer, batches } = fakeProducer();
+      const publisher = new KafkaPublisher(producer);
+      await publisher.publish([{ topic: 'usage', key: '1', value: 1 }]);
+      const later = publisher.publish([{ topic: 'usage', key: '2', value: 2 }]);
+      await jest.advanceTimersByTimeAsync(24);
+      expect(batches).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      await later;
+      expect(batches).toHaveLength(2);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('sends a lone publish at once and gathers what follows within lingerMs into the next request', async () => {
     jest.useFakeTimers({ doNotFake: ['queueMicrotask'] });
     try {

@@ -6,8 +6,8 @@ import { toKafkaMessage } from './kafka-codec';
 
 export interface KafkaPublisherOptions {
   /**
-   * Least time between the starts of two produce requests (default 10 ms). A publish when none was
-   * sent that long ago goes at once; under load, publishes gather for the rest of it and share one.
+   * Least time between the starts of two produce requests (default `DEFAULT_LINGER_MS`). A publish when
+   * none was sent that long ago goes at once; under load, publishes gather for the rest of it and share one.
    */
   lingerMs?: number;
   /** Most messages in one produce request (default 2000). */
@@ -19,6 +19,16 @@ export interface KafkaPublisherOptions {
    */
   maxRequestBytes?: number;
 }
+
+/**
+ * The broker spends about as much on a produce request whatever it carries (acks -1, idempotent), so
+ * under load its cost goes by requests: at 600 events/s (bench/micro/kafka-broker-cost.mjs), 10 ms
+ * made 82-92 requests a second and cost the broker 57-62 ms/s and the publishing process 134-146;
+ * 25 ms, 39-40 requests, 37-59 and 95-114 ms/s; 50 ms, 20 requests, 24-37 (one run 92) and 81-96.
+ * What a publisher killed outright loses grows with it: under load, at most the last 25 ms of events
+ * and the request in flight (see docs/relay.md, "Usage spool").
+ */
+export const DEFAULT_LINGER_MS = 25;
 
 interface QueuedMessage {
   topic: string;
@@ -49,7 +59,7 @@ export class KafkaPublisher {
     this.maxRequestBytes = options.maxRequestBytes ?? 512 * 1024;
     this.queue = new CoalescingQueue({
       flush: (messages) => this.send(messages),
-      lingerMs: options.lingerMs ?? 10,
+      lingerMs: options.lingerMs ?? DEFAULT_LINGER_MS,
       maxBatchSize: options.maxBatchMessages ?? 2000,
     });
   }
