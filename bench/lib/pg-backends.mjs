@@ -67,11 +67,15 @@ function labelFromTitle(pid) {
 /** The suffix of an autovacuum worker's label: `<database> autovacuum worker`. */
 export const AUTOVACUUM = 'autovacuum worker';
 
-/** CPU ms per database from `byDatabase`: its client backends plus, separately, its autovacuum workers. */
+/**
+ * CPU ms of one database from `byDatabase`: `total` over every process that served it (client
+ * backends, their parallel workers, autovacuum), `autovacuum` the part of it autovacuum took.
+ */
 export function databaseCpuMs(byDatabase, database) {
-  const backends = byDatabase[database] ?? 0;
-  const autovacuum = byDatabase[`${database} ${AUTOVACUUM}`] ?? 0;
-  return { backends, autovacuum, total: backends + autovacuum };
+  let total = 0;
+  for (const [label, cpuMs] of Object.entries(byDatabase))
+    if (label === database || label.startsWith(`${database} `)) total += cpuMs;
+  return { total, autovacuum: byDatabase[`${database} ${AUTOVACUUM}`] ?? 0 };
 }
 
 const ms = (ticks) => (ticks * 1000) / CLOCK_TICKS;
@@ -81,7 +85,8 @@ const ms = (ticks) => (ticks * 1000) / CLOCK_TICKS;
  * returns `{ restart(), stop() }`: `stop()` ends the window and resolves to `{ serverMs, byDatabase,
  * unattributedMs, postmasterMs, excludedMs, seconds }` (CPU ms; `byDatabase` keyed by datname or backend
  * type). `restart()` begins the window again from now. The sampler's own connection, and the backends of
- * `excludePids` (the bench's own clients), are left out of every figure and reported as `excludedMs`.
+ * `excludePids` (the bench's own clients) with their parallel workers, are left out of every figure and
+ * reported as `excludedMs`.
  */
 export async function startPostgresCpu({ databaseUrl, intervalMs = 100, excludePids = [] }) {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -101,12 +106,15 @@ export async function startPostgresCpu({ databaseUrl, intervalMs = 100, excludeP
   async function name(keys) {
     const pids = keys.map((key) => Number(key.split(':')[0]));
     const { rows } = await client.query(
-      `select pid, case when backend_type = 'client backend' or datname is null
+      `select pid, leader_pid, case when backend_type = 'client backend' or datname is null
          then coalesce(datname, backend_type) else datname || ' ' || backend_type end as label
        from pg_stat_activity where pid = any($1)`,
       [pids],
     );
     const known = new Map(rows.map((row) => [row.pid, row.label]));
+    // A parallel worker of an excluded backend (the bench's own count) is left out with it.
+    for (const row of rows)
+      if (row.leader_pid !== null && excluded.has(row.leader_pid)) excluded.add(row.pid);
     for (const [i, key] of keys.entries()) {
       const label = known.get(pids[i]) ?? labelFromTitle(pids[i]);
       if (label) labels.set(key, label);

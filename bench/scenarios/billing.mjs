@@ -425,7 +425,8 @@ export async function billingBurst({
       maxLagSeconds,
       cpuMsPerEvent: {
         billing: perEvent(billingCpuMs),
-        // Billing's database: its backends' CPU, those that ended during the phase included, and its autovacuum.
+        // Billing's database: every process that served it (backends, those that ended during the phase
+        // included, their parallel workers, its autovacuum).
         postgres: perEvent(databaseCpuMs(postgres.byDatabase, database).total),
         // The whole PostgreSQL server (every database, checkpointer, walwriter, …), the bench's own connections left out.
         postgresServer: perEvent(postgres.serverMs),
