@@ -139,10 +139,12 @@ describe('HTTP/1.1 through an in-memory pair', () => {
   let server: Server;
   let pool: Pool;
   let connections: number;
+  let serverEnds: InMemorySocket[];
   let handler: (req: IncomingMessage, res: ServerResponse) => void;
 
   beforeEach(() => {
     connections = 0;
+    serverEnds = [];
     server = createServer((req, res) => handler(req, res));
     pool = new Pool('http://relay.internal', {
       connections: 4,
@@ -150,6 +152,7 @@ describe('HTTP/1.1 through an in-memory pair', () => {
       connect: (_options, callback) => {
         const [client, end] = InMemorySocket.pair();
         connections++;
+        serverEnds.push(end);
         server.emit('connection', end);
         // As a TCP connection would: undici does not take a socket handed over synchronously.
         process.nextTick(callback, null, client);
@@ -213,6 +216,19 @@ describe('HTTP/1.1 through an in-memory pair', () => {
     await expect(hanging.body.text()).rejects.toThrow();
     const next = await pool.request({ path: '/ok', method: 'GET' });
     expect(await next.body.text()).toBe('fine');
+    expect(connections).toBe(2);
+  });
+
+  it('closes an idle connection at both ends when keep-alive ends it, and the next call opens a new one', async () => {
+    // Under a second: Node's server announces `Keep-Alive: timeout=0` and undici lets the connection go.
+    server.keepAliveTimeout = 20;
+    handler = (_req, res) => res.end('fine');
+    const first = await pool.request({ path: '/one', method: 'GET' });
+    expect(await first.body.text()).toBe('fine');
+    const [idle] = serverEnds;
+    if (!idle!.destroyed) await new Promise((resolve) => idle!.once('close', resolve));
+    const second = await pool.request({ path: '/two', method: 'GET' });
+    expect(await second.body.text()).toBe('fine');
     expect(connections).toBe(2);
   });
 });
