@@ -68,6 +68,13 @@ describe('a PGlite on the same thread, reached without its socket', () => {
     expect(result.order).toEqual(['first commits', 'second read 2']);
   }, 120_000);
 
+  it('vacuums the tables with dead rows, which nothing else does in PGlite', async () => {
+    const result = await scenario<{ before: number; after: number }>('vacuums-dead-rows', root);
+
+    expect(result.before).toBeGreaterThanOrEqual(1_000);
+    expect(result.after).toBe(0);
+  }, 120_000);
+
   it("keeps two services' databases on one thread apart, and each one's data across a restart", async () => {
     const result = await scenario<{ kept: Record<string, number>[]; socketConnections: number }>(
       'two-databases',

@@ -12,6 +12,7 @@ import { inThreadPgliteStream } from '../../src/pglite/pglite-connection';
 import {
   startPgliteInstances,
   stopPgliteInstance,
+  vacuumDeadRows,
   type PgliteInstance,
 } from '../../src/pglite/pglite-instances';
 import { CounterSchema, Migration20261122000100CreateCounters } from './counter.fixture';
@@ -177,7 +178,39 @@ async function twoDatabases(root: string) {
   return { kept, socketConnections: socketConnections() };
 }
 
+/** Dead rows (PGlite has no autovacuum) are vacuumed away by the instance's own check. */
+async function vacuumsDeadRows(root: string) {
+  const [instance] = await startPgliteInstances([join(root, 'pg', 'billing')]);
+  const { db } = instance!;
+  const deadRows = async () =>
+    (
+      await db.query<{ dead: number }>(
+        "select n_dead_tup::int as dead from pg_stat_user_tables where relname = 'outbox'",
+      )
+    ).rows[0]!.dead;
+  await db.exec('create table outbox (id int primary key, published boolean not null default false)');
+  await db.exec('insert into outbox (id) select generate_series(1, 300)');
+  for (let round = 0; round < 5; round++) await db.exec('update outbox set published = not published');
+  // PostgreSQL publishes its table statistics at most once a second.
+  const until = async (done: (dead: number) => boolean) => {
+    const deadline = Date.now() + 20_000;
+    let dead = await deadRows();
+    while (!done(dead) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      dead = await deadRows();
+    }
+    return dead;
+  };
+  const before = await until((dead) => dead >= 1_000);
+  const stop = vacuumDeadRows(db, { intervalMs: 20, deadRows: 1_000 });
+  const after = await until((dead) => dead === 0);
+  await stop();
+  await stopPgliteInstance(instance!);
+  return { before, after };
+}
+
 const SCENARIOS: Record<string, (root: string) => Promise<unknown>> = {
+  'vacuums-dead-rows': vacuumsDeadRows,
   transactions,
   'closed-by-client': closedByClient,
   'closed-by-server': closedByServer,
