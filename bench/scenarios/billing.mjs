@@ -350,10 +350,11 @@ export async function billingBurst({
     } = await db.query('select pg_backend_pid() as pid');
     // Billing's own database (its backends, ended ones included) beside the whole server, which also
     // serves auth's, admin's and chat's databases in the bench's platform.
+    // Undefined when PostgreSQL is not on this machine (--infra env pointing elsewhere): its CPU then reads n/a.
     postgresCpu = await startPostgresCpu({
       databaseUrl: billingDatabaseUrl,
       excludePids: [benchBackend],
-    });
+    }).catch((error) => log(`billing: PostgreSQL's CPU is not measured (${error.message})`));
     let billingCpuBefore = cpuMsByPid([billingPid]);
     const burstStart = performance.now();
     let publishing;
@@ -365,7 +366,7 @@ export async function billingBurst({
       } finally {
         resumedAt = performance.now();
         billingCpuBefore = cpuMsByPid([billingPid]);
-        await postgresCpu.restart();
+        await postgresCpu?.restart();
         signalTree(billingPid, 'SIGCONT');
       }
       publishing = Promise.resolve();
@@ -397,7 +398,11 @@ export async function billingBurst({
     // Every committed event has its usage-log row (rows may trail only when an event repeats one).
     const rows = (await settledRows(db)) - rowsBefore;
     if (rows !== settled) log(`billing: ${settled} events committed but ${rows} usage-log rows written`);
-    const postgres = await postgresCpu.stop();
+    const postgres = (await postgresCpu?.stop()) ?? {
+      serverMs: Number.NaN,
+      byDatabase: {},
+      unattributedMs: 0,
+    };
     const billingCpuMs = cpuMsSince(billingCpuBefore, [billingPid]);
     const perEvent = (ms) => (settled > 0 ? ms / settled : Number.NaN);
     const publishSeconds = (published.at(-1)[0] - burstStart) / 1000;
@@ -427,7 +432,7 @@ export async function billingBurst({
         billing: perEvent(billingCpuMs),
         // Billing's database: every process that served it (backends, those that ended during the phase
         // included, their parallel workers, its autovacuum).
-        postgres: perEvent(databaseCpuMs(postgres.byDatabase, database).total),
+        postgres: postgresCpu ? perEvent(databaseCpuMs(postgres.byDatabase, database).total) : Number.NaN,
         // The whole PostgreSQL server (every database, checkpointer, walwriter, …), the bench's own connections left out.
         postgresServer: perEvent(postgres.serverMs),
       },
