@@ -6,7 +6,7 @@
 //
 //   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64] [--node-flags="--max-semi-space-size=4"]
 //                                  [--profile-dir <dir>] [--no-load] [--env NAME=VALUE ...] [--root <dir>]
-//                                  [--breakdown]
+//                                  [--breakdown] [--threads] [--profile-load]
 //
 // --node-flags starts the platform's Node with those flags (a wrapper standing in for process.execPath
 // while lib/embedded.mjs spawns it). --profile-dir writes a .cpuprofile of the platform's main thread
@@ -19,6 +19,13 @@
 // --breakdown reports where the RSS is, idle and right after the load: /proc/<pid>/smaps by kind
 // (WASM memories, the malloc heap, other anonymous memory, files) and, from every thread (a preload),
 // its V8 heap (`v8.getHeapStatistics()`, code space) and how many modules its require.cache holds.
+// --threads reports the CPU per call of each thread over the load (/proc/<pid>/task/<tid>/stat): the
+// main thread, the bookkeeping worker (its tid written by a preload) and V8's and libuv's helper
+// threads; over the load and over the load plus the 3 s after it (the worker's backlog drained), idle
+// CPU of that thread subtracted.
+// --profile-load (with --profile-dir) profiles the main thread and the bookkeeping worker over the
+// load instead of the idle window, and prints each one's self time per call grouped by component
+// (PGlite's WASM, pglite-socket, pg/knex/MikroORM, the services, the bridges, GC, socket I/O, ...).
 import {
   chmodSync,
   existsSync,
@@ -33,6 +40,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
+import { groupCpuProfile } from './micro/embedded-profile-groups.mjs';
 import { startEmbeddedTollgate } from './lib/embedded.mjs';
 import { runChatLoad } from './lib/k6.mjs';
 import { startFakeUpstream } from './lib/platform.mjs';
@@ -50,6 +58,8 @@ const { values } = parseArgs({
     env: { type: 'string', multiple: true, default: [] },
     root: { type: 'string' },
     breakdown: { type: 'boolean', default: false },
+    threads: { type: 'boolean', default: false },
+    'profile-load': { type: 'boolean', default: false },
   },
 });
 const platformEnv = values.env.map((assignment) => {
@@ -67,7 +77,41 @@ const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs',
 const logDir = mkdtempSync(join(tmpdir(), 'tollgate-embedded-memory-'));
 const nodeArgs = values['node-flags'].split(/\s+/).filter(Boolean);
 const profileDir = values['profile-dir'];
-if (profileDir) {
+const profileLoad = values['profile-load'];
+if (profileLoad && !profileDir) throw new Error('--profile-load wants --profile-dir');
+if (profileLoad) {
+  mkdirSync(profileDir, { recursive: true });
+  // Every thread (workers inherit --require) starts V8's profiler when <dir>/start appears and writes
+  // its profile when <dir>/stop does: a worker gets no signal, and is terminated without 'exit'.
+  const preload = join(logDir, 'profile-load.cjs');
+  writeFileSync(
+    preload,
+    `const { Session } = require('node:inspector');
+const { existsSync, writeFileSync } = require('node:fs');
+const { isMainThread, threadId } = require('node:worker_threads');
+const dir = ${JSON.stringify(profileDir)};
+const session = new Session();
+session.connect();
+session.post('Profiler.enable');
+session.post('Profiler.setSamplingInterval', { interval: 250 });
+let state = 'waiting';
+const poll = setInterval(() => {
+  if (state === 'waiting' && existsSync(dir + '/start')) {
+    state = 'running';
+    session.post('Profiler.start');
+  } else if (state === 'running' && existsSync(dir + '/stop')) {
+    state = 'done';
+    clearInterval(poll);
+    session.post('Profiler.stop', (error, result) => {
+      if (!error) writeFileSync(dir + '/' + (isMainThread ? 'main' : 'worker' + threadId) + '.' + process.pid + '.cpuprofile', JSON.stringify(result.profile));
+    });
+  }
+}, 50);
+poll.unref();
+`,
+  );
+  nodeArgs.push('--require', preload);
+} else if (profileDir) {
   mkdirSync(profileDir, { recursive: true });
   // The bench's profiler preload profiles a process by its SERVICE_NAME, which the embedded platform
   // must not see (every service would take it as its own name): named here, for the preload alone.
@@ -82,6 +126,47 @@ if (profileDir) {
   );
   nodeArgs.push('--require', preload);
 }
+
+const threadsDir = values.threads ? join(logDir, 'threads') : undefined;
+if (threadsDir) {
+  mkdirSync(threadsDir);
+  // Each worker thread names its tid (Node 20 leaves every thread's comm "node").
+  const preload = join(logDir, 'threads.cjs');
+  writeFileSync(
+    preload,
+    `const { isMainThread, threadId } = require('node:worker_threads');
+if (!isMainThread) {
+  const fs = require('node:fs');
+  const tid = fs.readlinkSync('/proc/thread-self').split('/').pop();
+  fs.writeFileSync(${JSON.stringify(threadsDir)} + '/' + tid, 'worker' + threadId);
+}
+`,
+  );
+  nodeArgs.push('--require', preload);
+}
+
+/** CPU ms of each thread of the platform now: main, worker<N> (named by the preload), helpers. */
+function threadCpuMs() {
+  const pid = embedded.pid;
+  const named = new Map(
+    readdirSync(threadsDir).map((tid) => [tid, readFileSync(join(threadsDir, tid), 'utf8')]),
+  );
+  const ms = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const name = Number(tid) === pid ? 'main' : (named.get(tid) ?? 'helpers');
+    ms[name] = (ms[name] ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+  }
+  return ms;
+}
+const diffMs = (after, before) =>
+  Object.fromEntries(Object.entries(after).map(([name, ms]) => [name, ms - (before[name] ?? 0)]));
 
 const breakdownDir = values.breakdown ? join(logDir, 'breakdown') : undefined;
 if (breakdownDir) {
@@ -215,11 +300,20 @@ let stopped = false;
 try {
   // Start-up and seeding settle first (the first outbox rounds, JIT, the seeding's own garbage).
   await sleep(5_000);
-  if (profileDir) writeFileSync(join(profileDir, 'start'), '');
+  if (profileDir && !profileLoad) writeFileSync(join(profileDir, 'start'), '');
+  const idleThreadsBefore = threadsDir && threadCpuMs();
   const idleCpuMsPerS = await idleCpu(idleMs);
+  const idleThreadMsPerS =
+    threadsDir &&
+    Object.fromEntries(
+      Object.entries(diffMs(threadCpuMs(), idleThreadsBefore)).map(([name, ms]) => [
+        name,
+        (ms * 1000) / idleMs,
+      ]),
+    );
   const idle = rss();
   const idleBreakdown = await breakdown('idle');
-  if (profileDir) {
+  if (profileDir && !profileLoad) {
     // The preload writes the profile when the process is told to stop.
     await embedded.stop();
     stopped = true;
@@ -242,8 +336,12 @@ try {
   }
   let load;
   let peak;
+  let threads;
+  let profiles;
   if (!values['no-load'] && !stopped) {
     const sampler = sampleRss({ embedded: embedded.pid });
+    const threadsBefore = threadsDir && threadCpuMs();
+    if (profileLoad) writeFileSync(join(profileDir, 'start'), '');
     load = await runChatLoad(
       {
         url: `${embedded.url}/v1/chat/completions`,
@@ -254,6 +352,35 @@ try {
       { vus: Number(values.vus), durationSeconds: Number(values.load) },
     );
     peak = mb(sampler.stop().embedded);
+    if (threadsDir) {
+      const served = load.served || 1;
+      const overLoad = diffMs(threadCpuMs(), threadsBefore);
+      await sleep(3_000);
+      const withDrain = diffMs(threadCpuMs(), threadsBefore);
+      const perCall = (ms) => Number((ms / served).toFixed(3));
+      threads = Object.fromEntries(
+        Object.keys(withDrain).map((name) => [
+          name,
+          {
+            load: perCall(overLoad[name] ?? 0),
+            loadAndDrain: perCall(withDrain[name] - ((idleThreadMsPerS[name] ?? 0) * 3_000) / 1000),
+            idleMsPerS: Math.round(idleThreadMsPerS[name] ?? 0),
+          },
+        ]),
+      );
+    }
+    if (profileLoad) {
+      writeFileSync(join(profileDir, 'stop'), '');
+      await sleep(2_000);
+      profiles = Object.fromEntries(
+        readdirSync(profileDir)
+          .filter((name) => name.endsWith('.cpuprofile'))
+          .map((name) => [
+            name.split('.')[0],
+            groupCpuProfile(join(profileDir, name), { calls: load.served }),
+          ]),
+      );
+    }
   }
   const afterLoadBreakdown = load ? await breakdown('after-load') : undefined;
   const afterCpuMsPerS = load ? await idleCpu(idleMs) : undefined;
@@ -279,10 +406,12 @@ try {
             p99: load.p99,
             cpuMsPerCall: load.cpu && Number(load.cpu.ownPerCall.toFixed(3)),
           },
+          ...(threads && { threadCpuMsPerCall: threads }),
         }),
         logDir,
       }),
     );
+  if (profiles) console.log(JSON.stringify({ profilesMsPerCall: profiles }, null, 1));
 } finally {
   if (!stopped) await embedded.stop();
   await upstream.stop();
