@@ -693,8 +693,8 @@ function burstDetails(label, run) {
         : 'none',
     ],
     [
-      `${label}: CPU per event, billing / its PostgreSQL backends (ms)`,
-      `${fmt(run.cpuMsPerEvent.billing, 3)} / ${fmt(run.cpuMsPerEvent.postgres, 3)}`,
+      `${label}: CPU per event, billing / its PostgreSQL database / the whole PostgreSQL server (ms)`,
+      `${fmt(run.cpuMsPerEvent.billing, 3)} / ${fmt(run.cpuMsPerEvent.postgres, 3)} / ${fmt(run.cpuMsPerEvent.postgresServer, 3)}`,
     ],
   ];
 }
