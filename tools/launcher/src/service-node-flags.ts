@@ -2,7 +2,7 @@ import type { ServiceName } from '@tollgate/contracts';
 
 /**
  * V8 flags a service's own process starts with (distributed mode; the Docker image and the manifests
- * in deploy/ pass the same through NODE_OPTIONS, which service-node-flags.spec.ts checks).
+ * in deploy/ pass the same through NODE_OPTIONS, which test/integration/deploy-config.spec.ts checks).
  *
  * Gateway and relay allocate a few short-lived objects per call and little survives: with semi-spaces
  * of 32 MB instead of V8's 16 MB they scavenge half as often for the same work. bench/hot-path-cpu.mjs,

@@ -9,6 +9,7 @@ import { chatConfigSchema } from '@tollgate/chat';
 import { gatewayConfigSchema } from '@tollgate/gateway';
 import { loadConfig } from '@tollgate/platform';
 import { relayConfigSchema } from '@tollgate/relay';
+import { serviceNodeFlags } from '../../src/service-node-flags';
 
 /**
  * No Docker engine runs here, so the deployment files are kept honest by checking them against the
@@ -24,8 +25,14 @@ const SCHEMAS: Record<string, z.AnyZodObject> = {
   chat: chatConfigSchema,
   admin: adminConfigSchema,
 };
-/** Read by the container, not by the service: the Dockerfile's CMD picks the app with it. */
-const CONTAINER_VARIABLES = new Set(['SERVICE']);
+/**
+ * Read by the container, not by the service: the Dockerfile's CMD picks the app with SERVICE, and Node
+ * takes its V8 flags from NODE_OPTIONS.
+ */
+const CONTAINER_VARIABLES = new Set(['SERVICE', 'NODE_OPTIONS']);
+/** The NODE_OPTIONS a service's container must get: the flags the distributed launcher starts it with. */
+const nodeOptionsOf = (service: string): string | undefined =>
+  serviceNodeFlags(service).join(' ') || undefined;
 
 const requiredKeys = (schema: z.AnyZodObject): string[] =>
   Object.entries(schema.shape as Record<string, z.ZodTypeAny>)
@@ -60,6 +67,7 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(env).filter((k) => !known.has(k) && !CONTAINER_VARIABLES.has(k))).toEqual([]);
       expect(requiredKeys(schema).filter((k) => !(k in env))).toEqual([]);
       expect(env.SERVICE).toBe(name);
+      expect(env.NODE_OPTIONS).toBe(nodeOptionsOf(name));
       expect(() => loadConfig(schema, env)).not.toThrow();
       expect(service?.healthcheck).toBeDefined();
     },
@@ -119,6 +127,7 @@ describe('deploy/k8s', () => {
     const env: Record<string, string> = { ...configMap, ...secret };
     for (const e of container.env ?? [])
       env[e.name] = e.value ?? secret[e.valueFrom?.secretKeyRef?.key ?? ''] ?? '';
+    expect(container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value).toBe(nodeOptionsOf(name));
     expect(() => loadConfig(SCHEMAS[name] as z.AnyZodObject, env)).not.toThrow();
     expect(container.readinessProbe.httpGet.path).toBe('/health/ready');
     expect(container.livenessProbe.httpGet.path).toBe('/health');
