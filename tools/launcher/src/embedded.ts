@@ -59,6 +59,9 @@ async function databaseServices(): Promise<readonly [BackendService, StartServic
 /** `TOLLGATE_EMBEDDED_WORKER=0` runs every service on the main thread (PGlite still in a worker). */
 export const EMBEDDED_WORKER_ENV = 'TOLLGATE_EMBEDDED_WORKER';
 
+/** `TOLLGATE_EMBEDDED_MEMORY_HOP=0`: the gateway reaches the main thread's services over TCP loopback. */
+export const EMBEDDED_MEMORY_HOP_ENV = 'TOLLGATE_EMBEDDED_MEMORY_HOP';
+
 /**
  * The whole platform in one process, laid out as in production: every service on its own loopback
  * port with its own database (a PGlite instance each), the gateway in front. The bus is in-process
@@ -181,8 +184,11 @@ export async function startEmbedded({
     // The gateway reaches the services on this thread (relay, and with TOLLGATE_EMBEDDED_WORKER=0 all of
     // them) over in-memory connections: HTTP/1.1 as over TCP, without a kernel socket or a descriptor
     // at either end. Those in the bookkeeping worker, over TCP loopback.
+    // TOLLGATE_EMBEDDED_MEMORY_HOP=0 keeps TCP loopback, to compare the two (bench/ANALYSIS.md, H38).
     const inProcessBackends = Object.fromEntries(
-      services.flatMap((service) => (service.connect ? [[service.name, () => service.connect!()]] : [])),
+      env[EMBEDDED_MEMORY_HOP_ENV] === '0'
+        ? []
+        : services.flatMap((service) => (service.connect ? [[service.name, () => service.connect!()]] : [])),
     ) as GatewayStartOptions['inProcessBackends'];
     const gateway = await startGateway(
       {
