@@ -129,13 +129,18 @@ async function main() {
   const [relayPort, gatewayPort] = [await freePort(), await freePort()];
   const relayUrl = `http://127.0.0.1:${relayPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const common = { ...commonServiceEnv(secrets), BENCH_CPU_PROFILE_DIR: profileDir, nodeArgs: preload };
+  const common = { ...commonServiceEnv(secrets), BENCH_CPU_PROFILE_DIR: profileDir };
+  // The V8 flags the distributed launcher starts each with (none in a checkout from before c436801).
+  const { serviceNodeFlags = () => [] } = requireFromRoot('@tollgate/launcher');
+  const nodeArgsOf = (service) => [...serviceNodeFlags(service), ...preload];
   const relay = startProcess('relay', join(ROOT, 'apps/relay/dist/main.js'), [], {
     ...common,
+    nodeArgs: nodeArgsOf('relay'),
     ...relayEnv({ port: relayPort, spoolDir: join(workDir, 'spool') }),
   });
   const gateway = startProcess('gateway', join(ROOT, 'apps/gateway/dist/main.js'), [], {
     ...common,
+    nodeArgs: nodeArgsOf('gateway'),
     ...gatewayEnv({ port: gatewayPort, relayUrl }),
   });
   const bus = new KafkaEventBus({ brokers: process.env.KAFKA_BROKERS.split(','), clientId: `hpc-${runId}` });
