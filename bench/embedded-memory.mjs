@@ -76,6 +76,12 @@ const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs',
 
 const logDir = mkdtempSync(join(tmpdir(), 'tollgate-embedded-memory-'));
 const nodeArgs = values['node-flags'].split(/\s+/).filter(Boolean);
+/** Writes a preload script into the log directory and starts the platform's Node with it. */
+function addPreload(name, source) {
+  const file = join(logDir, name);
+  writeFileSync(file, source);
+  nodeArgs.push('--require', file);
+}
 const profileDir = values['profile-dir'];
 const profileLoad = values['profile-load'];
 if (profileLoad && !profileDir) throw new Error('--profile-load wants --profile-dir');
@@ -83,9 +89,8 @@ if (profileLoad) {
   mkdirSync(profileDir, { recursive: true });
   // Every thread (workers inherit --require) starts V8's profiler when <dir>/start appears and writes
   // its profile when <dir>/stop does: a worker gets no signal, and is terminated without 'exit'.
-  const preload = join(logDir, 'profile-load.cjs');
-  writeFileSync(
-    preload,
+  addPreload(
+    'profile-load.cjs',
     `const { Session } = require('node:inspector');
 const { existsSync, writeFileSync } = require('node:fs');
 const { isMainThread, threadId } = require('node:worker_threads');
@@ -110,30 +115,26 @@ const poll = setInterval(() => {
 poll.unref();
 `,
   );
-  nodeArgs.push('--require', preload);
 } else if (profileDir) {
   mkdirSync(profileDir, { recursive: true });
   // The bench's profiler preload profiles a process by its SERVICE_NAME, which the embedded platform
   // must not see (every service would take it as its own name): named here, for the preload alone.
   // PGlite's worker thread inherits the --require; it keeps its name (its own copy of the
   // environment, no service there), which names its profile file apart from the main thread's.
-  const preload = join(logDir, 'profile-embedded.cjs');
-  writeFileSync(
-    preload,
+  addPreload(
+    'profile-embedded.cjs',
     `if (require('node:worker_threads').isMainThread) {\n` +
       `  process.env.SERVICE_NAME = 'embedded';\n  require(${JSON.stringify(PROFILER_PRELOAD)});\n  delete process.env.SERVICE_NAME;\n` +
       `} else {\n  process.env.SERVICE_NAME = '${PGLITE_WORKER}';\n  require(${JSON.stringify(PROFILER_PRELOAD)});\n}\n`,
   );
-  nodeArgs.push('--require', preload);
 }
 
 const threadsDir = values.threads ? join(logDir, 'threads') : undefined;
 if (threadsDir) {
   mkdirSync(threadsDir);
   // Each worker thread names its tid (Node 20 leaves every thread's comm "node").
-  const preload = join(logDir, 'threads.cjs');
-  writeFileSync(
-    preload,
+  addPreload(
+    'threads.cjs',
     `const { isMainThread, threadId } = require('node:worker_threads');
 if (!isMainThread) {
   const fs = require('node:fs');
@@ -142,7 +143,6 @@ if (!isMainThread) {
 }
 `,
   );
-  nodeArgs.push('--require', preload);
 }
 
 /** CPU ms of each thread of the platform now: main, worker<N> (named by the preload), helpers. */
@@ -172,9 +172,8 @@ const breakdownDir = values.breakdown ? join(logDir, 'breakdown') : undefined;
 if (breakdownDir) {
   mkdirSync(breakdownDir);
   // Every thread (workers inherit --require) answers a broadcast with its V8 heap and its modules.
-  const preload = join(logDir, 'breakdown.cjs');
-  writeFileSync(
-    preload,
+  addPreload(
+    'breakdown.cjs',
     `const { BroadcastChannel, isMainThread, threadId } = require('node:worker_threads');
 const v8 = require('node:v8');
 const fs = require('node:fs');
@@ -202,7 +201,6 @@ channel.onmessage = (event) => write(event.data);
 if (isMainThread) process.on('SIGUSR2', () => { const label = fs.readFileSync(${JSON.stringify(join(breakdownDir, 'label'))}, 'utf8'); channel.postMessage(label); write(label); });
 `,
   );
-  nodeArgs.push('--require', preload);
 }
 
 /** RSS of one process by kind of mapping, MB, from /proc/<pid>/smaps. */

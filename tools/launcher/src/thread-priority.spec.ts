@@ -9,6 +9,8 @@ function niceOf(threadPath: string): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
 
+// Skipped elsewhere on purpose: a per-thread nice value and /proc/thread-self are Linux's, and
+// lowerThisThreadPriority does nothing on other systems (CI and production images run Linux).
 const onLinux = process.platform === 'linux' ? it : it.skip;
 
 describe('lowerThisThreadPriority', () => {
