@@ -9,7 +9,13 @@ import {
   type ChatMessageView,
   type ChatStreamEvent,
 } from '@tollgate/contracts';
-import { eventually, freePort, startFakeUpstream, type FakeUpstream } from '@tollgate/testing';
+import {
+  eventually,
+  freePort,
+  seedModelThroughAdmin,
+  startFakeUpstream,
+  type FakeUpstream,
+} from '@tollgate/testing';
 import { Browser } from './support/accounts-browser';
 import { startEmbedded, type EmbeddedRun } from './support/embedded-run';
 
@@ -120,33 +126,11 @@ describe('the online chat in embedded mode', () => {
     );
     admin = new Browser(base);
     expect((await admin.signIn(root.username, root.password)).status).toBe(200);
-    const price = await admin.call(`/api/pricing/models/${MODEL}`, {
-      method: 'PUT',
-      body: {
-        provider: 'openai',
-        input_price: '0.15',
-        output_price: '0.6',
-        cached_input_price: '0.075',
-        context_window: 128_000,
-        intelligence: 3,
-        speed: 4,
-        sota: false,
-        deprecated: false,
-      },
+    await seedModelThroughAdmin((path, method, body) => admin.call(path, { method, body }), {
+      model: MODEL,
+      upstreamUrl: upstream.url,
+      channelName: 'embedded upstream',
     });
-    expect(price.status).toBe(200);
-    const channel = await admin.call('/api/channel/', {
-      body: {
-        type: 1,
-        name: 'embedded upstream',
-        key: 'sk-fake-openai-key',
-        base_url: upstream.url,
-        models: MODEL,
-        model_mapping: JSON.stringify({ [MODEL]: 'gpt-4o-mini' }),
-        group: 'default',
-      },
-    });
-    expect(channel.status).toBe(200);
   });
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import OpenAI from 'openai';
 import { TokenStatus, type AdminUserView, type TokenKey, type TokenView } from '@tollgate/contracts';
-import { eventually, startFakeUpstream, type FakeUpstream } from '@tollgate/testing';
+import { eventually, seedModelThroughAdmin, startFakeUpstream, type FakeUpstream } from '@tollgate/testing';
 import { Browser } from '../support/accounts-browser';
 import type { AccountsPlatform } from '../support/accounts-platform';
 
@@ -29,33 +29,11 @@ export function apiKeys(platform: () => AccountsPlatform): void {
       // A model of this run only, so no other run's channel on the shared broker can serve it.
       model = `acc-${tollgate.runId}`;
       root = await tollgate.signedInRoot();
-      const price = await root.call(`/api/pricing/models/${model}`, {
-        method: 'PUT',
-        body: {
-          provider: 'openai',
-          input_price: '0.15',
-          output_price: '0.6',
-          cached_input_price: '0.075',
-          context_window: 128_000,
-          intelligence: 3,
-          speed: 4,
-          sota: false,
-          deprecated: false,
-        },
+      await seedModelThroughAdmin((path, method, body) => root.call(path, { method, body }), {
+        model,
+        upstreamUrl: upstream.url,
+        channelName: `e2e accounts ${tollgate.runId}`,
       });
-      expect(price.status).toBe(200);
-      const channel = await root.call('/api/channel/', {
-        body: {
-          type: 1,
-          name: `e2e accounts ${tollgate.runId}`,
-          key: 'sk-fake-openai-key',
-          base_url: upstream.url,
-          models: model,
-          model_mapping: JSON.stringify({ [model]: 'gpt-4o-mini' }),
-          group: 'default',
-        },
-      });
-      expect(channel.status).toBe(200);
 
       user = await aFundedUser();
     });

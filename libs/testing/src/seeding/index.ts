@@ -1,4 +1,10 @@
 export {
+  FAKE_UPSTREAM_PRICE,
+  seedModelThroughAdmin,
+  type AdminCall,
+  type AdminModelSeed,
+} from './admin-seed';
+export {
   publishFakeUpstreamCatalogue,
   setBalanceThroughBilling,
   type BalanceSetting,

@@ -11,6 +11,7 @@ import {
 import type { EventBus } from '@tollgate/events';
 import { deriveKey, SecretBox, SERVICE_TOKEN_HEADER, ServiceTokenSigner } from '@tollgate/platform';
 import { DEFAULT_FAKE_UPSTREAM_KEYS } from '../fake-upstream';
+import { FAKE_UPSTREAM_PRICE } from './admin-seed';
 import { eventually } from '../service-harness';
 
 export interface FakeUpstreamCatalogue {
@@ -56,11 +57,7 @@ export async function publishFakeUpstreamCatalogue(
     v: 1,
     kind: 'model',
     model,
-    provider: 'openai',
-    input_price: '0.15',
-    output_price: '0.6',
-    cached_input_price: '0.075',
-    context_window: 128_000,
+    ...FAKE_UPSTREAM_PRICE,
     updated_at: now,
   };
   await bus.publish([

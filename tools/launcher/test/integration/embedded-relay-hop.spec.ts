@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, startFakeUpstream, TEST_OPERATOR_ENV, type FakeUpstream } from '@tollgate/testing';
+import {
+  eventually,
+  seedModelThroughAdmin,
+  startFakeUpstream,
+  TEST_OPERATOR_ENV,
+  type AdminCall,
+  type FakeUpstream,
+} from '@tollgate/testing';
 
 jest.setTimeout(240_000);
 
@@ -129,38 +136,9 @@ describe('embedded mode: the gateway→relay hop in memory', () => {
     relayPort = Number(/relay on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)![1]);
 
     const admin = await signIn(base, root.username, root.password);
-    for (const [model, upstream] of [
-      [FAST, fast],
-      [SLOW, slow],
-    ] as const) {
-      const price = await admin(`/api/pricing/models/${model}`, {
-        method: 'PUT',
-        body: {
-          provider: 'openai',
-          input_price: '0.15',
-          output_price: '0.6',
-          cached_input_price: '0.075',
-          context_window: 128_000,
-          intelligence: 3,
-          speed: 4,
-          sota: false,
-          deprecated: false,
-        },
-      });
-      expect(price.status).toBe(200);
-      const channel = await admin('/api/channel/', {
-        body: {
-          type: 1,
-          name: model,
-          key: 'sk-fake-openai-key',
-          base_url: upstream.url,
-          models: model,
-          model_mapping: JSON.stringify({ [model]: 'gpt-4o-mini' }),
-          group: 'default',
-        },
-      });
-      expect(channel.status).toBe(200);
-    }
+    const operator: AdminCall = (path, method, body) => admin(path, { method, body });
+    await seedModelThroughAdmin(operator, { model: FAST, upstreamUrl: fast.url });
+    await seedModelThroughAdmin(operator, { model: SLOW, upstreamUrl: slow.url });
     const username = `u${randomBytes(5).toString('hex')}`;
     const created = await admin('/api/user/', { body: { username, password: PASSWORD } });
     expect(created.status).toBe(200);
