@@ -72,11 +72,21 @@ async function withStartRetries(start) {
 
 /**
  * Starts every service, seeds the bench customer and waits until a call through the gateway works.
- * `extraEnv` reaches every service (e.g. NODE_OPTIONS for --cpu-prof).
+ * `extraEnv` reaches every service (e.g. NODE_OPTIONS for --cpu-prof); `root` is the checkout whose
+ * build runs (this one unless a micro bench compares builds); `readyTimeoutMs` is the launcher's.
  */
-export async function startTollgate({ infra, upstreamUrl, workers, logDir, runId, extraEnv = {} }) {
-  const { startDistributed } = workspacePackage('@tollgate/launcher');
-  const { KafkaEventBus } = workspacePackage('@tollgate/events');
+export async function startTollgate({
+  infra,
+  upstreamUrl,
+  workers,
+  logDir,
+  runId,
+  extraEnv = {},
+  root: checkout = REPO_ROOT,
+  readyTimeoutMs,
+}) {
+  const { startDistributed } = workspacePackage('@tollgate/launcher', checkout);
+  const { KafkaEventBus } = workspacePackage('@tollgate/events', checkout);
   const internalSecret = randomBytes(32).toString('hex');
   const encryptionKey = randomBytes(32).toString('base64');
   const root = {
@@ -86,7 +96,7 @@ export async function startTollgate({ infra, upstreamUrl, workers, logDir, runId
   log(`starting Tollgate (distributed; gateway and relay with ${workers} worker(s) each)`);
   const start = () =>
     startDistributed({
-      repoRoot: REPO_ROOT,
+      repoRoot: checkout,
       env: {
         TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
         TOLLGATE_ENCRYPTION_KEY: encryptionKey,
@@ -106,6 +116,7 @@ export async function startTollgate({ infra, upstreamUrl, workers, logDir, runId
       kafkaBrokers: infra.KAFKA_BROKERS,
       databasePrefix: `bench_${runId}`,
       logDir,
+      ...(readyTimeoutMs === undefined ? {} : { readyTimeoutMs }),
     });
   const platform = await withStartRetries(start);
   const bus = new KafkaEventBus({ brokers: infra.KAFKA_BROKERS.split(','), clientId: `bench-${runId}` });
