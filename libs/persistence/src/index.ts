@@ -1,4 +1,9 @@
-export { startPgliteServer, startPgliteServers, type PgliteServer } from './pglite/pglite-server';
+export {
+  startPgliteServer,
+  startPgliteServers,
+  type PgliteDatabase,
+  type PgliteServer,
+} from './pglite/pglite-server';
 export { openDatabase, type Database } from './database/open-database';
 export {
   buildOrmOptions,

@@ -1,5 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { BackendService } from '@tollgate/contracts';
+import type { PgliteDatabase } from '@tollgate/persistence';
 import type { Env } from '@tollgate/runtime';
 
 /** The services the bookkeeping worker runs, in start order: those with a database. */
@@ -12,8 +13,11 @@ export const BOOKKEEPING_SERVICES = [
 export type BookkeepingService = (typeof BOOKKEEPING_SERVICES)[number];
 
 export interface BookkeepingWorkerData {
-  /** Each service's PGlite data directory, in the order of BOOKKEEPING_SERVICES. */
-  pgDataDirs: string[];
+  /**
+   * Each service's PGlite database (data directory, and its schema when the services share one
+   * cluster), in the order of BOOKKEEPING_SERVICES: `prepareServiceDatabases`.
+   */
+  pgDataDirs: PgliteDatabase[];
   /** The main thread's event bus and key-value store, served over these ports. */
   busPort: MessagePort;
   kvPort: MessagePort;

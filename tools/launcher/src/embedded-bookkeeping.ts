@@ -2,6 +2,7 @@ import { extname, join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { serveEventBus, type EventBus } from '@tollgate/events';
 import { serveKvStore, type KvStore } from '@tollgate/kv';
+import type { PgliteDatabase } from '@tollgate/persistence';
 import type { Env, RunningService } from '@tollgate/runtime';
 import {
   BOOKKEEPING_SERVICES,
@@ -32,7 +33,8 @@ export interface BookkeepingWorker {
 }
 
 export interface BookkeepingWorkerOptions {
-  pgDataDirs: string[];
+  /** Each service's database, in the order of BOOKKEEPING_SERVICES (`prepareServiceDatabases`). */
+  pgDataDirs: PgliteDatabase[];
   bus: EventBus;
   kv: KvStore;
   logLevel: string | undefined;

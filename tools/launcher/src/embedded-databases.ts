@@ -2,33 +2,56 @@ import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { PgliteServer } from '@tollgate/persistence';
+import type { PgliteDatabase, PgliteServer } from '@tollgate/persistence';
 
 const run = promisify(execFile);
 
+/** The one PGlite cluster of a data directory's services, each in a schema named after it. */
+export const SHARED_CLUSTER = 'platform';
+
 /**
- * A PGlite database for each service under `<pgDir>/<service>`, all served from one worker thread
- * (`startPgliteServers`), in the order of `services`.
+ * Each service's database, in the order of `services`, on PGlites of this thread
+ * (`TOLLGATE_EMBEDDED_WORKER=0`: the services run on this thread too). On this thread, not in
+ * PGlite's own worker: the services share one cluster, and only the in-thread connections keep
+ * their sessions apart (pglite-socket runs every client on PGlite's one session).
  */
 export async function startServiceDatabases(
   pgDir: string,
   services: readonly string[],
+  log?: (line: string) => void,
 ): Promise<PgliteServer[]> {
   // Loaded only with TOLLGATE_EMBEDDED_WORKER=0: the bookkeeping worker loads the persistence library
   // (and MikroORM with it) itself, and the main thread need not hold a second copy.
   const { startPgliteServers } = await import('@tollgate/persistence');
-  return startPgliteServers(await prepareServiceDatabases(pgDir, services));
+  return startPgliteServers(await prepareServiceDatabases(pgDir, services, log), { thread: 'this' });
 }
 
 /**
- * The data directory of each service's database, `<pgDir>/<service>` in the order of `services`,
- * created when missing. Creating a cluster (initdb) is the slow part of a first start, so it runs
- * once into `<pgDir>/.initdb` and each service's directory starts as a copy of that freshly
- * initialised, cleanly shut down cluster.
+ * Each service's database, in the order of `services`: one cluster, `<pgDir>/platform`, with a
+ * schema per service (each instance past the first cost ~25–30 MB of WASM memory and file system).
+ * A data directory from before (`<pgDir>/<service>`, one cluster each, tables in `public`) keeps
+ * that layout, said once in the log: its data is not moved.
+ *
+ * Missing clusters are created. Creating one (initdb) is the slow part of a first start, so it runs
+ * once into `<pgDir>/.initdb` and a cluster starts as a copy of that freshly initialised, cleanly
+ * shut down one.
  */
-export async function prepareServiceDatabases(pgDir: string, services: readonly string[]): Promise<string[]> {
-  const dataDirs = services.map((service) => join(pgDir, service));
-  for (const dataDir of dataDirs) {
+export async function prepareServiceDatabases(
+  pgDir: string,
+  services: readonly string[],
+  log: (line: string) => void = (line) => console.log(`  ${line}`),
+): Promise<PgliteDatabase[]> {
+  const legacy = services.filter((service) => existsSync(join(pgDir, service, 'PG_VERSION')));
+  if (legacy.length > 0)
+    log(
+      `PGlite: ${pgDir} has a database per service (${legacy.join(', ')}), the layout before one ` +
+        `shared cluster; kept as it is (a new data directory uses ~80 MB less).`,
+    );
+  const databases: PgliteDatabase[] =
+    legacy.length > 0
+      ? services.map((service) => ({ dataDir: join(pgDir, service) }))
+      : services.map((service) => ({ dataDir: join(pgDir, SHARED_CLUSTER), schema: service }));
+  for (const dataDir of new Set(databases.map(({ dataDir }) => dataDir))) {
     if (existsSync(join(dataDir, 'PG_VERSION'))) continue;
     const template = join(pgDir, '.initdb');
     if (!existsSync(join(template, 'PG_VERSION'))) {
@@ -41,7 +64,7 @@ export async function prepareServiceDatabases(pgDir: string, services: readonly 
     rmSync(dataDir, { recursive: true, force: true });
     cpSync(template, dataDir, { recursive: true });
   }
-  return dataDirs;
+  return databases;
 }
 
 const INITDB = `

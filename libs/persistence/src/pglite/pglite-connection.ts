@@ -1,17 +1,38 @@
 import { Duplex } from 'node:stream';
 import type { PGlite } from '@electric-sql/pglite';
+import { assertIdentifier, schemaOf } from '../database/database-url';
 
-/** Simple Query "ROLLBACK": what a connection closed inside its transaction leaves behind. */
-const ROLLBACK = (() => {
-  const sql = Buffer.from('ROLLBACK\0');
-  const message = Buffer.alloc(5 + sql.length);
+/** A Simple Query message. */
+function simpleQuery(sql: string): Buffer {
+  const text = Buffer.from(`${sql}\0`);
+  const message = Buffer.alloc(5 + text.length);
   message.write('Q', 0);
-  message.writeInt32BE(4 + sql.length, 1);
-  sql.copy(message, 5);
+  message.writeInt32BE(4 + text.length, 1);
+  text.copy(message, 5);
   return message;
-})();
+}
+
+/** What a connection closed inside its transaction leaves behind. */
+const ROLLBACK = simpleQuery('ROLLBACK');
 /** Terminate ('X'): the client is leaving; PGlite has no session to end. */
 const TERMINATE = 0x58;
+
+/**
+ * The connection whose session state each PGlite's one session holds (the last to run on it). On
+ * globalThis, as the registry below, so that every copy of the library a thread loads sees it.
+ */
+const SESSION_OWNERS = Symbol.for('tollgate.persistence.pglite-session-owners');
+const sessionOwners = ((globalThis as { [SESSION_OWNERS]?: WeakMap<PGlite, PgliteConnection> })[
+  SESSION_OWNERS
+] ??= new WeakMap());
+
+/**
+ * Tells the connections that something else changed `db`'s session state (a statement run on it
+ * directly that sets something): the next exchange of any connection puts its own back first.
+ */
+export function forgetPgliteSession(db: PGlite): void {
+  sessionOwners.delete(db);
+}
 
 /**
  * One PostgreSQL protocol connection to a PGlite on this thread, as the socket `pg.Client` talks
@@ -24,6 +45,15 @@ const TERMINATE = 0x58;
  * A connection holds PGlite's query lock from its first statement while a transaction of its is
  * open, so nothing else on the thread (another connection, a pglite-socket client) runs inside it;
  * closed by either side with a transaction open, it rolls that transaction back and lets go.
+ *
+ * PGlite has ONE backend session for all its connections (several services' schemas in one cluster,
+ * in embedded mode). So a connection's session starts afresh, with its schema as its search_path,
+ * whenever another connection used the session since its own last exchange: `DISCARD ALL` (session
+ * settings, temporary tables, prepared statements, advisory locks, LISTEN) and, with a schema,
+ * `SET search_path`. Nothing one connection sets outside a transaction is seen by another; in
+ * exchange, a connection keeps its own session settings, named prepared statements or advisory
+ * locks only until another connection runs (knex and MikroORM use none of them beyond the
+ * search_path, which is restored).
  */
 export class PgliteConnection extends Duplex {
   private pending: Buffer[] = [];
@@ -33,11 +63,21 @@ export class PgliteConnection extends Duplex {
   /** Set while this connection holds PGlite's query lock (a transaction of its is open). */
   private releaseLock: (() => void) | undefined;
 
+  /** What puts the session back to this connection's: `DISCARD ALL`, then its search_path. */
+  private readonly sessionReset: Buffer;
+
   constructor(
     private readonly db: PGlite,
     private readonly onClosed: (connection: PgliteConnection) => void = () => undefined,
+    /** Its search_path; PostgreSQL's default when omitted. */
+    schema?: string,
   ) {
     super({ allowHalfOpen: false });
+    const reset = [simpleQuery('DISCARD ALL')];
+    // Two messages, not one query of two statements: DISCARD ALL refuses to run in a transaction block.
+    if (schema !== undefined)
+      reset.push(simpleQuery(`SET search_path TO "${assertIdentifier(schema, 'Schema')}"`));
+    this.sessionReset = Buffer.concat(reset);
   }
 
   // The part of net.Socket's surface that pg's Connection calls.
@@ -110,6 +150,11 @@ export class PgliteConnection extends Duplex {
     await this.lock();
     const replies: Buffer[] = [];
     try {
+      if (sessionOwners.get(this.db) !== this) {
+        // Holding the lock, no transaction is open: another connection's (or none) ended before it.
+        await this.db.execProtocolRawStream(this.sessionReset, { onRawData: () => 0 });
+        sessionOwners.set(this.db, this);
+      }
       // The data handed to onRawData is a view of PGlite's buffer, reused by its next reply: copied.
       await this.db.execProtocolRawStream(message, { onRawData: (data) => replies.push(Buffer.from(data)) });
     } catch (error) {
@@ -161,9 +206,9 @@ interface InThreadPglite {
 }
 
 /**
- * The PGlite instances started on this thread, by `host:port` of their socket server. On globalThis
- * under a registered symbol rather than in this module, so that every copy of the library a thread
- * loads sees the same ones.
+ * The PGlite instances started on this thread, by the `host:port` of their URL. On globalThis under
+ * a registered symbol rather than in this module, so that every copy of the library a thread loads
+ * sees the same ones.
  */
 const REGISTRY = Symbol.for('tollgate.persistence.in-thread-pglite');
 function registry(): Map<string, InThreadPglite> {
@@ -171,14 +216,32 @@ function registry(): Map<string, InThreadPglite> {
   return (holder[REGISTRY] ??= new Map());
 }
 
-/** Makes the PGlite served at `host:port` reachable without its socket from this thread. */
-export function registerInThreadPglite(host: string, port: number, db: PGlite): void {
-  registry().set(`${host}:${port}`, { db, connections: new Set() });
+const COUNTER = Symbol.for('tollgate.persistence.in-thread-pglite-count');
+const keyOf = (url: string): string => {
+  const { hostname, port } = new URL(url);
+  return `${hostname}:${port}`;
+};
+
+/**
+ * Makes `db` reachable from this thread, in memory, at `url` (its socket server's, or a URL no
+ * socket answers: `inThreadPgliteUrl`).
+ */
+export function registerInThreadPglite(url: string, db: PGlite): void {
+  registry().set(keyOf(url), { db, connections: new Set() });
 }
 
-/** Forgets the PGlite at `host:port` and closes the connections still open to it. */
-export function unregisterInThreadPglite(host: string, port: number): void {
-  const key = `${host}:${port}`;
+/**
+ * A URL for a PGlite reached only in memory, from this thread: its host is under `.invalid`, which
+ * never resolves, so a client anywhere else fails to connect rather than reaching some server.
+ */
+export function inThreadPgliteUrl(): string {
+  const holder = globalThis as { [COUNTER]?: number };
+  const n = (holder[COUNTER] = (holder[COUNTER] ?? 0) + 1);
+  return `postgres://postgres:postgres@pglite-${n}.in-thread.invalid/postgres`;
+}
+/** Forgets the PGlite at `url` and closes the connections still open to it. */
+export function unregisterInThreadPglite(url: string): void {
+  const key = keyOf(url);
   const entry = registry().get(key);
   registry().delete(key);
   for (const connection of entry?.connections ?? []) connection.destroy();
@@ -189,11 +252,14 @@ export function unregisterInThreadPglite(host: string, port: number): void {
  * new in-thread connection; undefined for any other URL (a server, or a PGlite on another thread).
  */
 export function inThreadPgliteStream(url: string): (() => Duplex) | undefined {
-  const { hostname, port } = new URL(url);
-  const entry = registry().get(`${hostname}:${port}`);
+  const entry = registry().get(keyOf(url));
   if (entry === undefined) return undefined;
   return () => {
-    const connection = new PgliteConnection(entry.db, (closed) => entry.connections.delete(closed));
+    const connection = new PgliteConnection(
+      entry.db,
+      (closed) => entry.connections.delete(closed),
+      schemaOf(url),
+    );
     entry.connections.add(connection);
     return connection;
   };

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { inspect } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { registerInThreadPglite, unregisterInThreadPglite } from './pglite-connection';
+import { inThreadPgliteUrl, registerInThreadPglite, unregisterInThreadPglite } from './pglite-connection';
 
 const HOST = '127.0.0.1';
 
@@ -82,17 +82,32 @@ export function vacuumDeadRows(
 }
 
 /**
- * One PGlite on its data directory behind a loopback socket server, on this thread's event loop; a
- * client on the same thread reaches it without the socket (`inThreadPgliteStream`).
+ * One PGlite on its data directory, on this thread's event loop, reached by a client on the same
+ * thread without a socket (`inThreadPgliteStream`) and, unless started without one, by anyone else
+ * through a loopback socket server (pglite-socket).
  */
 export interface PgliteInstance {
   db: PGlite;
-  server: PGLiteSocketServer;
-  port: number;
+  /** `postgres://postgres:postgres@<host>:<port>/postgres`: its socket server's, or an in-thread one. */
+  url: string;
+  server: PGLiteSocketServer | undefined;
   stopVacuuming: () => Promise<void>;
 }
 
-export async function startPgliteInstance(dataDir: string): Promise<PgliteInstance> {
+export interface PgliteInstanceOptions {
+  /**
+   * Serve it on a loopback socket too (the default). pglite-socket runs every client's messages on
+   * PGlite's one session, one message at a time: a client's SET, or its statements between another
+   * one's, would be the other clients' too. Without it, the in-thread connections are the only way
+   * in, and they keep each connection's session apart (pglite-connection.ts).
+   */
+  socket?: boolean;
+}
+
+export async function startPgliteInstance(
+  dataDir: string,
+  { socket = true }: PgliteInstanceOptions = {},
+): Promise<PgliteInstance> {
   // PGlite creates only the last folder of its data directory.
   await mkdir(dirname(dataDir), { recursive: true });
   const db = await PGlite.create({
@@ -100,24 +115,28 @@ export async function startPgliteInstance(dataDir: string): Promise<PgliteInstan
     startParams: [...PGlite.defaultStartParams, ...MEMORY_PARAMS],
     fsBundle: new SharedFsBundle([]),
   });
-  const server = new PGLiteSocketServer({ db, host: HOST, port: 0 });
-  try {
-    await server.start();
-  } catch (error) {
-    await db.close();
-    throw error;
+  let server: PGLiteSocketServer | undefined;
+  let url = inThreadPgliteUrl();
+  if (socket) {
+    server = new PGLiteSocketServer({ db, host: HOST, port: 0 });
+    try {
+      await server.start();
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+    url = `postgres://postgres:postgres@${server.getServerConn()}/postgres`;
   }
-  const port = Number(server.getServerConn().split(':').pop());
   // A client on this thread (openDatabase, through its URL) skips the socket: pglite-connection.ts.
-  registerInThreadPglite(HOST, port, db);
-  return { db, server, port, stopVacuuming: vacuumDeadRows(db) };
+  registerInThreadPglite(url, db);
+  return { db, url, server, stopVacuuming: vacuumDeadRows(db) };
 }
 
 /** Closing PGlite shuts PostgreSQL down cleanly (a checkpoint), so the next start needs no recovery. */
-export async function stopPgliteInstance({ db, server, port, stopVacuuming }: PgliteInstance): Promise<void> {
+export async function stopPgliteInstance({ db, url, server, stopVacuuming }: PgliteInstance): Promise<void> {
   await stopVacuuming();
-  unregisterInThreadPglite(HOST, port);
-  await server.stop();
+  unregisterInThreadPglite(url);
+  await server?.stop();
   await db.close();
 }
 
@@ -125,11 +144,14 @@ export async function stopPgliteInstance({ db, server, port, stopVacuuming }: Pg
  * Starts one instance per data directory, in order; if one fails, those started are stopped and the
  * error names its data directory.
  */
-export async function startPgliteInstances(dataDirs: readonly string[]): Promise<PgliteInstance[]> {
+export async function startPgliteInstances(
+  dataDirs: readonly string[],
+  options: PgliteInstanceOptions = {},
+): Promise<PgliteInstance[]> {
   const instances: PgliteInstance[] = [];
   for (const dataDir of dataDirs) {
     try {
-      instances.push(await startPgliteInstance(dataDir));
+      instances.push(await startPgliteInstance(dataDir, options));
     } catch (error) {
       for (const instance of instances) await stopPgliteInstance(instance).catch(() => undefined);
       throw new Error(`PGlite could not start on ${dataDir}: ${pgliteErrorMessage(error)}`);

@@ -51,7 +51,7 @@ async function main(port: NonNullable<typeof parentPort>, { dataDirs }: PgliteWo
         if (--open === 0) port.close();
       });
   });
-  report({ started: instances.map((instance) => instance.port) });
+  report({ started: instances.map((instance) => Number(new URL(instance.url).port)) });
 }
 
 if (parentPort === null) throw new Error('pglite-worker runs as a worker thread (startPgliteServers)');

@@ -84,4 +84,43 @@ describe('a PGlite on the same thread, reached without its socket', () => {
     expect(result.kept).toEqual([{ auth: 1 }, { billing: 2 }]);
     expect(result.socketConnections).toBe(0);
   }, 120_000);
+
+  it("keeps each connection's session its own on a PGlite that several schemas share: another one's SET, temp table, prepared statement or lock is never seen, in or after its transaction", async () => {
+    const result = await scenario<Record<string, unknown>>('two-schemas-one-session', root);
+
+    const billingSession = { searchPath: 'billing', timeout: '0', temps: 0, prepared: 0, advisory: 0 };
+    expect(result.billingAfterAuth).toEqual(billingSession);
+    // Auth's own settings are not kept once another connection ran: it is back to its schema's.
+    expect(result.authAfterBilling).toEqual({ ...billingSession, searchPath: 'auth' });
+    expect(result.billingRowsAfterCommit).toEqual(['billing']);
+    expect(result.billingAfterTransaction).toEqual(billingSession);
+    expect(result.billingAfterLeaver).toEqual(billingSession);
+    expect(result.authRows).toEqual(['auth']);
+    expect(result.billingRows).toEqual(['billing']);
+    // The transaction had set its search_path to public before inserting: that is where its row went.
+    expect(result.publicRows).toEqual(['auth, in its transaction']);
+  }, 120_000);
+
+  it('keeps two services on one PGlite in their own schemas, migrations and raw SQL included, their transactions interleaved', async () => {
+    const result = await scenario<{
+      authRows: Record<string, number>;
+      billingRows: Record<string, number>;
+      tables: string[];
+    }>('two-services-one-cluster', root);
+
+    expect(result.authRows).toEqual({ auth0: 1, auth1: 2, auth2: 3, auth3: 4, auth4: 5 });
+    expect(result.billingRows).toEqual({
+      billing0: 1,
+      billing1: 11,
+      billing2: 21,
+      billing3: 31,
+      billing4: 41,
+    });
+    expect(result.tables).toEqual([
+      'auth.counters',
+      'auth.mikro_orm_migrations',
+      'billing.counters',
+      'billing.mikro_orm_migrations',
+    ]);
+  }, 120_000);
 });

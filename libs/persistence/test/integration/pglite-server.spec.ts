@@ -87,6 +87,28 @@ describe('startPgliteServers', () => {
     expect(result.ledger).toEqual([{ amount: '150' }]);
   }, 120_000);
 
+  it('serves schemas sharing one data directory from one PGlite on this thread, without a socket, until the last is closed; refuses them on a worker', async () => {
+    const result = await inChild<{
+      urls: string[];
+      afterFirstClose: unknown[];
+      servedAfterLastClose: boolean;
+      socketRefused: string;
+      onWorker: string;
+    }>('pglite-server-scenarios.ts', ['schemas-sharing-one-data-dir', join(root, 'schemas')]);
+
+    const [auth, billing] = result.urls.map((url) => new URL(url));
+    expect(auth!.host).toBe(billing!.host);
+    expect(auth!.hostname).toMatch(/\.invalid$/);
+    expect([auth!.searchParams.get('schema'), billing!.searchParams.get('schema')]).toEqual([
+      'auth',
+      'billing',
+    ]);
+    expect(result.afterFirstClose).toEqual([{ x: 1 }]);
+    expect(result.servedAfterLastClose).toBe(false);
+    expect(result.socketRefused).toMatch(/^(ENOTFOUND|EAI_AGAIN)$/);
+    expect(result.onWorker).toContain('only on this thread');
+  }, 120_000);
+
   it('rejects naming the data directory that cannot start, after closing the ones that did', async () => {
     const dir = join(root, 'failing');
 

@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { withSchema } from '../../src/database/database-url';
 import { openDatabase, type Database } from '../../src/database/open-database';
 import { inThreadPgliteStream } from '../../src/pglite/pglite-connection';
 import {
@@ -17,13 +18,12 @@ import {
 } from '../../src/pglite/pglite-instances';
 import { CounterSchema, Migration20261122000100CreateCounters } from './counter.fixture';
 
-const urlOf = (instance: PgliteInstance) =>
-  `postgres://postgres:postgres@127.0.0.1:${instance.port}/postgres`;
+const urlOf = (instance: PgliteInstance) => instance.url;
 
 /** How many clients connected to the instances' sockets: none, when everything went in memory. */
 function countSocketConnections(instances: PgliteInstance[]): () => number {
   let count = 0;
-  for (const { server } of instances) server.addEventListener('connection', () => count++);
+  for (const { server } of instances) server?.addEventListener('connection', () => count++);
   return () => count;
 }
 
@@ -209,7 +209,129 @@ async function vacuumsDeadRows(root: string) {
   return { before, after };
 }
 
+/** A client's view of its session: what another connection's SET, temp table or lock would show up in. */
+async function sessionOf(client: Client) {
+  const { rows } = await client.query<{
+    searchPath: string;
+    timeout: string;
+    temps: number;
+    prepared: number;
+    advisory: number;
+  }>(
+    `select current_setting('search_path') as "searchPath", current_setting('statement_timeout') as timeout,
+            (select count(*)::int from pg_class where relpersistence = 't') as temps,
+            (select count(*)::int from pg_prepared_statements) as prepared,
+            (select count(*)::int from pg_locks where locktype = 'advisory') as advisory`,
+  );
+  return rows[0]!;
+}
+
+/**
+ * Two services' schemas in one PGlite (one backend session), each through its in-thread connections:
+ * what one sets in the session (search_path, a setting, a temporary table, a prepared statement, an
+ * advisory lock), outside a transaction or inside one, is never seen by the other.
+ */
+async function twoSchemasOneSession(root: string) {
+  const [instance] = await startPgliteInstances([join(root, 'pg', 'platform')], { socket: false });
+  const client = async (schema: string) => {
+    const url = withSchema(instance!.url, schema);
+    const c = new Client({ connectionString: url, ssl: false, stream: inThreadPgliteStream(url) });
+    await c.connect();
+    return c;
+  };
+  const auth = await client('auth');
+  const billing = await client('billing');
+  await auth.query('create schema auth; create schema billing');
+  await auth.query('create table notes (body text)');
+  await billing.query('create table notes (body text)');
+  await billing.query('create table public.notes (body text)');
+
+  // Outside a transaction: session-level SETs and state.
+  await auth.query("set search_path to public; set statement_timeout = '7s'");
+  await auth.query('create temp table scratch (x int); prepare mine as select 1');
+  await auth.query('select pg_advisory_lock(17)');
+  const billingAfterAuth = await sessionOf(billing);
+  await billing.query("insert into notes values ('billing')");
+  const authAfterBilling = await sessionOf(auth);
+  await auth.query("insert into notes values ('auth')");
+
+  // Inside auth's transaction: billing's statement waits for its end, and still sees its own session.
+  await auth.query('begin');
+  await auth.query("set search_path to public; insert into notes values ('auth, in its transaction')");
+  const billingDuring = billing.query<{ body: string }>('select body from notes order by body');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await auth.query('commit');
+  const billingRowsAfterCommit = (await billingDuring).rows.map(({ body }) => body);
+  const billingAfterTransaction = await sessionOf(billing);
+
+  // Closed inside a transaction that had set the session's search_path: rolled back, nothing kept.
+  const leaving = await client('auth');
+  leaving.on('error', () => undefined);
+  await leaving.query("begin; set search_path to billing; insert into notes values ('left behind')");
+  (leaving as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  await new Promise<void>((resolve) => leaving.once('end', () => resolve()));
+  const billingAfterLeaver = await sessionOf(billing);
+
+  const rows = async (schema: string) =>
+    (await billing.query<{ body: string }>(`select body from ${schema}.notes order by body`)).rows.map(
+      ({ body }) => body,
+    );
+  const result = {
+    billingAfterAuth,
+    authAfterBilling,
+    billingRowsAfterCommit,
+    billingAfterTransaction,
+    billingAfterLeaver,
+    authRows: await rows('auth'),
+    billingRows: await rows('billing'),
+    publicRows: await rows('public'),
+  };
+  await auth.end();
+  await billing.end();
+  await stopPgliteInstance(instance!);
+  return result;
+}
+
+/**
+ * Two services through openDatabase on one PGlite, each in its schema (migrations included), their
+ * transactions interleaved: each one's rows, raw SQL included, land in its own schema.
+ */
+async function twoServicesOneCluster(root: string) {
+  const dataDir = join(root, 'pg', 'platform');
+  const [instance] = await startPgliteInstances([dataDir], { socket: false });
+  const openIn = (schema: string) =>
+    openDatabase({
+      url: withSchema(instance!.url, schema),
+      entities: [CounterSchema],
+      migrations: [Migration20261122000100CreateCounters],
+      embedded: true,
+    });
+  const auth = await openIn('auth');
+  const billing = await openIn('billing');
+  const write = (db: Database, name: string, value: number) =>
+    db.em.fork().transactional(async (em) => {
+      await em.execute(`insert into counters (name, value) values ('${name}', ${value})`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await em.execute(`update counters set value = value + 1 where name = '${name}'`);
+    });
+  for (let round = 0; round < 5; round++)
+    await Promise.all([write(auth, `auth${round}`, round), write(billing, `billing${round}`, round * 10)]);
+  const [authRows, billingRows] = await Promise.all([counters(auth), counters(billing)]);
+  const tables = await auth.em
+    .fork()
+    .getConnection()
+    .execute<{ name: string }[]>(
+      "select table_schema || '.' || table_name as name from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema') order by 1",
+    );
+  await auth.close(true);
+  await billing.close(true);
+  await stopPgliteInstance(instance!);
+  return { authRows, billingRows, tables: tables.map(({ name }) => name) };
+}
+
 const SCENARIOS: Record<string, (root: string) => Promise<unknown>> = {
+  'two-schemas-one-session': twoSchemasOneSession,
+  'two-services-one-cluster': twoServicesOneCluster,
   'vacuums-dead-rows': vacuumsDeadRows,
   transactions,
   'closed-by-client': closedByClient,

@@ -6,6 +6,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { withoutSchema } from '../../src/database/database-url';
+import { inThreadPgliteStream } from '../../src/pglite/pglite-connection';
 import { startPgliteServer, startPgliteServers } from '../../src/pglite/pglite-server';
 
 async function withClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
@@ -109,7 +111,54 @@ async function oneFailsToStart(root: string) {
   return { error, restartedGood: one };
 }
 
+/**
+ * Two schemas on one data directory, on this thread: one PGlite without a socket, each database's URL
+ * with its schema; the instance stops with the last of them. On a worker (pglite-socket) it is refused.
+ */
+async function schemasSharingOneDataDir(root: string) {
+  const dataDir = join(root, 'pg', 'platform');
+  const [auth, billing] = await startPgliteServers(
+    [
+      { dataDir, schema: 'auth' },
+      { dataDir, schema: 'billing' },
+    ],
+    { thread: 'this' },
+  );
+  const inThreadQuery = async (url: string, sql: string) => {
+    const client = new Client({ connectionString: url, ssl: false, stream: inThreadPgliteStream(url) });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows as unknown[];
+    } finally {
+      await client.end();
+    }
+  };
+  await inThreadQuery(
+    auth!.url,
+    'create schema auth; create table auth.a (x int); insert into auth.a values (1)',
+  );
+  await auth!.close();
+  const afterFirstClose = await inThreadQuery(billing!.url, 'select x from auth.a');
+  await billing!.close();
+  const socketRefused = await query(withoutSchema(auth!.url), 'select 1').then(
+    () => 'answered',
+    (error: unknown) => (error as { code?: string }).code,
+  );
+  const onWorker = await startPgliteServers([dataDir, dataDir]).then(
+    () => 'started',
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+  return {
+    urls: [auth!.url, billing!.url],
+    afterFirstClose,
+    servedAfterLastClose: inThreadPgliteStream(billing!.url) !== undefined,
+    socketRefused,
+    onWorker,
+  };
+}
+
 const SCENARIOS: Record<string, (root: string) => Promise<unknown>> = {
+  'schemas-sharing-one-data-dir': schemasSharingOneDataDir,
   'main-thread-during-query': mainThreadDuringQuery,
   'several-in-one-worker': severalInOneWorker,
   'one-fails-to-start': oneFailsToStart,
