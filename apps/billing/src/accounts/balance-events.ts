@@ -17,3 +17,14 @@ export function billingBalanceEvent(account: Account): OutgoingEvent {
   };
   return { topic: TOPICS.billingBalance.name, key: String(account.userId), value };
 }
+
+/**
+ * `billingBalanceEvent(account).value` written in SQL, for a statement that publishes the accounts it
+ * changed itself (the usage settlement): `row` names a row of the accounts table. The two are held
+ * equal by test/integration/usage-settlement-statement.spec.ts.
+ */
+export const billingBalanceValueSql = (row: string): string =>
+  `jsonb_build_object('v', 1, 'user_id', ${row}."user_id", 'quota', ${row}."quota",
+    'used_quota', ${row}."used_quota", 'request_count', ${row}."request_count",
+    'aff_quota', ${row}."aff_quota", 'aff_history_quota', ${row}."aff_history_quota",
+    'version', ${row}."version", 'updated_at', floor(extract(epoch from ${row}."updated_at"))::bigint)`;

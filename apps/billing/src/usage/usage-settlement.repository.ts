@@ -1,9 +1,9 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { MOSCOW_UTC_OFFSET_SECONDS } from '@tollgate/contracts';
-import { enqueueOutbox, queryRows } from '@tollgate/persistence';
-import type { Account } from '../accounts/account.entity';
-import { billingBalanceEvent } from '../accounts/balance-events';
+import { MOSCOW_UTC_OFFSET_SECONDS, TOPICS } from '@tollgate/contracts';
+import { queryRows } from '@tollgate/persistence';
+import { currentCorrelationHeaders } from '@tollgate/platform';
+import { billingBalanceValueSql } from '../accounts/balance-events';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
 import type { SettledUsage } from './usage-settlement.service';
 
@@ -17,24 +17,10 @@ export interface SettledBatch {
   accounts: number;
 }
 
-/** An account row as jsonb_agg gives it back: bigint columns as JSON numbers, times as ISO text. */
-interface AccountRow {
-  user_id: number;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  aff_quota: number;
-  aff_history_quota: number;
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
-
 interface SettlementRow {
-  logged: number;
-  entries: number;
+  settled: number;
   charged: Record<string, string>;
-  accounts: AccountRow[];
+  accounts: number;
 }
 
 /**
@@ -45,7 +31,12 @@ interface SettlementRow {
  * - "stats" adds the fresh events to the daily rollup, rows in key order;
  * - "balances" opens the account of a user billing has not seen and moves each balance by the sum
  *   of its new entries, once per user, accounts in user id order (every writer of accounts locks
- *   in that order, so concurrent batches cannot deadlock).
+ *   in that order, so concurrent batches cannot deadlock);
+ * - "published" puts one billing.balance per changed account into the outbox (billingBalanceEvent's
+ *   value, written in SQL), in user id order; the caller nudges the outbox relay.
+ * One statement is one transaction: no BEGIN and COMMIT round trips, no transaction object in this
+ * process, and the changed accounts never travel to this process and back as JSON (billing's CPU
+ * per batch at low rates went mostly to that machinery, bench/ANALYSIS.md H46).
  * All sub-statements see the same snapshot, which is why the account is opened and charged by one
  * upsert; the entries' foreign key on accounts is checked at the statement's end, after it. Log rows
  * have no foreign key of their own (20270101-settlement-writes): each has its entry, of the same user.
@@ -113,28 +104,26 @@ with "incoming" as (
     "version" = "accounts"."version" + 1,
     "updated_at" = now()
   returning *
+), "published" as (
+  insert into "outbox_messages" ("topic", "key", "value", "headers")
+  select ?, b."user_id"::text, ${billingBalanceValueSql('b')}, ?::jsonb
+  from "balances" b
+  order by b."user_id"
+  returning 1
 )
 select
-  (select count(*) from "logged")::integer as "logged",
-  (select count(*) from "entries")::integer as "entries",
+  -- A fresh log row whose ledger entry existed before is corruption (the two are written together):
+  -- the text cast to integer then fails the statement, which undoes all of it.
+  case when (select count(*) from "logged") = (select count(*) from "entries")
+    then (select count(*) from "logged")::integer
+    else ('usage log and ledger disagree about which usage events were settled before: '
+      || (select count(*) from "logged") || ' log rows, '
+      || (select count(*) from "entries") || ' ledger entries')::integer
+  end as "settled",
   (select coalesce(jsonb_object_agg("model", "quota"), '{}')
      from (select "model", sum("quota")::text as "quota" from "fresh" where "quota" > 0 group by "model") m
   ) as "charged",
-  (select coalesce(jsonb_agg(b order by b."user_id"), '[]') from "balances" b) as "accounts"`;
-
-function toAccount(row: AccountRow): Account {
-  return {
-    userId: row.user_id,
-    quota: row.quota,
-    usedQuota: row.used_quota,
-    requestCount: row.request_count,
-    affQuota: row.aff_quota,
-    affHistoryQuota: row.aff_history_quota,
-    version: row.version,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
+  (select count(*) from "published")::integer as "accounts"`;
 
 /** The only writer of usage settlement: usage-log rows, their ledger entries, rollups and balances. */
 @Injectable()
@@ -142,25 +131,21 @@ export class UsageSettlementRepository {
   constructor(private readonly em: EntityManager) {}
 
   /**
-   * Settles events with distinct ids in one transaction of two statements: the settlement above,
-   * then one billing.balance per changed account into the outbox. The caller nudges the outbox.
+   * Settles events with distinct ids in one statement (its own transaction), the changed accounts'
+   * billing.balance events included. The caller nudges the outbox.
    */
   async settle(events: readonly SettledUsage[]): Promise<SettledBatch> {
-    return this.em.fork().transactional(async (tx) => {
-      // (Typed arrays and unnest cost PostgreSQL as much as json and this process more to build.)
-      const [row] = await queryRows<SettlementRow>(tx, SETTLE_SQL, [JSON.stringify(events)]);
-      if (!row) throw new Error('the settlement statement returned no row');
-      if (row.entries !== row.logged) {
-        // The log row and the entry are written together, so a fresh log row with an old entry is corruption.
-        throw new Error('usage log and ledger disagree about which usage events were settled before');
-      }
-      const accounts = row.accounts.map(toAccount);
-      await enqueueOutbox(tx, accounts.map(billingBalanceEvent));
-      return {
-        settled: row.logged,
-        chargedByModel: new Map(Object.entries(row.charged).map(([model, quota]) => [model, Number(quota)])),
-        accounts: accounts.length,
-      };
-    });
+    // (Typed arrays and unnest cost PostgreSQL as much as json and this process more to build.)
+    const [row] = await queryRows<SettlementRow>(this.em, SETTLE_SQL, [
+      JSON.stringify(events),
+      TOPICS.billingBalance.name,
+      JSON.stringify(currentCorrelationHeaders()),
+    ]);
+    if (!row) throw new Error('the settlement statement returned no row');
+    return {
+      settled: row.settled,
+      chargedByModel: new Map(Object.entries(row.charged).map(([model, quota]) => [model, Number(quota)])),
+      accounts: row.accounts,
+    };
   }
 }

@@ -1,0 +1,115 @@
+import { TOPICS, type UsageRecorded } from '@tollgate/contracts';
+import { OutboxMessage, openDatabase, type Database, type TestDatabase } from '@tollgate/persistence';
+import { runWithRequestContext } from '@tollgate/platform';
+import { INFRASTRUCTURES, randomUserId } from '@tollgate/testing';
+import { Account } from '../../src/accounts/account.entity';
+import { billingBalanceEvent } from '../../src/accounts/balance-events';
+import { UsageSettlementRepository } from '../../src/usage/usage-settlement.repository';
+import { BillingHarness } from './billing-harness';
+import { aUsageEvent } from './builders';
+
+jest.setTimeout(90_000);
+
+interface OutboxRow {
+  topic: string;
+  key: string;
+  value: unknown;
+  headers: Record<string, string>;
+}
+
+/** The settlement repository alone on a migrated database, and what it leaves in the tables. */
+describe.each(INFRASTRUCTURES)('usage settlement statement on %s infrastructure', (kind) => {
+  const harness = new BillingHarness(kind, 'billing-settle-statement-it');
+  let database: TestDatabase;
+  let orm: Database;
+  let repository: UsageSettlementRepository;
+  /** Every statement sent to the database (BEGIN and COMMIT included), in order. */
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    await harness.open();
+    database = await harness.migratedDatabase();
+    orm = await openDatabase({
+      url: database.url,
+      embedded: database.embedded,
+      entities: [OutboxMessage, Account],
+      migrations: [],
+    });
+    orm.em.getKnex().on('query', (query: { sql: string }) => statements.push(query.sql));
+    repository = new UsageSettlementRepository(orm.em);
+  });
+  afterAll(async () => {
+    await orm?.close(true);
+    await harness.close();
+  });
+
+  const sql = <T>(text: string, params: unknown[] = []): Promise<T[]> =>
+    orm.em.getConnection().execute<T[]>(text, params);
+  const outbox = async (after: number): Promise<(OutboxRow & { id: string })[]> =>
+    sql('select id::text as id, topic, key, value, headers from outbox_messages where id > ? order by id', [
+      after,
+    ]);
+  const lastOutboxId = async (): Promise<number> =>
+    Number((await sql<{ id: string | null }>('select max(id)::text as id from outbox_messages'))[0]?.id ?? 0);
+  const account = async (userId: number): Promise<Account> =>
+    orm.em.fork().findOneOrFail(Account, { userId });
+
+  it('settles a batch of many users in one statement, one billing.balance each in user order, equal to billingBalanceEvent of the account as stored', async () => {
+    const users = Array.from({ length: 5 }, () => randomUserId()).sort((a, b) => b - a);
+    const events: UsageRecorded[] = users.flatMap((userId, i) =>
+      Array.from({ length: i + 1 }, () => aUsageEvent(userId, { quota: 100 * (i + 1) })),
+    );
+    const before = await lastOutboxId();
+    statements.length = 0;
+
+    const settled = await runWithRequestContext({ requestId: 'r-46', correlationId: 'c-46' }, () =>
+      repository.settle(events),
+    );
+
+    expect(statements).toHaveLength(1);
+    expect(settled).toMatchObject({ settled: events.length, accounts: users.length });
+    const rows = await outbox(before);
+    const ascending = [...users].sort((a, b) => a - b);
+    expect(rows.map((row) => row.key)).toEqual(ascending.map(String));
+    for (const row of rows) {
+      const expected = billingBalanceEvent(await account(Number(row.key)));
+      expect({ topic: row.topic, key: row.key, value: row.value }).toEqual({
+        topic: TOPICS.billingBalance.name,
+        key: expected.key,
+        value: expected.value,
+      });
+      expect(row.headers).toEqual({ 'x-request-id': 'r-46', 'x-correlation-id': 'c-46' });
+    }
+  });
+
+  it('changes nothing for a batch delivered again, publishing no balance', async () => {
+    const userId = randomUserId();
+    const events = [aUsageEvent(userId, { quota: 300 }), aUsageEvent(userId, { quota: 200 })];
+    await repository.settle(events);
+    const stored = await account(userId);
+    const before = await lastOutboxId();
+
+    expect(await repository.settle(events)).toEqual({ settled: 0, chargedByModel: new Map(), accounts: 0 });
+    expect(await outbox(before)).toEqual([]);
+    expect(await account(userId)).toEqual(stored);
+  });
+
+  it('undoes the whole batch when an event has its ledger entry but no usage-log row', async () => {
+    const userId = randomUserId();
+    const orphan = aUsageEvent(userId, { quota: 700 });
+    await repository.settle([aUsageEvent(userId, { quota: 1 })]);
+    await sql(
+      `insert into ledger_entries (user_id, kind, amount, idempotency_key, note) values (?, 'usage', -700, ?, 'x')`,
+      [userId, `usage:${orphan.event_id}`],
+    );
+    const stored = await account(userId);
+    const before = await lastOutboxId();
+
+    await expect(repository.settle([aUsageEvent(userId, { quota: 5 }), orphan])).rejects.toThrow(
+      /usage log and ledger disagree/,
+    );
+    expect(await outbox(before)).toEqual([]);
+    expect(await account(userId)).toEqual(stored);
+    expect(await sql('select 1 from usage_logs where event_id = ?', [orphan.event_id])).toEqual([]);
+  });
+});
