@@ -1,30 +1,27 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { TokenStatus } from '@tollgate/contracts';
+import { TOPICS, TokenStatus } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay, queryRows } from '@tollgate/persistence';
-import { identityTokenEvent } from '../tokens/token-events';
+import { currentCorrelationHeaders } from '@tollgate/platform';
+import { identityTokenEvent, identityTokenValueSql } from '../tokens/token-events';
 import { Token } from '../tokens/token.entity';
-import { afterCharge, type UsageOfToken } from './token-usage';
-
-/** A key locked for a batch: what a charge changes, and what the batch's new events add to it. */
-interface LockedTokenRow {
-  id: number;
-  status: TokenStatus;
-  remain_quota: string;
-  used_quota: string;
-  unlimited_quota: boolean;
-  accessed_at: Date | null;
-  charged_quota: string;
-  charged_last_used_at: string;
-}
+import type { UsageOfToken } from './token-usage';
 
 /**
- * Records the batch's event ids (a redelivered id is skipped) and locks, in id order like every
- * writer of keys, the keys the new events were made with, returning each with what they add up to.
- * The batch is `json` (read once as text), not `jsonb` (which would build a tree first).
+ * Applies a batch in one statement (its own transaction):
+ * - "fresh" records the batch's event ids; a redelivered id is skipped, so only what it returns counts;
+ * - "locked" locks, in id order like every writer of keys, the keys the new events were made with,
+ *   with what those events add up to;
+ * - "written" charges each key once: used grows; a limited key's remainder shrinks, never below zero,
+ *   and an enabled key whose remainder is gone becomes exhausted (an unlimited key keeps both); its
+ *   last use is the latest of the one it had and the batch's;
+ * - "published" puts each changed key's identity.token event into the outbox, in id order.
+ * One round trip where it was five (BEGIN, lock, write, outbox insert, COMMIT), and the keys never
+ * travel to this process (bench/ANALYSIS.md, H46). The batch is `json` (read once as text), not
+ * `jsonb` (which would build a tree first).
  */
-const CHARGE_SQL = `with "incoming" as (
+const APPLY_SQL = `with "incoming" as (
   select * from json_to_recordset(?::json)
     as x("event_id" uuid, "token_id" integer, "quota" bigint, "created_at" bigint)
 ), "fresh" as (
@@ -36,25 +33,35 @@ const CHARGE_SQL = `with "incoming" as (
   from "incoming" i join "fresh" f on f."event_id" = i."event_id"
   where i."token_id" is not null
   group by i."token_id"
+), "locked" as (
+  select t."id", t."status", t."remain_quota", t."used_quota", t."unlimited_quota", t."accessed_at",
+    s."quota" as "charged", s."last_used_at"
+  from "tokens" t join "totals" s on s."token_id" = t."id"
+  order by t."id"
+  for update of t
+), "written" as (
+  update "tokens" t set
+    "used_quota" = l."used_quota" + l."charged",
+    "remain_quota" = case when l."unlimited_quota" then l."remain_quota"
+      else greatest(0, l."remain_quota" - l."charged") end,
+    "status" = case when not l."unlimited_quota" and l."status" = ${TokenStatus.Enabled}
+        and greatest(0, l."remain_quota" - l."charged") = 0
+      then ${TokenStatus.Exhausted} else l."status" end,
+    "accessed_at" = greatest(l."accessed_at", to_timestamp(l."last_used_at")),
+    "updated_at" = now()
+  from "locked" l
+  where t."id" = l."id"
+  returning t.*
+), "published" as (
+  insert into "outbox_messages" ("topic", "key", "value", "headers")
+  select ?, w."id"::text, ${identityTokenValueSql('w')}, ?::jsonb
+  from "written" w
+  order by w."id"
+  returning 1
 )
-select t."id", t."status", t."remain_quota", t."used_quota", t."unlimited_quota", t."accessed_at",
-  s."quota"::text as "charged_quota", s."last_used_at"::text as "charged_last_used_at"
-from "tokens" t join "totals" s on s."token_id" = t."id"
-order by t."id"
-for update of t`;
+select (select count(*) from "published")::integer as "changed"`;
 
-/** Writes the locked keys' new counters (a json parameter, one row per key) and returns the keys. */
-const WRITE_SQL = `update "tokens" t
-set "used_quota" = v."used_quota", "remain_quota" = v."remain_quota", "status" = v."status",
-  "accessed_at" = v."accessed_at", "updated_at" = v."updated_at"
-from json_to_recordset(?::json) as v(
-  "id" integer, "used_quota" bigint, "remain_quota" bigint, "status" smallint,
-  "accessed_at" timestamptz, "updated_at" timestamptz
-)
-where t."id" = v."id"
-returning t.*`;
-
-/** The batch as CHARGE_SQL's parameter: the four fields it reads, once per event id; undefined if empty. */
+/** The batch as APPLY_SQL's parameter: the four fields it reads, once per event id; undefined if empty. */
 function incomingJson(events: readonly UsageOfToken[]): string | undefined {
   const unique = new Map<string, UsageOfToken>();
   for (const { event_id, token_id, quota, created_at } of events) {
@@ -72,46 +79,18 @@ export class TokenUsageRepository {
   ) {}
 
   /**
-   * Applies a batch in one transaction: events seen before are skipped, each key is changed (and
-   * published) once however many of its events the batch holds. Returns the keys changed.
-   *
-   * Three statements whatever the batch's size: CHARGE_SQL, WRITE_SQL (one row per key: MikroORM's
-   * flush would write them as one `case` per column with a branch per key, quadratic in PostgreSQL),
-   * and one insert of their identity.token events.
+   * Applies a batch: events seen before are skipped, each key is changed (and published) once however
+   * many of its events the batch holds. Returns the keys changed.
    */
   async apply(events: readonly UsageOfToken[]): Promise<number> {
     const incoming = incomingJson(events);
     if (incoming === undefined) return 0;
-    const changed = await this.em.fork().transactional(async (tx) => {
-      const locked = await queryRows<LockedTokenRow>(tx, CHARGE_SQL, [incoming]);
-      if (locked.length === 0) return 0;
-      const now = new Date();
-      const counters = locked.map((row) => {
-        const next = afterCharge(
-          {
-            status: row.status,
-            remainQuota: Number(row.remain_quota),
-            usedQuota: Number(row.used_quota),
-            unlimitedQuota: row.unlimited_quota,
-          },
-          Number(row.charged_quota),
-        );
-        const usedAt = new Date(Number(row.charged_last_used_at) * 1000);
-        return {
-          id: row.id,
-          used_quota: next.usedQuota,
-          remain_quota: next.remainQuota,
-          status: next.status,
-          accessed_at: row.accessed_at && row.accessed_at >= usedAt ? row.accessed_at : usedAt,
-          updated_at: now,
-        };
-      });
-      const written = await queryRows<Record<string, unknown>>(tx, WRITE_SQL, [JSON.stringify(counters)]);
-      // Mapped as written, so the flush at commit finds nothing left to write.
-      const tokens = written.map((row) => tx.map(Token, row));
-      await enqueueOutbox(tx, tokens.map(identityTokenEvent));
-      return tokens.length;
-    });
+    const [row] = await queryRows<{ changed: number }>(this.em, APPLY_SQL, [
+      incoming,
+      TOPICS.identityToken.name,
+      JSON.stringify(currentCorrelationHeaders()),
+    ]);
+    const changed = row?.changed ?? 0;
     if (changed > 0) this.outbox.nudge();
     return changed;
   }

@@ -30,6 +30,21 @@ export function identityTokenEvent(token: Token): OutgoingEvent {
   return { topic: TOPICS.identityToken.name, key: String(token.id), value };
 }
 
+/**
+ * `identityTokenEvent(token).value` written in SQL, for a statement that publishes the keys it changed
+ * itself (token usage): `row` names a row of the tokens table. The two are held equal by
+ * test/integration/token-usage-statement.spec.ts.
+ */
+export const identityTokenValueSql = (row: string): string =>
+  `jsonb_build_object('v', 1, 'id', ${row}."id", 'user_id', ${row}."user_id", 'name', ${row}."name",
+    'key_hash', ${row}."key_hash", 'status', ${row}."status", 'expired_time', ${row}."expired_time",
+    'remain_quota', ${row}."remain_quota", 'unlimited_quota', ${row}."unlimited_quota",
+    'model_limits_enabled', ${row}."model_limits_enabled", 'model_limits', ${row}."model_limits",
+    'allow_ips', ${row}."allow_ips", 'group', ${row}."group", 'rpm_limit', ${row}."rpm_limit",
+    'tpm_limit', ${row}."tpm_limit", 'concurrency_limit', ${row}."concurrency_limit",
+    'model_aliases', ${row}."model_aliases", 'used_quota', ${row}."used_quota",
+    'updated_at', floor(extract(epoch from ${row}."updated_at"))::bigint)`;
+
 /** A deleted key: compaction forgets it, relay drops it. */
 export function identityTokenTombstone(id: number): OutgoingEvent {
   return { topic: TOPICS.identityToken.name, key: String(id), value: null };
