@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Pool, type buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import type { BackendService } from '@tollgate/contracts';
+import { FreeListPool } from './free-list-pool';
 
 /** Opens a connection to a backend in this process (RunningService.connect): no socket, no descriptor. */
 export type InProcessConnect = () => Duplex;
@@ -20,20 +21,21 @@ export interface BackendPoolOptions {
 }
 
 /**
- * One keep-alive connection pool per backend service. The body timeout is off: a long stream is
+ * One keep-alive connection pool per backend service (FreeListPool: undici's Pool walked every busy
+ * connection for each new call, which thousands of held streams made costly). The body timeout is off: a long stream is
  * normal here, and the client's own disconnect is what ends it. The headers timeout frees a call
  * held by a frozen backend (its connection stays open, so nothing else would). A backend in this
  * process is reached over in-memory connections with the same pool and the same HTTP.
  */
 export class BackendPools {
-  private readonly pools = new Map<BackendService, Pool>();
+  private readonly pools = new Map<BackendService, FreeListPool>();
 
   constructor(options: BackendPoolOptions) {
     for (const [service, url] of Object.entries(options.urls) as [BackendService, string][]) {
       const inProcess = options.inProcess?.[service];
       this.pools.set(
         service,
-        new Pool(url, {
+        new FreeListPool(url, {
           connections: options.connectionsPerBackend,
           pipelining: 1,
           keepAliveTimeout: 30_000,
@@ -46,7 +48,7 @@ export class BackendPools {
     }
   }
 
-  get(service: BackendService): Pool {
+  get(service: BackendService): FreeListPool {
     const pool = this.pools.get(service);
     if (!pool) throw new Error(`no backend pool for ${service}`);
     return pool;

@@ -1,6 +1,6 @@
 import { IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { errors, type Dispatcher, type Pool } from 'undici';
+import { errors, type Dispatcher } from 'undici';
 import { isEventStream, requestHeadersForBackend, responseHeadersForClient } from './forward-headers';
 
 export interface ProxyTimings {
@@ -41,7 +41,7 @@ export interface ProxyCall {
  * stream handler's AsyncResource and `finished()` costing every call several percent of the gateway's
  * CPU. The client closing `res` early is what aborts the backend call, before or after its headers.
  */
-export function proxyRequest(pool: Pool, call: ProxyCall, res: ServerResponse): Promise<ProxyOutcome> {
+export function proxyRequest(pool: Dispatcher, call: ProxyCall, res: ServerResponse): Promise<ProxyOutcome> {
   const method = call.method as Dispatcher.HttpMethod;
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const body = hasBody && call.body !== null ? arrivedBody(call.body) : null;

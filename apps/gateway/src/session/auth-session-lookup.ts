@@ -5,7 +5,7 @@ import {
   type SessionIdentity,
   type SessionLookupRequest,
 } from '@tollgate/contracts';
-import type { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { ServiceTokenSigner } from '@tollgate/platform';
 
 /**
@@ -25,7 +25,7 @@ export class SessionLookupError extends Error {
   }
 }
 
-export function authSessionLookup(auth: Pool, signer: ServiceTokenSigner): SessionLookup {
+export function authSessionLookup(auth: Dispatcher, signer: ServiceTokenSigner): SessionLookup {
   return async (lookup) => {
     let response;
     try {

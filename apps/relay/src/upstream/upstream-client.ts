@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { UpstreamHttpRequest, UpstreamUploadRequest } from '../providers';
 import { CallAbortedError, type CallAbort } from './call-abort';
+import { FreeListPool } from './free-list-pool';
 
 export interface UpstreamClientOptions {
   /** Connections kept per upstream origin. */
@@ -34,7 +35,7 @@ export class UpstreamConnectError extends Error {
 }
 
 interface Destination {
-  pool: Pool;
+  pool: FreeListPool;
   /** Path and query, as undici's dispatch takes them. */
   path: string;
 }
@@ -44,12 +45,13 @@ const MAX_REMEMBERED_URLS = 4096;
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
- * Outbound HTTP to providers: one keep-alive undici Pool per origin, created on first use. Bodies are
- * never timed out (a stream may run for minutes); the call's abort ends a call, before or after the
- * answer's headers.
+ * Outbound HTTP to providers: one pool of keep-alive undici connections per origin, created on first
+ * use (FreeListPool: undici's Pool walked every busy connection for each new call). Bodies are never
+ * timed out (a stream may run for minutes); the call's abort ends a call, before or after the answer's
+ * headers.
  */
 export class UpstreamClient {
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools = new Map<string, FreeListPool>();
   private readonly destinations = new Map<string, Destination>();
 
   constructor(private readonly options: UpstreamClientOptions) {}
@@ -98,10 +100,10 @@ export class UpstreamClient {
     return destination;
   }
 
-  private poolFor(origin: string): Pool {
+  private poolFor(origin: string): FreeListPool {
     let pool = this.pools.get(origin);
     if (pool === undefined) {
-      pool = new Pool(origin, {
+      pool = new FreeListPool(origin, {
         connections: this.options.connectionsPerOrigin,
         headersTimeout: this.options.headersTimeoutMs,
         bodyTimeout: 0,
