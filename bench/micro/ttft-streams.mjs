@@ -13,14 +13,18 @@
 //   bash scripts/infra.sh up redis kafka && eval "$(bash scripts/infra.sh env redis kafka)"
 //   node bench/micro/ttft-streams.mjs --roots /tmp/a,/tmp/b [--rounds 6] [--seconds 8] [--relay]
 //                                     [--plain] [--strace] [--out FILE.json]
+//                                     [--hold 5000 --hold-rounds 3 [--hold-ramp-ms N] [--hold-ms 8000]]
 //
 // --plain also times non-streaming calls one after another (undici from this process, same client for
 // every target) over the same targets, for the added latency a stream's first token is compared with.
 // --strace counts gateway's and relay's system calls over an extra window per checkout (strace -c -f;
 // it slows what it traces: read its counts per stream, not that window's times).
+// --hold N then holds N streams through each checkout's gateway, --hold-rounds times in alternating order
+// (holdWindow below; pass --service-env GATEWAY_BACKEND_CONNECTIONS=12000,RELAY_UPSTREAM_CONNECTIONS=12000
+// as the bench does; --rounds 0 skips the short streams).
 // TTFT is the client's, from sending the request to the first read holding generated text; "added" is
 // a target's p50 minus the direct p50 of the same round.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -50,6 +54,10 @@ const { values: args } = parseArgs({
     timeline: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'service-env': { type: 'string', default: '' },
+    hold: { type: 'string', default: '0' },
+    'hold-ms': { type: 'string', default: '8000' },
+    'hold-rounds': { type: 'string', default: '1' },
+    'hold-ramp-ms': { type: 'string' },
     out: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -252,6 +260,124 @@ async function straceWindow(binary, checkout, seconds, model) {
   return { streams: result.streams, perStream: counts };
 }
 
+// ---- holding many streams (--hold N)
+
+const HOLD_CHUNK_MS = 400;
+
+function rssKiB(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * N streams opened through the gateway over --hold-ramp-ms (default N: 1 per ms, as the bench's streams
+ * scenario), each a chunk every 400 ms, lasting --hold-ms past the ramp. Gateway's and relay's CPU and
+ * RSS are sampled every 200 ms. The figure to compare checkouts by is CPU per stream over the whole run
+ * (every stream carries the same chunks). When all N were open at once (the client's peakOpen), CPU per
+ * chunk also comes from the window where every stream is open and none has ended (from 2 s after the
+ * ramp to 0.5 s before the first stream's end): that window's CPU over the N × 2.5 chunks per second it
+ * carried through each hop; and CPU per stream besides its chunks (opening, end, usage event) is the
+ * whole run's CPU less its chunks at that rate, over N. With opening behind, those two are not given.
+ */
+async function holdWindow(binary, checkout, upstreamUrl, n) {
+  const rampMs = Number(args['hold-ramp-ms'] ?? n);
+  const chunks = Math.ceil((rampMs + Number(args['hold-ms'])) / HOLD_CHUNK_MS);
+  await setUpstreamOptions(upstreamUrl, { chunkMs: HOLD_CHUNK_MS, chunks });
+  const samples = [];
+  const sample = () => {
+    const at = performance.now();
+    const row = { at };
+    for (const [name, pid] of Object.entries(checkout.pids))
+      row[name] = { ticks: cpuTicks(pid), rssKiB: rssKiB(pid) };
+    samples.push(row);
+  };
+  const overflowsBefore = listenOverflows();
+  sample();
+  const started = samples[0].at;
+  const timer = setInterval(sample, 200);
+  const out = await new Promise((resolveRun, rejectRun) =>
+    execFile(
+      binary,
+      [
+        '--url',
+        `${checkout.gatewayUrl}/v1/chat/completions`,
+        '--headers',
+        JSON.stringify(checkout.headers),
+        '--model',
+        checkout.customer.model,
+        '--mode',
+        'hold',
+        '--concurrency',
+        String(n),
+        '--ramp-ms',
+        String(rampMs),
+        '--timeout-ms',
+        '300000',
+      ],
+      { encoding: 'utf8', maxBuffer: 1 << 22 },
+      (error, stdout) => (error ? rejectRun(error) : resolveRun(stdout)),
+    ),
+  );
+  clearInterval(timer);
+  sample();
+  const r = JSON.parse(out.trim().split('\n').at(-1));
+  const windowFrom = started + rampMs + 2000;
+  const windowTo = started + chunks * HOLD_CHUNK_MS - 500;
+  const inWindow = samples.filter((x) => x.at >= windowFrom && x.at <= windowTo);
+  const result = {
+    streams: n,
+    completed: r.completed,
+    failed: r.failed,
+    stalled: r.stalled,
+    peakOpen: r.peakOpen,
+    ttftP50: r.ttftP50,
+    ttftP99: r.ttftP99,
+    maxGap: r.maxGap,
+    chunks,
+    listenOverflows: listenOverflows() - overflowsBefore,
+  };
+  for (const name of Object.keys(checkout.pids)) {
+    const totalMs = (samples.at(-1)[name].ticks - samples[0][name].ticks) * (1000 / CLK_TCK);
+    result[`${name}PeakRssMiB`] = Math.max(...samples.map((x) => x[name].rssKiB)) / 1024;
+    if (inWindow.length >= 2 && r.peakOpen === n) {
+      const first = inWindow[0];
+      const last = inWindow.at(-1);
+      const seconds = (last.at - first.at) / 1000;
+      const windowMs = (last[name].ticks - first[name].ticks) * (1000 / CLK_TCK);
+      const perChunkMs = windowMs / (n * seconds * (1000 / HOLD_CHUNK_MS));
+      result.allOpenSeconds = seconds;
+      result[`${name}HoldCpuPerS`] = windowMs / seconds;
+      result[`${name}UsPerChunk`] = perChunkMs * 1000;
+      result[`${name}MsPerStream`] = (totalMs - perChunkMs * r.completed * chunks) / n;
+    }
+    result[`${name}CpuMs`] = totalMs;
+  }
+  return result;
+}
+
+/** Connections the kernel dropped because a listen queue was full (the whole machine: it may be shared). */
+function listenOverflows() {
+  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.startsWith('TcpExt:'));
+  const names = lines[at].split(/\s+/);
+  return Number(lines[at + 1].split(/\s+/)[names.indexOf('ListenOverflows')]);
+}
+
+async function setUpstreamOptions(url, options) {
+  const res = await fetch(`${url}/__fake/options`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(options),
+  });
+  if (!res.ok) throw new Error(`fake upstream refused options: ${res.status}`);
+}
+
+const fmt = (x, digits = 1) => (x === undefined || x === null ? '?' : x.toFixed(digits));
+
 // ---- the run
 
 async function main() {
@@ -339,6 +465,30 @@ async function main() {
     rounds.push(entry);
   }
 
+  const holds = [];
+  const holdLevel = Number(args.hold);
+  if (holdLevel > 0) {
+    for (let round = 0; round < Math.max(1, Number(args['hold-rounds'])); round++) {
+      const order = round % 2 === 0 ? checkouts : [...checkouts].reverse();
+      for (const c of order) {
+        const h = await holdWindow(binary, c, upstreamUrl, holdLevel);
+        holds.push({ round, checkout: c.label, ...h });
+        log(
+          `hold ${holdLevel} round ${round + 1} ${c.label}: completed ${h.completed}, failed ${h.failed}, stalled ${h.stalled}, ` +
+            `peak open ${h.peakOpen}, TTFT p50 ${fmt(h.ttftP50)} p99 ${fmt(h.ttftP99)} ms, max gap ${fmt(h.maxGap, 0)} ms, ` +
+            `listen overflows ${h.listenOverflows} (machine); ` +
+            `CPU ms per stream of ${h.chunks} chunks relay ${fmt(h.relayCpuMs / holdLevel, 2)}, gateway ${fmt(h.gatewayCpuMs / holdLevel, 2)}; ` +
+            `peak RSS relay ${fmt(h.relayPeakRssMiB, 0)}, gateway ${fmt(h.gatewayPeakRssMiB, 0)} MiB; ` +
+            `all open (${fmt(h.allOpenSeconds)} s): relay ${fmt(h.relayUsPerChunk)} µs/chunk, ${fmt(h.relayMsPerStream, 2)} ms/stream besides; ` +
+            `gateway ${fmt(h.gatewayUsPerChunk)} µs/chunk, ${fmt(h.gatewayMsPerStream, 2)} ms/stream besides`,
+        );
+        // Every stream of the level has ended (and its usage event gone) before the next one.
+        await new Promise((r) => setTimeout(r, 3000));
+      }
+    }
+    await setUpstreamOptions(upstreamUrl, { chunkMs: Number(args['chunk-ms']), chunks: Number(args.chunks) });
+  }
+
   const straces = {};
   if (args.strace) {
     for (const c of checkouts) {
@@ -374,7 +524,7 @@ async function main() {
   }
 
   const summary = {};
-  for (const key of Object.keys(rounds[0]).filter((k) => k.includes(' ') && !k.endsWith(' plain'))) {
+  for (const key of Object.keys(rounds[0] ?? {}).filter((k) => k.includes(' ') && !k.endsWith(' plain'))) {
     const of = rounds.map((r) => r[key]);
     summary[key] = {
       addedP50: median(of.map((x) => x.addedP50)),
@@ -393,7 +543,11 @@ async function main() {
   if (args.out)
     writeFileSync(
       args.out,
-      JSON.stringify({ runId, at: new Date().toISOString(), roots, rounds, summary, straces }, null, 2),
+      JSON.stringify(
+        { runId, at: new Date().toISOString(), roots, rounds, summary, holds, straces },
+        null,
+        2,
+      ),
     );
   for (const c of checkouts) await c.bus.close();
 }
