@@ -27,14 +27,6 @@ const sessionOwners = ((globalThis as { [SESSION_OWNERS]?: WeakMap<PGlite, Pglit
 ] ??= new WeakMap());
 
 /**
- * Tells the connections that something else changed `db`'s session state (a statement run on it
- * directly that sets something): the next exchange of any connection puts its own back first.
- */
-export function forgetPgliteSession(db: PGlite): void {
-  sessionOwners.delete(db);
-}
-
-/**
  * One PostgreSQL protocol connection to a PGlite on this thread, as the socket `pg.Client` talks
  * through (its `stream` option): what pg writes in one go (a query's Parse, Bind, Describe, Execute
  * and Sync) is handed to PGlite as one buffer, and PGlite's replies come back as one chunk. Over
