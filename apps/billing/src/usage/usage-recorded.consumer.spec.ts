@@ -66,7 +66,7 @@ describe('UsageRecordedConsumer', () => {
     expect(subscribed[0]).toMatchObject({
       groupId: USAGE_GROUP,
       topics: [USAGE_RECORDED],
-      batching: { minBytes: 64 * 1024, maxWaitMs: 100 },
+      batching: { minBytes: 1024 * 1024, maxWaitMs: 250 },
     });
     const bug = new TypeError("Cannot read properties of undefined (reading 'id')");
     expect(subscribed[0]?.isTransient?.(bug)).toBe(true);

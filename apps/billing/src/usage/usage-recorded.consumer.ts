@@ -28,9 +28,11 @@ export class UsageRecordedConsumer {
   @BusEvent(TOPICS.usageRecorded.name, {
     group: USAGE_GROUP,
     schema: settledUsageOfEvent,
-    // One transaction per batch: a tenth of a second of gathering under load makes batches
-    // larger and settlement cheaper per event, well inside relay's hold (RELAY_QUOTA_HOLD_MS).
-    batching: { minBytes: 64 * 1024, maxWaitMs: 100 },
+    // One statement per batch, and per batch one billing.balance per user, which every balances
+    // reader (relay's, auth's) is woken to fetch: a quarter second of gathering (up to 1 MiB, as auth's
+    // and admin's consumers) makes batches larger and each event's share of all that smaller. Balances
+    // trail by at most that, well inside relay's hold (RELAY_QUOTA_HOLD_MS, 60 s).
+    batching: { minBytes: 1024 * 1024, maxWaitMs: 250 },
     isTransient: () => true,
   })
   async settle(batch: DecodedEvent<SettledUsage>[]): Promise<void> {
