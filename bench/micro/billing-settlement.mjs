@@ -18,6 +18,7 @@
 //     [--shapes jsonb,json,arrays,events] [--schemas base,partial] [--batch 5000] [--batches 10] [--rounds 3]
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { databaseUrlOn, processCpuMs, withClient } from '../lib/pg-micro.mjs';
 
@@ -102,20 +103,33 @@ const SHAPES = {
   },
 };
 
-/** The statement as billing's dist has it, with its "incoming" rows swapped for the shape's. */
+/**
+ * The statement as billing's dist has it, with its "incoming" rows swapped for the shape's, and the
+ * parameters after the batch (since H46: billing.balance's topic and the outbox rows' headers).
+ */
 function settlementSql(shape) {
-  const dist = readFileSync(
-    new URL('../../apps/billing/dist/usage/usage-settlement.repository.js', import.meta.url),
-    'utf8',
-  );
+  const distUrl = new URL('../../apps/billing/dist/usage/usage-settlement.repository.js', import.meta.url);
+  const dist = readFileSync(distUrl, 'utf8');
   const statement = /const SETTLE_SQL = `([\s\S]*?)`;/.exec(dist)?.[1];
   if (!statement) throw new Error('SETTLE_SQL not found in billing dist (node scripts/build.mjs)');
-  const sql = statement.replace('${ledger_entry_entity_1.LedgerEntryKind.Usage}', 'usage');
+  const { billingBalanceValueSql } = createRequire(distUrl)('../accounts/balance-events.js');
+  let sql = statement
+    .replace('${ledger_entry_entity_1.LedgerEntryKind.Usage}', 'usage')
+    .replace(/\$\{\(0, balance_events_1\.billingBalanceValueSql\)\('b'\)\}/, () =>
+      billingBalanceValueSql?.('b'),
+    );
   // A function, not a string: the shapes' `$1` would read as a capture group.
-  return sql.replace(
+  sql = sql.replace(
     /with "incoming" as \([\s\S]*?\n\), "logged"/,
     () => `with "incoming" as (${SHAPES[shape].incoming}\n), "logged"`,
   );
+  const batchParams = shape === 'arrays' ? COLUMNS.length : 1;
+  const extra = [];
+  sql = sql.replace(/\?/g, () => {
+    extra.push(extra.length === 0 ? 'billing.balance' : '{}');
+    return `$${batchParams + extra.length}`;
+  });
+  return { sql, extra };
 }
 
 const SCHEMAS = {
@@ -185,14 +199,16 @@ try {
           const {
             rows: [{ pid }],
           } = await db.query('select pg_backend_pid() as pid');
-          const sql = settlementSql(shape);
+          const { sql, extra } = settlementSql(shape);
           const prepare = SHAPES[shape].prepare ?? ((rows) => rows);
           const work = Array.from({ length: batches + 1 }, () => prepare(usageRows(userIds)));
           const run = async (rows) => {
             await db.query('begin');
-            const result = await db.query(sql, SHAPES[shape].params(rows));
+            const result = await db.query(sql, [...SHAPES[shape].params(rows), ...extra]);
             await db.query('rollback');
-            if (result.rows[0].logged !== rows.length) throw new Error('not every event was settled');
+            // `settled` since H46, `logged` before.
+            const { settled = result.rows[0].logged } = result.rows[0];
+            if (settled !== rows.length) throw new Error('not every event was settled');
           };
           await run(work[0]); // warm-up: plan cache, buffers
           const pgBefore = processCpuMs(pid);
@@ -211,10 +227,10 @@ try {
           console.log(JSON.stringify(result));
           if (args.explain && round === 0) {
             await db.query('begin');
-            const { rows } = await db.query(
-              `explain (analyze, buffers) ${sql}`,
-              SHAPES[shape].params(prepare(usageRows(userIds))),
-            );
+            const { rows } = await db.query(`explain (analyze, buffers) ${sql}`, [
+              ...SHAPES[shape].params(prepare(usageRows(userIds))),
+              ...extra,
+            ]);
             await db.query('rollback');
             console.log(rows.map((row) => row['QUERY PLAN']).join('\n'));
           }
