@@ -355,6 +355,15 @@ async function holdWindow(binary, checkout, upstreamUrl, n) {
       result[`${name}MsPerStream`] = (totalMs - perChunkMs * r.completed * chunks) / n;
     }
     result[`${name}CpuMs`] = totalMs;
+    // The busiest second: a process at ~1 core then was the limit itself, one well below it was waiting
+    // for the machine (or for the other process).
+    let peakCores = 0;
+    for (const [i, a] of samples.entries()) {
+      const b = samples.find((x, j) => j > i && x.at - a.at >= 1000);
+      if (b === undefined) break;
+      peakCores = Math.max(peakCores, ((b[name].ticks - a[name].ticks) * (1000 / CLK_TCK)) / (b.at - a.at));
+    }
+    result[`${name}PeakCores`] = peakCores;
   }
   return result;
 }
@@ -478,6 +487,7 @@ async function main() {
             `peak open ${h.peakOpen}, TTFT p50 ${fmt(h.ttftP50)} p99 ${fmt(h.ttftP99)} ms, max gap ${fmt(h.maxGap, 0)} ms, ` +
             `listen overflows ${h.listenOverflows} (machine); ` +
             `CPU ms per stream of ${h.chunks} chunks relay ${fmt(h.relayCpuMs / holdLevel, 2)}, gateway ${fmt(h.gatewayCpuMs / holdLevel, 2)}; ` +
+            `busiest second relay ${fmt(h.relayPeakCores, 2)}, gateway ${fmt(h.gatewayPeakCores, 2)} cores; ` +
             `peak RSS relay ${fmt(h.relayPeakRssMiB, 0)}, gateway ${fmt(h.gatewayPeakRssMiB, 0)} MiB; ` +
             `all open (${fmt(h.allOpenSeconds)} s): relay ${fmt(h.relayUsPerChunk)} µs/chunk, ${fmt(h.relayMsPerStream, 2)} ms/stream besides; ` +
             `gateway ${fmt(h.gatewayUsPerChunk)} µs/chunk, ${fmt(h.gatewayMsPerStream, 2)} ms/stream besides`,
