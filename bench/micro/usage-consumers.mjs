@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// auth's token-usage and admin's channel-usage consumers alone (issue 17): CPU per usage event of
+// auth's token-usage, admin's channel-usage and billing's settlement consumers alone (issue 17, billing
+// since H46): CPU per usage event of
 // this process and of the PostgreSQL backends of each service's database, in interleaved rounds,
 // for each variant of the two services' compiled code.
 //
@@ -9,7 +10,7 @@
 // compiled consumer's handler with its repository on a real database. The outbox relay is not run:
 // its `nudge()` is a no-op here (auth enqueues one identity.token row per key changed per batch).
 //
-// A variant is a directory holding `auth/dist` and `admin/dist` (a copy of the apps' dist taken
+// A variant is a directory holding `auth/dist`, `admin/dist` and `billing/dist` (a copy of the apps' dist taken
 // before a change; `apps` is the working tree's). Each variant gets fresh databases, migrated by its
 // own migrations, with `--keys` API keys and `--channels` channels the events are charged to.
 //
@@ -56,10 +57,14 @@ async function backends(admin, database) {
 
 /** The compiled migrations of one app, in file-name (= written) order. */
 function migrations(load, dist) {
-  return readdirSync(resolve(dist, 'migrations'))
-    .filter((file) => file.endsWith('.js'))
-    .sort()
-    .flatMap((file) => Object.values(load(`./migrations/${file}`)));
+  return (
+    readdirSync(resolve(dist, 'migrations'))
+      .filter((file) => file.endsWith('.migration.js'))
+      // By name without the suffix: `20261126-affiliate` before `20261126-affiliate-reversals`.
+      .sort((a, b) => (a.slice(0, -'.migration.js'.length) < b.slice(0, -'.migration.js'.length) ? -1 : 1))
+      .flatMap((file) => Object.values(load(`./migrations/${file}`)))
+      .filter((value) => typeof value === 'function' && typeof value.prototype?.up === 'function')
+  );
 }
 
 /** The @BusEvent options of a compiled consumer's handler (Nest keeps them as pattern extras). */
@@ -77,14 +82,16 @@ async function openService(variant, dir, service, name) {
     await admin.query(`drop database if exists "${name}"`);
     await admin.query(`create database "${name}"`);
   });
-  const entities =
-    service === 'auth'
-      ? [
-          load('./users/user.entity.js').User,
-          load('./tokens/token.entity.js').Token,
-          load('./token-usage/applied-usage-event.entity.js').AppliedUsageEvent,
-        ]
-      : [load('./channels/channel.entity.js').Channel];
+  const entities = {
+    auth: () => [
+      load('./users/user.entity.js').User,
+      load('./tokens/token.entity.js').Token,
+      load('./token-usage/applied-usage-event.entity.js').AppliedUsageEvent,
+    ],
+    admin: () => [load('./channels/channel.entity.js').Channel],
+    // The settlement writes through SQL alone; accounts are opened by it for users it has not seen.
+    billing: () => [load('./accounts/account.entity.js').Account],
+  }[service]();
   const orm = await openDatabase({
     url: databaseUrl(name),
     entities: [OutboxMessage, ...entities],
@@ -100,6 +107,15 @@ async function openService(variant, dir, service, name) {
     const { TokenUsageConsumer } = load('./token-usage/token-usage.consumer.js');
     consumer = new TokenUsageConsumer(new TokenUsageRepository(orm.em, outbox));
     handler = TokenUsageConsumer.prototype.apply;
+  } else if (service === 'billing') {
+    const { UsageSettlementRepository } = load('./usage/usage-settlement.repository.js');
+    const { UsageSettlementService } = load('./usage/usage-settlement.service.js');
+    const { UsageRecordedConsumer } = load('./usage/usage-recorded.consumer.js');
+    const metrics = { counter: () => ({ inc: () => undefined }) };
+    consumer = new UsageRecordedConsumer(
+      new UsageSettlementService(new UsageSettlementRepository(orm.em), outbox, metrics),
+    );
+    handler = UsageRecordedConsumer.prototype.settle;
   } else {
     const { ChannelUsageRepository } = load('./channels/channel-usage.repository.js');
     const { ChannelUsageConsumer } = load('./channels/channel-usage.consumer.js');
@@ -107,6 +123,7 @@ async function openService(variant, dir, service, name) {
     handler = ChannelUsageConsumer.prototype.record;
   }
   const ids = await withClient(databaseUrl(name), async (db) => {
+    if (service === 'billing') return [1];
     if (service === 'auth') {
       const {
         rows: [user],
@@ -230,13 +247,17 @@ try {
     for (const [variant] of variants) {
       for (const serviceName of services) {
         const service = opened[`${variant}/${serviceName}`];
-        const sql =
-          serviceName === 'auth'
-            ? `select (select count(*) from applied_usage_events)::int as events,
-                      (select sum(used_quota) from tokens)::text as quota,
-                      (select count(*) from outbox_messages)::int as outbox`
-            : `select (select count(*) from channel_usage_events)::int as events,
-                      (select sum(used_quota) from channels)::text as quota`;
+        const sql = {
+          auth: `select (select count(*) from applied_usage_events)::int as events,
+                        (select sum(used_quota) from tokens)::text as quota,
+                        (select count(*) from outbox_messages)::int as outbox`,
+          admin: `select (select count(*) from channel_usage_events)::int as events,
+                         (select sum(used_quota) from channels)::text as quota`,
+          billing: `select (select count(*) from usage_logs)::int as events,
+                           (select sum(used_quota) from accounts)::text as quota,
+                           (select sum(amount) from ledger_entries)::text as ledger,
+                           (select count(*) from outbox_messages)::int as outbox`,
+        }[serviceName];
         const [row] = await service.orm.em.getConnection().execute(sql);
         console.log(JSON.stringify({ variant, service: serviceName, ...row }));
       }
