@@ -19,6 +19,8 @@
 // every target) over the same targets, for the added latency a stream's first token is compared with.
 // --strace counts gateway's and relay's system calls over an extra window per checkout (strace -c -f;
 // it slows what it traces: read its counts per stream, not that window's times).
+// --embedded starts each checkout in embedded mode instead (its bench/lib/embedded.mjs; one process, whose
+// CPU is gateway's and relay's together): for --hold, with --rounds 0.
 // --hold N then holds N streams through each checkout's gateway, --hold-rounds times in alternating order
 // (holdWindow below; pass --service-env GATEWAY_BACKEND_CONNECTIONS=12000,RELAY_UPSTREAM_CONNECTIONS=12000
 // as the bench does; --rounds 0 skips the short streams).
@@ -58,6 +60,7 @@ const { values: args } = parseArgs({
     'hold-ms': { type: 'string', default: '8000' },
     'hold-rounds': { type: 'string', default: '1' },
     'hold-ramp-ms': { type: 'string' },
+    embedded: { type: 'boolean', default: false },
     out: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -185,6 +188,25 @@ async function startCheckout(root, index, upstreamUrl, KafkaEventBus) {
     gatewayUrl,
     requireFromRoot,
     pids: { gateway: gateway.child.pid, relay: relay.child.pid },
+  };
+}
+
+// ---- one checkout in embedded mode (--embedded): every service in one process, as `npm start`
+
+async function startEmbeddedCheckout(root, index, upstreamUrl) {
+  // The checkout's own bench helper: it starts that checkout's launcher and seeds it over its HTTP API.
+  const { startEmbeddedTollgate } = await import(join(root, 'bench', 'lib', 'embedded.mjs'));
+  const dir = join(workDir, `embedded-${index}`);
+  mkdirSync(dir, { recursive: true });
+  const started = await startEmbeddedTollgate({ upstreamUrl, logDir: dir, runId: `${runId}${index}` });
+  return {
+    label: `${basename(root)}#${index}`,
+    root,
+    customer: started.customer,
+    headers: { authorization: `Bearer ${started.customer.apiKey}`, 'content-type': 'application/json' },
+    gatewayUrl: started.url,
+    pids: { embedded: started.pid },
+    stop: started.stop,
   };
 }
 
@@ -405,7 +427,11 @@ async function main() {
   const upstreamUrl = upstream.match[1];
   const checkouts = [];
   for (const [i, root] of roots.entries())
-    checkouts.push(await startCheckout(root, i, upstreamUrl, KafkaEventBus));
+    checkouts.push(
+      args.embedded
+        ? await startEmbeddedCheckout(root, i, upstreamUrl)
+        : await startCheckout(root, i, upstreamUrl, KafkaEventBus),
+    );
   const seconds = Number(args.seconds);
   const directModel = 'gpt-4o-mini';
   const directHeaders = { authorization: 'Bearer sk-fake-openai-key', 'content-type': 'application/json' };
@@ -482,15 +508,18 @@ async function main() {
       for (const c of order) {
         const h = await holdWindow(binary, c, upstreamUrl, holdLevel);
         holds.push({ round, checkout: c.label, ...h });
+        const perProcess = Object.keys(c.pids)
+          .map(
+            (name) =>
+              `${name}: ${fmt(h[`${name}CpuMs`] / holdLevel, 2)} ms CPU per stream, busiest second ${fmt(h[`${name}PeakCores`], 2)} cores, ` +
+              `peak RSS ${fmt(h[`${name}PeakRssMiB`], 0)} MiB, all open (${fmt(h.allOpenSeconds)} s) ${fmt(h[`${name}UsPerChunk`])} µs/chunk ` +
+              `and ${fmt(h[`${name}MsPerStream`], 2)} ms/stream besides`,
+          )
+          .join('; ');
         log(
           `hold ${holdLevel} round ${round + 1} ${c.label}: completed ${h.completed}, failed ${h.failed}, stalled ${h.stalled}, ` +
             `peak open ${h.peakOpen}, TTFT p50 ${fmt(h.ttftP50)} p99 ${fmt(h.ttftP99)} ms, max gap ${fmt(h.maxGap, 0)} ms, ` +
-            `listen overflows ${h.listenOverflows} (machine); ` +
-            `CPU ms per stream of ${h.chunks} chunks relay ${fmt(h.relayCpuMs / holdLevel, 2)}, gateway ${fmt(h.gatewayCpuMs / holdLevel, 2)}; ` +
-            `busiest second relay ${fmt(h.relayPeakCores, 2)}, gateway ${fmt(h.gatewayPeakCores, 2)} cores; ` +
-            `peak RSS relay ${fmt(h.relayPeakRssMiB, 0)}, gateway ${fmt(h.gatewayPeakRssMiB, 0)} MiB; ` +
-            `all open (${fmt(h.allOpenSeconds)} s): relay ${fmt(h.relayUsPerChunk)} µs/chunk, ${fmt(h.relayMsPerStream, 2)} ms/stream besides; ` +
-            `gateway ${fmt(h.gatewayUsPerChunk)} µs/chunk, ${fmt(h.gatewayMsPerStream, 2)} ms/stream besides`,
+            `listen overflows ${h.listenOverflows} (machine); ${h.chunks} chunks a stream; ${perProcess}`,
         );
         // Every stream of the level has ended (and its usage event gone) before the next one.
         await new Promise((r) => setTimeout(r, 3000));
@@ -559,7 +588,7 @@ async function main() {
         2,
       ),
     );
-  for (const c of checkouts) await c.bus.close();
+  for (const c of checkouts) await (c.bus ? c.bus.close() : c.stop());
 }
 
 async function summarizeProfiles() {
