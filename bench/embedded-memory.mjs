@@ -6,7 +6,7 @@
 //
 //   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64] [--node-flags="--max-semi-space-size=4"]
 //                                  [--profile-dir <dir>] [--no-load] [--env NAME=VALUE ...] [--root <dir>]
-//                                  [--breakdown] [--threads] [--profile-load]
+//                                  [--breakdown] [--threads] [--profile-load] [--trace-requests]
 //
 // --node-flags starts the platform's Node with those flags (a wrapper standing in for process.execPath
 // while lib/embedded.mjs spawns it). --profile-dir writes a .cpuprofile of the platform's main thread
@@ -23,6 +23,12 @@
 // main thread, the bookkeeping worker (its tid written by a preload) and V8's and libuv's helper
 // threads; over the load and over the load plus the 3 s after it (the worker's backlog drained), idle
 // CPU of that thread subtracted.
+// --trace-requests times every HTTP request the platform's main thread serves (from the server's
+// 'request' to the response's 'finish') and reads, at both ends, each thread's run and run-queue wait
+// (/proc/<pid>/task/<tid>/schedstat) and V8's GC pauses of the main thread: what the slowest 1 % of
+// the gateway's requests spent on the main thread, waiting for a core, in GC, and what the bookkeeping
+// worker and the helper threads ran meanwhile, against the median ones. It costs a few reads of /proc
+// per request, so its latencies are its own: compare its breakdowns, not its p50 with another run's.
 // --profile-load (with --profile-dir) profiles the main thread and the bookkeeping worker over the
 // load instead of the idle window, and prints each one's self time per call grouped by component
 // (PGlite's WASM, pglite-socket, pg/knex/MikroORM, the services, the bridges, GC, socket I/O, ...).
@@ -60,6 +66,7 @@ const { values } = parseArgs({
     breakdown: { type: 'boolean', default: false },
     threads: { type: 'boolean', default: false },
     'profile-load': { type: 'boolean', default: false },
+    'trace-requests': { type: 'boolean', default: false },
   },
 });
 const platformEnv = values.env.map((assignment) => {
@@ -143,6 +150,132 @@ if (!isMainThread) {
 }
 `,
   );
+}
+
+const traceDir = values['trace-requests'] ? join(logDir, 'trace') : undefined;
+if (traceDir) {
+  mkdirSync(traceDir);
+  addPreload(
+    'trace-requests.cjs',
+    `const { isMainThread } = require('node:worker_threads');
+const fs = require('node:fs');
+const dir = ${JSON.stringify(traceDir)};
+const tid = fs.readlinkSync('/proc/thread-self').split('/').pop();
+if (!isMainThread) {
+  // The bookkeeping worker is the first worker thread (PGlite's own, with TOLLGATE_EMBEDDED_WORKER=0).
+  try { fs.writeFileSync(dir + '/worker-' + tid, ''); } catch {}
+} else {
+  const http = require('node:http');
+  const { PerformanceObserver, performance } = require('node:perf_hooks');
+  const gcs = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push([e.startTime, e.duration, e.detail ? e.detail.kind : e.kind]);
+  }).observe({ entryTypes: ['gc'] });
+  // Thread fds opened at the first request (every thread exists by then): main, worker, the rest.
+  let threads;
+  const buf = Buffer.alloc(128);
+  const read = (fd) => {
+    const n = fs.readSync(fd, buf, 0, 128, 0);
+    const [run, wait] = buf.toString('latin1', 0, n).split(' ');
+    return [Number(run), Number(wait)];
+  };
+  const open = () => {
+    const workers = fs.readdirSync(dir).filter((f) => f.startsWith('worker-')).map((f) => f.slice(7));
+    const worker = workers.sort((a, b) => Number(a) - Number(b))[0];
+    threads = { main: [], worker: [], others: [] };
+    for (const t of fs.readdirSync('/proc/self/task')) {
+      let fd;
+      try { fd = fs.openSync('/proc/self/task/' + t + '/schedstat', 'r'); } catch { continue; }
+      (t === tid ? threads.main : t === worker ? threads.worker : threads.others).push(fd);
+    }
+  };
+  const sample = () => {
+    if (!threads) open();
+    const out = [];
+    for (const group of [threads.main, threads.worker, threads.others]) {
+      let run = 0, wait = 0;
+      for (const fd of group) { const [r, w] = read(fd); run += r; wait += w; }
+      out.push(run, wait);
+    }
+    return out;
+  };
+  const requests = [];
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function (event, req, res) {
+    if (event === 'request') {
+      const t0 = performance.now();
+      const s0 = sample();
+      const port = this.address() && this.address().port;
+      res.once('finish', () => {
+        const s1 = sample();
+        requests.push([t0, performance.now(), port, ...s1.map((v, i) => v - s0[i])]);
+      });
+    }
+    return emit.apply(this, arguments);
+  };
+  process.on('exit', () => {
+    fs.writeFileSync(dir + '/requests.json', JSON.stringify({ requests, gcs }));
+  });
+  fs.writeFileSync(dir + '/mark-origin', String(performance.timeOrigin));
+}
+`,
+  );
+}
+
+/**
+ * The gateway's requests of the load (from the trace preload), slowest 1 % and those over 2 ms against
+ * the middle fifth: server-side ms, and per request the main thread's run and run-queue wait, the
+ * worker's and the other threads' run (ms), GC pauses of the main thread overlapping it.
+ */
+function traceSummary(gatewayPort, fromMs, toMs) {
+  const { requests, gcs } = JSON.parse(readFileSync(join(traceDir, 'requests.json'), 'utf8'));
+  const ofGateway = requests
+    .filter((r) => r[2] === gatewayPort && r[0] >= fromMs && r[1] <= toMs)
+    .sort((a, b) => a[1] - a[0] - (b[1] - b[0]));
+  const relay = requests.filter((r) => r[2] !== gatewayPort && r[0] >= fromMs && r[1] <= toMs);
+  const gcIn = (r) => gcs.filter(([start, duration]) => start < r[1] && start + duration > r[0]);
+  const describe = (rows) => {
+    if (rows.length === 0) return { count: 0 };
+    const mean = (f) => Number((rows.reduce((s, r) => s + f(r), 0) / rows.length).toFixed(3));
+    const ns = (i) => (r) => r[i] / 1e6;
+    const withGc = rows.filter((r) => gcIn(r).length > 0);
+    return {
+      count: rows.length,
+      ms: mean((r) => r[1] - r[0]),
+      mainRun: mean(ns(3)),
+      mainWait: mean(ns(4)),
+      workerRun: mean(ns(5)),
+      workerWait: mean(ns(6)),
+      othersRun: mean(ns(7)),
+      othersWait: mean(ns(8)),
+      withGcShare: Number((withGc.length / rows.length).toFixed(3)),
+      gcMsIn: mean((r) => gcIn(r).reduce((s, [, d]) => s + d, 0)),
+      workerRanShare: Number((rows.filter((r) => r[5] > 0).length / rows.length).toFixed(3)),
+    };
+  };
+  const n = ofGateway.length;
+  const pct = (p) => ofGateway[Math.min(n - 1, Math.floor((n * p) / 100))];
+  const gcsInLoad = gcs.filter(([start]) => start >= fromMs && start <= toMs);
+  const gcKinds = {};
+  for (const [, duration, kind] of gcsInLoad) {
+    const k =
+      { 1: 'scavenge', 2: 'minorMarkSweep', 4: 'markCompact', 8: 'incremental', 16: 'weakCallbacks' }[kind] ??
+      kind;
+    gcKinds[k] ??= { count: 0, ms: 0, maxMs: 0 };
+    gcKinds[k].count++;
+    gcKinds[k].ms = Number((gcKinds[k].ms + duration).toFixed(2));
+    gcKinds[k].maxMs = Number(Math.max(gcKinds[k].maxMs, duration).toFixed(2));
+  }
+  return {
+    gatewayRequests: n,
+    relayRequestsPerGateway: Number((relay.length / Math.max(1, n)).toFixed(2)),
+    serverP50: n && Number((pct(50)[1] - pct(50)[0]).toFixed(3)),
+    serverP99: n && Number((pct(99)[1] - pct(99)[0]).toFixed(3)),
+    middle: describe(ofGateway.slice(Math.floor(n * 0.4), Math.floor(n * 0.6))),
+    slowest1pct: describe(ofGateway.slice(Math.floor(n * 0.99))),
+    over2ms: describe(ofGateway.filter((r) => r[1] - r[0] > 2)),
+    mainThreadGcDuringLoad: gcKinds,
+  };
 }
 
 /** CPU ms of each thread of the platform now: main, worker<N> (named by the preload), helpers. */
@@ -295,6 +428,8 @@ const idleCpu = async (ms) => {
 };
 
 let stopped = false;
+/** Wall-clock ms when the load started and ended. */
+let loadWindow;
 try {
   // Start-up and seeding settle first (the first outbox rounds, JIT, the seeding's own garbage).
   await sleep(5_000);
@@ -340,6 +475,7 @@ try {
     const sampler = sampleRss({ embedded: embedded.pid });
     const threadsBefore = threadsDir && threadCpuMs();
     if (profileLoad) writeFileSync(join(profileDir, 'start'), '');
+    loadWindow = [Date.now()];
     load = await runChatLoad(
       {
         url: `${embedded.url}/v1/chat/completions`,
@@ -349,6 +485,7 @@ try {
       },
       { vus: Number(values.vus), durationSeconds: Number(values.load) },
     );
+    loadWindow.push(Date.now());
     peak = mb(sampler.stop().embedded);
     if (threadsDir) {
       const served = load.served || 1;
@@ -413,4 +550,14 @@ try {
 } finally {
   if (!stopped) await embedded.stop();
   await upstream.stop();
+}
+if (traceDir && loadWindow?.length === 2) {
+  // The platform wrote its trace when it exited; its performance.now() counts from its timeOrigin.
+  const origin = Number(readFileSync(join(traceDir, 'mark-origin'), 'utf8'));
+  const gatewayPort = Number(new URL(embedded.url).port);
+  console.log(
+    JSON.stringify({
+      requestTrace: traceSummary(gatewayPort, loadWindow[0] - origin, loadWindow[1] - origin),
+    }),
+  );
 }
