@@ -201,7 +201,8 @@ describe('the online chat in embedded mode', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     const files = filesUnder(dataDir);
-    expect(files.some((file) => file.includes(join('pg', 'chat')))).toBe(true);
+    // chat's schema lives in the one PGlite cluster of a new data directory (tools/launcher embedded-databases.ts).
+    expect(files.some((file) => file.includes(join('pg', 'platform')))).toBe(true);
     const needle = Buffer.from(CANARY);
     const holding = files.filter((file) => readFileSync(file).includes(needle));
     expect(holding).toEqual([]);
