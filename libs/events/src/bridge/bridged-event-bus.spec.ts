@@ -162,6 +162,30 @@ describe('BridgedEventBus', () => {
     expect(next[0]!.value).toBe('in flight');
   });
 
+  it("passes an in-process owner's records on as JSON text, parsed only on the bridged side", async () => {
+    const { bus, port } = bridge(owner);
+    const deliveries: Array<{ records: EventRecord[]; encoded?: true }> = [];
+    port.on('message', (batch: Array<{ deliver?: number; records: EventRecord[]; encoded?: true }>) => {
+      for (const message of batch) if (message.deliver !== undefined) deliveries.push(message);
+    });
+    const seen: EventRecord[] = [];
+    await bus.subscribe({
+      groupId: 'billing',
+      topics: ['usage'],
+      handler: async (b) => void seen.push(...b),
+    });
+    await owner.publish([{ topic: 'usage', key: 'u1', value: { tokens: 7, model: 'gpt' } }]);
+    await waitFor(() => seen.length === 1);
+
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({
+      encoded: true,
+      records: [{ value: '{"tokens":7,"model":"gpt"}' }],
+    });
+    expect(seen[0]!.value).toEqual({ tokens: 7, model: 'gpt' });
+    await bus.close();
+  });
+
   it("reads a compacted table of the owner's bus, with its later changes and tombstones", async () => {
     const { bus } = bridge(owner);
     await owner.publish([

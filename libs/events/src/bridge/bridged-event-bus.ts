@@ -168,7 +168,12 @@ export class BridgedEventBus implements EventBus, ConsumerLagReader {
       if ('error' in message) pending.reject(fromWireError(message.error));
       else pending.resolve(message.value);
     } else if ('deliver' in message) {
-      void this.deliver(message.deliver, message.subscription, message.records);
+      const records = message.encoded
+        ? message.records.map((record) =>
+            typeof record.value === 'string' ? { ...record, value: JSON.parse(record.value) } : record,
+          )
+        : message.records;
+      void this.deliver(message.deliver, message.subscription, records);
     } else {
       const view = this.tables.get(message.table);
       if (!view) return;

@@ -1,4 +1,12 @@
-import type { BatchingOptions, EventRecord, OutgoingEvent, TopicSpec } from '../port/event-bus.port';
+import type {
+  BatchingOptions,
+  EventBus,
+  EventRecord,
+  OutgoingEvent,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from '../port/event-bus.port';
 import type { PartitionLag } from '../port/consumer-lag.port';
 import type { WireError } from './port-messages';
 
@@ -31,8 +39,11 @@ export type Reply = { reply: number; value?: unknown } | { reply: number; error:
 /** Owning thread → bridged bus. */
 export type OwnerToBridge =
   | Reply
-  /** A batch of one partition for a subscription; answered by a DeliveryAnswer with the same id. */
-  | { deliver: number; subscription: number; records: EventRecord[] }
+  /**
+   * A batch of one partition for a subscription; answered by a DeliveryAnswer with the same id.
+   * `encoded`: each value is the JSON text the owner's log holds (null for a tombstone), to be parsed here.
+   */
+  | { deliver: number; subscription: number; records: EventRecord[]; encoded?: true }
   /** A compacted table's change (null: the key was deleted). */
   | { table: number; key: string; value: unknown }
   | { table: number; caughtUp: true }
@@ -45,3 +56,15 @@ export interface TableSnapshot {
 }
 
 export type ConsumerLagAnswer = PartitionLag[];
+
+/**
+ * What the owner's bus may offer besides `EventBus` (InProcessEventBus does): a subscription whose
+ * records carry their values as JSON text, which the host passes on without parsing or copying them.
+ */
+export interface EncodedSubscriber {
+  subscribeEncoded(options: Omit<SubscribeOptions<string | null>, 'decode'>): Promise<Subscription>;
+}
+
+export function subscribesEncoded(bus: EventBus): bus is EventBus & EncodedSubscriber {
+  return typeof (bus as Partial<EncodedSubscriber>).subscribeEncoded === 'function';
+}

@@ -1,12 +1,13 @@
 import type { MessagePort } from 'node:worker_threads';
 import { readsConsumerLag } from '../port/consumer-lag.port';
 import type { CompactedTable, EventBus, EventRecord, Subscription } from '../port/event-bus.port';
-import type {
-  BridgeToOwner,
-  BusRequest,
-  OwnerToBridge,
-  RemoteSubscription,
-  TableSnapshot,
+import {
+  subscribesEncoded,
+  type BridgeToOwner,
+  type BusRequest,
+  type OwnerToBridge,
+  type RemoteSubscription,
+  type TableSnapshot,
 } from './bus-bridge-protocol';
 import { fromWireError, PortMessages, toWireError } from './port-messages';
 
@@ -95,7 +96,10 @@ export function serveEventBus(bus: EventBus, port: MessagePort): EventBusHost {
   }
 
   function subscribe(subscription: number, options: RemoteSubscription): Promise<Subscription> {
-    return bus.subscribe({
+    // A bus that can hand its records over as JSON text does: the other side parses them, and this
+    // thread (gateway and relay's, in embedded mode) neither parses nor clones an object per record.
+    const encoded = subscribesEncoded(bus);
+    const member = {
       ...options,
       // Only a batch the other side did not finish comes back as a failure (it stopped, or the
       // thread is gone): offered again for as long as this member runs, never dead-lettered here.
@@ -106,9 +110,10 @@ export function serveEventBus(bus: EventBus, port: MessagePort): EventBusHost {
           if (closed) return reject(new Undelivered('the bridge is closed'));
           const id = nextDelivery++;
           deliveries.set(id, { resolve, reject });
-          send({ deliver: id, subscription, records });
+          send({ deliver: id, subscription, records, ...(encoded && { encoded: true as const }) });
         }),
-    });
+    };
+    return encoded ? bus.subscribeEncoded(member) : bus.subscribe(member);
   }
 
   async function openTable(id: number, topic: string): Promise<TableSnapshot> {

@@ -15,6 +15,8 @@ export interface GroupMember {
   readonly decode?: (value: unknown) => unknown;
   readonly policy: DeliveryPolicy;
   readonly batching?: BatchingOptions | undefined;
+  /** Values handed over as the JSON text the log holds, not parsed (`subscribeEncoded`). */
+  readonly encoded?: boolean;
 }
 
 export interface GroupDependencies {
@@ -92,6 +94,7 @@ export class ConsumerGroups {
             decode: member.decode,
             policy: member.policy,
             batching: member.batching,
+            encoded: member.encoded ?? false,
             offsets: this.deps.offsets,
             publishDeadLetter: this.deps.publishDeadLetter,
             logger: this.deps.logger,

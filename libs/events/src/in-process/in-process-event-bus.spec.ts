@@ -191,3 +191,30 @@ describe('InProcessEventBus with a batching subscription', () => {
     expect(batches).toEqual([['a']]);
   });
 });
+
+describe('InProcessEventBus.subscribeEncoded', () => {
+  const bus = new InProcessEventBus({ logger: silent });
+  afterAll(() => bus.close());
+
+  it("hands each value over as the log's JSON text, unparsed, and a tombstone as null", async () => {
+    await bus.ensureTopics([{ name: 'prices', partitions: 1, compacted: true }]);
+    const seen: EventRecord<string | null>[] = [];
+    const subscription = await bus.subscribeEncoded({
+      groupId: 'bridge',
+      topics: ['prices'],
+      handler: async (batch) => void seen.push(...batch),
+    });
+    await bus.publish([
+      { topic: 'prices', key: 'gpt', value: { cents: 3, name: 'gpt' }, headers: { 'x-request-id': 'r1' } },
+      { topic: 'prices', key: 'claude', value: null },
+    ]);
+    for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await subscription.stop();
+
+    expect(seen.map((record) => [record.key, record.value])).toEqual([
+      ['gpt', '{"cents":3,"name":"gpt"}'],
+      ['claude', null],
+    ]);
+    expect(seen[0]!.headers).toEqual({ 'x-request-id': 'r1' });
+  });
+});

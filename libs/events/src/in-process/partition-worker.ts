@@ -16,6 +16,8 @@ export interface WorkerSettings {
   policy: DeliveryPolicy;
   /** Gather records as a Kafka fetch with minBytes and maxWaitTimeInMs would; without it, deliver at once. */
   batching?: BatchingOptions | undefined;
+  /** Hand each value over as the log's JSON text (null for a tombstone), unparsed, its headers uncopied. */
+  encoded?: boolean;
   offsets: CommittedOffsets;
   publishDeadLetter: (event: OutgoingEvent) => Promise<void>;
   logger: EventBusLogger;
@@ -151,6 +153,17 @@ export class PartitionWorker {
   }
 
   private toEventRecord(record: LogRecord): EventRecord {
+    if (this.settings.encoded) {
+      return {
+        topic: this.log.topic,
+        partition: this.log.partition,
+        offset: String(record.offset),
+        key: record.key,
+        value: record.value,
+        headers: record.headers,
+        timestamp: record.timestamp,
+      };
+    }
     return {
       topic: this.log.topic,
       partition: this.log.partition,
