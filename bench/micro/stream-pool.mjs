@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // What opening one more call costs a connection pool while N calls are held open on it (issue 17, H45):
-// undici's Pool against the FreeListPool gateway and relay use (apps/relay/dist/upstream/free-list-pool.js,
+// undici's Pool against the FreeListPool gateway and relay use (libs/runtime/dist/free-list-pool.js,
 // built by `node scripts/build.mjs` or `npx tsc -b tsconfig.build.json`). One process: a loopback HTTP
 // server that never answers, and each pool dispatching calls to it one at a time, each held (pipelining 1:
 // a connection each). The figure is the CPU time of the dispatch() calls alone (process.cpuUsage around
@@ -29,7 +29,7 @@ const { values: args } = parseArgs({
 const root = resolve(args.root);
 const requireFromRoot = createRequire(join(root, 'package.json'));
 const { Pool } = requireFromRoot('undici');
-const { FreeListPool } = requireFromRoot(join(root, 'apps/relay/dist/upstream/free-list-pool.js'));
+const { FreeListPool } = requireFromRoot(join(root, 'libs/runtime/dist/free-list-pool.js'));
 const levels = args.levels.split(',').map(Number);
 const step = Number(args.step);
 

@@ -3,6 +3,7 @@
 export * from './main';
 export * from './worker-count';
 export * from './free-port';
+export * from './free-list-pool';
 export * from './socket-lock';
 export * from './distributed-runtime';
 export * from './service-infrastructure.module';

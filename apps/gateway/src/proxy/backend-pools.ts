@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { buildConnector } from 'undici';
 import type { BackendService } from '@tollgate/contracts';
-import { FreeListPool } from './free-list-pool';
+import { FreeListPool } from '@tollgate/runtime';
 
 /** Opens a connection to a backend in this process (RunningService.connect): no socket, no descriptor. */
 export type InProcessConnect = () => Duplex;

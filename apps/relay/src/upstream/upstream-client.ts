@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { UpstreamHttpRequest, UpstreamUploadRequest } from '../providers';
 import { CallAbortedError, type CallAbort } from './call-abort';
-import { FreeListPool } from './free-list-pool';
+import { FreeListPool } from '@tollgate/runtime';
 
 export interface UpstreamClientOptions {
   /** Connections kept per upstream origin. */

@@ -20,7 +20,7 @@ interface Waiting {
  * and of the gateway's CPU while 3,000 streams opened; bench/ANALYSIS.md, H45). Here a connection that
  * can take a call is on a stack (the one freed last is used first: its socket is the least likely to
  * have hit the keep-alive timeout), and a busy one is not looked at until it says it is free ('drain').
- * Relay keeps a twin of this class for its upstreams (apps never import apps).
+ * The gateway's pools to its backends and relay's to its upstreams are of this class.
  */
 export class FreeListPool extends Dispatcher {
   private readonly free: Client[] = [];
