@@ -14,6 +14,17 @@ function simpleQuery(sql: string): Buffer {
 
 /** What a connection closed inside its transaction leaves behind. */
 const ROLLBACK = simpleQuery('ROLLBACK');
+/** What follows the `count`-th ReadyForQuery ('Z') message of a run of backend messages. */
+function afterReadyForQuery(replies: Buffer, count: number): Buffer {
+  let offset = 0;
+  for (let seen = 0; seen < count && offset + 5 <= replies.length;) {
+    if (replies[offset] === READY_FOR_QUERY) seen++;
+    offset += 1 + replies.readInt32BE(offset + 1);
+  }
+  return replies.subarray(offset);
+}
+const READY_FOR_QUERY = 0x5a;
+
 /** Terminate ('X'): the client is leaving; PGlite has no session to end. */
 const TERMINATE = 0x58;
 
@@ -57,6 +68,8 @@ export class PgliteConnection extends Duplex {
 
   /** What puts the session back to this connection's: `DISCARD ALL`, then its search_path. */
   private readonly sessionReset: Buffer;
+  /** How many Simple Queries `sessionReset` is: as many ReadyForQuery replies to cut off. */
+  private readonly sessionResetQueries: number;
 
   constructor(
     private readonly db: PGlite,
@@ -70,6 +83,7 @@ export class PgliteConnection extends Duplex {
     if (schema !== undefined)
       reset.push(simpleQuery(`SET search_path TO "${assertIdentifier(schema, 'Schema')}"`));
     this.sessionReset = Buffer.concat(reset);
+    this.sessionResetQueries = reset.length;
   }
 
   // The part of net.Socket's surface that pg's Connection calls.
@@ -141,14 +155,19 @@ export class PgliteConnection extends Duplex {
     if (this.destroyed || message[0] === TERMINATE) return;
     await this.lock();
     const replies: Buffer[] = [];
+    // Holding the lock, no transaction is open: another connection's (or none) ended before this.
+    const reset = sessionOwners.get(this.db) !== this;
+    // The reset goes in the same call into PGlite as the connection's own messages, its replies cut
+    // off before they reach pg (half the CPU of a call of its own); a startup message (no type byte,
+    // its first byte that of its length, 0) is not preceded by anything.
+    const together = reset && message[0] !== 0;
     try {
-      if (sessionOwners.get(this.db) !== this) {
-        // Holding the lock, no transaction is open: another connection's (or none) ended before it.
-        await this.db.execProtocolRawStream(this.sessionReset, { onRawData: () => 0 });
-        sessionOwners.set(this.db, this);
-      }
+      if (reset && !together) await this.db.execProtocolRawStream(this.sessionReset, { onRawData: () => 0 });
+      if (reset) sessionOwners.set(this.db, this);
       // The data handed to onRawData is a view of PGlite's buffer, reused by its next reply: copied.
-      await this.db.execProtocolRawStream(message, { onRawData: (data) => replies.push(Buffer.from(data)) });
+      await this.db.execProtocolRawStream(together ? Buffer.concat([this.sessionReset, message]) : message, {
+        onRawData: (data) => replies.push(Buffer.from(data)),
+      });
     } catch (error) {
       // PGlite itself failed (not an SQL error, which is a reply): the connection is unusable.
       this.unlock();
@@ -156,8 +175,9 @@ export class PgliteConnection extends Duplex {
       return;
     }
     if (!this.db.isInTransaction()) this.unlock();
-    if (replies.length > 0 && !this.destroyed)
-      this.push(replies.length === 1 ? replies[0] : Buffer.concat(replies));
+    let reply = replies.length === 1 ? replies[0]! : Buffer.concat(replies);
+    if (together) reply = afterReadyForQuery(reply, this.sessionResetQueries);
+    if (reply.length > 0 && !this.destroyed) this.push(reply);
   }
 
   /** Rolls back a transaction this connection left open, and releases the lock. */
