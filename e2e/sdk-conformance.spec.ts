@@ -162,10 +162,22 @@ describe('the official SDKs at their default settings, through the gateway', () 
       expect(answerOf(run, 'count_tokens')).toEqual({ input_tokens });
     });
 
-    it('lists the models the key may use', () => {
-      expect(answerOf<{ ids: string[] }>(run, 'models').ids).toEqual(
-        expect.arrayContaining([models().anthropic]),
-      );
+    it("lists the models the key may use in Anthropic's shape, two a page as well as all at once", () => {
+      const answer = answerOf<{ ids: string[]; types: string[]; paged: string[] }>(run, 'models');
+      expect(answer.ids).toEqual(expect.arrayContaining(Object.values(models())));
+      expect(answer.types).toEqual(['model']);
+      expect(answer.paged).toEqual(answer.ids);
+    });
+
+    it('gets one model (models.retrieve), and raises its NotFoundError for an unknown one', () => {
+      expect(answerOf(run, 'model_get')).toEqual({
+        id: models().anthropic,
+        type: 'model',
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/),
+      });
+      expect(resultOf(run, 'model_unknown')).toEqual({
+        error: expect.objectContaining({ type: 'NotFoundError', module: 'anthropic', status: 404 }),
+      });
     });
 
     it('raises its AuthenticationError for a wrong key', () => {

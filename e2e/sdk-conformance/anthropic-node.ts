@@ -98,8 +98,23 @@ export function runAnthropicNode(run: SdkSettings): Promise<CaseResults> {
       },
       models: async () => {
         const ids: string[] = [];
-        for await (const entry of client.models.list()) ids.push(entry.id);
-        return { ids };
+        const types = new Set<string>();
+        for await (const entry of client.models.list()) {
+          ids.push(entry.id);
+          types.add(entry.type);
+        }
+        // Two a page: the SDK follows has_more and last_id (as after_id) to the end.
+        const paged: string[] = [];
+        for await (const entry of client.models.list({ limit: 2 })) paged.push(entry.id);
+        return { ids, types: [...types], paged };
+      },
+      model_get: async () => {
+        const found = await client.models.retrieve(model);
+        return { id: found.id, type: found.type, created_at: found.created_at };
+      },
+      model_unknown: async () => {
+        await client.models.retrieve(`${model}-unknown`);
+        return 'answered';
       },
       wrong_key: async () => {
         await new Anthropic({ baseURL: run.origin, apiKey: run.wrong_key }).messages.create({

@@ -80,7 +80,24 @@ def count_tokens():
 
 
 def models_list():
-    return {"ids": [entry.id for entry in client.models.list()]}
+    listed = list(client.models.list())
+    # Two a page: the SDK follows has_more and last_id (as after_id) to the end.
+    paged = [entry.id for entry in client.models.list(limit=2)]
+    return {
+        "ids": [entry.id for entry in listed],
+        "types": sorted({entry.type for entry in listed}),
+        "paged": paged,
+    }
+
+
+def model_get():
+    found = client.models.retrieve(model)
+    return {"id": found.id, "type": found.type, "created_at": found.created_at.isoformat()}
+
+
+def model_unknown():
+    client.models.retrieve(f"{model}-unknown")
+    return "answered"
 
 
 def wrong_key():
@@ -99,6 +116,8 @@ run_cases(
         "structured": structured,
         "count_tokens": count_tokens,
         "models": models_list,
+        "model_get": model_get,
+        "model_unknown": model_unknown,
         "wrong_key": wrong_key,
     }
 )

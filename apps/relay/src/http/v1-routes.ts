@@ -27,6 +27,7 @@ import { extractApiKey } from '../access/api-key';
 import type { Caller } from '../access/caller-access';
 import { RelayError, renderRelayError } from '../errors/relay-error';
 import { geminiModelPage, toGeminiModel } from '../dialects/gemini/models';
+import { anthropicModelPage, toAnthropicModel } from '../dialects/anthropic/models';
 import type { CallableModel } from '../models/model-listing';
 import { toOpenAiModel } from '../dialects/openai/models';
 import { callLogIds, type CallContext } from '../pipeline/call-context';
@@ -131,6 +132,13 @@ interface V1Route extends V1Call {
    * OpenAI's.
    */
   geminiWay?: V1Call;
+  /**
+   * On `GET /v1/models`, which Anthropic shares with OpenAI, a caller that sends `anthropic-version`
+   * gets this call, in Anthropic's shapes. Both Anthropic SDKs send that header on every request, and
+   * their key as a Bearer token, as OpenAI's do (x-api-key only when set by hand): the key's header
+   * cannot tell them apart, the version header can (and Anthropic's API requires it).
+   */
+  anthropicWay?: V1Call;
 }
 
 // ---- the handlers, one per kind of call
@@ -337,10 +345,31 @@ async function geminiModel(
   client.sendJson(200, toGeminiModel(callableModel(hot, context, request)));
 }
 
+async function anthropicModelList(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+  request: FastifyRequest,
+): Promise<void> {
+  const query = request.query as { limit?: unknown; after_id?: unknown; before_id?: unknown };
+  client.sendJson(200, anthropicModelPage(hot.models(context.caller), query));
+}
+
+async function anthropicModel(
+  hot: HotPath,
+  context: CallContext,
+  client: FastifyClientReply,
+  request: FastifyRequest,
+): Promise<void> {
+  client.sendJson(200, toAnthropicModel(callableModel(hot, context, request)));
+}
+
 // ---- the route table
 
 const GEMINI_MODEL_LIST: V1Call = { protocol: 'gemini', handle: geminiModelList };
 const GEMINI_MODEL: V1Call = { protocol: 'gemini', handle: geminiModel };
+const ANTHROPIC_MODEL_LIST: V1Call = { protocol: 'anthropic', handle: anthropicModelList };
+const ANTHROPIC_MODEL: V1Call = { protocol: 'anthropic', handle: anthropicModel };
 
 /** Every /v1 and /v1beta route, with its call. */
 const V1_ROUTES: readonly V1Route[] = [
@@ -408,9 +437,17 @@ const V1_ROUTES: readonly V1Route[] = [
     protocol: 'openai',
     handle: openAiModelList,
     geminiWay: GEMINI_MODEL_LIST,
+    anthropicWay: ANTHROPIC_MODEL_LIST,
   },
   // A wildcard, since model names may hold a slash (deepseek-ai/DeepSeek-V3).
-  { method: 'GET', path: '/v1/models/*', protocol: 'openai', handle: openAiModel, geminiWay: GEMINI_MODEL },
+  {
+    method: 'GET',
+    path: '/v1/models/*',
+    protocol: 'openai',
+    handle: openAiModel,
+    geminiWay: GEMINI_MODEL,
+    anthropicWay: ANTHROPIC_MODEL,
+  },
   { method: 'GET', path: '/v1beta/models', ...GEMINI_MODEL_LIST },
   { method: 'GET', path: '/v1beta/models/*', ...GEMINI_MODEL },
 ];
@@ -497,9 +534,11 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
 
   function handlerOf(route: V1Route): FastifyHandler {
     const served = serve(route);
-    if (route.geminiWay === undefined) return served;
-    const servedTheGeminiWay = serve(route.geminiWay);
+    if (route.geminiWay === undefined && route.anthropicWay === undefined) return served;
+    const servedTheGeminiWay = route.geminiWay === undefined ? served : serve(route.geminiWay);
+    const servedTheAnthropicWay = route.anthropicWay === undefined ? served : serve(route.anthropicWay);
     return function serveInCallersDialect(request, reply) {
+      if (request.headers['anthropic-version'] !== undefined) return servedTheAnthropicWay(request, reply);
       return (authenticatesTheGeminiWay(request) ? servedTheGeminiWay : served)(request, reply);
     };
   }

@@ -234,6 +234,81 @@ describe.each(INFRASTRUCTURES)('the official SDKs at their defaults on %s infras
     expect(await one.json()).toMatchObject({ name: `models/${models.gpt}`, baseModelId: models.gpt });
   });
 
+  describe('Anthropic models.list and models.retrieve (sent with anthropic-version, the key as Bearer)', () => {
+    /** The key's models as OpenAI's list gives them: the same models, in the same order (by name). */
+    const openAiIds = async (): Promise<string[]> => {
+      const res = await fetch(`${relay.url}/v1/models`, {
+        headers: { authorization: `Bearer ${key.apiKey}` },
+      });
+      return ((await res.json()) as { data: { id: string }[] }).data.map((m) => m.id);
+    };
+    const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+
+    it("lists the key's models in Anthropic's shape, with has_more, first_id and last_id", async () => {
+      const ids = await openAiIds();
+      const page = await anthropic().models.list();
+      expect(page.data.map((m) => m.id)).toEqual(ids);
+      expect(page).toMatchObject({ has_more: false, first_id: ids[0], last_id: ids.at(-1) });
+      for (const model of page.data) {
+        expect(model).toMatchObject({ type: 'model', display_name: model.id, lifecycle: 'active' });
+        expect(model.created_at).toMatch(RFC_3339);
+      }
+      expect(page.data.find((m) => m.id === models.claude)).toBeDefined();
+    });
+
+    it('pages by limit, after_id and before_id, the SDK following has_more to the end', async () => {
+      const ids = await openAiIds();
+      expect(ids.length).toBeGreaterThan(3);
+      const client = anthropic();
+      const first = await client.models.list({ limit: 2 });
+      expect(first.data.map((m) => m.id)).toEqual(ids.slice(0, 2));
+      expect(first).toMatchObject({ has_more: true, last_id: ids[1] });
+      const all: string[] = [];
+      for await (const model of client.models.list({ limit: 2 })) all.push(model.id);
+      expect(all).toEqual(ids);
+      const after = await client.models.list({ limit: 2, after_id: ids[1] });
+      expect(after.data.map((m) => m.id)).toEqual(ids.slice(2, 4));
+      const before = await client.models.list({ limit: 2, before_id: ids.at(-1) });
+      expect(before.data.map((m) => m.id)).toEqual(ids.slice(-3, -1));
+      expect(before.has_more).toBe(ids.length > 3);
+    });
+
+    it("gets one model, and answers 404 in Anthropic's error shape for a model the key may not use", async () => {
+      const one = await anthropic().models.retrieve(models.claude);
+      expect(one).toMatchObject({ type: 'model', id: models.claude, display_name: models.claude });
+      expect(one.created_at).toMatch(RFC_3339);
+      const unknown = await anthropic()
+        .models.retrieve(harness.world.model('nonexistent'))
+        .catch((error: unknown) => error);
+      expect(unknown).toBeInstanceOf(Anthropic.NotFoundError);
+      expect((unknown as InstanceType<typeof Anthropic.NotFoundError>).error).toMatchObject({
+        type: 'error',
+        error: { type: 'not_found_error' },
+      });
+    });
+
+    it("refuses a limit out of range as a bad request in Anthropic's error shape", async () => {
+      const refused = await anthropic()
+        .models.list({ limit: 0 })
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+      expect((refused as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({
+        type: 'error',
+        error: { type: 'invalid_request_error' },
+      });
+    });
+
+    it("leaves OpenAI's SDK its own shape on the same routes", async () => {
+      const listed = await openai().models.list();
+      expect(listed.data.map((m) => m.id)).toEqual(await openAiIds());
+      expect(await openai().models.retrieve(models.claude)).toMatchObject({
+        id: models.claude,
+        object: 'model',
+        owned_by: expect.any(String),
+      });
+    });
+  });
+
   describe('Anthropic messages.countTokens', () => {
     const messages = [{ role: 'user' as const, content: COUNTED }];
 
