@@ -145,40 +145,51 @@ class AudioCall implements ModelCall {
     };
   }
 
-  /** The gpt-4o transcribe models' stream: events pass through; the usage rides on the last one. */
+  /**
+   * The gpt-4o transcribe models' stream: events pass through; the usage rides on the last one, and
+   * the cost it is charged is added to that event's usage.
+   */
   private async relayEvents(call: AcceptedCall): Promise<RelayedAnswer> {
-    const transcript = new StreamedTranscript(this.deps, call);
+    const transcript = new StreamedTranscript(this.deps, call, this.countTokens);
     const status = await relaySseStream(
       call.reply,
       call.dispatched.response.body as AsyncIterable<Buffer>,
       transcript.forward.bind(transcript),
     );
-    const usage = transcriptionUsage(transcript.final(), this.countTokens);
-    return { usage, status, ttftMs: transcript.ttftMs, stream: true };
+    return { usage: transcript.usage(), status, ttftMs: transcript.ttftMs, stream: true };
   }
 }
 
-/** A transcript stream on its way to the client: its deltas, and the final event when it came. */
+/** A transcript stream on its way to the client: its deltas, and the usage of its final event. */
 class StreamedTranscript {
   ttftMs: number | null = null;
-  private done: unknown;
+  /** The usage of the last `transcript.text.done` event, the one its cost was told for. */
+  private doneUsage: NormalizedUsage | undefined;
   private deltas = '';
 
   constructor(
     private readonly deps: AudioRelayDeps,
     private readonly call: AcceptedCall,
+    private readonly countTokens: (text: string) => number,
   ) {}
 
   async forward(event: SseEvent): Promise<void> {
     const payload = parsedEventData(event.data) as { type?: unknown; delta?: unknown } | undefined;
-    if (payload?.type === 'transcript.text.done') this.done = payload;
-    else if (typeof payload?.delta === 'string') this.deltas += payload.delta;
+    let data = event.data;
+    if (payload?.type === 'transcript.text.done') {
+      this.doneUsage = transcriptionUsage(payload, this.countTokens);
+      data = withUsageCost(data, this.call.metered.costFor(this.doneUsage)) ?? data;
+    } else if (typeof payload?.delta === 'string') this.deltas += payload.delta;
     this.ttftMs ??= this.deps.now() - this.call.context.startedAt;
-    await this.call.reply.write(serializeSseEvent(event));
+    await this.call.reply.write(serializeSseEvent(data === event.data ? event : { ...event, data }));
   }
 
-  /** What the usage is read from: the final event, else the deltas' text. */
-  final(): unknown {
-    return this.done ?? { text: this.deltas };
+  /**
+   * What the call is charged for: the final event's usage, else the deltas' tokens. A stream that
+   * ends without a final event carries no cost: no event is left to carry it, and one made up would
+   * be none of OpenAI's.
+   */
+  usage(): NormalizedUsage {
+    return this.doneUsage ?? transcriptionUsage({ text: this.deltas }, this.countTokens);
   }
 }

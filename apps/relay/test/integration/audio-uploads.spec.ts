@@ -142,6 +142,29 @@ describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
     });
   });
 
+  it('tells a streamed transcript its cost in the usage of its transcript.text.done event, the amount charged', async () => {
+    const stream = await client().audio.transcriptions.create({
+      file: await clip(),
+      model: transcribe,
+      stream: true,
+    });
+    let done: Record<string, unknown> | undefined;
+    for await (const event of stream) {
+      if (event.type === 'transcript.text.done') done = event.usage as unknown as Record<string, unknown>;
+      else expect(JSON.stringify(event)).not.toContain('cost');
+    }
+    const quota = costOf(FOUR_SECONDS.audio, FOUR_SECONDS.transcript);
+    expect(done).toMatchObject({
+      type: 'tokens',
+      input_tokens: FOUR_SECONDS.audio,
+      output_tokens: FOUR_SECONDS.transcript,
+      cost: quota / QUOTA_PER_USD,
+      cost_currency: 'USD',
+      cost_quota: quota,
+    });
+    expect(await usageOf(transcribe, (e) => e.is_stream)).toMatchObject({ quota, status: 'success' });
+  });
+
   it('sends the spooled file again when the first channel fails', async () => {
     const answer = await client().audio.transcriptions.create({ file: await clip(), model: failover });
     expect(answer.text.split(' ')).toHaveLength(FOUR_SECONDS.transcript);
