@@ -5,7 +5,8 @@
 // fixed rate given (--rates 200,600: calls started on a clock, at most --max-in-flight at once; on a
 // shared machine a closed loop's rate moves with the other load, and so does the CPU per call, since
 // the broker's cost goes by requests, not calls), and for each window:
-//   - each process's CPU (utime + stime from /proc, the broker and PostgreSQL beside the services);
+//   - each process's CPU (utime + stime from /proc, the broker and PostgreSQL beside the services), and
+//     of the broker's JIT compiler threads apart (`kafka JIT`, part of `kafka`);
 //   - with --count, the Kafka requests each service's kafkajs clients sent, by client (producer,
 //     admin, consumer:<group>, consumer:table) and API, per call (kafka-requests.preload.cjs);
 //   - billing's drain: ms from the last call's answer until billing's usage_logs hold every call.
@@ -27,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { openCpuWindow } from '../lib/cpu.mjs';
 import { startFakeUpstream } from '../lib/platform.mjs';
-import { infrastructurePids } from '../lib/proc.mjs';
+import { CLOCK_TICKS, infrastructurePids } from '../lib/proc.mjs';
 import { seedCustomer, waitUntilServable } from '../lib/seed.mjs';
 import { median } from '../lib/stats.mjs';
 import { chatCallBody, sendChatCalls } from '../lib/chat-calls.mjs';
@@ -72,6 +73,28 @@ const countDir = join(workDir, 'requests');
 mkdirSync(countDir, { recursive: true });
 const log = (line) => console.error(`[kafka-requests ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * CPU ms so far of a JVM's JIT compiler threads (`C1 CompilerThre`, `C2 CompilerThre` in
+ * /proc/<pid>/task/<tid>/comm): a fresh broker compiles for minutes, as much CPU as it spends on requests,
+ * so a window early in its life measures its start-up as much as the calls (H46).
+ */
+function jitCpuMs(pid) {
+  if (!pid) return 0;
+  let ticks = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!/^C[12] CompilerThre/.test(name)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
+}
 
 let snapSeq = 0;
 /** Every counting process's requests so far: `${service} ${client} ${api}` → requests. */
@@ -213,6 +236,7 @@ async function main() {
       for (let round = 0; round < Number(args.rounds); round++) {
         const before = await requestCounts();
         const settledBefore = await settled();
+        const jitBefore = jitCpuMs(groups.infra.kafka);
         const window = openCpuWindow(groups);
         const load = rate
           ? await sendAtRate({
@@ -235,6 +259,7 @@ async function main() {
         }
         await sleep(Math.max(0, Number(args['tail-ms']) - (performance.now() - loadEnd)));
         const cpu = window.close(calls);
+        if (groups.infra.kafka) cpu.perCall['kafka JIT'] = (jitCpuMs(groups.infra.kafka) - jitBefore) / calls;
         const after = await requestCounts();
         const requests = diff(after, before, calls);
         rounds.push({ ...load, rps: calls / load.seconds, drainMs, perCall: cpu.perCall, requests });
