@@ -104,7 +104,8 @@ describe('InProcessEventBus with a batching subscription', () => {
   let subscriptions: Subscription[];
 
   beforeEach(async () => {
-    jest.useFakeTimers();
+    // A publish is appended in the loop's check phase (setImmediate), which is not a clock.
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
     bus = new InProcessEventBus({ logger: silent });
     subscriptions = [];
     await bus.ensureTopics([{ name: 'usage', partitions: 1 }]);
@@ -216,5 +217,42 @@ describe('InProcessEventBus.subscribeEncoded', () => {
       ['claude', null],
     ]);
     expect(seen[0]!.headers).toEqual({ 'x-request-id': 'r1' });
+  });
+});
+
+describe('InProcessEventBus.publish', () => {
+  it('appends in the check phase of the loop: a reply queued before it in this turn goes first', async () => {
+    const bus = new InProcessEventBus({ logger: silent });
+    await bus.ensureTopics([{ name: 'usage', partitions: 1 }]);
+    const endOffset = async () => (await bus.consumerLag('nobody', 'usage'))[0]!.endOffset;
+    // As relay's answer to the gateway does (InMemorySocket delivers it in a setImmediate), then the call's usage event.
+    const atReply = new Promise<number>((resolve) => setImmediate(() => resolve(endOffset())));
+    const published = bus.publish([{ topic: 'usage', key: 'u1', value: 1 }]);
+
+    await expect(atReply).resolves.toBe(0);
+    await published;
+    await expect(endOffset()).resolves.toBe(1);
+    await bus.close();
+  });
+
+  it('rejects an unknown topic at once, and appends nothing of that publish', async () => {
+    const bus = new InProcessEventBus({ logger: silent });
+    await bus.ensureTopics([{ name: 'usage', partitions: 1 }]);
+    await expect(
+      bus.publish([
+        { topic: 'usage', key: 'u1', value: 1 },
+        { topic: 'missing', key: 'u2', value: 2 },
+      ]),
+    ).rejects.toThrow(/ensureTopics/);
+    expect((await bus.consumerLag('nobody', 'usage'))[0]?.endOffset).toBe(0);
+    await bus.close();
+  });
+
+  it('appends what was published before close, before it closes', async () => {
+    const bus = new InProcessEventBus({ logger: silent });
+    await bus.ensureTopics([{ name: 'usage', partitions: 1 }]);
+    const published = bus.publish([{ topic: 'usage', key: 'u1', value: 1 }]);
+    await bus.close();
+    await expect(published).resolves.toBeUndefined();
   });
 });

@@ -61,6 +61,13 @@ export class InProcessEventBus implements EventBus, ConsumerLagReader {
   private readonly tables = new Set<TableView<unknown>>();
   private nextMemberId = 1;
   private closed = false;
+  /** Publishes waiting for the loop's check phase (see `publish`), appended in the order they came. */
+  private deferred: Array<{
+    events: OutgoingEvent[];
+    resolve: () => void;
+    reject: (error: unknown) => void;
+  }> = [];
+  private deferredRun: NodeJS.Immediate | undefined;
 
   constructor(options: InProcessEventBusOptions = {}) {
     this.logger = options.logger ?? consoleEventBusLogger;
@@ -90,9 +97,32 @@ export class InProcessEventBus implements EventBus, ConsumerLagReader {
     await Promise.all(specs.map((spec) => this.ensureTopic(spec)));
   }
 
+  /**
+   * Checked at once (a bad event or an unknown topic rejects the whole publish), appended in the
+   * loop's check phase: whatever the publisher does next in this turn goes first. In embedded mode
+   * relay publishes a call's usage.recorded in the turn that answers it; the gateway's reply to the
+   * client (which reaches it from relay through a setImmediate, libs/runtime InMemorySocket) then
+   * leaves before the record is encoded, written to its file and offered to the consumers.
+   * All the publishes of one turn are appended together, in order.
+   */
   async publish(events: OutgoingEvent[]): Promise<void> {
     this.assertOpen();
-    await this.append(events);
+    for (const event of events) {
+      assertValidEvent(event);
+      this.requireTopic(event.topic);
+    }
+    if (events.length === 0) return;
+    await new Promise<void>((resolve, reject) => {
+      this.deferred.push({ events, resolve, reject });
+      this.deferredRun ??= setImmediate(() => this.appendDeferred());
+    });
+  }
+
+  private appendDeferred(): void {
+    this.deferredRun = undefined;
+    const waiting = this.deferred;
+    this.deferred = [];
+    for (const { events, resolve, reject } of waiting) this.append(events).then(resolve, reject);
   }
 
   private async append(events: OutgoingEvent[]): Promise<void> {
@@ -195,6 +225,11 @@ export class InProcessEventBus implements EventBus, ConsumerLagReader {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // What was published before close is appended (and drained below), not left to a later turn.
+    if (this.deferredRun) {
+      clearImmediate(this.deferredRun);
+      this.appendDeferred();
+    }
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
     await Promise.all([...this.tables].map((table) => table.stop()));
     await Promise.all([...this.creatingTopics.values()].map((creation) => creation.catch(() => undefined)));
