@@ -2,7 +2,7 @@
 // each named process tree's utime + stime (and that of the children it reaped, so a worker or a
 // PostgreSQL backend that ended inside the window still counts), in ms per call served. Peak RSS of
 // the target's own processes is sampled over the same window.
-import { CLOCK_TICKS, processTable, rssBytes, treeOf } from './proc.mjs';
+import { CLOCK_TICKS, jitCompilerCpuMs, processTable, rssBytes, treeOf } from './proc.mjs';
 import { median } from './stats.mjs';
 
 function readGroups(groups) {
@@ -27,6 +27,10 @@ function readGroups(groups) {
 export function openCpuWindow({ own, infra = {} }, rssIntervalMs = 250) {
   const groups = { ...own, ...infra };
   const before = readGroups(groups);
+  // The infrastructure's JIT compilers (Kafka's JVM): their share of its CPU is reported apart.
+  const jitBefore = Object.fromEntries(
+    Object.entries(infra).map(([name, pid]) => [name, jitCompilerCpuMs(pid)]),
+  );
   const peakRss = Object.fromEntries(Object.keys(own).map((name) => [name, before.rss[name]]));
   let peakRssTotal = Object.values(peakRss).reduce((a, b) => a + b, 0);
   const sample = (rss) => {
@@ -56,6 +60,11 @@ export function openCpuWindow({ own, infra = {} }, rssIntervalMs = 250) {
       );
       const sum = (names) => names.reduce((total, name) => total + cpuMs[name], 0);
       const perCall = (ms) => (calls > 0 ? ms / calls : Number.NaN);
+      const jitPerCall = {};
+      for (const [name, pid] of Object.entries(infra)) {
+        const ms = jitCompilerCpuMs(pid) - jitBefore[name];
+        if (ms > 0) jitPerCall[name] = perCall(ms);
+      }
       const ownMs = sum(Object.keys(own));
       const infraMs = sum(Object.keys(infra));
       closed = {
@@ -63,6 +72,8 @@ export function openCpuWindow({ own, infra = {} }, rssIntervalMs = 250) {
         wallMs,
         cpuMs,
         perCall: Object.fromEntries(Object.entries(cpuMs).map(([name, ms]) => [name, perCall(ms)])),
+        /** Of `perCall[name]`, what a JVM's JIT compiler threads spent (only where they ran). */
+        jitPerCall,
         ownPerCall: perCall(ownMs),
         infraPerCall: Object.keys(infra).length ? perCall(infraMs) : Number.NaN,
         totalPerCall: perCall(ownMs + infraMs),
@@ -87,6 +98,12 @@ export function medianCpu(windows) {
     calls: m((w) => w.calls),
     wallMs: m((w) => w.wallMs),
     perCall: Object.fromEntries(names.map((name) => [name, m((w) => w.perCall[name])])),
+    jitPerCall: Object.fromEntries(
+      [...new Set(list.flatMap((w) => Object.keys(w.jitPerCall ?? {})))].map((name) => [
+        name,
+        m((w) => w.jitPerCall?.[name] ?? 0),
+      ]),
+    ),
     ownPerCall: m((w) => w.ownPerCall),
     infraPerCall: m((w) => w.infraPerCall),
     totalPerCall: m((w) => w.totalPerCall),

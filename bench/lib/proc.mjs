@@ -28,6 +28,35 @@ function readStat(pid) {
   }
 }
 
+/**
+ * CPU ms so far of a JVM's JIT compiler threads (`C1 CompilerThre`, `C2 CompilerThre` in
+ * /proc/<pid>/task/<tid>/stat); 0 for a process that has none. A fresh Kafka broker compiles for
+ * minutes, about as much CPU as it spends on requests at first (bench/ANALYSIS.md, H46), so a load
+ * window early in its life measures its start-up as much as the calls. A compiler thread that ended
+ * takes its time with it: a lower bound.
+ */
+export function jitCompilerCpuMs(pid) {
+  let ticks = 0;
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  for (const task of tasks) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!/^C[12] CompilerThre/.test(name)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
 /** Every process on the machine: pid → { ppid, ticks }, read at one moment. */
 export function processTable() {
   const table = new Map();

@@ -115,7 +115,7 @@ function targetRows(results) {
     for (const [target, mode] of MODES) {
       const cpu = vus === 1 ? rowOf(results.latency, target)?.cpu : stepOf(results, target, 0, vus)?.cpu;
       const infra = Number.isFinite(cpu?.infraPerCall)
-        ? `; with PostgreSQL, Redis and Kafka ${fmt(cpu.totalPerCall, 3)} ms`
+        ? `; with PostgreSQL, Redis and Kafka ${fmt(cpu.totalPerCall, 3)} ms${jitNote(cpu)}`
         : '';
       rows.push(
         atMost(
@@ -238,10 +238,18 @@ function targetRows(results) {
 /** "gateway 0.120 · relay (3) 0.210 · …": CPU ms per call of each process tree, its process count when over one. */
 function perProcessCell(cpu) {
   return Object.entries(cpu.perCall)
-    .map(
-      ([name, ms]) => `${name}${cpu.processes?.[name] > 1 ? ` (${cpu.processes[name]})` : ''} ${fmt(ms, 3)}`,
-    )
+    .map(([name, ms]) => {
+      const processes = cpu.processes?.[name] > 1 ? ` (${cpu.processes[name]})` : '';
+      const jit = cpu.jitPerCall?.[name] > 0 ? ` (JIT compiler ${fmt(cpu.jitPerCall[name], 3)})` : '';
+      return `${name}${processes} ${fmt(ms, 3)}${jit}`;
+    })
     .join(' · ');
+}
+
+/** ", of it N ms Kafka's JIT compiler": what a broker still warming up spent of the infrastructure's figure. */
+function jitNote(cpu) {
+  const ms = Object.values(cpu?.jitPerCall ?? {}).reduce((a, b) => a + b, 0);
+  return ms > 0 ? `, ${fmt(ms, 3)} of it the broker's JIT compiler` : '';
 }
 
 /** Every throughput step, ordered by upstream latency, then concurrency, then target. */

@@ -27,9 +27,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { openCpuWindow } from '../lib/cpu.mjs';
-import { startFakeUpstream } from '../lib/platform.mjs';
-import { CLOCK_TICKS, infrastructurePids } from '../lib/proc.mjs';
-import { seedCustomer, waitUntilServable } from '../lib/seed.mjs';
+import { startFakeUpstream, startTollgate } from '../lib/platform.mjs';
+import { infrastructurePids } from '../lib/proc.mjs';
 import { median } from '../lib/stats.mjs';
 import { chatCallBody, sendChatCalls } from '../lib/chat-calls.mjs';
 
@@ -73,28 +72,6 @@ const countDir = join(workDir, 'requests');
 mkdirSync(countDir, { recursive: true });
 const log = (line) => console.error(`[kafka-requests ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * CPU ms so far of a JVM's JIT compiler threads (`C1 CompilerThre`, `C2 CompilerThre` in
- * /proc/<pid>/task/<tid>/comm): a fresh broker compiles for minutes, as much CPU as it spends on requests,
- * so a window early in its life measures its start-up as much as the calls (H46).
- */
-function jitCpuMs(pid) {
-  if (!pid) return 0;
-  let ticks = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (!/^C[12] CompilerThre/.test(name)) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return (ticks * 1000) / CLOCK_TICKS;
-}
 
 let snapSeq = 0;
 /** Every counting process's requests so far: `${service} ${client} ${api}` → requests. */
@@ -160,52 +137,33 @@ const diff = (after, before, calls) =>
   );
 
 async function main() {
-  const { startDistributed } = requireFromRoot('@tollgate/launcher');
-  const { KafkaEventBus } = requireFromRoot('@tollgate/events');
   const { Client } = requireFromRoot('pg');
   log(`root ${ROOT}, logs in ${workDir}`);
   const upstream = await startFakeUpstream({ logDir: workDir });
   await upstream.setLatency(0);
-  const internalSecret = randomBytes(32).toString('hex');
-  const encryptionKey = randomBytes(32).toString('base64');
-  const platform = await startDistributed({
-    repoRoot: ROOT,
-    env: {
-      TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
-      TOLLGATE_ENCRYPTION_KEY: encryptionKey,
-      TOLLGATE_ROOT_USERNAME: `kroot_${randomBytes(4).toString('hex')}`,
-      TOLLGATE_ROOT_PASSWORD: randomBytes(12).toString('hex'),
-      LOG_LEVEL: 'warn',
+  const tollgate = await startTollgate({
+    infra,
+    upstreamUrl: upstream.url,
+    workers: 1,
+    logDir: join(workDir, 'services'),
+    runId,
+    root: ROOT,
+    readyTimeoutMs: 180_000,
+    extraEnv: {
       OTEL_EXPORTER_OTLP_ENDPOINT: '',
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
       TOLLGATE_WORKERS: '1',
       RELAY_USAGE_SPOOL_DIR: join(workDir, 'spool'),
       TOLLGATE_READY_TIMEOUT_MS: '180000',
       ...(args.count ? { NODE_OPTIONS: `--require ${PRELOAD}`, KAFKA_REQUESTS_DIR: countDir } : {}),
     },
-    postgresAdminUrl: infra.DATABASE_URL,
-    redisUrl: infra.REDIS_URL,
-    kafkaBrokers: infra.KAFKA_BROKERS,
-    databasePrefix: `kr_${runId}`,
-    logDir: join(workDir, 'services'),
-    readyTimeoutMs: 180_000,
   });
-  const bus = new KafkaEventBus({ brokers: infra.KAFKA_BROKERS.split(','), clientId: `kr-${runId}` });
-  const billingDb = new Client({ connectionString: platform.databaseUrls.billing });
-  await billingDb.connect();
+  const { platform, customer } = tollgate;
+  const billingDb = new Client({ connectionString: tollgate.billingDatabaseUrl });
   const settled = async () =>
     Number((await billingDb.query('select count(*) as n from usage_logs')).rows[0].n);
   const report = { label: args.label, root: ROOT, runId, at: new Date().toISOString(), windows: {} };
   try {
-    const customer = await seedCustomer({
-      bus,
-      encryptionKey,
-      internalSecret,
-      billingUrl: platform.services.billing.url,
-      upstreamUrl: upstream.url,
-      runId,
-    });
-    await waitUntilServable(platform.url, customer);
+    await billingDb.connect();
     const own = Object.fromEntries(SERVICES.map((name) => [name, platform.services[name].pid]));
     const groups = { own, infra: infrastructurePids(infra, log) };
     const Pool = requireFromRoot('undici').Pool;
@@ -236,7 +194,6 @@ async function main() {
       for (let round = 0; round < Number(args.rounds); round++) {
         const before = await requestCounts();
         const settledBefore = await settled();
-        const jitBefore = jitCpuMs(groups.infra.kafka);
         const window = openCpuWindow(groups);
         const load = rate
           ? await sendAtRate({
@@ -259,7 +216,7 @@ async function main() {
         }
         await sleep(Math.max(0, Number(args['tail-ms']) - (performance.now() - loadEnd)));
         const cpu = window.close(calls);
-        if (groups.infra.kafka) cpu.perCall['kafka JIT'] = (jitCpuMs(groups.infra.kafka) - jitBefore) / calls;
+        if (groups.infra.kafka) cpu.perCall['kafka JIT'] = cpu.jitPerCall.kafka ?? 0;
         const after = await requestCounts();
         const requests = diff(after, before, calls);
         rounds.push({ ...load, rps: calls / load.seconds, drainMs, perCall: cpu.perCall, requests });
@@ -307,8 +264,7 @@ async function main() {
     }
   } finally {
     await billingDb.end().catch(() => undefined);
-    await bus.close().catch(() => undefined);
-    await platform.stop();
+    await tollgate.stop();
     await upstream.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
