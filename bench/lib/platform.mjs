@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startChild } from './child.mjs';
 import { log } from './log.mjs';
-import { seedCustomer, waitUntilServable } from './seed.mjs';
+import { seedCustomerThroughApi, waitUntilServable } from './seed.mjs';
 import { REPO_ROOT, workspacePackage } from './workspace.mjs';
 
 /** Connections a proxy may open to the next hop: enough for the largest stream scenario. */
@@ -105,6 +105,10 @@ export async function startTollgate({
         LOG_LEVEL: 'warn',
         // One load generator on one address: the per-IP limit would measure itself.
         GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+        // The fake upstream is on loopback, which channels may not name by default.
+        CHANNEL_BASE_URL_ALLOWED_RANGES: 'loopback',
+        // No exchange-rate fetch from the internet during a run.
+        CBR_DAILY_URL: 'http://127.0.0.1:9/XML_daily.asp',
         GATEWAY_BACKEND_CONNECTIONS: String(HOP_CONNECTIONS),
         RELAY_UPSTREAM_CONNECTIONS: String(HOP_CONNECTIONS),
         TOLLGATE_WORKERS_GATEWAY: String(workers),
@@ -121,14 +125,7 @@ export async function startTollgate({
   const platform = await withStartRetries(start);
   const bus = new KafkaEventBus({ brokers: infra.KAFKA_BROKERS.split(','), clientId: `bench-${runId}` });
   try {
-    const customer = await seedCustomer({
-      bus,
-      encryptionKey,
-      internalSecret,
-      billingUrl: platform.services.billing.url,
-      upstreamUrl,
-      runId,
-    });
+    const customer = await seedCustomerThroughApi({ url: platform.url, root, upstreamUrl, runId });
     await waitUntilServable(platform.url, customer);
     log(`Tollgate serves the bench key at ${platform.url}`);
     let stopping;

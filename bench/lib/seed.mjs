@@ -119,6 +119,96 @@ export async function seedCustomer({ bus, encryptionKey, internalSecret, billing
   return { userId, tokenId, channelId, apiKey, model: BENCH_MODEL, group: BENCH_GROUP };
 }
 
+/** An operator's (or customer's) signed-in HTTP session on the platform: `(method, path, body)` → the answer's data. */
+export async function signIn(url, credentials) {
+  const res = await fetch(`${url}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (res.status !== 200)
+    throw new Error(`sign-in as ${credentials.username}: ${res.status} ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const { id } = (await res.json()).data;
+  return async (method, path, body) => {
+    const answer = await fetch(`${url}${path}`, {
+      method,
+      headers: { cookie, 'new-api-user': String(id), 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await answer.text();
+    const json = text ? JSON.parse(text) : {};
+    if (answer.status !== 200 || json.success === false)
+      throw new Error(`${method} ${path}: ${answer.status} ${text.slice(0, 300)}`);
+    return json.data;
+  };
+}
+
+/**
+ * The bench's customer made as an operator and a customer make it, through the platform's HTTP API:
+ * root prices the model and adds an OpenAI channel on the fake upstream (admin), creates a user and
+ * sets its balance (admin's quota adjustment, a ledger entry in billing); the user makes an unlimited
+ * key (auth). So the key and the channel are in auth's and admin's databases, and every call's usage
+ * is counted on them there as in production (published straight onto the topics, they were not).
+ * The model is the run's own: a shared broker's compacted topics hold earlier runs' channels.
+ */
+export async function seedCustomerThroughApi({ url, root, upstreamUrl, runId }) {
+  const model = `bench-gpt-${runId}`;
+  const group = 'default';
+  const asRoot = await signIn(url, root);
+  await asRoot('PUT', `/api/pricing/models/${model}`, {
+    provider: 'openai',
+    input_price: '0.15',
+    output_price: '0.6',
+    cached_input_price: '0.075',
+    context_window: 128_000,
+    intelligence: 3,
+    speed: 4,
+    sota: false,
+    deprecated: false,
+  });
+  const channel = await asRoot('POST', '/api/channel/', {
+    type: 1,
+    name: 'bench fake upstream',
+    key: UPSTREAM_KEY,
+    base_url: upstreamUrl,
+    models: model,
+    model_mapping: JSON.stringify({ [model]: UPSTREAM_MODEL }),
+    group,
+  });
+  const customer = {
+    username: `bench${randomBytes(4).toString('hex')}`,
+    password: randomBytes(8).toString('hex'),
+  };
+  const { id: userId } = await asRoot('POST', '/api/user/', customer);
+  // In distributed mode billing learns of the user from identity.user a moment later.
+  await retrying(`the balance of user ${userId}`, () =>
+    asRoot('PUT', '/api/user/', { id: userId, quota: BENCH_BALANCE, quota_reason: 'bench' }),
+  );
+  const asCustomer = await signIn(url, customer);
+  const { id: tokenId } = await asCustomer('POST', '/api/token/', {
+    name: 'bench key',
+    unlimited_quota: true,
+  });
+  const { key: apiKey } = await asCustomer('POST', `/api/token/${tokenId}/key`);
+  return { userId, tokenId, channelId: channel.id, apiKey, model, group };
+}
+
+async function retrying(what, attempt, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`${what}: ${error.message}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 /** Gives a user the bench balance through billing's own internal call (a ledger adjustment). */
 export async function setBenchBalance({ billingUrl, internalSecret, userId }) {
   const call = contracts.ACCOUNT_SET_QUOTA_CALL;
