@@ -82,6 +82,8 @@ export class ServiceDatabaseModule {
               bus: runtime.bus,
               logger: { warn: (details, message) => logger.warn(details, message) },
               onLag: (topic, ageSeconds) => lag.set({ topic }, ageSeconds),
+              // Embedded mode: one process per data directory (its lock), so one relay per database.
+              soleRelay: runtime.embedded,
             });
           },
           inject: [EntityManager, LOGGER, MetricsService],

@@ -32,6 +32,14 @@ select (select behind from behind) as behind, m.id, m.topic, m.key, m.value, m.h
 from (select 1) as one left join marked m on true
 order by m.id`;
 
+/** The oldest unpublished rows, read without locking them: the sole relay's batch. */
+const READ_BATCH = `
+select id, topic, key, value, headers from outbox_messages
+where published_at is null order by id limit ?`;
+
+/** Marks exactly the rows published (a PostgreSQL array literal of their ids). */
+const MARK_PUBLISHED = `update outbox_messages set published_at = now() where id = any(?::bigint[])`;
+
 export interface OutboxRelayLogger {
   warn(details: Record<string, unknown>, message: string): void;
 }
@@ -68,6 +76,16 @@ export interface OutboxRelayOptions {
    */
   onLag?: (topic: string, ageSeconds: number) => void;
   lagIntervalMs?: number;
+  /**
+   * This is the only relay on its database (embedded mode: one process per data directory, one
+   * relay per service). It then reads a batch, publishes it and marks it in a statement of its own,
+   * with no transaction open while the bus takes the batch: embedded mode keeps every service's
+   * schema in one PGlite, where an open transaction holds up every other service's statements, and
+   * the bus's answer waits for the main thread's turn (up to hundreds of ms under load: bench/ANALYSIS.md,
+   * H43). Delivery stays at least once: a crash between publishing and marking publishes again.
+   * Never with replicas: two relays would publish the same rows.
+   */
+  soleRelay?: boolean;
 }
 
 type BatchOutcome = { kind: 'published'; count: number } | { kind: 'behind-another-relay' };
@@ -121,6 +139,7 @@ export class OutboxRelay {
   private readonly lagIntervalMs: number;
   private lastLagAt = 0;
   private readonly lagTopics = new Set<string>();
+  private readonly soleRelay: boolean;
   /** Serialises rounds and `flushNow()` of this instance. */
   private exclusiveTail: Promise<unknown> = Promise.resolve();
 
@@ -136,6 +155,7 @@ export class OutboxRelay {
     this.purgeIntervalMs = options.purgeIntervalMs ?? DEFAULTS.purgeIntervalMs;
     this.onLag = options.onLag;
     this.lagIntervalMs = options.lagIntervalMs ?? DEFAULTS.lagIntervalMs;
+    this.soleRelay = options.soleRelay ?? false;
   }
 
   start(): void {
@@ -225,6 +245,20 @@ export class OutboxRelay {
   }
 
   private publishBatch(): Promise<BatchOutcome> {
+    return this.soleRelay ? this.publishBatchAlone() : this.publishBatchLocked();
+  }
+
+  private async publishBatchAlone(): Promise<BatchOutcome> {
+    const connection = this.em.fork().getConnection();
+    const batch: PendingRow[] = await connection.execute(READ_BATCH, [this.batchSize], 'all');
+    if (batch.length === 0) return { kind: 'published', count: 0 };
+    await this.bus.publish(batch.map(toOutgoingEvent));
+    // Ids are bigint text: the array literal needs no quoting.
+    await connection.execute(MARK_PUBLISHED, [`{${batch.map(({ id }) => id).join(',')}}`], 'run');
+    return { kind: 'published', count: batch.length };
+  }
+
+  private publishBatchLocked(): Promise<BatchOutcome> {
     return this.em.fork().transactional(async (em): Promise<BatchOutcome> => {
       // Plain rows rather than entities: the relay only reads them, and making an entity of each
       // (EntityFactory.create, the json columns' conversion) showed in billing's profile.

@@ -296,6 +296,78 @@ export function describePersistenceContract(target: PersistenceContractTarget): 
       expect(eventIds(log)).toEqual(eventIds(events));
     });
 
+    describe('as the sole relay of its database (embedded mode)', () => {
+      const sole = (bus: RecordingEventBus, options: Partial<OutboxRelayOptions> = {}) =>
+        relay(bus, { soleRelay: true, ...options });
+
+      it('publishes committed events exactly once, in commit order, across batches', async () => {
+        const bus = new RecordingEventBus();
+        await commitEvents([event(1), event(2)]);
+        await commitEvents([event(3)]);
+        await commitEvents([event(4), event(5)]);
+
+        expect(await sole(bus, { batchSize: 2 }).flushNow()).toBe(5);
+        expect(await sole(bus).flushNow()).toBe(0);
+
+        expect(eventIds(bus.published)).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']);
+        expect(await unpublishedCount()).toBe(0);
+      });
+
+      it('publishes again after a crash between publishing and marking, and keeps what the bus refused', async () => {
+        const bus = new RecordingEventBus();
+        await commitEvents([event(1), event(2)]);
+        bus.failNextAfterRecording(1);
+        await expect(sole(bus).flushNow()).rejects.toThrow('relay killed after publishing');
+        bus.failNextBeforeRecording(1);
+        await expect(sole(bus).flushNow()).rejects.toThrow('broker unavailable');
+        expect(await unpublishedCount()).toBe(2);
+
+        expect(await sole(bus).flushNow()).toBe(2);
+        expect(eventIds(bus.published)).toEqual(['e1', 'e2', 'e1', 'e2']);
+        expect(await unpublishedCount()).toBe(0);
+      });
+
+      it('marks only the rows it published, not one committed meanwhile', async () => {
+        const bus = new RecordingEventBus();
+        await commitEvents([event(1)]);
+        bus.whilePublishing = async () => {
+          bus.whilePublishing = undefined;
+          await commitEvents([event(2)]);
+        };
+
+        expect(await sole(bus).flushNow()).toBe(1);
+        expect(await unpublishedCount()).toBe(1);
+        expect(await sole(bus).flushNow()).toBe(1);
+        expect(eventIds(bus.published)).toEqual(['e1', 'e2']);
+      });
+
+      it('holds no lock while the bus takes a batch: another transaction writes those rows meanwhile', async () => {
+        // A relay holding the rows (FOR UPDATE) until the bus answers would make this writer wait
+        // for it, and the bus's answer waits for the writer: the lock timeout ends it instead.
+        const bus = new RecordingEventBus();
+        await commitEvents([event(1), event(2)]);
+        let written = -1;
+        bus.whilePublishing = async () => {
+          bus.whilePublishing = undefined;
+          written = await orm.em.fork().transactional(async (em) => {
+            const connection = em.getConnection();
+            const context = em.getTransactionContext();
+            await connection.execute(`set local lock_timeout = '2s'`, [], 'run', context);
+            const rows: unknown[] = await connection.execute(
+              'update outbox_messages set headers = headers where published_at is null returning id',
+              [],
+              'all',
+              context,
+            );
+            return rows.length;
+          });
+        };
+
+        expect(await sole(bus).flushNow()).toBe(2);
+        expect(written).toBe(2);
+      });
+    });
+
     it('deletes published rows older than the retention and never unpublished ones', async () => {
       const bus = new RecordingEventBus();
       await commitEvents([event(1), event(2)]);

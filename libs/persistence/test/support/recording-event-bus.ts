@@ -7,6 +7,8 @@ import type { EventBus, OutgoingEvent } from '@tollgate/events';
 export class RecordingEventBus implements Pick<EventBus, 'publish'> {
   private failuresBeforeRecording = 0;
   private failuresAfterRecording = 0;
+  /** Runs while the bus holds a batch, before it takes it (what else can happen meanwhile). */
+  whilePublishing: ((events: OutgoingEvent[]) => Promise<void>) | undefined;
 
   constructor(
     private readonly delayMs = 0,
@@ -25,6 +27,7 @@ export class RecordingEventBus implements Pick<EventBus, 'publish'> {
 
   async publish(events: OutgoingEvent[]): Promise<void> {
     if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    await this.whilePublishing?.(events);
     if (this.failuresBeforeRecording > 0) {
       this.failuresBeforeRecording -= 1;
       throw new Error('broker unavailable');
