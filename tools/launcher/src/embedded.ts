@@ -145,7 +145,7 @@ export async function startEmbedded({
     const pgDir = join(dataDir, 'pg');
     if (inWorker) {
       bookkeeping = await startBookkeepingWorker({
-        pgDataDirs: await prepareServiceDatabases(pgDir, BOOKKEEPING_SERVICES),
+        pgDataDirs: await prepareServiceDatabases(pgDir, BOOKKEEPING_SERVICES, log),
         bus,
         kv,
         logLevel: env.LOG_LEVEL,
@@ -161,11 +161,12 @@ export async function startEmbedded({
       }
     } else {
       const DATABASE_SERVICES = await databaseServices();
-      // One worker thread runs every service's PGlite, off the event loop the services share.
+      // The services' PGlite runs on this thread with them: only in-thread connections keep their sessions apart.
       databases.push(
         ...(await startServiceDatabases(
           pgDir,
           DATABASE_SERVICES.map(([name]) => name),
+          log,
         )),
       );
       for (const [index, [name, start]] of DATABASE_SERVICES.entries()) {
