@@ -21,6 +21,7 @@ export {
 export { OutboxMessage } from './outbox/outbox-message.entity';
 export { Migration20261122000000CreateOutboxMessages } from './outbox/outbox-messages.migration';
 export { enqueueOutbox } from './outbox/enqueue-outbox';
+export { outboxInsertSql, type OutboxInsertSql } from './outbox/outbox-insert-sql';
 export { queryRows } from './database/query-rows';
 export {
   auditRecordedEvent,

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { TOPICS, TokenStatus } from '@tollgate/contracts';
-import { enqueueOutbox, OutboxRelay, queryRows } from '@tollgate/persistence';
+import { enqueueOutbox, OutboxRelay, outboxInsertSql, queryRows } from '@tollgate/persistence';
 import { currentCorrelationHeaders } from '@tollgate/platform';
 import { identityTokenEvent, identityTokenValueSql } from '../tokens/token-events';
 import { Token } from '../tokens/token.entity';
@@ -53,11 +53,7 @@ const APPLY_SQL = `with "incoming" as (
   where t."id" = l."id"
   returning t.*
 ), "published" as (
-  insert into "outbox_messages" ("topic", "key", "value", "headers")
-  select ?, w."id"::text, ${identityTokenValueSql('w')}, ?::jsonb
-  from "written" w
-  order by w."id"
-  returning 1
+  ${outboxInsertSql({ from: 'written', alias: 'w', keyColumn: 'id', valueSql: identityTokenValueSql('w') })}
 )
 select (select count(*) from "published")::integer as "changed"`;
 

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { MOSCOW_UTC_OFFSET_SECONDS, TOPICS } from '@tollgate/contracts';
-import { queryRows } from '@tollgate/persistence';
+import { outboxInsertSql, queryRows } from '@tollgate/persistence';
 import { currentCorrelationHeaders } from '@tollgate/platform';
 import { billingBalanceValueSql } from '../accounts/balance-events';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
@@ -105,11 +105,7 @@ with "incoming" as (
     "updated_at" = now()
   returning *
 ), "published" as (
-  insert into "outbox_messages" ("topic", "key", "value", "headers")
-  select ?, b."user_id"::text, ${billingBalanceValueSql('b')}, ?::jsonb
-  from "balances" b
-  order by b."user_id"
-  returning 1
+  ${outboxInsertSql({ from: 'balances', alias: 'b', keyColumn: 'user_id', valueSql: billingBalanceValueSql('b') })}
 )
 select
   -- A fresh log row whose ledger entry existed before is corruption (the two are written together):
