@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { openCpuWindow } from './lib/cpu.mjs';
+import { infrastructureFromEnv } from './lib/infra.mjs';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
 import { startFakeUpstream } from './lib/platform.mjs';
 import { infrastructurePids, processTable, treeOf } from './lib/proc.mjs';
@@ -68,17 +69,7 @@ if (args.help) {
 
 const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
-for (const name of ['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS']) {
-  if (!process.env[name]) {
-    console.error(`${name} is not set: eval "$(bash scripts/infra.sh env)" first`);
-    process.exit(2);
-  }
-}
-const infra = {
-  DATABASE_URL: process.env.DATABASE_URL,
-  REDIS_URL: process.env.REDIS_URL,
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS,
-};
+const infra = infrastructureFromEnv();
 const runId = `f${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 // Short: relay's spool directory holds lock sockets (at most 80 bytes of path).
 const workDir = join(tmpdir(), `fpc-${runId}`);

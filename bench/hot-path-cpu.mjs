@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
 import { chatCallBody, sendChatCalls } from './lib/chat-calls.mjs';
+import { infrastructureFromEnv } from './lib/infra.mjs';
 import { freePort } from './lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from './lib/processes.mjs';
 import { seedRelayCustomer } from './lib/relay-customer.mjs';
@@ -61,12 +62,7 @@ const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const CLK_TCK = 100;
 
-for (const name of ['REDIS_URL', 'KAFKA_BROKERS']) {
-  if (!process.env[name]) {
-    console.error(`${name} is not set: eval "$(bash scripts/infra.sh env)" first`);
-    process.exit(2);
-  }
-}
+infrastructureFromEnv(['REDIS_URL', 'KAFKA_BROKERS']);
 for (const entry of ['apps/relay/dist/main.js', 'apps/gateway/dist/main.js']) {
   if (!existsSync(join(ROOT, entry))) {
     console.error(`${join(ROOT, entry)} is missing: node scripts/build.mjs first`);

@@ -17,6 +17,20 @@ function parseEnvLines(text) {
   return env;
 }
 
+/**
+ * The servers a stand-alone bench uses, from the environment (`eval "$(bash scripts/infra.sh env …)"`):
+ * `names` → their URLs. A variable missing ends the process with the command that sets it.
+ */
+export function infrastructureFromEnv(names = VARIABLES) {
+  const missing = names.find((name) => !process.env[name]);
+  if (missing) {
+    const servers = names.includes('DATABASE_URL') ? '' : ' redis kafka';
+    console.error(`${missing} is not set: eval "$(bash scripts/infra.sh env${servers})" first`);
+    process.exit(2);
+  }
+  return Object.fromEntries(names.map((name) => [name, process.env[name]]));
+}
+
 export async function openInfrastructure({ mode, stateDir }) {
   if (mode === 'env') {
     const missing = VARIABLES.filter((v) => !process.env[v]);

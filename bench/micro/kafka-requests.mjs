@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { openCpuWindow } from '../lib/cpu.mjs';
+import { infrastructureFromEnv } from '../lib/infra.mjs';
 import { startFakeUpstream, startTollgate } from '../lib/platform.mjs';
 import { infrastructurePids } from '../lib/proc.mjs';
 import { median } from '../lib/stats.mjs';
@@ -55,17 +56,7 @@ const { values: args } = parseArgs({
 
 const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
-for (const name of ['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS']) {
-  if (!process.env[name]) {
-    console.error(`${name} is not set: eval "$(bash scripts/infra.sh env)" first`);
-    process.exit(2);
-  }
-}
-const infra = {
-  DATABASE_URL: process.env.DATABASE_URL,
-  REDIS_URL: process.env.REDIS_URL,
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS,
-};
+const infra = infrastructureFromEnv();
 const runId = `k${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const workDir = join(tmpdir(), `kr-${runId}`);
 const countDir = join(workDir, 'requests');

@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { infrastructureFromEnv } from '../lib/infra.mjs';
 import { freePort } from '../lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
@@ -71,12 +72,7 @@ const PROMPT =
   'Hold this stream open for the benchmark. ' +
   'lorem ipsum dolor sit amet '.repeat(Math.ceil(Number(args['prompt-bytes']) / 27));
 
-for (const name of ['REDIS_URL', 'KAFKA_BROKERS']) {
-  if (!process.env[name]) {
-    console.error(`${name} is not set: eval "$(bash scripts/infra.sh env redis kafka)" first`);
-    process.exit(2);
-  }
-}
+infrastructureFromEnv(['REDIS_URL', 'KAFKA_BROKERS']);
 if (!existsSync(join(ROOT, 'apps/relay/dist/main.js'))) {
   console.error(`${join(ROOT, 'apps/relay/dist/main.js')} is missing: node scripts/build.mjs first`);
   process.exit(2);

@@ -35,6 +35,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeCpuProfile } from '../lib/cpu-profile.mjs';
+import { infrastructureFromEnv } from '../lib/infra.mjs';
 import { freePort } from '../lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
@@ -71,12 +72,7 @@ if (args.help) {
   );
   process.exit(0);
 }
-for (const name of ['REDIS_URL', 'KAFKA_BROKERS']) {
-  if (!process.env[name]) {
-    console.error(`${name} is not set: eval "$(bash scripts/infra.sh env redis kafka)" first`);
-    process.exit(2);
-  }
-}
+infrastructureFromEnv(['REDIS_URL', 'KAFKA_BROKERS']);
 const roots = args.roots.split(',').map((r) => resolve(r));
 for (const root of roots) {
   for (const entry of ['apps/relay/dist/main.js', 'apps/gateway/dist/main.js']) {
