@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, freePort } from '@tollgate/testing';
-import { startEmbedded, type EmbeddedRun } from './support/embedded-run';
+import { type EmbeddedRun, killEmbeddedRuns, startEmbedded } from './support/embedded-run';
 
 jest.setTimeout(240_000);
 
@@ -37,12 +37,7 @@ describe('embedded mode: the bookkeeping worker', () => {
     return run;
   };
   afterAll(async () => {
-    for (const run of runs) {
-      if (run.child.exitCode === null && run.child.signalCode === null) {
-        run.child.kill('SIGKILL');
-        await run.exited;
-      }
-    }
+    await killEmbeddedRuns(runs);
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(failedDataDir, { recursive: true, force: true });
   });

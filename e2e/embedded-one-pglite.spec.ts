@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, freePort } from '@tollgate/testing';
-import { startEmbedded, type EmbeddedRun } from './support/embedded-run';
+import { type EmbeddedRun, killEmbeddedRuns, startEmbedded } from './support/embedded-run';
 
 jest.setTimeout(300_000);
 
@@ -41,12 +41,7 @@ describe('embedded mode: one PGlite for the services', () => {
     port = await freePort();
   });
   afterAll(async () => {
-    for (const run of runs) {
-      if (run.child.exitCode === null && run.child.signalCode === null) {
-        run.child.kill('SIGKILL');
-        await run.exited;
-      }
-    }
+    await killEmbeddedRuns(runs);
     rmSync(root, { recursive: true, force: true });
   });
 

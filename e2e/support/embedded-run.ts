@@ -28,3 +28,13 @@ export function startEmbedded(dataDir: string, port: number, env: Record<string,
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output: () => output, exited };
 }
+
+/** Kills (SIGKILL) the runs still alive and waits for each to exit: a test's clean-up. */
+export async function killEmbeddedRuns(runs: readonly EmbeddedRun[]): Promise<void> {
+  for (const run of runs) {
+    if (run.child.exitCode === null && run.child.signalCode === null) {
+      run.child.kill('SIGKILL');
+      await run.exited;
+    }
+  }
+}
