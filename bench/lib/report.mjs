@@ -168,7 +168,7 @@ function targetRows(results) {
       ? `; pre-filled (billing paused while ${fmtInt(prefilled.events)} events were published): drained at ${fmtInt(prefilled.drainPerSecond)}/s`
       : '';
     const rate = paced
-      ? `paced at 20,000/s (the publisher offered ${fmtInt(publishedPerSecond)}/s${publishedPerSecond < 20_000 ? ': the target rate was not offered' : ''}): lag up to ${fmt(lagSeconds, 1)} s; burst of ${fmtInt(burst.events)} events of ${fmtInt(burst.users)} users: ${fmtInt(burst.perSecond)} events/s, ${burst.drainPerSecond ? `backlog drained at ${fmtInt(burst.drainPerSecond)}/s` : 'no backlog'}${prefilledText}`
+      ? `paced at 20,000/s (the ${paced.publisher ? `${paced.publisher} ` : ''}publisher offered ${fmtInt(publishedPerSecond)}/s${publishedPerSecond < 20_000 ? ': the target rate was not offered' : ''}): lag up to ${fmt(lagSeconds, 1)} s; burst of ${fmtInt(burst.events)} events of ${fmtInt(burst.users)} users: ${fmtInt(burst.perSecond)} events/s, ${burst.drainPerSecond ? `backlog drained at ${fmtInt(burst.drainPerSecond)}/s` : 'no backlog'}${prefilledText}`
       : `${fmtInt(burst.perSecond)} events/s on a burst (lag up to ${fmtInt(burst.maxLag)} events ≈ ${fmt(lagSeconds, 1)} s)`;
     rows.push([
       'billing ≥ 20,000 usage events/s, lag < 1 s',
@@ -686,7 +686,7 @@ function burstDetails(label, run) {
       ? []
       : [
           [
-            `${label}: offered by ${fmtInt(run.publishers ?? 1)} publisher(s) (events/s)`,
+            `${label}: offered by ${fmtInt(run.publishers ?? 1)}${run.publisher ? ` ${run.publisher}` : ''} publisher(s) (events/s)`,
             fmtInt(run.offeredPerSecond),
           ],
         ]),
@@ -704,5 +704,13 @@ function burstDetails(label, run) {
       `${label}: CPU per event, billing / its PostgreSQL database / the whole PostgreSQL server (ms)`,
       `${fmt(run.cpuMsPerEvent.billing, 3)} / ${fmt(run.cpuMsPerEvent.postgres, 3)} / ${fmt(run.cpuMsPerEvent.postgresServer, 3)}`,
     ],
+    ...(run.cpuMsPerEvent.publisher === undefined
+      ? []
+      : [
+          [
+            `${label}: CPU per event of the ${run.publisher} publisher (ms)`,
+            fmt(run.cpuMsPerEvent.publisher, 4),
+          ],
+        ]),
   ];
 }

@@ -4,17 +4,24 @@
 // balances, so that they spread over every partition of the topic as real traffic does (one user's
 // events all land on one partition, keyed by user id): as fast as the publishers can, paced at the
 // target rate, and all waiting before billing resumes (its own drain rate, whatever the publishers
-// reach). The events are built before the clock starts and published from worker threads (a kafkajs
-// producer each), so the main thread's readings of lag are not held up behind the publishing.
+// reach). The events are built before the clock starts and published by the Go publisher
+// (bench/load/billing-go, built by scripts/billing-load.sh) when Go is installed, otherwise from worker
+// threads (a kafkajs producer each), so the main thread's readings of lag are not held up behind the
+// publishing. Each phase says which publisher ran and what it cost per event.
+import { spawn } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
+import { runToEnd } from '../lib/child.mjs';
 import { databaseCpuMs, startPostgresCpu } from '../lib/pg-backends.mjs';
 import { CLOCK_TICKS, processTable, treeOf } from '../lib/proc.mjs';
 import { runChatLoad } from '../lib/k6.mjs';
 import { log } from '../lib/log.mjs';
 import { setBenchBalance } from '../lib/seed.mjs';
-import { workspacePackage } from '../lib/workspace.mjs';
+import { REPO_ROOT, workspacePackage } from '../lib/workspace.mjs';
 
 const USAGE_GROUP = 'billing.usage';
 const PUBLISH_BATCH = 1000;
@@ -30,6 +37,8 @@ const SEED_CONCURRENCY = 16;
  */
 const PUBLISHERS = Number(process.env.BENCH_BILLING_PUBLISHERS ?? 1);
 const PUBLISHER_ROLE = 'billing-publisher';
+/** `node` makes the Node publishers run even where Go is installed (BENCH_BILLING_PUBLISHER). */
+const PUBLISHER_KIND = process.env.BENCH_BILLING_PUBLISHER ?? 'go';
 
 async function settledRows(db) {
   const { rows } = await db.query('select count(*)::bigint as n from usage_logs');
@@ -192,13 +201,137 @@ if (!isMainThread && workerData?.role === PUBLISHER_ROLE) {
 }
 
 /**
- * Prepares `events` usage events of `userIds` for publication onto usage.recorded by `publishers`
+ * The per-event fields of a usage event in the Go publisher's template, as Node would write them:
+ * four markers the publisher replaces (bench/load/billing-go/main.go), user id and time unquoted.
+ */
+function goTemplate(customer) {
+  const value = syntheticUsage(customer, SYNTHETIC_PRICE, '@@user_id@@');
+  value.event_id = '@@event_id@@';
+  value.request_id = 'bench-@@request_id@@';
+  value.created_at = '@@created_at@@';
+  return JSON.stringify(value)
+    .replace('"@@user_id@@"', '@@user_id@@')
+    .replace('"@@created_at@@"', '@@created_at@@');
+}
+
+let goPublisherPath;
+
+/** The Go publisher's binary, built once per run; undefined when Go is not installed. */
+function resolveGoPublisher() {
+  goPublisherPath ??= runToEnd('bash', [join(REPO_ROOT, 'scripts', 'billing-load.sh')], {
+    timeoutMs: 600_000,
+  })
+    .then(({ stdout }) => stdout.trim().split('\n').at(-1))
+    .catch((error) => {
+      log(`billing: the Go publisher is unavailable (${error.message.split('\n')[0]}); publishing from Node`);
+      return undefined;
+    });
+  return goPublisherPath;
+}
+
+/**
+ * The Go publisher as a child process (its protocol in bench/load/billing-go/main.go): every event
+ * built and a broker reached before this resolves; `go()` as in preparePublishers, and it reports
+ * the publisher's own CPU ms from the go to the last acknowledgement.
+ */
+async function prepareGoPublisher({
+  binary,
+  brokers,
+  topic,
+  customer,
+  userIds,
+  events,
+  ratePerSecond,
+  onPublished,
+}) {
+  const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const lines = createInterface({ input: child.stdout });
+  let markReady;
+  let markDone;
+  let fail;
+  const ready = new Promise((resolve, reject) => {
+    markReady = resolve;
+    fail = reject;
+  });
+  const done = new Promise((resolve, reject) => {
+    markDone = resolve;
+    const previous = fail;
+    fail = (error) => {
+      previous(error);
+      reject(error);
+    };
+  });
+  done.catch(() => undefined);
+  lines.on('line', (line) => {
+    const message = JSON.parse(line);
+    if (message.ready) markReady();
+    else if (message.done) markDone(message);
+    else if (message.error) fail(new Error(`Go publisher: ${message.error}`));
+    else onPublished(message.count, message.at);
+  });
+  child.once('exit', (code, signal) =>
+    fail(new Error(`Go publisher exited (${signal ?? code}): ${stderr.slice(-500)}`)),
+  );
+  child.stdin.write(
+    `${JSON.stringify({
+      brokers,
+      topic,
+      clientId: 'bench-billing-publisher-go',
+      template: goTemplate(customer),
+      userIds,
+      events,
+      rate: ratePerSecond ?? 0,
+      chunk: PUBLISH_BATCH,
+    })}\n`,
+  );
+  try {
+    await ready;
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    count: 1,
+    kind: 'go',
+    go: async () => {
+      child.stdin.write(`${JSON.stringify({ startMs: epochMs() })}\n`);
+      try {
+        const { cpuMs } = await done;
+        return { cpuMs };
+      } finally {
+        child.stdin.end();
+        if (child.exitCode === null) child.kill('SIGTERM');
+      }
+    },
+  };
+}
+
+/** CPU ms so far of each of this process's threads: tid → ms (/proc/self/task). */
+function threadCpuMs() {
+  const byTid = new Map();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byTid.set(tid, ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return byTid;
+}
+
+/**
+ * Prepares `events` usage events of `userIds` for publication onto usage.recorded: by the Go
+ * publisher when Go is installed (and BENCH_BILLING_PUBLISHER is not `node`), otherwise by `publishers`
  * worker threads, each with its own producer and its own users (a user's events keep their order).
  * Without `brokers`, one publisher on this thread through `bus`. `go()` starts publishing (at
  * `ratePerSecond` overall, when given) and resolves when every event is acknowledged;
  * `onPublished(count, atMs)` is called after each acknowledged batch.
  */
-async function preparePublishers({
+export async function preparePublishers({
   bus,
   brokers,
   topic,
@@ -209,6 +342,20 @@ async function preparePublishers({
   publishers,
   onPublished,
 }) {
+  if (brokers && PUBLISHER_KIND !== 'node') {
+    const binary = await resolveGoPublisher();
+    if (binary)
+      return prepareGoPublisher({
+        binary,
+        brokers,
+        topic,
+        customer,
+        userIds,
+        events,
+        ratePerSecond,
+        onPublished,
+      });
+  }
   if (!brokers || publishers < 1) {
     const batches = [];
     for (let sent = 0; sent < events; sent += PUBLISH_BATCH) {
@@ -217,7 +364,11 @@ async function preparePublishers({
     }
     return {
       count: 1,
-      go: () => publishBatches(bus, batches, { ratePerSecond, startMs: epochMs(), onPublished }),
+      kind: 'node (main thread)',
+      go: async () => {
+        await publishBatches(bus, batches, { ratePerSecond, startMs: epochMs(), onPublished });
+        return { cpuMs: Number.NaN };
+      },
     };
   }
   const count = Math.min(publishers, userIds.length);
@@ -228,6 +379,8 @@ async function preparePublishers({
   const workers = [];
   const ready = [];
   const done = [];
+  // The threads that start with the workers are theirs (their CPU is the publishers').
+  const threadsBefore = threadCpuMs();
   for (const [index, share] of shares.entries()) {
     const worker = new Worker(new URL(import.meta.url), {
       workerData: {
@@ -266,13 +419,22 @@ async function preparePublishers({
     await Promise.all(workers.map((worker) => worker.terminate()));
     throw error;
   }
+  const publisherThreads = [...threadCpuMs().keys()].filter((tid) => !threadsBefore.has(tid));
+  const publisherCpuMs = () => {
+    const now = threadCpuMs();
+    return publisherThreads.reduce((ms, tid) => ms + (now.get(tid) ?? 0), 0);
+  };
   return {
     count,
+    kind: 'node',
     go: async () => {
+      const cpuBefore = publisherCpuMs();
       const startMs = epochMs();
       for (const worker of workers) worker.postMessage({ startMs });
       try {
         await Promise.all(done);
+        // A thread that ended before this reading takes its time with it: a lower bound then.
+        return { cpuMs: publisherCpuMs() - cpuBefore };
       } finally {
         await Promise.all(workers.map((worker) => worker.terminate()));
       }
@@ -362,14 +524,13 @@ export async function billingBurst({
     if (prefill) {
       signalTree(billingPid, 'SIGSTOP');
       try {
-        await sources.go();
+        publishing = Promise.resolve(await sources.go());
       } finally {
         resumedAt = performance.now();
         billingCpuBefore = cpuMsByPid([billingPid]);
         await postgresCpu?.restart();
         signalTree(billingPid, 'SIGCONT');
       }
-      publishing = Promise.resolve();
     } else {
       publishing = sources.go();
       publishing.catch(() => undefined);
@@ -392,7 +553,7 @@ export async function billingBurst({
       timeoutMs: 300_000,
       intervalMs: 100,
     });
-    await publishing;
+    const publisherCpuMs = (await publishing).cpuMs;
     const seconds = (burst.at - burstStart) / 1000;
     const settled = burst.committed - start;
     // Every committed event has its usage-log row (rows may trail only when an event repeats one).
@@ -413,6 +574,7 @@ export async function billingBurst({
       events,
       ratePerSecond: ratePerSecond ?? null,
       prefill,
+      publisher: sources.kind,
       publishers: sources.count,
       users: userIds.length,
       partitions,
@@ -435,6 +597,8 @@ export async function billingBurst({
         postgres: postgresCpu ? perEvent(databaseCpuMs(postgres.byDatabase, database).total) : Number.NaN,
         // The whole PostgreSQL server (every database, checkpointer, walwriter, …), the bench's own connections left out.
         postgresServer: perEvent(postgres.serverMs),
+        // The publisher's own CPU from its go to its last acknowledgement, per event published.
+        publisher: publisherCpuMs / events,
       },
       /** PostgreSQL's CPU ms per event by database (or backend type), and what could not be told apart. */
       postgresPerEvent: {
@@ -448,7 +612,7 @@ export async function billingBurst({
     };
     const kind = prefill ? 'pre-filled' : ratePerSecond ? `at ${ratePerSecond}/s` : 'burst';
     log(
-      `billing ${kind}: ${settled}/${events} events of ${userIds.length} users over ${partitions} partitions from ${sources.count} publisher(s), offered at ${result.offeredPerSecond.toFixed(0)}/s (${publishSeconds.toFixed(2)} s), settled in ${seconds.toFixed(2)} s (${result.perSecond.toFixed(0)}/s; the ${result.backlogAfterPublishing} left after publishing settled at ${result.drainPerSecond?.toFixed(0) ?? '—'}/s), max lag ${burst.maxLag} events, ${maxLagSeconds.toFixed(2)} s; CPU per event: billing ${result.cpuMsPerEvent.billing.toFixed(3)} ms, its PostgreSQL database ${result.cpuMsPerEvent.postgres.toFixed(3)} ms (the whole server ${result.cpuMsPerEvent.postgresServer.toFixed(3)} ms)`,
+      `billing ${kind}: ${settled}/${events} events of ${userIds.length} users over ${partitions} partitions from ${sources.count} ${sources.kind} publisher(s), offered at ${result.offeredPerSecond.toFixed(0)}/s (${publishSeconds.toFixed(2)} s), settled in ${seconds.toFixed(2)} s (${result.perSecond.toFixed(0)}/s; the ${result.backlogAfterPublishing} left after publishing settled at ${result.drainPerSecond?.toFixed(0) ?? '—'}/s), max lag ${burst.maxLag} events, ${maxLagSeconds.toFixed(2)} s; CPU per event: billing ${result.cpuMsPerEvent.billing.toFixed(3)} ms, its PostgreSQL database ${result.cpuMsPerEvent.postgres.toFixed(3)} ms (the whole server ${result.cpuMsPerEvent.postgresServer.toFixed(3)} ms), the publisher ${result.cpuMsPerEvent.publisher.toFixed(3)} ms`,
     );
     return result;
   } finally {
