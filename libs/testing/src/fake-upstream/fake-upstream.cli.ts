@@ -57,6 +57,7 @@ A fake OpenAI / Azure OpenAI / Anthropic / Gemini upstream for tests and benchma
   --fail-rate R             share of requests that fail, 0..1, evenly spread (default ${d.failRate})
   --retry-after S           Retry-After of injected 429s (default ${d.retryAfterSeconds})
   --drop-after N            destroy the socket after N stream chunks (default: never)
+  --break-after-end         send each stream whole, then destroy the socket instead of ending it
   --embedding-dimensions N  embedding length without a 'dimensions' field (default ${d.embeddingDimensions})
   --models a,b,c            ids listed by the models endpoints
   --openai-key K  --azure-key K  --anthropic-key K  --gemini-key K   accepted keys
@@ -93,6 +94,7 @@ export function parseFakeUpstreamArgs(argv: readonly string[]): ParsedFakeUpstre
         ),
         host: { type: 'string' },
         models: { type: 'string' },
+        'break-after-end': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -116,6 +118,7 @@ export function parseFakeUpstreamArgs(argv: readonly string[]): ParsedFakeUpstre
     if (typeof raw === 'string') keys[provider] = raw;
   }
   options.keys = keys;
+  if (values['break-after-end'] === true) options.breakAfterEnd = true;
   if (typeof values['host'] === 'string') options.host = values['host'];
   if (typeof values['models'] === 'string')
     options.models = values['models']

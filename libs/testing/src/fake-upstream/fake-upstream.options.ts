@@ -37,6 +37,12 @@ export interface FakeUpstreamBehaviour {
   retryAfterSeconds: number;
   /** Destroy the socket after this many content chunks of a stream; null streams to the end. */
   dropAfter: number | null;
+  /**
+   * Send every stream whole (its closing frames too: finish reason, usage, `[DONE]`), then destroy
+   * the socket instead of ending the response: the client reads the complete answer, then a body cut
+   * short. `dropAfter`, when it cuts the stream earlier, wins.
+   */
+  breakAfterEnd: boolean;
   /** Length of embedding vectors when the request gives no `dimensions`. */
   embeddingDimensions: number;
   /** Model ids listed by the models endpoints. */
@@ -97,6 +103,7 @@ const behaviourShape = {
   failRate: z.number().min(0).max(1),
   retryAfterSeconds: nonNegativeInt,
   dropAfter: nonNegativeInt.nullable(),
+  breakAfterEnd: z.boolean(),
   embeddingDimensions: z.number().int().min(1).max(16_384),
   models: z.array(z.string().min(1)).min(1),
   keys: keysSchema,
@@ -125,6 +132,7 @@ export const DEFAULT_FAKE_UPSTREAM_OPTIONS: Readonly<ResolvedFakeUpstreamOptions
   failRate: 0,
   retryAfterSeconds: 1,
   dropAfter: null,
+  breakAfterEnd: false,
   embeddingDimensions: 1536,
   models: [...DEFAULT_FAKE_UPSTREAM_MODELS],
   keys: { ...DEFAULT_FAKE_UPSTREAM_KEYS },

@@ -218,7 +218,7 @@ class FakeUpstreamServer {
     request: IncomingMessage,
     response: ServerResponse,
   ): void {
-    const timing: DeliveryTiming = { latencyMs: 0, chunkMs: 0, dropAfter: null };
+    const timing: DeliveryTiming = { latencyMs: 0, chunkMs: 0, dropAfter: null, breakAfterEnd: false };
     const send = (reply: Reply): void => deliverReply(response, reply, timing, this.stats);
     if (method === 'GET' && pathname === '/health') return send(jsonReply(200, { status: 'ok' }));
     if (method === 'GET' && pathname === FAKE_IMAGE_PATH) {

@@ -6,6 +6,7 @@ export interface DeliveryTiming {
   latencyMs: number;
   chunkMs: number;
   dropAfter: number | null;
+  breakAfterEnd: boolean;
 }
 
 function writeJson(response: ServerResponse, reply: JsonReply): void {
@@ -33,7 +34,8 @@ function writeBytes(response: ServerResponse, reply: BytesReply): void {
 /**
  * Writes a stream: `head`, then the content chunks `chunkMs` apart, then `tail`. With `dropAfter`
  * the socket is destroyed once that many chunks are flushed, so the client sees a cut stream
- * (no terminating chunk), as when a provider's connection breaks.
+ * (no terminating chunk), as when a provider's connection breaks. With `breakAfterEnd` the same
+ * happens once `tail` is flushed: the whole answer arrived, the body still ends in an error.
  */
 function writeStream(
   response: ServerResponse,
@@ -60,9 +62,13 @@ function writeStream(
   response.writeHead(200, ['content-type', reply.contentType, 'cache-control', 'no-cache']);
   const { deltas } = reply;
   const dropAfter = timing.dropAfter !== null && timing.dropAfter < deltas.length ? timing.dropAfter : null;
+  const finish = (text: string): void => {
+    if (timing.breakAfterEnd) response.write(text, drop);
+    else response.end(text);
+  };
 
   if (timing.chunkMs === 0) {
-    if (dropAfter === null) response.end(reply.head + deltas.join('') + reply.tail);
+    if (dropAfter === null) finish(reply.head + deltas.join('') + reply.tail);
     else response.write(reply.head + deltas.slice(0, dropAfter).join(''), drop);
     return;
   }
@@ -71,7 +77,7 @@ function writeStream(
   const step = (): void => {
     if (response.destroyed) return;
     if (next === deltas.length) {
-      response.end(reply.tail);
+      finish(reply.tail);
       return;
     }
     const delta = deltas[next]!;
@@ -81,7 +87,7 @@ function writeStream(
       return;
     }
     response.write(delta);
-    if (next === deltas.length) response.end(reply.tail);
+    if (next === deltas.length) finish(reply.tail);
     else timer = setTimeout(step, timing.chunkMs);
   };
   if (dropAfter === 0) {
