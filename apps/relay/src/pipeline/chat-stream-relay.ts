@@ -1,8 +1,10 @@
 import { ErrorCode } from '@tollgate/contracts';
 import type { Logger } from '@tollgate/platform';
 import {
+  ChunkBuilder,
   MalformedUpstreamResponseError,
   normalizeOpenAiUsage,
+  toOpenAiUsage,
   type ChatCompletionChunk,
   type ChatCompletionRequest,
   type NormalizedUsage,
@@ -38,8 +40,9 @@ export interface StreamedChat {
 
 /**
  * One chat answer streamed to the client in its dialect, chunk by chunk as the channel sends it. How
- * the stream ended is the call's status; one the upstream broke off ends with an error in the client's
- * dialect. The usage is the upstream's, else the prompt and what was generated, counted.
+ * the stream ended is the call's status; one the upstream broke off before its finish reason ends with
+ * an error in the client's dialect, one broken after it ends as a complete answer. The usage is the
+ * upstream's, else the prompt and what was generated, counted.
  */
 export class ChatStreamRelay {
   private readonly out: ClientChatStream;
@@ -48,7 +51,10 @@ export class ChatStreamRelay {
   private ttftMs: number | null = null;
   private usage: NormalizedUsage | undefined;
   private responseId: string | undefined;
+  /** Set by the upstream's finish reason: from then on its answer is complete, whatever the body does. */
   private finishReason: string | undefined;
+  /** A usage chunk went to the client's dialect. */
+  private usageTold = false;
 
   constructor(
     private readonly deps: ChatStreamDeps,
@@ -64,7 +70,7 @@ export class ChatStreamRelay {
   }
 
   async relay(): Promise<RelayedAnswer> {
-    const { context, reply, metered, dispatched } = this.call;
+    const { reply, dispatched } = this.call;
     const decoder = new SseDecoder();
     let status: CallStatus = 'success';
     reply.startStream(this.out.contentType);
@@ -73,17 +79,10 @@ export class ChatStreamRelay {
       for await (const bytes of dispatched.response.body as AsyncIterable<Buffer>) {
         await this.relayEvents(decoder.push(bytes));
       }
-      await this.relayEvents(decoder.end(), () => {
-        const last = this.render(this.transformer.end());
-        const charge = context.reportsCharge ? chargeEvent(metered.quote, this.finalUsage()) : '';
-        return last + charge + this.out.end();
-      });
+      await this.relayEvents(decoder.end(), () => this.ending());
     } catch (error) {
       status = reply.aborted || error instanceof ClientGoneError ? 'client_aborted' : 'upstream_error';
-      if (status === 'upstream_error') {
-        this.logFailure(error);
-        await this.tryWrite(streamFailure(error));
-      }
+      if (status === 'upstream_error') status = await this.endBroken(error);
     } finally {
       reply.end();
     }
@@ -112,6 +111,43 @@ export class ChatStreamRelay {
     }
     if (text !== '') await this.call.reply.write(text);
     if (failure !== undefined) throw failure.error;
+  }
+
+  /**
+   * What closes a complete answer: the transformer's last chunks (with `withUsage`, then a usage chunk
+   * of the final usage when none went out), the chat service's charge, the dialect's end.
+   */
+  private ending(withUsage = false): string {
+    const { context, metered } = this.call;
+    let last = this.render(this.transformer.end());
+    if (withUsage && !this.usageTold) last += this.render([this.usageChunk()]);
+    const charge = context.reportsCharge ? chargeEvent(metered.quote, this.finalUsage()) : '';
+    return last + charge + this.out.end();
+  }
+
+  /**
+   * The upstream's body failed (broken connection, an error or unreadable event) after the stream
+   * started. An answer whose finish reason had arrived is complete: the client gets the ending a
+   * clean stream has (with a usage chunk of the charged usage when the upstream's never came, so a
+   * client that asked for usage is told the cost), and the call is a success, charged. One broken
+   * off before it ends with an error in the client's dialect and is not charged.
+   */
+  private async endBroken(error: unknown): Promise<CallStatus> {
+    if (this.finishReason === undefined) {
+      this.logFailure(error, 'upstream stream failed after it started');
+      await this.tryWrite(this.out.fail(streamFailure(error)));
+      return 'upstream_error';
+    }
+    this.logFailure(error, 'upstream stream failed after its answer was complete');
+    return (await this.tryWrite(this.ending(true))) ? 'success' : 'client_aborted';
+  }
+
+  /** The final usage as the canonical usage chunk, for a stream that ended before the upstream's. */
+  private usageChunk(): ChatCompletionChunk {
+    const chunks = new ChunkBuilder(Math.floor(Date.now() / 1000));
+    chunks.id = this.responseId ?? '';
+    chunks.model = this.call.dispatched.route.upstreamModel;
+    return chunks.usage(toOpenAiUsage(this.finalUsage()));
   }
 
   /** The chunks in the client's dialect, counted as generated (a client leaving is charged for them). */
@@ -143,26 +179,30 @@ export class ChatStreamRelay {
   /** The charge for the usage a chunk carries (an OpenAI stream's last chunk), else nothing. */
   private costInChunk(chunk: ChatCompletionChunk): CallCost | undefined {
     if (chunk.usage === undefined || chunk.usage === null) return undefined;
+    this.usageTold = true;
     const usage = normalizeOpenAiUsage(chunk.usage);
     return usage === undefined ? undefined : this.call.metered.costFor(usage);
   }
 
-  private async tryWrite(error: RelayError): Promise<void> {
+  /** Whether the client took `text`. */
+  private async tryWrite(text: string): Promise<boolean> {
     try {
-      await this.call.reply.write(this.out.fail(error));
+      await this.call.reply.write(text);
+      return true;
     } catch {
       // The client left as well; nothing more to tell it.
+      return false;
     }
   }
 
-  private logFailure(error: unknown): void {
+  private logFailure(error: unknown, message: string): void {
     this.deps.logger.warn(
       {
         ...callLogIds(this.call.context),
         channelId: this.call.dispatched.route.channel.id,
         reason: (error as Error).name,
       },
-      'upstream stream failed after it started',
+      message,
     );
   }
 }

@@ -18,7 +18,7 @@ import type { ClientReply } from './client-reply';
 import { countedPassThroughUsage, maxOutputTokensOf, usageInPayload } from './pass-through-usage';
 import type { TokenCounter } from './token-counter';
 import { passThroughGenAiOperation, type GenAiOperation } from './gen-ai-spans';
-import { parsedEventData, relaySseStream } from './sse-relay';
+import { endsAnswer, parsedEventData, relaySseStream } from './sse-relay';
 import { parseJsonAnswer } from './upstream-failure';
 
 export interface PassThroughRelayDeps extends CallLifecycleDeps {
@@ -143,6 +143,7 @@ class PassThroughCall implements ModelCall {
       call.reply,
       call.dispatched.response.body as AsyncIterable<Buffer>,
       events.forward.bind(events),
+      () => events.complete,
     );
     return { usage: events.usage, status, ttftMs: events.ttftMs, stream: true };
   }
@@ -152,6 +153,8 @@ class PassThroughCall implements ModelCall {
 class PassedEvents {
   usage: NormalizedUsage | undefined;
   ttftMs: number | null = null;
+  /** The upstream's closing event went by (endsAnswer): its answer is whole. */
+  complete = false;
   private readonly clientWantsUsage: boolean;
 
   constructor(
@@ -168,6 +171,7 @@ class PassedEvents {
     const payload = parsedEventData(event.data);
     const found = usageInPayload(payload);
     if (found !== undefined) this.usage = found;
+    if (!this.complete) this.complete = endsAnswer(event, payload);
     const record = payload as { choices?: unknown[]; usage?: unknown } | undefined;
     // Completions' usage chunk was forced upstream; a client that did not ask does not get it.
     if (!this.clientWantsUsage && record?.usage !== undefined && Array.isArray(record.choices)) {
