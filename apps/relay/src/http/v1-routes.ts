@@ -10,7 +10,6 @@ import {
   type IdentityToken,
 } from '@tollgate/contracts';
 import {
-  CORRELATION_ID_HEADER,
   requestContextOf,
   SERVICE_TOKEN_HEADER,
   verifyServiceToken,
@@ -454,17 +453,6 @@ const V1_ROUTES: readonly V1Route[] = [
 
 // ---- serving a route
 
-/**
- * The request's ids, as `requestContextOf` gives them. A call that names no correlation id (the
- * gateway forwards only the client's) has its request id as both, without the platform's WeakMap entry
- * per request, whose ephemeron table every scavenge walks (bench/ANALYSIS.md, H41).
- */
-function callIdsOf(request: FastifyRequest): { requestId: string; correlationId: string } {
-  if (request.headers[CORRELATION_ID_HEADER] === undefined)
-    return { requestId: request.id, correlationId: request.id };
-  return requestContextOf(request);
-}
-
 function authenticatesTheGeminiWay(request: FastifyRequest): boolean {
   if (request.headers.authorization !== undefined) return false;
   return (
@@ -514,7 +502,7 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
         // An API key is checked synchronously: /v1 calls take no extra turn of the event loop here.
         const caller = authenticated instanceof Promise ? await authenticated : authenticated;
         // Relay's app runs without async-local context: the call carries its request's ids from here.
-        const { requestId, correlationId } = callIdsOf(request);
+        const { requestId, correlationId } = requestContextOf(request);
         await handle(
           hot,
           { requestId, correlationId, protocol, caller, startedAt, reportsCharge },
