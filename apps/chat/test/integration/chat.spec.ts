@@ -97,6 +97,31 @@ describe('the online chat on real infrastructure', () => {
     expect(listed.body.data!.items.map((c) => [c.id, c.title])).toEqual([[chat.id, title.body.data!.title]]);
   });
 
+  it('stores and charges as complete an answer whose upstream broke its connection after the last event', async () => {
+    const user = await harness.user(50_000_000);
+    const chat = await newChat(user);
+    harness.upstream.setOptions({ breakAfterEnd: true });
+    let events: ChatStreamEvent[];
+    try {
+      events = eventsOf(await (await user.send(chat.id, { content: 'Hello there' })).text());
+    } finally {
+      harness.upstream.setOptions({ breakAfterEnd: false });
+    }
+    const done = events.at(-1)!;
+    if (done.type !== 'done') throw new Error(`the answer ended with ${JSON.stringify(done)}`);
+    const metadata = parseChatMessageMetadata(done.message.metadata);
+    expect(metadata).toMatchObject({ completion_tokens: ANSWER_CHUNKS, finish_reason: 'stop' });
+    expect(metadata.error).toBeUndefined();
+    expect(metadata.quota).toBeGreaterThan(0);
+    const history = (await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data!;
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const [row] = await eventually('the usage log row of the answer', async () => {
+      const rows = await usageLog(user);
+      return rows.length ? rows : undefined;
+    });
+    expect(row!.quota).toBe(metadata.quota);
+  });
+
   it('stores and charges only what was generated when the browser stops the answer', async () => {
     const user = await harness.user(50_000_000);
     const chat = await newChat(user);
