@@ -3,6 +3,12 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { PgliteDatabase, PgliteServer } from '@tollgate/persistence';
+import {
+  legacyClusters,
+  moveLegacyClusters,
+  retireLegacyClusters,
+  type MigrateLegacy,
+} from './legacy-pglite-layout';
 
 const run = promisify(execFile);
 
@@ -29,8 +35,9 @@ export async function startServiceDatabases(
 /**
  * Each service's database, in the order of `services`: one cluster, `<pgDir>/platform`, with a
  * schema per service (each instance past the first cost ~25–30 MB of WASM memory and file system).
- * A data directory from before (`<pgDir>/<service>`, one cluster each, tables in `public`) keeps
- * that layout, said once in the log: its data is not moved.
+ * A data directory from before (`<pgDir>/<service>`, one cluster each, tables in `public`) has its
+ * data moved into that cluster first, once (legacy-pglite-layout.ts); should that fail, it is used
+ * as it is and moved on the next start.
  *
  * Missing clusters are created. Creating one (initdb) is the slow part of a first start, so it runs
  * once into `<pgDir>/.initdb` and a cluster starts as a copy of that freshly initialised, cleanly
@@ -40,31 +47,41 @@ export async function prepareServiceDatabases(
   pgDir: string,
   services: readonly string[],
   log: (line: string) => void = (line) => console.log(`  ${line}`),
+  migrate?: MigrateLegacy,
 ): Promise<PgliteDatabase[]> {
-  const legacy = services.filter((service) => existsSync(join(pgDir, service, 'PG_VERSION')));
-  if (legacy.length > 0)
-    log(
-      `PGlite: ${pgDir} has a database per service (${legacy.join(', ')}), the layout before one ` +
-        `shared cluster; kept as it is (a new data directory uses ~80 MB less).`,
-    );
-  const databases: PgliteDatabase[] =
-    legacy.length > 0
-      ? services.map((service) => ({ dataDir: join(pgDir, service) }))
-      : services.map((service) => ({ dataDir: join(pgDir, SHARED_CLUSTER), schema: service }));
+  const legacy = legacyClusters(pgDir, services);
+  let shared = legacy.length === 0;
+  if (!shared && existsSync(join(pgDir, SHARED_CLUSTER, 'PG_VERSION'))) {
+    // Stopped after the one cluster was complete and before the old ones were renamed.
+    retireLegacyClusters(pgDir, legacy);
+    shared = true;
+  } else if (!shared) {
+    const template = await initdbTemplate(pgDir);
+    shared = await moveLegacyClusters({ pgDir, legacy, cluster: SHARED_CLUSTER, template, log, migrate });
+  }
+  const databases: PgliteDatabase[] = shared
+    ? services.map((service) => ({ dataDir: join(pgDir, SHARED_CLUSTER), schema: service }))
+    : services.map((service) => ({ dataDir: join(pgDir, service) }));
   for (const dataDir of new Set(databases.map(({ dataDir }) => dataDir))) {
     if (existsSync(join(dataDir, 'PG_VERSION'))) continue;
-    const template = join(pgDir, '.initdb');
-    if (!existsSync(join(template, 'PG_VERSION'))) {
-      const building = `${template}.${process.pid}`;
-      rmSync(building, { recursive: true, force: true });
-      mkdirSync(pgDir, { recursive: true });
-      await initdb(building);
-      renameSync(building, template);
-    }
+    const template = await initdbTemplate(pgDir);
     rmSync(dataDir, { recursive: true, force: true });
     cpSync(template, dataDir, { recursive: true });
   }
   return databases;
+}
+
+/** `<pgDir>/.initdb`, a freshly initialised cluster, made if it is not there yet. */
+async function initdbTemplate(pgDir: string): Promise<string> {
+  const template = join(pgDir, '.initdb');
+  if (!existsSync(join(template, 'PG_VERSION'))) {
+    const building = `${template}.${process.pid}`;
+    rmSync(building, { recursive: true, force: true });
+    mkdirSync(pgDir, { recursive: true });
+    await initdb(building);
+    renameSync(building, template);
+  }
+  return template;
 }
 
 const INITDB = `
