@@ -155,6 +155,7 @@ class AudioCall implements ModelCall {
       call.reply,
       call.dispatched.response.body as AsyncIterable<Buffer>,
       transcript.forward.bind(transcript),
+      () => transcript.complete,
     );
     return { usage: transcript.usage(), status, ttftMs: transcript.ttftMs, stream: true };
   }
@@ -172,6 +173,11 @@ class StreamedTranscript {
     private readonly call: AcceptedCall,
     private readonly countTokens: (text: string) => number,
   ) {}
+
+  /** Its `transcript.text.done` went by: the transcript is whole (a body failing after it is a success). */
+  get complete(): boolean {
+    return this.doneUsage !== undefined;
+  }
 
   async forward(event: SseEvent): Promise<void> {
     const payload = parsedEventData(event.data) as { type?: unknown; delta?: unknown } | undefined;

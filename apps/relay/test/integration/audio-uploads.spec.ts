@@ -32,6 +32,7 @@ describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
   let whisper: string;
   let transcribe: string;
   let failover: string;
+  let breaking: string;
 
   const client = () => new OpenAI({ apiKey: key.apiKey, baseURL: `${relay.url}/v1`, maxRetries: 0 });
   const clip = (seconds = 4) => toFile(silentWav(seconds), 'clip.wav', { type: 'audio/wav' });
@@ -58,14 +59,20 @@ describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
     whisper = world.model('whisper-1');
     transcribe = world.model('gpt-4o-transcribe');
     failover = world.model('whisper-failover');
+    breaking = world.model('gpt-4o-transcribe-breaking');
     relay = await harness.start({
       env: { RELAY_AUDIO_FILE_LIMIT_BYTES: String(FILE_LIMIT), RELAY_UPLOAD_DIR: spool },
     });
-    await Promise.all([world.price(whisper), world.price(transcribe), world.price(failover)]);
+    // Sends each stream whole, transcript.text.done too, then breaks the connection.
+    const breakingUpstream = await harness.upstream({ chunks: 2, breakAfterEnd: true });
+    await Promise.all([whisper, transcribe, failover, breaking].map((model) => world.price(model)));
     await world.channel(aChannelOn(upstream, [whisper, transcribe]));
     // The failing channel comes first; the call must move on with the same file.
     await world.channel(aChannelOn(failing, [failover], { priority: 10 }));
     await world.channel(aChannelOn(upstream, [failover], { model_mapping: { [failover]: 'whisper-1' } }));
+    await world.channel(
+      aChannelOn(breakingUpstream, [breaking], { model_mapping: { [breaking]: 'gpt-4o-transcribe' } }),
+    );
     key = await harness.readyKey([relay]);
   });
 
@@ -163,6 +170,21 @@ describe.each(INFRASTRUCTURES)('audio uploads on %s infrastructure', (kind) => {
       cost_quota: quota,
     });
     expect(await usageOf(transcribe, (e) => e.is_stream)).toMatchObject({ quota, status: 'success' });
+  });
+
+  it('charges a streamed transcript whose upstream broke the connection after transcript.text.done', async () => {
+    const stream = await client().audio.transcriptions.create({
+      file: await clip(),
+      model: breaking,
+      stream: true,
+    });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types).toEqual(['transcript.text.delta', 'transcript.text.delta', 'transcript.text.done']);
+    expect(await usageOf(breaking, (e) => e.is_stream)).toMatchObject({
+      quota: costOf(FOUR_SECONDS.audio, FOUR_SECONDS.transcript),
+      status: 'success',
+    });
   });
 
   it('sends the spooled file again when the first channel fails', async () => {
