@@ -24,6 +24,7 @@ const BASE_BEHAVIOUR = {
   failStatus: 500,
   failRate: 0,
   dropAfter: null,
+  breakAfterEnd: false,
   embeddingDimensions: 32,
 };
 const ANSWER = completionText(12, 4).text;
@@ -439,6 +440,24 @@ describe('fake upstream, behaviours', () => {
     })().catch((e: unknown) => e);
     expect(String(outcome)).toMatch(/terminated/); // undici's word for a body cut short
     expect(text).toBe(completionText(12, 4).chunks.slice(0, 2).join(''));
+    await eventually((stats) => stats.droppedStreams === 1);
+  });
+
+  it('sends a stream whole, [DONE] too, and then breaks the connection with breakAfterEnd', async () => {
+    upstream.setOptions({ breakAfterEnd: true });
+    const stream = await openai.chat.completions.create({ ...chat, stream: true });
+    let text = '';
+    let finish: string | null | undefined;
+    const outcome = await (async () => {
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        finish = chunk.choices[0]?.finish_reason ?? finish;
+      }
+    })().catch((e: unknown) => e);
+    // The whole answer arrived, and then the body ended cut short.
+    expect(String(outcome)).toMatch(/terminated/);
+    expect(text).toBe(ANSWER);
+    expect(finish).toBe('stop');
     await eventually((stats) => stats.droppedStreams === 1);
   });
 
