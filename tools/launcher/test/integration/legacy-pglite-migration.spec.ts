@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { STAGING_CLUSTER } from '../../src/legacy-pglite-layout';
+
+const run = promisify(execFile);
+const SUPPORT = join(__dirname, '..', 'support');
+const TS_REGISTER = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  '..',
+  'libs',
+  'persistence',
+  'test',
+  'support',
+  'ts-register.js',
+);
+const SERVICES = ['auth', 'billing', 'chat', 'admin'];
+
+jest.setTimeout(600_000);
+
+/** PGlite cannot run inside Jest's sandbox: each step runs in a child process (legacy-pglite-scenarios.ts). */
+async function step<T>(name: string, pgDir: string, option?: string): Promise<T> {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '-r',
+      TS_REGISTER,
+      join(SUPPORT, 'legacy-pglite-scenarios.ts'),
+      name,
+      pgDir,
+      ...(option ? [option] : []),
+    ],
+    { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
+  );
+  return JSON.parse(stdout) as T;
+}
+
+interface Snapshot {
+  /** Each service's rows, sequence positions and migration rows, as the service opens its database. */
+  seen: unknown[];
+  /** The next id each service's sequences give. */
+  next: unknown[];
+  /** What billing's append-only trigger says to a delete. */
+  triggered: string;
+}
+interface Prepared {
+  log: string[];
+  databases: { dataDir: string; schema?: string }[];
+}
+
+describe("moving a data directory's cluster per service into the one PGlite cluster", () => {
+  const root = mkdtempSync(join(tmpdir(), 'tollgate-legacy-pglite-'));
+  const legacy = join(root, 'legacy', 'pg');
+  let before: Snapshot;
+  /** A copy of the legacy layout, as the code before one cluster left it, to migrate. */
+  const copy = (name: string) => {
+    const pgDir = join(root, name, 'pg');
+    cpSync(legacy, pgDir, { recursive: true });
+    return pgDir;
+  };
+  const entries = (pgDir: string) => readdirSync(pgDir).sort();
+
+  beforeAll(async () => {
+    // Each service's tables in `public` of its own cluster, made by its migrations as the services
+    // made them on that layout (startPgliteServers with a data directory each), rows in each.
+    await step('legacy', legacy, '2000');
+    // Read (and its sequences taken) on a copy of its own.
+    before = await step<Snapshot>('snapshot-legacy', copy('before'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("puts each service's rows, sequence positions and migration rows in its schema, and a second start moves nothing", async () => {
+    const pgDir = copy('moved');
+
+    const first = await step<Prepared>('prepare', pgDir);
+
+    expect(first.databases).toEqual(SERVICES.map((schema) => ({ dataDir: join(pgDir, 'platform'), schema })));
+    expect(first.log.join('\n')).toMatch(/moved auth, billing, chat, admin \(16 tables, 8,044 rows\)/);
+    expect(entries(pgDir)).toEqual([
+      '.initdb',
+      'admin.migrated',
+      'auth.migrated',
+      'billing.migrated',
+      'chat.migrated',
+      'platform',
+    ]);
+    const second = await step<Prepared>('prepare', pgDir);
+    expect(second.log).toEqual([]);
+    // Opened with their migrations (which then find nothing to do), rows and ids where they were.
+    expect(await step<Snapshot>('snapshot', pgDir)).toEqual(before);
+  });
+
+  it.each([
+    ['fails', 'fail'],
+    ['is killed', 'kill'],
+  ])(
+    'leaves the old layout as it was when the move %s after the second service, and the next start moves it all',
+    async (_, how) => {
+      const pgDir = copy(how);
+
+      const stopped = step<Prepared>('prepare', pgDir, how);
+
+      if (how === 'kill') {
+        await expect(stopped).rejects.toMatchObject({ signal: 'SIGKILL' });
+        expect(existsSync(join(pgDir, STAGING_CLUSTER))).toBe(true);
+      } else {
+        const { databases, log } = await stopped;
+        expect(log[1]).toContain('could not move the databases (injected after billing)');
+        // The old layout, in use as before.
+        expect(databases).toEqual(SERVICES.map((service) => ({ dataDir: join(pgDir, service) })));
+        expect(entries(pgDir)).toEqual(['.initdb', 'admin', 'auth', 'billing', 'chat']);
+      }
+      expect(existsSync(join(pgDir, 'platform'))).toBe(false);
+
+      const next = await step<Prepared>('prepare', pgDir);
+
+      expect(next.log.join('\n')).toContain('moved auth, billing, chat, admin');
+      expect(entries(pgDir)).not.toContain(STAGING_CLUSTER);
+      expect(await step<Snapshot>('snapshot', pgDir)).toEqual(before);
+    },
+  );
+});
