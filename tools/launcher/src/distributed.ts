@@ -5,6 +5,7 @@ import { serviceUrlEnv } from './service-urls';
 import { databaseUrl, ensureDatabases } from './service-databases';
 import { DEFAULT_READY_TIMEOUT_MS } from './ready-timeout';
 import { ServiceProcess } from './service-process';
+import { bookkeepingNiceFromEnv, serviceNice } from './process-priority';
 
 const DATABASE_SERVICES = ['auth', 'billing', 'chat', 'admin'] as const;
 
@@ -26,6 +27,11 @@ export interface DistributedOptions {
   skip?: readonly BackendService[];
   /** How long each service may take to become ready (default 60 000 ms; a cold start on a busy machine needs more). */
   readyTimeoutMs?: number;
+  /**
+   * Nice value of auth, billing, admin and chat, which share the machine's cores with gateway and relay
+   * (default `TOLLGATE_BOOKKEEPING_NICE` of `env` or of this process, else 10; 0 leaves them at gateway's).
+   */
+  bookkeepingNice?: number;
 }
 
 export interface DistributedPlatform {
@@ -69,6 +75,8 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     return { ...common, ...db };
   };
 
+  const bookkeepingNice =
+    options.bookkeepingNice ?? bookkeepingNiceFromEnv({ ...process.env, ...options.env });
   const services = {} as Record<ServiceName, ServiceProcess>;
   for (const name of [...BACKEND_SERVICES, 'gateway'] as ServiceName[]) {
     services[name] = new ServiceProcess({
@@ -78,6 +86,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
       env: envOf(name),
       logDir: options.logDir,
       readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+      nice: serviceNice(name, bookkeepingNice),
     });
   }
 

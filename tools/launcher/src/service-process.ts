@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '@tollgate/runtime';
+import { lowerProcessTreePriority } from './process-priority';
 import { DEFAULT_READY_TIMEOUT_MS } from './ready-timeout';
 import { serviceNodeFlags } from './service-node-flags';
 
@@ -13,6 +14,8 @@ export interface ServiceProcessOptions {
   /** Each process's stdout and stderr go to <logDir>/<name>.log. */
   logDir: string;
   readyTimeoutMs?: number;
+  /** The process's nice value (every thread of it and of its descendants); 0 or unset leaves it as started. */
+  nice?: number;
 }
 
 /** One service running as its own Node process (apps/<name>/dist/main.js). */
@@ -46,10 +49,14 @@ export class ServiceProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    const nice = this.options.nice ?? 0;
+    // At once, so the threads its main thread starts inherit it; again when ready, for those started before.
+    if (nice && child.pid) lowerProcessTreePriority(child.pid, nice);
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.pipe(this.log, { end: false });
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     await this.waitReady(this.options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
+    if (nice && child.pid) lowerProcessTreePriority(child.pid, nice);
   }
 
   /** Sends a signal (SIGKILL simulates a crash) and waits for the process to be gone. */
