@@ -1,0 +1,368 @@
+#!/usr/bin/env node
+// Distributed mode on one machine (issue 17, H50): what a lone call's slow 1 % waits for, and how the
+// bookkeeping services' (auth, billing, admin, chat) nice value moves latency and throughput.
+//
+// One platform (bench/lib/platform.mjs: every service its own process, one worker each unless
+// --workers) on the PostgreSQL, Redis and Kafka of `scripts/infra.sh env`, calls from this process
+// (undici, keep-alive, closed loop at each --concurrency). Each round runs every variant once, in an
+// order that alternates (A B, B A, …), on the same platform: a variant `B/I` sets the nice value of
+// every thread of the bookkeeping services to B and of PostgreSQL and Kafka (the servers, not Redis,
+// which relay waits on) to I before its window. The launcher sets the bookkeeping's at start-up
+// (TOLLGATE_BOOKKEEPING_NICE); here it is set again per window, so both variants run on one platform.
+// Use a private infrastructure for infra nice values other than 0 (TOLLGATE_INFRA_DIR): they are
+// restored to 0 at the end, but others' tests would share the lowered servers meanwhile.
+//
+//   export TOLLGATE_INFRA_DIR=/tmp/h50-infra; bash scripts/infra.sh up && eval "$(bash scripts/infra.sh env)"
+//   node bench/micro/distributed-lone-call.mjs [--root DIR] [--variants 0/0,10/0] [--concurrency 1,16]
+//     [--seconds 10] [--rounds 3] [--warmup 20] [--perf] [--out FILE.json]
+//
+// Per window: calls, p50/p99/max of the call's time at the client, req/s, CPU ms per call of every
+// process tree (from /proc, ticks). With --perf (root, `perf` installed), the c=1 windows are recorded by
+// `perf sched record` (CLOCK_MONOTONIC, the clock of performance.now()'s origin) and for the slowest
+// 1 % of calls and for the middle ones it prints what ran on the CPUs during the call, per process,
+// and how long gateway's and relay's threads waited runnable (scheduling delay). Compare variants only
+// within a round; a shared machine moves everything between rounds.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chatCallBody } from '../lib/chat-calls.mjs';
+import { infrastructureFromEnv } from '../lib/infra.mjs';
+import { log } from '../lib/log.mjs';
+import { startFakeUpstream, startTollgate } from '../lib/platform.mjs';
+import { CLOCK_TICKS, infrastructurePids, processTable, treeOf } from '../lib/proc.mjs';
+import { workspacePackage } from '../lib/workspace.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    root: { type: 'string', default: join(HERE, '..', '..') },
+    variants: { type: 'string', default: '0/0,10/0' },
+    concurrency: { type: 'string', default: '1' },
+    seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '20' },
+    workers: { type: 'string', default: '1' },
+    perf: { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+
+const BOOKKEEPING = ['auth', 'billing', 'admin', 'chat'];
+const variants = args.variants.split(',').map((v) => {
+  const [bookkeeping, infra = '0'] = v.split('/').map(Number);
+  return { name: v, bookkeeping, infra };
+});
+const concurrencies = args.concurrency.split(',').map(Number);
+const seconds = Number(args.seconds);
+const rounds = Number(args.rounds);
+
+const infra = infrastructureFromEnv();
+const workDir = mkdtempSync(join(tmpdir(), 'distributed-lone-call-'));
+const runId = randomBytes(3).toString('hex');
+const { Pool } = workspacePackage('undici', args.root);
+
+/** Every thread of every process in `pids`' trees to `nice`. */
+function renice(rootPids, nice) {
+  const table = processTable();
+  for (const root of rootPids)
+    for (const pid of treeOf(table, root)) {
+      let tasks = [];
+      try {
+        tasks = readdirSync(`/proc/${pid}/task`);
+      } catch {
+        continue;
+      }
+      for (const tid of tasks) {
+        try {
+          setPriority(Number(tid), nice);
+        } catch {
+          // gone
+        }
+      }
+    }
+}
+
+/** pid → group name, for every process of the platform, the infrastructure, the upstream and this one. */
+function groupsOf(roots) {
+  const table = processTable();
+  const groups = new Map();
+  // This process alone: the services are its children, and their trees are their own groups.
+  groups.set(process.pid, 'client');
+  for (const [name, root] of Object.entries(roots))
+    for (const pid of treeOf(table, root)) if (!groups.has(pid)) groups.set(pid, name);
+  return groups;
+}
+
+function cpuTicksOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+  } catch {
+    return 0;
+  }
+}
+
+function cpuByGroup(groups) {
+  const out = {};
+  for (const [pid, name] of groups) out[name] = (out[name] ?? 0) + cpuTicksOf(pid);
+  return out;
+}
+
+async function window({ url, customer, concurrency }) {
+  const pool = new Pool(new URL(url).origin, { connections: concurrency, pipelining: 1 });
+  const body = chatCallBody(customer.model);
+  const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
+  const calls = [];
+  let failed = 0;
+  const deadline = performance.now() + seconds * 1000;
+  async function worker() {
+    while (performance.now() < deadline) {
+      const start = performance.now();
+      const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body });
+      await res.body.text();
+      const end = performance.now();
+      if (res.statusCode !== 200) failed++;
+      else calls.push([start, end]);
+    }
+  }
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  return { calls, failed, elapsed };
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** `perf sched timehist` lines: switch-out time, task, pid, run time and the scheduling delay before it. */
+function readTimehist(file) {
+  const text = execFileSync('perf', ['sched', 'timehist', '-i', file], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const rows = [];
+  const re = /^\s*(\d+\.\d+)\s+\[(\d+)\]\s+(.*)\[(\d+)(?:\/(\d+))?\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)/;
+  for (const line of text.split('\n')) {
+    const m = re.exec(line);
+    if (!m) continue;
+    const end = Number(m[1]) * 1000;
+    const run = Number(m[8]);
+    rows.push({
+      start: end - run,
+      end,
+      name: m[3].trim(),
+      tid: Number(m[4]),
+      pid: Number(m[5] ?? m[4]),
+      delay: Number(m[7]),
+    });
+  }
+  return rows;
+}
+
+/**
+ * For each call, ms each group ran on the CPUs during it, and the scheduling delay of gateway's and
+ * relay's threads switched in during it; averaged over the slowest 1 % and over the middle 10 %.
+ */
+function attribute(calls, rows, groups, originMs) {
+  rows.sort((a, b) => a.start - b.start);
+  const groupOf = (row) => {
+    const g = groups.get(row.pid);
+    if (g) return row.tid === row.pid || !['gateway', 'relay'].includes(g) ? g : `${g} (other threads)`;
+    if (row.name === '<idle>') return 'idle';
+    if (/^(kworker|ksoftirq|migration|rcu|kthreadd|irq\/)/.test(row.name)) return 'kernel';
+    return `other: ${row.name.replace(/\d+/g, 'N')}`;
+  };
+  const byDuration = calls
+    .map(([s, e]) => ({ start: s + originMs, end: e + originMs, ms: e - s }))
+    .sort((a, b) => a.ms - b.ms);
+  const slow = byDuration.slice(Math.floor(byDuration.length * 0.99));
+  const middle = byDuration.slice(Math.floor(byDuration.length * 0.45), Math.floor(byDuration.length * 0.55));
+  const summarize = (set) => {
+    const ran = {};
+    const delay = {};
+    for (const call of set) {
+      // rows are sorted by start; a run that started up to 1 s before the call may overlap it
+      let lo = 0;
+      let hi = rows.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (rows[mid].start < call.start - 1000) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < rows.length && rows[i].start < call.end; i++) {
+        const row = rows[i];
+        const overlap = Math.min(row.end, call.end) - Math.max(row.start, call.start);
+        if (overlap <= 0) continue;
+        const g = groupOf(row);
+        ran[g] = (ran[g] ?? 0) + overlap;
+        if (row.start >= call.start && /^(gateway|relay|client)/.test(g))
+          delay[g] = (delay[g] ?? 0) + row.delay;
+      }
+    }
+    const per = (o) =>
+      Object.fromEntries(
+        Object.entries(o)
+          .map(([k, v]) => [k, Number((v / set.length).toFixed(3))])
+          .sort((a, b) => b[1] - a[1]),
+      );
+    return {
+      calls: set.length,
+      callMs: Number(median(set.map((c) => c.ms)).toFixed(3)),
+      ran: per(ran),
+      delay: per(delay),
+    };
+  };
+  return { slowest1pct: summarize(slow), middle10pct: summarize(middle) };
+}
+
+async function main() {
+  const upstream = await startFakeUpstream({ logDir: workDir });
+  const started = await startTollgate({
+    infra,
+    upstreamUrl: upstream.url,
+    workers: args.workers,
+    logDir: workDir,
+    runId,
+    root: args.root,
+  });
+  const results = { args, windows: [] };
+  const infraPids = infrastructurePids(infra, log);
+  const services = Object.fromEntries(
+    Object.entries(started.platform.services).map(([name, service]) => [name, service.pid]),
+  );
+  const roots = { ...services, ...infraPids, upstream: upstream.pid };
+  const niceRoots = {
+    bookkeeping: BOOKKEEPING.map((s) => services[s]),
+    infra: [infraPids.postgres, infraPids.kafka].filter(Boolean),
+  };
+  try {
+    log(`warming up ${args.warmup} s`);
+    const warm = Date.now() + Number(args.warmup) * 1000;
+    while (Date.now() < warm)
+      await window({ url: started.platform.url, customer: started.customer, concurrency: 4 }).catch(() => {});
+    for (let round = 1; round <= rounds; round++) {
+      for (const concurrency of concurrencies) {
+        const order = round % 2 ? variants : [...variants].reverse();
+        for (const variant of order) {
+          renice(niceRoots.bookkeeping, variant.bookkeeping);
+          renice(niceRoots.infra, variant.infra);
+          const groups = groupsOf(roots);
+          const perfFile = join(
+            workDir,
+            `sched-${round}-${concurrency}-${variant.bookkeeping}-${variant.infra}.data`,
+          );
+          const recording =
+            args.perf && concurrency === 1
+              ? spawn(
+                  'perf',
+                  [
+                    'sched',
+                    'record',
+                    '-k',
+                    'CLOCK_MONOTONIC',
+                    '-o',
+                    perfFile,
+                    '--',
+                    'sleep',
+                    String(seconds + 2),
+                  ],
+                  {
+                    stdio: 'ignore',
+                  },
+                )
+              : undefined;
+          if (recording) await new Promise((r) => setTimeout(r, 1000));
+          const before = cpuByGroup(groups);
+          const load = await loadavg();
+          const { calls, failed, elapsed } = await window({
+            url: started.platform.url,
+            customer: started.customer,
+            concurrency,
+          });
+          const after = cpuByGroup(groups);
+          const sorted = calls.map(([s, e]) => e - s).sort((a, b) => a - b);
+          const cpu = Object.fromEntries(
+            Object.keys(after).map((g) => [
+              g,
+              Number((((after[g] - (before[g] ?? 0)) * 1000) / CLOCK_TICKS / calls.length).toFixed(3)),
+            ]),
+          );
+          const row = {
+            round,
+            concurrency,
+            variant: variant.name,
+            load,
+            calls: calls.length,
+            failed,
+            rps: Math.round(calls.length / elapsed),
+            p50: Number(quantile(sorted, 0.5).toFixed(3)),
+            p99: Number(quantile(sorted, 0.99).toFixed(3)),
+            max: Number(sorted[sorted.length - 1].toFixed(3)),
+            cpuPerCall: cpu,
+          };
+          if (recording) {
+            await new Promise((r) => recording.once('exit', r));
+            // performance.now() + this = the monotonic clock's ms (perf's -k CLOCK_MONOTONIC).
+            const offset = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+            row.attribution = attribute(calls, readTimehist(perfFile), groups, offset);
+            rmSync(perfFile, { force: true });
+          }
+          results.windows.push(row);
+          const own = ['gateway', 'relay', 'auth', 'billing', 'admin', 'chat'].reduce(
+            (a, g) => a + (cpu[g] ?? 0),
+            0,
+          );
+          log(
+            `round ${round} c=${concurrency} ${variant.name}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} max ${row.max} ms; ` +
+              `CPU/call own ${own.toFixed(3)} (gw ${cpu.gateway} relay ${cpu.relay} billing ${cpu.billing} auth ${cpu.auth} admin ${cpu.admin}) ` +
+              `pg ${cpu.postgres} kafka ${cpu.kafka} redis ${cpu.redis}; load ${load}${failed ? `; ${failed} failed` : ''}`,
+          );
+          if (row.attribution) log(JSON.stringify(row.attribution));
+        }
+      }
+    }
+  } finally {
+    renice(niceRoots.infra, 0);
+    await started.stop();
+    await upstream.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  summarize(results);
+  if (args.out) writeFileSync(args.out, JSON.stringify(results, null, 2));
+}
+
+async function loadavg() {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+}
+
+function summarize({ windows }) {
+  for (const concurrency of concurrencies) {
+    console.log(`\nc=${concurrency}: medians over rounds`);
+    for (const variant of variants) {
+      const rows = windows.filter((w) => w.concurrency === concurrency && w.variant === variant.name);
+      const own = rows.map((w) =>
+        ['gateway', 'relay', 'auth', 'billing', 'admin', 'chat'].reduce(
+          (a, g) => a + (w.cpuPerCall[g] ?? 0),
+          0,
+        ),
+      );
+      console.log(
+        `  ${variant.name}: req/s ${median(rows.map((w) => w.rps))}, p50 ${median(rows.map((w) => w.p50)).toFixed(3)}, ` +
+          `p99 ${median(rows.map((w) => w.p99)).toFixed(3)} ms, CPU/call own ${median(own).toFixed(3)} ms ` +
+          `(each round: p99 ${rows.map((w) => w.p99).join(' / ')}; req/s ${rows.map((w) => w.rps).join(' / ')})`,
+      );
+    }
+  }
+}
+
+await main();
