@@ -704,6 +704,22 @@ function burstDetails(label, run) {
       `${label}: CPU per event, billing / its PostgreSQL database / the whole PostgreSQL server (ms)`,
       `${fmt(run.cpuMsPerEvent.billing, 3)} / ${fmt(run.cpuMsPerEvent.postgres, 3)} / ${fmt(run.cpuMsPerEvent.postgresServer, 3)}`,
     ],
+    ...(run.database === undefined
+      ? []
+      : [
+          [
+            `${label}: billing's database at the start (usage-log rows, MB), its blocks hit / read per event`,
+            `${fmtInt(run.database.usageLogRows)} rows, ${fmtInt(run.database.bytes / 1e6)} MB; ${fmt(run.database.blocksHitPerEvent, 1)} / ${fmt(run.database.blocksReadPerEvent, 2)}`,
+          ],
+        ]),
+    ...(run.cpuMsPerEvent.kafka === undefined
+      ? []
+      : [
+          [
+            `${label}: CPU per event of Kafka, of it its JIT compiler (ms)`,
+            `${fmt(run.cpuMsPerEvent.kafka, 3)}, ${fmt(run.cpuMsPerEvent.kafkaJit, 3)}`,
+          ],
+        ]),
     ...(run.cpuMsPerEvent.publisher === undefined
       ? []
       : [

@@ -17,7 +17,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import pg from 'pg';
 import { runToEnd } from '../lib/child.mjs';
 import { databaseCpuMs, startPostgresCpu } from '../lib/pg-backends.mjs';
-import { CLOCK_TICKS, processTable, treeOf } from '../lib/proc.mjs';
+import { CLOCK_TICKS, jitCompilerCpuMs, listeningPid, processTable, treeOf } from '../lib/proc.mjs';
 import { runChatLoad } from '../lib/k6.mjs';
 import { log } from '../lib/log.mjs';
 import { setBenchBalance } from '../lib/seed.mjs';
@@ -39,6 +39,20 @@ const PUBLISHERS = Number(process.env.BENCH_BILLING_PUBLISHERS ?? 1);
 const PUBLISHER_ROLE = 'billing-publisher';
 /** `node` makes the Node publishers run even where Go is installed (BENCH_BILLING_PUBLISHER). */
 const PUBLISHER_KIND = process.env.BENCH_BILLING_PUBLISHER ?? 'go';
+
+/**
+ * What billing's database is like at a phase's start (its size decides how much of the settlement's
+ * random-key indexes stay in shared buffers), and its block counters to difference over the phase.
+ */
+async function databaseState(db) {
+  const {
+    rows: [row],
+  } = await db.query(`select pg_database_size(current_database())::bigint as bytes,
+      (select coalesce(sum(n_dead_tup), 0) from pg_stat_user_tables)::bigint as dead,
+      blks_hit::bigint as hit, blks_read::bigint as read
+    from pg_stat_database where datname = current_database()`);
+  return { bytes: Number(row.bytes), dead: Number(row.dead), hit: Number(row.hit), read: Number(row.read) };
+}
 
 async function settledRows(db) {
   const { rows } = await db.query('select count(*)::bigint as n from usage_logs');
@@ -490,6 +504,7 @@ export async function billingBurst({
     const database = new URL(billingDatabaseUrl).pathname.slice(1);
     const start = settledBefore.committed;
     const rowsBefore = await settledRows(db);
+    const databaseBefore = await databaseState(db);
     /** [time published (performance.now()), events published by then], in publication order. */
     const published = [];
     let publishedCount = 0;
@@ -517,6 +532,13 @@ export async function billingBurst({
       databaseUrl: billingDatabaseUrl,
       excludePids: [benchBackend],
     }).catch((error) => log(`billing: PostgreSQL's CPU is not measured (${error.message})`));
+    // The broker (when it runs on this machine): its CPU, and its JIT compiler's apart (bench/ANALYSIS.md, H46).
+    const kafkaPid = brokers ? listeningPid(Number(new URL(`tcp://${brokers[0]}`).port)) : undefined;
+    const kafkaCpuMs = () =>
+      kafkaPid
+        ? { all: cpuMsByPid([kafkaPid]).get(kafkaPid) ?? 0, jit: jitCompilerCpuMs(kafkaPid) }
+        : undefined;
+    let kafkaCpuBefore = kafkaCpuMs();
     let billingCpuBefore = cpuMsByPid([billingPid]);
     const burstStart = performance.now();
     let publishing;
@@ -528,6 +550,7 @@ export async function billingBurst({
       } finally {
         resumedAt = performance.now();
         billingCpuBefore = cpuMsByPid([billingPid]);
+        kafkaCpuBefore = kafkaCpuMs();
         await postgresCpu?.restart();
         signalTree(billingPid, 'SIGCONT');
       }
@@ -557,6 +580,8 @@ export async function billingBurst({
     const seconds = (burst.at - burstStart) / 1000;
     const settled = burst.committed - start;
     // Every committed event has its usage-log row (rows may trail only when an event repeats one).
+    // Read before the count below, which scans usage_logs.
+    const databaseAfter = await databaseState(db);
     const rows = (await settledRows(db)) - rowsBefore;
     if (rows !== settled) log(`billing: ${settled} events committed but ${rows} usage-log rows written`);
     const postgres = (await postgresCpu?.stop()) ?? {
@@ -565,6 +590,7 @@ export async function billingBurst({
       unattributedMs: 0,
     };
     const billingCpuMs = cpuMsSince(billingCpuBefore, [billingPid]);
+    const kafkaCpuAfter = kafkaCpuMs();
     const perEvent = (ms) => (settled > 0 ? ms / settled : Number.NaN);
     const publishSeconds = (published.at(-1)[0] - burstStart) / 1000;
     // Billing's own rate once the publishers are done: the backlog left then over the time it took
@@ -597,8 +623,22 @@ export async function billingBurst({
         postgres: postgresCpu ? perEvent(databaseCpuMs(postgres.byDatabase, database).total) : Number.NaN,
         // The whole PostgreSQL server (every database, checkpointer, walwriter, …), the bench's own connections left out.
         postgresServer: perEvent(postgres.serverMs),
+        // The broker over the phase (with prefill, from the resume: billing's fetches and commits only).
+        kafka: kafkaCpuAfter ? perEvent(kafkaCpuAfter.all - kafkaCpuBefore.all) : Number.NaN,
+        kafkaJit: kafkaCpuAfter ? perEvent(kafkaCpuAfter.jit - kafkaCpuBefore.jit) : Number.NaN,
         // The publisher's own CPU from its go to its last acknowledgement, per event published.
         publisher: publisherCpuMs / events,
+      },
+      /**
+       * Billing's database at the start (usage-log rows, bytes, dead tuples) and its shared-buffer hits
+       * and reads (blocks not in shared buffers: from the OS cache or disk) per event over the phase.
+       */
+      database: {
+        usageLogRows: rowsBefore,
+        bytes: databaseBefore.bytes,
+        deadTuples: databaseBefore.dead,
+        blocksHitPerEvent: perEvent(databaseAfter.hit - databaseBefore.hit),
+        blocksReadPerEvent: perEvent(databaseAfter.read - databaseBefore.read),
       },
       /** PostgreSQL's CPU ms per event by database (or backend type), and what could not be told apart. */
       postgresPerEvent: {
@@ -612,7 +652,7 @@ export async function billingBurst({
     };
     const kind = prefill ? 'pre-filled' : ratePerSecond ? `at ${ratePerSecond}/s` : 'burst';
     log(
-      `billing ${kind}: ${settled}/${events} events of ${userIds.length} users over ${partitions} partitions from ${sources.count} ${sources.kind} publisher(s), offered at ${result.offeredPerSecond.toFixed(0)}/s (${publishSeconds.toFixed(2)} s), settled in ${seconds.toFixed(2)} s (${result.perSecond.toFixed(0)}/s; the ${result.backlogAfterPublishing} left after publishing settled at ${result.drainPerSecond?.toFixed(0) ?? '—'}/s), max lag ${burst.maxLag} events, ${maxLagSeconds.toFixed(2)} s; CPU per event: billing ${result.cpuMsPerEvent.billing.toFixed(3)} ms, its PostgreSQL database ${result.cpuMsPerEvent.postgres.toFixed(3)} ms (the whole server ${result.cpuMsPerEvent.postgresServer.toFixed(3)} ms), the publisher ${result.cpuMsPerEvent.publisher.toFixed(3)} ms`,
+      `billing ${kind}: ${settled}/${events} events of ${userIds.length} users over ${partitions} partitions from ${sources.count} ${sources.kind} publisher(s), offered at ${result.offeredPerSecond.toFixed(0)}/s (${publishSeconds.toFixed(2)} s), settled in ${seconds.toFixed(2)} s (${result.perSecond.toFixed(0)}/s; the ${result.backlogAfterPublishing} left after publishing settled at ${result.drainPerSecond?.toFixed(0) ?? '—'}/s), max lag ${burst.maxLag} events, ${maxLagSeconds.toFixed(2)} s; CPU per event: billing ${result.cpuMsPerEvent.billing.toFixed(3)} ms, its PostgreSQL database ${result.cpuMsPerEvent.postgres.toFixed(3)} ms (the whole server ${result.cpuMsPerEvent.postgresServer.toFixed(3)} ms), Kafka ${result.cpuMsPerEvent.kafka.toFixed(3)} ms (its JIT ${result.cpuMsPerEvent.kafkaJit.toFixed(3)}), the publisher ${result.cpuMsPerEvent.publisher.toFixed(3)} ms`,
     );
     return result;
   } finally {
