@@ -174,7 +174,8 @@ async function describePublic(db: PGlite): Promise<PublicSchema> {
      where p.pronamespace = 'public'::regnamespace and p.prokind <> 'f'
     union all
     select format('rule %s', r.rulename) from pg_catalog.pg_rewrite r
-      join pg_catalog.pg_class c on c.oid = r.ev_class where c.relnamespace = 'public'::regnamespace
+      join pg_catalog.pg_class c on c.oid = r.ev_class
+     where c.relnamespace = 'public'::regnamespace and c.relkind = 'r'
     union all
     select format('policy %s', p.polname) from pg_catalog.pg_policy p
       join pg_catalog.pg_class c on c.oid = p.polrelid where c.relnamespace = 'public'::regnamespace
