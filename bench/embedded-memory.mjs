@@ -6,7 +6,7 @@
 //
 //   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64] [--node-flags="--max-semi-space-size=4"]
 //                                  [--profile-dir <dir>] [--no-load] [--env NAME=VALUE ...] [--root <dir>]
-//                                  [--breakdown] [--threads] [--profile-load] [--trace-requests]
+//                                  [--breakdown] [--threads] [--profile-load] [--trace-requests] [--direct-relay]
 //
 // --node-flags starts the platform's Node with those flags (a wrapper standing in for process.execPath
 // while lib/embedded.mjs spawns it). --profile-dir writes a .cpuprofile of the platform's main thread
@@ -29,6 +29,9 @@
 // the gateway's requests spent on the main thread, waiting for a core, in GC, and what the bookkeeping
 // worker and the helper threads ran meanwhile, against the median ones. It costs a few reads of /proc
 // per request, so its latencies are its own: compare its breakdowns, not its p50 with another run's.
+// --direct-relay sends the load to relay's own loopback port instead of the gateway: against a run through
+// the gateway, what the gateway and its hop to relay cost per call (an upper bound of what serving relay
+// in-process without HTTP could save).
 // --profile-load (with --profile-dir) profiles the main thread and the bookkeeping worker over the
 // load instead of the idle window, and prints each one's self time per call grouped by component
 // (PGlite's WASM, pglite-socket, pg/knex/MikroORM, the services, the bridges, GC, socket I/O, ...).
@@ -67,6 +70,7 @@ const { values } = parseArgs({
     threads: { type: 'boolean', default: false },
     'profile-load': { type: 'boolean', default: false },
     'trace-requests': { type: 'boolean', default: false },
+    'direct-relay': { type: 'boolean', default: false },
   },
 });
 const platformEnv = values.env.map((assignment) => {
@@ -414,6 +418,14 @@ try {
 }
 
 const rss = () => mb(treeRss({ embedded: embedded.pid }).embedded);
+/** Relay's own loopback port, as the platform's log names it: --direct-relay loads it without the gateway. */
+const relayUrl = () => {
+  const named = /relay on (http:\/\/[^\s]+)/.exec(
+    readFileSync(join(logDir, 'tollgate-embedded.log'), 'utf8'),
+  );
+  if (!named) throw new Error('the platform log names no relay URL');
+  return named[1];
+};
 const cpuTicks = () => {
   const table = processTable();
   return [...treeOf(table, embedded.pid)].reduce((sum, pid) => sum + table.get(pid).ticks, 0);
@@ -478,7 +490,7 @@ try {
     loadWindow = [Date.now()];
     load = await runChatLoad(
       {
-        url: `${embedded.url}/v1/chat/completions`,
+        url: `${values['direct-relay'] ? relayUrl() : embedded.url}/v1/chat/completions`,
         headers: { authorization: `Bearer ${embedded.customer.apiKey}` },
         model: embedded.customer.model,
         processes: { own: { embedded: embedded.pid } },
