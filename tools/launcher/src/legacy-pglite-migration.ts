@@ -57,12 +57,8 @@ export async function migrateLegacyClusters({
       try {
         reports.push(await moveService(from, to, service, chunkPages));
       } catch (error) {
-        throw new Error(
-          `moving ${service}'s database: ${error instanceof Error ? error.message : String(error)}`,
-          {
-            cause: error,
-          },
-        );
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`moving ${service}'s database: ${reason}`, { cause: error });
       } finally {
         await from.close();
       }
