@@ -15,6 +15,8 @@
 //   export TOLLGATE_INFRA_DIR=/tmp/h50-infra; bash scripts/infra.sh up && eval "$(bash scripts/infra.sh env)"
 //   node bench/micro/distributed-lone-call.mjs [--root DIR] [--variants 0/0,10/0] [--concurrency 1,16]
 //     [--seconds 10] [--rounds 3] [--warmup 20] [--perf] [--out FILE.json]
+//     [--env NAME=VALUE ...] [--log-dir DIR]   (every service's environment, e.g. NODE_OPTIONS=--trace-gc;
+//     the services' logs kept in DIR)
 //
 // Per window: calls, p50/p99/max of the call's time at the client, req/s, CPU ms per call of every
 // process tree (from /proc, ticks). With --perf (root, `perf` installed), the c=1 windows are recorded by
@@ -47,6 +49,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '20' },
     workers: { type: 'string', default: '1' },
     perf: { type: 'boolean', default: false },
+    env: { type: 'string', multiple: true, default: [] },
+    'log-dir': { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -62,6 +66,15 @@ const rounds = Number(args.rounds);
 
 const infra = infrastructureFromEnv();
 const workDir = mkdtempSync(join(tmpdir(), 'distributed-lone-call-'));
+// The services' logs (e.g. --env NODE_OPTIONS=--trace-gc): kept in --log-dir, else removed with workDir.
+const logDir = args['log-dir'] ?? workDir;
+const extraEnv = Object.fromEntries(
+  args.env.map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`--env takes NAME=VALUE, got "${pair}"`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
 const runId = randomBytes(3).toString('hex');
 const { Pool } = workspacePackage('undici', args.root);
 
@@ -231,9 +244,10 @@ async function main() {
     infra,
     upstreamUrl: upstream.url,
     workers: args.workers,
-    logDir: workDir,
+    logDir,
     runId,
     root: args.root,
+    extraEnv,
   });
   const results = { args, windows: [] };
   const infraPids = infrastructurePids(infra, log);
