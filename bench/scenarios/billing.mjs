@@ -261,6 +261,8 @@ async function prepareGoPublisher({
   const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
+  // A publisher that died is reported by its exit below; writing to it must not throw meanwhile.
+  child.stdin.on('error', () => undefined);
   const lines = createInterface({ input: child.stdout });
   let markReady;
   let markDone;
