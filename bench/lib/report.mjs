@@ -704,6 +704,14 @@ function burstDetails(label, run) {
       `${label}: CPU per event, billing / its PostgreSQL database / the whole PostgreSQL server (ms)`,
       `${fmt(run.cpuMsPerEvent.billing, 3)} / ${fmt(run.cpuMsPerEvent.postgres, 3)} / ${fmt(run.cpuMsPerEvent.postgresServer, 3)}`,
     ],
+    ...(run.usageLogRows === undefined || run.usageLogRows === run.settled
+      ? []
+      : [
+          [
+            `${label}: **usage-log rows written (another consumer of billing.usage took partitions: the phase's figures are off)**`,
+            `${fmtInt(run.usageLogRows)} of ${fmtInt(run.settled)}`,
+          ],
+        ]),
     ...(run.database === undefined
       ? []
       : [

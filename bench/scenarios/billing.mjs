@@ -585,7 +585,12 @@ export async function billingBurst({
     // Read before the count below, which scans usage_logs.
     const databaseAfter = await databaseState(db);
     const rows = (await settledRows(db)) - rowsBefore;
-    if (rows !== settled) log(`billing: ${settled} events committed but ${rows} usage-log rows written`);
+    // Fewer rows than committed events: another billing in the same consumer group (a platform sharing
+    // this Kafka, with its own database) took some partitions, and every figure of the phase is off.
+    if (rows !== settled)
+      log(
+        `billing: ${settled} events committed but ${rows} usage-log rows written (another member of ${USAGE_GROUP} on this Kafka?)`,
+      );
     const postgres = (await postgresCpu?.stop()) ?? {
       serverMs: Number.NaN,
       byDatabase: {},
@@ -607,6 +612,8 @@ export async function billingBurst({
       users: userIds.length,
       partitions,
       settled,
+      /** Usage-log rows the phase wrote: `settled` unless another consumer of the group took partitions. */
+      usageLogRows: rows,
       publishSeconds,
       offeredPerSecond: events / publishSeconds,
       seconds,
