@@ -75,6 +75,17 @@ describe('MeteredCall', () => {
     expect(headers).toEqual([{ 'x-request-id': 'req-1', 'x-correlation-id': 'flow-1' }]);
   });
 
+  it('gives the usage events of calls opened one after another ids in time order', async () => {
+    const events: UsageRecorded[] = [];
+    for (let i = 0; i < 50; i += 1) {
+      const metered = await aMeteredCall(events);
+      await metered.finish(ended({ prompt_tokens: 1, completion_tokens: 1, cached_tokens: 0 }));
+    }
+    const ids = events.map((event) => event.event_id);
+    expect(new Set(ids).size).toBe(50);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it('charges a different usage anew, and a call the upstream broke off nothing', async () => {
     const events: UsageRecorded[] = [];
     const metered = await aMeteredCall(events);
