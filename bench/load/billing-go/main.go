@@ -78,9 +78,12 @@ func cpuMs() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
 }
 
-// uuidV4 formats 16 random bytes as crypto.randomUUID() does.
-func uuidV4(b []byte) string {
-	b[6] = b[6]&0x0f | 0x40
+// uuidV7 formats a time-ordered UUID (RFC 9562 version 7) of unixMs and 10 of b's random bytes, as
+// relay makes its event and request ids (uuid's v7).
+func uuidV7(unixMs int64, b []byte) string {
+	b[0], b[1], b[2], b[3], b[4], b[5] = byte(unixMs>>40), byte(unixMs>>32), byte(unixMs>>24),
+		byte(unixMs>>16), byte(unixMs>>8), byte(unixMs)
+	b[6] = b[6]&0x0f | 0x70
 	b[8] = b[8]&0x3f | 0x80
 	var s [36]byte
 	hex.Encode(s[0:8], b[0:4])
@@ -106,7 +109,9 @@ func build(sp spec) ([]*kgo.Record, error) {
 		return strings.NewReplacer(markEventID, eventID, markRequestID, requestID, markUserID, userID,
 			markCreatedAt, createdAt)
 	}
-	createdAt := strconv.FormatInt(time.Now().Unix(), 10)
+	now := time.Now()
+	createdAt := strconv.FormatInt(now.Unix(), 10)
+	unixMs := now.UnixMilli()
 	random := make([]byte, 32*sp.Events)
 	if _, err := rand.Read(random); err != nil {
 		return nil, err
@@ -114,7 +119,7 @@ func build(sp spec) ([]*kgo.Record, error) {
 	records := make([]*kgo.Record, sp.Events)
 	for i := range records {
 		userID := strconv.FormatInt(sp.UserIDs[i%len(sp.UserIDs)], 10)
-		value := replacer(uuidV4(random[32*i:32*i+16]), uuidV4(random[32*i+16:32*i+32]), userID, createdAt).
+		value := replacer(uuidV7(unixMs, random[32*i:32*i+16]), uuidV7(unixMs, random[32*i+16:32*i+32]), userID, createdAt).
 			Replace(sp.Template)
 		records[i] = &kgo.Record{Topic: sp.Topic, Key: []byte(userID), Value: []byte(value)}
 	}
