@@ -4,6 +4,7 @@ import { MemoryKvStore } from '@tollgate/kv';
 import { MetricsService } from '@tollgate/platform';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
+import { RecordingReply } from '../../test/support/recording-reply';
 import type { CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import { PriceBook } from '../pricing/price-book';
@@ -15,10 +16,8 @@ import { userAccount } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
 import { callCost, type CostTerms } from '../pricing/call-cost';
 import { ChatRelay } from './chat-relay';
-import { ClientGoneError, type ClientReply } from './client-reply';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
-import { CallAbortSource } from '../upstream/call-abort';
 
 const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 /** The callers here keep their accounts in rubles: costs are told at this rate. */
@@ -28,47 +27,6 @@ const countWords = (text: string) => text.split(/\s+/).filter((w) => w !== '').l
 /** The client body's size the tests claim: the reservation's prompt bound. */
 const BODY_BYTES = 1000;
 const MAX_TOKENS = 20;
-
-class RecordingReply implements ClientReply {
-  readonly controller = new CallAbortSource();
-  readonly written: string[] = [];
-  json: { status: number; body: unknown } | undefined;
-  streamStarted = false;
-  ended = false;
-  /** Throw ClientGoneError from this write on (0-based), as a client that left would. */
-  goneAfterWrites = Infinity;
-
-  get aborted() {
-    return this.controller.aborted;
-  }
-  onAbort(listener: () => void) {
-    return this.controller.onAbort(listener);
-  }
-  headers: Record<string, string> = {};
-  setHeaders(headers: Readonly<Record<string, string>>) {
-    Object.assign(this.headers, headers);
-  }
-  sendJson(status: number, body: unknown) {
-    this.json = { status, body };
-  }
-  raw: { status: number; contentType: string; body: string } | undefined;
-  sendRaw(status: number, contentType: string, body: Buffer | string) {
-    this.raw = { status, contentType, body: String(body) };
-  }
-  startStream() {
-    this.streamStarted = true;
-  }
-  async write(text: string | Buffer) {
-    if (this.written.length >= this.goneAfterWrites) {
-      this.controller.abort();
-      throw new ClientGoneError();
-    }
-    this.written.push(String(text));
-  }
-  end() {
-    this.ended = true;
-  }
-}
 
 /** An upstream body read as `pieces` arrive, one read each (a string: one read). */
 function upstreamBody(pieces: string | string[]) {

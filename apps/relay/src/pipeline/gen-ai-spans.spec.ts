@@ -9,6 +9,7 @@ import type { BillingPrice } from '@tollgate/contracts';
 import { MetricsService } from '@tollgate/platform';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
+import { RecordingReply } from '../../test/support/recording-reply';
 import type { CallerAccess } from '../access/caller-access';
 import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType } from '../providers';
@@ -16,37 +17,13 @@ import type { ChatCompletionChunk } from '../canonical';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import type { CallContext } from './call-context';
 import { ChatRelay } from './chat-relay';
-import type { ClientReply } from './client-reply';
 import { GEN_AI, GenAiSpans, passThroughGenAiOperation } from './gen-ai-spans';
 import { IN_DOLLARS } from '../pricing/call-cost';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
-import { CallAbortSource } from '../upstream/call-abort';
 
 const PROMPT = 'the secret plan is under the blue stone';
 const ANSWER_WORDS = ['classified', 'launch', 'codes'];
-
-class SilentReply implements ClientReply {
-  readonly controller = new CallAbortSource();
-  readonly written: string[] = [];
-  streamStarted = false;
-  get aborted() {
-    return this.controller.aborted;
-  }
-  onAbort(listener: () => void) {
-    return this.controller.onAbort(listener);
-  }
-  setHeaders() {}
-  sendJson() {}
-  sendRaw() {}
-  startStream() {
-    this.streamStarted = true;
-  }
-  async write(text: string | Buffer) {
-    this.written.push(String(text));
-  }
-  end() {}
-}
 
 const chunk = (
   content: string | undefined,
@@ -69,7 +46,7 @@ function streamedAnswer(): string {
 }
 
 /** A streamed chat call through the real pipeline, the upstream faked at the dispatcher. */
-async function relayOneStream(spans: GenAiSpans | undefined): Promise<SilentReply> {
+async function relayOneStream(spans: GenAiSpans | undefined): Promise<RecordingReply> {
   const prices = new Map<string, BillingPrice>([['model:gpt', aModelPrice('gpt')]]);
   const metrics = new RelayMetrics(new MetricsService('relay-spans-test'));
   let clock = 1_000;
@@ -103,7 +80,7 @@ async function relayOneStream(spans: GenAiSpans | undefined): Promise<SilentRepl
     caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
     startedAt: 900,
   };
-  const reply = new SilentReply();
+  const reply = new RecordingReply();
   const body = { model: 'gpt', stream: true, max_tokens: 20, messages: [{ role: 'user', content: PROMPT }] };
   await relay.handle(context, openAiChatProtocol, { body }, 1000, reply);
   return reply;

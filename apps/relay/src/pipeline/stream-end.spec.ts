@@ -9,6 +9,7 @@ import { MemoryKvStore } from '@tollgate/kv';
 import { MetricsService } from '@tollgate/platform';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
+import { RecordingReply } from '../../test/support/recording-reply';
 import type { CallerAccess } from '../access/caller-access';
 import { anthropicMessagesProtocol } from '../dialects/anthropic/messages.protocol';
 import type { ChatClientProtocol } from '../dialects/chat-client-protocol';
@@ -16,10 +17,8 @@ import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import { IN_DOLLARS } from '../pricing/call-cost';
 import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType } from '../providers';
-import { CallAbortSource } from '../upstream/call-abort';
 import type { CallContext } from './call-context';
 import { ChatRelay } from './chat-relay';
-import type { ClientReply } from './client-reply';
 import { RelayMetrics } from './relay-metrics';
 import { endsAnswer, parsedEventData, relaySseStream } from './sse-relay';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
@@ -29,31 +28,6 @@ const BODY_BYTES = 1000;
 /** The prompt as the relay's counter counts it when the upstream reports no usage. */
 const COUNTED_PROMPT = 10;
 const countWords = (text: string) => text.split(/\s+/).filter((w) => w !== '').length;
-
-class RecordingReply implements ClientReply {
-  readonly controller = new CallAbortSource();
-  readonly written: string[] = [];
-  streamStarted = false;
-  get aborted() {
-    return this.controller.aborted;
-  }
-  onAbort(listener: () => void) {
-    return this.controller.onAbort(listener);
-  }
-  setHeaders() {}
-  sendJson() {}
-  sendRaw() {}
-  startStream() {
-    this.streamStarted = true;
-  }
-  async write(text: string | Buffer) {
-    this.written.push(String(text));
-  }
-  end() {}
-  get text() {
-    return this.written.join('');
-  }
-}
 
 /** An upstream body that gives `pieces`, one read each, then fails as a connection reset does. */
 async function* brokenBody(pieces: string[]): AsyncGenerator<Buffer> {
