@@ -98,7 +98,7 @@ async function exposedSeries(): Promise<Map<string, Exposed>> {
   collectDefaultMetrics({ register: registry });
   for (const metric of await registry.getMetricsAsJSON()) {
     const labels = [...new Set(metric.values.flatMap((value) => Object.keys(value.labels)))];
-    add({ name: metric.name, type: metric.type as MetricDefinition['type'], labels });
+    add({ name: metric.name, type: String(metric.type) as MetricDefinition['type'], labels });
   }
   series.set('up', { labels: [] });
   return series;
