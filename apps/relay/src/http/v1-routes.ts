@@ -9,12 +9,7 @@ import {
   type ApiProtocol,
   type IdentityToken,
 } from '@tollgate/contracts';
-import {
-  requestContextOf,
-  SERVICE_TOKEN_HEADER,
-  verifyServiceToken,
-  type Logger,
-} from '@tollgate/platform';
+import { requestContextOf, SERVICE_TOKEN_HEADER, verifyServiceToken, type Logger } from '@tollgate/platform';
 import type {
   FastifyError,
   FastifyInstance,
