@@ -2,6 +2,7 @@
 // clustered) on the run's infrastructure, plus the fake upstream in a process of its own.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import pg from 'pg';
 import { startChild } from './child.mjs';
 import { log } from './log.mjs';
 import { seedCustomerThroughApi, waitUntilServable } from './seed.mjs';
@@ -137,6 +138,7 @@ export async function startTollgate({
         (stopping ??= (async () => {
           await bus.close();
           await platform.stop();
+          await dropDatabases(infra.DATABASE_URL, Object.values(platform.databaseUrls));
         })()),
       customer,
       root,
@@ -147,5 +149,24 @@ export async function startTollgate({
     await bus.close();
     await platform.stop();
     throw error;
+  }
+}
+
+/**
+ * Drops a stopped platform's databases, so that runs on a shared server (`--infra env`) do not leave
+ * theirs behind; a failure is logged, not thrown (the run's results are already in).
+ */
+async function dropDatabases(adminUrl, databaseUrls) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  try {
+    await client.connect();
+    for (const url of databaseUrls) {
+      const name = decodeURIComponent(new URL(url).pathname.slice(1));
+      await client.query(`drop database if exists "${name.replaceAll('"', '""')}" with (force)`);
+    }
+  } catch (error) {
+    log(`could not drop the run's databases: ${error.message}`);
+  } finally {
+    await client.end().catch(() => {});
   }
 }
