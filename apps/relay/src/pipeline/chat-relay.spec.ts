@@ -356,6 +356,55 @@ describe('ChatRelay', () => {
     expect(events[0]).toMatchObject({ status: 'success', prompt_tokens: 10, completion_tokens: 3 });
   });
 
+  it('tells a client that asked for usage the counted usage and its cost when the upstream reported none', async () => {
+    const { events, relay, context } = setup(1_000_000, sse([chunk('one two three')]));
+    const reply = new RecordingReply();
+    const asked = request({ stream: true, stream_options: { include_usage: true } });
+    await relay.handle(context, openAiChatProtocol, asked, BODY_BYTES, reply);
+
+    const frames = reply.text.split('\n\n').filter((frame) => frame !== '');
+    expect(frames.at(-1)).toBe('data: [DONE]');
+    const last = JSON.parse(frames.at(-2)!.slice('data: '.length)) as {
+      choices: unknown[];
+      usage: Record<string, unknown>;
+    };
+    expect(last.choices).toEqual([]);
+    expect(last.usage).toMatchObject({
+      prompt_tokens: 10,
+      completion_tokens: 3,
+      cost_quota: events[0]!.quota,
+    });
+    expect(events[0]).toMatchObject({ status: 'success', prompt_tokens: 10, completion_tokens: 3 });
+    expect(events[0]!.quota).toBeGreaterThan(0);
+  });
+
+  it('gives an Anthropic client the counted usage in its message_delta when the upstream reported none', async () => {
+    const { events, relay, context } = setup(1_000_000, sse([chunk('one two three')]));
+    const reply = new RecordingReply();
+    const body = {
+      model: 'gpt',
+      max_tokens: MAX_TOKENS,
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    };
+    await relay.handle(
+      { ...context, protocol: 'anthropic' },
+      anthropicMessagesProtocol,
+      { body },
+      BODY_BYTES,
+      reply,
+    );
+
+    const delta = reply.text
+      .split('\n\n')
+      .find((frame) => frame.startsWith('event: message_delta'))!
+      .split('\n')
+      .find((line) => line.startsWith('data: '))!;
+    const usage = (JSON.parse(delta.slice('data: '.length)) as { usage: Record<string, unknown> }).usage;
+    expect(usage).toMatchObject({ output_tokens: 3 });
+    expect(events[0]).toMatchObject({ status: 'success', completion_tokens: 3 });
+  });
+
   it('refuses with 402 before any upstream call when the balance cannot cover the estimate', async () => {
     const { dispatch, relay, context } = setup(1, '{}');
     await expect(

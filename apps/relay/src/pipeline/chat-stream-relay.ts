@@ -114,13 +114,15 @@ export class ChatStreamRelay {
   }
 
   /**
-   * What closes a complete answer: the transformer's last chunks (with `withUsage`, then a usage chunk
-   * of the final usage when none went out), the chat service's charge, the dialect's end.
+   * What closes a complete answer: the transformer's last chunks, a usage chunk of the charged usage
+   * when none went out (an upstream that reports none is charged what was counted, and a client that
+   * asked for usage is told that; a dialect that shows no usage drops it), the chat service's charge,
+   * the dialect's end.
    */
-  private ending(withUsage = false): string {
+  private ending(): string {
     const { context, metered } = this.call;
     let last = this.render(this.transformer.end());
-    if (withUsage && !this.usageTold) last += this.render([this.usageChunk()]);
+    if (!this.usageTold) last += this.render([this.usageChunk()]);
     const charge = context.reportsCharge ? chargeEvent(metered.quote, this.finalUsage()) : '';
     return last + charge + this.out.end();
   }
@@ -139,10 +141,10 @@ export class ChatStreamRelay {
       return 'upstream_error';
     }
     this.logFailure(error, 'upstream stream failed after its answer was complete');
-    return (await this.tryWrite(this.ending(true))) ? 'success' : 'client_aborted';
+    return (await this.tryWrite(this.ending())) ? 'success' : 'client_aborted';
   }
 
-  /** The final usage as the canonical usage chunk, for a stream that ended before the upstream's. */
+  /** The final usage as the canonical usage chunk, for a stream whose upstream told none. */
   private usageChunk(): ChatCompletionChunk {
     const chunks = new ChunkBuilder(Math.floor(Date.now() / 1000));
     chunks.id = this.responseId ?? '';
