@@ -36,25 +36,35 @@ function readStat(pid) {
  * takes its time with it: a lower bound.
  */
 export function jitCompilerCpuMs(pid) {
-  let ticks = 0;
+  return threadsOf(pid)
+    .filter(({ name }) => /^C[12] CompilerThre/.test(name))
+    .reduce((sum, { cpuMs }) => sum + cpuMs, 0);
+}
+
+/**
+ * Each thread of a process (`'self'` for this one) now: its id, name and CPU ms so far (utime +
+ * stime, from /proc/<pid>/task/<tid>/stat); none for a process that is gone. A thread that ends
+ * between the listing and its read is left out.
+ */
+export function threadsOf(pid) {
   let tasks;
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return 0;
+    return [];
   }
-  for (const task of tasks) {
+  const threads = [];
+  for (const tid of tasks) {
     try {
-      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (!/^C[12] CompilerThre/.test(name)) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      threads.push({ tid, name, cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS });
     } catch {
       // The thread ended between the listing and the read.
     }
   }
-  return (ticks * 1000) / CLOCK_TICKS;
+  return threads;
 }
 
 /** Every process on the machine: pid → { ppid, ticks }, read at one moment. */

@@ -26,7 +26,7 @@
 // within a round; a shared machine moves everything between rounds.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,7 @@ import { chatCallBody } from '../lib/chat-calls.mjs';
 import { infrastructureFromEnv } from '../lib/infra.mjs';
 import { log } from '../lib/log.mjs';
 import { startFakeUpstream, startTollgate } from '../lib/platform.mjs';
-import { CLOCK_TICKS, infrastructurePids, processTable, treeOf } from '../lib/proc.mjs';
+import { CLOCK_TICKS, infrastructurePids, processTable, threadsOf, treeOf } from '../lib/proc.mjs';
 import { workspacePackage } from '../lib/workspace.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -82,21 +82,14 @@ const { Pool } = workspacePackage('undici', args.root);
 function renice(rootPids, nice) {
   const table = processTable();
   for (const root of rootPids)
-    for (const pid of treeOf(table, root)) {
-      let tasks = [];
-      try {
-        tasks = readdirSync(`/proc/${pid}/task`);
-      } catch {
-        continue;
-      }
-      for (const tid of tasks) {
+    for (const pid of treeOf(table, root))
+      for (const { tid } of threadsOf(pid)) {
         try {
           setPriority(Number(tid), nice);
         } catch {
           // gone
         }
       }
-    }
 }
 
 /** pid → group name, for every process of the platform, the infrastructure, the upstream and this one. */
@@ -110,19 +103,10 @@ function groupsOf(roots) {
   return groups;
 }
 
-function cpuTicksOf(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-  } catch {
-    return 0;
-  }
-}
-
 function cpuByGroup(groups) {
+  const table = processTable();
   const out = {};
-  for (const [pid, name] of groups) out[name] = (out[name] ?? 0) + cpuTicksOf(pid);
+  for (const [pid, name] of groups) out[name] = (out[name] ?? 0) + (table.get(pid)?.ticks ?? 0);
   return out;
 }
 

@@ -10,7 +10,6 @@
 // publishing. Each phase says which publisher ran and what it cost per event.
 import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -18,7 +17,14 @@ import pg from 'pg';
 import { v7 as uuidV7 } from 'uuid';
 import { runToEnd } from '../lib/child.mjs';
 import { databaseCpuMs, startPostgresCpu } from '../lib/pg-backends.mjs';
-import { CLOCK_TICKS, jitCompilerCpuMs, listeningPid, processTable, treeOf } from '../lib/proc.mjs';
+import {
+  CLOCK_TICKS,
+  jitCompilerCpuMs,
+  listeningPid,
+  processTable,
+  threadsOf,
+  treeOf,
+} from '../lib/proc.mjs';
 import { runChatLoad } from '../lib/k6.mjs';
 import { log } from '../lib/log.mjs';
 import { setBenchBalance } from '../lib/seed.mjs';
@@ -328,17 +334,7 @@ async function prepareGoPublisher({
 
 /** CPU ms so far of each of this process's threads: tid → ms (/proc/self/task). */
 function threadCpuMs() {
-  const byTid = new Map();
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      byTid.set(tid, ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS);
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return byTid;
+  return new Map(threadsOf('self').map(({ tid, cpuMs }) => [tid, cpuMs]));
 }
 
 /**
