@@ -1,4 +1,4 @@
-import { compactRecords, trimRecords } from './compaction';
+import { compactRecords, segmentsBelow } from './compaction';
 import type { LogRecord } from './log-record';
 
 function record(offset: number, key: string, value: string | null): LogRecord {
@@ -38,19 +38,16 @@ describe('compactRecords', () => {
   });
 });
 
-describe('trimRecords', () => {
-  const log = Array.from({ length: 10 }, (_, i) => record(i, `k${i}`, '1'));
-
-  it('keeps the newest records when every group has consumed the rest', () => {
-    expect(trimRecords(log, 3, Number.POSITIVE_INFINITY).map((r) => r.offset)).toEqual([7, 8, 9]);
+describe('segmentsBelow', () => {
+  it('counts the oldest segments that end at or below the cut', () => {
+    expect(segmentsBelow([0, 10, 20, 30], 20)).toBe(2);
+    expect(segmentsBelow([0, 10, 20, 30], 19)).toBe(1);
+    expect(segmentsBelow([0, 10, 20, 30], 9)).toBe(0);
   });
 
-  it('never drops a record a group has not consumed yet', () => {
-    expect(trimRecords(log, 3, 4).map((r) => r.offset)).toEqual([4, 5, 6, 7, 8, 9]);
-  });
-
-  it('leaves a short log alone and keeps at least the last record', () => {
-    expect(trimRecords(log.slice(0, 2), 3, 0)).toHaveLength(2);
-    expect(trimRecords(log, 0, Number.POSITIVE_INFINITY).map((r) => r.offset)).toEqual([9]);
+  it('never counts the last segment, which is appended to', () => {
+    expect(segmentsBelow([0, 10, 20], Number.POSITIVE_INFINITY)).toBe(2);
+    expect(segmentsBelow([5], Number.POSITIVE_INFINITY)).toBe(0);
+    expect(segmentsBelow([], 100)).toBe(0);
   });
 });

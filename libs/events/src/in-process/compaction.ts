@@ -18,12 +18,13 @@ export function compactRecords(records: readonly LogRecord[], dropTombstonesBelo
 }
 
 /**
- * Retention for plain topics: drops the oldest records beyond `keep`, but never one that some
- * consumer group has not yet consumed (offset >= `consumedBelow`), and never the last one.
+ * Retention for plain topics, a whole segment at a time: how many of the oldest segments (given by
+ * their base offsets, ascending) hold only records below `cut`, the lowest offset that must stay
+ * (the oldest record some group has not consumed, the oldest of the newest records retention keeps,
+ * the last record). A segment ends where the next begins, so the last segment always stays.
  */
-export function trimRecords(records: readonly LogRecord[], keep: number, consumedBelow: number): LogRecord[] {
-  if (records.length <= Math.max(keep, 1)) return [...records];
-  const lastOffset = records[records.length - 1].offset;
-  const cut = Math.min(consumedBelow, records[records.length - Math.max(keep, 1)].offset, lastOffset);
-  return records.filter((record) => record.offset >= cut);
+export function segmentsBelow(segments: readonly number[], cut: number): number {
+  let count = 0;
+  while (count + 1 < segments.length && segments[count + 1] <= cut) count++;
+  return count;
 }

@@ -23,7 +23,7 @@ import { CommittedOffsets } from './committed-offsets';
 import { ConsumerGroups, type GroupMember } from './consumer-groups';
 import type { LogRecord } from './log-record';
 import { Partition } from './partition';
-import { DataDir } from './persistence/data-dir';
+import { DataDir, type StoredPartition } from './persistence/data-dir';
 
 /** A subscription whose values arrive as JSON text: nothing to decode. */
 export type EncodedSubscribeOptions = Omit<SubscribeOptions<string | null>, 'decode'>;
@@ -77,7 +77,7 @@ export class InProcessEventBus implements EventBus, ConsumerLagReader {
     try {
       this.offsets = new CommittedOffsets(this.dataDir?.loadOffsets() ?? [], this.dataDir?.offsetsStorage());
       for (const stored of this.dataDir?.loadTopics() ?? []) {
-        const topic = this.addTopic(stored.name, stored.compacted, stored.records);
+        const topic = this.addTopic(stored.name, stored.compacted, stored.contents);
         for (const partition of topic.partitions) partition.maintainOnLoad();
       }
     } catch (error) {
@@ -264,20 +264,20 @@ export class InProcessEventBus implements EventBus, ConsumerLagReader {
       this.addTopic(
         spec.name,
         compacted,
-        Array.from({ length: partitions }, () => []),
+        Array.from({ length: partitions }, () => ({ records: [], segments: [] })),
       );
     })().finally(() => this.creatingTopics.delete(spec.name));
     this.creatingTopics.set(spec.name, creation);
     return creation;
   }
 
-  private addTopic(name: string, compacted: boolean, records: LogRecord[][]): Topic {
-    const partitions = records.map(
-      (partitionRecords, partition) =>
+  private addTopic(name: string, compacted: boolean, stored: StoredPartition[]): Topic {
+    const partitions = stored.map(
+      (storedPartition, partition) =>
         new Partition(
           name,
           partition,
-          partitionRecords,
+          storedPartition,
           // Offsets are never reused, even if a log lost its tail: a group may already be past them.
           this.offsets.highestCommitted(name, partition),
           {

@@ -79,16 +79,33 @@ export class PartitionLog {
     this.records = records;
   }
 
+  /** Forgets the records below `offset` (retention dropped their segments). */
+  dropBefore(offset: number): void {
+    const index = this.indexOf(offset);
+    if (index > 0) this.records = this.records.slice(index);
+  }
+
+  /** Offset of the `count`-th record from the end (the last is the 1st), or -1 past the first. */
+  offsetFromEnd(count: number): number {
+    return this.records[this.records.length - count]?.offset ?? -1;
+  }
+
   /** Up to `max` records with offset >= `from`. */
   read(from: number, max: number): LogRecord[] {
+    const low = this.indexOf(from);
+    return this.records.slice(low, low + max);
+  }
+
+  /** Index of the first record with offset >= `offset`. */
+  private indexOf(offset: number): number {
     let low = 0;
     let high = this.records.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.records[middle].offset < from) low = middle + 1;
+      if (this.records[middle].offset < offset) low = middle + 1;
       else high = middle;
     }
-    return this.records.slice(low, low + max);
+    return low;
   }
 
   /** Resolves when a record at or after `offset` is visible, or when `signal` aborts. */

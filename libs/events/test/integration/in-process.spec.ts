@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InProcessEventBus, silentEventBusLogger, type EventRecord } from '../../src';
@@ -24,9 +32,20 @@ describe('InProcessEventBus on a data dir', () => {
 describe('InProcessEventBus persistence', () => {
   let dataDir: string;
   const open = () => new InProcessEventBus({ dataDir, logger: silentEventBusLogger });
-  const partitionFile = (topic: string, partition: number) =>
-    join(dataDir, 'topics', topic, `${partition}.jsonl`);
+  const partitionDir = (topic: string, partition: number) =>
+    join(dataDir, 'topics', topic, String(partition));
+  const segmentFiles = (topic: string, partition: number) =>
+    readdirSync(partitionDir(topic, partition))
+      .sort()
+      .map((name) => join(partitionDir(topic, partition), name));
+  /** The partition's only segment (a compacted topic's, or a plain one's before it rolls). */
+  const partitionFile = (topic: string, partition: number) => {
+    const files = segmentFiles(topic, partition);
+    expect(files).toHaveLength(1);
+    return files[0];
+  };
   const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean);
+  const partitionLines = (topic: string, partition: number) => segmentFiles(topic, partition).flatMap(lines);
 
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'tollgate-events-persistence-'));
@@ -156,17 +175,15 @@ describe('InProcessEventBus persistence', () => {
     }
     await waitFor(() => consumed.length === 2500);
     await subscription.stop();
-    // The group is now at the end: the next maintenance may drop all but the newest records.
+    // The group stopped where it had read to: the records published next it has not consumed.
     for (let i = 0; i < 30; i++) {
       await bus.publish(Array.from({ length: 100 }, (_, j) => ({ topic: 'usage', key: 'user', value: j })));
     }
     await bus.close();
     expect(consumed.map((record) => record.value)).toEqual(Array.from({ length: 2500 }, (_, i) => i));
-    // Trimming is amortised (it runs when the log has doubled), so only bounds can be asserted.
-    const kept = lines(partitionFile('usage', 0)).map((line) => JSON.parse(line) as { o: number });
-    expect(kept.length).toBeLessThan(5500);
-    expect(kept.length).toBeGreaterThanOrEqual(100);
-    expect(kept[kept.length - 1].o).toBe(5499);
+    // The group stopped at 2500: every record from there on stays, the segments before it went whole.
+    const kept = partitionLines('usage', 0).map((line) => (JSON.parse(line) as { o: number }).o);
+    expect(kept).toEqual(Array.from({ length: 3000 }, (_, i) => 2500 + i));
   });
 
   it('never hands out an offset a group has committed, even when the log lost its tail', async () => {
@@ -196,6 +213,98 @@ describe('InProcessEventBus persistence', () => {
     await waitFor(() => resumed.length === 1);
     expect(resumed.map((record) => [record.offset, record.value])).toEqual([['3', 'd']]);
     await second.close();
+  });
+
+  it('rolls a plain topic into segments, deletes the old ones whole, and resumes after a torn tail', async () => {
+    const withRetention = () =>
+      new InProcessEventBus({ dataDir, logger: silentEventBusLogger, retainRecordsPerPartition: 8 });
+    const first = withRetention();
+    await first.ensureTopics([{ name: 'usage', partitions: 1 }]);
+    const seen: EventRecord[] = [];
+    const subscription = await first.subscribe({
+      groupId: 'billing',
+      topics: ['usage'],
+      handler: async (batch) => void seen.push(...batch),
+    });
+    for (let i = 0; i < 30; i++) await first.publish([{ topic: 'usage', key: 'user', value: i }]);
+    await waitFor(() => seen.length === 30);
+    await subscription.stop();
+    await first.close();
+    // Segments of two records (a quarter of 8); the oldest went whole, the newest eight and more stay.
+    const names = readdirSync(partitionDir('usage', 0)).sort();
+    expect(names.every((name) => /^\d{20}\.jsonl$/.test(name))).toBe(true);
+    expect(names.length).toBeGreaterThanOrEqual(4);
+    expect(names.length).toBeLessThanOrEqual(5);
+    const kept = partitionLines('usage', 0).map((line) => (JSON.parse(line) as { o: number }).o);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => 30 - kept.length + i));
+    expect(Number(names[0].slice(0, 20))).toBe(kept[0]);
+    const last = segmentFiles('usage', 0).at(-1)!;
+    appendFileSync(last, '{"o":30,"k":"user","v":30,"h":{'); // crash mid-write
+
+    const second = withRetention();
+    const resumed: EventRecord[] = [];
+    await second.subscribe({
+      groupId: 'billing',
+      topics: ['usage'],
+      handler: async (batch) => void resumed.push(...batch),
+    });
+    await second.publish([{ topic: 'usage', key: 'user', value: 'next' }]);
+    await waitFor(() => resumed.length === 1);
+    expect(resumed.map((record) => [record.offset, record.value])).toEqual([['30', 'next']]);
+    await second.close();
+    expect(
+      partitionLines('usage', 0)
+        .map((line) => (JSON.parse(line) as { o: number }).o)
+        .at(-1),
+    ).toBe(30);
+  });
+
+  it('moves a partition file of the layout before segments into its first segment, records and offsets kept', async () => {
+    // The layout before segments: topics/<topic>/<partition>.jsonl, with a torn last line.
+    const topicDir = join(dataDir, 'topics', 'usage');
+    mkdirSync(topicDir, { recursive: true });
+    writeFileSync(join(topicDir, 'topic.json'), '{"compacted":false,"partitions":2}\n');
+    const line = (o: number) => `{"o":${o},"k":"user","v":{"n":${o}},"h":{},"t":${1_700_000_000_000 + o}}\n`;
+    writeFileSync(join(topicDir, '0.jsonl'), `${[4, 5, 6, 7].map(line).join('')}{"o":8,"k":`);
+    writeFileSync(join(topicDir, '1.jsonl'), '');
+    writeFileSync(join(dataDir, 'offsets.jsonl'), '{"g":"billing","t":"usage","p":0,"o":6}\n');
+
+    const bus = open();
+    const resumed: EventRecord[] = [];
+    await bus.subscribe({
+      groupId: 'billing',
+      topics: ['usage'],
+      handler: async (batch) => void resumed.push(...batch),
+    });
+    await bus.publish([{ topic: 'usage', key: 'user', value: { n: 8 } }]);
+    await waitFor(() => resumed.some((record) => record.offset === '8'));
+    expect(
+      resumed.filter((record) => record.partition === 0).map((record) => [record.offset, record.value]),
+    ).toEqual([
+      ['6', { n: 6 }],
+      ['7', { n: 7 }],
+      ['8', { n: 8 }],
+    ]);
+    await bus.close();
+    expect(readdirSync(topicDir).sort()).toEqual(['0', '1', 'topic.json']);
+    expect(readdirSync(partitionDir('usage', 0))).toEqual(['00000000000000000004.jsonl']);
+    expect(partitionLines('usage', 0).map((l) => (JSON.parse(l) as { o: number }).o)).toEqual([
+      4, 5, 6, 7, 8,
+    ]);
+
+    // And a compacted topic of that layout reads as the same table.
+    const prices = join(dataDir, 'topics', 'prices');
+    mkdirSync(prices, { recursive: true });
+    writeFileSync(join(prices, 'topic.json'), '{"compacted":true,"partitions":1}\n');
+    writeFileSync(
+      join(prices, '0.jsonl'),
+      '{"o":0,"k":"gpt","v":1,"h":{},"t":0}\n{"o":1,"k":"gpt","v":2,"h":{},"t":0}\n{"o":2,"k":"claude","v":3,"h":{},"t":0}\n',
+    );
+    const reopened = open();
+    const table = await reopened.table<number>('prices');
+    expect(Object.fromEntries(table.entries())).toEqual({ gpt: 2, claude: 3 });
+    await reopened.close();
+    expect(lines(partitionFile('prices', 0))).toHaveLength(2);
   });
 
   it('refuses a second bus on a data dir that is in use', async () => {

@@ -1,10 +1,20 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+} from 'node:fs';
+import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventBusLogger } from '../../shared/logger';
 import type { LogRecord } from '../log-record';
 import { AppendFile } from './append-file';
-import { writeFileAtomic, writeFileAtomicSync } from './atomic-file';
+import { writeFileAtomic, writeFileAtomicSync, writeLinesAtomic } from './atomic-file';
 import { DataDirLock } from './data-dir-lock';
 import { parseJsonLines } from './json-lines';
 import {
@@ -20,17 +30,30 @@ export interface TopicMeta {
   partitions: number;
 }
 
-export interface StoredTopic extends TopicMeta {
-  name: string;
-  /** Records per partition, torn tails already cut off. */
-  records: LogRecord[][];
+export interface StoredPartition {
+  /** Every segment's records in offset order, torn tails already cut off. */
+  records: LogRecord[];
+  /** Each segment's base offset, oldest first: no record of a segment is below its base. */
+  segments: number[];
 }
 
-/** Where one partition's records live: appended as they come, rewritten when compacted. */
+export interface StoredTopic extends TopicMeta {
+  name: string;
+  /** What each partition holds, by partition number. */
+  contents: StoredPartition[];
+}
+
+/**
+ * Where one partition's records live: segment files named after their base offset, appended as
+ * records come. Retention deletes the oldest segment whole; compaction (one segment) rewrites it.
+ */
 export interface PartitionStorage {
-  append(records: LogRecord[]): Promise<void>;
-  rewrite(records: readonly LogRecord[]): Promise<void>;
-  rewriteSync(records: readonly LogRecord[]): void;
+  /** Appends to segment `base`, which is created by its first append. */
+  append(base: number, records: LogRecord[]): Promise<void>;
+  deleteSegment(base: number): Promise<void>;
+  deleteSegmentSync(base: number): void;
+  rewriteSegment(base: number, records: readonly LogRecord[]): Promise<void>;
+  rewriteSegmentSync(base: number, records: readonly LogRecord[]): void;
 }
 
 export interface OffsetsStorage {
@@ -38,9 +61,15 @@ export interface OffsetsStorage {
   rewrite(entries: OffsetEntry[]): Promise<void>;
 }
 
+/** A segment file's name: its base offset, zero-padded so that names sort in offset order. */
+const SEGMENT_NAME = /^(\d{20})\.jsonl$/;
+const segmentName = (base: number) => `${String(base).padStart(20, '0')}.jsonl`;
+
 /**
  * Layout: `offsets.jsonl` (committed offsets, last line per group/topic/partition
- * wins), and `topics/<topic>/topic.json` plus `topics/<topic>/<partition>.jsonl`.
+ * wins), and `topics/<topic>/topic.json` plus `topics/<topic>/<partition>/<base offset>.jsonl`, a
+ * partition's segments. Before segments a partition was one file, `topics/<topic>/<partition>.jsonl`:
+ * loading moves it into the partition's folder as its first segment.
  * Appends are not fsynced: they survive a process crash, which is what the embedded mode
  * needs; rewrites are atomic and fsynced.
  */
@@ -68,10 +97,10 @@ export class DataDir {
       // A folder without topic.json is a topic whose creation was interrupted.
       if (!existsSync(metaPath)) continue;
       const meta = decodeTopicMeta(JSON.parse(readFileSync(metaPath, 'utf8')), metaPath);
-      const records = Array.from({ length: meta.partitions }, (_, partition) =>
-        this.loadJsonLines(this.partitionPath(name, partition), decodeRecordLine),
+      const contents = Array.from({ length: meta.partitions }, (_, partition) =>
+        this.loadPartition(name, partition),
       );
-      topics.push({ name, ...meta, records });
+      topics.push({ name, ...meta, contents });
     }
     return topics;
   }
@@ -93,18 +122,40 @@ export class DataDir {
   }
 
   partitionStorage(topic: string, partition: number): PartitionStorage {
-    const path = this.partitionPath(topic, partition);
-    const file = this.appendFile(path);
-    const content = (records: readonly LogRecord[]) => records.map(encodeRecordLine).join('');
+    const dir = this.partitionDir(topic, partition);
+    mkdirSync(dir, { recursive: true });
+    const path = (base: number) => join(dir, segmentName(base));
+    // One descriptor, kept open on the segment appended to; a new segment closes the one before.
+    let active: { base: number; file: AppendFile } | undefined;
+    const fileFor = (base: number) => {
+      if (active?.base !== base) {
+        if (active) this.closeFile(active.file);
+        active = { base, file: this.appendFile(path(base)) };
+      }
+      return active.file;
+    };
+    const forget = (base: number) => {
+      if (active?.base !== base) return;
+      this.closeFile(active.file);
+      active = undefined;
+    };
     return {
-      append: (records) => file.append(content(records)),
-      rewrite: async (records) => {
-        await writeFileAtomic(path, content(records));
-        file.reopen();
+      append: (base, records) => fileFor(base).append(records.map(encodeRecordLine).join('')),
+      deleteSegment: async (base) => {
+        forget(base);
+        await unlink(path(base));
       },
-      rewriteSync: (records) => {
-        writeFileAtomicSync(path, content(records));
-        file.reopen();
+      deleteSegmentSync: (base) => {
+        forget(base);
+        unlinkSync(path(base));
+      },
+      rewriteSegment: async (base, records) => {
+        await writeLinesAtomic(path(base), records, encodeRecordLine);
+        forget(base);
+      },
+      rewriteSegmentSync: (base, records) => {
+        writeFileAtomicSync(path(base), records.map(encodeRecordLine).join(''));
+        forget(base);
       },
     };
   }
@@ -135,8 +186,54 @@ export class DataDir {
     return file;
   }
 
-  private partitionPath(topic: string, partition: number): string {
-    return join(this.topicsDir, topic, `${partition}.jsonl`);
+  private closeFile(file: AppendFile): void {
+    file.close();
+    this.files.delete(file);
+  }
+
+  private partitionDir(topic: string, partition: number): string {
+    return join(this.topicsDir, topic, String(partition));
+  }
+
+  /** A partition's segments, oldest first; a partition kept in one file before segments is moved in first. */
+  private loadPartition(topic: string, partition: number): StoredPartition {
+    const dir = this.partitionDir(topic, partition);
+    const bases = this.segmentBases(dir);
+    const legacyPath = join(this.topicsDir, topic, `${partition}.jsonl`);
+    if (existsSync(legacyPath)) {
+      if (bases.length > 0) {
+        throw new Error(`${legacyPath}: a partition file beside the partition's segments in ${dir}`);
+      }
+      const records = this.loadJsonLines(legacyPath, decodeRecordLine);
+      const base = records.length > 0 ? records[0].offset : 0;
+      mkdirSync(dir, { recursive: true });
+      // One rename: a crash before it leaves the old file (moved at the next start), after it the segment.
+      renameSync(legacyPath, join(dir, segmentName(base)));
+      this.logger.info('moved a partition file into a segment of its partition', { topic, partition, base });
+      return { records, segments: [base] };
+    }
+    const records: LogRecord[] = [];
+    for (const base of bases) {
+      const segmentPath = join(dir, segmentName(base));
+      const segment = this.loadJsonLines(segmentPath, decodeRecordLine);
+      if (segment.length > 0 && segment[0].offset < base) {
+        throw new Error(`${segmentPath}: offset ${segment[0].offset} below the segment's base`);
+      }
+      for (const record of segment) records.push(record);
+    }
+    return { records, segments: bases };
+  }
+
+  /** Base offsets of the segments in `dir`, ascending; an interrupted rewrite's temporary file goes. */
+  private segmentBases(dir: string): number[] {
+    if (!existsSync(dir)) return [];
+    const bases: number[] = [];
+    for (const name of readdirSync(dir)) {
+      const match = SEGMENT_NAME.exec(name);
+      if (match) bases.push(Number(match[1]));
+      else if (name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
+    }
+    return bases.sort((a, b) => a - b);
   }
 
   private loadJsonLines<T>(path: string, decode: (value: unknown) => T): T[] {
