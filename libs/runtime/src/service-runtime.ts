@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { EventBus } from '@tollgate/events';
 import type { KvStore } from '@tollgate/kv';
@@ -26,7 +27,39 @@ export interface RunningService {
    * its port for everyone else. Absent where the service runs in another thread or process.
    */
   connect?(): Duplex;
+  /**
+   * Serves a request another server of this thread received, as if the service's own HTTP server had:
+   * its handler reads the body from the client's connection and answers on `res`, straight to the
+   * client. Embedded mode's gateway hands relay its /v1 calls so, after its own checks (see
+   * HANDED_OVER_CLIENT). Throws, without touching the request, once the service has begun to close.
+   * Absent where the service runs in another thread or process.
+   */
+  handle?(req: IncomingMessage, res: ServerResponse): void;
   close(): Promise<void>;
+}
+
+/** Who is calling, as the server that received the request resolved it (its trusted proxies applied). */
+export interface HandedOverClient {
+  ip: string;
+  protocol: 'http' | 'https';
+}
+
+/**
+ * Set on a request handed over with RunningService.handle: the caller's address as the receiving server
+ * (the gateway) resolved it. The service takes it before its own reading of the socket and the
+ * X-Forwarded-For header, whose proxies it does not know. A symbol, so that no client can send it;
+ * registered (`Symbol.for`), so that two copies of this module agree on it.
+ */
+export const HANDED_OVER_CLIENT = Symbol.for('tollgate.handedOverClient');
+
+/** The address the receiving server resolved for a request handed over to this one; undefined otherwise. */
+export function handedOverClientOf(req: IncomingMessage): HandedOverClient | undefined {
+  return (req as IncomingMessage & { [HANDED_OVER_CLIENT]?: HandedOverClient })[HANDED_OVER_CLIENT];
+}
+
+/** Marks `req` as handed over on behalf of `client` (the gateway, before RunningService.handle). */
+export function markHandedOver(req: IncomingMessage, client: HandedOverClient): void {
+  (req as IncomingMessage & { [HANDED_OVER_CLIENT]?: HandedOverClient })[HANDED_OVER_CLIENT] = client;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;

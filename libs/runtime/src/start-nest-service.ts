@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { DynamicModule } from '@nestjs/common';
 import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import {
@@ -70,6 +70,7 @@ export async function startNestService<C extends BaseServiceConfig>(
       port,
       url: `http://${host}:${port}`,
       connect: () => inMemory.connect(),
+      handle: (req, res) => inMemory.handle(req, res),
       close: async () => {
         inMemory.refuse();
         try {
@@ -109,7 +110,8 @@ async function listen<C extends BaseServiceConfig>(
  * the HTTP server as an accepted connection, so Node's parser, timeouts, keep-alive and
  * closeAllConnections apply to it as to a TCP one. The server's close does not wait for them (it
  * counts only connections it accepted itself), so the service destroys whatever is left once it has
- * closed, and refuses new ones from when its close begins.
+ * closed, and refuses new ones from when its close begins. Requests handed over (RunningService.handle)
+ * go to the server's request handler as they are; they are refused from then too.
  */
 class InMemoryConnections {
   private readonly open = new Set<InMemorySocket>();
@@ -129,11 +131,23 @@ class InMemoryConnections {
     return client;
   }
 
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    if (this.refused) throw new ServiceClosingError();
+    this.server.emit('request', req, res);
+  }
+
   refuse(): void {
     this.refused = true;
   }
 
   destroyAll(): void {
     for (const end of this.open) end.destroy();
+  }
+}
+
+/** A request handed to a service whose close has begun (RunningService.handle). */
+export class ServiceClosingError extends Error {
+  constructor() {
+    super('the service is closing');
   }
 }
