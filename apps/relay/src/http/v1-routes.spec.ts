@@ -1,6 +1,9 @@
+import { Agent as HttpAgent, createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ApiProtocol } from '@tollgate/contracts';
 import { createLogger } from '@tollgate/platform';
+import { markHandedOver } from '@tollgate/runtime/main';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { HotPath } from '../composition';
 import type { ChatClientProtocol } from '../dialects/chat-client-protocol';
@@ -23,12 +26,18 @@ interface Seen {
  * The /v1 routes on a Fastify with a small body limit and a hot path whose chat call echoes what it was
  * given: how a body reaches a call, and how a body that cannot reach one is refused.
  */
-async function relayRoutes(): Promise<{ app: FastifyInstance; seen: Seen[] }> {
+async function relayRoutes(): Promise<{ app: FastifyInstance; seen: Seen[]; clientIps: string[] }> {
   const seen: Seen[] = [];
+  const clientIps: string[] = [];
   const app = Fastify({ bodyLimit: LIMIT });
   const hot = {
     isCaughtUp: () => true,
-    access: { authenticate: () => ({}) },
+    access: {
+      authenticate: (_key: string, clientIp: string) => {
+        clientIps.push(clientIp);
+        return {};
+      },
+    },
     chat: {
       async handle(
         context: CallContext,
@@ -55,7 +64,7 @@ async function relayRoutes(): Promise<{ app: FastifyInstance; seen: Seen[] }> {
     internalTokenSecret: 'x'.repeat(32),
   });
   await app.ready();
-  return { app, seen };
+  return { app, seen, clientIps };
 }
 
 const PATHS: Record<ApiProtocol, string> = {
@@ -195,6 +204,76 @@ describe('registerV1Routes: bodies', () => {
     const res = await post(PATHS.anthropic, '<a/>', { 'content-type': 'application/xml' });
     expect(res.statusCode).toBe(415);
     expect(errorMessageOf('anthropic', res.json())).toMatch(/^Invalid request: /);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('registerV1Routes: a request another server of the process hands over', () => {
+  let app: FastifyInstance;
+  let seen: Seen[];
+  let clientIps: string[];
+  let front: Server;
+  /** Whether the front server (the gateway's stand-in) marks what it hands over with its client. */
+  let marks: boolean;
+
+  beforeEach(async () => {
+    ({ app, seen, clientIps } = await relayRoutes());
+    marks = true;
+    front = createServer((req, res) => {
+      if (marks) markHandedOver(req, { ip: '203.0.113.7', protocol: 'https' });
+      app.server.emit('request', req, res);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  });
+  afterEach(async () => {
+    front.closeAllConnections();
+    await new Promise((resolve) => front.close(resolve));
+    await app.close();
+  });
+
+  const keepAlive = new HttpAgent({ keepAlive: true });
+  afterAll(() => keepAlive.destroy());
+
+  /** A POST to the front server: its status and its Connection header. */
+  function post(body: string, headers: Record<string, string> = {}) {
+    return new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      const req = httpRequest(
+        `http://127.0.0.1:${(front.address() as AddressInfo).port}${PATHS.openai}`,
+        {
+          method: 'POST',
+          agent: keepAlive,
+          headers: {
+            authorization: 'Bearer sk-x',
+            'content-type': 'application/json',
+            'x-forwarded-for': '6.6.6.6',
+            ...headers,
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('authenticates with the client address the handing server resolved, not its own reading', async () => {
+    expect((await post(BODY)).status).toBe(200);
+    marks = false;
+    expect((await post(BODY)).status).toBe(200);
+
+    expect(clientIps).toEqual(['203.0.113.7', '127.0.0.1']);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('keeps the client connection after a body read whole that is not JSON; closes it after one left unread', async () => {
+    const malformed = await post('{"model":');
+    const tooLarge = await post(JSON.stringify({ model: 'm', pad: 'x'.repeat(LIMIT) }));
+
+    expect(malformed).toEqual({ status: 400, connection: 'keep-alive' });
+    expect(tooLarge).toEqual({ status: 413, connection: 'close' });
     expect(seen).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import {
   type IdentityToken,
 } from '@tollgate/contracts';
 import { requestContextOf, SERVICE_TOKEN_HEADER, verifyServiceToken, type Logger } from '@tollgate/platform';
+import { handedOverClientOf } from '@tollgate/runtime/main';
 import type {
   FastifyError,
   FastifyInstance,
@@ -72,7 +73,20 @@ type Authenticate = (
 type CallerKind = 'api-key' | 'chat-service';
 
 function authenticateByApiKey(hot: HotPath, request: FastifyRequest, protocol: ApiProtocol): Caller {
-  return hot.access.authenticate(extractApiKey(request.headers, request.query), request.ip, protocol);
+  return hot.access.authenticate(
+    extractApiKey(request.headers, request.query),
+    clientIpOf(request),
+    protocol,
+  );
+}
+
+/**
+ * The caller's address: as the gateway resolved it when it handed the request over in-process
+ * (embedded mode), for this server would read the client's own socket with proxy rules that are not
+ * the gateway's; else as Fastify reads it (the gateway's X-Forwarded-For).
+ */
+export function clientIpOf(request: FastifyRequest): string {
+  return handedOverClientOf(request.raw)?.ip ?? request.ip;
 }
 
 const LABEL = /^[0-9A-Za-z_-]{1,32}$/;
@@ -575,8 +589,10 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
             serveNow(request, reply);
           },
           (error: FastifyError) => {
-            // As Fastify does after a body it could not read: the client may still be sending.
-            void reply.header('connection', 'close');
+            // As Fastify does after a body it could not read: the client may still be sending. A body
+            // read whole (one that is not JSON) leaves the connection usable: the gateway's client keeps
+            // it, whether the gateway forwarded the call or handed it over on the client's connection.
+            if (!request.raw.complete) void reply.header('connection', 'close');
             answerFastifyRefusal(error, request, reply);
           },
         );
