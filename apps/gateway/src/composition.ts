@@ -5,7 +5,7 @@ import type { GatewayConfig } from './config';
 import type { GatewayRouteDeps, ProxyObservation } from './gateway.routes';
 import { ClientRateLimiter } from './limits/client-rate-limiter';
 import { CorsPolicy } from './limits/cors-policy';
-import { BackendPools, type InProcessConnect } from './proxy/backend-pools';
+import { BackendPools, type InProcessConnect, type InProcessHandler } from './proxy/backend-pools';
 import { authSessionLookup } from './session/auth-session-lookup';
 import { SessionResolver } from './session/session-resolver';
 import { SessionStep } from './session/session-step';
@@ -18,20 +18,27 @@ export interface GatewayComposition {
   routeDeps(metrics: MetricsService): GatewayRouteDeps;
 }
 
+/** Backends in this process (embedded mode), see GatewayStartOptions. */
+export interface InProcessBackends {
+  connect?: Partial<Record<BackendService, InProcessConnect>>;
+  relayHandler?: InProcessHandler;
+}
+
 export function composeGateway(
   config: GatewayConfig,
   logger: Logger,
-  inProcess: Partial<Record<BackendService, InProcessConnect>> = {},
+  inProcess: InProcessBackends = {},
 ): GatewayComposition {
   const pools = new BackendPools({
     urls: backendUrls(config),
     connectionsPerBackend: config.GATEWAY_BACKEND_CONNECTIONS,
     headersTimeoutMs: backendHeadersTimeouts(config),
-    inProcess,
+    inProcess: inProcess.connect ?? {},
   });
   const forwarding = {
     routes: compileRouteTable(),
     pools,
+    ...(inProcess.relayHandler ? { relayInProcess: inProcess.relayHandler } : {}),
     ...(config.WEB_DIST_DIR ? { web: new WebStatic(config.WEB_DIST_DIR) } : {}),
     clientAddress: new ClientAddressResolver(config.GATEWAY_TRUSTED_PROXIES),
     limiter: new ClientRateLimiter(config.GATEWAY_RATE_LIMIT_PER_MINUTE),

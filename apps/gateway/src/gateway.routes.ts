@@ -2,11 +2,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from 'undici';
 import { ErrorCode, type BackendService, type CompiledRouteTable } from '@tollgate/contracts';
-import type { ClientAddressResolver } from './client/client-address';
-import { bodyLimitFor, BodyTooLargeError, limitedBody } from './limits/body-limit';
+import { markHandedOver } from '@tollgate/runtime/main';
+import type { ClientAddress, ClientAddressResolver } from './client/client-address';
+import {
+  bodyLengthDeclared,
+  bodyLimitFor,
+  BodyTooLargeError,
+  declaredOverLimit,
+  limitedBody,
+} from './limits/body-limit';
 import type { ClientRateLimiter } from './limits/client-rate-limiter';
 import type { CorsPolicy } from './limits/cors-policy';
-import type { BackendPools } from './proxy/backend-pools';
+import type { BackendPools, InProcessHandler } from './proxy/backend-pools';
+import { headersForHandOver } from './proxy/forward-headers';
 import { sendGatewayError } from './proxy/gateway-errors';
 import { proxyRequest, type ProxyOutcome } from './proxy/stream-proxy';
 import { SessionLookupError } from './session/auth-session-lookup';
@@ -24,6 +32,11 @@ export interface ProxyObservation {
 export interface GatewayRouteDeps {
   routes: CompiledRouteTable;
   pools: BackendPools;
+  /**
+   * Relay's server in this process (embedded mode): /v1 and /v1beta calls are handed to it rather than
+   * forwarded over a second HTTP exchange, except a chunked body, which is forwarded to be counted.
+   */
+  relayInProcess?: InProcessHandler;
   web?: WebStatic;
   clientAddress: ClientAddressResolver;
   limiter: ClientRateLimiter;
@@ -150,20 +163,8 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
 
   const queryAt = path.indexOf('?');
   const bodyLimit = bodyLimitFor(route.service, deps, queryAt === -1 ? path : path.slice(0, queryAt));
-  const body = limitedBody(req, bodyLimit);
-  if (!body) {
-    refuse(
-      res,
-      requestId,
-      path,
-      413,
-      ErrorCode.PayloadTooLarge,
-      `Request body is larger than ${bodyLimit} bytes`,
-      {
-        connection: 'close',
-      },
-    );
-    lingerThenClose(req);
+  if (declaredOverLimit(req, bodyLimit)) {
+    refuseTooLarge(req, res, requestId, path, bodyLimit);
     return;
   }
 
@@ -173,6 +174,19 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     'x-forwarded-proto': client.protocol,
   };
   for (const name in session.headers) addedHeaders[name] = session.headers[name]!;
+
+  const inProcess = route.service === 'relay' ? deps.relayInProcess : undefined;
+  if (inProcess !== undefined && bodyLengthDeclared(req)) {
+    handOver(inProcess, { req, res, path, requestId, client, addedHeaders, startedAt }, deps);
+    return;
+  }
+
+  const body = limitedBody(req, bodyLimit);
+  if (!body) {
+    refuseTooLarge(req, res, requestId, path, bodyLimit);
+    return;
+  }
+
   const outcome = await proxyRequest(
     deps.pools.get(route.service),
     { method: request.method, path, headers: req.headers, body, addedHeaders, requestId },
@@ -216,6 +230,63 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     status: outcome.kind === 'completed' ? outcome.status : res.statusCode,
     overheadMs: headersAt === undefined ? performance.now() - startedAt : dispatchedAt - startedAt,
   });
+}
+
+interface HandedOverCall {
+  req: IncomingMessage;
+  res: ServerResponse;
+  path: string;
+  requestId: string;
+  client: ClientAddress;
+  addedHeaders: Record<string, string>;
+  startedAt: number;
+}
+
+/**
+ * Hands the call to relay's server in this process: relay reads the body from the client's connection
+ * and writes its answer (a stream's events too) straight to the client, with no second HTTP exchange.
+ * Relay sees the headers a forwarded call would carry (the request id it then answers with, the
+ * client's address) and the address as resolved here (markHandedOver), not as its own proxy rules would
+ * read the client's socket. The client going away closes the request and response relay serves.
+ */
+function handOver(
+  handler: InProcessHandler,
+  { req, res, path, requestId, client, addedHeaders, startedAt }: HandedOverCall,
+  deps: GatewayRouteDeps,
+): void {
+  headersForHandOver(req.headers, addedHeaders);
+  markHandedOver(req, client);
+  // The gateway's share of a handed-over call is everything before the hand-over.
+  const overheadMs = performance.now() - startedAt;
+  res.once('close', () =>
+    deps.observe({
+      service: 'relay',
+      outcome: res.writableFinished ? 'completed' : 'client_aborted',
+      status: res.statusCode,
+      overheadMs,
+    }),
+  );
+  try {
+    handler(req, res);
+  } catch (err) {
+    // Thrown out of relay's request handler (or relay is closing): the call still gets an answer.
+    const error = err instanceof Error ? err : new Error(String(err));
+    deps.onBackendError('relay', error, requestId);
+    refuse(res, requestId, path, 502, ErrorCode.UpstreamServiceDown, 'The relay service is unavailable');
+  }
+}
+
+function refuseTooLarge(
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+  path: string,
+  limit: number,
+): void {
+  refuse(res, requestId, path, 413, ErrorCode.PayloadTooLarge, `Request body is larger than ${limit} bytes`, {
+    connection: 'close',
+  });
+  lingerThenClose(req);
 }
 
 /** The gateway's own answer to a call it does not forward (or could not), naming the request. */

@@ -6,7 +6,7 @@ import { composeGateway } from './composition';
 import { gatewayConfigSchema } from './config';
 import { GatewayModule } from './gateway.module';
 import { registerGatewayRoutes } from './gateway.routes';
-import type { InProcessConnect } from './proxy/backend-pools';
+import type { InProcessConnect, InProcessHandler } from './proxy/backend-pools';
 
 export interface GatewayStartOptions {
   /**
@@ -14,13 +14,23 @@ export interface GatewayStartOptions {
    * connections instead of TCP loopback; the others, and every backend in distributed mode, over TCP.
    */
   inProcessBackends?: Partial<Record<BackendService, InProcessConnect>>;
+  /**
+   * Relay's server in this process (embedded mode: relay's RunningService.handle). The gateway hands it
+   * each /v1 and /v1beta call, after its own checks, instead of forwarding it: relay reads the client's
+   * request and answers the client itself. A chunked body, which the gateway must count to hold it to
+   * its limit, is still forwarded.
+   */
+  relayHandler?: InProcessHandler;
 }
 
 /** The edge. It needs no bus and no store of its own: the services behind it own all state. */
 export async function startGateway(env: Env, options: GatewayStartOptions = {}): Promise<RunningService> {
   const config = loadConfig(gatewayConfigSchema, env);
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-  const gateway = composeGateway(config, logger, options.inProcessBackends);
+  const gateway = composeGateway(config, logger, {
+    ...(options.inProcessBackends ? { connect: options.inProcessBackends } : {}),
+    ...(options.relayHandler ? { relayHandler: options.relayHandler } : {}),
+  });
 
   const running = await startNestService({
     name: 'gateway',

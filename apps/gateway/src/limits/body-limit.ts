@@ -28,13 +28,27 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** Whether the request declares a Content-Length over the limit: refused before anything is read. */
+export function declaredOverLimit(req: IncomingMessage, limit: number): boolean {
+  const declared = req.headers['content-length'];
+  return declared !== undefined && Number(declared) > limit;
+}
+
+/**
+ * Whether the request's body, if it has one, declares its length: then Node's parser delivers no more
+ * than that, so a length at or under the limit (declaredOverLimit) holds the body to it without counting.
+ * A chunked body (Transfer-Encoding) must be counted on the way (limitedBody).
+ */
+export function bodyLengthDeclared(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] === undefined;
+}
+
 /**
  * The request body as it should be forwarded. A declared Content-Length over the limit is refused
  * before anything is read (null); a body without one is counted on the way and cut at the limit.
  */
 export function limitedBody(req: IncomingMessage, limit: number): Readable | null {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined) return Number(declared) > limit ? null : req;
+  if (req.headers['content-length'] !== undefined) return declaredOverLimit(req, limit) ? null : req;
   let seen = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, cb) {

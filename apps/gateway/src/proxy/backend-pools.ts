@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { buildConnector } from 'undici';
@@ -6,6 +7,12 @@ import { FreeListPool } from '@tollgate/runtime';
 
 /** Opens a connection to a backend in this process (RunningService.connect): no socket, no descriptor. */
 export type InProcessConnect = () => Duplex;
+
+/**
+ * Serves a request this gateway received as the backend's own server would (RunningService.handle):
+ * the backend reads the body from the client's connection and answers the client itself.
+ */
+export type InProcessHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface BackendPoolOptions {
   /** Base URL per backend service, e.g. http://127.0.0.1:3001. */

@@ -52,6 +52,29 @@ export function requestHeadersForBackend(
 }
 
 /**
+ * Of DROPPED_REQUEST, what a request handed over in-process (HandOver) must not carry to the service,
+ * which reads the client's own request: claims of an internal identity or of forwarding. The hop-by-hop
+ * headers stay: they describe the client's connection, which that service then serves.
+ */
+const DROPPED_ON_HAND_OVER = [
+  'proxy-authorization',
+  'x-tollgate-identity',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+] as const;
+
+/**
+ * The client's request headers made what a backend is sent (requestHeadersForBackend), in place, for a
+ * request handed to a service in this process: identity and forwarding claims dropped, what the gateway
+ * vouches for set.
+ */
+export function headersForHandOver(headers: IncomingHttpHeaders, added: Record<string, string>): void {
+  for (const name of DROPPED_ON_HAND_OVER) if (headers[name] !== undefined) delete headers[name];
+  for (const name in added) headers[name] = added[name];
+}
+
+/**
  * The backend's answer headers as the client gets them, from the raw name/value list undici read off
  * the wire: hop-by-hop ones dropped, the request id put first, names as the backend wrote them, each
  * value byte for byte (latin1 both ways: a value with bytes outside ASCII is neither re-encoded nor

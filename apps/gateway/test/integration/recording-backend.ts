@@ -6,12 +6,15 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { handedOverClientOf, type HandedOverClient } from '@tollgate/runtime';
 
 export interface ReceivedRequest {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** The client as the gateway resolved it, on a request it handed over in-process (RunningService.handle). */
+  handedOver?: HandedOverClient;
 }
 
 /** Answers a request itself instead of the default echo; the request is already recorded (without body). */
@@ -33,7 +36,7 @@ export class RecordingBackend {
   static async start(name: string): Promise<RecordingBackend> {
     const server = createServer();
     const backend = new RecordingBackend(name, server);
-    server.on('request', (req, res) => backend.handle(req, res));
+    server.on('request', (req, res) => backend.serve(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return backend;
   }
@@ -47,6 +50,11 @@ export class RecordingBackend {
     this.handlers.set(path, handler);
   }
 
+  /** Serves a request another server received, as RunningService.handle does (embedded mode's relay). */
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    this.server.emit('request', req, res);
+  }
+
   reset(): void {
     this.received.length = 0;
   }
@@ -56,12 +64,14 @@ export class RecordingBackend {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
+  private serve(req: IncomingMessage, res: ServerResponse): void {
+    const handedOver = handedOverClientOf(req);
     const record: ReceivedRequest = {
       method: req.method ?? '',
       url: req.url ?? '',
       headers: req.headers,
       body: Buffer.alloc(0),
+      ...(handedOver ? { handedOver } : {}),
     };
     this.received.push(record);
     const custom = this.handlers.get((req.url ?? '').split('?')[0] ?? '');
@@ -73,7 +83,13 @@ export class RecordingBackend {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       record.body = Buffer.concat(chunks);
-      res.writeHead(200, { 'content-type': 'application/json', 'x-backend': this.name });
+      // As the services answer: under the request id the gateway sent (the platform's request context).
+      const id = req.headers['x-request-id'];
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-backend': this.name,
+        ...(typeof id === 'string' ? { 'x-request-id': id } : {}),
+      });
       res.end(JSON.stringify({ backend: this.name }));
     });
   }
