@@ -186,6 +186,74 @@ describe('BridgedEventBus', () => {
     await bus.close();
   });
 
+  it('parses a record once for the groups of this thread that decode it; no group changes what another reads', async () => {
+    const { bus } = bridge(owner);
+    const text = '{"tokens":7,"price":{"input":"0.15"}}';
+    interface Usage {
+      tokens: number;
+      price: { input: string };
+    }
+    // Decoders that build their own value, as zod's object schemas do.
+    const copy = (value: unknown): Usage => {
+      const usage = value as Usage;
+      return { tokens: usage.tokens, price: { ...usage.price } };
+    };
+    const inputs: unknown[] = [];
+    const seen: Record<string, Usage[]> = { auth: [], billing: [], admin: [] };
+    // auth's decoder tries to change what it was given, and its handler changes what it decoded.
+    await bus.subscribe<Usage>({
+      groupId: 'auth',
+      topics: ['usage'],
+      decode: (value) => {
+        inputs.push(value);
+        try {
+          (value as Usage).tokens = 999;
+        } catch {
+          // frozen: a strict-mode assignment throws
+        }
+        return copy(value);
+      },
+      handler: async (batch) => {
+        for (const record of batch) {
+          record.value.tokens += 1;
+          seen.auth.push(record.value);
+        }
+      },
+    });
+    await bus.subscribe<Usage>({
+      groupId: 'billing',
+      topics: ['usage'],
+      decode: (value) => (inputs.push(value), copy(value)),
+      handler: async (batch) => void seen.billing.push(...batch.map((record) => record.value)),
+    });
+    // A group without a decoder gets a value of its own, which it may change.
+    await bus.subscribe<Usage>({
+      groupId: 'admin',
+      topics: ['usage'],
+      handler: async (batch) => {
+        for (const record of batch) {
+          record.value.price.input = 'changed';
+          seen.admin.push(record.value);
+        }
+      },
+    });
+    const value = JSON.parse(text) as Usage;
+    const parse = jest.spyOn(JSON, 'parse');
+    await owner.publish([{ topic: 'usage', key: 'u1', value }]);
+    await waitFor(() => seen.auth.length + seen.billing.length + seen.admin.length === 3);
+    const parsesOfTheRecord = parse.mock.calls.filter(([argument]) => argument === text).length;
+    parse.mockRestore();
+
+    expect(parsesOfTheRecord).toBe(2); // once for auth and billing, once for admin's own
+    expect(inputs).toHaveLength(2);
+    expect(inputs[0]).toBe(inputs[1]);
+    expect(Object.isFrozen(inputs[0]) && Object.isFrozen((inputs[0] as Usage).price)).toBe(true);
+    expect(seen.auth).toEqual([{ tokens: 8, price: { input: '0.15' } }]);
+    expect(seen.billing).toEqual([{ tokens: 7, price: { input: '0.15' } }]);
+    expect(seen.admin).toEqual([{ tokens: 7, price: { input: 'changed' } }]);
+    await bus.close();
+  });
+
   it("reads a compacted table of the owner's bus, with its later changes and tombstones", async () => {
     const { bus } = bridge(owner);
     await owner.publish([

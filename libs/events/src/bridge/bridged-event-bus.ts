@@ -27,6 +27,7 @@ type Request = BusRequest extends infer R ? (R extends BusRequest ? Omit<R, 'id'
 
 interface Member {
   groupId: string;
+  topics: readonly string[];
   handler: (batch: EventRecord[]) => Promise<void>;
   decode: ((value: unknown) => unknown) | undefined;
   policy: DeliveryPolicy;
@@ -52,6 +53,7 @@ export class BridgedEventBus implements EventBus, ConsumerLagReader {
   private readonly members = new Map<number, Member>();
   private readonly tables = new Map<number, TableView<unknown>>();
   private readonly subscriptions = new Set<Subscription>();
+  private readonly sharedValues = new SharedValues();
   private nextId = 1;
   private closed = false;
 
@@ -77,6 +79,7 @@ export class BridgedEventBus implements EventBus, ConsumerLagReader {
     const id = this.nextId++;
     const member: Member = {
       groupId: options.groupId,
+      topics: options.topics,
       handler: options.handler as Member['handler'],
       decode: options.decode,
       policy: deliveryPolicy(options as SubscribeOptions<unknown>),
@@ -169,9 +172,7 @@ export class BridgedEventBus implements EventBus, ConsumerLagReader {
       else pending.resolve(message.value);
     } else if ('deliver' in message) {
       const records = message.encoded
-        ? message.records.map((record) =>
-            typeof record.value === 'string' ? { ...record, value: JSON.parse(record.value) } : record,
-          )
+        ? this.parseValues(message.subscription, message.records)
         : message.records;
       void this.deliver(message.deliver, message.subscription, records);
     } else {
@@ -181,6 +182,30 @@ export class BridgedEventBus implements EventBus, ConsumerLagReader {
       else if ('caughtUp' in message) view.markCaughtUp();
       else view.fail(fromWireError(message.failed));
     }
+  }
+
+  /**
+   * Each value as the JSON text it came as, parsed. A subscription that decodes its records takes a
+   * value that other decoding groups of this thread read too from `sharedValues`, parsed once for them
+   * all; otherwise it parses its own (a handler without a decoder gets the value itself, and may change it).
+   */
+  private parseValues(subscription: number, records: EventRecord[]): EventRecord[] {
+    const member = this.members.get(subscription);
+    const readers = member?.decode && records.length > 0 ? this.decodingGroupsOf(records[0].topic) : 0;
+    return records.map((record) => {
+      if (typeof record.value !== 'string') return record;
+      const value = readers > 1 ? this.sharedValues.take(record, readers) : JSON.parse(record.value);
+      return { ...record, value };
+    });
+  }
+
+  /** How many groups of this thread decode the records of `topic`: how many will read each one. */
+  private decodingGroupsOf(topic: string): number {
+    const groups = new Set<string>();
+    for (const member of this.members.values()) {
+      if (member.decode && member.topics.includes(topic)) groups.add(member.groupId);
+    }
+    return groups.size;
   }
 
   private async deliver(delivery: number, subscription: number, records: EventRecord[]): Promise<void> {
@@ -231,4 +256,40 @@ export class BridgedEventBus implements EventBus, ConsumerLagReader {
       error: errorMessage(error),
     });
   }
+}
+
+/**
+ * A record's value parsed once for the several groups of this thread that decode it (in embedded
+ * mode auth's, billing's and admin's usage.recorded consumers: two parses of each call's record
+ * saved). The value is deeply frozen before any decoder sees it: no decoder and no group can change
+ * what another reads. Decoders build their own values (zod's object schemas do), so a handler still
+ * gets a value it may change. An entry goes once every group has taken it; the groups batch on their
+ * own timers, so it may wait a while, and the oldest go past `capacity` (a group that stopped, or
+ * lags far behind, parses for itself).
+ */
+class SharedValues {
+  private readonly entries = new Map<string, { value: unknown; readersLeft: number }>();
+
+  constructor(private readonly capacity = 4096) {}
+
+  take(record: EventRecord, readers: number): unknown {
+    const key = `${record.topic}\u0000${record.partition}\u0000${record.offset}`;
+    const entry = this.entries.get(key);
+    if (entry) {
+      if (--entry.readersLeft <= 0) this.entries.delete(key);
+      return entry.value;
+    }
+    const value = deepFreeze(JSON.parse(record.value as string));
+    this.entries.set(key, { value, readersLeft: readers - 1 });
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    return value;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
