@@ -7,6 +7,7 @@
 //   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64] [--node-flags="--max-semi-space-size=4"]
 //                                  [--profile-dir <dir>] [--no-load] [--env NAME=VALUE ...] [--root <dir>]
 //                                  [--breakdown] [--threads] [--profile-load] [--trace-requests] [--direct-relay]
+//                                  [--loop-delay]
 //
 // --node-flags starts the platform's Node with those flags (a wrapper standing in for process.execPath
 // while lib/embedded.mjs spawns it). --profile-dir writes a .cpuprofile of the platform's main thread
@@ -32,6 +33,10 @@
 // --direct-relay sends the load to relay's own loopback port instead of the gateway: against a run through
 // the gateway, what the gateway and its hop to relay cost per call (an upper bound of what serving relay
 // in-process without HTTP could save).
+// --loop-delay watches the main thread's event loop over the load: a 2 ms timer notes every gap between
+// its ticks over 10 ms and what the main thread ran in it (/proc/thread-self/schedstat), so a stall of the
+// thread's own work (one turn that runs long) is told from one where the thread waited for a core; with
+// perf_hooks' monitorEventLoopDelay's percentiles of the loop's delay.
 // --profile-load (with --profile-dir) profiles the main thread and the bookkeeping worker over the
 // load instead of the idle window, and prints each one's self time per call grouped by component
 // (PGlite's WASM, pglite-socket, pg/knex/MikroORM, the services, the bridges, GC, socket I/O, ...).
@@ -71,6 +76,7 @@ const { values } = parseArgs({
     'profile-load': { type: 'boolean', default: false },
     'trace-requests': { type: 'boolean', default: false },
     'direct-relay': { type: 'boolean', default: false },
+    'loop-delay': { type: 'boolean', default: false },
   },
 });
 const platformEnv = values.env.map((assignment) => {
@@ -154,6 +160,67 @@ if (!isMainThread) {
 }
 `,
   );
+}
+
+const loopDelayDir = values['loop-delay'] ? join(logDir, 'loop-delay') : undefined;
+if (loopDelayDir) {
+  mkdirSync(loopDelayDir);
+  addPreload(
+    'loop-delay.cjs',
+    `const { isMainThread } = require('node:worker_threads');
+if (isMainThread) {
+  const fs = require('node:fs');
+  const { monitorEventLoopDelay } = require('node:perf_hooks');
+  const dir = ${JSON.stringify(loopDelayDir)};
+  const fd = fs.openSync('/proc/thread-self/schedstat', 'r');
+  const buf = Buffer.alloc(128);
+  const runNs = () => Number(buf.toString('latin1', 0, fs.readSync(fd, buf, 0, 128, 0)).split(' ')[0]);
+  let state = 'waiting', ticker, histogram, lastAt, lastRun;
+  const gaps = [];
+  const poll = setInterval(() => {
+    if (state === 'waiting' && fs.existsSync(dir + '/start')) {
+      state = 'running';
+      histogram = monitorEventLoopDelay({ resolution: 1 });
+      histogram.enable();
+      lastAt = performance.now();
+      lastRun = runNs();
+      ticker = setInterval(() => {
+        const at = performance.now(), run = runNs();
+        if (at - lastAt > 10) gaps.push([at - lastAt, (run - lastRun) / 1e6]);
+        lastAt = at;
+        lastRun = run;
+      }, 2);
+    } else if (state === 'running' && fs.existsSync(dir + '/stop')) {
+      state = 'done';
+      clearInterval(ticker);
+      clearInterval(poll);
+      histogram.disable();
+      const ms = (ns) => Number((ns / 1e6).toFixed(1));
+      fs.writeFileSync(dir + '/result.json', JSON.stringify({
+        gaps,
+        delay: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), p999: ms(histogram.percentile(99.9)), max: ms(histogram.max) },
+      }));
+    }
+  }, 50);
+  poll.unref();
+}
+`,
+  );
+}
+/** The main thread's loop over the load, from the --loop-delay preload's notes. */
+function loopDelaySummary() {
+  const { gaps, delay } = JSON.parse(readFileSync(join(loopDelayDir, 'result.json'), 'utf8'));
+  const round = (ms) => Number(ms.toFixed(1));
+  const longest = gaps.reduce((a, b) => (b[0] > a[0] ? b : [...a]), [0, 0]);
+  const longestRun = gaps.reduce((a, b) => (b[1] > a[1] ? b : [...a]), [0, 0]);
+  return {
+    delay,
+    gapsOver20ms: gaps.filter(([wall]) => wall > 20).length,
+    gapsOver50ms: gaps.filter(([wall]) => wall > 50).length,
+    gapsRunningOver20ms: gaps.filter(([, run]) => run > 20).length,
+    longestGap: { wallMs: round(longest[0]), runMs: round(longest[1]) },
+    longestRun: { wallMs: round(longestRun[0]), runMs: round(longestRun[1]) },
+  };
 }
 
 const traceDir = values['trace-requests'] ? join(logDir, 'trace') : undefined;
@@ -487,6 +554,7 @@ try {
     const sampler = sampleRss({ embedded: embedded.pid });
     const threadsBefore = threadsDir && threadCpuMs();
     if (profileLoad) writeFileSync(join(profileDir, 'start'), '');
+    if (loopDelayDir) writeFileSync(join(loopDelayDir, 'start'), '');
     loadWindow = [Date.now()];
     load = await runChatLoad(
       {
@@ -498,6 +566,7 @@ try {
       { vus: Number(values.vus), durationSeconds: Number(values.load) },
     );
     loadWindow.push(Date.now());
+    if (loopDelayDir) writeFileSync(join(loopDelayDir, 'stop'), '');
     peak = mb(sampler.stop().embedded);
     if (threadsDir) {
       const served = load.served || 1;
@@ -554,6 +623,7 @@ try {
             cpuMsPerCall: load.cpu && Number(load.cpu.ownPerCall.toFixed(3)),
           },
           ...(threads && { threadCpuMsPerCall: threads }),
+          ...(loopDelayDir && { mainLoop: loopDelaySummary() }),
         }),
         logDir,
       }),
