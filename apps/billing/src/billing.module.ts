@@ -39,6 +39,7 @@ import { SignupBonusMigration } from './migrations/20261229-signup-bonus.migrati
 import { UsageLogAnswersMigration } from './migrations/20261231-usage-log-answers.migration';
 import { SettlementWritesMigration } from './migrations/20270101-settlement-writes.migration';
 import { LedgerIndexesWithoutUsageMigration } from './migrations/20270102-ledger-indexes-without-usage.migration';
+import { LedgerWithoutAccountCheckMigration } from './migrations/20270103-ledger-without-account-check.migration';
 import { PaymentRefund } from './payments/payment-refund.entity';
 import { BillingSettingsModule } from './settings/billing-settings.module';
 import { Payment } from './payments/payment.entity';
@@ -84,6 +85,7 @@ export class BillingModule {
               UsageLogAnswersMigration,
               SettlementWritesMigration,
               LedgerIndexesWithoutUsageMigration,
+              LedgerWithoutAccountCheckMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -38,8 +38,9 @@ interface SettlementRow {
  * process, and the changed accounts never travel to this process and back as JSON (billing's CPU per
  * call -25 % at 300 calls/s, bench/ANALYSIS.md H46).
  * All sub-statements see the same snapshot, which is why the account is opened and charged by one
- * upsert; the entries' foreign key on accounts is checked at the statement's end, after it. Log rows
- * have no foreign key of their own (20270101-settlement-writes): each has its entry, of the same user.
+ * upsert. Neither log rows nor entries have a foreign key on accounts (20270101-settlement-writes,
+ * 20270103-ledger-without-account-check): "balances" opens the account of every entry's user, each
+ * log row has its entry, of the same user, and accounts are never deleted.
  * The batch is json, not jsonb: json_to_recordset reads the text as it comes, where jsonb would first
  * build its binary tree (PostgreSQL's CPU per event -14 %, bench/micro/billing-settlement.mjs). It is
  * the events as decoded, keys the statement does not name ignored, and each event's Moscow day
