@@ -63,6 +63,12 @@ export const EMBEDDED_WORKER_ENV = 'TOLLGATE_EMBEDDED_WORKER';
 export const EMBEDDED_MEMORY_HOP_ENV = 'TOLLGATE_EMBEDDED_MEMORY_HOP';
 
 /**
+ * `TOLLGATE_EMBEDDED_HANDOVER=0`: the gateway forwards /v1 calls to relay over the in-memory hop rather
+ * than handing them to relay's server, to compare the two (bench/ANALYSIS.md, H53).
+ */
+export const EMBEDDED_HANDOVER_ENV = 'TOLLGATE_EMBEDDED_HANDOVER';
+
+/**
  * The whole platform in one process, laid out as in production: every service on its own loopback
  * port with its own database (a PGlite instance each), the gateway in front. The bus is in-process
  * and the key-value store in memory, both shared by the services as Kafka and Redis would be.
@@ -186,11 +192,14 @@ export async function startEmbedded({
     // them) over in-memory connections: HTTP/1.1 as over TCP, without a kernel socket or a descriptor
     // at either end. Those in the bookkeeping worker, over TCP loopback.
     // TOLLGATE_EMBEDDED_MEMORY_HOP=0 keeps TCP loopback, to compare the two (bench/ANALYSIS.md, H38).
+    const memoryHop = env[EMBEDDED_MEMORY_HOP_ENV] !== '0';
     const inProcessBackends = Object.fromEntries(
-      env[EMBEDDED_MEMORY_HOP_ENV] === '0'
-        ? []
-        : services.flatMap((service) => (service.connect ? [[service.name, () => service.connect!()]] : [])),
+      memoryHop
+        ? services.flatMap((service) => (service.connect ? [[service.name, () => service.connect!()]] : []))
+        : [],
     ) as GatewayStartOptions['inProcessBackends'];
+    // Its /v1 calls it hands to relay's server outright (no second HTTP exchange), unless told not to.
+    const handOver = memoryHop && env[EMBEDDED_HANDOVER_ENV] !== '0' && relay.handle !== undefined;
     const gateway = await startGateway(
       {
         ...baseEnv,
@@ -199,7 +208,10 @@ export async function startEmbedded({
         PORT: gatewayPort,
         WEB_DIST_DIR: env.WEB_DIST_DIR || join(repoRoot, 'apps', 'web', 'dist'),
       },
-      { inProcessBackends },
+      {
+        inProcessBackends,
+        ...(handOver ? { relayHandler: (req, res) => relay.handle!(req, res) } : {}),
+      },
     );
     services.push(gateway);
     return { url: gateway.url, services, close };
