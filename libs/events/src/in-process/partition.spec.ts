@@ -109,6 +109,22 @@ describe('Partition retention by segments', () => {
     expect(storage.offsets().at(-1)).toBe(1000);
   });
 
+  it('starts even when a segment retention dropped at load cannot be deleted, and says so', async () => {
+    const storage = new FakeStorage();
+    const first = new Partition('usage', 0, none(), 0, plain(100), storage, silentEventBusLogger);
+    await publish(first, 40, 25);
+    await first.drain();
+    jest.spyOn(storage, 'deleteSegmentSync').mockImplementation(() => {
+      throw new Error('EACCES');
+    });
+    const warnings: string[] = [];
+    const logger = { ...silentEventBusLogger, warn: (message: string) => void warnings.push(message) };
+    const second = new Partition('usage', 0, storage.stored(), 0, plain(10), storage, logger);
+    expect(() => second.maintainOnLoad()).not.toThrow();
+    expect(warnings[0]).toMatch(/could not delete an event log segment/);
+    expect(second.log.length).toBeLessThan(100);
+  });
+
   it('hands out offsets from an empty last segment on, even when every record is gone', async () => {
     const stored: StoredPartition = { records: [], segments: [0, 700] };
     const partition = new Partition('usage', 0, stored, 0, plain(10), undefined, silentEventBusLogger);

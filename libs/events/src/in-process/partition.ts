@@ -82,7 +82,13 @@ export class Partition {
       if (this.compact(true)) this.storage?.rewriteSegmentSync(this.activeBase, this.log.snapshot());
       return;
     }
-    for (const base of this.dropConsumedSegments()) this.storage?.deleteSegmentSync(base);
+    for (const base of this.dropConsumedSegments()) {
+      try {
+        this.storage?.deleteSegmentSync(base);
+      } catch (error) {
+        this.warnUndeleted(base, error);
+      }
+    }
   }
 
   async drain(): Promise<void> {
@@ -120,16 +126,18 @@ export class Partition {
       return;
     }
     for (const dropped of this.dropConsumedSegments()) {
-      await storage.deleteSegment(dropped).catch((error: unknown) => {
-        // Loaded again at the next start, where retention drops it once more.
-        this.logger.warn('could not delete an event log segment that retention dropped', {
-          topic: this.log.topic,
-          partition: this.log.partition,
-          base: dropped,
-          error: errorMessage(error),
-        });
-      });
+      await storage.deleteSegment(dropped).catch((error: unknown) => this.warnUndeleted(dropped, error));
     }
+  }
+
+  /** A segment retention dropped but could not delete is loaded again at the next start, and dropped again. */
+  private warnUndeleted(base: number, error: unknown): void {
+    this.logger.warn('could not delete an event log segment that retention dropped', {
+      topic: this.log.topic,
+      partition: this.log.partition,
+      base,
+      error: errorMessage(error),
+    });
   }
 
   /** Records from `nextOffset` on go to a new segment once the last one holds its share. */
