@@ -1,6 +1,6 @@
 import { ErrorCode } from '@tollgate/contracts';
 import { RelayError } from '../../errors/relay-error';
-import type { ChatCompletionChunk } from '../../canonical';
+import { rememberUpstreamData, type ChatCompletionChunk } from '../../canonical';
 import { chatRequestSchema, openAiChatProtocol, plainChatRequest } from './chat.protocol';
 
 const chunk = (content: string | undefined, usage?: ChatCompletionChunk['usage']): ChatCompletionChunk => ({
@@ -19,6 +19,35 @@ describe('OpenAI client stream', () => {
     expect(out.push(chunk('hi', null))).toBe(`data: ${JSON.stringify(chunk('hi'))}\n\n`);
     expect(out.push(chunk(undefined, USAGE))).toBe('');
     expect(out.end()).toBe('data: [DONE]\n\n');
+  });
+
+  it('sends an OpenAI chunk as its own bytes less the trailing null usage to a client that did not ask', () => {
+    const out = openAiChatProtocol.createStream({ model: 'm', messages: [], stream: true }, { body: {} });
+    // Escapes as the upstream wrote them: serialising the parsed chunk again would write "café".
+    const data =
+      '{"id":"c","choices":[{"index":0,"delta":{"content":"caf\\u00e9"},"finish_reason":null}],"usage":null}';
+    const received = JSON.parse(data) as ChatCompletionChunk;
+    rememberUpstreamData(received, data);
+    expect(out.push(received)).toBe(
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":"caf\\u00e9"},"finish_reason":null}]}\n\n',
+    );
+  });
+
+  it('serialises a chunk again when its usage is not the plain trailing null', () => {
+    const out = openAiChatProtocol.createStream({ model: 'm', messages: [], stream: true }, { body: {} });
+    // Usage inside the choice as well (Moonshot's way): only the top-level member goes.
+    const nested = '{"id":"c","choices":[{"index":0,"delta":{"content":"a"},"usage":{"x":1}}],"usage":null}';
+    const withNested = JSON.parse(nested) as ChatCompletionChunk;
+    rememberUpstreamData(withNested, nested);
+    expect(out.push(withNested)).toBe(
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":"a"},"usage":{"x":1}}]}\n\n',
+    );
+    const spaced = '{"id":"c","choices":[{"index":0,"delta":{"content":"caf\\u00e9"}}], "usage": null}';
+    const withSpace = JSON.parse(spaced) as ChatCompletionChunk;
+    rememberUpstreamData(withSpace, spaced);
+    expect(out.push(withSpace)).toBe(
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":"café"}}]}\n\n',
+    );
   });
 
   it('keeps the usage chunk for a client that asked, and reports a failure as an error event before [DONE]', () => {

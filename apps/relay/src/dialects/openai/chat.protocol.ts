@@ -42,6 +42,28 @@ function asReceived(chunk: ChatCompletionChunk, cost: CallCost | undefined): str
   return `data: ${withCost ?? data}\n\n`;
 }
 
+/** What OpenAI ends every chunk of a stream asked for usage with, until the usage chunk itself. */
+const NULL_USAGE_MEMBER = ',"usage":null}';
+
+/**
+ * A chunk without its `usage` member. The upstream's own bytes with their last member cut off when
+ * that member is a plain `"usage":null` and the only one named usage (no second serialisation, and the
+ * bytes stay the upstream's); serialised again otherwise.
+ */
+function withoutUsage(chunk: ChatCompletionChunk): string {
+  const data = chunk.usage === null ? upstreamDataOf(chunk) : undefined;
+  if (
+    data !== undefined &&
+    data.endsWith(NULL_USAGE_MEMBER) &&
+    data.indexOf('"usage":') === data.length - NULL_USAGE_MEMBER.length + 1 &&
+    !data.includes('\n') &&
+    !data.includes('\r')
+  )
+    return `data: ${data.slice(0, -NULL_USAGE_MEMBER.length)}}\n\n`;
+  const { usage: _usage, ...rest } = chunk;
+  return serializeSseJson(rest);
+}
+
 /**
  * The usage chunk is forced upstream (the relay bills from it); a client that did not ask for it gets
  * the stream it would get from OpenAI: no usage chunk, no usage field.
@@ -55,8 +77,7 @@ class OpenAiChatStreamOut implements ClientChatStream {
     if (this.includeUsage) return asReceived(chunk, cost);
     if (chunk.choices.length === 0) return '';
     if (!('usage' in chunk)) return asReceived(chunk, undefined);
-    const { usage: _usage, ...rest } = chunk;
-    return serializeSseJson(rest);
+    return withoutUsage(chunk);
   }
 
   end(): string {
