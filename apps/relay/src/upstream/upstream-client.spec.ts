@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FreeListPool } from '@tollgate/runtime';
 import type { UpstreamHttpRequest } from '../providers';
 import { CallAbortedError, CallAbortSource } from './call-abort';
 import { UpstreamClient, UpstreamConnectError } from './upstream-client';
@@ -150,6 +151,31 @@ describe('UpstreamClient', () => {
     expect(received).toEqual(
       [0, 1].map(() => ({ body, length: String(Buffer.byteLength(body)), chunked: undefined })),
     );
+  });
+
+  it("hands undici a short streamed call's body whole, and a long one to be let go once written", async () => {
+    upstream.answer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: [DONE]\n\n'),
+      );
+    });
+    const dispatch = jest.spyOn(FreeListPool.prototype, 'dispatch');
+    try {
+      for (const content of ['hi', 'a long prompt '.repeat(400)]) {
+        const body = JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content }] });
+        const answer = await client.send(
+          { ...aRequest(upstream.url, body), stream: true },
+          new CallAbortSource(),
+        );
+        for await (const _chunk of answer.body);
+      }
+      const bodies = dispatch.mock.calls.map(([options]) => options.body);
+      expect(typeof bodies[0]).toBe('string');
+      expect(bodies[1]).toEqual(expect.objectContaining({ [Symbol.iterator]: expect.any(Function) }));
+    } finally {
+      dispatch.mockRestore();
+    }
   });
 
   it('hands a streamed body out chunk by chunk, each before the upstream sent the next', async () => {

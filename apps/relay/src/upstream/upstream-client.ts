@@ -42,6 +42,14 @@ interface Destination {
 
 const MAX_REMEMBERED_URLS = 4096;
 
+/**
+ * A streamed call's body from this size on is handed to undici once (OneShotBody), so that it is not
+ * held for as long as the answer streams. A smaller one goes as a string, which undici writes at once
+ * where an iterator's body waits for its microtask and its `for await`: 10–30 µs of a stream's first
+ * token (bench/ANALYSIS.md, H55); held, it is a few KiB per stream at most.
+ */
+const ONE_SHOT_BODY_MIN_CHARS = 4096;
+
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
@@ -64,7 +72,9 @@ export class UpstreamClient {
     if (abort.aborted) return Promise.reject(new CallAbortedError());
     const { pool, path } = this.destinationOf(request.url);
     const oneShot =
-      request.stream && typeof request.body === 'string' ? new OneShotBody(request.body) : undefined;
+      request.stream && typeof request.body === 'string' && request.body.length >= ONE_SHOT_BODY_MIN_CHARS
+        ? new OneShotBody(request.body)
+        : undefined;
     const options: Dispatcher.DispatchOptions = {
       method: request.method,
       path,
@@ -118,8 +128,8 @@ export class UpstreamClient {
 /**
  * A request body handed out once: undici keeps a string or Buffer body in its request until the answer
  * ends, which for a stream held for minutes is the whole prompt per stream (bench/ANALYSIS.md, H30);
- * an iterator's body is let go as soon as it was written. Only streamed answers take it: it costs
- * undici's iterator writer (a few promises) per call.
+ * an iterator's body is let go as soon as it was written. Only streamed answers with a body of
+ * ONE_SHOT_BODY_MIN_CHARS or more take it: it costs undici's iterator writer (a few promises) per call.
  */
 class OneShotBody implements IterableIterator<Buffer> {
   private chunk: Buffer | undefined;
