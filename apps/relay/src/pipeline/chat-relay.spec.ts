@@ -91,7 +91,7 @@ function setup(balance: number, upstream: string | string[] | Error) {
     caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
     startedAt: 0,
   };
-  return { kv, events, release, dispatch, relay, context, tokens };
+  return { kv, events, release, dispatch, relay, context, tokens, metrics };
 }
 
 const request = (extra: Record<string, unknown> = {}) => ({
@@ -246,6 +246,23 @@ describe('ChatRelay', () => {
     expect(reply.written[1]).toContain('"content":" two"');
     expect(reply.written[1]).toContain('"content":" three"');
     expect(reply.written[2]).toMatch(/data: \[DONE\]\n\n$/);
+  });
+
+  it('observes the time to first token after the write that carried it, not on its way', async () => {
+    const { relay, context, metrics } = setup(1_000_000, sse([chunk('Hello'), chunk(' world')]));
+    const observed = jest.spyOn(metrics, 'firstToken');
+    const reply = new RecordingReply();
+    const observedAtWrite: number[] = [];
+    const write = reply.write.bind(reply);
+    reply.write = (text) => {
+      observedAtWrite.push(observed.mock.calls.length);
+      return write(text);
+    };
+    await relay.handle(context, openAiChatProtocol, request({ stream: true }), BODY_BYTES, reply);
+
+    expect(observedAtWrite[0]).toBe(0);
+    expect(observed).toHaveBeenCalledTimes(1);
+    expect(observed).toHaveBeenCalledWith('openai', 'gpt', 0);
   });
 
   it('charges a client that left mid-stream for the prompt and what was generated', async () => {
