@@ -14,6 +14,7 @@
 //   node bench/micro/ttft-streams.mjs --roots /tmp/a,/tmp/b [--rounds 6] [--seconds 8] [--relay]
 //                                     [--plain] [--strace] [--out FILE.json]
 //                                     [--hold 5000 --hold-rounds 3 [--hold-ramp-ms N] [--hold-ms 8000]]
+//                                     [--embedded] [--variants stream,stream-usage,plain,plain-gap [--gap-ms 15]]
 //
 // --plain also times non-streaming calls one after another (undici from this process, same client for
 // every target) over the same targets, for the added latency a stream's first token is compared with.
@@ -24,6 +25,10 @@
 // --hold N then holds N streams through each checkout's gateway, --hold-rounds times in alternating order
 // (holdWindow below; pass --service-env GATEWAY_BACKEND_CONNECTIONS=12000,RELAY_UPSTREAM_CONNECTIONS=12000
 // as the bench does; --rounds 0 skips the short streams).
+// --variants stream,plain-gap,… times other shapes of one call after another instead of the short streams
+// (VARIANTS below: plain calls read by the same Go client, pauses of --gap-ms after each call, the whole
+// stream in one upstream write, include_usage), each against direct and every checkout, alternating,
+// with CPU per call of every process: what a stream's first token pays that a plain call does not.
 // TTFT is the client's, from sending the request to the first read holding generated text; "added" is
 // a target's p50 minus the direct p50 of the same round.
 import { execFile, execFileSync, spawn } from 'node:child_process';
@@ -62,6 +67,8 @@ const { values: args } = parseArgs({
     'hold-rounds': { type: 'string', default: '1' },
     'hold-ramp-ms': { type: 'string' },
     embedded: { type: 'boolean', default: false },
+    variants: { type: 'string', default: '' },
+    'gap-ms': { type: 'string', default: '15' },
     out: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -208,10 +215,11 @@ async function startEmbeddedCheckout(root, index, upstreamUrl) {
 
 // ---- load
 
-function runGo(binary, url, headers, model, seconds) {
+function runGo(binary, url, headers, model, seconds, extra = []) {
   const out = execFileSync(
     binary,
     [
+      ...extra,
       '--url',
       `${url}/v1/chat/completions`,
       '--headers',
@@ -405,6 +413,40 @@ async function setUpstreamOptions(url, options) {
 
 const fmt = (x, digits = 1) => (x === undefined || x === null ? '?' : x.toFixed(digits));
 
+// ---- --variants: shapes of one call after another, timed to the first read holding generated text
+
+/**
+ * `plain` is a non-streaming call read by the same client (its first content is its whole answer);
+ * `-gap` pauses --gap-ms after each call (by default a short stream's lifetime, so that a plain call
+ * meets processes as idle as a stream's first token does); `-burst` has the upstream send the whole
+ * stream in one write (no pauses inside it); `-usage` asks for stream_options.include_usage.
+ */
+const VARIANTS = {
+  stream: {},
+  'stream-usage': { usage: true },
+  'stream-gap': { gap: true },
+  'stream-burst': { upstream: { chunkMs: 0 } },
+  'stream-burst-gap': { upstream: { chunkMs: 0 }, gap: true },
+  plain: { plain: true },
+  'plain-gap': { plain: true, gap: true },
+};
+
+function variantArgs(variant, model) {
+  const out = [];
+  if (variant.gap) out.push('--gap-ms', args['gap-ms']);
+  if (variant.plain || variant.usage) {
+    const body = {
+      model,
+      messages: [{ role: 'user', content: 'Stream a story to the benchmark.' }],
+      stream: !variant.plain,
+      ...(variant.usage ? { stream_options: { include_usage: true } } : {}),
+    };
+    out.push('--body', JSON.stringify(body));
+  }
+  if (variant.plain) out.push('--done', '"finish_reason"');
+  return out;
+}
+
 // ---- the run
 
 async function main() {
@@ -442,7 +484,8 @@ async function main() {
   if (args.profile)
     for (const [i] of checkouts.entries()) writeFileSync(join(workDir, `profiles-${i}`, 'start'), '');
   const rounds = [];
-  for (let round = 0; round < Number(args.rounds); round++) {
+  // With --variants, --rounds counts their rounds instead.
+  for (let round = 0; round < (args.variants === '' ? Number(args.rounds) : 0); round++) {
     const direct = runGo(binary, upstreamUrl, directHeaders, directModel, seconds);
     const entry = {
       round,
@@ -494,6 +537,69 @@ async function main() {
       }
     }
     rounds.push(entry);
+  }
+
+  // --variants: the same sequential calls in several shapes, each against direct and every checkout
+  // (alternating), to tell what a stream pays before its first token that a plain call does not.
+  const variantRounds = [];
+  const variantNames = args.variants.split(',').filter((v) => v !== '');
+  for (const name of variantNames) if (!(name in VARIANTS)) throw new Error(`unknown variant ${name}`);
+  for (let round = 0; round < (variantNames.length > 0 ? Number(args.rounds) : 0); round++) {
+    for (const name of variantNames) {
+      const variant = VARIANTS[name];
+      await setUpstreamOptions(upstreamUrl, {
+        chunks: Number(args.chunks),
+        chunkMs: Number(args['chunk-ms']),
+        ...variant.upstream,
+      });
+      const extra = (model) => variantArgs(variant, model);
+      const direct = runGo(binary, upstreamUrl, directHeaders, directModel, seconds, extra(directModel));
+      const entry = {
+        round,
+        variant: name,
+        direct: { calls: direct.streams, p50: direct.ttftP50, p99: direct.ttftP99 },
+      };
+      const order = (round + variantNames.indexOf(name)) % 2 === 0 ? checkouts : [...checkouts].reverse();
+      for (const c of order) {
+        const from = Date.now();
+        const r = await window(c, c.pids, async () =>
+          runGo(binary, c.gatewayUrl, c.headers, c.customer.model, seconds, extra(c.customer.model)),
+        );
+        const to = Date.now();
+        const cpu = Object.fromEntries(Object.entries(r.cpuMs).map(([n, ms]) => [n, ms / r.streams]));
+        entry[c.label] = {
+          from,
+          to,
+          calls: r.streams,
+          failed: r.failed,
+          p50: r.ttftP50,
+          p99: r.ttftP99,
+          added: r.ttftP50 - direct.ttftP50,
+          cpu,
+        };
+        log(
+          `round ${round + 1} ${name} ${c.label}: ${r.streams} calls (${r.failed} failed), first content p50 ${r.ttftP50.toFixed(3)} ms ` +
+            `(direct ${direct.ttftP50.toFixed(3)}, added ${(r.ttftP50 - direct.ttftP50).toFixed(3)}), p99 ${r.ttftP99.toFixed(3)}; CPU ms/call ` +
+            Object.entries(cpu)
+              .map(([n, ms]) => `${n} ${ms.toFixed(2)}`)
+              .join(', '),
+        );
+      }
+      variantRounds.push(entry);
+    }
+  }
+  await setUpstreamOptions(upstreamUrl, { chunks: Number(args.chunks), chunkMs: Number(args['chunk-ms']) });
+  for (const name of variantNames) {
+    const of = variantRounds.filter((e) => e.variant === name);
+    for (const c of checkouts) {
+      const cpuNames = Object.keys(of[0][c.label].cpu);
+      console.log(
+        `${name} ${c.label}: added p50 ${median(of.map((e) => e[c.label].added)).toFixed(3)} ms (direct ${median(of.map((e) => e.direct.p50)).toFixed(3)}), ` +
+          `p99 ${median(of.map((e) => e[c.label].p99)).toFixed(3)} ms, CPU ms/call ` +
+          cpuNames.map((n) => `${n} ${median(of.map((e) => e[c.label].cpu[n])).toFixed(3)}`).join(', ') +
+          `, ${median(of.map((e) => e[c.label].calls))} calls/window (medians of ${of.length} rounds)`,
+      );
+    }
   }
 
   const holds = [];
@@ -579,7 +685,7 @@ async function main() {
     writeFileSync(
       args.out,
       JSON.stringify(
-        { runId, at: new Date().toISOString(), roots, rounds, summary, holds, straces },
+        { runId, at: new Date().toISOString(), roots, rounds, variantRounds, summary, holds, straces },
         null,
         2,
       ),

@@ -2,7 +2,7 @@
 // same JSON line): one goroutine per stream holds 10,000 streams where the Node client could not.
 //
 //	--mode hold   open --concurrency streams (spread over --ramp-ms), each read to its end
-//	--mode ttft   one stream after another for --duration-s seconds
+//	--mode ttft   one stream after another for --duration-s seconds (--gap-ms apart)
 //
 // A stall is a gap over --stall-ms between two reads of a stream's body. failures counts each
 // failed stream by reason; peakOpen is the most streams open (headers received, body not ended) at once.
@@ -60,6 +60,7 @@ var (
 	conc      = flag.Int("concurrency", 1, "streams held at once (hold)")
 	rampMs    = flag.Int("ramp-ms", 1000, "spread the opening over this many ms (hold)")
 	durationS = flag.Float64("duration-s", 10, "seconds of sequential streams (ttft)")
+	gapMs     = flag.Float64("gap-ms", 0, "pause after each stream before the next (ttft)")
 	stallMs   = flag.Float64("stall-ms", 1000, "a gap over this between chunks is a stall")
 	timeoutMs = flag.Int("timeout-ms", 120000, "a stream's deadline")
 	bodyFlag  = flag.String("body", "", "request body replacing the OpenAI one")
@@ -198,8 +199,12 @@ func hold(concurrency int, ramp time.Duration) []result {
 func sequential(duration time.Duration) []result {
 	var results []result
 	end := time.Now().Add(duration)
+	gap := time.Duration(*gapMs * float64(time.Millisecond))
 	for time.Now().Before(end) {
 		results = append(results, oneStream())
+		if gap > 0 {
+			time.Sleep(gap)
+		}
 	}
 	return results
 }
