@@ -215,8 +215,8 @@ describe('BridgedEventBus', () => {
       },
       handler: async (batch) => {
         for (const record of batch) {
-          record.value.tokens += 1;
-          seen.auth.push(record.value);
+          record.value!.tokens += 1;
+          seen.auth.push(record.value!);
         }
       },
     });
@@ -224,7 +224,7 @@ describe('BridgedEventBus', () => {
       groupId: 'billing',
       topics: ['usage'],
       decode: (value) => (inputs.push(value), copy(value)),
-      handler: async (batch) => void seen.billing.push(...batch.map((record) => record.value)),
+      handler: async (batch) => void seen.billing.push(...batch.map((record) => record.value!)),
     });
     // A group without a decoder gets a value of its own, which it may change.
     await bus.subscribe<Usage>({
@@ -232,8 +232,8 @@ describe('BridgedEventBus', () => {
       topics: ['usage'],
       handler: async (batch) => {
         for (const record of batch) {
-          record.value.price.input = 'changed';
-          seen.admin.push(record.value);
+          record.value!.price.input = 'changed';
+          seen.admin.push(record.value!);
         }
       },
     });
