@@ -33,6 +33,9 @@ export class UsageRecordedConsumer {
     // and admin's consumers) makes batches larger and each event's share of all that smaller. Balances
     // trail by at most that, well inside relay's hold (RELAY_QUOTA_HOLD_MS, 60 s).
     batching: { minBytes: 1024 * 1024, maxWaitMs: 250 },
+    // Its committed position is the lag operators and the bench read for settlement (target < 1 s):
+    // a commit per batch window at most, not per second, about three OffsetCommits a second more.
+    commitIntervalMs: 250,
     isTransient: () => true,
   })
   async settle(batch: DecodedEvent<SettledUsage>[]): Promise<void> {

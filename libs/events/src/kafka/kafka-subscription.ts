@@ -64,7 +64,7 @@ export class KafkaSubscription implements Subscription {
       ? paceIdleFetches(options.groupId, { idleWaitMs: idleFetchWaitMs(deps.tuning) })
       : () => undefined;
     this.commits = new OffsetCommits({
-      intervalMs: deps.tuning.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS,
+      intervalMs: options.commitIntervalMs ?? deps.tuning.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS,
       commit: (offsets) => this.consumer.commitOffsets(offsets),
       onDeferredError: (error) =>
         // A rebalance got there first: the partitions' owners read those records again.

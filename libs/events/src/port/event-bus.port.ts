@@ -69,6 +69,12 @@ export interface SubscribeOptions<T = unknown> {
    * first of them has waited that long. Without it the in-process bus delivers at once.
    */
   batching?: BatchingOptions;
+  /**
+   * Least time between two offset commits under load, for a consumer whose lag operators read closely
+   * (billing's usage settlement). Kafka only (the in-process bus records each batch's offsets itself);
+   * default the consumer's tuning (`KafkaConsumerTuning.commitIntervalMs`, one second).
+   */
+  commitIntervalMs?: number;
 }
 
 export interface BatchingOptions {

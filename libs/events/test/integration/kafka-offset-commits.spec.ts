@@ -60,4 +60,37 @@ describe('KafkaEventBus: offset commits under load', () => {
     await subscription.stop();
     expect(await committed()).toBe(3);
   });
+
+  it("commits at a subscription's own interval when it sets one, whatever the consumer's default", async () => {
+    bus = new KafkaEventBus({
+      brokers: (brokers ?? '').split(','),
+      clientId: unique('offset-commits'),
+      logger: silentEventBusLogger,
+      lingerMs: 1,
+      retry: { initialRetryTime: 100, retries: 5 },
+      consumer: { heartbeatInterval: 1000, commitIntervalMs: 10 * 60_000 },
+    });
+    const topic = unique('offset-commits');
+    const groupId = unique('g');
+    await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+    const handled: EventRecord[] = [];
+    await bus.subscribe({
+      groupId,
+      topics: [topic],
+      commitIntervalMs: 0,
+      handler: async (batch) => void handled.push(...batch),
+    });
+    for (const n of [1, 2, 3]) {
+      await bus.publish([{ topic, key: 'k', value: { n } }]);
+      await waitFor(() => handled.length >= n, `event ${n} handled`);
+    }
+    // With the consumer's ten minutes, only the first batch would be committed before a stop.
+    let offset = -1;
+    const deadline = Date.now() + 15_000;
+    while (offset < 3 && Date.now() < deadline) {
+      offset = Number((await bus.consumerLag(groupId, topic))[0].committedOffset ?? -1);
+      if (offset < 3) await pause(50);
+    }
+    expect(offset).toBe(3);
+  });
 });

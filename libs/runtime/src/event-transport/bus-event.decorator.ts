@@ -25,6 +25,8 @@ export interface BusEventOptions<T> {
    */
   schema: ZodType<T, ZodTypeDef, unknown>;
   batching?: BatchingOptions;
+  /** Least time between offset commits under load (SubscribeOptions.commitIntervalMs). */
+  commitIntervalMs?: number;
   /**
    * More failures to retry for as long as the consumer runs instead of dead-lettering, besides the
    * infrastructure being away, which every consumer waits out (SubscribeOptions.isTransient).

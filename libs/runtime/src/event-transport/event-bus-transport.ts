@@ -115,6 +115,7 @@ export class EventBusTransport extends Server implements CustomTransportStrategy
       topics: [topic],
       decode: decodeWithSchema(options.schema),
       ...(options.batching ? { batching: options.batching } : {}),
+      ...(options.commitIntervalMs !== undefined ? { commitIntervalMs: options.commitIntervalMs } : {}),
       isTransient: failureRule(options.isTransient),
       handler: async (batch) => {
         // decode ran on every value, null included, so each value is what the schema says.
