@@ -19,6 +19,18 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** A bus whose consumers commit at most every ten minutes unless a subscription says otherwise. */
+function busCommittingEveryTenMinutes(): KafkaEventBus {
+  return new KafkaEventBus({
+    brokers: (brokers ?? '').split(','),
+    clientId: unique('offset-commits'),
+    logger: silentEventBusLogger,
+    lingerMs: 1,
+    retry: { initialRetryTime: 100, retries: 5 },
+    consumer: { heartbeatInterval: 1000, commitIntervalMs: 10 * 60_000 },
+  });
+}
+
 describe('KafkaEventBus: offset commits under load', () => {
   jest.setTimeout(60_000);
   let bus: KafkaEventBus;
@@ -27,15 +39,8 @@ describe('KafkaEventBus: offset commits under load', () => {
   });
 
   it('commits a lone batch at once, lets the batches after it share a later commit, and commits them on stop', async () => {
-    bus = new KafkaEventBus({
-      brokers: (brokers ?? '').split(','),
-      clientId: unique('offset-commits'),
-      logger: silentEventBusLogger,
-      lingerMs: 1,
-      retry: { initialRetryTime: 100, retries: 5 },
-      // Longer than the test: the batches after the first can only be committed by the stop.
-      consumer: { heartbeatInterval: 1000, commitIntervalMs: 10 * 60_000 },
-    });
+    // Longer than the test: the batches after the first can only be committed by the stop.
+    bus = busCommittingEveryTenMinutes();
     const topic = unique('offset-commits');
     const groupId = unique('g');
     await bus.ensureTopics([{ name: topic, partitions: 1 }]);
@@ -62,14 +67,7 @@ describe('KafkaEventBus: offset commits under load', () => {
   });
 
   it("commits at a subscription's own interval when it sets one, whatever the consumer's default", async () => {
-    bus = new KafkaEventBus({
-      brokers: (brokers ?? '').split(','),
-      clientId: unique('offset-commits'),
-      logger: silentEventBusLogger,
-      lingerMs: 1,
-      retry: { initialRetryTime: 100, retries: 5 },
-      consumer: { heartbeatInterval: 1000, commitIntervalMs: 10 * 60_000 },
-    });
+    bus = busCommittingEveryTenMinutes();
     const topic = unique('offset-commits');
     const groupId = unique('g');
     await bus.ensureTopics([{ name: topic, partitions: 1 }]);
