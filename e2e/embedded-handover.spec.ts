@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import {
+  chunkedBody,
   eventually,
   freePort,
+  headersToCompare,
   seedModelThroughAdmin,
   startFakeUpstream,
   type AdminCall,
@@ -23,7 +25,7 @@ const BODY_LIMIT = 65_536;
 /** A key that may be used from this address only: the address the gateway resolves from X-Forwarded-For. */
 const PINNED_IP = '203.0.113.7';
 /** Headers whose values differ from one answer to the next whoever serves it. */
-const VARYING = new Set(['date', 'content-length']);
+const VARYING = ['date', 'content-length'];
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -119,27 +121,6 @@ async function startPlatform(upstream: FakeUpstream, env: Record<string, string>
   return { run, base, key, pinnedKey };
 }
 
-/** Every header but those that differ per answer, lower-case, sorted. */
-function comparable(headers: Headers): [string, string][] {
-  return Object.entries(headers)
-    .filter(([name]) => !VARYING.has(name))
-    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value ?? '']).map((v) => [name, v]))
-    .sort() as [string, string][];
-}
-
-function chunkedBody(totalBytes: number): Readable {
-  const chunk = Buffer.alloc(4096, ' ');
-  let left = totalBytes;
-  return new Readable({
-    read() {
-      if (left <= 0) return this.push(null);
-      const piece = chunk.subarray(0, Math.min(left, chunk.length));
-      left -= piece.length;
-      this.push(piece);
-    },
-  });
-}
-
 /**
  * Embedded mode hands relay its /v1 calls in-process (the gateway gives relay's server the client's own
  * request and response) instead of forwarding them over a second HTTP exchange. What a client sees must
@@ -219,7 +200,9 @@ describe('embedded mode: /v1 calls handed to relay in-process', () => {
 
         expect(handed.status).toBe(200);
         expect(forwarded.status).toBe(200);
-        expect(comparable(handed.headers)).toEqual(comparable(forwarded.headers));
+        expect(headersToCompare(handed.headers, VARYING)).toEqual(
+          headersToCompare(forwarded.headers, VARYING),
+        );
         expect(handed.headers['x-request-id']).toBe(headers['x-request-id']);
         if (origin) expect(handed.headers['access-control-allow-origin']).toBe(ORIGIN);
         if (stream) {
@@ -248,7 +231,7 @@ describe('embedded mode: /v1 calls handed to relay in-process', () => {
       expect(handed.status).toBe(413);
       expect(handed.text).toBe(forwarded.text);
       expect(handed.text).toContain(`larger than ${BODY_LIMIT} bytes`);
-      expect(comparable(handed.headers)).toEqual(comparable(forwarded.headers));
+      expect(headersToCompare(handed.headers, VARYING)).toEqual(headersToCompare(forwarded.headers, VARYING));
     }
   });
 
@@ -260,7 +243,7 @@ describe('embedded mode: /v1 calls handed to relay in-process', () => {
 
     expect(handed.status).toBe(400);
     expect(handed.text).toBe(forwarded.text);
-    expect(comparable(handed.headers)).toEqual(comparable(forwarded.headers));
+    expect(headersToCompare(handed.headers, VARYING)).toEqual(headersToCompare(forwarded.headers, VARYING));
     expect(handed.headers.connection).toBe('keep-alive');
   });
 
@@ -279,7 +262,7 @@ describe('embedded mode: /v1 calls handed to relay in-process', () => {
       expect(handed.status).toBeGreaterThanOrEqual(400);
       expect(handed.status).toBe(forwarded.status);
       expect(handed.text).toBe(forwarded.text);
-      expect(comparable(handed.headers)).toEqual(comparable(forwarded.headers));
+      expect(headersToCompare(handed.headers, VARYING)).toEqual(headersToCompare(forwarded.headers, VARYING));
     }
   });
 

@@ -6,3 +6,4 @@ export * from './fake-payments';
 export * from './fake-oauth';
 export * from './operator-env';
 export * from './seeding';
+export * from './http-comparison';

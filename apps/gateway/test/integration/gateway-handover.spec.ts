@@ -1,15 +1,10 @@
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http';
-import { Readable } from 'node:stream';
+import { Agent as HttpAgent, request as httpRequest, type ServerResponse } from 'node:http';
 import { Agent, request, type Dispatcher } from 'undici';
 import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
 import type { Env, RunningService } from '@tollgate/runtime';
+import { chunkedBody, headersToCompare } from '@tollgate/testing';
 import { startGateway } from '../../src';
-import { RecordingBackend } from './recording-backend';
+import { RecordingBackend, readFirstChunkThenHangUp } from './recording-backend';
 
 const SECRET = 'gateway-handover-secret-0123456789abcdef';
 const BODY_LIMIT = 4096;
@@ -55,27 +50,6 @@ async function call(target: RunningService, path: string, options: CallOptions =
   const response = await request(`${target.url}${path}`, { dispatcher: client, ...options });
   const text = await response.body.text();
   return { status: response.statusCode, headers: response.headers, text };
-}
-
-/** The answer's headers as a client compares them: every one but the date, lower-case, sorted. */
-function comparable(headers: Record<string, string | string[] | undefined>): [string, string][] {
-  return Object.entries(headers)
-    .filter(([name]) => name !== 'date')
-    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value ?? '']).map((v) => [name, v]))
-    .sort() as [string, string][];
-}
-
-function chunkedBody(totalBytes: number): Readable {
-  const chunk = Buffer.alloc(1024, 'a');
-  let left = totalBytes;
-  return new Readable({
-    read() {
-      if (left <= 0) return this.push(null);
-      const piece = chunk.subarray(0, Math.min(left, chunk.length));
-      left -= piece.length;
-      this.push(piece);
-    },
-  });
 }
 
 beforeAll(async () => {
@@ -167,7 +141,7 @@ describe('a gateway with relay in its process', () => {
 
       expect(handed.status).toBe(201);
       expect(handed.text).toBe(forwarded.text);
-      expect(comparable(handed.headers)).toEqual(comparable(forwarded.headers));
+      expect(headersToCompare(handed.headers)).toEqual(headersToCompare(forwarded.headers));
       if (origin) expect(handed.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
     }
     expect(handedOver).toBe(2);
@@ -187,7 +161,7 @@ describe('a gateway with relay in its process', () => {
     expect(handed.status).toBe(413);
     expect(handed.text).toBe(forwarded.text);
     expect(JSON.parse(handed.text)).toMatchObject({ type: 'error', error: { type: expect.any(String) } });
-    expect(comparable(handed.headers)).toEqual(comparable(forwarded.headers));
+    expect(headersToCompare(handed.headers)).toEqual(headersToCompare(forwarded.headers));
     expect(handed.headers.connection).toBe('close');
     expect(handedOver).toBe(0);
     expect(backends.relay.received).toHaveLength(0);
@@ -198,7 +172,7 @@ describe('a gateway with relay in its process', () => {
       call(target, '/v1/chat/completions', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-request-id': 'client-req-0103' },
-        body: chunkedBody(bytes),
+        body: chunkedBody(bytes, 'a'),
       });
 
     const under = await ask(handing, BODY_LIMIT - 10);
@@ -210,7 +184,7 @@ describe('a gateway with relay in its process', () => {
     const handed = await ask(handing, BODY_LIMIT * 4);
     expect(handed.status).toBe(413);
     expect(handed.text).toBe(forwarded.text);
-    expect(comparable(handed.headers)).toEqual(comparable(forwarded.headers));
+    expect(headersToCompare(handed.headers)).toEqual(headersToCompare(forwarded.headers));
     expect(handedOver).toBe(0);
   });
 
@@ -243,18 +217,7 @@ describe('a gateway with relay in its process', () => {
       });
     });
 
-    await new Promise<void>((resolve, reject) => {
-      const req = httpRequest(`${handing.url}/v1/endless-probe`, { agent: false }, (res: IncomingMessage) => {
-        res.once('data', () => {
-          req.destroy();
-          resolve();
-        });
-      });
-      req.on('error', (error) => {
-        if (!req.destroyed) reject(error);
-      });
-      req.end();
-    });
+    await readFirstChunkThenHangUp(`${handing.url}/v1/endless-probe`);
 
     expect(await relayClosed).toBe(false);
     expect(handedOver).toBe(1);

@@ -15,7 +15,7 @@ import { verifyInternalToken } from '@tollgate/platform';
 import { jwtVerify } from 'jose';
 import type { Env, RunningService } from '@tollgate/runtime';
 import { startGateway } from '../../src';
-import { RecordingBackend, deadUrl } from './recording-backend';
+import { RecordingBackend, deadUrl, readFirstChunkThenHangUp } from './recording-backend';
 
 const SECRET = 'gateway-integration-secret-0123456789abcdef';
 // Above Fastify's own 1 MiB default, so the test shows that limit is not the one applied.
@@ -372,18 +372,7 @@ describe('streaming', () => {
       });
     });
 
-    await new Promise<void>((resolve, reject) => {
-      const req = httpRequest(`${gateway.url}/v1/endless-probe`, { agent: false }, (res: IncomingMessage) => {
-        res.once('data', () => {
-          req.destroy();
-          resolve();
-        });
-      });
-      req.on('error', (error) => {
-        if (!req.destroyed) reject(error);
-      });
-      req.end();
-    });
+    await readFirstChunkThenHangUp(`${gateway.url}/v1/endless-probe`);
 
     await backendClosed;
     expect(backendFinished).toBe(false);

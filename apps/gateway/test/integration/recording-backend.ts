@@ -1,5 +1,6 @@
 import {
   createServer,
+  request as httpRequest,
   type IncomingHttpHeaders,
   type IncomingMessage,
   type Server,
@@ -102,4 +103,20 @@ export async function deadUrl(): Promise<string> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/** GETs `url`, and hangs up as soon as the first bytes of the answer's body arrive. */
+export function readFirstChunkThenHangUp(url: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const req = httpRequest(url, { agent: false }, (res: IncomingMessage) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    req.on('error', (error) => {
+      if (!req.destroyed) reject(error);
+    });
+    req.end();
+  });
 }
