@@ -2,7 +2,6 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import {
   BACKEND_SERVICES,
@@ -14,6 +13,7 @@ import {
 import { verifyInternalToken } from '@tollgate/platform';
 import { jwtVerify } from 'jose';
 import type { Env, RunningService } from '@tollgate/runtime';
+import { chunkedBody } from '@tollgate/testing';
 import { startGateway } from '../../src';
 import { RecordingBackend, deadUrl, readFirstChunkThenHangUp } from './recording-backend';
 
@@ -96,19 +96,6 @@ async function waitUntil(condition: () => boolean): Promise<void> {
     if (waited > 2000) throw new Error('condition not met within 2 s');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-function chunkedBody(totalBytes: number): Readable {
-  const chunk = Buffer.alloc(16 * 1024, 'a');
-  let left = totalBytes;
-  return new Readable({
-    read() {
-      if (left <= 0) return this.push(null);
-      const piece = chunk.subarray(0, Math.min(left, chunk.length));
-      left -= piece.length;
-      this.push(piece);
-    },
-  });
 }
 
 beforeAll(async () => {
@@ -537,7 +524,7 @@ describe('refusals', () => {
     const response = await call(gateway, '/v1/chat/completions', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: chunkedBody(BODY_LIMIT + 64 * 1024),
+      body: chunkedBody(BODY_LIMIT + 64 * 1024, 'a'),
     });
 
     expect(response.status).toBe(413);
@@ -551,7 +538,7 @@ describe('refusals', () => {
     const response = await call(gateway, '/v1/embeddings', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: chunkedBody(BODY_LIMIT - 100),
+      body: chunkedBody(BODY_LIMIT - 100, 'a'),
     });
 
     expect(response.status).toBe(200);

@@ -30,9 +30,10 @@ describe('a PGlite on the same thread, reached without its socket', () => {
     root = await mkdtemp(join(tmpdir(), 'tollgate-pglite-in-thread-'));
   });
 
+  // PGlite data directories are thousands of files: on a busy machine their removal outlasts Jest's 5 s.
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('is what openDatabase connects to: a transaction commits, one failing midway rolls back', async () => {
     const result = await scenario<{

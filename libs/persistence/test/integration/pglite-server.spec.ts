@@ -34,9 +34,10 @@ describe('startPgliteServer', () => {
     root = await mkdtemp(join(tmpdir(), 'tollgate-pglite-server-'));
   });
 
+  // PGlite data directories are thousands of files: on a busy machine their removal outlasts Jest's 5 s.
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('serves PGlite on a loopback port, creating missing parent folders, and keeps data across restarts', async () => {
     const dataDir = join(root, 'data', 'pg', 'billing');
@@ -69,9 +70,10 @@ describe('startPgliteServers', () => {
     root = await mkdtemp(join(tmpdir(), 'tollgate-pglite-servers-'));
   });
 
+  // PGlite data directories are thousands of files: on a busy machine their removal outlasts Jest's 5 s.
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('serves each data directory as its own database on its own port, and keeps each one across restarts', async () => {
     const result = await inChild<{
