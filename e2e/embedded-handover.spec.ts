@@ -128,7 +128,6 @@ async function startPlatform(upstream: FakeUpstream, env: Record<string, string>
  * same calls, refusals and client addresses alike.
  */
 describe('embedded mode: /v1 calls handed to relay in-process', () => {
-  const client = new Agent({ keepAliveTimeout: 2000 });
   let upstream: FakeUpstream;
   let handing: Platform;
   let forwarding: Platform;
@@ -143,7 +142,6 @@ describe('embedded mode: /v1 calls handed to relay in-process', () => {
 
   afterAll(async () => {
     await killEmbeddedRuns([handing?.run, forwarding?.run].filter((r): r is EmbeddedRun => r !== undefined));
-    await client.close();
     await upstream?.close();
   });
 
@@ -157,6 +155,9 @@ describe('embedded mode: /v1 calls handed to relay in-process', () => {
       key?: string;
     },
   ) {
+    // A connection of its own per call: a refusal (the 413s) closes the client's connection, and a call
+    // that raced that close on a shared one would fail for the test's sake, not the platform's.
+    const client = new Agent({ keepAliveTimeout: 2000 });
     const response = await request(`${platform.base}${path}`, {
       dispatcher: client,
       method: init.method ?? 'POST',
@@ -167,11 +168,13 @@ describe('embedded mode: /v1 calls handed to relay in-process', () => {
       },
       ...(init.body === undefined ? {} : { body: init.body }),
     });
-    return {
+    const answer = {
       status: response.statusCode,
       headers: response.headers as Headers,
       text: await response.body.text(),
     };
+    await client.close();
+    return answer;
   }
 
   /** The same call to both platforms, one after the other. */
