@@ -1,10 +1,15 @@
 import { Agent as HttpAgent, request as httpRequest, type ServerResponse } from 'node:http';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
 import type { Env, RunningService } from '@tollgate/runtime';
 import { chunkedBody, headersToCompare } from '@tollgate/testing';
 import { startGateway } from '../../src';
-import { RecordingBackend, readFirstChunkThenHangUp } from './recording-backend';
+import {
+  RecordingBackend,
+  readFirstChunkThenHangUp,
+  callGateway,
+  type CallOptions,
+} from './recording-backend';
 
 const SECRET = 'gateway-handover-secret-0123456789abcdef';
 const BODY_LIMIT = 4096;
@@ -42,15 +47,8 @@ function gatewayEnv(): Env {
   return env;
 }
 
-type CallOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
-  method?: Dispatcher.HttpMethod;
-};
-
-async function call(target: RunningService, path: string, options: CallOptions = {}) {
-  const response = await request(`${target.url}${path}`, { dispatcher: client, ...options });
-  const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, text };
-}
+const call = (target: RunningService, path: string, options: CallOptions = {}) =>
+  callGateway(client, target, path, options);
 
 beforeAll(async () => {
   for (const service of BACKEND_SERVICES) backends[service] = await RecordingBackend.start(service);

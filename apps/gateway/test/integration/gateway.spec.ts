@@ -15,7 +15,13 @@ import { jwtVerify } from 'jose';
 import type { Env, RunningService } from '@tollgate/runtime';
 import { chunkedBody } from '@tollgate/testing';
 import { startGateway } from '../../src';
-import { RecordingBackend, deadUrl, readFirstChunkThenHangUp } from './recording-backend';
+import {
+  RecordingBackend,
+  deadUrl,
+  readFirstChunkThenHangUp,
+  callGateway,
+  type CallOptions,
+} from './recording-backend';
 
 const SECRET = 'gateway-integration-secret-0123456789abcdef';
 // Above Fastify's own 1 MiB default, so the test shows that limit is not the one applied.
@@ -55,20 +61,8 @@ function gatewayEnv(urls: Record<BackendService, string>, extra: Record<string, 
   return env;
 }
 
-type CallOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
-  method?: Dispatcher.HttpMethod;
-};
-
-async function call(target: RunningService, path: string, options: CallOptions = {}) {
-  const response = await request(`${target.url}${path}`, { dispatcher: client, ...options });
-  const text = await response.body.text();
-  return {
-    status: response.statusCode,
-    headers: response.headers,
-    text,
-    json: () => JSON.parse(text) as unknown,
-  };
-}
+const call = (target: RunningService, path: string, options: CallOptions = {}) =>
+  callGateway(client, target, path, options);
 
 function receivedBy(service: BackendService) {
   return backends[service].received;

@@ -7,7 +7,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { handedOverClientOf, type HandedOverClient } from '@tollgate/runtime';
+import { request, type Dispatcher } from 'undici';
+import { handedOverClientOf, type HandedOverClient, type RunningService } from '@tollgate/runtime';
 
 export interface ReceivedRequest {
   method: string;
@@ -119,4 +120,25 @@ export function readFirstChunkThenHangUp(url: string): Promise<void> {
     });
     req.end();
   });
+}
+
+export type CallOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
+  method?: Dispatcher.HttpMethod;
+};
+
+/** Calls `path` on a gateway through `dispatcher` and reads the whole answer. */
+export async function callGateway(
+  dispatcher: Dispatcher,
+  target: RunningService,
+  path: string,
+  options: CallOptions = {},
+) {
+  const response = await request(`${target.url}${path}`, { dispatcher, ...options });
+  const text = await response.body.text();
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    text,
+    json: () => JSON.parse(text) as unknown,
+  };
 }
