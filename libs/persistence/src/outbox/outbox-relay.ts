@@ -9,26 +9,28 @@ type PendingRow = OutboxRow & { id: string };
 type BatchRow = { behind: boolean } & ({ [K in keyof PendingRow]: null } | PendingRow);
 
 /**
- * One round trip for what was three statements (lock the batch, count the older rows another relay
- * holds, mark the batch published; bench/ANALYSIS.md, H39): locks the oldest unpublished rows that no
- * other relay holds (SKIP LOCKED), and unless an older unpublished row exists (held by another relay,
- * which must publish first), marks them published and returns them in id order. The marking commits
- * only once the bus has taken them. Always one row at least: `behind`, with nulls when nothing was
- * marked.
+ * One round trip for what was three statements (lock the batch, look for older rows another relay
+ * holds, mark the batch published; bench/ANALYSIS.md, H39). Locks the oldest unpublished rows that no
+ * other relay holds (SKIP LOCKED), finds the first unpublished row below the batch's newest that the
+ * batch lacks (the gap: held by another relay, which must publish it first), and marks published only
+ * the batch's rows below the gap, returned in id order. The gap can fall inside the batch, not just
+ * before it: two relays locking concurrently take interleaved rows (one 13, 17, 18, the other 14, 15,
+ * 16). The marking commits only once the bus has taken the rows. Always one row at least: `behind`
+ * (a gap exists), with nulls when nothing was marked.
  */
 const PUBLISH_BATCH = `
 with batch as (
   select id from outbox_messages where published_at is null order by id limit ? for update skip locked
-), behind as (
-  select exists (
-    select 1 from outbox_messages where published_at is null and id < (select min(id) from batch)
-  ) as behind
+), gap as (
+  select min(o.id) as id from outbox_messages o
+  where o.published_at is null and o.id < (select max(id) from batch)
+    and o.id not in (select id from batch)
 ), marked as (
   update outbox_messages o set published_at = now()
-  from batch where o.id = batch.id and not (select behind from behind)
+  from batch where o.id = batch.id and ((select id from gap) is null or batch.id < (select id from gap))
   returning o.id, o.topic, o.key, o.value, o.headers
 )
-select (select behind from behind) as behind, m.id, m.topic, m.key, m.value, m.headers
+select (select id from gap) is not null as behind, m.id, m.topic, m.key, m.value, m.headers
 from (select 1) as one left join marked m on true
 order by m.id`;
 
@@ -88,7 +90,8 @@ export interface OutboxRelayOptions {
   soleRelay?: boolean;
 }
 
-type BatchOutcome = { kind: 'published'; count: number } | { kind: 'behind-another-relay' };
+/** `behind`: another relay holds a row older than some of this batch, which stayed unpublished. */
+type BatchOutcome = { count: number; behind: boolean };
 
 const DEFAULTS = {
   batchSize: 100,
@@ -110,8 +113,8 @@ const DEFAULTS = {
  * delivery is at least once, never lossy, and consumers deduplicate by event id.
  *
  * Several relays may run on one database (replicas): SKIP LOCKED keeps them off each other's rows,
- * and a relay whose batch is not the oldest pending one backs off instead of publishing it, so
- * rows are published in id order. Id order is commit order for events written after locking the
+ * and a relay publishes only the rows of its batch below the oldest pending row another relay
+ * holds, then backs off, so rows are published in id order. Id order is commit order for events written after locking the
  * row they describe (the usual case); concurrent transactions on different entities may commit
  * out of id order, which is harmless since order matters per key.
  *
@@ -238,8 +241,8 @@ export class OutboxRelay {
     let published = 0;
     for (;;) {
       const outcome = await this.publishBatch();
-      if (outcome.kind === 'behind-another-relay') return { published, behindAnotherRelay: true };
       published += outcome.count;
+      if (outcome.behind) return { published, behindAnotherRelay: true };
       if (outcome.count < this.batchSize) return { published, behindAnotherRelay: false };
     }
   }
@@ -251,11 +254,11 @@ export class OutboxRelay {
   private async publishBatchAlone(): Promise<BatchOutcome> {
     const connection = this.em.fork().getConnection();
     const batch: PendingRow[] = await connection.execute(READ_BATCH, [this.batchSize], 'all');
-    if (batch.length === 0) return { kind: 'published', count: 0 };
+    if (batch.length === 0) return { count: 0, behind: false };
     await this.bus.publish(batch.map(toOutgoingEvent));
     // Ids are bigint text: the array literal needs no quoting.
     await connection.execute(MARK_PUBLISHED, [`{${batch.map(({ id }) => id).join(',')}}`], 'run');
-    return { kind: 'published', count: batch.length };
+    return { count: batch.length, behind: false };
   }
 
   private publishBatchLocked(): Promise<BatchOutcome> {
@@ -265,13 +268,13 @@ export class OutboxRelay {
       const rows: BatchRow[] = await em
         .getConnection()
         .execute(PUBLISH_BATCH, [this.batchSize], 'all', em.getTransactionContext());
-      if (rows[0]?.behind === true) return { kind: 'behind-another-relay' };
+      const behind = rows[0]?.behind === true;
       const batch = rows.filter((row): row is BatchRow & PendingRow => row.id !== null);
-      if (batch.length === 0) return { kind: 'published', count: 0 };
+      if (batch.length === 0) return { count: 0, behind };
       // Marked in the statement above, inside this transaction: if publishing fails, the rollback
       // unmarks them, and if the process dies first, they were never marked.
       await this.bus.publish(batch.map(toOutgoingEvent));
-      return { kind: 'published', count: batch.length };
+      return { count: batch.length, behind };
     });
   }
 

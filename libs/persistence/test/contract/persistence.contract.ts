@@ -23,6 +23,8 @@ const MIGRATIONS = [Migration20261122000000CreateOutboxMessages, Migration202611
 export interface PersistenceContractTarget {
   /** Admin URL of the server under test; throws with a clear message when not configured. */
   adminUrl: () => string;
+  /** Two connections can hold transactions at once (not PGlite's single session). */
+  concurrentSessions?: boolean;
 }
 
 function event(n: number, key = `user-${n % 3}`): OutgoingEvent {
@@ -295,6 +297,31 @@ export function describePersistenceContract(target: PersistenceContractTarget): 
 
       expect(eventIds(log)).toEqual(eventIds(events));
     });
+
+    if (target.concurrentSessions) {
+      it("publishes only the rows below one another relay holds, when the two relays' batches interleave", async () => {
+        // Two relays locking at the same moment take alternate rows: the one holding e1 and e3
+        // must not publish e3 before the other has published e2.
+        await commitEvents([event(1), event(2), event(3), event(4)]);
+        const bus = new RecordingEventBus();
+        const outbox = relay(bus, { batchSize: 3 });
+
+        const holder = await orm.em.getConnection().getKnex().transaction();
+        try {
+          // Only the second row: with OFFSET in the locking query itself, the skipped row is locked too.
+          await holder.raw(
+            'select id from outbox_messages where id = (select id from outbox_messages order by id offset 1 limit 1) for update',
+          );
+          expect(await outbox.flushNow()).toBe(1);
+        } finally {
+          await holder.rollback();
+        }
+        expect(eventIds(bus.published)).toEqual(['e1']);
+
+        expect(await outbox.flushNow()).toBe(3);
+        expect(eventIds(bus.published)).toEqual(['e1', 'e2', 'e3', 'e4']);
+      });
+    }
 
     describe('as the sole relay of its database (embedded mode)', () => {
       const sole = (bus: RecordingEventBus, options: Partial<OutboxRelayOptions> = {}) =>

@@ -11,5 +11,6 @@ describe('persistence on PostgreSQL', () => {
         'DATABASE_URL',
         'give the admin URL of a PostgreSQL 15 server (bash scripts/infra.sh up postgres; eval "$(bash scripts/infra.sh env)")',
       ),
+    concurrentSessions: true,
   });
 });
