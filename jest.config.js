@@ -82,6 +82,9 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/*/test/integration/**/*.spec.ts'],
+      // Hooks too: a real server's setup or cleanup outlasted Jest's 5 s on a loaded CI machine.
+      // Specs that need longer still set their own.
+      testTimeout: 30_000,
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
       setupFiles: ['<rootDir>/libs/testing/src/jest/pglite-per-worker.ts'],
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
