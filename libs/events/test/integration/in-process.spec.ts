@@ -45,6 +45,24 @@ describe('InProcessEventBus persistence', () => {
     return files[0];
   };
   const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean);
+  /** Subscribes a group (billing to usage unless told) and collects the records it is handed. */
+  const collect = async (
+    bus: InProcessEventBus,
+    {
+      groupId = 'billing',
+      topic = 'usage',
+      fromBeginning,
+    }: { groupId?: string; topic?: string; fromBeginning?: boolean } = {},
+  ) => {
+    const records: EventRecord[] = [];
+    const subscription = await bus.subscribe({
+      groupId,
+      topics: [topic],
+      fromBeginning,
+      handler: async (batch) => void records.push(...batch),
+    });
+    return { records, subscription };
+  };
   const partitionLines = (topic: string, partition: number) => segmentFiles(topic, partition).flatMap(lines);
 
   beforeEach(() => {
@@ -86,12 +104,7 @@ describe('InProcessEventBus persistence', () => {
 
     const second = open();
     expect(lines(partitionFile('balances', 0))).toHaveLength(2);
-    const seen: EventRecord[] = [];
-    await second.subscribe({
-      groupId: 'reader',
-      topics: ['balances'],
-      handler: async (batch) => void seen.push(...batch),
-    });
+    const { records: seen } = await collect(second, { groupId: 'reader', topic: 'balances' });
     await second.publish([{ topic: 'balances', key: 'user-1', value: 6 }]);
     await waitFor(() => seen.length === 3);
     expect(seen.map((record) => [record.offset, record.value])).toEqual([
@@ -143,12 +156,7 @@ describe('InProcessEventBus persistence', () => {
     expect(lines(join(dataDir, 'offsets.jsonl')).length).toBeLessThan(1000);
 
     const second = open();
-    const resumed: EventRecord[] = [];
-    await second.subscribe({
-      groupId: 'billing',
-      topics: ['usage'],
-      handler: async (batch) => void resumed.push(...batch),
-    });
+    const { records: resumed } = await collect(second);
     await second.publish([{ topic: 'usage', key: 'user', value: 'next' }]);
     await waitFor(() => resumed.length > 0);
     expect(resumed.map((record) => record.value)).toEqual(['next']);
@@ -162,12 +170,7 @@ describe('InProcessEventBus persistence', () => {
       retainRecordsPerPartition: 100,
     });
     await bus.ensureTopics([{ name: 'usage', partitions: 1 }]);
-    const consumed: EventRecord[] = [];
-    const subscription = await bus.subscribe({
-      groupId: 'billing',
-      topics: ['usage'],
-      handler: async (batch) => void consumed.push(...batch),
-    });
+    const { records: consumed, subscription } = await collect(bus);
     for (let i = 0; i < 25; i++) {
       await bus.publish(
         Array.from({ length: 100 }, (_, j) => ({ topic: 'usage', key: 'user', value: i * 100 + j })),
@@ -190,12 +193,7 @@ describe('InProcessEventBus persistence', () => {
     const first = open();
     await first.ensureTopics([{ name: 'usage', partitions: 1 }]);
     await first.publish(['a', 'b', 'c'].map((value) => ({ topic: 'usage', key: 'user', value })));
-    const seen: EventRecord[] = [];
-    const subscription = await first.subscribe({
-      groupId: 'billing',
-      topics: ['usage'],
-      handler: async (batch) => void seen.push(...batch),
-    });
+    const { records: seen, subscription } = await collect(first);
     await waitFor(() => seen.length === 3);
     await subscription.stop();
     await first.close();
@@ -203,12 +201,7 @@ describe('InProcessEventBus persistence', () => {
     writeFileSync(file, `${lines(file)[0]}\n`); // the last two records are gone
 
     const second = open();
-    const resumed: EventRecord[] = [];
-    await second.subscribe({
-      groupId: 'billing',
-      topics: ['usage'],
-      handler: async (batch) => void resumed.push(...batch),
-    });
+    const { records: resumed } = await collect(second);
     await second.publish([{ topic: 'usage', key: 'user', value: 'd' }]);
     await waitFor(() => resumed.length === 1);
     expect(resumed.map((record) => [record.offset, record.value])).toEqual([['3', 'd']]);
@@ -220,12 +213,7 @@ describe('InProcessEventBus persistence', () => {
       new InProcessEventBus({ dataDir, logger: silentEventBusLogger, retainRecordsPerPartition: 8 });
     const first = withRetention();
     await first.ensureTopics([{ name: 'usage', partitions: 1 }]);
-    const seen: EventRecord[] = [];
-    const subscription = await first.subscribe({
-      groupId: 'billing',
-      topics: ['usage'],
-      handler: async (batch) => void seen.push(...batch),
-    });
+    const { records: seen, subscription } = await collect(first);
     for (let i = 0; i < 30; i++) await first.publish([{ topic: 'usage', key: 'user', value: i }]);
     await waitFor(() => seen.length === 30);
     await subscription.stop();
@@ -242,12 +230,7 @@ describe('InProcessEventBus persistence', () => {
     appendFileSync(last, '{"o":30,"k":"user","v":30,"h":{'); // crash mid-write
 
     const second = withRetention();
-    const resumed: EventRecord[] = [];
-    await second.subscribe({
-      groupId: 'billing',
-      topics: ['usage'],
-      handler: async (batch) => void resumed.push(...batch),
-    });
+    const { records: resumed } = await collect(second);
     await second.publish([{ topic: 'usage', key: 'user', value: 'next' }]);
     await waitFor(() => resumed.length === 1);
     expect(resumed.map((record) => [record.offset, record.value])).toEqual([['30', 'next']]);
@@ -270,12 +253,7 @@ describe('InProcessEventBus persistence', () => {
     writeFileSync(join(dataDir, 'offsets.jsonl'), '{"g":"billing","t":"usage","p":0,"o":6}\n');
 
     const bus = open();
-    const resumed: EventRecord[] = [];
-    await bus.subscribe({
-      groupId: 'billing',
-      topics: ['usage'],
-      handler: async (batch) => void resumed.push(...batch),
-    });
+    const { records: resumed } = await collect(bus);
     await bus.publish([{ topic: 'usage', key: 'user', value: { n: 8 } }]);
     await waitFor(() => resumed.some((record) => record.offset === '8'));
     expect(
@@ -327,13 +305,7 @@ describe('InProcessEventBus persistence', () => {
       const bus = open();
       await bus.ensureTopics([{ name: 'usage', partitions: 1 }]);
       await bus.publish([{ topic: 'usage', key: 'user', value: 'written' }]);
-      const seen: EventRecord[] = [];
-      const subscription = await bus.subscribe({
-        groupId: 'billing',
-        topics: ['usage'],
-        fromBeginning: true,
-        handler: async (batch) => void seen.push(...batch),
-      });
+      const { records: seen, subscription } = await collect(bus, { fromBeginning: true });
       await waitFor(() => seen.length === 1);
       expect(seen.map((record) => record.value)).toEqual(['written']);
       await subscription.stop();
