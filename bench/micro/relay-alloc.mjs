@@ -1,0 +1,297 @@
+#!/usr/bin/env node
+// What a small non-streaming call costs the relay alone (issue 17, H59): the relay on its own port (one
+// worker, a Redis and Kafka of the run's own), the fake upstream answering at once, calls from this
+// process on keep-alive connections. For each window at each concurrency: the relay's CPU per call
+// (every thread, /proc/<pid>/task/*/schedstat), bytes its main isolate allocated per call, scavenges
+// per 1,000 calls, their median pause and what each left alive (a preload, relay-alloc.preload.cjs),
+// and the client's p50/p99 (at c=1 the relay's latency plus the upstream's and this client's).
+// --heap-profile DIR also writes a sampling heap profile of each window (allocation sites, collected
+// objects included); with --live, what the window allocated that a scavenge at its end left alive;
+// --top FILE prints a saved profile's largest allocating functions.
+//
+//   export TOLLGATE_INFRA_DIR=/tmp/relay-alloc-infra
+//   bash scripts/infra.sh up redis kafka && eval "$(bash scripts/infra.sh env redis kafka)"
+//   node bench/micro/relay-alloc.mjs [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000]
+//     [--heap-profile DIR [--live]] [--node-flags="--max-semi-space-size=32"] [--label TEXT] [--out FILE.json]
+//   node bench/micro/relay-alloc.mjs --top FILE.heapprofile [--calls N] [--limit 40]
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chatCallBody } from '../lib/chat-calls.mjs';
+import { startChild } from '../lib/child.mjs';
+import { freePort } from '../lib/net.mjs';
+import { waitFor } from '../lib/processes.mjs';
+import { seedRelayCustomer } from '../lib/relay-customer.mjs';
+import { commonServiceEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    root: { type: 'string', default: join(HERE, '..', '..') },
+    levels: { type: 'string', default: '1:4000,64:16000' },
+    rounds: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '3000' },
+    'heap-profile': { type: 'string' },
+    live: { type: 'boolean', default: false },
+    'node-flags': { type: 'string', default: '' },
+    label: { type: 'string', default: '' },
+    out: { type: 'string' },
+    top: { type: 'string' },
+    calls: { type: 'string', default: '1' },
+    limit: { type: 'string', default: '40' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(
+    'node bench/micro/relay-alloc.mjs [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000] [--heap-profile DIR [--live]] [--node-flags=...] [--label TEXT] [--out FILE.json]\n' +
+      'node bench/micro/relay-alloc.mjs --top FILE.heapprofile [--calls N] [--limit 40]',
+  );
+  process.exit(0);
+}
+
+if (args.top !== undefined) {
+  printTop(JSON.parse(readFileSync(args.top, 'utf8')), Number(args.calls), Number(args.limit));
+  process.exit(0);
+}
+
+const ROOT = resolve(args.root);
+const requireFromRoot = createRequire(join(ROOT, 'package.json'));
+const runId = `a${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+const workDir = mkdtempSync(join(tmpdir(), 'ralloc-'));
+const log = (line) => console.error(`[relay-alloc ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function cpuNsOf(pid) {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ns;
+}
+
+async function calls({ url, customer, count, concurrency, latencies }) {
+  const { Pool } = requireFromRoot('undici');
+  const pool = new Pool(url, { connections: concurrency, pipelining: 1 });
+  const body = chatCallBody(customer.model);
+  const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
+  let next = 0;
+  let failed = 0;
+  let firstFailure = '';
+  async function worker() {
+    while (next < count) {
+      next++;
+      const started = performance.now();
+      const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body });
+      const text = await res.body.text();
+      latencies?.push(performance.now() - started);
+      if (res.statusCode !== 200) {
+        failed++;
+        firstFailure ||= `${res.statusCode} ${text.slice(0, 200)}`;
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  await pool.close();
+  return { failed, firstFailure };
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const median = (values) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+
+async function window(target, concurrency, count, tag) {
+  const allocOut = join(workDir, `alloc-${tag}.json`);
+  rmSync(allocOut, { force: true });
+  target.setOut(
+    allocOut,
+    args['heap-profile'] ? join(args['heap-profile'], `${tag}.heapprofile`) : undefined,
+  );
+  process.kill(target.pid, 'SIGUSR2');
+  await sleep(300);
+  const latencies = [];
+  const cpuBefore = cpuNsOf(target.pid);
+  const started = performance.now();
+  const load = await calls({ url: target.url, customer: target.customer, count, concurrency, latencies });
+  const seconds = (performance.now() - started) / 1000;
+  const cpuNs = cpuNsOf(target.pid) - cpuBefore;
+  process.kill(target.pid, 'SIGUSR2');
+  await waitFor('the allocation window', async () => existsSync(allocOut) || 'not written');
+  await sleep(50);
+  const alloc = JSON.parse(readFileSync(allocOut, 'utf8'));
+  if (alloc.error) throw new Error(alloc.error);
+  if (load.failed > 0) throw new Error(`${load.failed} calls failed: ${load.firstFailure}`);
+  const scavenges = alloc.gcs.filter((gc) => gc.type === 'Scavenge');
+  latencies.sort((a, b) => a - b);
+  return {
+    concurrency,
+    calls: count,
+    rps: Math.round(count / seconds),
+    cpuMsPerCall: cpuNs / 1e6 / count,
+    kbPerCall: alloc.allocated / 1024 / count,
+    scavengesPer1000: (scavenges.length * 1000) / count,
+    scavengeMedianMs: scavenges.length ? median(scavenges.map((gc) => gc.ms)) : 0,
+    survivedKbMedian: scavenges.length ? median(scavenges.map((gc) => gc.youngAfter)) / 1024 : 0,
+    markCompacts: alloc.gcs.filter((gc) => gc.type === 'MarkSweepCompact').length,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+  };
+}
+
+async function startRelay(upstreamUrl) {
+  for (const name of ['REDIS_URL', 'KAFKA_BROKERS']) {
+    if (!process.env[name])
+      throw new Error(`${name} is not set: eval "$(bash scripts/infra.sh env redis kafka)" first`);
+  }
+  const { KafkaEventBus } = requireFromRoot('@tollgate/events');
+  const secrets = serviceSecrets();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const nodeFlags = args['node-flags'].split(/\s+/).filter(Boolean);
+  if (args.live) nodeFlags.push('--expose-gc');
+  const outLink = join(workDir, 'alloc-current.json');
+  const heapLink = join(workDir, 'heap-current.heapprofile');
+  const relay = spawn(
+    process.execPath,
+    [...nodeFlags, '--require', join(HERE, 'relay-alloc.preload.cjs'), join(ROOT, 'apps/relay/dist/main.js')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...commonServiceEnv(secrets),
+        ...relayEnv({ port, spoolDir: join(workDir, 'spool') }),
+        RELAY_ALLOC_OUT: outLink,
+        ...(args['heap-profile'] ? { RELAY_ALLOC_HEAP_PROFILE: heapLink } : {}),
+        ...(args.live ? { RELAY_ALLOC_LIVE: '1' } : {}),
+      },
+      stdio: ['ignore', openSync(join(workDir, 'relay.log'), 'a'), openSync(join(workDir, 'relay.log'), 'a')],
+    },
+  );
+  const relayExited = new Promise((r) => relay.once('exit', r));
+  process.once('exit', () => relay.kill('SIGKILL'));
+  const bus = new KafkaEventBus({
+    brokers: process.env.KAFKA_BROKERS.split(','),
+    clientId: `alloc-${runId}`,
+  });
+  const customer = await seedRelayCustomer({
+    requireFromRoot,
+    bus,
+    encryptionKey: secrets.encryptionKey,
+    upstreamUrl,
+    runId,
+    prefix: 'alloc',
+    label: 'Relay allocation',
+  });
+  await waitFor('relay', async () => (await fetch(`${url}/health/ready`)).ok || 'not ready');
+  await waitFor('a call', async () => {
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
+      body: chatCallBody(customer.model),
+    });
+    if (res.status === 402) await customer.republishBalance();
+    return res.status === 200 || `${res.status} ${await res.text()}`;
+  });
+  const relink = (link, target) => {
+    rmSync(link, { force: true });
+    symlinkSync(target, link);
+  };
+  return {
+    url,
+    customer,
+    pid: relay.pid,
+    // The preload writes to fixed paths; each window points them at its own files.
+    setOut(allocOut, heapOut) {
+      relink(outLink, allocOut);
+      if (heapOut) relink(heapLink, heapOut);
+    },
+    stop: async () => {
+      await bus.close().catch(() => undefined);
+      const timer = setTimeout(() => relay.kill('SIGKILL'), 15_000);
+      relay.kill('SIGTERM');
+      await relayExited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function printTop(profile, perCalls, limit) {
+  const bySite = new Map();
+  let total = 0;
+  (function walk(node) {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const self = node.selfSize;
+    total += self;
+    const file = url.replace(/^.*node_modules\//, '').replace(/^.*\/(apps|libs)\//, '$1/');
+    const key = `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
+    bySite.set(key, (bySite.get(key) ?? 0) + self);
+    for (const child of node.children) walk(child);
+  })(profile.head);
+  console.log(`sampled ${(total / 1024 / perCalls).toFixed(2)} KB per call (${perCalls} calls)`);
+  const rows = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, limit);
+  for (const [site, bytes] of rows)
+    console.log(
+      `${(bytes / 1024 / perCalls).toFixed(3).padStart(8)} KB  ${((100 * bytes) / total).toFixed(1).padStart(5)} %  ${site}`,
+    );
+}
+
+const levels = args.levels.split(',').map((level) => {
+  const [c, n] = level.split(':').map(Number);
+  return { concurrency: c, calls: n };
+});
+if (args['heap-profile']) mkdirSync(args['heap-profile'], { recursive: true });
+const upstream = await startChild({
+  name: 'fake upstream',
+  command: process.execPath,
+  args: [join(ROOT, 'scripts', 'fake-upstream.mjs'), '--port', '0', '--latency-ms', '0'],
+  cwd: ROOT,
+  ready: /fake-upstream listening on (http:\/\/\S+)/,
+  logFile: join(workDir, 'fake-upstream.log'),
+});
+const target = await startRelay(upstream.match[1]);
+const results = [];
+try {
+  log(`relay ${target.pid} ready; warm-up ${args.warmup} calls at c=16`);
+  await calls({ url: target.url, customer: target.customer, count: Number(args.warmup), concurrency: 16 });
+  for (let round = 1; round <= Number(args.rounds); round++) {
+    for (const { concurrency, calls: count } of levels) {
+      const result = await window(target, concurrency, count, `c${concurrency}-r${round}`);
+      results.push({ round, ...result });
+      log(
+        `c=${concurrency} r${round}: ${result.rps} req/s, relay CPU ${result.cpuMsPerCall.toFixed(3)} ms/call, ` +
+          `${result.kbPerCall.toFixed(1)} KB/call, ${result.scavengesPer1000.toFixed(2)} scavenges/1000 calls ` +
+          `(median ${result.scavengeMedianMs.toFixed(2)} ms, ${result.survivedKbMedian.toFixed(0)} KB left young), ` +
+          `${result.markCompacts} mark-compacts, p50 ${result.p50.toFixed(3)} p99 ${result.p99.toFixed(3)} ms`,
+      );
+    }
+  }
+} finally {
+  await target.stop();
+  await upstream.stop();
+}
+const report = { label: args.label, root: ROOT, results };
+if (args.out) writeFileSync(args.out, JSON.stringify(report, null, 2));
+console.log(JSON.stringify(report));
+rmSync(workDir, { recursive: true, force: true });
