@@ -5,7 +5,7 @@ import type { Caller } from '../access/caller-access';
 import { PerCallClaims } from '../quota/account-claims';
 import { LeasedClaims } from '../quota/leased-claims';
 import { formatResetDuration } from './rate-limit-headers';
-import { RateLimitedError, RateLimiter } from './rate-limiter';
+import { RateLimitedError, RateLimiter, type AdmittedCall } from './rate-limiter';
 
 const TTL = { reservationTtlMs: 600_000 };
 
@@ -31,7 +31,7 @@ const keyCaller = (
 });
 
 let calls = 0;
-const admit = (limiter: RateLimiter, caller: Caller, tokens = 10) =>
+const admit = async (limiter: RateLimiter, caller: Caller, tokens = 10) =>
   limiter.admit(caller, `call-${++calls}`, tokens);
 
 async function refusal(promise: Promise<unknown>): Promise<RateLimitedError> {
@@ -51,6 +51,12 @@ describe('RateLimiter', () => {
     expect(admitted.headers).toEqual({});
     await admitted.finish(10);
     expect(reserve).not.toHaveBeenCalled();
+  });
+
+  it('admits a call nothing limits at once, not in a promise', () => {
+    const admitted = limiterOn(new MemoryKvStore(), {}).admit(keyCaller(1), 'call-at-once', 10);
+    expect(admitted).not.toBeInstanceOf(Promise);
+    expect((admitted as AdmittedCall).headers).toEqual({});
   });
 
   it("refuses a key's requests beyond its group's requests per minute, with Retry-After and 429", async () => {

@@ -4,6 +4,7 @@ import {
   MalformedUpstreamResponseError,
   normalizeOpenAiUsage,
   type ChatCompletionResponse,
+  type NormalizedUsage,
 } from '../canonical';
 import type { ChannelTarget, ProviderAdapter, UpstreamHttpRequest } from '../providers';
 import type { ChatClientProtocol, ChatRouteInput } from '../dialects/chat-client-protocol';
@@ -122,6 +123,12 @@ class ChatCall implements ModelCall {
     return this.deps.tokens.countPromptTokens(this.chat.request);
   }
 
+  private countedUsage(answer: ChatCompletionResponse): NormalizedUsage {
+    const generated = new GeneratedText(this.deps.tokens);
+    generated.addResponse(answer);
+    return usageOrCounted(undefined, () => this.countPrompt(), generated);
+  }
+
   private async relayPlain({ reply, metered, dispatched }: AcceptedCall): Promise<RelayedAnswer> {
     const { protocol, request } = this.chat;
     const { response: upstream, route, adapter } = dispatched;
@@ -140,10 +147,8 @@ class ChatCall implements ModelCall {
         throw unreadableAnswer();
       throw error;
     }
-    const generated = new GeneratedText(this.deps.tokens);
-    const reported = normalizeOpenAiUsage(parsed.usage);
-    if (reported === undefined) generated.addResponse(parsed);
-    const usage = usageOrCounted(reported, () => this.countPrompt(), generated);
+    // Counted only when the upstream reported no usage (the usual answer reports it).
+    const usage = normalizeOpenAiUsage(parsed.usage) ?? this.countedUsage(parsed);
     const rendered = protocol.renderResponse(parsed, request.model);
     if (!reply.aborted) {
       const cost = metered.costFor(usage);

@@ -163,10 +163,15 @@ export class MeteredCall {
       );
     }
     // Settled even when the event was lost: the hold only errs on the side of the balance.
-    const [settled] = await Promise.all([
-      this.reservation.settle(quota),
-      this.admitted.finish(call.usage.prompt_tokens + call.usage.completion_tokens),
-    ]);
+    const settled =
+      this.admitted === UNLIMITED
+        ? await this.reservation.settle(quota)
+        : (
+            await Promise.all([
+              this.reservation.settle(quota),
+              this.admitted.finish(call.usage.prompt_tokens + call.usage.completion_tokens),
+            ])
+          )[0];
     if (!settled) {
       logger.warn(
         { ...callLogIds(this.context), eventId: this.eventId },
@@ -177,7 +182,8 @@ export class MeteredCall {
 
   /** Nothing was served: the estimate is freed and nothing is charged. */
   async abandon(): Promise<void> {
-    await Promise.all([this.reservation.release(), this.admitted.abandon()]);
+    if (this.admitted === UNLIMITED) await this.reservation.release();
+    else await Promise.all([this.reservation.release(), this.admitted.abandon()]);
   }
 }
 
@@ -210,12 +216,15 @@ export class Metering {
     // Time-ordered: billing indexes usage rows and ledger entries by it, and random keys spread every
     // insert over the whole index, which costs more as it grows (bench/ANALYSIS.md, H52).
     const eventId = timeOrderedUuid();
-    const admitted =
+    const admitting =
       limiter === undefined
         ? UNLIMITED
-        : await limiter.admit(context.caller, eventId, estimateTokens(quote, estimated, estimatePolicy));
+        : limiter.admit(context.caller, eventId, estimateTokens(quote, estimated, estimatePolicy));
+    // A call nothing limits is admitted at once: no turn of the event loop, no promise.
+    const admitted = admitting instanceof Promise ? await admitting : admitting;
     try {
-      const reservation = await reservations.reserve(context.caller, eventId, estimate);
+      const reserving = reservations.reserve(context.caller, eventId, estimate);
+      const reservation = reserving instanceof Promise ? await reserving : reserving;
       return new MeteredCall(this.deps, eventId, context, quote, estimate, reservation, admitted);
     } catch (error) {
       await admitted.abandon();

@@ -15,13 +15,16 @@ export interface AccountClaim {
 
 /** Takes claims on accounts in the shared store. */
 export interface AccountClaims {
-  /** Undefined when `available` cannot cover `amount` on top of what is outstanding. */
+  /**
+   * Undefined when `available` cannot cover `amount` on top of what is outstanding. A claim taken
+   * without a store round trip may come back as it is rather than in a promise.
+   */
   claim(
     account: string,
     callId: string,
     amount: number,
     available: number,
-  ): Promise<AccountClaim | undefined>;
+  ): AccountClaim | undefined | Promise<AccountClaim | undefined>;
   /** Hands back whatever this replica still holds (shutdown). */
   close(): Promise<void>;
 }

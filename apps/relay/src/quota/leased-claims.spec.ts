@@ -45,6 +45,18 @@ describe('LeasedClaims', () => {
     await claims.close();
   });
 
+  it('gives a call that fits the open lease its claim at once, not in a promise', async () => {
+    const { claims } = setup();
+    const first = claims.claim(ACCOUNT, 'first', 100, 1_000_000);
+    expect(first).toBeInstanceOf(Promise);
+    await first;
+    await claims.claim(ACCOUNT, 'second', 100, 1_000_000);
+    const third = claims.claim(ACCOUNT, 'third', 100, 1_000_000);
+    expect(third).not.toBeInstanceOf(Promise);
+    expect((third as AccountClaim).remaining).toBe(1_000_000 - 300);
+    await claims.close();
+  });
+
   it('opens one lease for calls that arrive together', async () => {
     const { reserve, claims } = setup();
     const together = await Promise.all(

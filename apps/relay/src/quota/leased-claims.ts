@@ -72,19 +72,30 @@ export class LeasedClaims implements AccountClaims {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  async claim(
+  /** Most calls fit the open lease: they get their claim at once, without a promise or a turn of the loop. */
+  claim(
     account: string,
     _callId: string,
     amount: number,
     available: number,
+  ): AccountClaim | undefined | Promise<AccountClaim | undefined> {
+    const lease = this.current.get(account);
+    if (lease?.fits(amount) && !this.expired(lease, this.now())) return this.take(lease, amount);
+    return this.claimFromStore(account, amount, available);
+  }
+
+  private async claimFromStore(
+    account: string,
+    amount: number,
+    available: number,
   ): Promise<AccountClaim | undefined> {
     for (;;) {
-      const lease = this.current.get(account);
-      if (lease?.fits(amount) && !this.expired(lease, this.now())) return this.take(lease, amount);
       const pending = this.opening.get(account);
       if (pending === undefined) break;
       // Another call is already asking the store for this account: its lease may cover this one too.
       await pending;
+      const lease = this.current.get(account);
+      if (lease?.fits(amount) && !this.expired(lease, this.now())) return this.take(lease, amount);
     }
     const opened = this.open(account, amount, available);
     this.opening.set(account, opened);
@@ -127,30 +138,10 @@ export class LeasedClaims implements AccountClaims {
   private take(lease: Lease, amount: number): AccountClaim {
     lease.committed += amount;
     lease.inFlight += 1;
-    let done = false;
-    const end = (cost: number) => {
-      lease.committed += cost - amount;
-      lease.charged += cost;
-      lease.inFlight -= 1;
-      this.closeIfDrained(lease);
-    };
-    return {
-      remaining: lease.leftBeside + lease.granted - lease.committed,
-      settle: async (actual) => {
-        if (!done) {
-          done = true;
-          end(actual);
-        }
-        return true;
-      },
-      release: async () => {
-        if (!done) {
-          done = true;
-          end(0);
-        }
-      },
-    };
+    return new LeaseClaim(lease, amount, this.claimEnded);
   }
+
+  private readonly claimEnded = (lease: Lease): void => this.closeIfDrained(lease);
 
   private expired(lease: Lease, now: number): boolean {
     return now - lease.openedAt >= this.policy.leaseMs;
@@ -221,4 +212,41 @@ export class LeasedClaims implements AccountClaims {
 export function leaseSize(amount: number, available: number, callsPerLease: number): number {
   const cap = Math.floor(available / LARGEST_SHARE_OF_AVAILABLE);
   return Math.max(amount, Math.min(amount * callsPerLease, cap));
+}
+
+const SETTLED = Promise.resolve(true);
+const RELEASED = Promise.resolve();
+
+/** One call's share of a lease: one object a call (closures per call were ~0.3 KB of its garbage). */
+class LeaseClaim implements AccountClaim {
+  readonly remaining: number;
+  private done = false;
+
+  constructor(
+    private readonly lease: Lease,
+    private readonly amount: number,
+    private readonly ended: (lease: Lease) => void,
+  ) {
+    this.remaining = lease.leftBeside + lease.granted - lease.committed;
+  }
+
+  settle(actual: number): Promise<boolean> {
+    this.end(actual);
+    return SETTLED;
+  }
+
+  release(): Promise<void> {
+    this.end(0);
+    return RELEASED;
+  }
+
+  private end(cost: number): void {
+    if (this.done) return;
+    this.done = true;
+    const lease = this.lease;
+    lease.committed += cost - this.amount;
+    lease.charged += cost;
+    lease.inFlight -= 1;
+    this.ended(lease);
+  }
 }

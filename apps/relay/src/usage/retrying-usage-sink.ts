@@ -51,8 +51,9 @@ export class RetryingUsageSink implements UsageSink {
   private closing = false;
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
-  /** Publishes not settled yet. */
-  private readonly sending = new Set<Promise<void>>();
+  /** Publishes not settled yet, and what `close` waits on while there are some. */
+  private sending = 0;
+  private allSent: (() => void) | undefined;
 
   constructor(private readonly options: RetryingUsageSinkOptions) {}
 
@@ -85,18 +86,23 @@ export class RetryingUsageSink implements UsageSink {
   async record(event: UsageRecorded, headers?: CorrelationHeaders): Promise<void> {
     // Behind events already held, so that the queue drains in order.
     if (this.held.length > 0) return this.hold([{ event, headers }]);
-    const sent: Promise<void> = this.options
-      .publish([{ event, headers }])
-      .catch((error: unknown) => {
-        this.options.logger.warn(
-          { eventId: event.event_id, err: (error as Error).name, usage_pending: this.held.length + 1 },
-          'usage.recorded could not be published: held and retried until the broker takes it',
-        );
-        return this.hold([{ event, headers }]);
-      })
-      .finally(() => this.sending.delete(sent));
-    this.sending.add(sent);
-    return sent;
+    // A counter, not a set of the publishes' promises with a catch and a finally each: this runs per call.
+    this.sending++;
+    try {
+      await this.options.publish([{ event, headers }]);
+    } catch (error) {
+      this.options.logger.warn(
+        { eventId: event.event_id, err: (error as Error).name, usage_pending: this.held.length + 1 },
+        'usage.recorded could not be published: held and retried until the broker takes it',
+      );
+      await this.hold([{ event, headers }]);
+    } finally {
+      if (--this.sending === 0) {
+        const allSent = this.allSent;
+        this.allSent = undefined;
+        allSent?.();
+      }
+    }
   }
 
   private async hold(events: CorrelatedUsage[]): Promise<void> {
@@ -183,7 +189,7 @@ export class RetryingUsageSink implements UsageSink {
    * next relay to start with it (or, without a spool, is logged as lost).
    */
   async close(): Promise<void> {
-    while (this.sending.size > 0) await Promise.all(this.sending);
+    while (this.sending > 0) await new Promise<void>((resolve) => (this.allSent = resolve));
     const deadline = Date.now() + (this.options.closeTimeoutMs ?? 10_000);
     while (this.held.length > 0 && Date.now() < deadline) {
       clearTimeout(this.timer);

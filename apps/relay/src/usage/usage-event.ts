@@ -42,7 +42,7 @@ const whole = (value: number): number => Math.max(0, Math.round(value));
 
 /** The usage.recorded payload for one call: counts, charge and price snapshot, never its content. */
 export function usageRecordedEvent(call: ServedCall): UsageRecorded {
-  return {
+  const event: UsageRecorded = {
     v: 1,
     event_id: call.eventId,
     request_id: call.requestId.slice(0, 128),
@@ -63,7 +63,11 @@ export function usageRecordedEvent(call: ServedCall): UsageRecorded {
     is_stream: call.isStream,
     status: call.status,
     created_at: call.createdAt,
-    ...(shortText(call.responseId, 128) === undefined ? {} : { response_id: call.responseId }),
-    ...(shortText(call.finishReason, 32) === undefined ? {} : { finish_reason: call.finishReason }),
   };
+  // Set, not spread in: spreading copied the event into a new object with two throwaway ones per call.
+  const responseId = shortText(call.responseId, 128);
+  if (responseId !== undefined) event.response_id = responseId;
+  const finishReason = shortText(call.finishReason, 32);
+  if (finishReason !== undefined) event.finish_reason = finishReason;
+  return event;
 }
