@@ -134,8 +134,27 @@ export class CallLifecycle {
     const call = callOn(model);
     const metered = await this.deps.metering.open(context, quote, call.estimate(quote));
     reply.setHeaders(metered.rateLimitHeaders);
-    const dispatched = await this.dispatch(context, reply, model, metered, call);
-    const answer = await this.relay({ context, reply, metered, dispatched }, call);
+    // Steps 3 and 4 inline rather than in methods of their own: each async method was a promise and a
+    // frame more of every call's garbage.
+    let dispatched: Dispatched;
+    try {
+      dispatched = await this.deps.dispatcher.dispatch(context, model, reply, call.buildRequest.bind(call));
+    } catch (error) {
+      // No channel served it: nothing stays reserved.
+      await metered.abandon();
+      throw error;
+    }
+    let answer: RelayedAnswer;
+    try {
+      answer = await call.relayAnswer({ context, reply, metered, dispatched });
+    } catch (error) {
+      // An answer that could not be relayed is not charged.
+      await metered.abandon();
+      if (reply.aborted) throw new ClientGoneError();
+      throw error;
+    } finally {
+      dispatched.release();
+    }
     const { route, adapter, sentAt } = dispatched;
     this.deps.metrics.upstream(
       adapter.name,
@@ -157,34 +176,5 @@ export class CallLifecycle {
       responseId: answer.responseId,
       finishReason: answer.finishReason,
     });
-  }
-
-  /** Sends the call to the first channel that answers; when none served it, nothing stays reserved. */
-  private async dispatch(
-    context: CallContext,
-    reply: ClientReply,
-    model: string,
-    metered: MeteredCall,
-    call: ModelCall,
-  ): Promise<Dispatched> {
-    try {
-      return await this.deps.dispatcher.dispatch(context, model, reply, call.buildRequest.bind(call));
-    } catch (error) {
-      await metered.abandon();
-      throw error;
-    }
-  }
-
-  /** Relays the answer and frees the channel; an answer that could not be relayed is not charged. */
-  private async relay(accepted: AcceptedCall, call: ModelCall): Promise<RelayedAnswer> {
-    try {
-      return await call.relayAnswer(accepted);
-    } catch (error) {
-      await accepted.metered.abandon();
-      if (accepted.reply.aborted) throw new ClientGoneError();
-      throw error;
-    } finally {
-      accepted.dispatched.release();
-    }
   }
 }

@@ -12,6 +12,7 @@ export function takeModelFallbacks(request: ChatCompletionRequest): string[] {
   const record = request as unknown as Record<string, unknown>;
   const listed = record['models'];
   delete record['models'];
+  if (listed === undefined) return [request.model];
   const models = Array.isArray(listed) ? listed.filter((m): m is string => typeof m === 'string') : [];
   return [...new Set([request.model, ...models])];
 }
