@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { clearStaleSocket, listenPathFromEnv } from './listen-path';
 import type { Env, RunningService, ServiceRuntime, StartService } from './service-runtime';
 import type { Telemetry } from './start-telemetry';
 import { reportWorkerReady, runClusterPrimary } from './worker-cluster';
@@ -17,6 +18,9 @@ export type MakeRuntime = () => ServiceRuntime | Promise<ServiceRuntime>;
  * then telemetry, once, and exit 0. This is the process's only signal handler. A failed start prints
  * the reason and exits 1.
  *
+ * With LISTEN_PATH set, the service serves on that Unix socket as well as on its port (a socket file
+ * left by a process that died is removed first; one a live process holds fails the start).
+ *
  * With TOLLGATE_WORKERS above 1 (or `auto`), this process becomes a cluster primary that runs that
  * many workers, each a whole copy of the service on the same port (see runClusterPrimary). The
  * service, its runtime and telemetry are loaded only where they run, so a primary stays small.
@@ -28,8 +32,12 @@ export async function runMain(
   env: Env,
 ): Promise<void> {
   let workers: number;
+  let listenPath: string | undefined;
   try {
     workers = workerCount(env, serviceName);
+    listenPath = listenPathFromEnv(env);
+    // Once per service: a cluster's workers listen through their primary, which holds the socket.
+    if (listenPath && cluster.isPrimary) await clearStaleSocket(listenPath);
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
@@ -65,8 +73,13 @@ export async function runMain(
     runtime = await makeRuntime();
     const start = await loadService();
     service = await start(env, runtime);
-    if (cluster.isWorker) reportWorkerReady(service.url);
-    else process.stdout.write(`${service.name} listening on ${service.url}\n`);
+    if (listenPath) {
+      if (!service.listenOn) throw new Error(`LISTEN_PATH: ${serviceName} cannot listen on a Unix socket`);
+      await service.listenOn(listenPath);
+    }
+    const where = listenPath ? `${service.url} and unix:${listenPath}` : service.url;
+    if (cluster.isWorker) reportWorkerReady(where);
+    else process.stdout.write(`${service.name} listening on ${where}\n`);
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     await close(1);

@@ -35,6 +35,12 @@ export interface RunningService {
    * Absent where the service runs in another thread or process.
    */
   handle?(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Serves on the Unix socket `path` as well as on the port, from the same HTTP server (runMain does it
+   * when LISTEN_PATH is set): the launcher's gateway reaches relay so on one host. The socket is closed
+   * with the service. Absent where the service cannot.
+   */
+  listenOn?(path: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -13,6 +13,7 @@ import {
 import { EventBusTransport, type EventBusTransportOptions } from './event-transport';
 import { takeHeldPort } from './free-port';
 import { InMemorySocket } from './in-memory-socket';
+import { listenOnPath, type PathListener } from './listen-path';
 import type { RunningService } from './service-runtime';
 
 export interface NestServiceSpec<C extends BaseServiceConfig> {
@@ -64,20 +65,28 @@ export async function startNestService<C extends BaseServiceConfig>(
     }
     const port = await listen(service, spec, logger);
     const host = spec.config.HOST === '0.0.0.0' ? '127.0.0.1' : spec.config.HOST;
-    const inMemory = new InMemoryConnections(service.app.getHttpServer() as Server);
+    const httpServer = service.app.getHttpServer() as Server;
+    const inMemory = new InMemoryConnections(httpServer);
+    const paths: PathListener[] = [];
     return {
       name: spec.name,
       port,
       url: `http://${host}:${port}`,
       connect: () => inMemory.connect(),
       handle: (req, res) => inMemory.handle(req, res),
+      listenOn: async (path) => {
+        paths.push(await listenOnPath(httpServer, path));
+        logger.info({ path }, `${spec.name} listening on a Unix socket`);
+      },
       close: async () => {
         inMemory.refuse();
+        await Promise.all(paths.map((p) => p.stopAccepting()));
         try {
           await service.close();
         } finally {
           // The server's close ends idle and timed-out connections; these it cannot count as its own.
           inMemory.destroyAll();
+          for (const p of paths) p.destroyConnections();
         }
       },
     };

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
@@ -103,4 +105,71 @@ describe('runMain', () => {
     expect(events.filter((event) => event === 'bus closed')).toHaveLength(2);
     expect(events.filter((event) => event === 'kv closed')).toHaveLength(2);
   }, 60_000);
+
+  describe('with LISTEN_PATH', () => {
+    let dir: string;
+    beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'run-main-'))));
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    const getOverSocket = (socketPath: string, path: string) =>
+      new Promise<{ status: number; body: string }>((answer, fail) => {
+        const req = request({ socketPath, path, agent: false }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => answer({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', fail);
+        req.end();
+      });
+
+    /** Starts a probe on `socketPath` and SIGKILLs it once it listens: its socket file stays behind. */
+    async function leaveStaleSocket(socketPath: string): Promise<void> {
+      const dead = runProbe({ LISTEN_PATH: socketPath });
+      await dead.waitFor(/probe listening on .* and unix:/);
+      dead.kill('SIGKILL');
+      await dead.exited;
+    }
+
+    it('serves on the socket as on its port, starting where a killed one left its socket, and removes it on SIGTERM', async () => {
+      const socketPath = join(dir, 'probe.sock');
+      await leaveStaleSocket(socketPath);
+      expect(existsSync(socketPath)).toBe(true);
+
+      const probe = runProbe({ LISTEN_PATH: socketPath });
+      await probe.waitFor(
+        new RegExp(`probe listening on http://127\\.0\\.0\\.1:\\d+ and unix:${socketPath}`),
+      );
+
+      expect(await getOverSocket(socketPath, '/health')).toMatchObject({ status: 200 });
+      expect(statSync(socketPath).mode & 0o777).toBe(0o600);
+      probe.kill('SIGTERM');
+      expect(await probe.exited).toMatchObject({ code: 0, signal: null });
+      expect(existsSync(socketPath)).toBe(false);
+    }, 60_000);
+
+    it('refuses to start on a socket another live service listens on', async () => {
+      const socketPath = join(dir, 'probe.sock');
+      const first = runProbe({ LISTEN_PATH: socketPath });
+      await first.waitFor(/probe listening on .* and unix:/);
+
+      const second = runProbe({ LISTEN_PATH: socketPath });
+
+      expect(await second.exited).toMatchObject({ code: 1 });
+      expect(await getOverSocket(socketPath, '/health')).toMatchObject({ status: 200 });
+      first.kill('SIGTERM');
+      await first.exited;
+    }, 60_000);
+
+    it('runs a cluster on one socket', async () => {
+      const socketPath = join(dir, 'probe.sock');
+      const probe = runProbe({ LISTEN_PATH: socketPath, TOLLGATE_WORKERS: '2' });
+      await probe.waitFor(/probe listening on .* and unix:.* \(2 workers\)/);
+
+      expect(await getOverSocket(socketPath, '/health')).toMatchObject({ status: 200 });
+      probe.kill('SIGTERM');
+      expect(await probe.exited).toMatchObject({ code: 0, signal: null });
+      expect(existsSync(socketPath)).toBe(false);
+    }, 60_000);
+  });
 });
