@@ -30,4 +30,20 @@ describe('gateway configuration', () => {
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(/GATEWAY_TRUSTED_PROXIES: .*ingress\.local/);
   });
+
+  it('takes a backend on a Unix socket as unix: and its absolute path', () => {
+    const config = loadConfig(gatewayConfigSchema, {
+      ...ENV,
+      RELAY_URL: 'unix:/var/lib/tollgate/relay.sock',
+    });
+
+    expect(config.RELAY_URL).toBe('unix:/var/lib/tollgate/relay.sock');
+  });
+
+  it('refuses a backend address that is neither a URL nor unix: and an absolute path, naming the variable', () => {
+    for (const RELAY_URL of ['unix:relay.sock', '127.0.0.1:3003']) {
+      const load = () => loadConfig(gatewayConfigSchema, { ...ENV, RELAY_URL });
+      expect(load).toThrow(/RELAY_URL: must be a URL like .* or unix:\/path/);
+    }
+  });
 });

@@ -2,7 +2,18 @@ import { z } from 'zod';
 import { baseServiceConfig, envInt, secret } from '@tollgate/platform';
 import { trustedProxiesProblem } from './client/client-address';
 
-const serviceUrl = z.string().url('must be a URL like http://127.0.0.1:3001');
+/** `unix:<absolute path>`: a backend's Unix socket on this host (its LISTEN_PATH). */
+const UNIX_SOCKET_URL = /^unix:\//;
+const unixOrUrl = z.union([
+  z.string().regex(UNIX_SOCKET_URL),
+  z
+    .string()
+    .url()
+    .regex(/^https?:\/\//i),
+]);
+const serviceUrl = z.string().refine((url) => unixOrUrl.safeParse(url).success, {
+  message: 'must be a URL like http://127.0.0.1:3001 or unix:/path/to/service.sock',
+});
 
 export const gatewayConfigSchema = z.object({
   ...baseServiceConfig,

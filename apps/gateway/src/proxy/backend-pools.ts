@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { buildConnector } from 'undici';
+import { buildConnector } from 'undici';
 import type { BackendService } from '@tollgate/contracts';
 import { FreeListPool } from '@tollgate/runtime';
 
@@ -15,7 +15,10 @@ export type InProcessConnect = () => Duplex;
 export type InProcessHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface BackendPoolOptions {
-  /** Base URL per backend service, e.g. http://127.0.0.1:3001. */
+  /**
+   * Base URL per backend service, e.g. http://127.0.0.1:3001, or `unix:` and the absolute path of the
+   * Unix socket it listens on (its LISTEN_PATH), e.g. unix:/var/lib/tollgate/relay.sock.
+   */
   urls: Record<BackendService, string>;
   connectionsPerBackend: number;
   /** How long each backend may take to begin its answer (0: no limit). */
@@ -40,16 +43,21 @@ export class BackendPools {
   constructor(options: BackendPoolOptions) {
     for (const [service, url] of Object.entries(options.urls) as [BackendService, string][]) {
       const inProcess = options.inProcess?.[service];
+      const socketPath = unixSocketPathOf(url);
       this.pools.set(
         service,
-        new FreeListPool(url, {
+        new FreeListPool(socketPath === undefined ? url : UNIX_SOCKET_ORIGIN, {
           connections: options.connectionsPerBackend,
           pipelining: 1,
           keepAliveTimeout: 30_000,
           keepAliveMaxTimeout: 600_000,
           headersTimeout: options.headersTimeoutMs[service],
           bodyTimeout: 0,
-          ...(inProcess ? { connect: inProcessConnector(inProcess) } : {}),
+          ...(inProcess
+            ? { connect: inProcessConnector(inProcess) }
+            : socketPath !== undefined
+              ? { connect: buildConnector({ socketPath }) }
+              : {}),
         }),
       );
     }
@@ -64,6 +72,15 @@ export class BackendPools {
   async close(): Promise<void> {
     await Promise.all([...this.pools.values()].map((p) => p.close()));
   }
+}
+
+const UNIX_PREFIX = 'unix:';
+/** What a backend reached over a Unix socket is called in its requests' Host header. */
+const UNIX_SOCKET_ORIGIN = 'http://localhost';
+
+/** The socket path of a `unix:/path` backend URL; undefined for an http(s) one. */
+export function unixSocketPathOf(url: string): string | undefined {
+  return url.startsWith(UNIX_PREFIX) ? url.slice(UNIX_PREFIX.length) : undefined;
 }
 
 function inProcessConnector(open: InProcessConnect): buildConnector.connector {
