@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { BACKEND_SERVICES, type BackendService, type ServiceName } from '@tollgate/contracts';
 import { freePorts, type Env } from '@tollgate/runtime';
 import { serviceUrlEnv } from './service-urls';
@@ -6,6 +7,7 @@ import { databaseUrl, ensureDatabases } from './service-databases';
 import { DEFAULT_READY_TIMEOUT_MS } from './ready-timeout';
 import { ServiceProcess } from './service-process';
 import { bookkeepingNiceFromEnv, serviceNice } from './process-priority';
+import { relaySocketPath, unixHopFromEnv } from './unix-hop';
 
 const DATABASE_SERVICES = ['auth', 'billing', 'chat', 'admin'] as const;
 
@@ -32,6 +34,14 @@ export interface DistributedOptions {
    * (default `TOLLGATE_BOOKKEEPING_NICE` of `env` or of this process, else 10; 0 leaves them at gateway's).
    */
   bookkeepingNice?: number;
+  /**
+   * The gateway reaches relay over a Unix socket (relay's LISTEN_PATH, the gateway's RELAY_URL=unix:…);
+   * relay keeps its port for everyone else. Default `TOLLGATE_UNIX_HOP` of `env` or of this process,
+   * else on; false: over TCP loopback.
+   */
+  unixHop?: boolean;
+  /** Where relay's socket goes (`relay.sock` in it); a new private temporary directory by default. */
+  socketDir?: string;
 }
 
 export interface DistributedPlatform {
@@ -40,6 +50,8 @@ export interface DistributedPlatform {
   databaseUrls: Record<(typeof DATABASE_SERVICES)[number], string>;
   /** The brokers the services were given (comma-separated), for a caller that publishes to them too. */
   kafkaBrokers: string;
+  /** Relay's Unix socket, which the gateway calls it on (absent when the hop is TCP). */
+  relaySocketPath?: string;
   stop(): Promise<void>;
 }
 
@@ -67,8 +79,13 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     KAFKA_BROKERS: options.kafkaBrokers,
     ...serviceUrlEnv(ports),
   };
+  const unixHop = options.unixHop ?? unixHopFromEnv({ ...process.env, ...options.env });
+  const relaySocket = unixHop ? relaySocketPath(options.socketDir) : undefined;
   const envOf = (name: ServiceName): Env => {
-    if (name === 'gateway') return common;
+    // Only the gateway's hop: chat and admin call relay rarely, and keep its port.
+    if (name === 'gateway')
+      return relaySocket ? { ...common, RELAY_URL: `unix:${relaySocket.path}` } : common;
+    if (name === 'relay') return relaySocket ? { ...common, LISTEN_PATH: relaySocket.path } : common;
     const db = (DATABASE_SERVICES as readonly string[]).includes(name)
       ? { DATABASE_URL: databaseUrls[name as (typeof DATABASE_SERVICES)[number]] }
       : {};
@@ -87,12 +104,15 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
       logDir: options.logDir,
       readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
       nice: serviceNice(name, bookkeepingNice),
+      // Ready when the gateway can reach it.
+      ...(name === 'relay' && relaySocket ? { readySocketPath: relaySocket.path } : {}),
     });
   }
 
   const started: ServiceProcess[] = [];
   const stop = async () => {
     await Promise.all(Object.values(services).map((s) => s.kill('SIGTERM')));
+    if (relaySocket?.temporary) rmSync(dirname(relaySocket.path), { recursive: true, force: true });
   };
   try {
     const skip = new Set(options.skip ?? []);
@@ -109,5 +129,12 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     await stop();
     throw err;
   }
-  return { url: services.gateway.url, services, databaseUrls, kafkaBrokers: options.kafkaBrokers, stop };
+  return {
+    url: services.gateway.url,
+    services,
+    databaseUrls,
+    kafkaBrokers: options.kafkaBrokers,
+    ...(relaySocket ? { relaySocketPath: relaySocket.path } : {}),
+    stop,
+  };
 }

@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     kafkaBrokers: env.KAFKA_BROKERS as string,
     gatewayPort: port,
     logDir: join(dataDir, 'logs'),
+    // relay.sock beside the logs: the gateway's hop to relay (TOLLGATE_UNIX_HOP=0: TCP).
+    socketDir: dataDir,
     readyTimeoutMs,
   });
   console.log(

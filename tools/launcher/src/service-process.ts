@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import type { Env } from '@tollgate/runtime';
 import { lowerProcessTreePriority } from './process-priority';
@@ -16,6 +17,8 @@ export interface ServiceProcessOptions {
   readyTimeoutMs?: number;
   /** The process's nice value (every thread of it and of its descendants); 0 or unset leaves it as started. */
   nice?: number;
+  /** Asks /health/ready on this Unix socket (the service's LISTEN_PATH) rather than on its port. */
+  readySocketPath?: string;
 }
 
 /** One service running as its own Node process (apps/<name>/dist/main.js). */
@@ -80,9 +83,9 @@ export class ServiceProcess {
         );
       }
       try {
-        const res = await fetch(`${this.url}/health/ready`);
+        const res = await askReady(this.url, this.options.readySocketPath);
         if (res.ok) return;
-        last = `${res.status} ${await res.text()}`;
+        last = `${res.status} ${res.body}`;
       } catch (err) {
         last = err instanceof Error ? err.message : String(err);
       }
@@ -92,4 +95,27 @@ export class ServiceProcess {
       `${this.name} not ready after ${timeoutMs} ms (${last}); see ${this.options.logDir}/${this.name}.log`,
     );
   }
+}
+
+/** GET /health/ready on the service's port, or on its Unix socket when given one. */
+function askReady(
+  url: string,
+  socketPath: string | undefined,
+): Promise<{ ok: boolean; status: number; body: string }> {
+  return new Promise((answer, fail) => {
+    const target = socketPath ? { socketPath, path: '/health/ready' } : `${url}/health/ready`;
+    const req = get(target, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        answer({ ok: status >= 200 && status < 300, status, body });
+      });
+      res.on('error', fail);
+    });
+    req.on('error', fail);
+    // A connection that opens and never answers must not hold the start-up past its deadline.
+    req.setTimeout(5_000, () => req.destroy(new Error('no answer within 5 s')));
+  });
 }

@@ -1,0 +1,34 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LISTEN_PATH_MAX_BYTES, type Env } from '@tollgate/runtime';
+
+/** `TOLLGATE_UNIX_HOP`: `0` sends the distributed gateway's relay calls over TCP loopback instead. */
+export const UNIX_HOP_ENV = 'TOLLGATE_UNIX_HOP';
+
+/**
+ * Whether the distributed launcher's gateway reaches relay over a Unix socket (on unless `0`). On one host
+ * a Unix socket skips the kernel's loopback TCP path for the hop every /v1 call takes: about a fifth of the
+ * hop's own CPU at both ends (bench/ANALYSIS.md, H29 and H57).
+ */
+export function unixHopFromEnv(env: Env): boolean {
+  const raw = env[UNIX_HOP_ENV]?.trim();
+  if (!raw || raw === '1') return true;
+  if (raw === '0') return false;
+  throw new Error(`${UNIX_HOP_ENV} must be 0 or 1, got "${raw}"`);
+}
+
+export const RELAY_SOCKET_NAME = 'relay.sock';
+
+/**
+ * Where relay's socket goes: `<dir>/relay.sock` when given a directory and the path fits a socket address,
+ * else in a new private directory under the system's temporary one (created 0700; `temporary` says so, for
+ * the caller to remove it when the platform stops).
+ */
+export function relaySocketPath(dir: string | undefined): { path: string; temporary: boolean } {
+  if (dir !== undefined) {
+    const path = join(resolve(dir), RELAY_SOCKET_NAME);
+    if (Buffer.byteLength(path) <= LISTEN_PATH_MAX_BYTES) return { path, temporary: false };
+  }
+  return { path: join(mkdtempSync(join(tmpdir(), 'tollgate-')), RELAY_SOCKET_NAME), temporary: true };
+}
