@@ -27,10 +27,15 @@ interface SettlementRow {
  * One statement settles a batch, whatever its size and however many users it holds:
  * - "logged" writes the usage-log rows; the unique event id skips every event settled before, so
  *   only what it returns is charged (a redelivered batch changes nothing);
- * - "entries" writes one ledger entry per fresh event, keyed by it;
+ * - "charges" sums the fresh events per user, and "entries" writes one ledger entry per user of them,
+ *   keyed by the lowest of their event ids (each event is fresh once, so no later batch takes the key
+ *   again): one entry a user a batch, not one an event, cut a heap row and two index entries from
+ *   nearly every event (PostgreSQL's buffer hits per event −16 % at 700 events of 333 users a batch,
+ *   −36 % at 5,000: bench/micro/billing-settlement.mjs, bench/ANALYSIS.md H58). Nothing reads
+ *   usage entries one by one: the log shows usage from usage_logs, the audit sums the ledger;
  * - "stats" adds the fresh events to the daily rollup, rows in key order;
- * - "balances" opens the account of a user billing has not seen and moves each balance by the sum
- *   of its new entries, once per user, accounts in user id order (every writer of accounts locks
+ * - "balances" opens the account of a user billing has not seen and moves each balance by its new
+ *   entry, once per user, accounts in user id order (every writer of accounts locks
  *   in that order, so concurrent batches cannot deadlock);
  * - "published" puts one billing.balance per changed account into the outbox (billingBalanceEvent's
  *   value, written in SQL), in user id order; the caller nudges the outbox relay.
@@ -40,13 +45,14 @@ interface SettlementRow {
  * All sub-statements see the same snapshot, which is why the account is opened and charged by one
  * upsert. Neither log rows nor entries have a foreign key on accounts (20270101-settlement-writes,
  * 20270103-ledger-without-account-check): "balances" opens the account of every entry's user, each
- * log row has its entry, of the same user, and accounts are never deleted.
+ * log row's user has the batch's entry, and accounts are never deleted.
  * The batch is json, not jsonb: json_to_recordset reads the text as it comes, where jsonb would first
  * build its binary tree (PostgreSQL's CPU per event -14 %, bench/micro/billing-settlement.mjs). It is
  * the events as decoded, keys the statement does not name ignored, and each event's Moscow day
  * (moscow-day.ts) is worked out here, so that no row object is built per event to send it.
+ * Exported for bench/micro/billing-settlement.mjs, which runs it alone.
  */
-const SETTLE_SQL = `
+export const SETTLE_SQL = `
 with "incoming" as (
   select x.*, date '1970-01-01' + ((x."created_at" + ${MOSCOW_UTC_OFFSET_SECONDS}) / 86400)::integer as "day"
   from json_to_recordset(?::json) as x(
@@ -71,12 +77,18 @@ with "incoming" as (
   returning "event_id"
 ), "fresh" as (
   select i.* from "incoming" i join "logged" l on l."event_id" = i."event_id"
+), "charges" as (
+  select "user_id", -sum("quota") as "amount", count(*) as "requests",
+    'usage:' || min("event_id"::text) as "idempotency_key"
+  from "fresh"
+  group by "user_id"
 ), "entries" as (
   insert into "ledger_entries" ("user_id", "kind", "amount", "idempotency_key", "note")
-  select "user_id", '${LedgerEntryKind.Usage}', -"quota", 'usage:' || "event_id", "model" || ' ' || "request_id"
-  from "fresh"
+  select "user_id", '${LedgerEntryKind.Usage}', "amount", "idempotency_key", 'requests: ' || "requests"
+  from "charges"
+  order by "user_id"
   on conflict ("idempotency_key") do nothing
-  returning "user_id", "amount"
+  returning "user_id"
 ), "stats" as (
   insert into "usage_daily_stats"
     ("user_id", "day", "model", "token_id", "requests", "prompt_tokens", "completion_tokens",
@@ -94,10 +106,9 @@ with "incoming" as (
     "quota" = "usage_daily_stats"."quota" + excluded."quota"
 ), "balances" as (
   insert into "accounts" ("user_id", "quota", "used_quota", "request_count", "version")
-  select "user_id", sum("amount"), -sum("amount"), count(*), 1
-  from "entries"
-  group by "user_id"
-  order by "user_id"
+  select c."user_id", c."amount", -c."amount", c."requests", 1
+  from "entries" e join "charges" c on c."user_id" = e."user_id"
+  order by c."user_id"
   on conflict ("user_id") do update set
     "quota" = "accounts"."quota" + excluded."quota",
     "used_quota" = "accounts"."used_quota" + excluded."used_quota",
@@ -109,13 +120,13 @@ with "incoming" as (
   ${outboxInsertSql({ from: 'balances', alias: 'b', keyColumn: 'user_id', valueSql: billingBalanceValueSql('b') })}
 )
 select
-  -- A fresh log row whose ledger entry existed before is corruption (the two are written together):
-  -- the text cast to integer then fails the statement, which undoes all of it.
-  case when (select count(*) from "logged") = (select count(*) from "entries")
+  -- A user's entry whose key existed before is corruption (the key is one of this batch's fresh event
+  -- ids, each fresh once): the text cast to integer then fails the statement, which undoes all of it.
+  case when (select count(*) from "charges") = (select count(*) from "entries")
     then (select count(*) from "logged")::integer
     else ('usage log and ledger disagree about which usage events were settled before: '
-      || (select count(*) from "logged") || ' log rows, '
-      || (select count(*) from "entries") || ' ledger entries')::integer
+      || (select count(*) from "charges") || ' users charged, '
+      || (select count(*) from "entries") || ' ledger entries written')::integer
   end as "settled",
   (select coalesce(jsonb_object_agg("model", "quota"), '{}')
      from (select "model", sum("quota")::text as "quota" from "fresh" where "quota" > 0 group by "model") m

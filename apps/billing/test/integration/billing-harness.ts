@@ -308,13 +308,14 @@ export class BillingHarness {
   }
 }
 
-/** What billing settled for one user: the account's counters, its usage logs and usage ledger entries. */
+/** What billing settled for one user: the account's counters, its usage logs and what its usage entries charged. */
 export interface Settled {
   quota: number;
   used_quota: number;
   request_count: number;
   usage_logs: number;
-  ledger_entries: number;
+  /** Less the sum of the user's usage ledger entries (one per user per settled batch, not per event). */
+  ledger_charged: number;
 }
 
 /** Read while billing is stopped on embedded infrastructure: PGlite serves one connection. */
@@ -327,8 +328,8 @@ export function settledState(database: TestDatabase, userId: number): Promise<Se
     const [logs] = await query<{ n: string }>('select count(*) as n from usage_logs where user_id = ?', [
       userId,
     ]);
-    const [entries] = await query<{ n: string }>(
-      `select count(*) as n from ledger_entries where user_id = ? and kind = 'usage'`,
+    const [entries] = await query<{ charged: string }>(
+      `select coalesce(-sum(amount), 0) as charged from ledger_entries where user_id = ? and kind = 'usage'`,
       [userId],
     );
     return {
@@ -336,23 +337,28 @@ export function settledState(database: TestDatabase, userId: number): Promise<Se
       used_quota: Number(account!['used_quota']),
       request_count: Number(account!['request_count']),
       usage_logs: Number(logs!.n),
-      ledger_entries: Number(entries!.n),
+      ledger_charged: Number(entries!.charged),
     };
   });
 }
 
 /**
- * Usage-log rows without their user's account or without their ledger entry (keyed by the event id,
- * of the same user): none, ever. The log rows have no foreign key (20270101-settlement-writes); this
- * is what stands in for it. Read while billing is stopped, as settledState.
+ * Users with usage-log rows but no account, or whose usage rows' quota is not what their usage ledger
+ * entries charged: none, ever. The log rows have no foreign key (20270101-settlement-writes), and a
+ * usage entry sums a batch's events of one user (keyed by the lowest of their ids), so this is what
+ * stands in for both. Read while billing is stopped, as settledState.
  */
-export function unpairedUsageLogs(database: TestDatabase): Promise<{ event_id: string; user_id: number }[]> {
+export function unbalancedUsage(
+  database: TestDatabase,
+): Promise<{ user_id: number; logged: string; charged: string | null }[]> {
   return withDatabase(database, (query) =>
-    query<{ event_id: string; user_id: number }>(
-      `select u.event_id, u.user_id from usage_logs u
+    query<{ user_id: number; logged: string; charged: string | null }>(
+      `select u.user_id, u.logged::text as logged, e.charged::text as charged
+       from (select user_id, sum(quota) as logged from usage_logs group by user_id) u
+       left join (select user_id, -sum(amount) as charged from ledger_entries where kind = 'usage'
+                  group by user_id) e on e.user_id = u.user_id
        where not exists (select 1 from accounts a where a.user_id = u.user_id)
-          or not exists (select 1 from ledger_entries e
-                         where e.idempotency_key = 'usage:' || u.event_id and e.user_id = u.user_id)`,
+          or e.charged is distinct from u.logged`,
     ),
   );
 }

@@ -64,8 +64,8 @@ describeOnRealInfrastructure(
         first: await settledState(database, first),
         second: await settledState(database, second),
       }).toEqual({
-        first: { quota: -131, used_quota: 131, request_count: 3, usage_logs: 3, ledger_entries: 3 },
-        second: { quota: -257, used_quota: 257, request_count: 2, usage_logs: 2, ledger_entries: 2 },
+        first: { quota: -131, used_quota: 131, request_count: 3, usage_logs: 3, ledger_charged: 131 },
+        second: { quota: -257, used_quota: 257, request_count: 2, usage_logs: 2, ledger_charged: 257 },
       });
       expect(deadLettered(deadLetters())).toEqual([]);
       expect(await billing.ledgerAudit()).toEqual({

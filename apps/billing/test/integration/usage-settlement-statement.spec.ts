@@ -2,6 +2,7 @@ import { TOPICS, type UsageRecorded } from '@tollgate/contracts';
 import { OutboxMessage, openDatabase, type Database, type TestDatabase } from '@tollgate/persistence';
 import { runWithRequestContext } from '@tollgate/platform';
 import { INFRASTRUCTURES, randomUserId } from '@tollgate/testing';
+import { randomUUID } from 'node:crypto';
 import { Account } from '../../src/accounts/account.entity';
 import { billingBalanceEvent } from '../../src/accounts/balance-events';
 import { UsageSettlementRepository } from '../../src/usage/usage-settlement.repository';
@@ -94,9 +95,39 @@ describe.each(INFRASTRUCTURES)('usage settlement statement on %s infrastructure'
     expect(await account(userId)).toEqual(stored);
   });
 
-  it('undoes the whole batch when an event has its ledger entry but no usage-log row', async () => {
+  it('writes one usage ledger entry per user of a batch, the sum of its events, keyed by its lowest event id', async () => {
+    const [first, second] = [randomUserId(), randomUserId()];
+    const events = [
+      aUsageEvent(first, { quota: 300 }),
+      aUsageEvent(second, { quota: 11 }),
+      aUsageEvent(first, { quota: 200 }),
+      aUsageEvent(first, { quota: 7 }),
+    ];
+    const lowestOf = (userId: number) =>
+      events
+        .filter((event) => event.user_id === userId)
+        .map((event) => event.event_id)
+        .sort()[0];
+
+    await repository.settle(events);
+
+    expect(
+      await sql(
+        `select user_id, amount::integer as amount, idempotency_key, note from ledger_entries
+         where user_id in (?, ?) order by amount`,
+        [first, second],
+      ),
+    ).toEqual([
+      { user_id: first, amount: -507, idempotency_key: `usage:${lowestOf(first)}`, note: 'requests: 3' },
+      { user_id: second, amount: -11, idempotency_key: `usage:${lowestOf(second)}`, note: 'requests: 1' },
+    ]);
+    expect(await account(first)).toMatchObject({ quota: -507, usedQuota: 507, requestCount: 3 });
+  });
+
+  it("undoes the whole batch when a user's usage entry would take a key written before (an event with its ledger entry but no usage-log row)", async () => {
     const userId = randomUserId();
-    const orphan = aUsageEvent(userId, { quota: 700 });
+    const [lower, higher] = [randomUUID(), randomUUID()].sort();
+    const orphan = aUsageEvent(userId, { quota: 700, event_id: lower! });
     await repository.settle([aUsageEvent(userId, { quota: 1 })]);
     await sql(
       `insert into ledger_entries (user_id, kind, amount, idempotency_key, note) values (?, 'usage', -700, ?, 'x')`,
@@ -105,9 +136,9 @@ describe.each(INFRASTRUCTURES)('usage settlement statement on %s infrastructure'
     const stored = await account(userId);
     const before = await lastOutboxId();
 
-    await expect(repository.settle([aUsageEvent(userId, { quota: 5 }), orphan])).rejects.toThrow(
-      /usage log and ledger disagree/,
-    );
+    await expect(
+      repository.settle([aUsageEvent(userId, { quota: 5, event_id: higher! }), orphan]),
+    ).rejects.toThrow(/usage log and ledger disagree/);
     expect(await outbox(before)).toEqual([]);
     expect(await account(userId)).toEqual(stored);
     expect(await sql('select 1 from usage_logs where event_id = ?', [orphan.event_id])).toEqual([]);
