@@ -28,11 +28,14 @@ export class UsageRecordedConsumer {
   @BusEvent(TOPICS.usageRecorded.name, {
     group: USAGE_GROUP,
     schema: settledUsageOfEvent,
-    // One statement per batch, and per batch one billing.balance per user, which every balances
-    // reader (relay's, auth's) is woken to fetch: a quarter second of gathering (up to 1 MiB, as auth's
-    // and admin's consumers) makes batches larger and each event's share of all that smaller. Balances
-    // trail by at most that, well inside relay's hold (RELAY_QUOTA_HOLD_MS, 60 s).
-    batching: { minBytes: 1024 * 1024, maxWaitMs: 250 },
+    // One statement per batch, and per batch one ledger entry, rollup row, balance update and
+    // billing.balance per user, which every balances reader (relay's, auth's) is woken to fetch: a
+    // quarter second of gathering makes batches larger and each event's share of all that smaller.
+    // Up to 4 MiB (a partition's largest fetch), not auth's and admin's 1 MiB: at 20,000 events/s
+    // 1 MiB came every ~0.1 s in batches of ~700 events a partition, where PostgreSQL hits 32 buffers
+    // an event against 22 at 1,700 (bench/ANALYSIS.md, H58). Balances still trail by at most the
+    // quarter second, well inside relay's hold (RELAY_QUOTA_HOLD_MS, 60 s).
+    batching: { minBytes: 4 * 1024 * 1024, maxWaitMs: 250 },
     // Its committed position is the lag operators and the bench read for settlement (target < 1 s):
     // a commit per batch window at most, not per second, about three OffsetCommits a second more.
     commitIntervalMs: 250,
