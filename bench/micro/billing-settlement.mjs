@@ -9,15 +9,16 @@
 //   schema base    the database as given
 //          partial ledger_entries' (created_at) and (user_id, created_at) indexes only on rows that
 //                  are not usage entries (the only query they serve skips usage entries)
-//          nofk    without the ledger's foreign key on accounts (what its per-entry check costs)
 // Every batch runs in a transaction that is rolled back, so each round starts from the same tables.
 // The database given is cloned (create database … template) once per schema variant; give one that
 // billing migrated and used, with accounts (a database left by a billing bench run).
 //
 //   node bench/micro/billing-settlement.mjs --database-url postgres://…/billing_db \
 //     [--shapes jsonb,json,arrays,events] [--schemas base,partial] [--batch 5000] [--batches 10] [--rounds 3]
+//     [--dist <another build's apps/billing/dist>]
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { databaseUrlOn, processCpuMs, withClient } from '../lib/pg-micro.mjs';
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     users: { type: 'string', default: '1000' },
     explain: { type: 'boolean', default: false },
+    dist: { type: 'string', default: fileURLToPath(new URL('../../apps/billing/dist', import.meta.url)) },
   },
 });
 if (!args['database-url']) throw new Error('--database-url of a migrated billing database is required');
@@ -104,22 +106,16 @@ const SHAPES = {
 };
 
 /**
- * The statement as billing's dist has it, with its "incoming" rows swapped for the shape's, and the
+ * The statement as billing's dist exports it (`--dist`: another build's apps/billing/dist, to compare
+ * two versions of it on the same database), with its "incoming" rows swapped for the shape's, and the
  * parameters after the batch (since H46: billing.balance's topic and the outbox rows' headers).
  */
 function settlementSql(shape) {
-  const distUrl = new URL('../../apps/billing/dist/usage/usage-settlement.repository.js', import.meta.url);
-  const dist = readFileSync(distUrl, 'utf8');
-  const statement = /const SETTLE_SQL = `([\s\S]*?)`;/.exec(dist)?.[1];
-  if (!statement) throw new Error('SETTLE_SQL not found in billing dist (node scripts/build.mjs)');
-  const { billingBalanceValueSql } = createRequire(distUrl)('../accounts/balance-events.js');
-  let sql = statement
-    .replace('${ledger_entry_entity_1.LedgerEntryKind.Usage}', 'usage')
-    .replace(/\$\{\(0, balance_events_1\.billingBalanceValueSql\)\('b'\)\}/, () =>
-      billingBalanceValueSql?.('b'),
-    );
+  const distUrl = new URL('usage/usage-settlement.repository.js', `file://${resolve(args.dist)}/`);
+  const { SETTLE_SQL: statement } = createRequire(distUrl)(fileURLToPath(distUrl));
+  if (!statement) throw new Error(`SETTLE_SQL not exported by ${distUrl} (node scripts/build.mjs)`);
   // A function, not a string: the shapes' `$1` would read as a capture group.
-  sql = sql.replace(
+  let sql = statement.replace(
     /with "incoming" as \([\s\S]*?\n\), "logged"/,
     () => `with "incoming" as (${SHAPES[shape].incoming}\n), "logged"`,
   );
@@ -140,8 +136,6 @@ const SCHEMAS = {
     `create index "ledger_entries_created_at_index" on "ledger_entries" ("created_at") where "kind" <> 'usage'`,
     `create index "ledger_entries_user_id_created_at_index" on "ledger_entries" ("user_id", "created_at") where "kind" <> 'usage'`,
   ],
-  // What the ledger's foreign key on accounts costs (checked once per entry, at the statement's end).
-  nofk: ['alter table "ledger_entries" drop constraint "ledger_entries_user_id_fkey"'],
 };
 
 function usageRows(userIds) {
@@ -186,6 +180,19 @@ await withClient(databaseUrl('postgres'), async (admin) => {
   }
 });
 
+/**
+ * The clone's shared-buffer hits so far, this backend's own included: it flushes its counters when it
+ * next goes idle once asked to (PostgreSQL 15), i.e. after the `select 1`.
+ */
+async function blocksHit(db) {
+  await db.query('select pg_stat_force_next_flush()');
+  await db.query('select 1');
+  const { rows } = await db.query(
+    'select blks_hit::bigint as hit from pg_stat_database where datname = current_database()',
+  );
+  return Number(rows[0].hit);
+}
+
 const results = [];
 try {
   for (let round = 0; round < Number(args.rounds); round++) {
@@ -211,16 +218,21 @@ try {
             if (settled !== rows.length) throw new Error('not every event was settled');
           };
           await run(work[0]); // warm-up: plan cache, buffers
+          const hitsBefore = await blocksHit(db);
           const pgBefore = processCpuMs(pid);
           const ownBefore = process.cpuUsage();
           for (const rows of work.slice(1)) await run(rows);
           const own = process.cpuUsage(ownBefore);
+          const pgMs = processCpuMs(pid) - pgBefore;
+          const hits = (await blocksHit(db)) - hitsBefore;
           const events = batches * batchSize;
           const result = {
             round,
             schema,
             shape,
-            postgresMsPerEvent: (processCpuMs(pid) - pgBefore) / events,
+            postgresMsPerEvent: pgMs / events,
+            // Shared-buffer hits: what the machine's load does not change.
+            hitsPerEvent: hits / events,
             clientMsPerEvent: (own.user + own.system) / 1000 / events,
           };
           results.push(result);
@@ -249,7 +261,7 @@ for (const schema of Object.keys(clones)) {
   for (const shape of args.shapes.split(',')) {
     const mine = results.filter((r) => r.schema === schema && r.shape === shape);
     console.log(
-      `${schema.padEnd(8)} ${shape.padEnd(7)} PostgreSQL ${median(mine.map((r) => r.postgresMsPerEvent)).toFixed(4)} ms/event, this process ${median(mine.map((r) => r.clientMsPerEvent)).toFixed(4)} ms/event (median of ${mine.length})`,
+      `${schema.padEnd(8)} ${shape.padEnd(7)} PostgreSQL ${median(mine.map((r) => r.postgresMsPerEvent)).toFixed(4)} ms/event, ${median(mine.map((r) => r.hitsPerEvent)).toFixed(1)} buffer hits/event, this process ${median(mine.map((r) => r.clientMsPerEvent)).toFixed(4)} ms/event (median of ${mine.length})`,
     );
   }
 }
