@@ -123,9 +123,20 @@ async function main() {
           const before = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuTicks(pid)]));
           const load = await runCalls(gateway.url, customer, calls, concurrency);
           const ms = Object.fromEntries(
-            Object.entries(pids).map(([n, pid]) => [n, ((cpuTicks(pid) - before[n]) * (1000 / CLK_TCK)) / calls]),
+            Object.entries(pids).map(([n, pid]) => [
+              n,
+              ((cpuTicks(pid) - before[n]) * (1000 / CLK_TCK)) / calls,
+            ]),
           );
-          const window = { round: round + 1, kind, concurrency, calls, failed: load.failed, rps: calls / load.seconds, ms };
+          const window = {
+            round: round + 1,
+            kind,
+            concurrency,
+            calls,
+            failed: load.failed,
+            rps: calls / load.seconds,
+            ms,
+          };
           windows.push(window);
           log(
             `round ${round + 1} c=${concurrency} ${kind.padEnd(4)}: ${window.rps.toFixed(0)} req/s, ${load.failed} failed${load.firstFailure ? ` (${load.firstFailure})` : ''}; ` +
