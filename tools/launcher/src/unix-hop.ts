@@ -8,8 +8,9 @@ export const UNIX_HOP_ENV = 'TOLLGATE_UNIX_HOP';
 
 /**
  * Whether the distributed launcher's gateway reaches relay over a Unix socket (on unless `0`). On one host
- * a Unix socket skips the kernel's loopback TCP path for the hop every /v1 call takes: about a fifth of the
- * hop's own CPU at both ends (bench/ANALYSIS.md, H29 and H57).
+ * a Unix socket skips the kernel's loopback TCP path for the hop every /v1 call takes: a fifth of the hop's
+ * own CPU at both ends measured alone, within the noise on the real gateway and relay of a shared machine
+ * (bench/ANALYSIS.md, H29 and H57).
  */
 export function unixHopFromEnv(env: Env): boolean {
   const raw = env[UNIX_HOP_ENV]?.trim();
