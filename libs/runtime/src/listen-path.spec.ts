@@ -110,6 +110,22 @@ describe('a service on a Unix socket', () => {
     await expect(clearStaleSocket(join(dir, 'none.sock'))).resolves.toBeUndefined();
   });
 
+  it('lets an answer in progress finish before its connection goes', async () => {
+    http.removeAllListeners('request');
+    // Answers after 300 ms, as a call relay is still serving when the service stops.
+    http.on('request', (req, res) => setTimeout(() => res.end(`served ${req.url}`), 300));
+    const path = join(dir, 'svc.sock');
+    const listener = await listenOnPath(http, path);
+    const answer = getOverSocket(path, '/slow');
+    await new Promise<void>((done) => http.once('request', () => done()));
+
+    await listener.stopAccepting();
+    await listener.drain(5_000);
+    listener.destroyConnections();
+
+    await expect(answer).resolves.toEqual({ status: 200, body: 'served /slow' });
+  });
+
   it('destroys the connections it handed over when asked, an answer in progress included', async () => {
     http.removeAllListeners('request');
     // Never answers: the connection stays busy, as a call relay is still serving.

@@ -2,8 +2,11 @@ import { chmod, unlink } from 'node:fs/promises';
 import type { Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { isAbsolute } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { probeSocketLock } from './socket-lock';
 import type { Env } from './service-runtime';
+
+const DRAIN_CHECK_MS = 20;
 
 /** Linux's sun_path holds 108 bytes, the terminating NUL included. */
 export const LISTEN_PATH_MAX_BYTES = 107;
@@ -44,8 +47,14 @@ export async function clearStaleSocket(path: string): Promise<void> {
 /** A second listener of a service's HTTP server (see listenOnPath). */
 export interface PathListener {
   readonly path: string;
-  /** Stops accepting (the socket file goes); connections already open stay. */
+  /** Stops accepting (the socket file goes); connections already open stay (see drain). */
   stopAccepting(): Promise<void>;
+  /**
+   * Waits, at most `timeoutMs`, for the connections still open to finish what they serve: idle ones
+   * are closed as they become idle. The HTTP server's close does not wait for them (see listenOnPath),
+   * and a call cut there would be a call served without its usage event.
+   */
+  drain(timeoutMs: number): Promise<void>;
   /** Destroys the connections still open (after the HTTP server's own close). */
   destroyConnections(): void;
 }
@@ -80,8 +89,19 @@ export async function listenOnPath(httpServer: HttpServer, path: string): Promis
   }
   return {
     path,
-    // Closing the listener removes the socket file.
-    stopAccepting: () => new Promise<void>((done) => server.close(() => done())),
+    // Closing the listening handle removes the socket file at once. Not waiting for close's callback:
+    // it comes when every connection has ended, and an idle keep-alive one ends only at its timeout.
+    stopAccepting: async () => {
+      if (server.listening) server.close();
+    },
+    drain: async (timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
+      while (open.size > 0 && Date.now() < deadline) {
+        // The HTTP server tracks these connections' parsers too: this closes those between requests.
+        httpServer.closeIdleConnections();
+        if (open.size > 0) await delay(DRAIN_CHECK_MS);
+      }
+    },
     destroyConnections: () => {
       for (const socket of open) socket.destroy();
     },

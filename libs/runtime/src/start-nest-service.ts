@@ -16,6 +16,12 @@ import { InMemorySocket } from './in-memory-socket';
 import { listenOnPath, type PathListener } from './listen-path';
 import type { RunningService } from './service-runtime';
 
+/**
+ * How long closing waits for the calls in progress on a Unix socket (the gateway→relay hop) before it
+ * cuts them: relay's upstream calls are bounded by their own timeouts, and a stop must still end.
+ */
+const PATH_DRAIN_TIMEOUT_MS = 10_000;
+
 export interface NestServiceSpec<C extends BaseServiceConfig> {
   name: string;
   config: C;
@@ -81,6 +87,7 @@ export async function startNestService<C extends BaseServiceConfig>(
       close: async () => {
         inMemory.refuse();
         await Promise.all(paths.map((p) => p.stopAccepting()));
+        await Promise.all(paths.map((p) => p.drain(PATH_DRAIN_TIMEOUT_MS)));
         try {
           await service.close();
         } finally {
