@@ -28,7 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
-import { chatCallBody, sendChatCalls } from './lib/chat-calls.mjs';
+import { sendChatCalls, waitForFirstCall } from './lib/chat-calls.mjs';
 import { infrastructureFromEnv } from './lib/infra.mjs';
 import { freePort } from './lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from './lib/processes.mjs';
@@ -152,15 +152,7 @@ async function main() {
     });
     await waitFor('relay', async () => (await fetch(`${relayUrl}/health/ready`)).ok || 'not ready');
     await waitFor('gateway', async () => (await fetch(`${gatewayUrl}/health/ready`)).ok || 'not ready');
-    await waitFor('a call through the gateway', async () => {
-      const res = await fetch(`${gatewayUrl}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
-        body: chatCallBody(customer.model),
-      });
-      if (res.status === 402) await customer.republishBalance();
-      return res.status === 200 || `${res.status} ${await res.text()}`;
-    });
+    await waitForFirstCall({ url: gatewayUrl, customer, what: 'a call through the gateway' });
     const pids = { gateway: gateway.child.pid, relay: relay.child.pid };
 
     log(`warm-up: ${args.warmup} calls at c=16`);

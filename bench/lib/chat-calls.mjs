@@ -1,5 +1,6 @@
 // Non-streaming chat calls through a gateway from this process (undici, keep-alive, `concurrency`
 // calls in flight), for the scripts that read CPU per call from /proc rather than drive k6.
+import { waitFor } from './processes.mjs';
 
 /** The request body every such call sends. */
 export const chatCallBody = (model) =>
@@ -8,6 +9,22 @@ export const chatCallBody = (model) =>
     messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
     max_tokens: 16,
   });
+
+/**
+ * Waits until `url` answers a call with the customer's key (a 402 means the balance has not
+ * reached relay yet, so it is published again).
+ */
+export async function waitForFirstCall({ url, customer, what = 'a call' }) {
+  await waitFor(what, async () => {
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
+      body: chatCallBody(customer.model),
+    });
+    if (res.status === 402) await customer.republishBalance();
+    return res.status === 200 || `${res.status} ${await res.text()}`;
+  });
+}
 
 /**
  * Sends `calls` calls to `url`'s /v1/chat/completions with the customer's key, `concurrency` at a

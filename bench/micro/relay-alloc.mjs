@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chatCallBody } from '../lib/chat-calls.mjs';
+import { chatCallBody, waitForFirstCall } from '../lib/chat-calls.mjs';
 import { startChild } from '../lib/child.mjs';
 import { freePort } from '../lib/net.mjs';
 import { waitFor } from '../lib/processes.mjs';
@@ -205,15 +205,7 @@ async function startRelay(upstreamUrl) {
     label: 'Relay allocation',
   });
   await waitFor('relay', async () => (await fetch(`${url}/health/ready`)).ok || 'not ready');
-  await waitFor('a call', async () => {
-    const res = await fetch(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
-      body: chatCallBody(customer.model),
-    });
-    if (res.status === 402) await customer.republishBalance();
-    return res.status === 200 || `${res.status} ${await res.text()}`;
-  });
+  await waitForFirstCall({ url, customer });
   const relink = (link, target) => {
     rmSync(link, { force: true });
     symlinkSync(target, link);

@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chatCallBody } from '../lib/chat-calls.mjs';
+import { chatCallBody, waitForFirstCall } from '../lib/chat-calls.mjs';
 import { startChild } from '../lib/child.mjs';
 import { freePort } from '../lib/net.mjs';
 import { infrastructurePids, processTable, treeOf } from '../lib/proc.mjs';
@@ -254,15 +254,7 @@ async function startDistributed(upstreamUrl) {
     label: 'Lone call',
   });
   await waitFor('relay', async () => (await fetch(`${url}/health/ready`)).ok || 'not ready');
-  await waitFor('a call', async () => {
-    const res = await fetch(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
-      body: chatCallBody(customer.model),
-    });
-    if (res.status === 402) await customer.republishBalance();
-    return res.status === 200 || `${res.status} ${await res.text()}`;
-  });
+  await waitForFirstCall({ url, customer });
   // Redis and the broker, by the ports they listen on (no PostgreSQL here: relay has no database).
   const pids = {
     relay: relay.pid,

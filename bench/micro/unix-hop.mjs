@@ -12,13 +12,13 @@
 //   export TOLLGATE_INFRA_DIR=/tmp/h57-infra; bash scripts/infra.sh up redis kafka && eval "$(bash scripts/infra.sh env redis kafka)"
 //   node bench/micro/unix-hop.mjs [--root DIR] [--levels 1:3000,16:8000,64:8000] [--rounds 4] [--warmup 3000] [--out FILE.json]
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chatCallBody, sendChatCalls } from '../lib/chat-calls.mjs';
+import { sendChatCalls, waitForFirstCall } from '../lib/chat-calls.mjs';
 import { infrastructureFromEnv } from '../lib/infra.mjs';
 import { freePort } from '../lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
@@ -97,15 +97,7 @@ async function main() {
     });
     for (const [kind, { url }] of Object.entries(gateways)) {
       await waitFor(`gateway-${kind}`, async () => (await fetch(`${url}/health/ready`)).ok || 'not ready');
-      await waitFor(`a call through gateway-${kind}`, async () => {
-        const res = await fetch(`${url}/v1/chat/completions`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
-          body: chatCallBody(customer.model),
-        });
-        if (res.status === 402) await customer.republishBalance();
-        return res.status === 200 || `${res.status} ${await res.text()}`;
-      });
+      await waitForFirstCall({ url, customer, what: `a call through gateway-${kind}` });
       log(`warm-up through gateway-${kind}: ${args.warmup} calls at c=16`);
       await runCalls(url, customer, Number(args.warmup), 16);
     }
