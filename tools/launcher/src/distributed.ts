@@ -37,7 +37,7 @@ export interface DistributedOptions {
   /**
    * The gateway reaches relay over a Unix socket (relay's LISTEN_PATH, the gateway's RELAY_URL=unix:…);
    * relay keeps its port for everyone else. Default `TOLLGATE_UNIX_HOP` of `env` or of this process,
-   * else on; false: over TCP loopback.
+   * else off (TCP loopback).
    */
   unixHop?: boolean;
   /** Where relay's socket goes (`relay.sock` in it); a new private temporary directory by default. */

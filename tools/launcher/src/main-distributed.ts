@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     kafkaBrokers: env.KAFKA_BROKERS as string,
     gatewayPort: port,
     logDir: join(dataDir, 'logs'),
-    // relay.sock beside the logs: the gateway's hop to relay (TOLLGATE_UNIX_HOP=0: TCP).
+    // relay.sock beside the logs when TOLLGATE_UNIX_HOP=1 puts the gateway's hop to relay on a socket.
     socketDir: dataDir,
     readyTimeoutMs,
   });

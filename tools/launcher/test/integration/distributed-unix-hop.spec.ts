@@ -46,7 +46,7 @@ if (name === 'relay' && process.env.LISTEN_PATH) {
 /**
  * The distributed launcher's gateway reaches relay over a Unix socket: relay is given LISTEN_PATH, the
  * gateway RELAY_URL=unix:<the same path>, the others relay's port; the platform is handed over only once
- * relay answers on the socket; TOLLGATE_UNIX_HOP=0 keeps the hop on TCP. Real PostgreSQL for the
+ * relay answers on the socket, with TOLLGATE_UNIX_HOP=1; unset or 0 keeps the hop on TCP. Real PostgreSQL for the
  * launcher's databases; the services are stand-ins.
  */
 describe('startDistributed: the gateway→relay hop over a Unix socket', () => {
@@ -101,7 +101,7 @@ describe('startDistributed: the gateway→relay hop over a Unix socket', () => {
 
   it('answers /v1 through relay socket, ready only once relay listens there, the socket dir removed at stop', async () => {
     let socketPath = '';
-    await withPlatform({ env: { [UNIX_HOP_ENV]: '' } }, async (platform) => {
+    await withPlatform({ env: { [UNIX_HOP_ENV]: '1' } }, async (platform) => {
       socketPath = platform.relaySocketPath!;
       expect(given('relay').LISTEN_PATH).toBe(socketPath);
       expect(given('gateway').RELAY_URL).toBe(`unix:${socketPath}`);
@@ -122,7 +122,7 @@ describe('startDistributed: the gateway→relay hop over a Unix socket', () => {
   it('puts relay.sock in the socket directory it is given', async () => {
     const socketDir = join(root, 'data');
     mkdirSync(socketDir, { recursive: true });
-    await withPlatform({ socketDir }, async (platform) => {
+    await withPlatform({ env: { [UNIX_HOP_ENV]: '1' }, socketDir }, async (platform) => {
       expect(platform.relaySocketPath).toBe(join(socketDir, 'relay.sock'));
       expect(given('gateway').RELAY_URL).toBe(`unix:${join(socketDir, 'relay.sock')}`);
       expect(await (await fetch(`${platform.url}/v1/models`)).text()).toBe(
@@ -131,8 +131,8 @@ describe('startDistributed: the gateway→relay hop over a Unix socket', () => {
     });
   });
 
-  it(`keeps the hop on TCP with ${UNIX_HOP_ENV}=0`, async () => {
-    await withPlatform({ env: { [UNIX_HOP_ENV]: '0' } }, async (platform) => {
+  it.each(['', '0'])(`keeps the hop on TCP with ${UNIX_HOP_ENV}="%s"`, async (value) => {
+    await withPlatform({ env: { [UNIX_HOP_ENV]: value } }, async (platform) => {
       expect(platform.relaySocketPath).toBeUndefined();
       expect(given('relay').LISTEN_PATH).toBeUndefined();
       expect(given('gateway').RELAY_URL).toBe(platform.services.relay.url);
