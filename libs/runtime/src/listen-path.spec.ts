@@ -3,21 +3,8 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getOverSocket } from '../test/support/get-over-socket';
 import { clearStaleSocket, listenOnPath, listenPathFromEnv, LISTEN_PATH_MAX_BYTES } from './listen-path';
-
-/** GET `path` over the Unix socket `socketPath`: the status and body. */
-function getOverSocket(socketPath: string, path = '/'): Promise<{ status: number; body: string }> {
-  return new Promise((answer, fail) => {
-    const req = request({ socketPath, path, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => answer({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
 
 /** A socket file nobody listens on, as a process killed with SIGKILL leaves it. */
 async function leaveStaleSocket(path: string): Promise<void> {

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getOverSocket } from '../support/get-over-socket';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 const PROBE = join(__dirname, '..', 'fixtures', 'probe-service-main.js');
@@ -110,18 +110,6 @@ describe('runMain', () => {
     let dir: string;
     beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'run-main-'))));
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-    const getOverSocket = (socketPath: string, path: string) =>
-      new Promise<{ status: number; body: string }>((answer, fail) => {
-        const req = request({ socketPath, path, agent: false }, (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (body += chunk));
-          res.on('end', () => answer({ status: res.statusCode ?? 0, body }));
-        });
-        req.on('error', fail);
-        req.end();
-      });
 
     /** Starts a probe on `socketPath` and SIGKILLs it once it listens: its socket file stays behind. */
     async function leaveStaleSocket(socketPath: string): Promise<void> {
