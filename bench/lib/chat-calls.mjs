@@ -29,9 +29,9 @@ export async function waitForFirstCall({ url, customer, what = 'a call' }) {
 /**
  * Sends `calls` calls to `url`'s /v1/chat/completions with the customer's key, `concurrency` at a
  * time. `Pool` is undici's, from the checkout being measured. Counts the answers that are not 200
- * and keeps the first of them.
+ * and keeps the first of them; with `latencies`, pushes each call's ms onto it.
  */
-export async function sendChatCalls({ Pool, url, customer, calls, concurrency }) {
+export async function sendChatCalls({ Pool, url, customer, calls, concurrency, latencies }) {
   const pool = new Pool(new URL(url).origin, { connections: concurrency, pipelining: 1 });
   const body = chatCallBody(customer.model);
   const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
@@ -41,8 +41,10 @@ export async function sendChatCalls({ Pool, url, customer, calls, concurrency })
   async function worker() {
     while (next < calls) {
       next++;
+      const callStarted = performance.now();
       const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body });
       const text = await res.body.text();
+      latencies?.push(performance.now() - callStarted);
       if (res.statusCode !== 200) {
         failed++;
         firstFailure ||= `${res.statusCode} ${text.slice(0, 200)}`;

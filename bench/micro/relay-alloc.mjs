@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chatCallBody, waitForFirstCall } from '../lib/chat-calls.mjs';
+import { sendChatCalls, waitForFirstCall } from '../lib/chat-calls.mjs';
 import { startChild } from '../lib/child.mjs';
 import { freePort } from '../lib/net.mjs';
 import { waitFor } from '../lib/processes.mjs';
@@ -89,32 +89,6 @@ function cpuNsOf(pid) {
   return ns;
 }
 
-async function calls({ url, customer, count, concurrency, latencies }) {
-  const { Pool } = requireFromRoot('undici');
-  const pool = new Pool(url, { connections: concurrency, pipelining: 1 });
-  const body = chatCallBody(customer.model);
-  const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
-  let next = 0;
-  let failed = 0;
-  let firstFailure = '';
-  async function worker() {
-    while (next < count) {
-      next++;
-      const started = performance.now();
-      const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body });
-      const text = await res.body.text();
-      latencies?.push(performance.now() - started);
-      if (res.statusCode !== 200) {
-        failed++;
-        firstFailure ||= `${res.statusCode} ${text.slice(0, 200)}`;
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  await pool.close();
-  return { failed, firstFailure };
-}
-
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const median = (values) =>
   quantile(
@@ -134,7 +108,15 @@ async function window(target, concurrency, count, tag) {
   const latencies = [];
   const cpuBefore = cpuNsOf(target.pid);
   const started = performance.now();
-  const load = await calls({ url: target.url, customer: target.customer, count, concurrency, latencies });
+  const { Pool } = requireFromRoot('undici');
+  const load = await sendChatCalls({
+    Pool,
+    url: target.url,
+    customer: target.customer,
+    calls: count,
+    concurrency,
+    latencies,
+  });
   const seconds = (performance.now() - started) / 1000;
   const cpuNs = cpuNsOf(target.pid) - cpuBefore;
   process.kill(target.pid, 'SIGUSR2');
@@ -266,7 +248,13 @@ const target = await startRelay(upstream.match[1]);
 const results = [];
 try {
   log(`relay ${target.pid} ready; warm-up ${args.warmup} calls at c=16`);
-  await calls({ url: target.url, customer: target.customer, count: Number(args.warmup), concurrency: 16 });
+  await sendChatCalls({
+    Pool: requireFromRoot('undici').Pool,
+    url: target.url,
+    customer: target.customer,
+    calls: Number(args.warmup),
+    concurrency: 16,
+  });
   for (let round = 1; round <= Number(args.rounds); round++) {
     for (const { concurrency, calls: count } of levels) {
       const result = await window(target, concurrency, count, `c${concurrency}-r${round}`);

@@ -1,19 +1,15 @@
 import { z } from 'zod';
 import { baseServiceConfig, envInt, secret } from '@tollgate/platform';
 import { trustedProxiesProblem } from './client/client-address';
+import { unixSocketPathOf } from './proxy/backend-pools';
 
-/** `unix:<absolute path>`: a backend's Unix socket on this host (its LISTEN_PATH). */
-const UNIX_SOCKET_URL = /^unix:\//;
-const unixOrUrl = z.union([
-  z.string().regex(UNIX_SOCKET_URL),
-  z
-    .string()
-    .url()
-    .regex(/^https?:\/\//i),
-]);
-const serviceUrl = z.string().refine((url) => unixOrUrl.safeParse(url).success, {
-  message: 'must be a URL like http://127.0.0.1:3001 or unix:/path/to/service.sock',
-});
+/** A backend's base URL: http(s)://host:port, or `unix:<absolute path>` for its Unix socket here (LISTEN_PATH). */
+const serviceUrl = z
+  .string()
+  .refine(
+    (url) => unixSocketPathOf(url)?.startsWith('/') ?? (/^https?:\/\//i.test(url) && URL.canParse(url)),
+    { message: 'must be a URL like http://127.0.0.1:3001 or unix:/path/to/service.sock' },
+  );
 
 export const gatewayConfigSchema = z.object({
   ...baseServiceConfig,

@@ -1,11 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
-import { BACKEND_SERVICES, type ServiceName } from '@tollgate/contracts';
+import { readdirSync, readFileSync } from 'node:fs';
 import { newRunId, requireEnv } from '@tollgate/testing';
 import { startDistributed, type DistributedPlatform } from '../../src/distributed';
 import { BOOKKEEPING_NICE_ENV } from '../../src/process-priority';
+import { ALL_SERVICES, StandInRoot } from '../support/stand-in-platform';
 
 jest.setTimeout(60_000);
 
@@ -18,8 +15,6 @@ function threadNices(pid: number): Set<number> {
     }),
   );
 }
-
-const ALL: ServiceName[] = [...BACKEND_SERVICES, 'gateway'];
 
 // A nice value per thread is Linux's (CI and production images run Linux); elsewhere the launcher
 // lowers each process as a whole, which this spec does not read.
@@ -34,41 +29,25 @@ onLinux('startDistributed: the bookkeeping services at a lower priority', () => 
   const { DATABASE_URL } = requireEnv(['DATABASE_URL']);
   const own = [...threadNices(process.pid)][0]!;
   const prefix = `launcher_nice_${newRunId()}`;
-  let root: string;
+  let standIns: StandInRoot;
 
   beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'distributed-priority-'));
-    for (const name of ALL) {
-      mkdirSync(join(root, 'apps', name, 'dist'), { recursive: true });
-      writeFileSync(
-        join(root, 'apps', name, 'dist', 'main.js'),
-        `require('node:http').createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1');`,
-      );
-    }
+    standIns = new StandInRoot(
+      `require('node:http').createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1');`,
+      DATABASE_URL,
+      prefix,
+    );
   });
 
-  afterAll(async () => {
-    rmSync(root, { recursive: true, force: true });
-    const admin = new Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    for (const service of ['auth', 'billing', 'chat', 'admin'])
-      await admin.query(`drop database if exists "${prefix}_${service}"`);
-    await admin.end();
-  });
+  afterAll(() => standIns.remove());
 
   async function withPlatform(
     env: Record<string, string>,
     check: (p: DistributedPlatform) => void,
   ): Promise<void> {
     const platform = await startDistributed({
-      repoRoot: root,
+      ...standIns.options(),
       env,
-      postgresAdminUrl: DATABASE_URL,
-      // The stand-ins use neither.
-      redisUrl: 'redis://127.0.0.1:9',
-      kafkaBrokers: '127.0.0.1:9',
-      databasePrefix: prefix,
-      logDir: join(root, 'logs'),
       // The stand-ins listen on their port only (distributed-unix-hop.spec.ts covers relay's socket).
       unixHop: false,
     });
@@ -93,7 +72,7 @@ onLinux('startDistributed: the bookkeeping services at a lower priority', () => 
 
   it(`leaves every service at the launcher's priority with ${BOOKKEEPING_NICE_ENV}=0`, async () => {
     await withPlatform({ [BOOKKEEPING_NICE_ENV]: '0' }, (platform) => {
-      for (const name of ALL)
+      for (const name of ALL_SERVICES)
         expect([name, threadNices(platform.services[name].pid!)]).toEqual([name, new Set([own])]);
     });
   });

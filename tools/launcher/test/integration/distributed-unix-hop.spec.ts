@@ -1,15 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Client } from 'pg';
-import { BACKEND_SERVICES, type ServiceName } from '@tollgate/contracts';
+import type { ServiceName } from '@tollgate/contracts';
 import { newRunId, requireEnv } from '@tollgate/testing';
 import { startDistributed, type DistributedPlatform } from '../../src/distributed';
 import { UNIX_HOP_ENV } from '../../src/unix-hop';
+import { StandInRoot } from '../support/stand-in-platform';
 
 jest.setTimeout(60_000);
-
-const ALL: ServiceName[] = [...BACKEND_SERVICES, 'gateway'];
 
 /**
  * Stand-ins for the services. Each writes the addresses it was given to <root>/<name>.json. Relay answers
@@ -52,27 +49,14 @@ if (name === 'relay' && process.env.LISTEN_PATH) {
 describe('startDistributed: the gateway→relay hop over a Unix socket', () => {
   const { DATABASE_URL } = requireEnv(['DATABASE_URL']);
   const prefix = `launcher_unix_${newRunId()}`;
-  let root: string;
+  let standIns: StandInRoot;
 
-  beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'distributed-unix-'));
-    for (const name of ALL) {
-      mkdirSync(join(root, 'apps', name, 'dist'), { recursive: true });
-      writeFileSync(join(root, 'apps', name, 'dist', 'main.js'), STAND_IN);
-    }
-  });
+  beforeAll(() => (standIns = new StandInRoot(STAND_IN, DATABASE_URL, prefix)));
 
-  afterAll(async () => {
-    rmSync(root, { recursive: true, force: true });
-    const admin = new Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    for (const service of ['auth', 'billing', 'chat', 'admin'])
-      await admin.query(`drop database if exists "${prefix}_${service}"`);
-    await admin.end();
-  });
+  afterAll(() => standIns.remove());
 
   const given = (name: ServiceName): { RELAY_URL?: string; LISTEN_PATH?: string } =>
-    JSON.parse(readFileSync(join(root, `${name}.json`), 'utf8')) as {
+    JSON.parse(readFileSync(join(standIns.root, `${name}.json`), 'utf8')) as {
       RELAY_URL?: string;
       LISTEN_PATH?: string;
     };
@@ -82,14 +66,8 @@ describe('startDistributed: the gateway→relay hop over a Unix socket', () => {
     check: (p: DistributedPlatform) => Promise<void>,
   ): Promise<void> {
     const platform = await startDistributed({
-      repoRoot: root,
+      ...standIns.options(),
       env: options.env ?? {},
-      postgresAdminUrl: DATABASE_URL,
-      // The stand-ins use neither.
-      redisUrl: 'redis://127.0.0.1:9',
-      kafkaBrokers: '127.0.0.1:9',
-      databasePrefix: prefix,
-      logDir: join(root, 'logs'),
       ...(options.socketDir ? { socketDir: options.socketDir } : {}),
     });
     try {
@@ -120,7 +98,7 @@ describe('startDistributed: the gateway→relay hop over a Unix socket', () => {
   });
 
   it('puts relay.sock in the socket directory it is given', async () => {
-    const socketDir = join(root, 'data');
+    const socketDir = join(standIns.root, 'data');
     mkdirSync(socketDir, { recursive: true });
     await withPlatform({ env: { [UNIX_HOP_ENV]: '1' }, socketDir }, async (platform) => {
       expect(platform.relaySocketPath).toBe(join(socketDir, 'relay.sock'));
