@@ -14,7 +14,7 @@
 //
 //   export TOLLGATE_INFRA_DIR=/tmp/h50-infra; bash scripts/infra.sh up && eval "$(bash scripts/infra.sh env)"
 //   node bench/micro/distributed-lone-call.mjs [--root DIR] [--variants 0/0,10/0] [--concurrency 1,16]
-//     [--seconds 10] [--rounds 3] [--warmup 20] [--perf] [--out FILE.json]
+//     [--seconds 10] [--rounds 3] [--warmup 20] [--perf] [--switches] [--strace] [--out FILE.json]
 //     [--env NAME=VALUE ...] [--log-dir DIR]   (every service's environment, e.g. NODE_OPTIONS=--trace-gc;
 //     the services' logs kept in DIR)
 //
@@ -24,9 +24,19 @@
 // 1 % of calls and for the middle ones it prints what ran on the CPUs during the call, per process,
 // and how long gateway's and relay's threads waited runnable (scheduling delay). Compare variants only
 // within a round; a shared machine moves everything between rounds.
+//
+// With --switches (H60), each window also prints the context switches per call of every process tree
+// (voluntary: the thread slept and was woken, i.e. a wake-up; involuntary: it was preempted), from
+// /proc/<pid>/task/*/status, and per thread name (task/*/comm, digits folded: `node`, `libuv-worker`,
+// `V8 DefaultWorke`, PostgreSQL's backends by their title, Kafka's `data-plane-kafka-requ` …). Unlike
+// CPU time, the count of wake-ups per call does not depend on how loaded the machine is. With --strace,
+// a second window per concurrency runs with `strace -c -f` attached to every Tollgate process and prints
+// its system calls per call (strace slows the processes: read counts, not times). Concurrency 0 is an
+// idle window: every figure of it is per second instead of per call (what the platform does unasked).
 import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +59,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '20' },
     workers: { type: 'string', default: '1' },
     perf: { type: 'boolean', default: false },
+    switches: { type: 'boolean', default: false },
+    strace: { type: 'boolean', default: false },
     env: { type: 'string', multiple: true, default: [] },
     'log-dir': { type: 'string' },
     out: { type: 'string' },
@@ -110,7 +122,138 @@ function cpuByGroup(groups) {
   return out;
 }
 
+const TOLLGATE = ['gateway', 'relay', 'auth', 'billing', 'admin', 'chat'];
+
+/**
+ * Context switches so far of every thread of every process in `groups`: group → thread name →
+ * { voluntary, involuntary }. Digits in thread names are folded (`libuv-worker`, PostgreSQL's
+ * `postgres` backends alike), so threads that come and go count under one name. A thread that ended
+ * within a window takes its switches with it: a lower bound for pools that shrink.
+ */
+function contextSwitches(groups) {
+  const out = {};
+  for (const [pid, group] of groups) {
+    let tids;
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      let status;
+      let name;
+      try {
+        status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+        name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      } catch {
+        continue; // ended meanwhile
+      }
+      // Node names none of its threads: its main thread (the event loop) apart from the others.
+      const thread = name === 'node' ? (tid === String(pid) ? 'main' : 'other') : name.replace(/\d+/g, 'N');
+      const key = `${group}\t${thread}\t${pid}/${tid}`;
+      out[key] = {
+        voluntary: Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0),
+        involuntary: Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0),
+      };
+    }
+  }
+  return out;
+}
+
+/** Per call, by group and by group + thread name, from two contextSwitches() snapshots. */
+function switchesPerCall(before, after, calls) {
+  const byGroup = {};
+  const byThread = {};
+  for (const [key, now] of Object.entries(after)) {
+    const [group, name] = key.split('\t');
+    const then = before[key] ?? { voluntary: 0, involuntary: 0 };
+    const vol = now.voluntary - then.voluntary;
+    const invol = now.involuntary - then.involuntary;
+    const g = (byGroup[group] ??= { vol: 0, invol: 0 });
+    g.vol += vol;
+    g.invol += invol;
+    const t = (byThread[`${group}/${name}`] ??= { vol: 0, invol: 0, threads: 0 });
+    t.vol += vol;
+    t.invol += invol;
+    t.threads += 1;
+  }
+  const round = (o) => ({
+    ...o,
+    vol: Number((o.vol / calls).toFixed(3)),
+    invol: Number((o.invol / calls).toFixed(3)),
+  });
+  return {
+    byGroup: Object.fromEntries(Object.entries(byGroup).map(([k, v]) => [k, round(v)])),
+    byThread: Object.fromEntries(
+      Object.entries(byThread)
+        .filter(([, v]) => v.vol + v.invol > 0)
+        .map(([k, v]) => [k, round(v)])
+        .sort((a, b) => b[1].vol - a[1].vol),
+    ),
+  };
+}
+
+/** Starts `strace -c -f` on every process of each Tollgate service; stop() → service → syscall → count. */
+async function startStrace(groups) {
+  const tracers = [];
+  for (const [pid, group] of groups) {
+    if (!TOLLGATE.includes(group)) continue;
+    const file = join(workDir, `strace-${group}-${pid}.txt`);
+    const child = spawn('strace', ['-c', '-f', '-q', '-o', file, '-p', String(pid)], { stdio: 'ignore' });
+    tracers.push({ group, file, child });
+  }
+  // strace attaches to each thread in turn; give it a moment before the window starts.
+  await new Promise((r) => setTimeout(r, 1500));
+  return {
+    async stop() {
+      for (const { child } of tracers) child.kill('SIGINT');
+      await Promise.all(
+        tracers.map(({ child }) => (child.exitCode === null ? once(child, 'exit') : undefined)),
+      );
+      const out = {};
+      for (const { group, file } of tracers) {
+        let text = '';
+        try {
+          text = readFileSync(file, 'utf8');
+        } catch {
+          continue;
+        }
+        const counts = (out[group] ??= {});
+        // % time, seconds, usecs/call, calls, [errors,] syscall
+        for (const line of text.split('\n')) {
+          const m = /^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?([a-z_0-9]+)\s*$/.exec(line);
+          if (m && m[2] !== 'total') counts[m[2]] = (counts[m[2]] ?? 0) + Number(m[1]);
+        }
+      }
+      return out;
+    },
+  };
+}
+
+function printSwitches(label, switches) {
+  const fmt = (o) => `${o.vol}${o.invol >= 0.05 ? `+${o.invol}i` : ''}`;
+  log(
+    `${label} switches/call (voluntary[+involuntary i]): ` +
+      Object.entries(switches.byGroup)
+        .filter(([, v]) => v.vol + v.invol > 0)
+        .map(([k, v]) => `${k} ${fmt(v)}`)
+        .join(', '),
+  );
+  log(
+    `${label}   by thread: ` +
+      Object.entries(switches.byThread)
+        .filter(([, v]) => v.vol >= 0.02)
+        .map(([k, v]) => `${k}${v.threads > 1 ? `(x${v.threads})` : ''} ${fmt(v)}`)
+        .join(', '),
+  );
+}
+
 async function window({ url, customer, concurrency }) {
+  if (concurrency === 0) {
+    // An idle window: what every process does per second with no calls.
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    return { calls: [], failed: 0, elapsed: seconds };
+  }
   const pool = new Pool(new URL(url).origin, { connections: concurrency, pipelining: 1 });
   const body = chatCallBody(customer.model);
   const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
@@ -281,6 +424,7 @@ async function main() {
               : undefined;
           if (recording) await new Promise((r) => setTimeout(r, 1000));
           const before = cpuByGroup(groups);
+          const switchesBefore = args.switches ? contextSwitches(groups) : undefined;
           const load = await loadavg();
           const { calls, failed, elapsed } = await window({
             url: started.platform.url,
@@ -288,11 +432,15 @@ async function main() {
             concurrency,
           });
           const after = cpuByGroup(groups);
+          const switchesAfter = args.switches ? contextSwitches(groups) : undefined;
+          // c=0 is an idle window: its figures are per second instead of per call.
+          const per = concurrency === 0 ? elapsed : calls.length;
           const sorted = calls.map(([s, e]) => e - s).sort((a, b) => a - b);
+          if (sorted.length === 0) sorted.push(0);
           const cpu = Object.fromEntries(
             Object.keys(after).map((g) => [
               g,
-              Number((((after[g] - (before[g] ?? 0)) * 1000) / CLOCK_TICKS / calls.length).toFixed(3)),
+              Number((((after[g] - (before[g] ?? 0)) * 1000) / CLOCK_TICKS / per).toFixed(3)),
             ]),
           );
           const row = {
@@ -307,6 +455,7 @@ async function main() {
             p99: Number(quantile(sorted, 0.99).toFixed(3)),
             max: Number(sorted[sorted.length - 1].toFixed(3)),
             cpuPerCall: cpu,
+            ...(switchesAfter ? { switches: switchesPerCall(switchesBefore, switchesAfter, per) } : {}),
           };
           if (recording) {
             await new Promise((r) => recording.once('exit', r));
@@ -326,6 +475,38 @@ async function main() {
               `pg ${cpu.postgres} kafka ${cpu.kafka} redis ${cpu.redis}; load ${load}${failed ? `; ${failed} failed` : ''}`,
           );
           if (row.attribution) log(JSON.stringify(row.attribution));
+          if (row.switches) printSwitches(`round ${round} c=${concurrency} ${variant.name}`, row.switches);
+          if (args.strace && variant === order[order.length - 1]) {
+            const tracing = await startStrace(groups);
+            const traced = await window({
+              url: started.platform.url,
+              customer: started.customer,
+              concurrency,
+            });
+            const counts = await tracing.stop();
+            const n = concurrency === 0 ? traced.elapsed : traced.calls.length;
+            const syscalls = {};
+            for (const [group, bySyscall] of Object.entries(counts)) {
+              const total = Object.values(bySyscall).reduce((a, b) => a + b, 0);
+              const top = Object.entries(bySyscall)
+                .sort((a, b) => b[1] - a[1])
+                .slice(0, 8)
+                .map(([name, count]) => [name, Number((count / n).toFixed(2))]);
+              syscalls[group] = { total: Number((total / n).toFixed(2)), top: Object.fromEntries(top) };
+              log(
+                `round ${round} c=${concurrency} strace (${n} calls, ${Math.round(n / traced.elapsed)}/s) ${group}: ` +
+                  `${syscalls[group].total} syscalls/call: ${top.map(([k, v]) => `${k} ${v}`).join(', ')}`,
+              );
+            }
+            results.windows.push({
+              round,
+              concurrency,
+              strace: true,
+              calls: n,
+              rps: Math.round(n / traced.elapsed),
+              syscalls,
+            });
+          }
         }
       }
     }
@@ -347,7 +528,9 @@ function summarize({ windows }) {
   for (const concurrency of concurrencies) {
     console.log(`\nc=${concurrency}: medians over rounds`);
     for (const variant of variants) {
-      const rows = windows.filter((w) => w.concurrency === concurrency && w.variant === variant.name);
+      const rows = windows.filter(
+        (w) => w.concurrency === concurrency && w.variant === variant.name && !w.strace,
+      );
       const own = rows.map((w) =>
         ['gateway', 'relay', 'auth', 'billing', 'admin', 'chat'].reduce(
           (a, g) => a + (w.cpuPerCall[g] ?? 0),
@@ -359,6 +542,18 @@ function summarize({ windows }) {
           `p99 ${median(rows.map((w) => w.p99)).toFixed(3)} ms, CPU/call own ${median(own).toFixed(3)} ms ` +
           `(each round: p99 ${rows.map((w) => w.p99).join(' / ')}; req/s ${rows.map((w) => w.rps).join(' / ')})`,
       );
+      if (rows[0]?.switches) {
+        const groups = Object.keys(rows[0].switches.byGroup);
+        console.log(
+          `    voluntary switches/call: ` +
+            groups
+              .map((g) => `${g} ${median(rows.map((w) => w.switches.byGroup[g]?.vol ?? 0)).toFixed(2)}`)
+              .join(', ') +
+            `; Tollgate ${median(
+              rows.map((w) => TOLLGATE.reduce((a, g) => a + (w.switches.byGroup[g]?.vol ?? 0), 0)),
+            ).toFixed(2)}`,
+        );
+      }
     }
   }
 }
