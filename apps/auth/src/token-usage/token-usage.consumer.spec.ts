@@ -8,13 +8,13 @@ const subscribed = () =>
   transportSubscriptionsOf(TokenUsageConsumer, [{ provide: TokenUsageRepository, useValue: {} }]);
 
 describe('TokenUsageConsumer', () => {
-  it('consumes usage.recorded in its own group, in batches, waiting out any failure instead of dead-lettering a key’s spending', async () => {
+  it('consumes usage.recorded in its own group, in batches gathered for up to a second, waiting out any failure instead of dead-lettering a key’s spending', async () => {
     const [options, ...others] = await subscribed();
     expect(others).toEqual([]);
     expect(options).toMatchObject({
       groupId: TOKEN_USAGE_GROUP,
       topics: [TOPICS.usageRecorded.name],
-      batching: { minBytes: 1024 * 1024, maxWaitMs: 250 },
+      batching: { minBytes: 1024 * 1024, maxWaitMs: 1000 },
     });
     expect(options?.isTransient?.(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(
       true,

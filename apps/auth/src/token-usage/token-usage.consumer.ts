@@ -27,10 +27,12 @@ export class TokenUsageConsumer {
   @BusEvent(TOPICS.usageRecorded.name, {
     group: TOKEN_USAGE_GROUP,
     schema: tokenUsageOfEvent,
-    // Keys' counters may trail by a quarter second; relay enforces key quotas itself in the meantime.
-    // Within that wait a fetch gathers up to 1 MiB (≈ 1,800 events; 64 KiB was ≈ 110, shared among
-    // the partitions' batches): a batch's transaction costs far more than an event in it.
-    batching: { minBytes: 1024 * 1024, maxWaitMs: 250 },
+    // Keys' counters may trail by a second: relay enforces key quotas itself meanwhile (its
+    // reservations are held until the published remain_quota has them, RELAY_QUOTA_HOLD_MS). Each
+    // batch costs a fetch, a statement, an identity.token produce and a fetch in relay's table reader,
+    // each a wake-up of a process and of the broker: a second instead of a quarter makes them once a
+    // second at low rates (bench/ANALYSIS.md, H60). Under load 1 MiB (≈ 1,800 events) comes first.
+    batching: { minBytes: 1024 * 1024, maxWaitMs: 1000 },
     // Money: wait out any failure, not only the infrastructure being away (every consumer's rule),
     // rather than dead-letter a key's spending (the chaos suite saw that after PostgreSQL was killed).
     isTransient: () => true,
