@@ -8,13 +8,13 @@ const subscribed = () =>
   transportSubscriptionsOf(ChannelUsageConsumer, [{ provide: ChannelUsageRepository, useValue: {} }]);
 
 describe('ChannelUsageConsumer', () => {
-  it('consumes usage.recorded in its own group, in batches gathered for up to a quarter second', async () => {
+  it('consumes usage.recorded in its own group, in batches gathered for up to a second', async () => {
     const [options, ...others] = await subscribed();
     expect(others).toEqual([]);
     expect(options).toMatchObject({
       groupId: CHANNEL_USAGE_GROUP,
       topics: [TOPICS.usageRecorded.name],
-      batching: { minBytes: 1024 * 1024, maxWaitMs: 250 },
+      batching: { minBytes: 1024 * 1024, maxWaitMs: 1000 },
     });
   });
 

@@ -29,10 +29,10 @@ export class ChannelUsageConsumer {
   @BusEvent(TOPICS.usageRecorded.name, {
     group: CHANNEL_USAGE_GROUP,
     schema: channelUsageOfEvent,
-    // Channel statistics may trail by a quarter second; larger batches cost far less per event.
-    // Within that wait a fetch gathers up to 1 MiB (≈ 1,800 events; 64 KiB was ≈ 110, shared among
-    // the partitions' batches).
-    batching: { minBytes: 1024 * 1024, maxWaitMs: 250 },
+    // Channel statistics may trail by a second; larger batches cost far less per event, and each
+    // batch's fetch and statement wake admin, the broker and PostgreSQL: once a second at low rates
+    // instead of four times (bench/ANALYSIS.md, H60). Under load 1 MiB (≈ 1,800 events) comes first.
+    batching: { minBytes: 1024 * 1024, maxWaitMs: 1000 },
     // Money: wait out any failure, not only the infrastructure being away (every consumer's rule),
     // rather than dead-letter a channel's usage (the chaos suite saw that after PostgreSQL was killed).
     isTransient: () => true,
