@@ -7,7 +7,7 @@
 //   node bench/embedded-memory.mjs [--idle 20] [--load 30] [--vus 64] [--node-flags="--max-semi-space-size=4"]
 //                                  [--profile-dir <dir>] [--no-load] [--env NAME=VALUE ...] [--root <dir>]
 //                                  [--breakdown] [--threads] [--profile-load] [--trace-requests] [--direct-relay]
-//                                  [--loop-delay]
+//                                  [--loop-delay] [--syscalls <seconds>]
 //
 // --node-flags starts the platform's Node with those flags (a wrapper standing in for process.execPath
 // while lib/embedded.mjs spawns it). --profile-dir writes a .cpuprofile of the platform's main thread
@@ -30,6 +30,14 @@
 // the gateway's requests spent on the main thread, waiting for a core, in GC, and what the bookkeeping
 // worker and the helper threads ran meanwhile, against the median ones. It costs a few reads of /proc
 // per request, so its latencies are its own: compare its breakdowns, not its p50 with another run's.
+// With --threads, each thread's voluntary and involuntary context switches per call over the load too
+// (/proc/<pid>/task/<tid>/status: a voluntary one is a sleep, so each is a wake-up that follows), and the
+// helper threads split into those the platform's Node started before the program ran ('v8': V8's
+// platform workers, which run GC's parallel and concurrent tasks, its delayed-task thread, the
+// inspector's) and those started later ('pool': libuv's thread pool, which runs fs and crypto work).
+// --syscalls <seconds> (with --threads) runs `perf trace -s -p <pid>` for that long from the 5th second of
+// the load and reports each thread group's system calls per call over it (calls: served in that window,
+// from the gateway's count of requests). perf trace slows the process: read the counts, not the times.
 // --direct-relay sends the load to relay's own loopback port instead of the gateway: against a run through
 // the gateway, what the gateway and its hop to relay cost per call (an upper bound of what serving relay
 // in-process without HTTP could save).
@@ -49,6 +57,7 @@ import {
   readFileSync,
   writeFileSync,
 } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +86,7 @@ const { values } = parseArgs({
     'trace-requests': { type: 'boolean', default: false },
     'direct-relay': { type: 'boolean', default: false },
     'loop-delay': { type: 'boolean', default: false },
+    syscalls: { type: 'string' },
   },
 });
 const platformEnv = values.env.map((assignment) => {
@@ -153,10 +163,32 @@ if (threadsDir) {
   addPreload(
     'threads.cjs',
     `const { isMainThread, threadId } = require('node:worker_threads');
+const fs = require('node:fs');
 if (!isMainThread) {
-  const fs = require('node:fs');
   const tid = fs.readlinkSync('/proc/thread-self').split('/').pop();
   fs.writeFileSync(${JSON.stringify(threadsDir)} + '/' + tid, 'worker' + threadId);
+} else {
+  // Threads there before the program's first line: V8's platform threads (libuv's pool starts on first use).
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    if (tid !== String(process.pid)) fs.writeFileSync(${JSON.stringify(threadsDir)} + '/' + tid, 'v8');
+  }
+  // Requests the main thread's servers received, by the port they listen on: a --syscalls window's calls.
+  const requests = {};
+  const ports = new WeakMap();
+  const http = require('node:http');
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function (event, ...rest) {
+    if (event === 'request') {
+      // address() is a getsockname: once per server, not per request.
+      let port = ports.get(this);
+      if (port === undefined) ports.set(this, (port = this.address()?.port ?? 0));
+      requests[port] = (requests[port] ?? 0) + 1;
+    }
+    return emit.call(this, event, ...rest);
+  };
+  process.on('SIGUSR2', () =>
+    fs.writeFileSync(${JSON.stringify(threadsDir)} + '.requests', JSON.stringify({ at: Date.now(), requests })),
+  );
 }
 `,
   );
@@ -349,25 +381,127 @@ function traceSummary(gatewayPort, fromMs, toMs) {
   };
 }
 
-/** CPU ms of each thread of the platform now: main, worker<N> (named by the preload), helpers. */
-function threadCpuMs() {
-  const pid = embedded.pid;
+/** The group of a platform thread: main, worker<N> (named by the preload), v8 or pool (helpers). */
+function threadGroups() {
   const named = new Map(
     readdirSync(threadsDir).map((tid) => [tid, readFileSync(join(threadsDir, tid), 'utf8')]),
   );
+  return (tid) => (Number(tid) === embedded.pid ? 'main' : (named.get(String(tid)) ?? 'pool'));
+}
+
+/** CPU ms of each thread of the platform now: main, worker<N> (named by the preload), helpers. */
+function threadCpuMs() {
+  return threadCounters().ms;
+}
+
+/**
+ * Each thread group's CPU ms and its voluntary and involuntary context switches so far (`ms`: the
+ * helpers together, as before; `by`: v8 and pool apart, with switches and thread counts).
+ */
+function threadCounters() {
+  const pid = embedded.pid;
+  const groupOf = threadGroups();
   const ms = {};
+  const by = {};
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     let stat;
+    let status;
     try {
       stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
     } catch {
       continue;
     }
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const name = Number(tid) === pid ? 'main' : (named.get(tid) ?? 'helpers');
-    ms[name] = (ms[name] ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+    const cpu = ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+    const group = groupOf(tid);
+    const name = group === 'v8' || group === 'pool' ? 'helpers' : group;
+    ms[name] = (ms[name] ?? 0) + cpu;
+    const counts = (by[group] ??= { ms: 0, voluntary: 0, involuntary: 0, threads: 0 });
+    counts.ms += cpu;
+    counts.voluntary += Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)[1]);
+    counts.involuntary += Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)[1]);
+    counts.threads++;
   }
-  return ms;
+  return { ms, by };
+}
+
+/** Per call, each group's CPU ms and switches between two `threadCounters().by`. */
+function countersPerCall(after, before, calls) {
+  return Object.fromEntries(
+    Object.entries(after).map(([group, now]) => {
+      const then = before[group] ?? { ms: 0, voluntary: 0, involuntary: 0 };
+      return [
+        group,
+        {
+          cpuMs: Number(((now.ms - then.ms) / calls).toFixed(3)),
+          voluntary: Number(((now.voluntary - then.voluntary) / calls).toFixed(3)),
+          involuntary: Number(((now.involuntary - then.involuntary) / calls).toFixed(3)),
+          threads: now.threads,
+        },
+      ];
+    }),
+  );
+}
+
+/** How many requests the gateway's server has received so far (the threads preload, on SIGUSR2). */
+async function requestsServed() {
+  const file = `${threadsDir}.requests`;
+  const asked = Date.now();
+  process.kill(embedded.pid, 'SIGUSR2');
+  for (let i = 0; i < 300; i++) {
+    await sleep(10);
+    if (!existsSync(file)) continue;
+    const { at, requests } = JSON.parse(readFileSync(file, 'utf8'));
+    if (at >= asked) return requests[new URL(servedUrl()).port] ?? 0;
+  }
+  throw new Error('the platform did not report its request count');
+}
+
+/**
+ * System calls per call of each thread group over `seconds` of the load: `perf trace -s` of the
+ * platform's process (every thread), its per-thread summary grouped as `threadCounters` groups them.
+ */
+async function syscallsPerCall(seconds) {
+  const groupOf = threadGroups();
+  const before = await requestsServed();
+  const { stderr } = await new Promise((resolvePerf, rejectPerf) => {
+    const perf = spawn('perf', ['trace', '-s', '-p', String(embedded.pid)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let text = '';
+    perf.stderr.on('data', (chunk) => (text += chunk));
+    perf.once('error', rejectPerf);
+    perf.once('exit', () => resolvePerf({ stderr: text }));
+    setTimeout(() => perf.kill('SIGINT'), seconds * 1000);
+  });
+  const calls = (await requestsServed()) - before;
+  const counts = {};
+  let group;
+  for (const line of stderr.split('\n')) {
+    const thread = /^\s*\S+ \((\d+)\), \d+ events/.exec(line);
+    if (thread) {
+      group = groupOf(thread[1]);
+      continue;
+    }
+    const row = /^\s+([a-z_0-9]+)\s+(\d+)\s+\d+\s+[\d.]+/.exec(line);
+    if (row && group && row[1] !== 'syscall') {
+      const ofGroup = (counts[group] ??= { total: 0 });
+      ofGroup[row[1]] = (ofGroup[row[1]] ?? 0) + Number(row[2]);
+      ofGroup.total += Number(row[2]);
+    }
+  }
+  const perCall = Object.fromEntries(
+    Object.entries(counts).map(([name, calls_]) => [
+      name,
+      Object.fromEntries(
+        Object.entries(calls_)
+          .sort((a, b) => b[1] - a[1])
+          .map(([syscall, n]) => [syscall, Number((n / Math.max(calls, 1)).toFixed(3))]),
+      ),
+    ]),
+  );
+  return { seconds, calls, perCall };
 }
 const diffMs = (after, before) =>
   Object.fromEntries(Object.entries(after).map(([name, ms]) => [name, ms - (before[name] ?? 0)]));
@@ -493,6 +627,8 @@ const relayUrl = () => {
   if (!named) throw new Error('the platform log names no relay URL');
   return named[1];
 };
+/** Where the load goes: the gateway, or relay's own port with --direct-relay. */
+const servedUrl = () => (values['direct-relay'] ? relayUrl() : embedded.url);
 const cpuTicks = () => {
   const table = processTable();
   return [...treeOf(table, embedded.pid)].reduce((sum, pid) => sum + table.get(pid).ticks, 0);
@@ -514,7 +650,10 @@ try {
   await sleep(5_000);
   if (profileDir && !profileLoad) writeFileSync(join(profileDir, 'start'), '');
   const idleThreadsBefore = threadsDir && threadCpuMs();
+  const idleCountersBefore = threadsDir && threadCounters().by;
   const idleCpuMsPerS = await idleCpu(idleMs);
+  // Per second of the idle window, as countersPerCall gives them per call.
+  const idlePerS = threadsDir && countersPerCall(threadCounters().by, idleCountersBefore, idleMs / 1000);
   const idleThreadMsPerS =
     threadsDir &&
     Object.fromEntries(
@@ -549,16 +688,20 @@ try {
   let load;
   let peak;
   let threads;
+  let switchesPerCall;
+  let syscalls;
   let profiles;
   if (!values['no-load'] && !stopped) {
     const sampler = sampleRss({ embedded: embedded.pid });
     const threadsBefore = threadsDir && threadCpuMs();
+    const countersBefore = threadsDir && threadCounters().by;
+    const tracing = values.syscalls && sleep(5_000).then(() => syscallsPerCall(Number(values.syscalls)));
     if (profileLoad) writeFileSync(join(profileDir, 'start'), '');
     if (loopDelayDir) writeFileSync(join(loopDelayDir, 'start'), '');
     loadWindow = [Date.now()];
     load = await runChatLoad(
       {
-        url: `${values['direct-relay'] ? relayUrl() : embedded.url}/v1/chat/completions`,
+        url: `${servedUrl()}/v1/chat/completions`,
         headers: { authorization: `Bearer ${embedded.customer.apiKey}` },
         model: embedded.customer.model,
         processes: { own: { embedded: embedded.pid } },
@@ -566,11 +709,13 @@ try {
       { vus: Number(values.vus), durationSeconds: Number(values.load) },
     );
     loadWindow.push(Date.now());
+    if (tracing) syscalls = await tracing;
     if (loopDelayDir) writeFileSync(join(loopDelayDir, 'stop'), '');
     peak = mb(sampler.stop().embedded);
     if (threadsDir) {
       const served = load.served || 1;
       const overLoad = diffMs(threadCpuMs(), threadsBefore);
+      switchesPerCall = countersPerCall(threadCounters().by, countersBefore, served);
       await sleep(3_000);
       const withDrain = diffMs(threadCpuMs(), threadsBefore);
       const perCall = (ms) => Number((ms / served).toFixed(3));
@@ -623,6 +768,8 @@ try {
             cpuMsPerCall: load.cpu && Number(load.cpu.ownPerCall.toFixed(3)),
           },
           ...(threads && { threadCpuMsPerCall: threads }),
+          ...(switchesPerCall && { threadsPerCall: switchesPerCall, threadsIdlePerS: idlePerS }),
+          ...(syscalls && { syscalls }),
           ...(loopDelayDir && { mainLoop: loopDelaySummary() }),
         }),
         logDir,
