@@ -35,6 +35,16 @@ const EMBEDDED_ACQUIRE_TIMEOUT_MS = 5_000;
  */
 const EMBEDDED_IDLE_TIMEOUT_MS = 1_000;
 const EMBEDDED_RECONNECT_INTERVAL_MS = 100;
+/**
+ * A PGlite on this thread takes any number of connections (each holds its query lock only inside a
+ * transaction), so there is nothing to hand back: the pool keeps its connection and looks for idle
+ * ones rarely. With the socket's second and quarter second, each pool's reaper woke the bookkeeping
+ * worker 4 times a second while the service had used its database within the second (always, under
+ * load: 12 of the worker's ~20 wake-ups a second), and a service used less than once a second (its
+ * outbox's 2 s poll, idle) opened a new connection each time (bench/ANALYSIS.md, H61).
+ */
+const IN_THREAD_IDLE_TIMEOUT_MS = 10 * 60_000;
+const IN_THREAD_REAP_INTERVAL_MS = 60_000;
 const SERVER_ACQUIRE_TIMEOUT_MS = 15_000;
 
 /**
@@ -98,8 +108,8 @@ export function buildOrmOptions(options: DatabaseOptions): Options {
           min: 0,
           max: 1,
           acquireTimeoutMillis: EMBEDDED_ACQUIRE_TIMEOUT_MS,
-          idleTimeoutMillis: EMBEDDED_IDLE_TIMEOUT_MS,
-          reapIntervalMillis: EMBEDDED_IDLE_TIMEOUT_MS / 4,
+          idleTimeoutMillis: stream ? IN_THREAD_IDLE_TIMEOUT_MS : EMBEDDED_IDLE_TIMEOUT_MS,
+          reapIntervalMillis: stream ? IN_THREAD_REAP_INTERVAL_MS : EMBEDDED_IDLE_TIMEOUT_MS / 4,
           propagateCreateError: false,
           createRetryIntervalMillis: EMBEDDED_RECONNECT_INTERVAL_MS,
         }

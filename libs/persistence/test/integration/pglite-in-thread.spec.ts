@@ -69,6 +69,17 @@ describe('a PGlite on the same thread, reached without its socket', () => {
     expect(result.order).toEqual(['first commits', 'second read 2']);
   }, 120_000);
 
+  it('keeps its connection between statements seconds apart, without a reaper waking the thread every quarter second', async () => {
+    const result = await scenario<{ values: number[]; connects: number; reaps: number }>(
+      'kept-connection',
+      root,
+    );
+
+    expect(result.values).toEqual([0, 0, 0]);
+    expect(result.connects).toBe(0);
+    expect(result.reaps).toBe(0);
+  }, 120_000);
+
   it('vacuums the tables with dead rows, which nothing else does in PGlite', async () => {
     const result = await scenario<{ before: number; after: number }>('vacuums-dead-rows', root);
 

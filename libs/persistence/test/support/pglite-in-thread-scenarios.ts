@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { withSchema } from '../../src/database/database-url';
 import { openDatabase, type Database } from '../../src/database/open-database';
-import { inThreadPgliteStream } from '../../src/pglite/pglite-connection';
+import { inThreadPgliteStream, PgliteConnection } from '../../src/pglite/pglite-connection';
 import {
   startPgliteInstances,
   stopPgliteInstance,
@@ -329,6 +329,41 @@ async function twoServicesOneCluster(root: string) {
   return { authRows, billingRows, tables: tables.map(({ name }) => name) };
 }
 
+/**
+ * Three statements 1.6 s apart, as a service whose consumer batches once a second or whose outbox
+ * polls every two: how many connections its pool opened to the in-thread PGlite, and how many times
+ * the pool's reaper ran meanwhile (each a wake-up of the thread).
+ */
+async function keptConnection(root: string) {
+  const instances = await startPgliteInstances([join(root, 'pg', 'billing')]);
+  let connects = 0;
+  const connect = PgliteConnection.prototype.connect;
+  PgliteConnection.prototype.connect = function (this: PgliteConnection) {
+    connects++;
+    return connect.call(this);
+  };
+  const db = await open(instances[0]!);
+  try {
+    const pool = (db.em.getConnection().getKnex().client as { pool: { check(): void } }).pool;
+    let reaps = 0;
+    const check = pool.check.bind(pool);
+    pool.check = () => {
+      reaps++;
+      check();
+    };
+    const connectsBefore = connects;
+    const values: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 1_600));
+      values.push(Object.keys(await counters(db)).length);
+    }
+    return { values, connects: connects - connectsBefore, reaps };
+  } finally {
+    await db.close(true);
+    for (const instance of instances) await stopPgliteInstance(instance);
+  }
+}
+
 const SCENARIOS: Record<string, (root: string) => Promise<unknown>> = {
   'two-schemas-one-session': twoSchemasOneSession,
   'two-services-one-cluster': twoServicesOneCluster,
@@ -338,6 +373,7 @@ const SCENARIOS: Record<string, (root: string) => Promise<unknown>> = {
   'closed-by-server': closedByServer,
   'transaction-holds-the-database': transactionHoldsTheDatabase,
   'two-databases': twoDatabases,
+  'kept-connection': keptConnection,
 };
 
 const [scenario, root] = process.argv.slice(2);
