@@ -134,6 +134,7 @@ export class OutboxRelay {
 
   private running = false;
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private roundInFlight = false;
   private nudgedDuringRound = false;
   private consecutiveFailures = 0;
@@ -170,8 +171,7 @@ export class OutboxRelay {
   /** Stops polling and waits for the batch in flight, if any. */
   async stop(): Promise<void> {
     this.running = false;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer();
     await this.exclusiveTail;
   }
 
@@ -198,14 +198,25 @@ export class OutboxRelay {
   }
 
   private schedule(delayMs: number): void {
+    this.cancelTimer();
+    const run = () => void this.round();
+    // A round due now (a nudge after a commit) runs in this turn's check phase: a 0 ms timeout is a
+    // 1 ms timer, the thread's sleep and one more wake-up per batch a consumer commits.
+    // Either is never the reason a process stays alive.
+    if (delayMs <= 0) this.immediate = setImmediate(run).unref();
+    else this.timer = setTimeout(run, delayMs).unref();
+  }
+
+  private cancelTimer(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.round(), delayMs);
-    // Never the reason a process stays alive.
-    this.timer.unref();
+    clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
   }
 
   private async round(): Promise<void> {
     this.timer = undefined;
+    this.immediate = undefined;
     if (!this.running) return;
     this.roundInFlight = true;
     this.nudgedDuringRound = false;

@@ -280,6 +280,25 @@ export function describePersistenceContract(target: PersistenceContractTarget): 
       await waitFor(() => bus.published.length === 1, 2_000, 'the nudged relay to publish');
     });
 
+    it('runs the round a nudge asks for in the same turn of the event loop, not behind a timer', async () => {
+      const bus = new RecordingEventBus();
+      const outbox = relay(bus, { pollIntervalMs: 60_000 });
+      outbox.start();
+      await outbox.flushNow();
+      // The round start() asked for, on an empty outbox, is over by then: the row goes out by the nudge.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await commitEvents([event(1)]);
+      // A 0 ms timeout waits a millisecond: a sleep and one more wake-up of the thread per nudge.
+      const timeouts = jest.spyOn(globalThis, 'setTimeout');
+      try {
+        outbox.nudge();
+        await waitFor(() => bus.published.length === 1, 2_000, 'the nudged relay to publish');
+        expect(timeouts.mock.calls.filter(([, delay]) => !delay)).toEqual([]);
+      } finally {
+        timeouts.mockRestore();
+      }
+    });
+
     it('lets two relays run at once without publishing a row twice or out of order', async () => {
       // One slow and one fast broker connection: were the fast relay to publish the rows it
       // locked while the slow one still holds older rows, the log would come out of order.
