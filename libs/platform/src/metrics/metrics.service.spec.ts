@@ -27,12 +27,12 @@ describe('MetricsService', () => {
     expect(metrics.contentType).toContain('text/plain');
   });
 
-  it('samples the event loop delay every 100 ms, not every 10 ms', () => {
+  it('samples the event loop delay once a second, not every 10 ms', () => {
     const monitor = jest.spyOn(perfHooks, 'monitorEventLoopDelay');
     try {
       new MetricsService('gateway');
       expect(monitor).toHaveBeenCalledWith({ resolution: EVENT_LOOP_SAMPLE_MS });
-      expect(EVENT_LOOP_SAMPLE_MS).toBe(100);
+      expect(EVENT_LOOP_SAMPLE_MS).toBe(1000);
     } finally {
       monitor.mockRestore();
     }

@@ -12,11 +12,12 @@ type AnyMetric = CounterMetric<string> | Gauge<string> | HistogramMetric<string>
 
 /**
  * How often the event loop's delay is sampled for nodejs_eventloop_lag_*. prom-client's default, 10 ms,
- * wakes an idle service 100 times a second (half its wake-ups, counted with strace; six times that in
- * the embedded process, one sampler per service). A stall still delays the pending sample, so stalls
- * longer than this are all seen; shorter ones are seen in proportion to their length.
+ * wakes an idle service 100 times a second; 100 ms still made it the gateway's every idle wake-up and
+ * ~54 of the six services' wake-ups a second (bench/ANALYSIS.md, H60), six samplers in the embedded
+ * process. A scrape every 15 s still reads 15 samples, and a stall delays the pending sample, so stalls
+ * longer than a second are all seen; shorter ones in proportion to their length.
  */
-export const EVENT_LOOP_SAMPLE_MS = 100;
+export const EVENT_LOOP_SAMPLE_MS = 1000;
 
 /**
  * One registry per service (several share a process in the embedded mode). Metrics come only from the
