@@ -38,8 +38,12 @@ export interface Identities {
 /** Rows per table, per service database. */
 export type RowCounts = Record<string, number>;
 
-/** How long row counts must stay the same after an accepted call: longer than the consumers' 250 ms gathering. */
-const SETTLED_STILL_MS = 600;
+/**
+ * How long row counts must stay the same after an accepted call: longer than the slowest gathering of a
+ * usage.recorded consumer (auth's and admin's, up to a second), so that a batch still gathering is not
+ * taken for stillness and counted against the next, refused, case.
+ */
+const SETTLED_STILL_MS = 1_200;
 const SETTLED_READ_EVERY_MS = 100;
 
 /** Small limits, so that an oversized body costs a fuzz case little. */
@@ -194,7 +198,7 @@ export class FuzzPlatform {
 
   /**
    * Waits until no table's row count has changed for `SETTLED_STILL_MS`: what an accepted call set off
-   * (a usage event consumed by billing, auth and admin, each gathering for up to 250 ms; an outbox
+   * (a usage event consumed by billing, auth and admin, gathering for up to 250 ms, 1 s and 1 s; an outbox
    * relayed) is done before the next case is measured.
    */
   async settled(): Promise<void> {
