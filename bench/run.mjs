@@ -156,7 +156,7 @@ async function measureScenarios({ infra, upstream, portkey }) {
     targets.filter((t) => t.name !== 'direct').map((t) => [t.name, treeRss(t.processes.own)]),
   );
 
-  log('warming up every target');
+  log(`warming up every target (${options.warmupSeconds} s each, 8 VUs)`);
   for (const target of targets) await runChatLoad(target, { vus: 8, durationSeconds: options.warmupSeconds });
 
   const rounds = options.rounds;

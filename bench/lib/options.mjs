@@ -15,6 +15,7 @@ export const USAGE = `Usage: node bench/run.mjs [options]      (npm run bench --
   --no-embedded        leave the embedded-mode target (tollgate-embedded) out
   --billing-users N    users the billing burst's events are spread over (default BENCH_BILLING_USERS or 1000)
   --billing-publishers N  threads publishing the billing burst (default BENCH_BILLING_PUBLISHERS or 1)
+  --warmup-seconds N   load each target this long before the first scenario (default 30; smoke 1)
   --out FILE           where the report goes (default bench/RESULTS.md; smoke: reports/bench-smoke/RESULTS.md)
   --render FILE.json   write FILE.md again from a stored run (e.g. after bench/ANALYSIS.md changed)
   --help               this text
@@ -34,6 +35,7 @@ export function parseOptions(argv) {
       'no-embedded': { type: 'boolean', default: false },
       'billing-users': { type: 'string' },
       'billing-publishers': { type: 'string' },
+      'warmup-seconds': { type: 'string' },
       out: { type: 'string' },
       render: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -55,6 +57,7 @@ export function parseOptions(argv) {
   };
   const billingUsers = positive('billing-users');
   const billingPublishers = positive('billing-publishers');
+  const warmupSeconds = positive('warmup-seconds');
   const smoke = values.smoke;
   const rounds = Number(values.rounds ?? (smoke ? 1 : 3));
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a positive integer');
@@ -77,7 +80,10 @@ export function parseOptions(argv) {
     latencySeconds: smoke ? 1 : 10,
     throughputSeconds: smoke ? 1 : 8,
     ttftSeconds: smoke ? 2 : 8,
-    warmupSeconds: smoke ? 1 : 4,
+    // V8 still compiles a platform's hot code 10–20 s into a load (TurboFan on its helper threads: ~0.1
+    // ms of CPU a call in embedded mode, bench/ANALYSIS.md H61); windows measured before that count the
+    // compiler as CPU per call. Every target gets the same warm-up.
+    warmupSeconds: warmupSeconds ?? (smoke ? 1 : 30),
     ladders: smoke
       ? [
           [0, [16]],
