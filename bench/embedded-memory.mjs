@@ -67,7 +67,7 @@ import { groupCpuProfile } from './micro/embedded-profile-groups.mjs';
 import { startEmbeddedTollgate } from './lib/embedded.mjs';
 import { runChatLoad } from './lib/k6.mjs';
 import { startFakeUpstream } from './lib/platform.mjs';
-import { CLOCK_TICKS, processTable, treeOf } from './lib/proc.mjs';
+import { CLOCK_TICKS, processTable, threadsOf, treeOf } from './lib/proc.mjs';
 import { sampleRss, treeRss } from './lib/rss.mjs';
 
 const { values } = parseArgs({
@@ -399,28 +399,17 @@ function threadCpuMs() {
  * helpers together, as before; `by`: v8 and pool apart, with switches and thread counts).
  */
 function threadCounters() {
-  const pid = embedded.pid;
   const groupOf = threadGroups();
   const ms = {};
   const by = {};
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat;
-    let status;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
-    } catch {
-      continue;
-    }
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cpu = ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+  for (const { tid, cpuMs, voluntary, involuntary } of threadsOf(embedded.pid, { switches: true })) {
     const group = groupOf(tid);
     const name = group === 'v8' || group === 'pool' ? 'helpers' : group;
-    ms[name] = (ms[name] ?? 0) + cpu;
+    ms[name] = (ms[name] ?? 0) + cpuMs;
     const counts = (by[group] ??= { ms: 0, voluntary: 0, involuntary: 0, threads: 0 });
-    counts.ms += cpu;
-    counts.voluntary += Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)[1]);
-    counts.involuntary += Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)[1]);
+    counts.ms += cpuMs;
+    counts.voluntary += voluntary;
+    counts.involuntary += involuntary;
     counts.threads++;
   }
   return { ms, by };

@@ -44,9 +44,10 @@ export function jitCompilerCpuMs(pid) {
 /**
  * Each thread of a process (`'self'` for this one) now: its id, name and CPU ms so far (utime +
  * stime, from /proc/<pid>/task/<tid>/stat); none for a process that is gone. A thread that ends
- * between the listing and its read is left out.
+ * between the listing and its read is left out. With `switches`, also its voluntary (it slept and was
+ * woken) and involuntary (preempted) context switches so far, from the thread's status file.
  */
-export function threadsOf(pid) {
+export function threadsOf(pid, { switches = false } = {}) {
   let tasks;
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
@@ -59,7 +60,13 @@ export function threadsOf(pid) {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      threads.push({ tid, name, cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS });
+      const thread = { tid, name, cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS };
+      if (switches) {
+        const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+        thread.voluntary = Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+        thread.involuntary = Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      }
+      threads.push(thread);
     } catch {
       // The thread ended between the listing and the read.
     }

@@ -36,7 +36,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,28 +133,10 @@ const TOLLGATE = ['gateway', 'relay', 'auth', 'billing', 'admin', 'chat'];
 function contextSwitches(groups) {
   const out = {};
   for (const [pid, group] of groups) {
-    let tids;
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
-      let status;
-      let name;
-      try {
-        status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
-        name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      } catch {
-        continue; // ended meanwhile
-      }
+    for (const { tid, name, voluntary, involuntary } of threadsOf(pid, { switches: true })) {
       // Node names none of its threads: its main thread (the event loop) apart from the others.
       const thread = name === 'node' ? (tid === String(pid) ? 'main' : 'other') : name.replace(/\d+/g, 'N');
-      const key = `${group}\t${thread}\t${pid}/${tid}`;
-      out[key] = {
-        voluntary: Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0),
-        involuntary: Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0),
-      };
+      out[`${group}\t${thread}\t${pid}/${tid}`] = { voluntary, involuntary };
     }
   }
   return out;
