@@ -8,10 +8,12 @@
 // --heap-profile DIR also writes a sampling heap profile of each window (allocation sites, collected
 // objects included); with --live, what the window allocated that a scavenge at its end left alive;
 // --top FILE prints a saved profile's largest allocating functions.
+// --service gateway (H63) puts a gateway (distributed mode's, one worker) in front of the relay and
+// measures it instead: the calls go through the gateway, the preload and the CPU count are its own.
 //
 //   export TOLLGATE_INFRA_DIR=/tmp/relay-alloc-infra
 //   bash scripts/infra.sh up redis kafka && eval "$(bash scripts/infra.sh env redis kafka)"
-//   node bench/micro/relay-alloc.mjs [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000]
+//   node bench/micro/relay-alloc.mjs [--service relay|gateway] [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000]
 //     [--heap-profile DIR [--live]] [--node-flags="--max-semi-space-size=32"] [--label TEXT] [--out FILE.json]
 //   node bench/micro/relay-alloc.mjs --top FILE.heapprofile [--calls N] [--limit 40]
 import { spawn } from 'node:child_process';
@@ -37,11 +39,12 @@ import { startChild } from '../lib/child.mjs';
 import { freePort } from '../lib/net.mjs';
 import { waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
-import { commonServiceEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
+import { commonServiceEnv, gatewayEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
   options: {
+    service: { type: 'string', default: 'relay' },
     root: { type: 'string', default: join(HERE, '..', '..') },
     levels: { type: 'string', default: '1:4000,64:16000' },
     rounds: { type: 'string', default: '2' },
@@ -59,7 +62,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'node bench/micro/relay-alloc.mjs [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000] [--heap-profile DIR [--live]] [--node-flags=...] [--label TEXT] [--out FILE.json]\n' +
+    'node bench/micro/relay-alloc.mjs [--service relay|gateway] [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000] [--heap-profile DIR [--live]] [--node-flags=...] [--label TEXT] [--out FILE.json]\n' +
       'node bench/micro/relay-alloc.mjs --top FILE.heapprofile [--calls N] [--limit 40]',
   );
   process.exit(0);
@@ -70,6 +73,7 @@ if (args.top !== undefined) {
   process.exit(0);
 }
 
+if (args.service !== 'relay' && args.service !== 'gateway') throw new Error('--service is relay or gateway');
 const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const runId = `a${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
@@ -142,37 +146,63 @@ async function window(target, concurrency, count, tag) {
   };
 }
 
-async function startRelay(upstreamUrl) {
+/** Starts one service of the run; the measured one (--service) with the preload and --node-flags. */
+function startService(name, env, secrets, links) {
+  const measured = name === args.service;
+  const nodeFlags = measured ? args['node-flags'].split(/\s+/).filter(Boolean) : [];
+  if (measured && args.live) nodeFlags.push('--expose-gc');
+  const preload = measured ? ['--require', join(HERE, 'relay-alloc.preload.cjs')] : [];
+  const logFile = join(workDir, `${name}.log`);
+  const child = spawn(process.execPath, [...nodeFlags, ...preload, join(ROOT, `apps/${name}/dist/main.js`)], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...commonServiceEnv(secrets),
+      ...env,
+      ...(measured && {
+        RELAY_ALLOC_OUT: links.out,
+        ...(args['heap-profile'] ? { RELAY_ALLOC_HEAP_PROFILE: links.heap } : {}),
+        ...(args.live ? { RELAY_ALLOC_LIVE: '1' } : {}),
+      }),
+    },
+    stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')],
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  process.once('exit', () => child.kill('SIGKILL'));
+  return {
+    pid: child.pid,
+    stop: async () => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function startTarget(upstreamUrl) {
   for (const name of ['REDIS_URL', 'KAFKA_BROKERS']) {
     if (!process.env[name])
       throw new Error(`${name} is not set: eval "$(bash scripts/infra.sh env redis kafka)" first`);
   }
   const { KafkaEventBus } = requireFromRoot('@tollgate/events');
   const secrets = serviceSecrets();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const nodeFlags = args['node-flags'].split(/\s+/).filter(Boolean);
-  if (args.live) nodeFlags.push('--expose-gc');
-  const outLink = join(workDir, 'alloc-current.json');
-  const heapLink = join(workDir, 'heap-current.heapprofile');
-  const relay = spawn(
-    process.execPath,
-    [...nodeFlags, '--require', join(HERE, 'relay-alloc.preload.cjs'), join(ROOT, 'apps/relay/dist/main.js')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...commonServiceEnv(secrets),
-        ...relayEnv({ port, spoolDir: join(workDir, 'spool') }),
-        RELAY_ALLOC_OUT: outLink,
-        ...(args['heap-profile'] ? { RELAY_ALLOC_HEAP_PROFILE: heapLink } : {}),
-        ...(args.live ? { RELAY_ALLOC_LIVE: '1' } : {}),
-      },
-      stdio: ['ignore', openSync(join(workDir, 'relay.log'), 'a'), openSync(join(workDir, 'relay.log'), 'a')],
-    },
+  const links = { out: join(workDir, 'alloc-current.json'), heap: join(workDir, 'heap-current.heapprofile') };
+  const relayPort = await freePort();
+  const relayUrl = `http://127.0.0.1:${relayPort}`;
+  const relay = startService(
+    'relay',
+    relayEnv({ port: relayPort, spoolDir: join(workDir, 'spool') }),
+    secrets,
+    links,
   );
-  const relayExited = new Promise((r) => relay.once('exit', r));
-  process.once('exit', () => relay.kill('SIGKILL'));
+  let gateway;
+  let url = relayUrl;
+  if (args.service === 'gateway') {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    gateway = startService('gateway', gatewayEnv({ port, relayUrl }), secrets, links);
+  }
   const bus = new KafkaEventBus({
     brokers: process.env.KAFKA_BROKERS.split(','),
     clientId: `alloc-${runId}`,
@@ -186,7 +216,8 @@ async function startRelay(upstreamUrl) {
     prefix: 'alloc',
     label: 'Relay allocation',
   });
-  await waitFor('relay', async () => (await fetch(`${url}/health/ready`)).ok || 'not ready');
+  await waitFor('relay', async () => (await fetch(`${relayUrl}/health/ready`)).ok || 'not ready');
+  if (gateway) await waitFor('gateway', async () => (await fetch(`${url}/health/ready`)).ok || 'not ready');
   await waitForFirstCall({ url, customer });
   const relink = (link, target) => {
     rmSync(link, { force: true });
@@ -195,18 +226,16 @@ async function startRelay(upstreamUrl) {
   return {
     url,
     customer,
-    pid: relay.pid,
+    pid: (gateway ?? relay).pid,
     // The preload writes to fixed paths; each window points them at its own files.
     setOut(allocOut, heapOut) {
-      relink(outLink, allocOut);
-      if (heapOut) relink(heapLink, heapOut);
+      relink(links.out, allocOut);
+      if (heapOut) relink(links.heap, heapOut);
     },
     stop: async () => {
       await bus.close().catch(() => undefined);
-      const timer = setTimeout(() => relay.kill('SIGKILL'), 15_000);
-      relay.kill('SIGTERM');
-      await relayExited;
-      clearTimeout(timer);
+      await gateway?.stop();
+      await relay.stop();
     },
   };
 }
@@ -244,10 +273,10 @@ const upstream = await startChild({
   ready: /fake-upstream listening on (http:\/\/\S+)/,
   logFile: join(workDir, 'fake-upstream.log'),
 });
-const target = await startRelay(upstream.match[1]);
+const target = await startTarget(upstream.match[1]);
 const results = [];
 try {
-  log(`relay ${target.pid} ready; warm-up ${args.warmup} calls at c=16`);
+  log(`${args.service} ${target.pid} ready; warm-up ${args.warmup} calls at c=16`);
   await sendChatCalls({
     Pool: requireFromRoot('undici').Pool,
     url: target.url,
@@ -260,7 +289,7 @@ try {
       const result = await window(target, concurrency, count, `c${concurrency}-r${round}`);
       results.push({ round, ...result });
       log(
-        `c=${concurrency} r${round}: ${result.rps} req/s, relay CPU ${result.cpuMsPerCall.toFixed(3)} ms/call, ` +
+        `c=${concurrency} r${round}: ${result.rps} req/s, ${args.service} CPU ${result.cpuMsPerCall.toFixed(3)} ms/call, ` +
           `${result.kbPerCall.toFixed(1)} KB/call, ${result.scavengesPer1000.toFixed(2)} scavenges/1000 calls ` +
           `(median ${result.scavengeMedianMs.toFixed(2)} ms, ${result.survivedKbMedian.toFixed(0)} KB left young), ` +
           `${result.markCompacts} mark-compacts, p50 ${result.p50.toFixed(3)} p99 ${result.p99.toFixed(3)} ms`,
@@ -271,7 +300,7 @@ try {
   await target.stop();
   await upstream.stop();
 }
-const report = { label: args.label, root: ROOT, results };
+const report = { label: args.label, service: args.service, root: ROOT, results };
 if (args.out) writeFileSync(args.out, JSON.stringify(report, null, 2));
 console.log(JSON.stringify(report));
 rmSync(workDir, { recursive: true, force: true });
