@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from 'undici';
-import { ErrorCode, type BackendService, type CompiledRouteTable } from '@tollgate/contracts';
+import {
+  ErrorCode,
+  type BackendService,
+  type CompiledRouteTable,
+  type RouteEntry,
+} from '@tollgate/contracts';
 import { markHandedOver } from '@tollgate/runtime/main';
 import type { ClientAddress, ClientAddressResolver } from './client/client-address';
 import {
@@ -11,14 +16,14 @@ import {
   declaredOverLimit,
   limitedBody,
 } from './limits/body-limit';
-import type { ClientRateLimiter } from './limits/client-rate-limiter';
+import type { ClientRateLimiter, RateDecision } from './limits/client-rate-limiter';
 import type { CorsPolicy } from './limits/cors-policy';
 import type { BackendPools, InProcessHandler } from './proxy/backend-pools';
 import { headersForHandOver } from './proxy/forward-headers';
 import { sendGatewayError } from './proxy/gateway-errors';
-import { proxyRequest, type ProxyOutcome } from './proxy/stream-proxy';
+import { forwardCall, type ProxyOutcome } from './proxy/stream-proxy';
 import { SessionLookupError } from './session/auth-session-lookup';
-import type { SessionStep } from './session/session-step';
+import type { SessionDecision, SessionStep } from './session/session-step';
 import type { WebStatic } from './static/web-static';
 
 export interface ProxyObservation {
@@ -61,7 +66,7 @@ const PROXIED_PREFIXES = ['/api', '/v1', '/v1beta'];
  * whose only content-type parser leaves the body as the raw stream.
  */
 export async function registerGatewayRoutes(fastify: FastifyInstance, deps: GatewayRouteDeps): Promise<void> {
-  function forwardRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  function forwardRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
     return forward(request, reply, deps);
   }
 
@@ -102,8 +107,31 @@ function webApp(web: WebStatic): (request: FastifyRequest, reply: FastifyReply) 
   };
 }
 
-async function forward(request: FastifyRequest, reply: FastifyReply, deps: GatewayRouteDeps): Promise<void> {
-  if (reply.sent) return;
+/** A call the gateway has routed, on its way through the checks to its backend. */
+interface EdgeCall {
+  method: string;
+  req: IncomingMessage;
+  res: ServerResponse;
+  path: string;
+  requestId: string;
+  route: RouteEntry;
+  client: ClientAddress;
+  startedAt: number;
+}
+
+/**
+ * The edge's steps for one call, each a plain function that goes on to the next at once when nothing
+ * is waited for (a /v1 call: no rate limit to consume, no session to look up) and through a promise
+ * only when something is: as an async function, the steps cost every call a promise, a suspended frame
+ * and a reaction per `await` (bench/ANALYSIS.md, "The gateway's allocation per call"). A promise
+ * returned is Fastify's to wait on, as the async hook's was; a throw reaches Fastify the same way.
+ */
+function forward(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: GatewayRouteDeps,
+): Promise<void> | undefined {
+  if (reply.sent) return undefined;
   reply.hijack();
   const startedAt = performance.now();
   const req = request.raw;
@@ -115,7 +143,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
   // it), except on a cross-origin call, whose CORS headers are stored on the response first.
   if (req.headers.origin !== undefined) {
     res.setHeader('x-request-id', requestId);
-    if (deps.cors.apply(req, res)) return;
+    if (deps.cors.apply(req, res)) return undefined;
   }
 
   const route = deps.routes.match(path);
@@ -128,34 +156,55 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
       ErrorCode.NotFound,
       `No route for ${request.method} ${path.split('?')[0]}`,
     );
-    return;
+    return undefined;
   }
 
   const client = deps.clientAddress.resolve(req);
-  const rate = await deps.limiter.check(client.ip);
+  const call: EdgeCall = { method: request.method, req, res, path, requestId, route, client, startedAt };
+  const rate = deps.limiter.check(client.ip);
+  return rate instanceof Promise
+    ? rate.then((decided) => admit(call, decided, deps))
+    : admit(call, rate, deps);
+}
+
+function admit(call: EdgeCall, rate: RateDecision, deps: GatewayRouteDeps): Promise<void> | undefined {
   if (!rate.allowed) {
-    refuse(res, requestId, path, 429, ErrorCode.RateLimited, 'Too many requests, slow down', {
+    refuse(call.res, call.requestId, call.path, 429, ErrorCode.RateLimited, 'Too many requests, slow down', {
       'retry-after': String(rate.retryAfterSeconds),
     });
-    return;
+    return undefined;
   }
-
-  let session;
+  let decided;
   try {
     // Synchronous when nothing is looked up or signed (every /v1 call): no promise to wait for.
-    const decided = deps.session.decide(path, route, req.headers);
-    session = decided instanceof Promise ? await decided : decided;
+    decided = deps.session.decide(call.path, call.route, call.req.headers);
   } catch (err) {
-    // The reply is hijacked: nothing answers for us, so every failure must be answered here.
-    const error = err instanceof Error ? err : new Error(String(err));
-    deps.onBackendError('auth', error, requestId);
-    if (error instanceof SessionLookupError) {
-      refuse(res, requestId, path, 502, ErrorCode.UpstreamServiceDown, 'The auth service is unavailable');
-    } else {
-      refuse(res, requestId, path, 500, ErrorCode.Internal, 'The session could not be checked');
-    }
-    return;
+    sessionFailed(call, err, deps);
+    return undefined;
   }
+  if (decided instanceof Promise) {
+    return decided.then(
+      (session) => dispatch(call, session, deps),
+      (err: unknown) => sessionFailed(call, err, deps),
+    );
+  }
+  dispatch(call, decided, deps);
+  return undefined;
+}
+
+function sessionFailed({ res, requestId, path }: EdgeCall, err: unknown, deps: GatewayRouteDeps): void {
+  // The reply is hijacked: nothing answers for us, so every failure must be answered here.
+  const error = err instanceof Error ? err : new Error(String(err));
+  deps.onBackendError('auth', error, requestId);
+  if (error instanceof SessionLookupError) {
+    refuse(res, requestId, path, 502, ErrorCode.UpstreamServiceDown, 'The auth service is unavailable');
+  } else {
+    refuse(res, requestId, path, 500, ErrorCode.Internal, 'The session could not be checked');
+  }
+}
+
+function dispatch(call: EdgeCall, session: SessionDecision, deps: GatewayRouteDeps): void {
+  const { req, res, path, requestId, route, client } = call;
   if (session.kind === 'refuse') {
     refuse(res, requestId, path, session.status, session.code, session.message);
     return;
@@ -177,7 +226,7 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
 
   const inProcess = route.service === 'relay' ? deps.relayInProcess : undefined;
   if (inProcess !== undefined && bodyLengthDeclared(req)) {
-    handOver(inProcess, { req, res, path, requestId, client, addedHeaders, startedAt }, deps);
+    handOver(inProcess, call, addedHeaders, deps);
     return;
   }
 
@@ -187,12 +236,16 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     return;
   }
 
-  const outcome = await proxyRequest(
+  forwardCall(
     deps.pools.get(route.service),
-    { method: request.method, path, headers: req.headers, body, addedHeaders, requestId },
+    { method: call.method, path, headers: req.headers, body, addedHeaders, requestId },
     res,
+    (outcome) => settled(call, outcome, deps),
   );
+}
 
+function settled(call: EdgeCall, outcome: ProxyOutcome, deps: GatewayRouteDeps): void {
+  const { res, requestId, path, route } = call;
   if (outcome.kind === 'backend_failed') {
     if (outcome.error instanceof BodyTooLargeError) {
       refuse(res, requestId, path, 413, ErrorCode.PayloadTooLarge, outcome.error.message);
@@ -228,18 +281,8 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Gatew
     service: route.service,
     outcome: outcome.kind,
     status: outcome.kind === 'completed' ? outcome.status : res.statusCode,
-    overheadMs: headersAt === undefined ? performance.now() - startedAt : dispatchedAt - startedAt,
+    overheadMs: headersAt === undefined ? performance.now() - call.startedAt : dispatchedAt - call.startedAt,
   });
-}
-
-interface HandedOverCall {
-  req: IncomingMessage;
-  res: ServerResponse;
-  path: string;
-  requestId: string;
-  client: ClientAddress;
-  addedHeaders: Record<string, string>;
-  startedAt: number;
 }
 
 /**
@@ -251,7 +294,8 @@ interface HandedOverCall {
  */
 function handOver(
   handler: InProcessHandler,
-  { req, res, path, requestId, client, addedHeaders, startedAt }: HandedOverCall,
+  { req, res, path, requestId, client, startedAt }: EdgeCall,
+  addedHeaders: Record<string, string>,
   deps: GatewayRouteDeps,
 ): void {
   headersForHandOver(req.headers, addedHeaders);

@@ -24,6 +24,15 @@ describe('ClientRateLimiter', () => {
     expect((await limiter.check('198.51.100.1')).allowed).toBe(false);
   });
 
+  it('admits a call at once, not in a promise, when the limit is 0', () => {
+    const limiter = new ClientRateLimiter(0);
+
+    const decision = limiter.check('198.51.100.1');
+
+    expect(decision).not.toBeInstanceOf(Promise);
+    expect(decision).toEqual({ allowed: true });
+  });
+
   it('never refuses when the limit is 0', async () => {
     const limiter = new ClientRateLimiter(0);
 

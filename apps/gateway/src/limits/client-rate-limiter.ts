@@ -14,11 +14,16 @@ export class ClientRateLimiter {
     if (perMinute > 0) this.limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
   }
 
-  async check(ip: string): Promise<RateDecision> {
-    if (!this.limiter) return { allowed: true };
+  /** Synchronous when nothing limits the gateway: no promise for the call to wait on. */
+  check(ip: string): RateDecision | Promise<RateDecision> {
+    if (!this.limiter) return ALLOWED;
+    return this.consume(this.limiter, ip);
+  }
+
+  private async consume(limiter: RateLimiterMemory, ip: string): Promise<RateDecision> {
     try {
-      await this.limiter.consume(ip);
-      return { allowed: true };
+      await limiter.consume(ip);
+      return ALLOWED;
     } catch (res) {
       if (res instanceof RateLimiterRes)
         return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
@@ -26,3 +31,5 @@ export class ClientRateLimiter {
     }
   }
 }
+
+const ALLOWED: RateDecision = Object.freeze({ allowed: true });

@@ -42,21 +42,32 @@ export interface ProxyCall {
  * CPU. The client closing `res` early is what aborts the backend call, before or after its headers.
  */
 export function proxyRequest(pool: Dispatcher, call: ProxyCall, res: ServerResponse): Promise<ProxyOutcome> {
+  return new Promise((resolve) => forwardCall(pool, call, res, resolve));
+}
+
+/**
+ * proxyRequest without its promise: `settle` gets the outcome once, called from undici's handler (or at
+ * once, when the dispatch fails). The gateway's /v1 path, which then waits on no promise at all.
+ */
+export function forwardCall(
+  pool: Dispatcher,
+  call: ProxyCall,
+  res: ServerResponse,
+  settle: (outcome: ProxyOutcome) => void,
+): void {
   const method = call.method as Dispatcher.HttpMethod;
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const body = hasBody && call.body !== null ? arrivedBody(call.body) : null;
   const stream = body === null || Buffer.isBuffer(body) ? null : body;
-  return new Promise((resolve) => {
-    pool.dispatch(
-      {
-        path: call.path,
-        method,
-        headers: requestHeadersForBackend(call.headers, call.addedHeaders),
-        body,
-      },
-      new ForwardingHandler(res, stream, call.requestId, resolve),
-    );
-  });
+  pool.dispatch(
+    {
+      path: call.path,
+      method,
+      headers: requestHeadersForBackend(call.headers, call.addedHeaders),
+      body,
+    },
+    new ForwardingHandler(res, stream, call.requestId, settle),
+  );
 }
 
 const NO_BYTES = Buffer.alloc(0);
