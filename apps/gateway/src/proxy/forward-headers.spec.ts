@@ -112,7 +112,9 @@ describe('isEventStream', () => {
     expect(isEventStream(['x-request-id', 'r', 'Content-Type', 'text/event-stream; charset=utf-8'])).toBe(
       true,
     );
+    expect(isEventStream(['CONTENT-TYPE', 'Text/Event-Stream'])).toBe(true);
     expect(isEventStream(['content-type', 'application/json'])).toBe(false);
+    expect(isEventStream(['content-types', 'text/event-stream'])).toBe(false);
     expect(isEventStream(['x-request-id', 'r'])).toBe(false);
   });
 });

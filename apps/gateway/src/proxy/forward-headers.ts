@@ -84,18 +84,22 @@ export function responseHeadersForClient(raw: readonly Buffer[], requestId: stri
   const out = ['x-request-id', requestId];
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toString('latin1');
-    if (DROPPED_RESPONSE.has(name.toLowerCase())) continue;
+    // toLowerCase makes a new string even of a lowercase name; a regex test makes none.
+    if (DROPPED_RESPONSE.has(HAS_UPPER_CASE.test(name) ? name.toLowerCase() : name)) continue;
     out.push(name, raw[i + 1]!.toString('latin1'));
   }
   return out;
 }
 
+const HAS_UPPER_CASE = /[A-Z]/;
+const CONTENT_TYPE = /^content-type$/i;
+const EVENT_STREAM = /^text\/event-stream/i;
+
 /** Whether a flat name/value list (responseHeadersForClient's) declares an event stream. */
 export function isEventStream(headers: readonly string[]): boolean {
   for (let i = 0; i + 1 < headers.length; i += 2) {
-    if (headers[i]!.length === 12 && headers[i]!.toLowerCase() === 'content-type') {
-      return headers[i + 1]!.toLowerCase().startsWith('text/event-stream');
-    }
+    if (headers[i]!.length === 12 && CONTENT_TYPE.test(headers[i]!))
+      return EVENT_STREAM.test(headers[i + 1]!);
   }
   return false;
 }
