@@ -21,7 +21,7 @@ import type { CorsPolicy } from './limits/cors-policy';
 import type { BackendPools, InProcessHandler } from './proxy/backend-pools';
 import { headersForHandOver } from './proxy/forward-headers';
 import { sendGatewayError } from './proxy/gateway-errors';
-import { forwardCall, type ProxyOutcome } from './proxy/stream-proxy';
+import { forwardCall, type ProxyCall, type ProxyOutcome } from './proxy/stream-proxy';
 import { SessionLookupError } from './session/auth-session-lookup';
 import type { SessionDecision, SessionStep } from './session/session-step';
 import type { WebStatic } from './static/web-static';
@@ -236,12 +236,33 @@ function dispatch(call: EdgeCall, session: SessionDecision, deps: GatewayRouteDe
     return;
   }
 
-  forwardCall(
-    deps.pools.get(route.service),
-    { method: call.method, path, headers: req.headers, body, addedHeaders, requestId },
-    res,
-    (outcome) => settled(call, outcome, deps),
-  );
+  const proxyCall: ProxyCall = {
+    method: call.method,
+    path,
+    headers: req.headers,
+    body,
+    addedHeaders,
+    requestId,
+  };
+  // Node's parser hands a request its body only after the request event this runs in, even a small body
+  // that came in the packets of its headers: a microtask later it is there, and goes to the backend whole
+  // with the request's head (arrivedBody) instead of through a stream. A call without a body goes now.
+  if (req.readableLength === 0 && Number(req.headers['content-length']) > 0) {
+    queueMicrotask(() => send(call, proxyCall, deps));
+  } else {
+    send(call, proxyCall, deps);
+  }
+}
+
+function send(call: EdgeCall, proxyCall: ProxyCall, deps: GatewayRouteDeps): void {
+  const settle = (outcome: ProxyOutcome): void => settled(call, outcome, deps);
+  try {
+    forwardCall(deps.pools.get(call.route.service), proxyCall, call.res, settle);
+  } catch (err) {
+    // A pool that throws (a closed one) has answered no one: the call still gets an answer.
+    const error = err instanceof Error ? err : new Error(String(err));
+    settle({ kind: 'backend_failed', error, timings: { dispatchedAt: performance.now() } });
+  }
 }
 
 function settled(call: EdgeCall, outcome: ProxyOutcome, deps: GatewayRouteDeps): void {
