@@ -40,6 +40,7 @@ import { UsageLogAnswersMigration } from './migrations/20261231-usage-log-answer
 import { SettlementWritesMigration } from './migrations/20270101-settlement-writes.migration';
 import { LedgerIndexesWithoutUsageMigration } from './migrations/20270102-ledger-indexes-without-usage.migration';
 import { LedgerWithoutAccountCheckMigration } from './migrations/20270103-ledger-without-account-check.migration';
+import { UsageLogKeyedByEventMigration } from './migrations/20270104-usage-log-keyed-by-event.migration';
 import { PaymentRefund } from './payments/payment-refund.entity';
 import { BillingSettingsModule } from './settings/billing-settings.module';
 import { Payment } from './payments/payment.entity';
@@ -86,6 +87,7 @@ export class BillingModule {
               SettlementWritesMigration,
               LedgerIndexesWithoutUsageMigration,
               LedgerWithoutAccountCheckMigration,
+              UsageLogKeyedByEventMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -7,12 +7,13 @@ import type { UsageRecorded } from '@tollgate/contracts';
  */
 @Entity({ tableName: 'usage_logs' })
 export class UsageLog {
-  @PrimaryKey({ type: new BigIntType('number') })
-  id!: number;
-
-  /** Unique: a redelivered event is written once. */
-  @Property({ type: 'uuid', unique: true })
+  /** The key: a redelivered event is written once (20270104-usage-log-keyed-by-event). */
+  @PrimaryKey({ type: 'uuid' })
   eventId!: string;
+
+  /** From a sequence: the log's order within one instant (its cursor is `(created_at, id)`). */
+  @Property({ type: new BigIntType('number') })
+  id!: number;
 
   @Property({ type: 'datetime' })
   createdAt!: Date;

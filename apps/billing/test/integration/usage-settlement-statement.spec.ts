@@ -95,6 +95,31 @@ describe.each(INFRASTRUCTURES)('usage settlement statement on %s infrastructure'
     expect(await account(userId)).toEqual(stored);
   });
 
+  it('writes each usage-log row to five indexes, its event id the primary key (no index on id alone), its id still from the sequence', async () => {
+    const indexes = await sql<{ name: string; columns: string; primary: boolean }>(
+      `select c.relname as name, i.indisprimary as primary,
+         (select string_agg(a.attname, ',' order by k.n) from unnest(i.indkey) with ordinality k(attnum, n)
+            join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum) as columns
+       from pg_index i join pg_class c on c.oid = i.indexrelid
+       where i.indrelid = 'usage_logs'::regclass and i.indpred is null order by c.relname`,
+    );
+    expect(indexes.filter((index) => index.primary).map((index) => index.columns)).toEqual(['event_id']);
+    expect(indexes.map((index) => index.columns).sort()).toEqual(
+      ['created_at', 'event_id', 'user_id,created_at', 'user_id,request_id'].sort(),
+    );
+
+    const userId = randomUserId();
+    const events = [aUsageEvent(userId, { quota: 3 }), aUsageEvent(userId, { quota: 4 })];
+    await repository.settle(events);
+    await repository.settle(events);
+    const rows = await sql<{ id: string }>(
+      'select id::text as id from usage_logs where user_id = ? order by id',
+      [userId],
+    );
+    expect(rows).toHaveLength(2);
+    expect(Number(rows[1]!.id)).toBeGreaterThan(Number(rows[0]!.id));
+  });
+
   it('writes one usage ledger entry per user of a batch, the sum of its events, keyed by its lowest event id', async () => {
     const [first, second] = [randomUserId(), randomUserId()];
     const events = [
