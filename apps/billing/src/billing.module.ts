@@ -41,6 +41,7 @@ import { SettlementWritesMigration } from './migrations/20270101-settlement-writ
 import { LedgerIndexesWithoutUsageMigration } from './migrations/20270102-ledger-indexes-without-usage.migration';
 import { LedgerWithoutAccountCheckMigration } from './migrations/20270103-ledger-without-account-check.migration';
 import { UsageLogKeyedByEventMigration } from './migrations/20270104-usage-log-keyed-by-event.migration';
+import { PerUserRowsHotUpdatesMigration } from './migrations/20270105-per-user-rows-hot-updates.migration';
 import { PaymentRefund } from './payments/payment-refund.entity';
 import { BillingSettingsModule } from './settings/billing-settings.module';
 import { Payment } from './payments/payment.entity';
@@ -88,6 +89,7 @@ export class BillingModule {
               LedgerIndexesWithoutUsageMigration,
               LedgerWithoutAccountCheckMigration,
               UsageLogKeyedByEventMigration,
+              PerUserRowsHotUpdatesMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -120,6 +120,17 @@ describe.each(INFRASTRUCTURES)('usage settlement statement on %s infrastructure'
     expect(Number(rows[1]!.id)).toBeGreaterThan(Number(rows[0]!.id));
   });
 
+  it('leaves room for HOT updates on the pages of the rows it updates once per user (accounts, daily rollups)', async () => {
+    const tables = await sql<{ name: string; options: string[] | null }>(
+      `select relname as name, reloptions as options from pg_class
+       where relname in ('accounts', 'usage_daily_stats') and relkind = 'r' order by relname`,
+    );
+    expect(tables).toEqual([
+      { name: 'accounts', options: ['fillfactor=50'] },
+      { name: 'usage_daily_stats', options: ['fillfactor=50'] },
+    ]);
+  });
+
   it('writes one usage ledger entry per user of a batch, the sum of its events, keyed by its lowest event id', async () => {
     const [first, second] = [randomUserId(), randomUserId()];
     const events = [
