@@ -9,6 +9,10 @@
 //   schema base    the database as given
 //          partial ledger_entries' (created_at) and (user_id, created_at) indexes only on rows that
 //                  are not usage entries (the only query they serve skips usage entries)
+//          eventkey  usage_logs keyed by event_id (its unique index the primary key), no index on id
+//          fillfactor  accounts and usage_daily_stats at fillfactor 50 (room for HOT updates)
+// Besides CPU and buffer hits per event it prints WAL bytes and records per event (pg_stat_wal: the
+// whole server's, so run it on one nothing else writes to); --explain adds WAL to the plan's counts.
 // Every batch runs in a transaction that is rolled back, so each round starts from the same tables.
 // The database given is cloned (create database … template) once per schema variant; give one that
 // billing migrated and used, with accounts (a database left by a billing bench run).
@@ -136,6 +140,20 @@ const SCHEMAS = {
     `create index "ledger_entries_created_at_index" on "ledger_entries" ("created_at") where "kind" <> 'usage'`,
     `create index "ledger_entries_user_id_created_at_index" on "ledger_entries" ("user_id", "created_at") where "kind" <> 'usage'`,
   ],
+  // The usage log keyed by its event id: the unique index on event_id becomes the primary key, the
+  // index on id goes (one index entry a usage row fewer).
+  eventkey: [
+    'alter table "usage_logs" drop constraint "usage_logs_pkey"',
+    'alter table "usage_logs" drop constraint "usage_logs_event_id_key"',
+    'alter table "usage_logs" add constraint "usage_logs_pkey" primary key ("event_id")',
+  ],
+  // Room on every page of the per-user rows a batch updates, for HOT updates (no new index entries).
+  fillfactor: [
+    'alter table "accounts" set (fillfactor = 50)',
+    'alter table "usage_daily_stats" set (fillfactor = 50)',
+    'vacuum full "accounts"',
+    'vacuum full "usage_daily_stats"',
+  ],
 };
 
 function usageRows(userIds) {
@@ -184,6 +202,14 @@ await withClient(databaseUrl('postgres'), async (admin) => {
  * The clone's shared-buffer hits so far, this backend's own included: it flushes its counters when it
  * next goes idle once asked to (PostgreSQL 15), i.e. after the `select 1`.
  */
+/** The cluster's WAL so far (pg_stat_wal: every backend's, so run this on a server nothing else writes to). */
+async function walSoFar(db) {
+  const { rows } = await db.query(
+    'select wal_records::bigint as records, wal_bytes::bigint as bytes from pg_stat_wal',
+  );
+  return { records: Number(rows[0].records), bytes: Number(rows[0].bytes) };
+}
+
 async function blocksHit(db) {
   await db.query('select pg_stat_force_next_flush()');
   await db.query('select 1');
@@ -219,12 +245,14 @@ try {
           };
           await run(work[0]); // warm-up: plan cache, buffers
           const hitsBefore = await blocksHit(db);
+          const walBefore = await walSoFar(db);
           const pgBefore = processCpuMs(pid);
           const ownBefore = process.cpuUsage();
           for (const rows of work.slice(1)) await run(rows);
           const own = process.cpuUsage(ownBefore);
           const pgMs = processCpuMs(pid) - pgBefore;
           const hits = (await blocksHit(db)) - hitsBefore;
+          const walAfter = await walSoFar(db);
           const events = batches * batchSize;
           const result = {
             round,
@@ -234,12 +262,14 @@ try {
             // Shared-buffer hits: what the machine's load does not change.
             hitsPerEvent: hits / events,
             clientMsPerEvent: (own.user + own.system) / 1000 / events,
+            walBytesPerEvent: (walAfter.bytes - walBefore.bytes) / events,
+            walRecordsPerEvent: (walAfter.records - walBefore.records) / events,
           };
           results.push(result);
           console.log(JSON.stringify(result));
           if (args.explain && round === 0) {
             await db.query('begin');
-            const { rows } = await db.query(`explain (analyze, buffers) ${sql}`, [
+            const { rows } = await db.query(`explain (analyze, buffers, wal) ${sql}`, [
               ...SHAPES[shape].params(prepare(usageRows(userIds))),
               ...extra,
             ]);
@@ -261,7 +291,7 @@ for (const schema of Object.keys(clones)) {
   for (const shape of args.shapes.split(',')) {
     const mine = results.filter((r) => r.schema === schema && r.shape === shape);
     console.log(
-      `${schema.padEnd(8)} ${shape.padEnd(7)} PostgreSQL ${median(mine.map((r) => r.postgresMsPerEvent)).toFixed(4)} ms/event, ${median(mine.map((r) => r.hitsPerEvent)).toFixed(1)} buffer hits/event, this process ${median(mine.map((r) => r.clientMsPerEvent)).toFixed(4)} ms/event (median of ${mine.length})`,
+      `${schema.padEnd(8)} ${shape.padEnd(7)} PostgreSQL ${median(mine.map((r) => r.postgresMsPerEvent)).toFixed(4)} ms/event, ${median(mine.map((r) => r.hitsPerEvent)).toFixed(1)} buffer hits/event, WAL ${median(mine.map((r) => r.walBytesPerEvent)).toFixed(0)} bytes and ${median(mine.map((r) => r.walRecordsPerEvent)).toFixed(1)} records/event, this process ${median(mine.map((r) => r.clientMsPerEvent)).toFixed(4)} ms/event (median of ${mine.length})`,
     );
   }
 }
