@@ -135,4 +135,27 @@ describe('a PGlite on the same thread, reached without its socket', () => {
       'billing.mikro_orm_migrations',
     ]);
   }, 120_000);
+
+  it("prepares queryRows' statement once per connection and keeps it while connections take turns, each its own name", async () => {
+    const result = await scenario<{
+      parses: number;
+      reads: string[];
+      inTransaction: unknown[];
+      preparedBefore: string[];
+      preparedAfterAuthClosed: string[];
+      alike: unknown[];
+    }>('prepared-statements', root);
+
+    // 17 runs over two connections, the session changing hands each time: parsed once by each
+    // (was 17 times: unnamed, and DISCARD ALL at each change dropped any named statement).
+    expect(result.parses).toBe(2);
+    expect(result.reads).toEqual([
+      JSON.stringify({ auth: { n: 2, total: 3 }, billing: { n: 1, total: 10 } }),
+    ]);
+    expect(result.inTransaction).toEqual([{ n: 1, total: 2 }]);
+    expect(result.preparedBefore).toHaveLength(2);
+    expect(result.preparedAfterAuthClosed).toHaveLength(1);
+    // Two connections' statements named alike, with different texts, do not meet.
+    expect(result.alike).toEqual([{ v: 1 }, { v: '0!' }, { v: 2 }, { v: '1!' }, { v: 3 }, { v: '2!' }]);
+  }, 120_000);
 });

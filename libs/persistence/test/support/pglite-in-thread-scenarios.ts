@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { withSchema } from '../../src/database/database-url';
 import { openDatabase, type Database } from '../../src/database/open-database';
+import { queryRows } from '../../src/database/query-rows';
 import { inThreadPgliteStream, PgliteConnection } from '../../src/pglite/pglite-connection';
 import {
   startPgliteInstances,
@@ -364,6 +365,89 @@ async function keptConnection(root: string) {
   }
 }
 
+/**
+ * Two services through openDatabase on one PGlite, each in its schema, taking turns with one
+ * queryRows statement (the session changes hands every time, once inside a transaction): how many
+ * times PGlite was sent the statement's text to parse, what each read, and which named statements
+ * the session holds before and after one service closes. Then two raw clients that name their
+ * statements alike, with different texts.
+ */
+async function preparedStatements(root: string) {
+  const [instance] = await startPgliteInstances([join(root, 'pg', 'platform')], { socket: false });
+  const db = instance!.db;
+  const SQL =
+    'select /* prepared */ count(*)::int as n, sum(value)::int as total from counters where value >= ?';
+  let parses = 0;
+  const exec = db.execProtocolRawStream.bind(db);
+  db.execProtocolRawStream = (message, options) => {
+    const bytes = Buffer.from(message);
+    for (let offset = 0; offset + 5 <= bytes.length && bytes[0] !== 0;) {
+      if (
+        bytes[offset] === 0x50 &&
+        bytes.subarray(offset, offset + 1 + bytes.readInt32BE(offset + 1)).includes('/* prepared */')
+      )
+        parses++;
+      offset += 1 + bytes.readInt32BE(offset + 1);
+    }
+    return exec(message, options);
+  };
+  const openIn = (schema: string) =>
+    openDatabase({
+      url: withSchema(instance!.url, schema),
+      entities: [CounterSchema],
+      migrations: [Migration20261122000100CreateCounters],
+      embedded: true,
+    });
+  const auth = await openIn('auth');
+  const billing = await openIn('billing');
+  await auth.em.fork().execute("insert into counters (name, value) values ('a', 1), ('b', 2)");
+  await billing.em.fork().execute("insert into counters (name, value) values ('c', 10)");
+  const read = (database: Database) => queryRows<{ n: number; total: number }>(database.em.fork(), SQL, [0]);
+  const reads: Record<string, unknown>[] = [];
+  for (let round = 0; round < 8; round++) {
+    reads.push({ auth: (await read(auth))[0], billing: (await read(billing))[0] });
+  }
+  const inTransaction = await auth.em.fork().transactional((em) => queryRows<{ n: number }>(em, SQL, [2]));
+  const prepared = async (database: Database) =>
+    (
+      await database.em
+        .fork()
+        .getConnection()
+        .execute<{ name: string }[]>('select name from pg_prepared_statements order by name')
+    ).map(({ name }) => name.replace(/^c\d+_/, 'c*_'));
+  const preparedBefore = await prepared(billing);
+  await auth.close(true);
+  const preparedAfterAuthClosed = await prepared(billing);
+  await billing.close(true);
+
+  const client = async (schema: string) => {
+    const url = withSchema(instance!.url, schema);
+    const c = new Client({ connectionString: url, ssl: false, stream: inThreadPgliteStream(url) });
+    await c.connect();
+    return c;
+  };
+  const one = await client('auth');
+  const two = await client('billing');
+  const alike: unknown[] = [];
+  for (let round = 0; round < 3; round++) {
+    alike.push((await one.query({ name: 'same', text: 'select $1::int + 1 as v', values: [round] })).rows[0]);
+    alike.push(
+      (await two.query({ name: 'same', text: "select $1::text || '!' as v", values: [round] })).rows[0],
+    );
+  }
+  await one.end();
+  await two.end();
+  await stopPgliteInstance(instance!);
+  return {
+    parses,
+    reads: [...new Set(reads.map((r) => JSON.stringify(r)))],
+    inTransaction,
+    preparedBefore,
+    preparedAfterAuthClosed,
+    alike,
+  };
+}
+
 const SCENARIOS: Record<string, (root: string) => Promise<unknown>> = {
   'two-schemas-one-session': twoSchemasOneSession,
   'two-services-one-cluster': twoServicesOneCluster,
@@ -374,6 +458,7 @@ const SCENARIOS: Record<string, (root: string) => Promise<unknown>> = {
   'transaction-holds-the-database': transactionHoldsTheDatabase,
   'two-databases': twoDatabases,
   'kept-connection': keptConnection,
+  'prepared-statements': preparedStatements,
 };
 
 const [scenario, root] = process.argv.slice(2);
