@@ -17,7 +17,7 @@ import pg from 'pg';
 import { CLOCK_TICKS } from './proc.mjs';
 
 /** utime, stime, cutime, cstime and start time (ticks) of a process, or undefined once it is gone. */
-function readTimes(pid) {
+export function readTimes(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields resume after the command's last ')' (field 3 on): utime is field 14, starttime field 22.
@@ -34,7 +34,7 @@ function readTimes(pid) {
 }
 
 /** The postmaster's children now: /proc/<pid>/task/<pid>/children, or a scan of /proc without it. */
-function childPids(postmaster) {
+export function childPids(postmaster) {
   try {
     return readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8')
       .trim()

@@ -16,9 +16,10 @@
 //     [--seconds N] [--gap 3] [--out samples.jsonl]
 //
 // Reading backends' titles needs the server on this machine (its processes in /proc).
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { databaseUrlOn } from '../lib/pg-micro.mjs';
+import { childPids, readTimes } from '../lib/pg-backends.mjs';
 import { CLOCK_TICKS } from '../lib/proc.mjs';
 import pg from 'pg';
 
@@ -35,21 +36,6 @@ if (!args['database-url']) throw new Error('--database-url of the server (any da
 const serverUrl = new URL(args['database-url']);
 const TABLES = ['usage_logs', 'ledger_entries', 'usage_daily_stats', 'accounts', 'outbox_messages'];
 
-function times(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return {
-      ppid: Number(f[1]),
-      own: Number(f[11]) + Number(f[12]),
-      children: Number(f[13]) + Number(f[14]),
-      start: f[19],
-    };
-  } catch {
-    return undefined;
-  }
-}
-
 /** A child's kind from its process title: `<database>` for a backend, else its role. */
 function kindOf(pid) {
   try {
@@ -65,18 +51,10 @@ function kindOf(pid) {
 }
 
 function children(postmaster) {
-  let pids;
-  try {
-    pids = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean);
-  } catch {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && times(name)?.ppid === postmaster);
-  }
+  const pids = childPids(postmaster);
   const out = new Map();
   for (const pid of pids) {
-    const t = times(pid);
+    const t = readTimes(pid);
     if (t) out.set(`${pid}:${t.start}`, { own: t.own, kind: kindOf(pid) });
   }
   return out;
@@ -87,7 +65,7 @@ await admin.connect();
 const {
   rows: [{ pid: ownPid }],
 } = await admin.query('select pg_backend_pid() as pid');
-const postmaster = times(ownPid)?.ppid;
+const postmaster = readTimes(ownPid)?.ppid;
 if (!postmaster) throw new Error('PostgreSQL does not run on this machine');
 
 let billing;
@@ -145,9 +123,9 @@ async function tableStats() {
 }
 
 const samples = [];
-let last = { master: times(postmaster), kids: children(postmaster) };
+let last = { master: readTimes(postmaster), kids: children(postmaster) };
 async function sample() {
-  const master = times(postmaster);
+  const master = readTimes(postmaster);
   const kids = children(postmaster);
   const cpu = {};
   const add = (kind, ticks) => {

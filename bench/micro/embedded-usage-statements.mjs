@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { usageConsumerOf } from '../lib/usage-consumer.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -138,28 +139,7 @@ async function measure(root, batch, batches, dir) {
       migrations: [persistence.Migration20261122000000CreateOutboxMessages, ...migrations(load, dist)],
       embedded: true,
     });
-    const outbox = { nudge: () => undefined };
-    let consumer, handler;
-    if (name === 'auth') {
-      const { TokenUsageRepository } = load('./token-usage/token-usage.repository.js');
-      const { TokenUsageConsumer } = load('./token-usage/token-usage.consumer.js');
-      consumer = new TokenUsageConsumer(new TokenUsageRepository(orm.em, outbox));
-      handler = TokenUsageConsumer.prototype.apply;
-    } else if (name === 'billing') {
-      const { UsageSettlementRepository } = load('./usage/usage-settlement.repository.js');
-      const { UsageSettlementService } = load('./usage/usage-settlement.service.js');
-      const { UsageRecordedConsumer } = load('./usage/usage-recorded.consumer.js');
-      const metrics = { counter: () => ({ inc: () => undefined }) };
-      consumer = new UsageRecordedConsumer(
-        new UsageSettlementService(new UsageSettlementRepository(orm.em), outbox, metrics),
-      );
-      handler = UsageRecordedConsumer.prototype.settle;
-    } else {
-      const { ChannelUsageRepository } = load('./channels/channel-usage.repository.js');
-      const { ChannelUsageConsumer } = load('./channels/channel-usage.consumer.js');
-      consumer = new ChannelUsageConsumer(new ChannelUsageRepository(orm.em));
-      handler = ChannelUsageConsumer.prototype.record;
-    }
+    const { consumer, handler } = usageConsumerOf(name, orm.em, load);
     const connection = orm.em.getConnection();
     if (name === 'auth') {
       const [user] = await connection.execute(

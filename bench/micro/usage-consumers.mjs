@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { databaseUrlOn, processCpuMs, withClient } from '../lib/pg-micro.mjs';
+import { usageConsumerOf } from '../lib/usage-consumer.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -100,28 +101,7 @@ async function openService(variant, dir, service, name) {
     poolSize: 2,
     debug: args.debug,
   });
-  const outbox = { nudge: () => undefined };
-  let consumer, handler;
-  if (service === 'auth') {
-    const { TokenUsageRepository } = load('./token-usage/token-usage.repository.js');
-    const { TokenUsageConsumer } = load('./token-usage/token-usage.consumer.js');
-    consumer = new TokenUsageConsumer(new TokenUsageRepository(orm.em, outbox));
-    handler = TokenUsageConsumer.prototype.apply;
-  } else if (service === 'billing') {
-    const { UsageSettlementRepository } = load('./usage/usage-settlement.repository.js');
-    const { UsageSettlementService } = load('./usage/usage-settlement.service.js');
-    const { UsageRecordedConsumer } = load('./usage/usage-recorded.consumer.js');
-    const metrics = { counter: () => ({ inc: () => undefined }) };
-    consumer = new UsageRecordedConsumer(
-      new UsageSettlementService(new UsageSettlementRepository(orm.em), outbox, metrics),
-    );
-    handler = UsageRecordedConsumer.prototype.settle;
-  } else {
-    const { ChannelUsageRepository } = load('./channels/channel-usage.repository.js');
-    const { ChannelUsageConsumer } = load('./channels/channel-usage.consumer.js');
-    consumer = new ChannelUsageConsumer(new ChannelUsageRepository(orm.em));
-    handler = ChannelUsageConsumer.prototype.record;
-  }
+  const { consumer, handler } = usageConsumerOf(service, orm.em, load);
   const ids = await withClient(databaseUrl(name), async (db) => {
     if (service === 'billing') return [1];
     if (service === 'auth') {
