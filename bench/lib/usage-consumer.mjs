@@ -1,6 +1,7 @@
 // A service's usage.recorded consumer built from its compiled modules, outside Nest: what the micros that
 // feed batches straight to auth's, billing's or admin's consumer share. `load` requires a module of the
 // service's dist; `em` is the service's MikroORM entity manager.
+import { randomUUID } from 'node:crypto';
 
 /** The consumer and its batch handler (call it as `handler.call(consumer, batch)`). */
 export function usageConsumerOf(service, em, load) {
@@ -30,5 +31,33 @@ export function usageConsumerOf(service, em, load) {
   return {
     consumer: new ChannelUsageConsumer(new ChannelUsageRepository(em)),
     handler: ChannelUsageConsumer.prototype.record,
+  };
+}
+
+const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
+
+/** A usage.recorded event of a small non-streaming call, as relay publishes it, for the given ids. */
+export function benchUsageEvent({ userId, tokenId, channelId, createdAt }) {
+  return {
+    v: 1,
+    event_id: randomUUID(),
+    request_id: `bench-${randomUUID()}`,
+    user_id: userId,
+    token_id: tokenId,
+    token_name: 'bench key',
+    channel_id: channelId,
+    group: 'default',
+    model: 'bench-gpt',
+    upstream_model: 'gpt-4o-mini',
+    prompt_tokens: 12,
+    completion_tokens: 16,
+    cached_tokens: 0,
+    quota: 6,
+    price: PRICE,
+    latency_ms: 1,
+    ttft_ms: null,
+    is_stream: false,
+    status: 'success',
+    created_at: createdAt,
   };
 }

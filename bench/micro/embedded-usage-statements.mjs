@@ -15,10 +15,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { usageConsumerOf } from '../lib/usage-consumer.mjs';
+import { benchUsageEvent, usageConsumerOf } from '../lib/usage-consumer.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,7 +29,6 @@ const { values: args } = parseArgs({
   },
 });
 const SERVICES = ['auth', 'billing', 'admin'];
-const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 
 if (args.child) {
   const { root, batch, batches, dir } = JSON.parse(args.child);
@@ -166,28 +164,12 @@ async function measure(root, batch, batches, dir) {
       key: '',
       headers: {},
       timestamp: 0,
-      raw: {
-        v: 1,
-        event_id: randomUUID(),
-        request_id: `bench-${randomUUID()}`,
-        user_id: 1 + (i % 10),
-        token_id: 1 + (i % 10),
-        token_name: 'bench key',
-        channel_id: 1 + (i % 5),
-        group: 'default',
-        model: 'bench-gpt',
-        upstream_model: 'gpt-4o-mini',
-        prompt_tokens: 12,
-        completion_tokens: 16,
-        cached_tokens: 0,
-        quota: 6,
-        price: PRICE,
-        latency_ms: 1,
-        ttft_ms: null,
-        is_stream: false,
-        status: 'success',
-        created_at: Math.floor(Date.now() / 1000),
-      },
+      raw: benchUsageEvent({
+        userId: 1 + (i % 10),
+        tokenId: 1 + (i % 10),
+        channelId: 1 + (i % 5),
+        createdAt: Math.floor(Date.now() / 1000),
+      }),
     }));
   const msPerBatch = Object.fromEntries(SERVICES.map((s) => [s, 0]));
   const parsesPerBatch = Object.fromEntries(SERVICES.map((s) => [s, 0]));

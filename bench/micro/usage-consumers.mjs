@@ -16,13 +16,12 @@
 //
 //   node bench/micro/usage-consumers.mjs --database-url postgres://…/postgres \
 //     --variants before=/tmp/usage-before,after=apps [--batch 30,300,3000] [--events 30000] [--rounds 5]
-import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { databaseUrlOn, processCpuMs, withClient } from '../lib/pg-micro.mjs';
-import { usageConsumerOf } from '../lib/usage-consumer.mjs';
+import { benchUsageEvent, usageConsumerOf } from '../lib/usage-consumer.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,8 +47,6 @@ const { decodeWithSchema } = require('@tollgate/runtime');
 const { Migration20261122000000CreateOutboxMessages, OutboxMessage } = require('@tollgate/persistence');
 const batchSizes = args.batch.split(',').map(Number);
 const services = args.only.split(',');
-
-const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 
 async function backends(admin, database) {
   const { rows } = await admin.query('select pid from pg_stat_activity where datname = $1', [database]);
@@ -132,28 +129,14 @@ function encodedBatch(size, keys, channels) {
   const created = Math.floor(Date.now() / 1000);
   return Array.from({ length: size }, (_, i) =>
     Buffer.from(
-      JSON.stringify({
-        v: 1,
-        event_id: randomUUID(),
-        request_id: `bench-${randomUUID()}`,
-        user_id: 1 + (i % Number(args.users)),
-        token_id: keys[i % keys.length],
-        token_name: 'bench key',
-        channel_id: channels[i % channels.length],
-        group: 'default',
-        model: 'bench-gpt',
-        upstream_model: 'gpt-4o-mini',
-        prompt_tokens: 12,
-        completion_tokens: 16,
-        cached_tokens: 0,
-        quota: 6,
-        price: PRICE,
-        latency_ms: 1,
-        ttft_ms: null,
-        is_stream: false,
-        status: 'success',
-        created_at: created + (i % 7),
-      }),
+      JSON.stringify(
+        benchUsageEvent({
+          userId: 1 + (i % Number(args.users)),
+          tokenId: keys[i % keys.length],
+          channelId: channels[i % channels.length],
+          createdAt: created + (i % 7),
+        }),
+      ),
     ),
   );
 }

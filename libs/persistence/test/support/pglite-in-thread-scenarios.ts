@@ -293,6 +293,16 @@ async function twoSchemasOneSession(root: string) {
   return result;
 }
 
+/** The counters table's service in `schema` of the PGlite at `url`, as a service opens its database. */
+function openCountersIn(url: string, schema: string): Promise<Database> {
+  return openDatabase({
+    url: withSchema(url, schema),
+    entities: [CounterSchema],
+    migrations: [Migration20261122000100CreateCounters],
+    embedded: true,
+  });
+}
+
 /**
  * Two services through openDatabase on one PGlite, each in its schema (migrations included), their
  * transactions interleaved: each one's rows, raw SQL included, land in its own schema.
@@ -300,13 +310,7 @@ async function twoSchemasOneSession(root: string) {
 async function twoServicesOneCluster(root: string) {
   const dataDir = join(root, 'pg', 'platform');
   const [instance] = await startPgliteInstances([dataDir], { socket: false });
-  const openIn = (schema: string) =>
-    openDatabase({
-      url: withSchema(instance!.url, schema),
-      entities: [CounterSchema],
-      migrations: [Migration20261122000100CreateCounters],
-      embedded: true,
-    });
+  const openIn = (schema: string) => openCountersIn(instance!.url, schema);
   const auth = await openIn('auth');
   const billing = await openIn('billing');
   const write = (db: Database, name: string, value: number) =>
@@ -391,13 +395,7 @@ async function preparedStatements(root: string) {
     }
     return exec(message, options);
   };
-  const openIn = (schema: string) =>
-    openDatabase({
-      url: withSchema(instance!.url, schema),
-      entities: [CounterSchema],
-      migrations: [Migration20261122000100CreateCounters],
-      embedded: true,
-    });
+  const openIn = (schema: string) => openCountersIn(instance!.url, schema);
   const auth = await openIn('auth');
   const billing = await openIn('billing');
   await auth.em.fork().execute("insert into counters (name, value) values ('a', 1), ('b', 2)");
