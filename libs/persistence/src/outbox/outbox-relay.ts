@@ -1,5 +1,6 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { backoffDelayMs, type EventBus } from '@tollgate/events';
+import { queryRows } from '../database/query-rows';
 import { toOutgoingEvent, type OutboxRow } from './outbox-event';
 import { OutboxMessage } from './outbox-message.entity';
 
@@ -39,8 +40,11 @@ const READ_BATCH = `
 select id, topic, key, value, headers from outbox_messages
 where published_at is null order by id limit ?`;
 
-/** Marks exactly the rows published (a PostgreSQL array literal of their ids). */
+/** Marks exactly the rows published (their ids, one array parameter). */
 const MARK_PUBLISHED = `update outbox_messages set published_at = now() where id = any(?::bigint[])`;
+
+/** The oldest unpublished event of each topic. */
+const LAG = `select topic, min(created_at) as oldest from outbox_messages where published_at is null group by topic`;
 
 export interface OutboxRelayLogger {
   warn(details: Record<string, unknown>, message: string): void;
@@ -258,27 +262,29 @@ export class OutboxRelay {
     }
   }
 
+  /**
+   * The statements go through `queryRows`: parameters bound, one text each, so that an in-thread
+   * PGlite parses each once per connection and keeps its plan; `EntityManager.execute` copied the
+   * limit and the ids into the text, a new one every round (bench/ANALYSIS.md, H65). Plain rows
+   * rather than entities: the relay only reads them, and making an entity of each
+   * (EntityFactory.create, the json columns' conversion) showed in billing's profile.
+   */
   private publishBatch(): Promise<BatchOutcome> {
     return this.soleRelay ? this.publishBatchAlone() : this.publishBatchLocked();
   }
 
   private async publishBatchAlone(): Promise<BatchOutcome> {
-    const connection = this.em.fork().getConnection();
-    const batch: PendingRow[] = await connection.execute(READ_BATCH, [this.batchSize], 'all');
+    const em = this.em.fork();
+    const batch = await queryRows<PendingRow>(em, READ_BATCH, [this.batchSize]);
     if (batch.length === 0) return { count: 0, behind: false };
     await this.bus.publish(batch.map(toOutgoingEvent));
-    // Ids are bigint text: the array literal needs no quoting.
-    await connection.execute(MARK_PUBLISHED, [`{${batch.map(({ id }) => id).join(',')}}`], 'run');
+    await queryRows(em, MARK_PUBLISHED, [batch.map(({ id }) => id)]);
     return { count: batch.length, behind: false };
   }
 
   private publishBatchLocked(): Promise<BatchOutcome> {
     return this.em.fork().transactional(async (em): Promise<BatchOutcome> => {
-      // Plain rows rather than entities: the relay only reads them, and making an entity of each
-      // (EntityFactory.create, the json columns' conversion) showed in billing's profile.
-      const rows: BatchRow[] = await em
-        .getConnection()
-        .execute(PUBLISH_BATCH, [this.batchSize], 'all', em.getTransactionContext());
+      const rows = await queryRows<BatchRow>(em, PUBLISH_BATCH, [this.batchSize]);
       const behind = rows[0]?.behind === true;
       const batch = rows.filter((row): row is BatchRow & PendingRow => row.id !== null);
       if (batch.length === 0) return { count: 0, behind };
@@ -292,12 +298,7 @@ export class OutboxRelay {
   /** The oldest unpublished event's age per topic; a topic reported before and now empty reads 0. */
   async reportLag(now = Date.now()): Promise<void> {
     if (!this.onLag) return;
-    const rows = await this.em
-      .fork()
-      .getConnection()
-      .execute<{ topic: string; oldest: Date | string }[]>(
-        'select topic, min(created_at) as oldest from outbox_messages where published_at is null group by topic',
-      );
+    const rows = await queryRows<{ topic: string; oldest: Date | string }>(this.em.fork(), LAG, []);
     const pending = new Set<string>();
     for (const row of rows) {
       pending.add(row.topic);
