@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { buildOrmOptions, migrationList, type DatabaseOptions } from './orm-options';
+import { buildOrmOptions, KEEPS_NAMED_STATEMENTS, migrationList, type DatabaseOptions } from './orm-options';
 
 class CreateUsers extends Migration {
   override up(): void {
@@ -47,20 +47,26 @@ describe('buildOrmOptions', () => {
   it('gives PGlite one connection, no TLS and a short acquire timeout', () => {
     const built = buildOrmOptions(options({ embedded: true }));
     expect(built.pool).toMatchObject({ min: 0, max: 1, acquireTimeoutMillis: 5_000 });
-    expect(withoutLog(built.driverOptions)).toEqual({ connection: { ssl: false } });
+    expect(withoutLog(built.driverOptions)).toEqual({
+      connection: { ssl: false },
+      [KEEPS_NAMED_STATEMENTS]: false,
+    });
   });
 
   it('gives a PostgreSQL server a pool of the requested size', () => {
     const built = buildOrmOptions(options({ embedded: false, poolSize: 4 }));
     expect(built.pool).toMatchObject({ min: 0, max: 4 });
-    expect(withoutLog(built.driverOptions)).toEqual({});
+    expect(withoutLog(built.driverOptions)).toEqual({ [KEEPS_NAMED_STATEMENTS]: true });
   });
 
   it('puts tables and raw SQL into the schema named in the URL', () => {
     const built = buildOrmOptions(options({ url: 'postgres://u:p@127.0.0.1:5432/app?schema=svc_auth' }));
     expect(built.schema).toBe('svc_auth');
     expect(built.clientUrl).toBe('postgres://u:p@127.0.0.1:5432/app');
-    expect(withoutLog(built.driverOptions)).toEqual({ searchPath: ['svc_auth'] });
+    expect(withoutLog(built.driverOptions)).toEqual({
+      [KEEPS_NAMED_STATEMENTS]: true,
+      searchPath: ['svc_auth'],
+    });
   });
 
   it('runs the explicit migration classes without snapshots or file access', () => {

@@ -48,6 +48,13 @@ const IN_THREAD_REAP_INTERVAL_MS = 60_000;
 const SERVER_ACQUIRE_TIMEOUT_MS = 15_000;
 
 /**
+ * In knex's config, true when each connection keeps the statements it prepared (PostgreSQL; a PGlite
+ * on this thread, whose connections prefix their statements' names): queryRows names its statements
+ * there. Not behind pglite-socket, whose connections share one session that nobody resets.
+ */
+export const KEEPS_NAMED_STATEMENTS = 'tollgateKeepsNamedStatements';
+
+/**
  * knex (under MikroORM) prints its warnings, e.g. "Connection Error: …" at every failed connect while
  * the database is away, with console.log: outside the service's JSON log lines and their redaction.
  * Handed its `log` hooks it writes through the service's logger instead.
@@ -120,6 +127,7 @@ export function buildOrmOptions(options: DatabaseOptions): Options {
         },
     driverOptions: {
       log: driverLog(options.logger),
+      [KEEPS_NAMED_STATEMENTS]: !options.embedded || stream !== undefined,
       // A PGSSLMODE in the environment would otherwise make pg ask PGlite for TLS.
       ...(options.embedded ? { connection: { ssl: false, ...(stream && { stream }) } } : {}),
       // Raw SQL (migrations included) must land in the service's schema too.
