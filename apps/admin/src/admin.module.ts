@@ -11,6 +11,7 @@ import { ChannelUsageMigration } from './migrations/20261224-channel-usage.migra
 import { ChannelOtherMigration } from './migrations/20261225-channel-other.migration';
 import { IncidentTimelineMigration } from './migrations/20261226-incident-timeline.migration';
 import { AuditMigration } from './migrations/20261227-audit.migration';
+import { ChannelUsageEventsBrinMigration } from './migrations/20270106-channel-usage-events-brin.migration';
 import { Incident } from './incidents/incident.entity';
 import { IncidentsModule } from './incidents/incidents.module';
 import { Option } from './options/option.entity';
@@ -39,6 +40,7 @@ export class AdminModule {
               ChannelOtherMigration,
               IncidentTimelineMigration,
               AuditMigration,
+              ChannelUsageEventsBrinMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
