@@ -11,6 +11,7 @@ import { SessionsValidAfterMigration } from './migrations/20261229-sessions-vali
 import { TokenRateLimitsMigration } from './migrations/20261231-token-rate-limits.migration';
 import { TokenModelAliasesMigration } from './migrations/20261231-token-model-aliases.migration';
 import { AppliedUsageEventsBrinMigration } from './migrations/20270103-applied-usage-events-brin.migration';
+import { TokensHotUpdatesMigration } from './migrations/20270106-tokens-hot-updates.migration';
 import { OAuthModule } from './oauth/oauth.module';
 import { PasswordResetModule } from './password-reset/password-reset.module';
 import { RegistrationModule } from './registration/registration.module';
@@ -48,6 +49,7 @@ export class AuthModule {
               TokenRateLimitsMigration,
               TokenModelAliasesMigration,
               AppliedUsageEventsBrinMigration,
+              TokensHotUpdatesMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
