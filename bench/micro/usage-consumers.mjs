@@ -14,14 +14,33 @@
 // before a change; `apps` is the working tree's). Each variant gets fresh databases, migrated by its
 // own migrations, with `--keys` API keys and `--channels` channels the events are charged to.
 //
+// Each variant opens its databases with its own @tollgate/persistence (the one its dist resolves), so
+// a change of how the databases are opened (queryRows' named statements, H66) is the variant's too.
+// `--events` is one count for every batch size or one per size. At the end, after the connections
+// closed (a backend's statistics are flushed when it exits), each table's rows inserted, updated and
+// HOT-updated over the whole run are printed per variant and service.
+//
+// --explain N: instead of timing the consumers, capture each consumer's batch statement at each batch
+// size (the text and parameters its repository sends) and run it N times on its own connection with
+// fresh event ids each time (committed, as the consumer's), as `EXPLAIN (ANALYZE, SUMMARY, BUFFERS, WAL)`,
+// taking turns run by run: unnamed (parsed and planned each run), prepared (SQL PREPARE; PostgreSQL's
+// generic plan after five runs), and prepared with plan_cache_mode force_custom_plan and
+// force_generic_plan. Prints planning and execution ms, shared buffer hits and dirtied blocks per
+// event, WAL records and bytes per event, and how many generic and custom plans the prepared statement
+// ran (medians over the runs after the first; for the prepared one, after the fifth); --plans adds one
+// run's plan as text, unnamed, with every node's buffers and WAL.
+//
 //   node bench/micro/usage-consumers.mjs --database-url postgres://…/postgres \
 //     --variants before=/tmp/usage-before,after=apps [--batch 30,300,3000] [--events 30000] [--rounds 5]
+//     [--only auth,admin,billing] [--explain 12 [--plans]]
+import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { databaseUrlOn, processCpuMs, withClient } from '../lib/pg-micro.mjs';
 import { benchUsageEvent, usageConsumerOf } from '../lib/usage-consumer.mjs';
+import pg from 'pg';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +54,8 @@ const { values: args } = parseArgs({
     users: { type: 'string', default: '1000' },
     only: { type: 'string', default: 'auth,admin' },
     debug: { type: 'boolean', default: false },
+    explain: { type: 'string' },
+    plans: { type: 'boolean', default: false },
   },
 });
 if (!args['database-url']) throw new Error('--database-url of a PostgreSQL server is required');
@@ -42,10 +63,9 @@ const databaseUrl = (name) => databaseUrlOn(args['database-url'], name);
 const root = new URL('../..', import.meta.url).pathname;
 const require = createRequire(import.meta.url);
 require('reflect-metadata');
-const { openDatabase } = require('@tollgate/persistence');
-const { decodeWithSchema } = require('@tollgate/runtime');
-const { Migration20261122000000CreateOutboxMessages, OutboxMessage } = require('@tollgate/persistence');
 const batchSizes = args.batch.split(',').map(Number);
+const eventCounts = args.events.split(',').map(Number);
+const eventsAt = (size) => eventCounts[batchSizes.indexOf(size)] ?? eventCounts[0];
 const services = args.only.split(',');
 
 async function backends(admin, database) {
@@ -76,6 +96,11 @@ function busEventOptions(handler) {
 async function openService(variant, dir, service, name) {
   const dist = resolve(root, dir, service, 'dist');
   const load = (path) => require(resolve(dist, path));
+  // The variant's own libraries, as its compiled service resolves them.
+  const variantRequire = createRequire(resolve(dist, 'index.js'));
+  const { openDatabase, Migration20261122000000CreateOutboxMessages, OutboxMessage } =
+    variantRequire('@tollgate/persistence');
+  const { decodeWithSchema } = variantRequire('@tollgate/runtime');
   await withClient(databaseUrl('postgres'), async (admin) => {
     await admin.query(`drop database if exists "${name}"`);
     await admin.query(`create database "${name}"`);
@@ -169,24 +194,182 @@ for (const [variant, dir] of variants) {
   }
 }
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+/** How many warm-up batches: PostgreSQL keeps a named statement's generic plan from the sixth run. */
+const WARM_UP_BATCHES = 6;
+
+/** The batch statement (text and parameters) the service's repository sends for one batch. */
+async function captureStatement(service, size, ids, channels) {
+  const proto = pg.Client.prototype;
+  const query = proto.query;
+  let captured;
+  proto.query = function (config, ...rest) {
+    if (typeof config?.text === 'string' && config.text.includes('json_to_recordset')) {
+      captured = { text: config.text, values: config.values };
+    }
+    return query.call(this, config, ...rest);
+  };
+  try {
+    await consume(service, encodedBatch(size, ids, channels));
+  } finally {
+    proto.query = query;
+  }
+  if (!captured) throw new Error('no batch statement was sent');
+  return captured;
+}
+
+/**
+ * A statement's totals from its EXPLAIN (FORMAT JSON): the top node's counters, which include every CTE
+ * it reads, plus each data-modifying CTE nothing reads (PostgreSQL runs those after the top node).
+ */
+function totals(explained) {
+  const root = explained.Plan;
+  const scanned = new Set();
+  const walk = (node) => {
+    if (node['CTE Name']) scanned.add(node['CTE Name']);
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  walk(root);
+  const nodes = [
+    root,
+    ...(root.Plans ?? []).filter(
+      (node) => node['Subplan Name']?.startsWith('CTE ') && !scanned.has(node['Subplan Name'].slice(4)),
+    ),
+  ];
+  const sum = (key) => nodes.reduce((total, node) => total + (node[key] ?? 0), 0);
+  return {
+    planningMs: explained['Planning Time'],
+    executionMs: explained['Execution Time'],
+    planningHits: explained.Planning?.['Shared Hit Blocks'] ?? 0,
+    hits: sum('Shared Hit Blocks'),
+    dirtied: sum('Shared Dirtied Blocks'),
+    walRecords: sum('WAL Records'),
+    walBytes: sum('WAL Bytes'),
+  };
+}
+
+/** EXPLAIN ANALYZE of each consumer's statement, unnamed and prepared, at each batch size (--explain). */
+async function explainStatements(runs) {
+  for (const size of batchSizes) {
+    for (const [variant] of variants) {
+      for (const serviceName of services) {
+        const service = opened[`${variant}/${serviceName}`];
+        const ids = serviceName === 'auth' ? service.ids : [1];
+        const channels = serviceName === 'admin' ? service.ids : [1];
+        const { text, values } = await captureStatement(service, size, ids, channels);
+        const fresh = () => [values[0].replace(UUID, () => randomUUID()), ...values.slice(1)];
+        await withClient(databaseUrl(service.name), async (db) => {
+          // Committed, as the consumer's are (rolled back, each run's rows would stay as dead index
+          // entries that every later run checks), and the modes take turns run by run.
+          const once = async (sql, params) => {
+            const { rows } = await db.query(
+              `explain (analyze, summary, buffers, wal, format json) ${sql}`,
+              params,
+            );
+            return totals(rows[0]['QUERY PLAN'][0]);
+          };
+          // EXECUTE takes no bound parameters: literals, whose input conversion (json_in of the batch)
+          // EXPLAIN then counts as planning time.
+          const execute = (name) =>
+            `execute ${name}(${fresh()
+              .map((value) => db.escapeLiteral(String(value)))
+              .join(', ')})`;
+          await db.query(`prepare h66_auto as ${text}`);
+          await db.query(`prepare h66_forced as ${text}`);
+          const modes = { unnamed: [], prepared: [], force_custom_plan: [], force_generic_plan: [] };
+          for (let i = 0; i < runs; i++) {
+            modes.unnamed.push(await once(text, fresh()));
+            modes.prepared.push(await once(execute('h66_auto')));
+            for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+              await db.query(`set plan_cache_mode = ${mode}`);
+              modes[mode].push(await once(execute('h66_forced')));
+              await db.query('reset plan_cache_mode');
+            }
+          }
+          const [{ generic_plans: generic, custom_plans: custom }] = (
+            await db.query(
+              "select generic_plans, custom_plans from pg_prepared_statements where name = 'h66_auto'",
+            )
+          ).rows;
+          await db.query('deallocate all');
+          if (args.plans) {
+            const { rows } = await db.query(`explain (analyze, buffers, wal, costs off) ${text}`, fresh());
+            console.log(
+              `-- ${variant} ${serviceName}, ${size} events a batch\n${rows.map((row) => row['QUERY PLAN']).join('\n')}`,
+            );
+          }
+          for (const [mode, all] of Object.entries(modes)) {
+            // The prepared statement's first five runs are custom plans: its figures are the runs after.
+            const kept = mode === 'prepared' ? all.slice(WARM_UP_BATCHES - 1) : all.slice(1);
+            const med = (key) => median(kept.map((run) => run[key]));
+            const line = {
+              explain: mode,
+              size,
+              variant,
+              service: serviceName,
+              planningMs: +med('planningMs').toFixed(3),
+              executionMs: +med('executionMs').toFixed(3),
+              planningHits: med('planningHits'),
+              hitsPerEvent: +(med('hits') / size).toFixed(2),
+              dirtiedPerEvent: +(med('dirtied') / size).toFixed(3),
+              walRecordsPerEvent: +(med('walRecords') / size).toFixed(2),
+              walBytesPerEvent: Math.round(med('walBytes') / size),
+              ...(mode === 'prepared' ? { genericPlans: Number(generic), customPlans: Number(custom) } : {}),
+            };
+            console.log(JSON.stringify(line));
+          }
+        });
+      }
+    }
+  }
+}
+
+/** Rows inserted, updated and HOT-updated per table of each database over the run (read after the backends exited). */
+async function tableCounts() {
+  await new Promise((done) => setTimeout(done, 500));
+  for (const service of Object.values(opened)) {
+    await withClient(databaseUrl(service.name), async (db) => {
+      const { rows } = await db.query(
+        `select relname as table, n_tup_ins::int as inserted, n_tup_upd::int as updated, n_tup_hot_upd::int as hot
+         from pg_stat_user_tables where n_tup_ins + n_tup_upd > 0 and relname <> 'mikro_orm_migrations' order by relname`,
+      );
+      for (const row of rows) {
+        const share = row.updated > 0 ? ` (${((100 * row.hot) / row.updated).toFixed(0)} % HOT)` : '';
+        console.log(
+          `${service.name} ${row.table}: inserted ${row.inserted}, updated ${row.updated}, HOT ${row.hot}${share}`,
+        );
+      }
+    });
+  }
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const results = [];
 try {
   await withClient(databaseUrl('postgres'), async (admin) => {
+    if (args.explain) {
+      await explainStatements(Number(args.explain));
+      return;
+    }
     for (let round = 0; round < Number(args.rounds); round++) {
       for (const size of batchSizes) {
-        for (const [variant] of variants) {
+        // Interleaved, and the order alternated from round to round.
+        for (const [variant] of round % 2 === 0 ? variants : [...variants].reverse()) {
           for (const serviceName of services) {
             const service = opened[`${variant}/${serviceName}`];
             const ids = serviceName === 'auth' ? service.ids : [1];
             const channels = serviceName === 'admin' ? service.ids : [1];
-            const batches = Math.ceil(Number(args.events) / size);
-            const work = Array.from({ length: batches + 1 }, () => encodedBatch(size, ids, channels));
-            await consume(service, work[0]); // warm-up: connections, plan cache
+            const batches = Math.ceil(eventsAt(size) / size);
+            const work = Array.from({ length: batches + WARM_UP_BATCHES }, () =>
+              encodedBatch(size, ids, channels),
+            );
+            // Warm-up: connections, and a named statement's plan kept.
+            for (const batch of work.slice(0, WARM_UP_BATCHES)) await consume(service, batch);
             const before = new Map(
               (await backends(admin, service.name)).map((pid) => [pid, processCpuMs(pid)]),
             );
             const own = process.cpuUsage();
-            for (const batch of work.slice(1)) await consume(service, batch);
+            for (const batch of work.slice(WARM_UP_BATCHES)) await consume(service, batch);
             const ownUsed = process.cpuUsage(own);
             let pgMs = 0;
             for (const pid of await backends(admin, service.name))
@@ -228,14 +411,14 @@ try {
   });
 } finally {
   for (const service of Object.values(opened)) await service.orm.close(true);
+  if (!args.explain) await tableCounts();
   await withClient(databaseUrl('postgres'), async (admin) => {
     for (const service of Object.values(opened))
       await admin.query(`drop database if exists "${service.name}"`);
   });
 }
 
-const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-for (const size of batchSizes) {
+for (const size of args.explain ? [] : batchSizes) {
   for (const serviceName of services) {
     for (const [variant] of variants) {
       const mine = results.filter(
