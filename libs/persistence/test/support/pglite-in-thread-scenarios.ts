@@ -18,8 +18,12 @@ import {
   type PgliteInstance,
 } from '../../src/pglite/pglite-instances';
 import { CounterSchema, Migration20261122000100CreateCounters } from './counter.fixture';
+import { initialisedDataDir } from './initialised-data-dir';
 
 const urlOf = (instance: PgliteInstance) => instance.url;
+
+/** A data directory of the scenario's, already initialised (none of these scenarios is about initdb). */
+const dataDirIn = (root: string, name: string) => initialisedDataDir(join(root, 'pg', name));
 
 /** How many clients connected to the instances' sockets: none, when everything went in memory. */
 function countSocketConnections(instances: PgliteInstance[]): () => number {
@@ -55,7 +59,7 @@ async function inThreadClient(instance: PgliteInstance): Promise<Client> {
 
 /** A transaction commits; one failing midway rolls back what it had written; the connection goes on. */
 async function transactions(root: string) {
-  const instances = await startPgliteInstances([join(root, 'pg', 'billing')]);
+  const instances = await startPgliteInstances([dataDirIn(root, 'billing')]);
   const socketConnections = countSocketConnections(instances);
   const db = await open(instances[0]!);
   try {
@@ -85,7 +89,7 @@ async function transactions(root: string) {
  * and the next connection is not left waiting for it.
  */
 async function closedByClient(root: string) {
-  const [instance] = await startPgliteInstances([join(root, 'pg', 'auth')]);
+  const [instance] = await startPgliteInstances([dataDirIn(root, 'auth')]);
   const setup = await inThreadClient(instance!);
   await setup.query('create table notes (body text)');
   await setup.end();
@@ -111,7 +115,7 @@ async function closedByClient(root: string) {
 
 /** The instance stopping under an open client ends that client with an error rather than a hang. */
 async function closedByServer(root: string) {
-  const [instance] = await startPgliteInstances([join(root, 'pg', 'chat')]);
+  const [instance] = await startPgliteInstances([dataDirIn(root, 'chat')]);
   const client = await inThreadClient(instance!);
   const errors: string[] = [];
   client.on('error', (error) => errors.push(error.message));
@@ -131,7 +135,7 @@ async function closedByServer(root: string) {
  * neither run inside it nor see its uncommitted rows.
  */
 async function transactionHoldsTheDatabase(root: string) {
-  const [instance] = await startPgliteInstances([join(root, 'pg', 'admin')]);
+  const [instance] = await startPgliteInstances([dataDirIn(root, 'admin')]);
   const first = await inThreadClient(instance!);
   const second = await inThreadClient(instance!);
   await first.query('create table events (id int)');
@@ -155,7 +159,7 @@ async function transactionHoldsTheDatabase(root: string) {
 
 /** Two services' databases in one thread: separate data, each kept across a restart. */
 async function twoDatabases(root: string) {
-  const dataDirs = ['auth', 'billing'].map((name) => join(root, 'pg', name));
+  const dataDirs = ['auth', 'billing'].map((name) => dataDirIn(root, name));
   const first = await startPgliteInstances(dataDirs);
   const [auth, billing] = await Promise.all(first.map(open));
   await Promise.all([
@@ -181,7 +185,7 @@ async function twoDatabases(root: string) {
 
 /** Dead rows (PGlite has no autovacuum) are vacuumed away by the instance's own check. */
 async function vacuumsDeadRows(root: string) {
-  const [instance] = await startPgliteInstances([join(root, 'pg', 'billing')]);
+  const [instance] = await startPgliteInstances([dataDirIn(root, 'billing')]);
   const { db } = instance!;
   const deadRows = async () =>
     (
@@ -233,7 +237,7 @@ async function sessionOf(client: Client) {
  * advisory lock), outside a transaction or inside one, is never seen by the other.
  */
 async function twoSchemasOneSession(root: string) {
-  const [instance] = await startPgliteInstances([join(root, 'pg', 'platform')], { socket: false });
+  const [instance] = await startPgliteInstances([dataDirIn(root, 'platform')], { socket: false });
   const client = async (schema: string) => {
     const url = withSchema(instance!.url, schema);
     const c = new Client({ connectionString: url, ssl: false, stream: inThreadPgliteStream(url) });
@@ -308,7 +312,7 @@ function openCountersIn(url: string, schema: string): Promise<Database> {
  * transactions interleaved: each one's rows, raw SQL included, land in its own schema.
  */
 async function twoServicesOneCluster(root: string) {
-  const dataDir = join(root, 'pg', 'platform');
+  const dataDir = dataDirIn(root, 'platform');
   const [instance] = await startPgliteInstances([dataDir], { socket: false });
   const openIn = (schema: string) => openCountersIn(instance!.url, schema);
   const auth = await openIn('auth');
@@ -340,7 +344,7 @@ async function twoServicesOneCluster(root: string) {
  * the pool's reaper ran meanwhile (each a wake-up of the thread).
  */
 async function keptConnection(root: string) {
-  const instances = await startPgliteInstances([join(root, 'pg', 'billing')]);
+  const instances = await startPgliteInstances([dataDirIn(root, 'billing')]);
   let connects = 0;
   const connect = PgliteConnection.prototype.connect;
   PgliteConnection.prototype.connect = function (this: PgliteConnection) {
@@ -377,7 +381,7 @@ async function keptConnection(root: string) {
  * statements alike, with different texts.
  */
 async function preparedStatements(root: string) {
-  const [instance] = await startPgliteInstances([join(root, 'pg', 'platform')], { socket: false });
+  const [instance] = await startPgliteInstances([dataDirIn(root, 'platform')], { socket: false });
   const db = instance!.db;
   const SQL =
     'select /* prepared */ count(*)::int as n, sum(value)::int as total from counters where value >= ?';

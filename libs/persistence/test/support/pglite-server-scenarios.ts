@@ -9,6 +9,7 @@ import { Client } from 'pg';
 import { withoutSchema } from '../../src/database/database-url';
 import { inThreadPgliteStream } from '../../src/pglite/pglite-connection';
 import { startPgliteServer, startPgliteServers } from '../../src/pglite/pglite-server';
+import { initialisedDataDir } from './initialised-data-dir';
 
 async function withClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url, ssl: false });
@@ -19,6 +20,12 @@ async function withClient<T>(url: string, use: (client: Client) => Promise<T>): 
     await client.end();
   }
 }
+
+/**
+ * A data directory of the scenario's, already initialised: these scenarios are about serving one;
+ * making one from nothing (initdb, missing parent folders) is pglite-server-roundtrip.ts's.
+ */
+const dataDirIn = (root: string, name: string) => initialisedDataDir(join(root, 'pg', name));
 
 const query = <T>(url: string, sql: string) =>
   withClient(url, async (client) => (await client.query(sql)).rows as T[]);
@@ -44,7 +51,7 @@ begin
 end $$`;
 
 async function mainThreadDuringQuery(root: string) {
-  const dataDir = join(root, 'pg', 'billing');
+  const dataDir = dataDirIn(root, 'billing');
   const server = await startPgliteServer({ dataDir });
   const events: string[] = [];
   try {
@@ -72,7 +79,7 @@ async function mainThreadDuringQuery(root: string) {
 }
 
 async function severalInOneWorker(root: string) {
-  const dataDirs = ['auth', 'billing'].map((name) => join(root, 'pg', name));
+  const dataDirs = ['auth', 'billing'].map((name) => dataDirIn(root, name));
   const first = await startPgliteServers(dataDirs);
   await query(first[0]!.url, "create table users (name text); insert into users values ('ann')");
   await query(first[1]!.url, 'create table ledger (amount bigint); insert into ledger values (150)');
@@ -99,7 +106,7 @@ async function oneFailsToStart(root: string) {
   const notADirectory = join(root, 'not-a-directory');
   mkdirSync(root, { recursive: true });
   writeFileSync(notADirectory, 'a file where a data directory should be');
-  const good = join(root, 'pg', 'auth');
+  const good = dataDirIn(root, 'auth');
   const error = await startPgliteServers([good, notADirectory]).then(
     () => undefined,
     (reason: unknown) => (reason instanceof Error ? reason.message : String(reason)),
@@ -116,7 +123,7 @@ async function oneFailsToStart(root: string) {
  * with its schema; the instance stops with the last of them. On a worker (pglite-socket) it is refused.
  */
 async function schemasSharingOneDataDir(root: string) {
-  const dataDir = join(root, 'pg', 'platform');
+  const dataDir = dataDirIn(root, 'platform');
   const [auth, billing] = await startPgliteServers(
     [
       { dataDir, schema: 'auth' },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLITE_TEMPLATE_ENV } from '../service-harness/pglite-template';
 
 /**
  * Integration tier: one PGlite server per Jest worker, because a PGlite server serves one
@@ -11,6 +12,8 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
  * TOLLGATE_TEST_PGLITE_URL at its own (each file takes its own schema through the persistence lib's
  * test database factory). They must start here: PGlite loads its WASM with a dynamic import(), which
  * Jest's per-file sandbox refuses. Global setup and teardown share this process's globals.
+ * The initdb template they are copied from goes out too, in TOLLGATE_TEST_PGLITE_TEMPLATE, for the
+ * specs whose child processes start PGlite on data directories of their own (copyPgliteTemplate).
  */
 export interface PgliteTestServer {
   dataRoot: string;
@@ -39,6 +42,7 @@ export default async function globalSetup(globalConfig: { maxWorkers?: number })
   }
   process.env.TOLLGATE_TEST_PGLITE_URLS = urls.join(',');
   process.env.TOLLGATE_TEST_PGLITE_URL = urls[0];
+  process.env[PGLITE_TEMPLATE_ENV] = template;
 }
 
 /**

@@ -5,6 +5,7 @@ export { getJson, waitUntilReady, type JsonResponse } from './http';
 export { freePort } from '@tollgate/runtime';
 export { requireEnv, START_INFRASTRUCTURE_HINT } from './require-env';
 export { newRunId } from './run-id';
+export { copyPgliteTemplate, PGLITE_TEMPLATE_ENV } from './pglite-template';
 export {
   describeOnRealInfrastructure,
   INFRASTRUCTURES,

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  copyPgliteTemplate,
   eventually,
   seedModelThroughAdmin,
   startFakeUpstream,
@@ -107,6 +108,9 @@ describe('embedded mode: the gateway→relay hop in memory', () => {
 
   beforeAll(async () => {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "node scripts/build.mjs" first`);
+    // The launcher's initdb template already there (a copy of the integration tier's): a first start's
+    // initdb is two-embedded-platforms.spec's to check, this file is about the hop.
+    copyPgliteTemplate(join(dataDir, 'pg', '.initdb'));
     fast = await startFakeUpstream({ chunks: 4, completionTokens: 8 });
     // Long enough that a stream is still open while the test looks at it: 60 chunks, 100 ms apart.
     slow = await startFakeUpstream({ chunks: 60, chunkMs: 100, completionTokens: 60 });

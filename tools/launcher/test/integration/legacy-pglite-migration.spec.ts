@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { copyPgliteTemplate } from '@tollgate/testing';
 import { STAGING_CLUSTER } from '../../src/legacy-pglite-layout';
 
 const run = promisify(execFile);
@@ -66,6 +67,10 @@ describe("moving a data directory's cluster per service into the one PGlite clus
   const entries = (pgDir: string) => readdirSync(pgDir).sort();
 
   beforeAll(async () => {
+    // Each cluster as initdb left it, and beside them the launcher's initdb template (`.initdb`, which
+    // the layout before one cluster had too), as copies of the integration tier's: initdb would
+    // otherwise run here once per cluster and again in each test's first start, on every copy.
+    for (const cluster of [...SERVICES, '.initdb']) copyPgliteTemplate(join(legacy, cluster));
     // Each service's tables in `public` of its own cluster, made by its migrations as the services
     // made them on that layout (startPgliteServers with a data directory each), rows in each.
     await step('legacy', legacy, '2000');
