@@ -53,6 +53,8 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/data/', '<rootDir>/.infra/'],
 };
 module.exports = {
+  // Files Jest has not timed yet (a fresh clone) go longest first, not smallest last.
+  testSequencer: '<rootDir>/scripts/jest-sequencer.mjs',
   projects: [
     {
       ...common,
