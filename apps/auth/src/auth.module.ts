@@ -3,15 +3,6 @@ import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runt
 import { AccessTokensModule } from './access-tokens/access-tokens.module';
 import { AffiliateModule } from './affiliate/affiliate.module';
 import type { AuthConfig } from './config';
-import { UsersMigration } from './migrations/20261122-users.migration';
-import { RegistrationMigration } from './migrations/20261201-registration.migration';
-import { TokensMigration } from './migrations/20261215-tokens.migration';
-import { AccountsMigration } from './migrations/20261222-accounts.migration';
-import { SessionsValidAfterMigration } from './migrations/20261229-sessions-valid-after.migration';
-import { TokenRateLimitsMigration } from './migrations/20261231-token-rate-limits.migration';
-import { TokenModelAliasesMigration } from './migrations/20261231-token-model-aliases.migration';
-import { AppliedUsageEventsBrinMigration } from './migrations/20270103-applied-usage-events-brin.migration';
-import { TokensHotUpdatesMigration } from './migrations/20270106-tokens-hot-updates.migration';
 import { OAuthModule } from './oauth/oauth.module';
 import { PasswordResetModule } from './password-reset/password-reset.module';
 import { RegistrationModule } from './registration/registration.module';
@@ -22,6 +13,7 @@ import { TokenUsageModule } from './token-usage/token-usage.module';
 import { Token } from './tokens/token.entity';
 import { TokensModule } from './tokens/tokens.module';
 import { UserAdminModule } from './user-admin/user-admin.module';
+import { AUTH_MIGRATIONS } from './migrations/auth-migrations';
 import { User } from './users/user.entity';
 import { UsersModule } from './users/users.module';
 import { VerificationModule } from './verification/verification.module';
@@ -39,18 +31,7 @@ export class AuthModule {
             url: config.DATABASE_URL,
             // By feature: users, tokens (API keys), token usage (their spending).
             entities: [User, Token, AppliedUsageEvent],
-            // In the order they were written, which is the order they run.
-            migrations: [
-              UsersMigration,
-              RegistrationMigration,
-              TokensMigration,
-              AccountsMigration,
-              SessionsValidAfterMigration,
-              TokenRateLimitsMigration,
-              TokenModelAliasesMigration,
-              AppliedUsageEventsBrinMigration,
-              TokensHotUpdatesMigration,
-            ],
+            migrations: AUTH_MIGRATIONS,
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },
         }),

@@ -9,14 +9,7 @@ import {
 } from '@tollgate/persistence';
 import { runWithRequestContext } from '@tollgate/platform';
 import { INFRASTRUCTURES, openInfrastructure, type TestInfrastructureWithDatabase } from '@tollgate/testing';
-import { UsersMigration } from '../../src/migrations/20261122-users.migration';
-import { RegistrationMigration } from '../../src/migrations/20261201-registration.migration';
-import { TokensMigration } from '../../src/migrations/20261215-tokens.migration';
-import { AccountsMigration } from '../../src/migrations/20261222-accounts.migration';
-import { SessionsValidAfterMigration } from '../../src/migrations/20261229-sessions-valid-after.migration';
-import { TokenRateLimitsMigration } from '../../src/migrations/20261231-token-rate-limits.migration';
-import { TokenModelAliasesMigration } from '../../src/migrations/20261231-token-model-aliases.migration';
-import { AppliedUsageEventsBrinMigration } from '../../src/migrations/20270103-applied-usage-events-brin.migration';
+import { AUTH_MIGRATIONS } from '../../src/migrations/auth-migrations';
 import { AppliedUsageEvent } from '../../src/token-usage/applied-usage-event.entity';
 import type { UsageOfToken } from '../../src/token-usage/token-usage';
 import { TokenUsageRepository } from '../../src/token-usage/token-usage.repository';
@@ -49,17 +42,7 @@ describe.each(INFRASTRUCTURES)('token usage statement on %s infrastructure', (ki
       url: database.url,
       embedded: database.embedded,
       entities: [OutboxMessage, User, Token, AppliedUsageEvent],
-      migrations: [
-        Migration20261122000000CreateOutboxMessages,
-        UsersMigration,
-        RegistrationMigration,
-        TokensMigration,
-        AccountsMigration,
-        SessionsValidAfterMigration,
-        TokenRateLimitsMigration,
-        TokenModelAliasesMigration,
-        AppliedUsageEventsBrinMigration,
-      ],
+      migrations: [Migration20261122000000CreateOutboxMessages, ...AUTH_MIGRATIONS],
     });
     const [user] = await sql<{ id: number }>(
       `insert into users (username, display_name) values ('statement', 'statement') returning id`,

@@ -5,15 +5,7 @@ import {
   type Database,
 } from '@tollgate/persistence';
 import { INFRASTRUCTURES, openInfrastructure, type TestInfrastructureWithDatabase } from '@tollgate/testing';
-import { UsersMigration } from '../../src/migrations/20261122-users.migration';
-import { RegistrationMigration } from '../../src/migrations/20261201-registration.migration';
-import { TokensMigration } from '../../src/migrations/20261215-tokens.migration';
-import { AccountsMigration } from '../../src/migrations/20261222-accounts.migration';
-import { SessionsValidAfterMigration } from '../../src/migrations/20261229-sessions-valid-after.migration';
-import { TokenRateLimitsMigration } from '../../src/migrations/20261231-token-rate-limits.migration';
-import { TokenModelAliasesMigration } from '../../src/migrations/20261231-token-model-aliases.migration';
-import { AppliedUsageEventsBrinMigration } from '../../src/migrations/20270103-applied-usage-events-brin.migration';
-import { TokensHotUpdatesMigration } from '../../src/migrations/20270106-tokens-hot-updates.migration';
+import { AUTH_MIGRATIONS } from '../../src/migrations/auth-migrations';
 import { AppliedUsageEvent } from '../../src/token-usage/applied-usage-event.entity';
 import { Token } from '../../src/tokens/token.entity';
 import { User } from '../../src/users/user.entity';
@@ -32,18 +24,7 @@ describe.each(INFRASTRUCTURES)("API keys' HOT updates on %s infrastructure", (ki
       url: database.url,
       embedded: database.embedded,
       entities: [OutboxMessage, User, Token, AppliedUsageEvent],
-      migrations: [
-        Migration20261122000000CreateOutboxMessages,
-        UsersMigration,
-        RegistrationMigration,
-        TokensMigration,
-        AccountsMigration,
-        SessionsValidAfterMigration,
-        TokenRateLimitsMigration,
-        TokenModelAliasesMigration,
-        AppliedUsageEventsBrinMigration,
-        TokensHotUpdatesMigration,
-      ],
+      migrations: [Migration20261122000000CreateOutboxMessages, ...AUTH_MIGRATIONS],
     });
   });
   afterAll(async () => {
