@@ -8,7 +8,8 @@ const TestSequencer = jestSequencer.default ?? jestSequencer;
 
 /**
  * Integration files that take longest, longest first (a CI run's per-file seconds at three workers:
- * bench/ANALYSIS.md, "The integration tier's wall time"). Untimed files not listed follow by size.
+ * bench/ANALYSIS.md, "CI: the integration tier's PGlite work and its order"). Untimed files not
+ * listed follow by size.
  */
 const LONGEST = [
   'tools/launcher/test/integration/legacy-pglite-migration.spec.ts',
