@@ -9,9 +9,12 @@ import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
 import {
   busLoggerFor,
   holdPorts,
+  mallocTrimIntervalMs,
   releaseHeldPorts,
+  startMallocTrim,
   startTelemetry,
   type Env,
+  type MallocTrimmer,
   type RunningService,
   type ServiceRuntime,
   type StartService,
@@ -84,6 +87,7 @@ export async function startEmbedded({
   repoRoot,
   log = () => undefined,
 }: EmbeddedOptions): Promise<EmbeddedPlatform> {
+  const trimIntervalMs = mallocTrimIntervalMs(env);
   const dataDir = resolve(env.TOLLGATE_DATA_DIR || join(repoRoot, 'data'));
   mkdirSync(dataDir, { recursive: true });
   const lock = await lockDataDir(dataDir);
@@ -133,8 +137,10 @@ export async function startEmbedded({
   const databases: PgliteServer[] = [];
   const services: RunningService[] = [];
   let bookkeeping: BookkeepingWorker | undefined;
+  let trimmer: MallocTrimmer | undefined;
 
   const close = async () => {
+    trimmer?.stop();
     for (const service of [...services].reverse()) await service.close().catch(() => undefined);
     await bookkeeping?.close().catch(() => undefined);
     for (const db of databases) await db.close().catch(() => undefined);
@@ -214,6 +220,8 @@ export async function startEmbedded({
       },
     );
     services.push(gateway);
+    // What start-up freed goes back to the system now, and what later work frees, every interval.
+    trimmer = await startMallocTrim(trimIntervalMs);
     return { url: gateway.url, services, close };
   } catch (err) {
     await close();
