@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
 import { clearStaleSocket, listenPathFromEnv } from './listen-path';
-import { mallocTrimIntervalMs, startMallocTrim } from './malloc-trim';
 import type { Env, RunningService, ServiceRuntime, StartService } from './service-runtime';
 import type { Telemetry } from './start-telemetry';
 import { reportWorkerReady, runClusterPrimary } from './worker-cluster';
@@ -34,10 +33,8 @@ export async function runMain(
 ): Promise<void> {
   let workers: number;
   let listenPath: string | undefined;
-  let trimIntervalMs: number;
   try {
     workers = workerCount(env, serviceName);
-    trimIntervalMs = mallocTrimIntervalMs(env);
     listenPath = listenPathFromEnv(env);
     // Once per service: a cluster's workers listen through their primary, which holds the socket.
     if (listenPath && cluster.isPrimary) await clearStaleSocket(listenPath);
@@ -83,8 +80,6 @@ export async function runMain(
     const where = listenPath ? `${service.url} and unix:${listenPath}` : service.url;
     if (cluster.isWorker) reportWorkerReady(where);
     else process.stdout.write(`${service.name} listening on ${where}\n`);
-    // What start-up freed goes back to the system now, and what later work frees, every interval.
-    await startMallocTrim(trimIntervalMs);
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     await close(1);
