@@ -6,5 +6,4 @@ export * from './service-runtime';
 export * from './run-main';
 export * from './listen-path';
 export * from './lazy-distributed-runtime';
-export * from './malloc-trim';
 export type { DistributedRuntimeNeeds } from './distributed-runtime';

@@ -9,12 +9,9 @@ import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
 import {
   busLoggerFor,
   holdPorts,
-  mallocTrimIntervalMs,
   releaseHeldPorts,
-  startMallocTrim,
   startTelemetry,
   type Env,
-  type MallocTrimmer,
   type RunningService,
   type ServiceRuntime,
   type StartService,
@@ -25,6 +22,7 @@ import { BOOKKEEPING_SERVICES } from './embedded-bookkeeping-protocol';
 import { prepareServiceDatabases, startServiceDatabases } from './embedded-databases';
 import { serviceUrlEnv } from './service-urls';
 import { embeddedSecrets } from './embedded-secrets';
+import { mallocTrimIntervalMs, startMallocTrim, type MallocTrimmer } from './malloc-trim';
 
 export interface EmbeddedPlatform {
   /** The gateway's address. */

@@ -14,19 +14,19 @@ export interface MallocTrimmer {
 }
 
 /**
- * glibc keeps what a thread frees in that thread's arena for its next allocations. Start-up frees tens
- * of MiB it never asks for again (compiling PGlite's WebAssembly, loading modules, running the
- * migrations), and no free() hands pages in the middle of an arena back, so that memory stays in the
- * process's RSS: 40–70 MiB of an idle embedded platform's (bench/ANALYSIS.md, "Embedded idle RSS: what
- * moves it between runs"). `malloc_trim(0)` returns every arena's free pages to the system; glibc
- * exposes it and Node does not, so it is called through koffi, on libuv's thread pool (it takes each
- * arena's lock in turn, never the event loop). Where there is no glibc (musl, macOS) there is nothing
- * to call, and this is `undefined`.
+ * glibc keeps what a thread frees in that thread's arena for its next allocations, and free() hands
+ * back only an arena's top, never pages in its middle. The embedded platform's threads (the bookkeeping
+ * worker, V8's compile threads) free tens of MiB at start-up and under load that stay in its RSS:
+ * 40–70 MiB idle (bench/ANALYSIS.md, "Embedded idle RSS: what moves it between runs", and "Embedded
+ * mode's freed C heap handed back"). A distributed service, one JS thread, keeps ~1 MiB: it does not trim.
+ * `malloc_trim(0)` returns every arena's free pages to the system; glibc exposes it and Node does not,
+ * so it is called through koffi, on libuv's thread pool (it takes each arena's lock in turn, never the
+ * event loop's thread). Where there is no glibc (musl, macOS) there is nothing to call: `undefined`.
  */
 export async function loadMallocTrim(): Promise<MallocTrim | undefined> {
   if (process.platform !== 'linux') return undefined;
   try {
-    // Loaded only where trimming runs: not in a cluster primary, nor with trimming off.
+    // Loaded only when trimming is on (4 MiB).
     const { default: koffi } = await import('koffi');
     return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as MallocTrim;
   } catch {
