@@ -20,7 +20,7 @@ describe('mallocTrimIntervalMs', () => {
   });
 
   it('refuses what is not a whole number of milliseconds', () => {
-    for (const raw of ['-1', '1.5', 'ten', '1e400']) {
+    for (const raw of ['-1', '1.5', 'ten', '1e400', '2147483648']) {
       expect(() => mallocTrimIntervalMs({ TOLLGATE_MALLOC_TRIM_INTERVAL_MS: raw })).toThrow(
         /TOLLGATE_MALLOC_TRIM_INTERVAL_MS must be a whole number/,
       );

@@ -1,6 +1,7 @@
 /** `TOLLGATE_MALLOC_TRIM_INTERVAL_MS`: how often freed C-heap memory goes back to the system; `0` never. */
 export const MALLOC_TRIM_INTERVAL_ENV = 'TOLLGATE_MALLOC_TRIM_INTERVAL_MS';
 export const DEFAULT_MALLOC_TRIM_INTERVAL_MS = 10_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 type TrimCallback = (err: unknown, released: number) => void;
 export interface MallocTrim {
@@ -61,7 +62,8 @@ export function mallocTrimIntervalMs(env: Record<string, string | undefined>): n
   const raw = env[MALLOC_TRIM_INTERVAL_ENV];
   if (raw === undefined || raw.trim() === '') return DEFAULT_MALLOC_TRIM_INTERVAL_MS;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) {
+  // Node's timers take at most 2^31 - 1 ms; past it setInterval would fire every millisecond.
+  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_TIMER_MS) {
     throw new Error(
       `${MALLOC_TRIM_INTERVAL_ENV} must be a whole number of milliseconds (0 switches it off), not "${raw}"`,
     );
