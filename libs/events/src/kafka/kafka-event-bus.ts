@@ -17,12 +17,14 @@ import { readKafkaConsumerLag } from './kafka-consumer-lag';
 import { KafkaPublisher, type KafkaPublisherOptions } from './kafka-publisher';
 import { fixKafkajsIdleTimer } from './kafkajs-idle-timer-fix';
 import { controlKafkajsFetches } from './kafkajs-fetch-control';
+import { encodeKafkajsProduceRequestsInOnePass } from './kafkajs-produce-encoding';
 import { KafkaSubscription } from './kafka-subscription';
 import { KafkaTables } from './kafka-tables';
 import { KafkaTopics } from './kafka-topics';
 
 fixKafkajsIdleTimer();
 controlKafkajsFetches();
+encodeKafkajsProduceRequestsInOnePass();
 
 export interface KafkaEventBusOptions extends KafkaPublisherOptions {
   brokers: string[];
