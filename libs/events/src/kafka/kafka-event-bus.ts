@@ -17,6 +17,7 @@ import { readKafkaConsumerLag } from './kafka-consumer-lag';
 import { KafkaPublisher, type KafkaPublisherOptions } from './kafka-publisher';
 import { fixKafkajsIdleTimer } from './kafkajs-idle-timer-fix';
 import { controlKafkajsFetches } from './kafkajs-fetch-control';
+import { decodeKafkajsFetchesDirectly } from './kafkajs-fetch-decoding';
 import { encodeKafkajsProduceRequestsInOnePass } from './kafkajs-produce-encoding';
 import { KafkaSubscription } from './kafka-subscription';
 import { KafkaTables } from './kafka-tables';
@@ -25,6 +26,7 @@ import { KafkaTopics } from './kafka-topics';
 fixKafkajsIdleTimer();
 controlKafkajsFetches();
 encodeKafkajsProduceRequestsInOnePass();
+decodeKafkajsFetchesDirectly();
 
 export interface KafkaEventBusOptions extends KafkaPublisherOptions {
   brokers: string[];

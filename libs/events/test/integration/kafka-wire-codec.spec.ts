@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { KafkaEventBus, partitionForKey, silentEventBusLogger, type OutgoingEvent } from '../../src';
+import { decodeKafkajsFetchesDirectly } from '../../src/kafka/kafkajs-fetch-decoding';
 import { encodeKafkajsProduceRequestsInOnePass } from '../../src/kafka/kafkajs-produce-encoding';
 
 const brokers = process.env['KAFKA_BROKERS'];
@@ -49,11 +50,13 @@ const receivedBytes = (message: KafkaMessage) => ({
   ),
 });
 
-describe('KafkaEventBus: produce requests encoded in one pass (kafkajs 2.2.4)', () => {
+describe('KafkaEventBus: produce requests encoded in one pass, fetches decoded directly (kafkajs 2.2.4)', () => {
   jest.setTimeout(90_000);
 
   it('delivers every record byte for byte, in publish order per partition, at consecutive offsets', async () => {
     expect(encodeKafkajsProduceRequestsInOnePass()).toBe(true);
+    expect(decodeKafkajsFetchesDirectly()).toBe(true);
+    const publishedFrom = Date.now();
     const topic = unique('produce-encoding');
     const bus = new KafkaEventBus({
       brokers: (brokers ?? '').split(','),
@@ -94,6 +97,10 @@ describe('KafkaEventBus: produce requests encoded in one pass (kafkajs 2.2.4)', 
         const messages = received.get(partition) ?? [];
         expect(messages.map((message) => message.offset)).toEqual(sent.map((_, i) => String(i)));
         expect(messages.map(receivedBytes)).toEqual(sent.map(expectedBytes));
+        for (const { timestamp } of messages) {
+          expect(Number(timestamp)).toBeGreaterThanOrEqual(publishedFrom);
+          expect(Number(timestamp)).toBeLessThanOrEqual(Date.now());
+        }
       }
     } finally {
       await consumer.disconnect();
