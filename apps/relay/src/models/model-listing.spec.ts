@@ -32,4 +32,37 @@ describe('modelsForCaller', () => {
     };
     expect(modelsForCaller(catalogue, limited).map((m) => m.name)).toEqual(['gpt-4o']);
   });
+
+  it("lists a key's aliases under the names asked, with the facts of the model each is served on", () => {
+    const caller = {
+      token: aToken({
+        model_aliases: {
+          'gpt-4': 'gpt-4o',
+          // Served on a model the key may not call: asking for it would be refused, so it is not listed.
+          'claude-3': 'claude-sonnet-4-5',
+          // Shadows a model the key could call with one it cannot: refused too, so neither is listed.
+          'gpt-4o-mini': 'unpriced',
+        },
+      }),
+      user: aUser(7),
+      group: 'default',
+    };
+    expect(modelsForCaller(catalogue, caller)).toEqual([
+      { name: 'gpt-4', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000 },
+      { name: 'gpt-4o', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000 },
+    ]);
+  });
+
+  it("applies the key's model list to the model an alias is served on, not to the name asked", () => {
+    const limited = {
+      token: aToken({
+        model_limits_enabled: true,
+        model_limits: ['gpt-4o-mini'],
+        model_aliases: { fast: 'gpt-4o-mini', big: 'gpt-4o' },
+      }),
+      user: aUser(7),
+      group: 'default',
+    };
+    expect(modelsForCaller(catalogue, limited).map((m) => m.name)).toEqual(['fast', 'gpt-4o-mini']);
+  });
 });

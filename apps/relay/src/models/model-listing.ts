@@ -19,9 +19,26 @@ export interface ModelCatalogue {
 /**
  * The models a key may call, sorted by name: served by an enabled channel of its group, priced in the
  * catalogue (an unpriced model cannot be billed, so it is not offered), and on the key's model list
- * when it has one.
+ * when it has one. The key's aliases are listed under the name a client asks for, with the facts of the
+ * model they are served on; an alias whose model the key cannot call is not, nor is a model an alias
+ * shadows with one the key cannot call (asking for it would be refused).
  */
 export function modelsForCaller(catalogue: ModelCatalogue, caller: Caller): CallableModel[] {
+  const models = callableModels(catalogue, caller);
+  const aliases = caller.token?.model_aliases;
+  if (aliases === undefined || Object.keys(aliases).length === 0) return models;
+  const byName = new Map(models.map((model) => [model.name, model]));
+  const listed = new Map(byName);
+  for (const [asked, served] of Object.entries(aliases)) {
+    const model = byName.get(served);
+    if (model === undefined) listed.delete(asked);
+    else listed.set(asked, { ...model, name: asked });
+  }
+  return [...listed.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The models the key may call by their own names. */
+function callableModels(catalogue: ModelCatalogue, caller: Caller): CallableModel[] {
   const names = new Set<string>();
   for (const [, channel] of catalogue.channels.entries()) {
     if (channel.status !== ChannelStatus.Enabled || !channel.groups.includes(caller.group)) continue;

@@ -445,8 +445,14 @@ describe.each(INFRASTRUCTURES)('rate limits and cost on %s infrastructure', (kin
     expect((answer.usage as unknown as { cost_quota: number }).cost_quota).toBe(costOf(answer.usage!));
     const embedded = await client.embeddings.create({ model: 'text-embedding-ada-002', input: 'hello' });
     expect(embedded.data).toHaveLength(1);
+    // The key's model list offers the aliases it answers to, as the models they are served on.
+    const listed = new Map((await client.models.list()).data.map((model) => [model.id, model]));
+    expect(listed.get('gpt-4')).toEqual({ ...listed.get(gpt), id: 'gpt-4' });
+    expect(listed.has('text-embedding-ada-002')).toBe(true);
+    expect((await client.models.retrieve('gpt-4')).owned_by).toBe(listed.get(gpt)!.owned_by);
     // Another key has no such alias.
     const plain = await readyKey();
+    expect((await openai(plain, 0).models.list()).data.map((model) => model.id)).not.toContain('gpt-4');
     const refused = await openai(plain, 0)
       .chat.completions.create({ model: 'gpt-4', messages: [{ role: 'user', content: 'Hi' }] })
       .catch((error: unknown) => error);
