@@ -2,6 +2,7 @@
 // feed batches straight to auth's, billing's or admin's consumer share. `load` requires a module of the
 // service's dist; `em` is the service's MikroORM entity manager.
 import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 
 /** The consumer and its batch handler (call it as `handler.call(consumer, batch)`). */
 export function usageConsumerOf(service, em, load) {
@@ -40,7 +41,8 @@ const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio
 export function benchUsageEvent({ userId, tokenId, channelId, createdAt }) {
   return {
     v: 1,
-    event_id: randomUUID(),
+    // Time-ordered, as relay makes them: applied_usage_events' primary key grows at its right edge.
+    event_id: timeOrderedUuid(),
     request_id: `bench-${randomUUID()}`,
     user_id: userId,
     token_id: tokenId,

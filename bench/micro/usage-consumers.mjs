@@ -22,7 +22,7 @@
 //
 // --explain N: instead of timing the consumers, capture each consumer's batch statement at each batch
 // size (the text and parameters its repository sends) and run it N times on its own connection with
-// fresh event ids each time (committed, as the consumer's), as `EXPLAIN (ANALYZE, SUMMARY, BUFFERS, WAL)`,
+// fresh time-ordered event ids each time (committed, as the consumer's), as `EXPLAIN (ANALYZE, SUMMARY, BUFFERS, WAL)`,
 // taking turns run by run: unnamed (parsed and planned each run), prepared (SQL PREPARE; PostgreSQL's
 // generic plan after five runs), and prepared with plan_cache_mode force_custom_plan and
 // force_generic_plan. Prints planning and execution ms, shared buffer hits and dirtied blocks per
@@ -33,7 +33,6 @@
 //   node bench/micro/usage-consumers.mjs --database-url postgres://…/postgres \
 //     --variants before=/tmp/usage-before,after=apps [--batch 30,300,3000] [--events 30000] [--rounds 5]
 //     [--only auth,admin,billing] [--explain 12 [--plans]]
-import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -41,6 +40,7 @@ import { parseArgs } from 'node:util';
 import { databaseUrlOn, processCpuMs, withClient } from '../lib/pg-micro.mjs';
 import { benchUsageEvent, usageConsumerOf } from '../lib/usage-consumer.mjs';
 import pg from 'pg';
+import { v7 as timeOrderedUuid } from 'uuid';
 
 const { values: args } = parseArgs({
   options: {
@@ -257,7 +257,7 @@ async function explainStatements(runs) {
         const ids = serviceName === 'auth' ? service.ids : [1];
         const channels = serviceName === 'admin' ? service.ids : [1];
         const { text, values } = await captureStatement(service, size, ids, channels);
-        const fresh = () => [values[0].replace(UUID, () => randomUUID()), ...values.slice(1)];
+        const fresh = () => [values[0].replace(UUID, () => timeOrderedUuid()), ...values.slice(1)];
         await withClient(databaseUrl(service.name), async (db) => {
           // Committed, as the consumer's are (rolled back, each run's rows would stay as dead index
           // entries that every later run checks), and the modes take turns run by run.
