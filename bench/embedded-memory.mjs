@@ -87,8 +87,15 @@ const { values } = parseArgs({
     'direct-relay': { type: 'boolean', default: false },
     'loop-delay': { type: 'boolean', default: false },
     syscalls: { type: 'string' },
+    help: { type: 'boolean', default: false },
   },
 });
+if (values.help) {
+  // The file's opening comment is its manual.
+  const manual = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\nimport ')[0];
+  console.log(manual.replace(/^#!.*\n/, '').replace(/^\/\/ ?/gm, ''));
+  process.exit(0);
+}
 const platformEnv = values.env.map((assignment) => {
   const at = assignment.indexOf('=');
   if (at < 1) throw new Error(`--env wants NAME=VALUE, got ${assignment}`);
