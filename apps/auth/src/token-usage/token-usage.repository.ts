@@ -12,14 +12,18 @@ import type { UsageOfToken } from './token-usage';
  * Applies a batch in one statement (its own transaction):
  * - "fresh" records the batch's event ids; a redelivered id is skipped, so only what it returns counts;
  * - "locked" locks, in id order like every writer of keys, the keys the new events were made with,
- *   with what those events add up to;
- * - "written" charges each key once: used grows; a limited key's remainder shrinks, never below zero,
+ *   with what those events add up to: one primary-key probe per key (a lateral subquery, run in turn
+ *   for each key of the sorted totals), whatever the planner guesses of the batch's size;
+ * - "written" charges each key once (found by the locked ids as an array, which the planner probes
+ *   the primary key with rather than scanning the table): used grows; a limited key's remainder shrinks, never below zero,
  *   and an enabled key whose remainder is gone becomes exhausted (an unlimited key keeps both); its
  *   last use is the latest of the one it had and the batch's;
  * - "published" puts each changed key's identity.token event into the outbox, in id order.
  * One round trip where it was five (BEGIN, lock, write, outbox insert, COMMIT), and the keys never
  * travel to this process (bench/ANALYSIS.md, H46). The batch is `json` (read once as text), not
- * `jsonb` (which would build a tree first).
+ * `jsonb` (which would build a tree first). json_to_recordset is always estimated at 100 rows, so joined
+ * plainly, a `tokens` of one to a few thousand keys was read whole twice for a batch of one event
+ * (bench/ANALYSIS.md, H70).
  */
 const APPLY_SQL = `with "incoming" as (
   select * from json_to_recordset(?::json)
@@ -36,9 +40,12 @@ const APPLY_SQL = `with "incoming" as (
 ), "locked" as (
   select t."id", t."status", t."remain_quota", t."used_quota", t."unlimited_quota", t."accessed_at",
     s."quota" as "charged", s."last_used_at"
-  from "tokens" t join "totals" s on s."token_id" = t."id"
-  order by t."id"
-  for update of t
+  from (select * from "totals" order by "token_id") s
+  cross join lateral (
+    select k."id", k."status", k."remain_quota", k."used_quota", k."unlimited_quota", k."accessed_at"
+    from "tokens" k where k."id" = s."token_id"
+    for update
+  ) t
 ), "written" as (
   update "tokens" t set
     "used_quota" = l."used_quota" + l."charged",
@@ -50,7 +57,7 @@ const APPLY_SQL = `with "incoming" as (
     "accessed_at" = greatest(l."accessed_at", to_timestamp(l."last_used_at")),
     "updated_at" = now()
   from "locked" l
-  where t."id" = l."id"
+  where t."id" = l."id" and t."id" = any(array(select "id" from "locked"))
   returning t.*
 ), "published" as (
   ${outboxInsertSql({ from: 'written', alias: 'w', keyColumn: 'id', valueSql: identityTokenValueSql('w') })}

@@ -157,6 +157,92 @@ describe.each(INFRASTRUCTURES)('token usage statement on %s infrastructure', (ki
     expect(await token(key)).toEqual(stored);
   });
 
+  /**
+   * The plan PostgreSQL runs for the statement of a batch of `size` events on as many keys: the names of
+   * the nodes that read `tokens`, and of each nested loop's inner side. Prepared as `queryRows` sends
+   * it, with the plan kept after the fifth run (generic) and the first ones (custom) alike.
+   */
+  async function tokensPlan(
+    keys: number[],
+    size: number,
+    mode: 'force_generic_plan' | 'force_custom_plan',
+  ): Promise<{ tokens: string[]; nestedLoopInner: string[] }> {
+    const captured: { sql: string; bindings: unknown[] }[] = [];
+    const listener = (query: { sql: string; bindings?: unknown[] }) =>
+      captured.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    const knex = orm.em.getKnex();
+    knex.on('query', listener);
+    try {
+      await repository.apply(Array.from({ length: size }, (_, i) => usage(keys[i], 1, 1_800_000_000)));
+    } finally {
+      knex.off('query', listener);
+    }
+    const statement = captured.find((query) => query.sql.includes('json_to_recordset'));
+    if (!statement) throw new Error('no usage statement was sent');
+    // knex reports the text with pg's $n placeholders.
+    const text = statement.sql;
+    expect(text).toContain(`$${statement.bindings.length}`);
+    const batch = JSON.stringify(
+      Array.from({ length: size }, (_, i) => ({
+        ...usage(keys[i], 1, 1_800_000_000),
+        event_id: randomUUID(),
+      })),
+    );
+    const literal = (value: unknown) => `'${String(value).replace(/'/g, "''")}'`;
+    const explained = await knex.transaction(async (trx) => {
+      await trx.raw(`set local plan_cache_mode = ${mode}`);
+      await trx.raw(`prepare token_usage_plan as ${text}`);
+      try {
+        const args = [batch, ...statement.bindings.slice(1)].map(literal).join(', ');
+        const { rows } = await trx.raw<{ rows: { 'QUERY PLAN': [{ Plan: PlanNode }] }[] }>(
+          `explain (format json) execute token_usage_plan(${args})`,
+        );
+        return rows[0]['QUERY PLAN'][0].Plan;
+      } finally {
+        await trx.raw('deallocate token_usage_plan');
+      }
+    });
+    const tokens: string[] = [];
+    const nestedLoopInner: string[] = [];
+    const walk = (node: PlanNode) => {
+      if (node['Relation Name'] === 'tokens') {
+        tokens.push(node['Index Name'] ? `${node['Node Type']} ${node['Index Name']}` : node['Node Type']);
+      }
+      if (node['Node Type'] === 'Nested Loop' && node.Plans?.[1])
+        nestedLoopInner.push(node.Plans[1]['Node Type']);
+      node.Plans?.forEach(walk);
+    };
+    walk(explained);
+    return { tokens, nestedLoopInner };
+  }
+
+  // json_to_recordset is estimated at 100 rows whatever the batch: joined plainly, a table of a few
+  // thousand keys was scanned whole twice for one event (bench/ANALYSIS.md, H70).
+  if (kind === 'real') {
+    it('probes tokens by its primary key at a batch of one event and at 1,000, on a table of thousands of keys', async () => {
+      const [{ first }] = await sql<{ first: number }>(
+        `with "added" as (
+           insert into tokens (user_id, name, key_hash, key_encrypted, key_masked, remain_quota, created_at, updated_at)
+           select ?, 'plan ' || i, md5(random()::text || i), 'x', 'sk-…', 1000000, now(), now()
+           from generate_series(1, 3000) i returning id
+         ) select min(id)::int as "first" from "added"`,
+        [userId],
+      );
+      await sql('analyze tokens');
+      const keys = Array.from({ length: 1000 }, (_, i) => first + 3 * i);
+
+      for (const mode of ['force_generic_plan', 'force_custom_plan'] as const) {
+        for (const size of [1, 1000]) {
+          const plan = await tokensPlan(keys, size, mode);
+          // The lock ("locked") and the update ("written") each find their keys by the primary key.
+          expect(plan.tokens).toEqual(['Index Scan tokens_pkey', 'ModifyTable', 'Index Scan tokens_pkey']);
+          // No CTE is read again for each row of another (what `id = any(...)` joined to the totals did).
+          expect(plan.nestedLoopInner).not.toContain('CTE Scan');
+        }
+      }
+    });
+  }
+
   // Migration 20270106: the usage updates change no indexed column, so with room on the page they stay HOT.
   it('keeps half of every page of tokens free', async () => {
     const [table] = await sql<{ options: string[] | null }>(
@@ -165,3 +251,11 @@ describe.each(INFRASTRUCTURES)('token usage statement on %s infrastructure', (ki
     expect(table?.options).toEqual(['fillfactor=50']);
   });
 });
+
+/** What EXPLAIN (FORMAT JSON) says of a plan node, as far as these specs read it. */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
