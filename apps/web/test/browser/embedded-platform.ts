@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,18 +11,6 @@ export interface EmbeddedPlatform {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Builds what is out of date (services, libraries and the web app), as `npm start` does. */
 export function buildPlatform(): void {
   execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build.mjs')], {
@@ -32,15 +19,20 @@ export function buildPlatform(): void {
   });
 }
 
+/** What the launcher prints once it serves: its gateway's address. */
+const RUNNING = /Tollgate is running on http:\/\/[^\s:]+:(\d+)/;
+
 /**
  * The whole platform in one process (embedded mode) on a free port with a fresh data directory,
- * test payments on; resolves once the launcher says it is serving.
+ * test payments on; resolves once the launcher says it is serving. The launcher picks the port
+ * (PORT=0) and holds it from the start: a port probed free here and bound later by the platform
+ * could meanwhile be handed to one of the platform's own internal services (seen: EADDRINUSE).
  */
 export async function startEmbeddedPlatform(
   timeoutMs = 120_000,
   extraEnv: Record<string, string> = {},
 ): Promise<EmbeddedPlatform> {
-  const port = await freePort();
+  let port = 0;
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-browser-'));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -51,10 +43,9 @@ export async function startEmbeddedPlatform(
         ...process.env,
         // The fake upstreams listen on loopback (TEST_OPERATOR_ENV in libs/testing; the web's tests do not import it).
         CHANNEL_BASE_URL_ALLOWED_RANGES: 'loopback',
-        PORT: String(port),
+        PORT: '0',
         TOLLGATE_DATA_DIR: dataDir,
         TOLLGATE_PAYMENT_TEST: 'true',
-        SERVER_ADDRESS: `http://localhost:${port}`,
         ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -80,7 +71,9 @@ export async function startEmbeddedPlatform(
     );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Tollgate is running on')) {
+      const running = RUNNING.exec(output);
+      if (running) {
+        port = Number(running[1]);
         clearTimeout(timer);
         resolve();
       }
