@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { LISTEN_BACKLOG } from '@tollgate/platform';
-import { freePorts, holdPorts, releaseHeldPorts, takeHeldPort } from './free-port';
+import { freePort, freePorts, holdPorts, releaseHeldPorts, takeHeldPort } from './free-port';
 
 /** The accept queue of the socket listening on `port`, as the kernel reports it (ss's Send-Q). */
 function listenBacklog(port: number): number {
@@ -61,6 +61,16 @@ describe('holdPorts', () => {
     expect((server.address() as AddressInfo).port).toBe(port);
     expect(await bindError(port!)).toBe('EADDRINUSE');
     expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('taken over');
+  });
+
+  it('holds a port asked for by number, from the moment it is asked, and only alone', async () => {
+    const asked = await freePort();
+    expect(await holdPorts(1, '127.0.0.1', asked)).toEqual([asked]);
+    expect(await bindError(asked)).toBe('EADDRINUSE');
+    await expect(holdPorts(1, '127.0.0.1', asked)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(holdPorts(2, '127.0.0.1', asked)).rejects.toThrow('held alone');
+    await releaseHeldPorts([asked]);
+    expect(await bindError(asked)).toBeUndefined();
   });
 
   it("queues as many connections as a service's own listen does, held and after the takeover", async () => {

@@ -35,15 +35,17 @@ const heldPorts = new Map<number, HeldPort>();
  * over (`takeHeldPort`): unlike a probed port, no other program can bind it in between. Embedded mode
  * holds every service's port before starting any, since services are given each other's URLs.
  * A connection arriving meanwhile waits, and is served once its server has taken the port.
+ * `port` asks for that one port (`count` 1) instead of any free one.
  */
-export async function holdPorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+export async function holdPorts(count: number, host = '127.0.0.1', port = 0): Promise<number[]> {
+  if (port !== 0 && count !== 1) throw new Error('a port asked for by number is held alone');
   const held = Array.from({ length: count }, () => {
     const port: HeldPort = { server: createServer({ pauseOnConnect: true }), waiting: [] };
     port.server.on('connection', (socket) => port.waiting.push(socket));
     return port;
   });
   try {
-    await Promise.all(held.map(({ server }) => listen(server, host)));
+    await Promise.all(held.map(({ server }) => listen(server, host, port)));
   } catch (error) {
     await Promise.all(held.map(({ server }) => close(server)));
     throw error;
@@ -102,11 +104,11 @@ export async function releaseHeldPorts(ports: readonly number[]): Promise<void> 
   );
 }
 
-function listen(server: Server, host: string): Promise<void> {
+function listen(server: Server, host: string, port = 0): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     // A held port queues connections for its service from the start (holdPorts), at the service's backlog.
-    server.listen({ port: 0, host, backlog: LISTEN_BACKLOG }, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -99,9 +99,13 @@ export async function startEmbedded({
     ? BACKEND_SERVICES.filter((name) => !(BOOKKEEPING_SERVICES as readonly string[]).includes(name))
     : BACKEND_SERVICES;
   const gatewayHost = env.HOST || '127.0.0.1';
-  const chosen = await holdPorts(mainThreadServices.length);
-  // PORT=0 (any free port): held too, so that SERVER_ADDRESS names the port the gateway will have.
-  if (env.PORT === '0') chosen.push(...(await holdPorts(1, gatewayHost)));
+  // The gateway's port first (PORT, or any free one for PORT=0), held like the others: no internal
+  // service, here or in the worker, can then be given a port a caller probed free and passed as PORT,
+  // and SERVER_ADDRESS names the port the gateway will have.
+  // A PORT that is no port is left to the gateway's settings to refuse, with their message.
+  const askedPort = Number(env.PORT || '3000');
+  const gatewayHeld = isPortNumber(askedPort) ? await holdPorts(1, gatewayHost, askedPort) : [];
+  const chosen = [...(await holdPorts(mainThreadServices.length)), ...gatewayHeld];
   const ports = {} as Record<BackendService, number>;
   mainThreadServices.forEach((name, index) => (ports[name] = chosen[index]!));
   const baseEnv: Env = {
@@ -150,7 +154,7 @@ export async function startEmbedded({
   };
 
   try {
-    const gatewayPort = String(chosen[mainThreadServices.length] ?? (env.PORT || '3000'));
+    const gatewayPort = String(gatewayHeld[0] ?? env.PORT);
     const serverAddress = env.SERVER_ADDRESS || `http://localhost:${gatewayPort}`;
     const pgDir = join(dataDir, 'pg');
     if (inWorker) {
@@ -225,4 +229,8 @@ export async function startEmbedded({
     await close();
     throw err;
   }
+}
+
+function isPortNumber(value: number): boolean {
+  return Number.isInteger(value) && value >= 0 && value <= 65_535;
 }
