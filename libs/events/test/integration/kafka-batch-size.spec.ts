@@ -1,15 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { KafkaEventBus, silentEventBusLogger, type EventRecord } from '../../src';
+import { brokers, unique, pause } from './kafka-env';
 
-const brokers = process.env['KAFKA_BROKERS'];
-if (!brokers) {
-  throw new Error(
-    'KAFKA_BROKERS is not set: start Kafka with `bash scripts/infra.sh up kafka` and load `eval "$(bash scripts/infra.sh env)"`',
-  );
-}
-
-const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MIB = 1024 * 1024;
 /** A value of about 1 KiB. */
 const PADDING = 'x'.repeat(1000);
@@ -20,7 +11,7 @@ describe('a batching subscription on Kafka with a backlog waiting', () => {
   it("gets batches larger than kafkajs's 1 MiB per partition, so a backlog is handled in fewer batches", async () => {
     const topic = unique('batch-size');
     const bus = new KafkaEventBus({
-      brokers: (brokers ?? '').split(','),
+      brokers: brokers.split(','),
       clientId: unique('batch-size'),
       logger: silentEventBusLogger,
       retry: { initialRetryTime: 100, retries: 5 },
@@ -66,7 +57,7 @@ describe('one publish larger than the broker takes in one batch', () => {
   it('is sent as several produce requests, every event delivered once and in order', async () => {
     const topic = unique('big-publish');
     const bus = new KafkaEventBus({
-      brokers: (brokers ?? '').split(','),
+      brokers: brokers.split(','),
       clientId: unique('big-publish'),
       logger: silentEventBusLogger,
       retry: { initialRetryTime: 100, retries: 2 },

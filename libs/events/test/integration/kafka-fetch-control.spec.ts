@@ -1,23 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { KafkaEventBus, silentEventBusLogger, type EventRecord, type KafkaConsumerTuning } from '../../src';
 import { paceIdleFetches } from '../../src/kafka/kafkajs-fetch-control';
-
-const brokers = process.env['KAFKA_BROKERS'];
-if (!brokers) {
-  throw new Error(
-    'KAFKA_BROKERS is not set: start Kafka with `bash scripts/infra.sh up kafka` and load `eval "$(bash scripts/infra.sh env)"`',
-  );
-}
+import { brokers, unique, pause } from './kafka-env';
 
 /** Idle fetches wait this long: far longer than any stop here may take, far shorter than Jest's timeout. */
 const LONG_WAIT_MS = 20_000;
-const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const makeBus = (consumer: KafkaConsumerTuning) =>
   new KafkaEventBus({
-    brokers: (brokers ?? '').split(','),
+    brokers: brokers.split(','),
     clientId: unique('fetch-control'),
     logger: silentEventBusLogger,
     defaultPartitions: 2,
@@ -122,7 +113,7 @@ describe('a batching group on Kafka with nothing to read', () => {
     const groupId = unique('g');
     const bus = makeBus({});
     const kafka = new Kafka({
-      brokers: (brokers ?? '').split(','),
+      brokers: brokers.split(','),
       clientId: unique('paced'),
       logLevel: logLevel.NOTHING,
     });

@@ -1,15 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { KafkaEventBus, silentEventBusLogger, type EventRecord } from '../../src';
-
-const brokers = process.env['KAFKA_BROKERS'];
-if (!brokers) {
-  throw new Error(
-    'KAFKA_BROKERS is not set: start Kafka with `bash scripts/infra.sh up kafka` and load `eval "$(bash scripts/infra.sh env)"`',
-  );
-}
-
-const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { brokers, unique, pause } from './kafka-env';
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 15_000;
@@ -22,7 +12,7 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
 /** A bus whose consumers commit at most every ten minutes unless a subscription says otherwise. */
 function busCommittingEveryTenMinutes(): KafkaEventBus {
   return new KafkaEventBus({
-    brokers: (brokers ?? '').split(','),
+    brokers: brokers.split(','),
     clientId: unique('offset-commits'),
     logger: silentEventBusLogger,
     lingerMs: 1,

@@ -1,18 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { KafkaEventBus, partitionForKey, silentEventBusLogger, type OutgoingEvent } from '../../src';
 import { decodeKafkajsFetchesDirectly } from '../../src/kafka/kafkajs-fetch-decoding';
 import { encodeKafkajsProduceRequestsInOnePass } from '../../src/kafka/kafkajs-produce-encoding';
+import { brokers, unique, pause } from './kafka-env';
 
-const brokers = process.env['KAFKA_BROKERS'];
-if (!brokers) {
-  throw new Error(
-    'KAFKA_BROKERS is not set: start Kafka with `bash scripts/infra.sh up kafka` and load `eval "$(bash scripts/infra.sh env)"`',
-  );
-}
-
-const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PARTITIONS = 3;
 
 /** Events of every shape the publisher sends: multi-byte text, long values, tombstones, no headers. */
@@ -59,7 +50,7 @@ describe('KafkaEventBus: produce requests encoded in one pass, fetches decoded d
     const publishedFrom = Date.now();
     const topic = unique('produce-encoding');
     const bus = new KafkaEventBus({
-      brokers: (brokers ?? '').split(','),
+      brokers: brokers.split(','),
       clientId: unique('produce-encoding'),
       logger: silentEventBusLogger,
       lingerMs: 5,
@@ -67,7 +58,7 @@ describe('KafkaEventBus: produce requests encoded in one pass, fetches decoded d
     });
     const kafka = new Kafka({
       clientId: unique('reader'),
-      brokers: (brokers ?? '').split(','),
+      brokers: brokers.split(','),
       logLevel: logLevel.NOTHING,
     });
     const consumer = kafka.consumer({ groupId: unique('reader') });

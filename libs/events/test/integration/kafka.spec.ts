@@ -1,12 +1,6 @@
 import { KafkaEventBus, silentEventBusLogger } from '../../src';
 import { describeEventBusContract } from '../contract/event-bus.contract';
-
-const brokers = process.env['KAFKA_BROKERS'];
-if (!brokers) {
-  throw new Error(
-    'KAFKA_BROKERS is not set: start Kafka with `bash scripts/infra.sh up kafka` and load `eval "$(bash scripts/infra.sh env)"`',
-  );
-}
+import { brokers } from './kafka-env';
 
 // Short timings: the suite runs on two shared cores and should not wait on default Kafka timeouts.
 const makeBus = () =>
