@@ -5,7 +5,7 @@ import { freePorts, type Env } from '@tollgate/runtime';
 import { serviceUrlEnv } from './service-urls';
 import { databaseUrl, ensureDatabases } from './service-databases';
 import { DEFAULT_READY_TIMEOUT_MS } from './ready-timeout';
-import { ServiceProcess } from './service-process';
+import { PortTakenError, ServiceProcess } from './service-process';
 import { bookkeepingNiceFromEnv, serviceNice } from './process-priority';
 import { relaySocketPath, unixHopFromEnv } from './unix-hop';
 
@@ -67,6 +67,29 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     DATABASE_SERVICES.map((s) => `${prefix}_${s}`),
   );
 
+  // A port is probed free, then bound by its service seconds later: another program may take it in
+  // between. The service then fails to start, and the whole platform starts again on other ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServices(options, databaseUrls);
+    } catch (error) {
+      const chosenByUs = error instanceof PortTakenError && !isFixedPort(options, error.port);
+      if (!chosenByUs || attempt >= PORT_TAKEN_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** How often a start whose probed-free port was taken meanwhile is made again on fresh ports. */
+const PORT_TAKEN_ATTEMPTS = 3;
+
+function isFixedPort(options: DistributedOptions, port: number): boolean {
+  return options.gatewayPort === port || Object.values(options.servicePorts ?? {}).includes(port);
+}
+
+async function startServices(
+  options: DistributedOptions,
+  databaseUrls: DistributedPlatform['databaseUrls'],
+): Promise<DistributedPlatform> {
   const ports = {} as Record<ServiceName, number>;
   // Chosen together, so that no two services are given the same port.
   const chosen = await freePorts(BACKEND_SERVICES.length + 1);

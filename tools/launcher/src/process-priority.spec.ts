@@ -59,7 +59,7 @@ onLinux('ServiceProcess with a nice value', () => {
        process.on('SIGTERM', () => { child.kill(); process.exit(0); });
        setTimeout(() => require('node:http')
          .createServer((req, res) => res.end(String(child.pid)))
-         .listen(Number(process.env.PORT), '127.0.0.1'), 200);`,
+         .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('billing listening on the port')), 200);`,
     );
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));

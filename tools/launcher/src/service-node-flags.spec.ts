@@ -27,7 +27,7 @@ describe('ServiceProcess', () => {
       join(root, 'apps', 'relay', 'dist', 'main.js'),
       `require('node:http')
         .createServer((req, res) => res.end(JSON.stringify(process.execArgv)))
-        .listen(Number(process.env.PORT), '127.0.0.1');`,
+        .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('relay listening on the port'));`,
     );
     const [port] = await freePorts(1);
     const relay = new ServiceProcess({ name: 'relay', repoRoot: root, port: port!, env: {}, logDir: root });

@@ -33,7 +33,8 @@ onLinux('startDistributed: the bookkeeping services at a lower priority', () => 
 
   beforeAll(() => {
     standIns = new StandInRoot(
-      `require('node:http').createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1');`,
+      `require('node:http').createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1', () =>
+        console.log(process.env.SERVICE_NAME + ' listening on http://127.0.0.1:' + process.env.PORT));`,
       DATABASE_URL,
       prefix,
     );

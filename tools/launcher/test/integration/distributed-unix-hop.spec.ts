@@ -33,7 +33,8 @@ const tcp = (req, res) => {
   out.on('error', (error) => { res.statusCode = 502; res.end(error.message); });
   req.pipe(out);
 };
-http.createServer(tcp).listen(Number(process.env.PORT), '127.0.0.1');
+http.createServer(tcp).listen(Number(process.env.PORT), '127.0.0.1', () =>
+  console.log(name + ' listening on http://127.0.0.1:' + process.env.PORT));
 if (name === 'relay' && process.env.LISTEN_PATH) {
   setTimeout(() => http.createServer((req, res) => res.end('relay over its socket: ' + req.url))
     .listen(process.env.LISTEN_PATH), 1000);
