@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '@tollgate/runtime';
 
-interface EmbeddedSecrets {
+export interface EmbeddedSecrets {
   TOLLGATE_INTERNAL_TOKEN_SECRET: string;
   TOLLGATE_ENCRYPTION_KEY: string;
 }

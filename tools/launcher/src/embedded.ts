@@ -21,7 +21,7 @@ import { startBookkeepingWorker, type BookkeepingWorker } from './embedded-bookk
 import { BOOKKEEPING_SERVICES } from './embedded-bookkeeping-protocol';
 import { prepareServiceDatabases, startServiceDatabases } from './embedded-databases';
 import { serviceUrlEnv } from './service-urls';
-import { embeddedSecrets } from './embedded-secrets';
+import { embeddedSecrets, type EmbeddedSecrets } from './embedded-secrets';
 import { mallocTrimIntervalMs, startMallocTrim, type MallocTrimmer } from './malloc-trim';
 
 export interface EmbeddedPlatform {
@@ -89,7 +89,20 @@ export async function startEmbedded({
   const dataDir = resolve(env.TOLLGATE_DATA_DIR || join(repoRoot, 'data'));
   mkdirSync(dataDir, { recursive: true });
   const lock = await lockDataDir(dataDir);
-  const secrets = embeddedSecrets(env, dataDir);
+  // Until the services' own cleanup below can run, a failed start gives the lock and the ports back
+  // here: a caller in the same process (a test, the bench) can then start on this data dir again.
+  const heldEarly: number[] = [];
+  const giveBack = async (error: unknown): Promise<never> => {
+    await releaseHeldPorts(heldEarly);
+    await lock.release();
+    throw error;
+  };
+  let secrets: EmbeddedSecrets;
+  try {
+    secrets = embeddedSecrets(env, dataDir);
+  } catch (error) {
+    return giveBack(error);
+  }
   // Services call each other (admin → relay, relay → admin, auth → billing), so every port is chosen
   // first; and held, bound by this process, until its service takes it over when it listens: a port
   // probed free and bound later could be taken in between by another program.
@@ -104,8 +117,11 @@ export async function startEmbedded({
   // and SERVER_ADDRESS names the port the gateway will have.
   // A PORT that is no port is left to the gateway's settings to refuse, with their message.
   const askedPort = Number(env.PORT || '3000');
-  const gatewayHeld = isPortNumber(askedPort) ? await holdPorts(1, gatewayHost, askedPort) : [];
-  const chosen = [...(await holdPorts(mainThreadServices.length)), ...gatewayHeld];
+  const gatewayHeld = isPortNumber(askedPort)
+    ? await holdPorts(1, gatewayHost, askedPort).catch(giveBack)
+    : [];
+  heldEarly.push(...gatewayHeld);
+  const chosen = [...(await holdPorts(mainThreadServices.length).catch(giveBack)), ...gatewayHeld];
   const ports = {} as Record<BackendService, number>;
   mainThreadServices.forEach((name, index) => (ports[name] = chosen[index]!));
   const baseEnv: Env = {
