@@ -43,6 +43,10 @@ class SharedFsBundle extends Blob {
  * walks them: a relay round cost 1.5 ms of CPU after 5,000 events and 5.4 ms after 30,000, and stayed
  * at 1.1-1.2 ms with a VACUUM every 1,000 (bench/ANALYSIS.md, H39). So each instance checks now and
  * then, as autovacuum would, for tables with dead rows and vacuums (and analyzes) them.
+ *
+ * Nor is a table that only grows ever analyzed (usage_logs, the ledger): the planner would plan the
+ * dashboard's log and statistics queries from no statistics at all. A table changed by at least
+ * autovacuum's analyze threshold since its last analysis (50 rows + 10 % of its rows) is analyzed.
  */
 export interface VacuumOptions {
   intervalMs: number;
@@ -51,19 +55,28 @@ export interface VacuumOptions {
 }
 const VACUUM: VacuumOptions = { intervalMs: 30_000, deadRows: 1_000 };
 
-/** Starts vacuuming `db`'s tables with dead rows every `intervalMs`; the function returned stops it. */
-export function vacuumDeadRows(
+/** autovacuum_analyze_threshold and autovacuum_analyze_scale_factor's defaults. */
+const ANALYZE_BASE_ROWS = 50;
+const ANALYZE_SCALE = 0.1;
+
+/**
+ * Every `intervalMs`, vacuums `db`'s tables with dead rows and analyzes those changed enough since
+ * their last analysis; the function returned stops it.
+ */
+export function vacuumAndAnalyze(
   db: PGlite,
   { intervalMs, deadRows }: VacuumOptions = VACUUM,
 ): () => Promise<void> {
   let running: Promise<void> | undefined;
   const round = async () => {
-    const { rows } = await db.query<{ name: string }>(
-      `select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables where n_dead_tup >= $1`,
-      [deadRows],
+    const { rows } = await db.query<{ name: string; dead: boolean }>(
+      `select format('%I.%I', schemaname, relname) as name, n_dead_tup >= $1 as dead
+         from pg_stat_user_tables
+        where n_dead_tup >= $1 or n_mod_since_analyze >= $2::float8 + $3::float8 * n_live_tup`,
+      [deadRows, ANALYZE_BASE_ROWS, ANALYZE_SCALE],
     );
     // Waits, as every statement of PGlite's, for a transaction on the thread's connections to end.
-    for (const { name } of rows) await db.exec(`vacuum (analyze) ${name}`);
+    for (const { name, dead } of rows) await db.exec(dead ? `vacuum (analyze) ${name}` : `analyze ${name}`);
   };
   const timer = setInterval(() => {
     if (running !== undefined || db.closed) return;
@@ -129,7 +142,7 @@ export async function startPgliteInstance(
   }
   // A client on this thread (openDatabase, through its URL) skips the socket: pglite-connection.ts.
   registerInThreadPglite(url, db);
-  return { db, url, server, stopVacuuming: vacuumDeadRows(db) };
+  return { db, url, server, stopVacuuming: vacuumAndAnalyze(db) };
 }
 
 /** Closing PGlite shuts PostgreSQL down cleanly (a checkpoint), so the next start needs no recovery. */

@@ -87,6 +87,16 @@ describe('a PGlite on the same thread, reached without its socket', () => {
     expect(result.after).toBe(0);
   }, 120_000);
 
+  it('analyzes a table that only grows, which nothing else does in PGlite', async () => {
+    const result = await scenario<{
+      before: { analyzed: boolean; rows: number };
+      after: { analyzed: boolean; rows: number };
+    }>('analyzes-grown-tables', root);
+
+    expect(result.before).toEqual({ analyzed: false, rows: -1 });
+    expect(result.after).toEqual({ analyzed: true, rows: 2_000 });
+  }, 120_000);
+
   it("keeps two services' databases on one thread apart, and each one's data across a restart", async () => {
     const result = await scenario<{ kept: Record<string, number>[]; socketConnections: number }>(
       'two-databases',

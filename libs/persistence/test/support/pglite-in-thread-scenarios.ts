@@ -14,7 +14,7 @@ import { inThreadPgliteStream, PgliteConnection } from '../../src/pglite/pglite-
 import {
   startPgliteInstances,
   stopPgliteInstance,
-  vacuumDeadRows,
+  vacuumAndAnalyze,
   type PgliteInstance,
 } from '../../src/pglite/pglite-instances';
 import { CounterSchema, Migration20261122000100CreateCounters } from './counter.fixture';
@@ -207,8 +207,37 @@ async function vacuumsDeadRows(root: string) {
     return dead;
   };
   const before = await until((dead) => dead >= 1_000);
-  const stop = vacuumDeadRows(db, { intervalMs: 20, deadRows: 1_000 });
+  const stop = vacuumAndAnalyze(db, { intervalMs: 20, deadRows: 1_000 });
   const after = await until((dead) => dead === 0);
+  await stop();
+  await stopPgliteInstance(instance!);
+  return { before, after };
+}
+
+/** A table that only grows (no dead rows) is analyzed once it changed enough, as autovacuum would. */
+async function analyzesGrownTables(root: string) {
+  const [instance] = await startPgliteInstances([dataDirIn(root, 'billing')]);
+  const { db } = instance!;
+  const statsOf = async () =>
+    (
+      await db.query<{ analyzed: boolean; rows: number }>(
+        `select last_analyze is not null as analyzed,
+                (select reltuples::int from pg_class where relname = 'usage_logs') as rows
+           from pg_stat_user_tables where relname = 'usage_logs'`,
+      )
+    ).rows[0]!;
+  await db.exec('create table usage_logs (id int primary key, model text not null)');
+  await db.exec("insert into usage_logs select n, 'm' || (n % 7) from generate_series(1, 2000) as n");
+  // PostgreSQL publishes its table statistics at most once a second.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const before = await statsOf();
+  const stop = vacuumAndAnalyze(db, { intervalMs: 20, deadRows: 1_000 });
+  const deadline = Date.now() + 20_000;
+  let after = await statsOf();
+  while (!after.analyzed && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    after = await statsOf();
+  }
   await stop();
   await stopPgliteInstance(instance!);
   return { before, after };
@@ -454,6 +483,7 @@ const SCENARIOS: Record<string, (root: string) => Promise<unknown>> = {
   'two-schemas-one-session': twoSchemasOneSession,
   'two-services-one-cluster': twoServicesOneCluster,
   'vacuums-dead-rows': vacuumsDeadRows,
+  'analyzes-grown-tables': analyzesGrownTables,
   transactions,
   'closed-by-client': closedByClient,
   'closed-by-server': closedByServer,
