@@ -3,6 +3,7 @@ import { decimalSchema, quotaSchema } from './money';
 import { groupNameSchema } from '../users/roles';
 import { auditRecordedV1 } from '../admin/audit';
 import { DEFAULT_CURRENCIES } from '../auth/account-requests';
+import { usageRecordedV1 } from './usage-recorded';
 
 /**
  * Event payloads, one zod schema per topic, each with a version field `v`. A consumer accepts the
@@ -13,39 +14,8 @@ import { DEFAULT_CURRENCIES } from '../auth/account-requests';
 const epochSeconds = z.number().int().nonnegative();
 const id = z.number().int().positive();
 
-export const usageRecordedV1 = z.object({
-  v: z.literal(1),
-  event_id: z.string().uuid(),
-  request_id: z.string().min(1).max(128),
-  user_id: id,
-  token_id: id.nullable(),
-  token_name: z.string().max(64),
-  channel_id: id.nullable(),
-  group: groupNameSchema,
-  model: z.string().min(1).max(128),
-  upstream_model: z.string().max(128),
-  prompt_tokens: z.number().int().nonnegative(),
-  completion_tokens: z.number().int().nonnegative(),
-  cached_tokens: z.number().int().nonnegative(),
-  quota: quotaSchema.nonnegative(),
-  /** The prices the charge was computed with (USD per 1M tokens) and the group ratio. */
-  price: z.object({
-    input: decimalSchema,
-    output: decimalSchema,
-    cached_input: decimalSchema,
-    group_ratio: decimalSchema,
-  }),
-  latency_ms: z.number().int().nonnegative(),
-  ttft_ms: z.number().int().nonnegative().nullable(),
-  is_stream: z.boolean(),
-  status: z.enum(['success', 'client_aborted', 'upstream_error']),
-  created_at: epochSeconds,
-  /** The answer's own id (`chatcmpl-…`, `msg_…`), by which GET /v1/generation finds the call. */
-  response_id: z.string().max(128).optional(),
-  /** Why the answer ended (`stop`, `length`, `tool_calls`, …), when it said. */
-  finish_reason: z.string().max(32).optional(),
-});
-export type UsageRecorded = z.infer<typeof usageRecordedV1>;
+/** usage.recorded is zod 4's (see usage-recorded.ts); the other events are zod 3's. */
+export { usageRecordedV1, type UsageRecorded } from './usage-recorded';
 
 export const identityUserV1 = z.object({
   v: z.literal(1),

@@ -2,7 +2,7 @@ import { Catch, UseFilters, applyDecorators, type RpcExceptionFilter } from '@ne
 import { BaseRpcContext, EventPattern } from '@nestjs/microservices';
 import type { BatchingOptions, EventRecord } from '@tollgate/events';
 import { throwError, type Observable } from 'rxjs';
-import type { ZodType, ZodTypeDef } from 'zod';
+import type { EventSchema } from './consumer-rules';
 
 /** A record whose value matched the handler's schema. */
 export interface DecodedEvent<T> extends Omit<EventRecord, 'value'> {
@@ -23,7 +23,7 @@ export interface BusEventOptions<T> {
    * What every record's value must be, a tombstone's null included (`schema.nullable()` on a
    * compacted topic whose tombstones the handler reads). A record that fails it is dead-lettered.
    */
-  schema: ZodType<T, ZodTypeDef, unknown>;
+  schema: EventSchema<T>;
   batching?: BatchingOptions;
   /** Least time between offset commits under load (SubscribeOptions.commitIntervalMs). */
   commitIntervalMs?: number;

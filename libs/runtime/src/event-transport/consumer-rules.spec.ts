@@ -1,5 +1,6 @@
 import { DriverException } from '@mikro-orm/core';
 import { z } from 'zod';
+import { z as z4 } from 'zod/v4';
 import { decodeWithSchema, failureRule } from './consumer-rules';
 
 const orderV1 = z.object({ v: z.literal(1), n: z.number().int(), status: z.enum(['open', 'paid']) });
@@ -47,6 +48,19 @@ describe('decodeWithSchema', () => {
     );
     expect(() => decode({ v: 1, n: 3, status: 'private text' })).toThrow(
       /^does not match its schema: status: invalid_enum_value$/,
+    );
+  });
+
+  it('takes a zod 4 schema (zod/v4) alike: what matches passes, a failure names the field, never its value', () => {
+    const decode = decodeWithSchema(
+      z4.object({ v: z4.literal(1), n: z4.number().int(), status: z4.enum(['open', 'paid']) }),
+    );
+    expect(decode({ v: 1, n: 5, status: 'paid' })).toEqual({ v: 1, n: 5, status: 'paid' });
+    expect(() => decode({ v: 1, n: 'private text', status: 'open' })).toThrow(
+      /^does not match its schema: n: invalid_type \(expected number\)$/,
+    );
+    expect(() => decode({ v: 1, n: 3, status: 'private text' })).toThrow(
+      /^does not match its schema: status: invalid_value$/,
     );
   });
 });
