@@ -132,7 +132,6 @@ async function startServices(
     });
   }
 
-  const started: ServiceProcess[] = [];
   const stop = async () => {
     await Promise.all(Object.values(services).map((s) => s.kill('SIGTERM')));
     if (relaySocket?.temporary) rmSync(dirname(relaySocket.path), { recursive: true, force: true });
@@ -142,12 +141,7 @@ async function startServices(
     // The gateway starts beside the backends: it needs none of them to start, and the platform is
     // handed over only once every one of them is ready.
     const names: ServiceName[] = [...BACKEND_SERVICES.filter((s) => !skip.has(s)), 'gateway'];
-    await Promise.all(
-      names.map(async (name) => {
-        await services[name].start();
-        started.push(services[name]);
-      }),
-    );
+    await Promise.all(names.map((name) => services[name].start()));
   } catch (err) {
     await stop();
     throw err;

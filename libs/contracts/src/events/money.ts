@@ -5,4 +5,5 @@ export const QUOTA_PER_USD = 500_000;
 export const quotaSchema = z.number().int().safe();
 
 /** A decimal amount as a string (NUMERIC in the database): "0.15", "1250.00". */
-export const decimalSchema = z.string().regex(/^-?\d{1,15}(\.\d{1,12})?$/, 'a decimal number as a string');
+export const DECIMAL_PATTERN = /^-?\d{1,15}(\.\d{1,12})?$/;
+export const decimalSchema = z.string().regex(DECIMAL_PATTERN, 'a decimal number as a string');

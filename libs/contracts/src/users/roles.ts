@@ -14,8 +14,9 @@ export enum UserStatus {
 
 export const USER_GROUPS = ['default', 'default_prev', 'vip', 'svip', 'enterprise'] as const;
 /** Groups are open-ended (an enterprise client gets its own); these are the named ones. */
+export const GROUP_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
 export const groupNameSchema = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[a-zA-Z0-9_-]+$/, 'group names are letters, digits, "_" and "-"');
+  .regex(GROUP_NAME_PATTERN, 'group names are letters, digits, "_" and "-"');

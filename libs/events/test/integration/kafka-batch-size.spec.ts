@@ -11,7 +11,7 @@ describe('a batching subscription on Kafka with a backlog waiting', () => {
   it("gets batches larger than kafkajs's 1 MiB per partition, so a backlog is handled in fewer batches", async () => {
     const topic = unique('batch-size');
     const bus = new KafkaEventBus({
-      brokers: brokers.split(','),
+      brokers,
       clientId: unique('batch-size'),
       logger: silentEventBusLogger,
       retry: { initialRetryTime: 100, retries: 5 },
@@ -57,7 +57,7 @@ describe('one publish larger than the broker takes in one batch', () => {
   it('is sent as several produce requests, every event delivered once and in order', async () => {
     const topic = unique('big-publish');
     const bus = new KafkaEventBus({
-      brokers: brokers.split(','),
+      brokers,
       clientId: unique('big-publish'),
       logger: silentEventBusLogger,
       retry: { initialRetryTime: 100, retries: 2 },

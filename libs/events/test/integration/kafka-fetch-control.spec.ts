@@ -8,7 +8,7 @@ const LONG_WAIT_MS = 20_000;
 
 const makeBus = (consumer: KafkaConsumerTuning) =>
   new KafkaEventBus({
-    brokers: brokers.split(','),
+    brokers,
     clientId: unique('fetch-control'),
     logger: silentEventBusLogger,
     defaultPartitions: 2,
@@ -113,7 +113,7 @@ describe('a batching group on Kafka with nothing to read', () => {
     const groupId = unique('g');
     const bus = makeBus({});
     const kafka = new Kafka({
-      brokers: brokers.split(','),
+      brokers,
       clientId: unique('paced'),
       logLevel: logLevel.NOTHING,
     });

@@ -12,7 +12,7 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
 /** A bus whose consumers commit at most every ten minutes unless a subscription says otherwise. */
 function busCommittingEveryTenMinutes(): KafkaEventBus {
   return new KafkaEventBus({
-    brokers: brokers.split(','),
+    brokers,
     clientId: unique('offset-commits'),
     logger: silentEventBusLogger,
     lingerMs: 1,

@@ -50,7 +50,7 @@ describe('KafkaEventBus: produce requests encoded in one pass, fetches decoded d
     const publishedFrom = Date.now();
     const topic = unique('produce-encoding');
     const bus = new KafkaEventBus({
-      brokers: brokers.split(','),
+      brokers,
       clientId: unique('produce-encoding'),
       logger: silentEventBusLogger,
       lingerMs: 5,
@@ -58,7 +58,7 @@ describe('KafkaEventBus: produce requests encoded in one pass, fetches decoded d
     });
     const kafka = new Kafka({
       clientId: unique('reader'),
-      brokers: brokers.split(','),
+      brokers,
       logLevel: logLevel.NOTHING,
     });
     const consumer = kafka.consumer({ groupId: unique('reader') });

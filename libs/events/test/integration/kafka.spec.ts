@@ -5,7 +5,7 @@ import { brokers } from './kafka-env';
 // Short timings: the suite runs on two shared cores and should not wait on default Kafka timeouts.
 const makeBus = () =>
   new KafkaEventBus({
-    brokers: brokers.split(','),
+    brokers,
     clientId: 'tollgate-events-contract',
     logger: silentEventBusLogger,
     defaultPartitions: 1,

@@ -183,6 +183,20 @@ async function twoDatabases(root: string) {
   return { kept, socketConnections: socketConnections() };
 }
 
+/**
+ * Reads until `done` says so, or 20 s have passed (PostgreSQL publishes its table statistics at most
+ * once a second); returns the last reading.
+ */
+async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  return value;
+}
+
 /** Dead rows (PGlite has no autovacuum) are vacuumed away by the instance's own check. */
 async function vacuumsDeadRows(root: string) {
   const [instance] = await startPgliteInstances([dataDirIn(root, 'billing')]);
@@ -196,19 +210,9 @@ async function vacuumsDeadRows(root: string) {
   await db.exec('create table outbox (id int primary key, published boolean not null default false)');
   await db.exec('insert into outbox (id) select generate_series(1, 300)');
   for (let round = 0; round < 5; round++) await db.exec('update outbox set published = not published');
-  // PostgreSQL publishes its table statistics at most once a second.
-  const until = async (done: (dead: number) => boolean) => {
-    const deadline = Date.now() + 20_000;
-    let dead = await deadRows();
-    while (!done(dead) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      dead = await deadRows();
-    }
-    return dead;
-  };
-  const before = await until((dead) => dead >= 1_000);
+  const before = await readUntil(deadRows, (dead) => dead >= 1_000);
   const stop = vacuumAndAnalyze(db, { intervalMs: 20, deadRows: 1_000 });
-  const after = await until((dead) => dead === 0);
+  const after = await readUntil(deadRows, (dead) => dead === 0);
   await stop();
   await stopPgliteInstance(instance!);
   return { before, after };
@@ -228,16 +232,9 @@ async function analyzesGrownTables(root: string) {
     ).rows[0]!;
   await db.exec('create table usage_logs (id int primary key, model text not null)');
   await db.exec("insert into usage_logs select n, 'm' || (n % 7) from generate_series(1, 2000) as n");
-  // PostgreSQL publishes its table statistics at most once a second.
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
   const before = await statsOf();
   const stop = vacuumAndAnalyze(db, { intervalMs: 20, deadRows: 1_000 });
-  const deadline = Date.now() + 20_000;
-  let after = await statsOf();
-  while (!after.analyzed && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    after = await statsOf();
-  }
+  const after = await readUntil(statsOf, (stats) => stats.analyzed);
   await stop();
   await stopPgliteInstance(instance!);
   return { before, after };
