@@ -121,7 +121,9 @@ export async function startEmbedded({
     ? await holdPorts(1, gatewayHost, askedPort).catch(giveBack)
     : [];
   heldEarly.push(...gatewayHeld);
-  const chosen = [...(await holdPorts(mainThreadServices.length).catch(giveBack)), ...gatewayHeld];
+  const servicesHeld = await holdPorts(mainThreadServices.length).catch(giveBack);
+  heldEarly.push(...servicesHeld);
+  const chosen = [...servicesHeld, ...gatewayHeld];
   const ports = {} as Record<BackendService, number>;
   mainThreadServices.forEach((name, index) => (ports[name] = chosen[index]!));
   const baseEnv: Env = {
@@ -145,11 +147,18 @@ export async function startEmbedded({
   const telemetry = await startTelemetry({
     serviceName: 'tollgate-embedded',
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
-  });
-  const bus = new InProcessEventBus({
-    dataDir: join(dataDir, 'bus'),
-    logger: busLoggerFor('embedded', env.LOG_LEVEL),
-  });
+  }).catch(giveBack);
+  let bus: InProcessEventBus;
+  try {
+    // Reads the bus's files at once: a damaged one fails the start here.
+    bus = new InProcessEventBus({
+      dataDir: join(dataDir, 'bus'),
+      logger: busLoggerFor('embedded', env.LOG_LEVEL),
+    });
+  } catch (error) {
+    await telemetry.shutdown().catch(() => undefined);
+    return giveBack(error);
+  }
   const kv = new MemoryKvStore();
   const runtime: ServiceRuntime = { bus, kv, embedded: true };
   const databases: PgliteServer[] = [];
