@@ -50,7 +50,12 @@ describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
     services: Record<
       string,
-      { environment?: Record<string, unknown>; build?: unknown; healthcheck?: unknown }
+      {
+        environment?: Record<string, unknown>;
+        build?: unknown;
+        healthcheck?: unknown;
+        ulimits?: { nofile?: { soft?: number; hard?: number } };
+      }
     >;
   };
 
@@ -72,6 +77,12 @@ describe('docker-compose.yml', () => {
       expect(service?.healthcheck).toBeDefined();
     },
   );
+
+  it.each(['gateway', 'relay'])('%s: may hold two descriptors for each of 10,000 open streams', (name) => {
+    const nofile = compose.services[name]?.ulimits?.nofile;
+    expect(nofile?.soft).toBeGreaterThanOrEqual(30_000);
+    expect(nofile?.hard).toBeGreaterThanOrEqual(nofile?.soft ?? 0);
+  });
 
   it('runs PostgreSQL with a database per service, Redis and Kafka in KRaft mode, with health checks', () => {
     for (const infra of ['postgres', 'redis', 'kafka'])
