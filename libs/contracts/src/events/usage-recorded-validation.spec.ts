@@ -180,6 +180,18 @@ function uuidCandidates(): string[] {
 }
 
 describe('usage.recorded validation (the consumers dead-letter what it refuses)', () => {
+  it('accepts a valid usage event as it is', () => {
+    expect(usageRecordedV1.parse(event)).toEqual(event);
+  });
+
+  it('refuses fractional quota, float prices and an unknown version', () => {
+    expect(usageRecordedV1.safeParse({ ...event, quota: 4.5 }).success).toBe(false);
+    expect(usageRecordedV1.safeParse({ ...event, price: { ...event.price, input: 0.15 } }).success).toBe(
+      false,
+    );
+    expect(usageRecordedV1.safeParse({ ...event, v: 2 }).success).toBe(false);
+  });
+
   it('checks event_id as zod 3 `.uuid()` did: the same strings accepted, the same refused', () => {
     const eventId = usageRecordedV1.shape.event_id;
     const oldUuid = z.string().uuid();
