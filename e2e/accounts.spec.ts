@@ -1,7 +1,7 @@
 import { FakeOAuthProvider } from '@tollgate/testing';
 import { normalUserOnAdminRoutes } from './accounts/admin-routes';
 import { apiKeys } from './accounts/api-keys';
-import { OAUTH_CLIENT, oauthEnv, oauthQuotaAndAudit } from './accounts/oauth-quota-audit';
+import { OAUTH_CLIENT, oauthQuotaAndAudit } from './accounts/oauth-quota-audit';
 import { startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
 
 // Generous for the hooks: starting the processes takes a minute when the machine is busy.
@@ -21,7 +21,7 @@ describe('accounts on one distributed platform', () => {
     tollgate = await startAccountsPlatform({
       name: 'shared',
       skip: ['chat'],
-      env: (gatewayUrl) => oauthEnv(oauth, gatewayUrl),
+      env: (gatewayUrl) => oauth.serviceEnv(gatewayUrl),
     });
   });
   afterAll(async () => {

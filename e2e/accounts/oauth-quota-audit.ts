@@ -1,13 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import {
-  OAUTH_PROVIDERS,
-  Role,
-  UserStatus,
-  type AdminUserView,
-  type AuditEntryView,
-  type Page,
-} from '@tollgate/contracts';
-import type { FakeOAuthProvider } from '@tollgate/testing';
+import { Role, UserStatus, type AdminUserView, type AuditEntryView, type Page } from '@tollgate/contracts';
 import { eventually } from '@tollgate/testing';
 import { Browser } from '../support/accounts-browser';
 import type { AccountsPlatform } from '../support/accounts-platform';
@@ -18,21 +10,6 @@ export const OAUTH_CLIENT = {
   clientSecret: randomBytes(16).toString('hex'),
 };
 const PASSWORD = 'correct-horse-9';
-
-/** Every provider pointed at the fake; auth and admin both read these (admin for /api/status). */
-export function oauthEnv(provider: FakeOAuthProvider, gatewayUrl: string): Record<string, string> {
-  const env: Record<string, string> = { OAUTH_REDIRECT_BASE_URL: gatewayUrl };
-  for (const name of OAUTH_PROVIDERS) {
-    const prefix = name.toUpperCase();
-    const endpoints = provider.endpoints(name);
-    env[`${prefix}_CLIENT_ID`] = OAUTH_CLIENT.clientId;
-    env[`${prefix}_CLIENT_SECRET`] = OAUTH_CLIENT.clientSecret;
-    env[`${prefix}_AUTHORIZE_URL`] = endpoints.authorizeUrl;
-    env[`${prefix}_TOKEN_URL`] = endpoints.tokenUrl;
-    env[`${prefix}_PROFILE_URL`] = endpoints.profileUrl;
-  }
-  return env;
-}
 
 /**
  * What spans auth, billing and admin as their own processes on real PostgreSQL, Redis and Kafka,

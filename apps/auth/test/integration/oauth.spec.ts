@@ -21,17 +21,7 @@ describe.each(INFRASTRUCTURES)('OAuth sign-in on %s infrastructure', (kind) => {
     record: [TOPICS.identityUser],
     authEnv: async () => {
       await provider.start();
-      const env: Record<string, string> = { OAUTH_REDIRECT_BASE_URL: 'http://tollgate.test' };
-      for (const name of OAUTH_PROVIDERS) {
-        const prefix = name.toUpperCase();
-        const endpoints = provider.endpoints(name);
-        env[`${prefix}_CLIENT_ID`] = CLIENT.clientId;
-        env[`${prefix}_CLIENT_SECRET`] = CLIENT.clientSecret;
-        env[`${prefix}_AUTHORIZE_URL`] = endpoints.authorizeUrl;
-        env[`${prefix}_TOKEN_URL`] = endpoints.tokenUrl;
-        env[`${prefix}_PROFILE_URL`] = endpoints.profileUrl;
-      }
-      return env;
+      return provider.serviceEnv('http://tollgate.test');
     },
   });
 

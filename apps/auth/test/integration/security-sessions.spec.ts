@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { OAUTH_PROVIDERS, SESSION_COOKIE_NAME } from '@tollgate/contracts';
+import { SESSION_COOKIE_NAME } from '@tollgate/contracts';
 import { FakeOAuthProvider, INFRASTRUCTURES, type FakeOAuthAccount } from '@tollgate/testing';
 import { AccountsHarness, PASSWORD } from './accounts-harness';
 import { cookieHeader } from './auth-client';
@@ -18,17 +18,7 @@ describe.each(INFRASTRUCTURES)('sessions and OAuth under attack on %s infrastruc
   const h = new AccountsHarness(kind, 'auth-security-it', {
     authEnv: async () => {
       await provider.start();
-      const env: Record<string, string> = { OAUTH_REDIRECT_BASE_URL: 'http://tollgate.test' };
-      for (const name of OAUTH_PROVIDERS) {
-        const prefix = name.toUpperCase();
-        const endpoints = provider.endpoints(name);
-        env[`${prefix}_CLIENT_ID`] = CLIENT.clientId;
-        env[`${prefix}_CLIENT_SECRET`] = CLIENT.clientSecret;
-        env[`${prefix}_AUTHORIZE_URL`] = endpoints.authorizeUrl;
-        env[`${prefix}_TOKEN_URL`] = endpoints.tokenUrl;
-        env[`${prefix}_PROFILE_URL`] = endpoints.profileUrl;
-      }
-      return env;
+      return provider.serviceEnv('http://tollgate.test');
     },
   });
 

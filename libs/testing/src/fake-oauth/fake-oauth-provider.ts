@@ -78,6 +78,24 @@ export class FakeOAuthProvider {
     };
   }
 
+  /**
+   * Every provider pointed at this fake with its client, as the services read them (auth signs in with
+   * them, admin lists them in /api/status); callbacks go to `redirectBaseUrl`.
+   */
+  serviceEnv(redirectBaseUrl: string): Record<string, string> {
+    const env: Record<string, string> = { OAUTH_REDIRECT_BASE_URL: redirectBaseUrl };
+    for (const name of Object.keys(PROFILES) as FakeOAuthProviderName[]) {
+      const prefix = name.toUpperCase();
+      const endpoints = this.endpoints(name);
+      env[`${prefix}_CLIENT_ID`] = this.client.clientId;
+      env[`${prefix}_CLIENT_SECRET`] = this.client.clientSecret;
+      env[`${prefix}_AUTHORIZE_URL`] = endpoints.authorizeUrl;
+      env[`${prefix}_TOKEN_URL`] = endpoints.tokenUrl;
+      env[`${prefix}_PROFILE_URL`] = endpoints.profileUrl;
+    }
+    return env;
+  }
+
   /** The account the next authorize call of `provider` signs in as. */
   signInAs(provider: FakeOAuthProviderName, account: FakeOAuthAccount): void {
     this.nextAccount.set(provider, account);
