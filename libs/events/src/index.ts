@@ -10,5 +10,6 @@ export { partitionForKey } from './shared/partitioner';
 export { DEFAULT_MAX_ATTEMPTS } from './shared/deliver-batch';
 export { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './shared/backoff';
 export { retryTimeBeforeDeadLetterMs } from './shared/validate-events';
+export { NamespacedEventBus } from './shared/namespaced-event-bus';
 export { BridgedEventBus, type BridgedEventBusOptions } from './bridge/bridged-event-bus';
 export { serveEventBus, type EventBusHost } from './bridge/event-bus-host';

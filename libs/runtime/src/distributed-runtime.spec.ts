@@ -1,4 +1,4 @@
-import { createEventBus } from '@tollgate/events';
+import { createEventBus, NamespacedEventBus } from '@tollgate/events';
 import { ConfigError } from '@tollgate/platform';
 import { createDistributedRuntime } from './distributed-runtime';
 
@@ -28,7 +28,27 @@ describe('createDistributedRuntime', () => {
   it("leaves kafkajs's session timeout alone without it", async () => {
     const runtime = createDistributedRuntime(KAFKA, 'billing', { bus: true, kv: false });
     expect(jest.mocked(createEventBus).mock.calls[0]![0]).not.toHaveProperty('consumer');
+    expect(jest.mocked(createEventBus).mock.calls[0]![0]).not.toHaveProperty('topicPrefix');
     await runtime.bus.close();
+  });
+
+  it('puts the platform on the broker under KAFKA_TOPIC_PREFIX', async () => {
+    const runtime = createDistributedRuntime({ ...KAFKA, KAFKA_TOPIC_PREFIX: 'staging.' }, 'billing', {
+      bus: true,
+      kv: false,
+    });
+    expect(jest.mocked(createEventBus).mock.calls[0]![0]).toMatchObject({ topicPrefix: 'staging.' });
+    expect(runtime.bus).toBeInstanceOf(NamespacedEventBus);
+    await runtime.bus.close();
+  });
+
+  it('refuses a prefix Kafka would refuse in a topic name', () => {
+    expect(() =>
+      createDistributedRuntime({ ...KAFKA, KAFKA_TOPIC_PREFIX: 'prod/eu' }, 'billing', {
+        bus: true,
+        kv: false,
+      }),
+    ).toThrow(ConfigError);
   });
 
   it('refuses a session timeout the broker would refuse (under 6 s)', () => {

@@ -13,6 +13,15 @@ const infraSchema = z.object({
    * its partitions to the others; kafkajs's 30 s when unset.
    */
   KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).max(300_000).optional(),
+  /**
+   * Put before every topic and consumer group this platform uses on the broker, so that platforms
+   * sharing one Kafka cluster never read each other's events. Kafka's topic characters only; every
+   * service of a platform must have the same one.
+   */
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, "letters, digits, '.', '_' and '-' only, at most 64")
+    .optional(),
   REDIS_URL: z.string().url().optional(),
   LOG_LEVEL: z.string().optional(),
 });
@@ -48,6 +57,7 @@ export function createDistributedRuntime(
           brokers,
           clientId: config.SERVICE_NAME,
           logger,
+          ...(config.KAFKA_TOPIC_PREFIX ? { topicPrefix: config.KAFKA_TOPIC_PREFIX } : {}),
           ...(config.KAFKA_SESSION_TIMEOUT_MS
             ? { consumer: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS } }
             : {}),

@@ -1,9 +1,14 @@
-import { InProcessEventBus, KafkaEventBus, silentEventBusLogger, type EventBus } from '@tollgate/events';
+import {
+  InProcessEventBus,
+  KafkaEventBus,
+  NamespacedEventBus,
+  silentEventBusLogger,
+  type EventBus,
+} from '@tollgate/events';
 import { MemoryKvStore, RedisKvStore, type KvStore } from '@tollgate/kv';
 import { createTestDatabaseFactory, OutboxMessage, type TestDatabase } from '@tollgate/persistence';
 import type { ServiceRuntime } from '@tollgate/runtime';
 import { requireEnv, START_INFRASTRUCTURE_HINT } from './require-env';
-import { NamespacedEventBus } from './namespaced-event-bus';
 import { newRunId } from './run-id';
 
 /**

@@ -1,22 +1,22 @@
+import type { ConsumerLagReader, PartitionLag } from '../port/consumer-lag.port';
+import { readsConsumerLag } from '../port/consumer-lag.port';
 import {
   DEAD_LETTER_HEADERS,
-  readsConsumerLag,
   type CompactedTable,
-  type ConsumerLagReader,
   type EventBus,
   type EventRecord,
   type OutgoingEvent,
-  type PartitionLag,
   type SubscribeOptions,
   type Subscription,
   type TopicSpec,
-} from '@tollgate/events';
+} from '../port/event-bus.port';
 
 /**
- * One test run's own corner of a shared Kafka: every topic and consumer group it uses gets the
- * run's prefix on the broker, and loses it again on the way back, so services and tests see the
- * platform's names. Without it, two test files running at once meet in `usage.recorded` and in
- * groups like `billing.usage`: one file's billing charges another file's users.
+ * One platform's (or one test run's) own corner of a shared Kafka cluster: every topic and consumer
+ * group it uses gets the prefix on the broker, and loses it again on the way back, so services see
+ * the platform's names. Without it, two platforms on one cluster meet in `usage.recorded` and in
+ * groups like `billing.usage`: one platform's billing charges the other's usage to its own users
+ * (KAFKA_TOPIC_PREFIX; the test harness gives each run its own prefix the same way).
  */
 export class NamespacedEventBus implements EventBus, ConsumerLagReader {
   constructor(
@@ -64,11 +64,14 @@ export class NamespacedEventBus implements EventBus, ConsumerLagReader {
   }
 
   private inwardRecord<T>(record: EventRecord<T>): EventRecord<T> {
+    const topic = this.inward(record.topic);
+    // Only a dead-lettered record names a topic and a group in its headers: the others keep theirs.
+    if (record.headers[DEAD_LETTER_HEADERS.topic] === undefined) return { ...record, topic };
     const headers = { ...record.headers };
     for (const header of [DEAD_LETTER_HEADERS.topic, DEAD_LETTER_HEADERS.groupId]) {
       const value = headers[header];
       if (value !== undefined) headers[header] = this.inward(value);
     }
-    return { ...record, topic: this.inward(record.topic), headers };
+    return { ...record, topic, headers };
   }
 }

@@ -1,4 +1,6 @@
-import { InProcessEventBus, silentEventBusLogger, type EventRecord } from '@tollgate/events';
+import { InProcessEventBus } from '../in-process/in-process-event-bus';
+import type { EventRecord } from '../port/event-bus.port';
+import { silentEventBusLogger } from './logger';
 import { NamespacedEventBus } from './namespaced-event-bus';
 
 const eventually = async <T>(probe: () => T | undefined): Promise<T> => {
