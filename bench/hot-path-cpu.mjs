@@ -28,12 +28,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
-import { sendChatCalls, waitForFirstCall } from './lib/chat-calls.mjs';
+import { sendChatCalls } from './lib/chat-calls.mjs';
 import { infrastructureFromEnv } from './lib/infra.mjs';
-import { freePort } from './lib/net.mjs';
-import { cpuTicks, nodeProcesses, waitFor } from './lib/processes.mjs';
-import { seedRelayCustomer } from './lib/relay-customer.mjs';
-import { commonServiceEnv, gatewayEnv, relayEnv, serviceSecrets } from './lib/standalone-services.mjs';
+import { cpuTicks, nodeProcesses } from './lib/processes.mjs';
+import { serviceSecrets, startRelayBehindGateway } from './lib/standalone-services.mjs';
 
 const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
 
@@ -103,7 +101,6 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function main() {
   const { KafkaEventBus } = requireFromRoot('@tollgate/events');
   const secrets = serviceSecrets();
-  const { encryptionKey } = secrets;
   const profileDir = join(workDir, 'profiles');
   let preload = [];
   if (args.profile) {
@@ -113,46 +110,23 @@ async function main() {
   }
 
   log(`root ${ROOT}, logs in ${workDir}`);
-  const upstream = await startProcess(
-    'fake-upstream',
-    join(ROOT, 'scripts', 'fake-upstream.mjs'),
-    ['--port', '0', '--latency-ms', '0'],
-    {},
-    /fake-upstream listening on (http:\/\/\S+)/,
-  );
-  const upstreamUrl = upstream.match[1];
-
-  const [relayPort, gatewayPort] = [await freePort(), await freePort()];
-  const relayUrl = `http://127.0.0.1:${relayPort}`;
-  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const common = { ...commonServiceEnv(secrets), BENCH_CPU_PROFILE_DIR: profileDir };
   // The V8 flags the distributed launcher starts each with (none in a checkout from before c436801).
   const { serviceNodeFlags = () => [] } = requireFromRoot('@tollgate/launcher');
-  const nodeArgsOf = (service) => [...serviceNodeFlags(service), ...preload];
-  const relay = startProcess('relay', join(ROOT, 'apps/relay/dist/main.js'), [], {
-    ...common,
-    nodeArgs: nodeArgsOf('relay'),
-    ...relayEnv({ port: relayPort, spoolDir: join(workDir, 'spool') }),
-  });
-  const gateway = startProcess('gateway', join(ROOT, 'apps/gateway/dist/main.js'), [], {
-    ...common,
-    nodeArgs: nodeArgsOf('gateway'),
-    ...gatewayEnv({ port: gatewayPort, relayUrl }),
-  });
   const bus = new KafkaEventBus({ brokers: process.env.KAFKA_BROKERS.split(','), clientId: `hpc-${runId}` });
   try {
-    const customer = await seedRelayCustomer({
+    const { gatewayUrl, relay, gateway, customer } = await startRelayBehindGateway({
+      root: ROOT,
       requireFromRoot,
+      startProcess,
+      workDir,
+      secrets,
       bus,
-      encryptionKey,
-      upstreamUrl,
       runId,
       prefix: 'hpc',
       label: 'Hot path',
+      nodeArgsOf: (service) => [...serviceNodeFlags(service), ...preload],
+      env: { BENCH_CPU_PROFILE_DIR: profileDir },
     });
-    await waitFor('relay', async () => (await fetch(`${relayUrl}/health/ready`)).ok || 'not ready');
-    await waitFor('gateway', async () => (await fetch(`${gatewayUrl}/health/ready`)).ok || 'not ready');
-    await waitForFirstCall({ url: gatewayUrl, customer, what: 'a call through the gateway' });
     const pids = { gateway: gateway.child.pid, relay: relay.child.pid };
 
     log(`warm-up: ${args.warmup} calls at c=16`);

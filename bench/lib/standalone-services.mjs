@@ -3,6 +3,11 @@
 // KAFKA_BROKERS, no telemetry, warnings only. The other services' URLs point where nothing listens:
 // the happy path of a /v1 call never calls billing, admin, auth or chat.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { waitForFirstCall } from './chat-calls.mjs';
+import { freePort } from './net.mjs';
+import { waitFor } from './processes.mjs';
+import { seedRelayCustomer } from './relay-customer.mjs';
 
 const NOWHERE = 'http://127.0.0.1:9';
 
@@ -51,4 +56,60 @@ export function gatewayEnv({ port, relayUrl }) {
     ADMIN_URL: NOWHERE,
     GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
   };
+}
+
+/**
+ * The fake upstream (answering at once), a relay in front of it and a gateway in front of relay, each
+ * its own process started with `startProcess` (bench/lib/processes.mjs); then the run's customer
+ * published on `bus` (seedRelayCustomer) and a first call through the gateway served. `nodeArgsOf`
+ * gives each service's Node flags; `env` is added to both services' environments.
+ */
+export async function startRelayBehindGateway({
+  root,
+  requireFromRoot,
+  startProcess,
+  workDir,
+  secrets,
+  bus,
+  runId,
+  prefix,
+  label,
+  nodeArgsOf,
+  env = {},
+}) {
+  const upstream = await startProcess(
+    'fake-upstream',
+    join(root, 'scripts', 'fake-upstream.mjs'),
+    ['--port', '0', '--latency-ms', '0'],
+    {},
+    /fake-upstream listening on (http:\/\/\S+)/,
+  );
+  const upstreamUrl = upstream.match[1];
+  const [relayPort, gatewayPort] = [await freePort(), await freePort()];
+  const relayUrl = `http://127.0.0.1:${relayPort}`;
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const common = { ...commonServiceEnv(secrets), ...env };
+  const relay = startProcess('relay', join(root, 'apps/relay/dist/main.js'), [], {
+    ...common,
+    nodeArgs: nodeArgsOf('relay'),
+    ...relayEnv({ port: relayPort, spoolDir: join(workDir, 'spool') }),
+  });
+  const gateway = startProcess('gateway', join(root, 'apps/gateway/dist/main.js'), [], {
+    ...common,
+    nodeArgs: nodeArgsOf('gateway'),
+    ...gatewayEnv({ port: gatewayPort, relayUrl }),
+  });
+  const customer = await seedRelayCustomer({
+    requireFromRoot,
+    bus,
+    encryptionKey: secrets.encryptionKey,
+    upstreamUrl,
+    runId,
+    prefix,
+    label,
+  });
+  await waitFor('relay', async () => (await fetch(`${relayUrl}/health/ready`)).ok || 'not ready');
+  await waitFor('gateway', async () => (await fetch(`${gatewayUrl}/health/ready`)).ok || 'not ready');
+  await waitForFirstCall({ url: gatewayUrl, customer, what: 'a call through the gateway' });
+  return { upstreamUrl, relayUrl, gatewayUrl, relay, gateway, customer };
 }

@@ -24,9 +24,8 @@ import { parseArgs } from 'node:util';
 import { sendChatCalls, waitForFirstCall } from '../lib/chat-calls.mjs';
 import { infrastructureFromEnv } from '../lib/infra.mjs';
 import { freePort } from '../lib/net.mjs';
-import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
-import { seedRelayCustomer } from '../lib/relay-customer.mjs';
-import { commonServiceEnv, gatewayEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
+import { cpuTicks, nodeProcesses } from '../lib/processes.mjs';
+import { serviceSecrets, startRelayBehindGateway } from '../lib/standalone-services.mjs';
 
 const HERE = fileURLToPath(import.meta.url);
 const { values: args } = parseArgs({
@@ -105,53 +104,32 @@ async function main() {
   const log = (line) => console.error(`[gateway-floor ${new Date().toISOString().slice(11, 19)}] ${line}`);
   const { start: startProcess, stopAll } = nodeProcesses({ logDir: workDir, cwd: ROOT });
   const secrets = serviceSecrets();
-  const upstream = await startProcess(
-    'fake-upstream',
-    join(ROOT, 'scripts', 'fake-upstream.mjs'),
-    ['--port', '0', '--latency-ms', '0'],
-    {},
-    /fake-upstream listening on (http:\/\/\S+)/,
-  );
-  const upstreamUrl = upstream.match[1];
-  const [relayPort, gatewayPort, floorPort] = [await freePort(), await freePort(), await freePort()];
-  const relayUrl = `http://127.0.0.1:${relayPort}`;
-  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const floorUrl = `http://127.0.0.1:${floorPort}`;
-  const common = commonServiceEnv(secrets);
   const { serviceNodeFlags = () => [] } = requireFromRoot('@tollgate/launcher');
-  const relay = startProcess('relay', join(ROOT, 'apps/relay/dist/main.js'), [], {
-    ...common,
-    nodeArgs: serviceNodeFlags('relay'),
-    ...relayEnv({ port: relayPort, spoolDir: join(workDir, 'spool') }),
-  });
-  const gateway = startProcess('gateway', join(ROOT, 'apps/gateway/dist/main.js'), [], {
-    ...common,
-    nodeArgs: serviceNodeFlags('gateway'),
-    ...gatewayEnv({ port: gatewayPort, relayUrl }),
-  });
-  const floor = startProcess(
-    'floor',
-    HERE,
-    ['--serve', String(floorPort), '--backend', relayUrl, '--root', ROOT],
-    {
-      nodeArgs: serviceNodeFlags('gateway'),
-    },
-  );
   const bus = new KafkaEventBus({ brokers: process.env.KAFKA_BROKERS.split(','), clientId: `gwf-${runId}` });
   const { Pool } = requireFromRoot('undici');
   try {
-    const customer = await seedRelayCustomer({
+    const { relayUrl, gatewayUrl, relay, gateway, customer } = await startRelayBehindGateway({
+      root: ROOT,
       requireFromRoot,
+      startProcess,
+      workDir,
+      secrets,
       bus,
-      encryptionKey: secrets.encryptionKey,
-      upstreamUrl,
       runId,
       prefix: 'gwf',
       label: 'Gateway floor',
+      nodeArgsOf: serviceNodeFlags,
     });
-    await waitFor('relay', async () => (await fetch(`${relayUrl}/health/ready`)).ok || 'not ready');
-    await waitFor('gateway', async () => (await fetch(`${gatewayUrl}/health/ready`)).ok || 'not ready');
-    await waitForFirstCall({ url: gatewayUrl, customer, what: 'a call through the gateway' });
+    const floorPort = await freePort();
+    const floorUrl = `http://127.0.0.1:${floorPort}`;
+    const floor = startProcess(
+      'floor',
+      HERE,
+      ['--serve', String(floorPort), '--backend', relayUrl, '--root', ROOT],
+      {
+        nodeArgs: serviceNodeFlags('gateway'),
+      },
+    );
     await waitForFirstCall({ url: floorUrl, customer, what: 'a call through the floor' });
     const fronts = {
       gateway: { url: gatewayUrl, pid: gateway.child.pid },
