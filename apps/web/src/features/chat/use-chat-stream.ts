@@ -3,10 +3,11 @@ import type { ChatContent, ChatMessageView } from '@tollgate/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/api-error';
-import { errorMessage } from '../../api/error-message';
 import { queryKeys } from '../../api/query-keys';
 import { notify } from '../shell/notify';
 import { fetchTitle, streamMessage, type SendBody } from './chat-api';
+import { sendFailureNotice } from './chat-failure';
+import { textOfContent } from './message-text';
 
 /** The answer being streamed: the message it answers (shown at once) and the text so far. */
 export interface StreamingAnswer {
@@ -37,9 +38,10 @@ export function useChatStream(chatId: number | undefined) {
 
   useEffect(() => () => controller.current?.abort(), [chatId]);
 
+  /** Resolves to whether the server kept the message (false: refused before storing it, e.g. a model gone). */
   const run = useCallback(
-    async (body: SendBody) => {
-      if (chatId === undefined || controller.current) return;
+    async (body: SendBody): Promise<boolean> => {
+      if (chatId === undefined || controller.current) return false;
       const abort = new AbortController();
       controller.current = abort;
       const key = queryKeys.chatMessages(chatId);
@@ -52,9 +54,12 @@ export function useChatStream(chatId: number | undefined) {
       const firstAnswer = !before.some((message) => message.role === 'assistant');
       setNeedsTopUp(false);
       setAnswer({ question: 'content' in body ? body.content : undefined, text: '' });
+      let started = false;
+      let refusal: unknown;
       try {
         await streamMessage(chatId, body, abort.signal, (event) => {
           if (event.type === 'start') {
+            started = true;
             // Regenerating replaces what followed the question; a new question goes at the end.
             queryClient.setQueryData<ChatMessageView[]>(key, (old = []) =>
               regenerating
@@ -71,24 +76,26 @@ export function useChatStream(chatId: number | undefined) {
             ]);
             setAnswer(null);
           } else {
-            notify.destructive(t('answer_failed'), { description: event.message });
+            // The event's message is relay's, in English: the interface says it in its own words.
+            notify.destructive(t('answer_failed'), { description: t('answer_failed_hint') });
           }
         });
       } catch (error) {
-        if (!abort.signal.aborted) {
-          if (isApiError(error) && error.status === 402) setNeedsTopUp(true);
-          notify.destructive(
-            isApiError(error) && error.status === 402 ? t('insufficient_balance') : t('send_failed'),
-            {
-              description: errorMessage(error, t),
-            },
-          );
-        }
+        if (!abort.signal.aborted) refusal = error;
       } finally {
         controller.current = null;
         setAnswer(null);
         const refresh = () => queryClient.invalidateQueries({ queryKey: key });
         await refresh();
+        if (refusal !== undefined) {
+          const status = isApiError(refusal) ? refusal.status : null;
+          if (status === 402) setNeedsTopUp(true);
+          // A model taken out of the chat: the picker shows what is offered now.
+          if (status === 404) void queryClient.invalidateQueries({ queryKey: queryKeys.chatModels });
+          const chatGone = queryClient.getQueryState(key)?.status === 'error';
+          const notice = sendFailureNotice(refusal, t, { chatGone });
+          if (notice) notify.destructive(notice.title, { description: notice.description });
+        }
         if (abort.signal.aborted)
           lateRefetches.current = STOPPED_REFETCH_MS.map((ms) => setTimeout(() => void refresh(), ms));
         const named =
@@ -100,6 +107,10 @@ export function useChatStream(chatId: number | undefined) {
           ]),
         );
       }
+      if (started || !('content' in body)) return true;
+      // Refused before the answer started: the server kept the question only if it is now the last message.
+      const last = queryClient.getQueryData<ChatMessageView[]>(key)?.at(-1);
+      return last?.role === 'user' && textOfContent(last.content) === textOfContent(body.content);
     },
     [chatId, queryClient, t],
   );

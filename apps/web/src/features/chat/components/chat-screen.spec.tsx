@@ -61,6 +61,15 @@ interface Sent {
   signal?: AbortSignal;
 }
 
+/** A refusal before the answer starts: the envelope with relay's (English) message. */
+const refusal = (status: number, message: string) =>
+  ({
+    ok: false,
+    status,
+    headers: new Headers({ 'content-type': 'application/json' }),
+    json: async () => ({ success: false, message }),
+  }) as unknown as Response;
+
 /** The JSON routes of a signed-in user with one chat, and a chosen answer to POST …/messages. */
 function chatApi(reply: (sent: Sent) => Response) {
   const sent: Sent[] = [];
@@ -252,6 +261,61 @@ describe('the chat screen', () => {
     expect(within(alert).getByRole('link', { name: 'Пополнить баланс' })).toHaveAttribute(
       'href',
       '/dashboard/payment',
+    );
+  });
+
+  it("tells a rate limit in the interface language, not in relay's English words", async () => {
+    chatApi(() => refusal(429, 'The upstream provider is rate limiting requests; try again later'));
+    renderApp('/dashboard/chat/12');
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Сообщение' }), 'Hi{Enter}');
+    expect(await screen.findByText('Слишком много запросов')).toBeInTheDocument();
+    expect(screen.getByText('Подождите немного и попробуйте снова.')).toBeInTheDocument();
+    expect(screen.queryByText(/rate limiting/)).not.toBeInTheDocument();
+  });
+
+  it('tells an answer that broke off in the interface language', async () => {
+    chatApi(({ signal }) =>
+      streamResponse(
+        [
+          start,
+          { type: 'delta', content: 'Snow' },
+          { type: 'error', code: 'upstream_error', message: 'The upstream provider broke off the answer' },
+        ],
+        signal,
+      ),
+    );
+    renderApp('/dashboard/chat/12');
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Сообщение' }), 'And in winter?{Enter}');
+    expect(await screen.findByText('Попробуйте получить ответ ещё раз.')).toBeInTheDocument();
+    expect(screen.queryByText(/broke off/)).not.toBeInTheDocument();
+  });
+
+  it('puts a message back in the box when the server refused it without keeping it (the model is gone)', async () => {
+    chatApi(() => refusal(404, 'The model gpt-4o-mini is not offered in the chat'));
+    renderApp('/dashboard/chat/12');
+    const box = await screen.findByRole('textbox', { name: 'Сообщение' });
+    await userEvent.type(box, 'A long question{Enter}');
+    expect(await screen.findByText('Модель недоступна')).toBeInTheDocument();
+    await waitFor(() => expect(box).toHaveValue('A long question'));
+  });
+
+  it('shows a chat model that is no longer offered as unavailable rather than as another model', async () => {
+    chatApi(() => streamResponse([], undefined));
+    const fetch = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input) === '/api/chat/models'
+        ? ({
+            status: 200,
+            ok: true,
+            json: async () => ({ success: true, message: '', data: ['claude-haiku'] }),
+          } as Response)
+        : fetch(input, init)) as typeof globalThis.fetch;
+    renderApp('/dashboard/chat/12');
+    const picker = await screen.findByRole('combobox', { name: 'Модель' });
+    await waitFor(() =>
+      expect(within(picker).getByRole('option', { selected: true })).toHaveTextContent(
+        'gpt-4o-mini (недоступна)',
+      ),
     );
   });
 

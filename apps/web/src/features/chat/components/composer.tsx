@@ -5,18 +5,25 @@ import { buttonClass, inputClass } from '../../../ui/styles';
 interface ComposerProps {
   streaming: boolean;
   disabled?: boolean;
-  onSend: (text: string) => void;
+  /** Resolves to false when the server refused the message without keeping it: the text comes back. */
+  onSend: (text: string) => Promise<boolean>;
   onStop: () => void;
 }
 
-/** The message box: Enter sends, Shift+Enter starts a new line; while an answer streams, Stop. */
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line; while an answer streams, Stop. A message
+ * the server refused without keeping it is put back, so the user does not type it again.
+ */
 export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps) {
   const { t } = useTranslation('chat');
   const [text, setText] = useState('');
   const send = () => {
     if (streaming || disabled || text.trim() === '') return;
-    onSend(text);
+    const sent = text;
     setText('');
+    void onSend(sent).then((kept) => {
+      if (!kept) setText((current) => (current === '' ? sent : current));
+    });
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {

@@ -25,6 +25,8 @@ export function Conversation({ chatId }: { chatId: number }) {
   const endsOnQuestion = list.at(-1)?.role === 'user';
   const offered = models.data ?? [];
   const model = chat.data?.model ?? offered[0] ?? '';
+  // The chat's model may since have been taken out of the chat: shown as such, so the user picks another.
+  const modelGone = models.isSuccess && model !== '' && !offered.includes(model);
 
   if (chat.isError || messages.isError) {
     return (
@@ -62,7 +64,12 @@ export function Conversation({ chatId }: { chatId: number }) {
             disabled={stream.streaming || offered.length === 0}
             onChange={(event) => update.mutate({ id: chatId, changes: { model: event.target.value } })}
           >
-            {offered.length === 0 ? <option value="">{t('no_models')}</option> : null}
+            {offered.length === 0 && !modelGone ? <option value="">{t('no_models')}</option> : null}
+            {modelGone ? (
+              <option value={model} disabled>
+                {t('model_unavailable_option', { model })}
+              </option>
+            ) : null}
             {offered.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -133,7 +140,7 @@ export function Conversation({ chatId }: { chatId: number }) {
         disabled={offered.length === 0 && models.isSuccess}
         onSend={(text) => {
           scroll.pin();
-          void stream.send(text);
+          return stream.send(text);
         }}
         onStop={stream.stop}
       />

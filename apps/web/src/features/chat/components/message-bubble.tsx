@@ -5,12 +5,7 @@ import { Markdown } from '../../../ui/markdown';
 import { buttonClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { notify } from '../../shell/notify';
-
-export function textOfContent(content: ChatContent): string {
-  return typeof content === 'string'
-    ? content
-    : content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-}
+import { textOfContent } from '../message-text';
 
 function imagesOf(content: ChatContent): string[] {
   return typeof content === 'string'
