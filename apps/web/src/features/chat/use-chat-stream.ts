@@ -96,14 +96,19 @@ export function useChatStream(chatId: number | undefined) {
           const notice = sendFailureNotice(refusal, t, { chatGone });
           if (notice) notify.destructive(notice.title, { description: notice.description });
         }
+        // The answer (and the title below) was paid from the balance: the dashboard shows what is left.
+        const refreshBalance = () => queryClient.invalidateQueries({ queryKey: queryKeys.self });
         if (abort.signal.aborted)
-          lateRefetches.current = STOPPED_REFETCH_MS.map((ms) => setTimeout(() => void refresh(), ms));
+          lateRefetches.current = STOPPED_REFETCH_MS.map((ms) =>
+            setTimeout(() => void Promise.all([refresh(), refreshBalance()]), ms),
+          );
         const named =
           firstAnswer && !abort.signal.aborted ? fetchTitle(chatId).catch(() => undefined) : undefined;
         void Promise.resolve(named).then(() =>
           Promise.all([
             queryClient.invalidateQueries({ queryKey: queryKeys.chats }),
             queryClient.invalidateQueries({ queryKey: queryKeys.chat(chatId) }),
+            refreshBalance(),
           ]),
         );
       }

@@ -174,6 +174,26 @@ describe('the chat screen', () => {
     expect(screen.getByRole('button', { name: 'Остановить' })).toBeInTheDocument();
   });
 
+  it('reads the balance again once an answer was paid for', async () => {
+    const { fetch } = chatApi(({ signal }) =>
+      streamResponse(
+        [
+          start,
+          { type: 'delta', content: 'Snow' },
+          { type: 'done', message: { ...answer, role: 'assistant' } },
+        ],
+        signal,
+      ),
+    );
+    const selfReads = () => fetch.mock.calls.filter(([url]) => String(url) === '/api/user/self').length;
+    renderApp('/dashboard/chat/12');
+    const box = await screen.findByRole('textbox', { name: 'Сообщение' });
+    const before = selfReads();
+    await userEvent.type(box, 'And in winter?{Enter}');
+    // The balance the dashboard shows is read again, not kept for its 30 s.
+    await waitFor(() => expect(selfReads()).toBeGreaterThan(before));
+  });
+
   it('stops a streaming answer by aborting the request', async () => {
     const { sent } = chatApi(({ signal }) =>
       streamResponse([start, { type: 'delta', content: 'Long' }], signal, true),
