@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { ChatContent, ChatMessageView } from '@tollgate/contracts';
+import type { ChatContent, ChatMessageView, ChatStreamEvent } from '@tollgate/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/api-error';
 import { queryKeys } from '../../api/query-keys';
+import { retryDelayMs, shouldRetry } from '../../api/retry-policy';
 import { notify } from '../shell/notify';
 import { fetchTitle, streamMessage, type SendBody } from './chat-api';
 import { sendFailureNotice } from './chat-failure';
@@ -17,6 +18,14 @@ export interface StreamingAnswer {
 
 /** The server stores a stopped answer once it sees the browser leave: look again shortly after. */
 const STOPPED_REFETCH_MS = [400, 1500];
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
 
 /** The messages up to and including the last question: what a regenerated answer replaces the rest of. */
 function upToLastQuestion(messages: ChatMessageView[]): ChatMessageView[] {
@@ -38,6 +47,22 @@ export function useChatStream(chatId: number | undefined) {
 
   useEffect(() => () => controller.current?.abort(), [chatId]);
 
+  /** Whether the server kept a question refused before its answer started: it is the last stored message. */
+  const isLastQuestion = useCallback(
+    (content: ChatContent): boolean => {
+      const last = queryClient.getQueryData<ChatMessageView[]>(queryKeys.chatMessages(chatId ?? 0))?.at(-1);
+      return last?.role === 'user' && textOfContent(last.content) === textOfContent(content);
+    },
+    [chatId, queryClient],
+  );
+  const questionKept = useCallback(
+    async (content: ChatContent): Promise<boolean> => {
+      await queryClient.refetchQueries({ queryKey: queryKeys.chatMessages(chatId ?? 0), exact: true });
+      return isLastQuestion(content);
+    },
+    [chatId, queryClient, isLastQuestion],
+  );
+
   /** Resolves to whether the server kept the message (false: refused before storing it, e.g. a model gone). */
   const run = useCallback(
     async (body: SendBody): Promise<boolean> => {
@@ -49,39 +74,58 @@ export function useChatStream(chatId: number | undefined) {
       for (const timer of lateRefetches.current) clearTimeout(timer);
       lateRefetches.current = [];
       await queryClient.cancelQueries({ queryKey: key });
-      const regenerating = 'regenerate' in body;
+      // What is sent: a retry after the question was stored regenerates rather than sends it twice.
+      let attempt: SendBody = body;
+      const regenerating = () => 'regenerate' in attempt;
       const before = queryClient.getQueryData<ChatMessageView[]>(key) ?? [];
       const firstAnswer = !before.some((message) => message.role === 'assistant');
       setNeedsTopUp(false);
       setAnswer({ question: 'content' in body ? body.content : undefined, text: '' });
       let started = false;
       let refusal: unknown;
+      const onEvent = (event: ChatStreamEvent) => {
+        if (event.type === 'start') {
+          started = true;
+          // Regenerating replaces what followed the question; a new question goes at the end.
+          queryClient.setQueryData<ChatMessageView[]>(key, (old = []) =>
+            regenerating()
+              ? upToLastQuestion(old)
+              : [...old.filter((m) => m.id !== event.user_message.id), event.user_message],
+          );
+          setAnswer({ text: '' });
+        } else if (event.type === 'delta') {
+          setAnswer((current) => ({ text: (current?.text ?? '') + event.content }));
+        } else if (event.type === 'done') {
+          queryClient.setQueryData<ChatMessageView[]>(key, (old = []) => [
+            ...(regenerating() ? upToLastQuestion(old) : old.filter((m) => m.id !== event.message.id)),
+            event.message,
+          ]);
+          setAnswer(null);
+        } else {
+          // The event's message is relay's, in English: the interface says it in its own words.
+          notify.destructive(t('answer_failed'), { description: t('answer_failed_hint') });
+        }
+      };
       try {
-        await streamMessage(chatId, body, abort.signal, (event) => {
-          if (event.type === 'start') {
-            started = true;
-            // Regenerating replaces what followed the question; a new question goes at the end.
-            queryClient.setQueryData<ChatMessageView[]>(key, (old = []) =>
-              regenerating
-                ? upToLastQuestion(old)
-                : [...old.filter((m) => m.id !== event.user_message.id), event.user_message],
-            );
-            setAnswer({ text: '' });
-          } else if (event.type === 'delta') {
-            setAnswer((current) => ({ text: (current?.text ?? '') + event.content }));
-          } else if (event.type === 'done') {
-            queryClient.setQueryData<ChatMessageView[]>(key, (old = []) => [
-              ...(regenerating ? upToLastQuestion(old) : old.filter((m) => m.id !== event.message.id)),
-              event.message,
-            ]);
-            setAnswer(null);
-          } else {
-            // The event's message is relay's, in English: the interface says it in its own words.
-            notify.destructive(t('answer_failed'), { description: t('answer_failed_hint') });
+        // SPEC §8: a 502, or a first 500, is tried again after a growing pause (Stop ends the wait).
+        for (let retriesDone = 0; ; retriesDone++) {
+          try {
+            await streamMessage(chatId, attempt, abort.signal, onEvent);
+            break;
+          } catch (error) {
+            const status = isApiError(error) ? error.status : null;
+            if (abort.signal.aborted || started || status === null || !shouldRetry(status, retriesDone)) {
+              if (!abort.signal.aborted) refusal = error;
+              break;
+            }
+            await pause(retryDelayMs(retriesDone), abort.signal);
+            if (abort.signal.aborted) break;
+            if ('content' in attempt && (await questionKept(attempt.content))) {
+              attempt = { regenerate: true };
+              setAnswer({ text: '' }); // the stored question now shows in the list
+            }
           }
-        });
-      } catch (error) {
-        if (!abort.signal.aborted) refusal = error;
+        }
       } finally {
         controller.current = null;
         setAnswer(null);
@@ -112,12 +156,9 @@ export function useChatStream(chatId: number | undefined) {
           ]),
         );
       }
-      if (started || !('content' in body)) return true;
-      // Refused before the answer started: the server kept the question only if it is now the last message.
-      const last = queryClient.getQueryData<ChatMessageView[]>(key)?.at(-1);
-      return last?.role === 'user' && textOfContent(last.content) === textOfContent(body.content);
+      return started || !('content' in attempt) || isLastQuestion(attempt.content);
     },
-    [chatId, queryClient, t],
+    [chatId, queryClient, t, isLastQuestion, questionKept],
   );
 
   return {

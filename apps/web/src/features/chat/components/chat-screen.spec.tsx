@@ -339,6 +339,32 @@ describe('the chat screen', () => {
     );
   });
 
+  it('tries a 502 again after a pause, answering the stored question rather than sending it twice', async () => {
+    const later = { ...start.user_message, content: 'Hi' };
+    let stored: unknown[] = [question, answer];
+    const { sent } = chatApi(({ signal }) => {
+      if (sent.length === 1) {
+        // Relay failed after the chat had stored the question.
+        stored = [question, answer, later];
+        return refusal(502, 'The model service could not be reached; try again');
+      }
+      return streamResponse(
+        [
+          { ...start, user_message: later },
+          { type: 'delta', content: 'Back again' },
+        ],
+        signal,
+        true,
+      );
+    });
+    globalThis.fetch = wrapMessagesBy(globalThis.fetch, () => stored);
+    renderApp('/dashboard/chat/12');
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Сообщение' }), 'Hi{Enter}');
+    expect(await screen.findByText('Back again', {}, { timeout: 6_000 })).toBeInTheDocument();
+    expect(sent.map((item) => item.body)).toEqual([{ content: 'Hi' }, { regenerate: true }]);
+    expect(screen.getAllByText('Hi')).toHaveLength(1);
+  });
+
   it('deletes a chat only after confirmation', async () => {
     const { fetch } = chatApi(() => streamResponse([], undefined));
     renderApp('/dashboard/chat/12');
