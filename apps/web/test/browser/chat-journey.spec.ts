@@ -180,6 +180,26 @@ describe('chat journey on a desktop', () => {
     await expect(page.getByText('остановлено').count()).resolves.toBe(0);
   });
 
+  it('tells an upstream rate limit in Russian and answers the kept question once it passes', async () => {
+    const setUpstream = (options: object) =>
+      fetch(`${upstream.url}/__fake/options`, { method: 'POST', body: JSON.stringify(options) });
+    await setUpstream({ failRate: 1, failStatus: 429 });
+    try {
+      await page.getByRole('textbox', { name: 'Сообщение' }).fill('А если много запросов?');
+      await page.keyboard.press('Enter');
+      await page.getByText('Подождите немного и попробуйте снова.').waitFor();
+    } finally {
+      await setUpstream({ failRate: 0 });
+    }
+    // Relay's English words stay out of the Russian interface.
+    expect(await page.getByText(/rate limiting/).count()).toBe(0);
+    await page.getByRole('button', { name: 'Получить ответ' }).click();
+    await page.getByRole('button', { name: 'Сгенерировать заново' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('user-message').filter({ hasText: 'А если много запросов?' }).count()).toBe(
+      1,
+    );
+  });
+
   it('deletes the chat after confirming', async () => {
     const title = (await page.getByTestId('chat-title').textContent())!.trim();
     await page.getByRole('button', { name: `Удалить «${title}»` }).click();
