@@ -42,6 +42,7 @@ export function composeGateway(
     ...(config.WEB_DIST_DIR ? { web: new WebStatic(config.WEB_DIST_DIR) } : {}),
     clientAddress: new ClientAddressResolver(config.GATEWAY_TRUSTED_PROXIES),
     limiter: new ClientRateLimiter(config.GATEWAY_RATE_LIMIT_PER_MINUTE),
+    keyedModelCallLimiter: new ClientRateLimiter(config.GATEWAY_V1_RATE_LIMIT_PER_MINUTE),
     cors: new CorsPolicy(config.CORS_ORIGINS),
     session: new SessionStep(
       new SessionResolver(

@@ -34,8 +34,18 @@ export const gatewayConfigSchema = z.object({
    * answers 413 itself instead of streaming a body the service would refuse half-way.
    */
   GATEWAY_API_BODY_LIMIT_BYTES: envInt().pipe(z.number().min(1024)).default('1048576'),
-  /** Requests per minute per client IP on this gateway instance; 0 turns the limit off. */
+  /**
+   * Requests per minute per client IP on this gateway instance, of /api calls and of model API calls
+   * that name no API key; 0 turns the limit off.
+   */
   GATEWAY_RATE_LIMIT_PER_MINUTE: envInt().pipe(z.number().min(0)).default('6000'),
+  /**
+   * Requests per minute per client IP on this gateway instance, of model API calls (/v1, /v1beta) that
+   * name an API key; 0 (the default) sets none. Those are limited per key and per user by relay (the
+   * groups' limits): a client sending many calls from one address, as a company's egress does, is not
+   * capped by the address.
+   */
+  GATEWAY_V1_RATE_LIMIT_PER_MINUTE: envInt().pipe(z.number().min(0)).default('0'),
   /**
    * How long a live session looked up in auth is trusted without asking again; a logout takes
    * effect within this. At most 2 s.

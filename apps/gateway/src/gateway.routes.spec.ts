@@ -42,6 +42,7 @@ beforeAll(async () => {
       resolve: () => ({ ip: '198.51.100.7', protocol: 'http' }),
     } as unknown as ClientAddressResolver,
     limiter: new ClientRateLimiter(0),
+    keyedModelCallLimiter: new ClientRateLimiter(0),
     cors: { apply: () => false } as unknown as CorsPolicy,
     session: { decide: () => ({ kind: 'forward', headers: {} }) } as unknown as SessionStep,
     bodyLimitBytes: 1024 * 1024,

@@ -16,6 +16,7 @@ import {
   declaredOverLimit,
   limitedBody,
 } from './limits/body-limit';
+import { carriesApiKey } from './limits/api-key-presence';
 import type { ClientRateLimiter, RateDecision } from './limits/client-rate-limiter';
 import type { CorsPolicy } from './limits/cors-policy';
 import type { BackendPools, InProcessHandler } from './proxy/backend-pools';
@@ -44,7 +45,13 @@ export interface GatewayRouteDeps {
   relayInProcess?: InProcessHandler;
   web?: WebStatic;
   clientAddress: ClientAddressResolver;
+  /** Per client address: /api calls, and model API calls that name no API key. */
   limiter: ClientRateLimiter;
+  /**
+   * Per client address, for model API calls (/v1, /v1beta) that name an API key: a paying client's,
+   * which relay limits per key and per user; unlimited here unless the operator sets one.
+   */
+  keyedModelCallLimiter: ClientRateLimiter;
   cors: CorsPolicy;
   session: SessionStep;
   /** Body limit of /v1 and /v1beta (relay). */
@@ -161,7 +168,9 @@ function forward(
 
   const client = deps.clientAddress.resolve(req);
   const call: EdgeCall = { method: request.method, req, res, path, requestId, route, client, startedAt };
-  const rate = deps.limiter.check(client.ip);
+  const limiter =
+    route.service === 'relay' && carriesApiKey(req.headers, path) ? deps.keyedModelCallLimiter : deps.limiter;
+  const rate = limiter.check(client.ip);
   return rate instanceof Promise
     ? rate.then((decided) => admit(call, decided, deps))
     : admit(call, rate, deps);

@@ -118,7 +118,9 @@ beforeAll(async () => {
     gatewayEnv(urls, { GATEWAY_BODY_LIMIT_BYTES: String(BODY_LIMIT), CORS_ORIGINS: ALLOWED_ORIGIN }),
   );
   downGateway = await startGateway(gatewayEnv(deadUrls));
-  throttledGateway = await startGateway(gatewayEnv(urls, { GATEWAY_RATE_LIMIT_PER_MINUTE: '3' }));
+  throttledGateway = await startGateway(
+    gatewayEnv(urls, { GATEWAY_RATE_LIMIT_PER_MINUTE: '3', GATEWAY_V1_RATE_LIMIT_PER_MINUTE: '3' }),
+  );
 });
 
 afterAll(async () => {
@@ -562,6 +564,26 @@ describe('refusals', () => {
     });
     expect(receivedBy('admin')).toHaveLength(3);
     expect(receivedBy('relay')).toHaveLength(0);
+  });
+
+  it("counts model calls that name an API key against their own per-address limit, not the dashboard's", async () => {
+    // The address's limit for /api and keyless calls is spent first: a paying client's calls still pass.
+    for (let n = 0; n < 4; n++) await call(throttledGateway, '/api/status');
+    expect((await call(throttledGateway, '/v1/models')).status).toBe(429);
+
+    const keyed = [
+      await call(throttledGateway, '/v1/models', { headers: { authorization: 'Bearer sk-a' } }),
+      await call(throttledGateway, '/v1/messages', { method: 'POST', headers: { 'x-api-key': 'sk-a' } }),
+      await call(throttledGateway, '/v1beta/models?key=sk-a'),
+    ];
+    const overTheirs = await call(throttledGateway, '/v1/models', { headers: { 'x-goog-api-key': 'sk-a' } });
+
+    expect(keyed.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(receivedBy('relay')).toHaveLength(3);
+    expect(overTheirs.status).toBe(429);
+    expect(overTheirs.json()).toEqual({
+      error: expect.objectContaining({ type: 'rate_limit_error', code: 'rate_limited' }),
+    });
   });
 
   it.each(['/api/channel/', '/api/channel/42', '/api/option/'])(
