@@ -205,6 +205,19 @@ describe('the chat screen', () => {
     expect(await screen.findByRole('button', { name: 'Отправить' })).toBeInTheDocument();
   });
 
+  it('leaves the keyboard in the message box after Stop', async () => {
+    chatApi(({ signal }) => streamResponse([start, { type: 'delta', content: 'Long' }], signal, true));
+    renderApp('/dashboard/chat/12');
+    const box = await screen.findByRole('textbox', { name: 'Сообщение' });
+    await userEvent.type(box, 'Tell me more{Enter}');
+    await screen.findByRole('button', { name: 'Остановить' });
+    await userEvent.tab();
+    expect(screen.getByRole('button', { name: 'Остановить' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await screen.findByRole('button', { name: 'Отправить' });
+    expect(box).toHaveFocus();
+  });
+
   it('regenerates the last answer', async () => {
     const { sent } = chatApi(({ signal }) => streamResponse([], signal));
     renderApp('/dashboard/chat/12');

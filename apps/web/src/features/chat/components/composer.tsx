@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonClass, inputClass } from '../../../ui/styles';
 
@@ -17,6 +17,7 @@ interface ComposerProps {
 export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps) {
   const { t } = useTranslation('chat');
   const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
   const send = () => {
     if (streaming || disabled || text.trim() === '') return;
     const sent = text;
@@ -40,6 +41,7 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
       }}
     >
       <textarea
+        ref={box}
         className={`${inputClass} max-h-48 min-h-[2.75rem] resize-y`}
         rows={2}
         aria-label={t('message_label')}
@@ -50,7 +52,15 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
         onKeyDown={onKeyDown}
       />
       {streaming ? (
-        <button type="button" className={buttonClass.secondary} onClick={onStop}>
+        <button
+          type="button"
+          className={buttonClass.secondary}
+          onClick={() => {
+            onStop();
+            // Stop gives way to Send: the keyboard user goes on in the message box, not from the page's top.
+            box.current?.focus();
+          }}
+        >
           {t('stop')}
         </button>
       ) : (
