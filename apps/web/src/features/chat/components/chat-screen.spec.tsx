@@ -378,6 +378,25 @@ describe('the chat screen', () => {
     expect(screen.getAllByText('Hi')).toHaveLength(1);
   });
 
+  it('takes a temperature typed with a decimal comma', async () => {
+    const { fetch } = chatApi(() => streamResponse([], undefined));
+    renderApp('/dashboard/chat/12');
+    await userEvent.click(await screen.findByRole('button', { name: 'Настройки' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Температура (0–2)' }), '0,7');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() =>
+      expect(
+        fetch.mock.calls.some(
+          ([url, init]) =>
+            String(url) === '/api/chat/12' &&
+            init?.method === 'PUT' &&
+            (JSON.parse(String(init.body)) as { temperature: unknown }).temperature === 0.7,
+        ),
+      ).toBe(true),
+    );
+  });
+
   it('deletes a chat only after confirmation', async () => {
     const { fetch } = chatApi(() => streamResponse([], undefined));
     renderApp('/dashboard/chat/12');

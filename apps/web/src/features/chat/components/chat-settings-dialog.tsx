@@ -18,7 +18,8 @@ export function ChatSettingsDialog({ chat, open, onOpenChange }: Props) {
   const { update } = useChatMutations();
   const [temperature, setTemperature] = useState(chat.temperature === null ? '' : String(chat.temperature));
   const [systemPrompt, setSystemPrompt] = useState(chat.system_prompt);
-  const parsed = temperature.trim() === '' ? null : Number(temperature);
+  // A Russian keyboard's decimal key types a comma ("0,7"): taken as the point it means.
+  const parsed = temperature.trim() === '' ? null : Number(temperature.trim().replace(',', '.'));
   const valid = parsed === null || (Number.isFinite(parsed) && parsed >= 0 && parsed <= 2);
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={t('settings_title')}>
