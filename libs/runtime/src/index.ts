@@ -6,6 +6,7 @@ export * from './free-port';
 export * from './free-list-pool';
 export * from './socket-lock';
 export * from './distributed-runtime';
+export * from './service-database-options';
 export * from './service-infrastructure.module';
 export * from './start-nest-service';
 export * from './bus-logger';

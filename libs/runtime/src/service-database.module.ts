@@ -16,7 +16,7 @@ import {
 } from '@tollgate/persistence';
 import { HealthRegistry, LOGGER, MetricsService } from '@tollgate/platform';
 import type { Logger } from 'pino';
-import type { ServiceDatabaseOptions } from './service-infrastructure.module';
+import type { ServiceDatabaseOptions } from './service-database-options';
 import type { ServiceRuntime } from './service-runtime';
 
 const OUTBOX_RELAY_ENABLED = Symbol('OUTBOX_RELAY_ENABLED');

@@ -10,18 +10,9 @@ import {
 import { ALL_TOPICS } from '@tollgate/contracts';
 import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import { KV_STORE } from '@tollgate/kv';
-import type { EntityDefinition, MigrationClass } from '@tollgate/persistence';
 import { CorrelatedEventBus } from './correlated-event-bus';
+import type { ServiceDatabaseOptions } from './service-database-options';
 import type { ServiceRuntime } from './service-runtime';
-
-export interface ServiceDatabaseOptions {
-  url: string;
-  entities: readonly EntityDefinition[];
-  /** The service's own migrations; the outbox table's migration is added first. */
-  migrations: readonly MigrationClass[];
-  /** Publish the outbox from this process. */
-  outboxRelayEnabled: boolean;
-}
 
 export interface ServiceInfrastructureOptions {
   runtime: ServiceRuntime;

@@ -1,21 +1,9 @@
 import { messageLookup, type MessageTables } from '@tollgate/platform';
 import { en } from './locales/en';
 import { ru } from './locales/ru';
+import type { BillingMessageKey } from './message-keys';
 
-/** Every message billing answers a person with; the texts are in locales/, one file per language. */
-export const BILLING_MESSAGE_KEYS = [
-  'affiliate_transfer_below_minimum',
-  'affiliate_quota_insufficient',
-  'payment_method_unavailable',
-  'payment_amount_out_of_range',
-  'payment_system_unavailable',
-  'promo_invalid',
-  'promo_bonus_percent',
-  'promo_bonus_fixed',
-  'promo_description',
-  'promo_description_from_amount',
-] as const;
-export type BillingMessageKey = (typeof BILLING_MESSAGE_KEYS)[number];
+export { BILLING_MESSAGE_KEYS, type BillingMessageKey } from './message-keys';
 
 /** One table per language (locales.spec.ts checks they agree). */
 export const MESSAGES: MessageTables<BillingMessageKey> = { ru, en };

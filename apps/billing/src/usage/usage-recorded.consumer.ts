@@ -1,7 +1,8 @@
 import { Controller, Logger } from '@nestjs/common';
 import { TOPICS, usageRecordedV1 } from '@tollgate/contracts';
 import { BusEvent, type DecodedEvent } from '@tollgate/runtime';
-import { UsageSettlementService, type SettledUsage } from './usage-settlement.service';
+import type { SettledUsage } from './settled-usage';
+import { UsageSettlementService } from './usage-settlement.service';
 
 export const USAGE_GROUP = 'billing.usage';
 

@@ -5,7 +5,7 @@ import { outboxInsertSql, queryRows } from '@tollgate/persistence';
 import { currentCorrelationHeaders } from '@tollgate/platform';
 import { billingBalanceValueSql } from '../accounts/balance-events';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
-import type { SettledUsage } from './usage-settlement.service';
+import type { SettledUsage } from './settled-usage';
 
 /** What one batch changed, as committed. */
 export interface SettledBatch {

@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { UsageRecorded } from '@tollgate/contracts';
 import { OutboxRelay } from '@tollgate/persistence';
 import { MetricsService } from '@tollgate/platform';
+import type { SettledUsage } from './settled-usage';
 import { UsageSettlementRepository } from './usage-settlement.repository';
-
-/** A usage event as settlement reads it: the contract's, without the prices the charge was computed with. */
-export type SettledUsage = Omit<UsageRecorded, 'price'>;
 
 export interface SettlementResult {
   /** Events charged now; the rest had been settled before (redeliveries). */

@@ -1,4 +1,4 @@
-import type { BillingMessageKey } from '../messages';
+import type { BillingMessageKey } from '../message-keys';
 
 /** English, written to match the Russian texts. */
 export const en: Record<BillingMessageKey, string> = {

@@ -1,4 +1,4 @@
-import type { BillingMessageKey } from '../messages';
+import type { BillingMessageKey } from '../message-keys';
 
 /** Russian, the default language. The texts are SPEC's: change none without it. */
 export const ru: Record<BillingMessageKey, string> = {
