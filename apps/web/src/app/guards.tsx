@@ -4,8 +4,8 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { useAccount } from '../features/session/use-account';
 import { useIsSignedIn } from '../features/session/user-id-store';
 import { ROUTES } from '../lib/routes';
+import { NotFoundPage } from '../pages/not-found-page';
 import { Loading } from '../ui/query-state';
-import { NotFoundPage } from './pages';
 
 /** A page that needs sign-in sends a visitor with no stored user id to /login (SPEC §2). */
 export function RequireSignIn({ children }: { children: ReactNode }) {

@@ -3,11 +3,11 @@ import { lazyNamed } from '../lib/lazy-named';
 /**
  * Every routed page as its own chunk (Vite splits at each dynamic import), so the first paint of
  * landing or login loads only the shell and that page; charts, docs, legal texts and the dashboard
- * sections come when they are opened. Layouts and guards stay in the shell: they paint at once.
+ * sections come when they are opened. Layouts, guards and the not-found page (a guard answers
+ * with it) stay in the shell: they paint at once.
  */
 export const LandingPage = lazyNamed(() => import('../pages/landing-page'), 'LandingPage');
 export const LoginPage = lazyNamed(() => import('../pages/login-page'), 'LoginPage');
-export const NotFoundPage = lazyNamed(() => import('../pages/not-found-page'), 'NotFoundPage');
 export const OAuthReturnPage = lazyNamed(() => import('../pages/oauth-return-page'), 'OAuthReturnPage');
 export const TopupRedirect = lazyNamed(() => import('../pages/topup-redirect'), 'TopupRedirect');
 

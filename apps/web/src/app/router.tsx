@@ -6,6 +6,7 @@ import { MobileDashboardLayout } from '../features/dashboard/layouts/mobile-dash
 import { BareLayout } from '../features/shell/layouts/bare-layout';
 import { DesktopLayout } from '../features/shell/layouts/desktop-layout';
 import { MobileLayout } from '../features/shell/layouts/mobile-layout';
+import { NotFoundPage } from '../pages/not-found-page';
 import { SitePage } from '../ui/site-page';
 import { AppShell } from './app-shell';
 import type { Device } from './device';
@@ -34,7 +35,6 @@ import {
   LoginPage,
   ModelCompare,
   ModelDetails,
-  NotFoundPage,
   OAuthReturnPage,
   PaymentPage,
   PriceList,
