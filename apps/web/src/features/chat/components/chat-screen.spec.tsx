@@ -174,6 +174,27 @@ describe('the chat screen', () => {
     expect(screen.getByRole('button', { name: 'Остановить' })).toBeInTheDocument();
   });
 
+  it('on a touch screen, where the keyboard has no Shift+Enter, keeps Enter as a new line and sends with the button', async () => {
+    const { sent } = chatApi(({ signal }) =>
+      streamResponse([start, { type: 'delta', content: 'Ok' }], signal, true),
+    );
+    const matchMedia = window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      matches: query === '(pointer: coarse)',
+    })) as typeof window.matchMedia;
+    try {
+      renderApp('/dashboard/chat/12');
+      const box = await screen.findByRole('textbox', { name: 'Сообщение' });
+      await userEvent.type(box, 'And in{Enter}winter?');
+      expect(sent).toHaveLength(0);
+      expect(box).toHaveValue('And in\nwinter?');
+      await userEvent.click(screen.getByRole('button', { name: 'Отправить' }));
+      expect(sent[0]!.body).toEqual({ content: 'And in\nwinter?' });
+    } finally {
+      window.matchMedia = matchMedia;
+    }
+  });
+
   it('reads the balance again once an answer was paid for', async () => {
     const { fetch } = chatApi(({ signal }) =>
       streamResponse(

@@ -11,8 +11,17 @@ interface ComposerProps {
 }
 
 /**
- * The message box: Enter sends, Shift+Enter starts a new line; while an answer streams, Stop. A message
- * the server refused without keeping it is put back, so the user does not type it again.
+ * Whether the user types on a touch screen's keyboard, which has no Shift+Enter: there Enter starts a
+ * new line and the button sends, as in the chat apps people know from their phones.
+ */
+function typesOnTouchKeyboard(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line (on a touch screen Enter starts a new
+ * line); while an answer streams, Stop. A message the server refused without keeping it is put back,
+ * so the user does not type it again.
  */
 export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps) {
   const { t } = useTranslation('chat');
@@ -27,7 +36,12 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
     });
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (
+      event.key === 'Enter' &&
+      !event.shiftKey &&
+      !event.nativeEvent.isComposing &&
+      !typesOnTouchKeyboard()
+    ) {
       event.preventDefault();
       send();
     }
