@@ -224,7 +224,12 @@ describe('chat journey on a phone', () => {
     await page.waitForURL('**/dashboard/chat');
     await page.getByRole('button', { name: 'Новый чат' }).first().click();
     await page.waitForURL(/\/dashboard\/chat\/\d+$/);
-    await page.getByRole('textbox', { name: 'Сообщение' }).fill('Привет с телефона');
+    // A phone's keyboard has no Shift+Enter: Enter starts a new line there, and the button sends.
+    const box = page.getByRole('textbox', { name: 'Сообщение' });
+    await box.fill('Привет');
+    await box.press('Enter');
+    await box.pressSequentially('с телефона');
+    expect(await box.inputValue()).toBe('Привет\nс телефона');
     await page.getByRole('button', { name: 'Отправить' }).click();
     await page.getByRole('button', { name: 'Сгенерировать заново' }).waitFor({ timeout: 30_000 });
     await shot(page, 'mobile-chat');
