@@ -232,6 +232,11 @@ describe('chat journey on a phone', () => {
     expect(await box.inputValue()).toBe('Привет\nс телефона');
     await page.getByRole('button', { name: 'Отправить' }).click();
     await page.getByRole('button', { name: 'Сгенерировать заново' }).waitFor({ timeout: 30_000 });
+    // The title keeps a row of its own: the model picker and the settings button wrap below it.
+    const widths = await page
+      .getByTestId('chat-title')
+      .evaluate((title) => [title.getBoundingClientRect().width, title.closest('header')!.clientWidth]);
+    expect(widths[0]!).toBeGreaterThan(widths[1]! * 0.6);
     await shot(page, 'mobile-chat');
     await page.getByRole('link', { name: 'К списку чатов' }).click();
     await page.waitForURL('**/dashboard/chat');

@@ -185,6 +185,8 @@ describe('the chat screen', () => {
     try {
       renderApp('/dashboard/chat/12');
       const box = await screen.findByRole('textbox', { name: 'Сообщение' });
+      // The hint names no keys a touch keyboard lacks.
+      expect(box).toHaveAttribute('placeholder', 'Сообщение…');
       await userEvent.type(box, 'And in{Enter}winter?');
       expect(sent).toHaveLength(0);
       expect(box).toHaveValue('And in\nwinter?');

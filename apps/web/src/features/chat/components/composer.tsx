@@ -59,7 +59,7 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
         className={`${inputClass} max-h-48 min-h-[2.75rem] resize-y`}
         rows={2}
         aria-label={t('message_label')}
-        placeholder={t('message_placeholder')}
+        placeholder={t(typesOnTouchKeyboard() ? 'message_placeholder_touch' : 'message_placeholder')}
         value={text}
         disabled={disabled}
         onChange={(event) => setText(event.target.value)}

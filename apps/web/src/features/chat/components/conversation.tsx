@@ -42,19 +42,22 @@ export function Conversation({ chatId }: { chatId: number }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-50">
       <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-white px-3 py-2">
-        <Link
-          to={ROUTES.dashboardChat}
-          className={`${buttonClass.ghost} md:hidden`}
-          aria-label={t('back_to_chats')}
-        >
-          ←
-        </Link>
-        <h1
-          className="min-w-0 flex-1 truncate text-base font-semibold text-slate-900"
-          data-testid="chat-title"
-        >
-          {chat.data?.title ?? '\u00a0'}
-        </h1>
+        {/* On a phone the title has the first row to itself; the model and settings wrap below it. */}
+        <div className="flex min-w-0 basis-full items-center gap-2 md:flex-1 md:basis-0">
+          <Link
+            to={ROUTES.dashboardChat}
+            className={`${buttonClass.ghost} md:hidden`}
+            aria-label={t('back_to_chats')}
+          >
+            ←
+          </Link>
+          <h1
+            className="min-w-0 flex-1 truncate text-base font-semibold text-slate-900"
+            data-testid="chat-title"
+          >
+            {chat.data?.title ?? '\u00a0'}
+          </h1>
+        </div>
         <label className="flex items-center gap-2 text-sm text-slate-600">
           <span className="sr-only md:not-sr-only">{t('model')}</span>
           <select
