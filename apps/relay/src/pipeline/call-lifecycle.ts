@@ -43,6 +43,11 @@ export interface ModelCall {
   readonly operation: GenAiOperation;
   /** What the reservation holds, at the model's price. */
   estimate(quote: Quote): EstimateInput;
+  /**
+   * Holds the answer to this many tokens; called (before buildRequest) only for a call whose estimate
+   * said `fitsAnswerToBalance`, when the balance paid for no answer of the default length.
+   */
+  limitAnswer?(tokens: number): void;
   /** The request for a channel's adapter; UnsupportedOperationError skips the channel. */
   buildRequest(adapter: ProviderAdapter, target: ChannelTarget): UpstreamHttpRequest | UpstreamUploadRequest;
   /**
@@ -133,6 +138,7 @@ export class CallLifecycle {
     const { model, quote } = admitModel(this.deps, context.caller, asked);
     const call = callOn(model);
     const metered = await this.deps.metering.open(context, quote, call.estimate(quote));
+    if (metered.answerLimit !== undefined) call.limitAnswer?.(metered.answerLimit);
     reply.setHeaders(metered.rateLimitHeaders);
     // Steps 3 and 4 inline rather than in methods of their own: each async method was a promise and a
     // frame more of every call's garbage.

@@ -25,4 +25,10 @@ describe('chargeEvent', () => {
     });
     expect(charge.quota).toBeGreaterThan(0);
   });
+
+  it('names the answer limit when the balance held the answer to one', () => {
+    const usage = { prompt_tokens: 10, completion_tokens: 700, cached_tokens: 0 };
+    const [, dataLine] = chargeEvent(quote, usage, 700).split('\n');
+    expect(chatChargeSchema.parse(JSON.parse(dataLine!.slice('data: '.length))).answer_limit).toBe(700);
+  });
 });

@@ -15,7 +15,7 @@ import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import { userAccount } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
 import { callCost, type CostTerms } from '../pricing/call-cost';
-import { ChatRelay } from './chat-relay';
+import { ChatRelay, withAnswerLimit } from './chat-relay';
 import { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 
@@ -430,5 +430,27 @@ describe('ChatRelay', () => {
       status: 402,
     });
     expect(dispatch).not.toHaveBeenCalled();
+  });
+});
+
+describe('withAnswerLimit', () => {
+  const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Hi' }] };
+
+  it("asks OpenAI's own API and Azure with max_completion_tokens, which its reasoning models require", () => {
+    expect(withAnswerLimit(request, 700, adapterForChannelType(1))).toEqual({
+      ...request,
+      max_completion_tokens: 700,
+    });
+    expect(withAnswerLimit(request, 700, { name: 'azure', family: 'azure' })).toEqual({
+      ...request,
+      max_completion_tokens: 700,
+    });
+  });
+
+  it('asks the OpenAI-compatible providers with max_tokens, the field they know', () => {
+    expect(withAnswerLimit(request, 700, { name: 'deepseek', family: 'openai' })).toEqual({
+      ...request,
+      max_tokens: 700,
+    });
   });
 });

@@ -3,6 +3,7 @@ import { promptWithinContext, type EstimateInput, type Quote } from '../pricing/
 import {
   MalformedUpstreamResponseError,
   normalizeOpenAiUsage,
+  type ChatCompletionRequest,
   type ChatCompletionResponse,
   type NormalizedUsage,
 } from '../canonical';
@@ -73,12 +74,22 @@ export class ChatRelay {
     const request = protocol.toChatRequest(input);
     const stream = protocol.isStream(request, input);
     const models = takeModelFallbacks(request);
+    // The web chat's calls (the chat service's) name no answer length: a balance that cannot pay for
+    // the default one gets a shorter answer rather than a refusal.
+    const fitsAnswerToBalance = context.reportsCharge === true;
     await this.lifecycle.run(
       context,
       reply,
       models,
       (model) =>
-        new ChatCall(this.deps, { protocol, input, request: withModel(request, model), stream, bodyBytes }),
+        new ChatCall(this.deps, {
+          protocol,
+          input,
+          request: withModel(request, model),
+          stream,
+          bodyBytes,
+          fitsAnswerToBalance,
+        }),
     );
   }
 }
@@ -86,11 +97,28 @@ export class ChatRelay {
 interface ChatCallInput extends StreamedChat {
   stream: boolean;
   bodyBytes: number;
+  fitsAnswerToBalance: boolean;
+}
+
+/**
+ * The request with its answer held to `tokens`. OpenAI's own API (and Azure's) takes
+ * `max_completion_tokens` for every model and refuses `max_tokens` for its reasoning models; the
+ * compatible providers know `max_tokens`; the Anthropic and Gemini adapters read either.
+ */
+export function withAnswerLimit(
+  request: ChatCompletionRequest,
+  tokens: number,
+  adapter: Pick<ProviderAdapter, 'name' | 'family'>,
+): ChatCompletionRequest {
+  return adapter.name === 'openai' || adapter.family === 'azure'
+    ? { ...request, max_completion_tokens: tokens }
+    : { ...request, max_tokens: tokens };
 }
 
 /** A chat call on one model: what it reserves, the channel's request, and the answer in the client's dialect. */
 class ChatCall implements ModelCall {
   readonly operation = 'chat';
+  private answerLimit: number | undefined;
 
   constructor(
     private readonly deps: ChatRelayDeps,
@@ -107,11 +135,19 @@ class ChatCall implements ModelCall {
         bodyBytes <= PROMPT_COUNT_LIMIT_BYTES
           ? () => Math.min(promptBound, withTokenizerMargin(this.countPrompt()))
           : undefined,
+      fitsAnswerToBalance: this.chat.fitsAnswerToBalance,
     };
   }
 
+  limitAnswer(tokens: number): void {
+    this.answerLimit = tokens;
+  }
+
   buildRequest(adapter: ProviderAdapter, target: ChannelTarget): UpstreamHttpRequest {
-    return adapter.buildChatRequest(this.chat.request, target);
+    const { request } = this.chat;
+    const limited =
+      this.answerLimit === undefined ? request : withAnswerLimit(request, this.answerLimit, adapter);
+    return adapter.buildChatRequest(limited, target);
   }
 
   relayAnswer(call: AcceptedCall): Promise<RelayedAnswer> {

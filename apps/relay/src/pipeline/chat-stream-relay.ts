@@ -143,7 +143,9 @@ export class ChatStreamRelay {
     const { context, metered } = this.call;
     let last = this.render(this.transformer.end());
     if (!this.usageTold) last += this.render([this.usageChunk()]);
-    const charge = context.reportsCharge ? chargeEvent(metered.quote, this.finalUsage()) : '';
+    const charge = context.reportsCharge
+      ? chargeEvent(metered.quote, this.finalUsage(), metered.answerLimit)
+      : '';
     return last + charge + this.out.end();
   }
 

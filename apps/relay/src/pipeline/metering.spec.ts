@@ -5,7 +5,8 @@ import { aMetering } from '../../test/support/metering';
 import { IN_DOLLARS } from '../pricing/call-cost';
 import * as priceBook from '../pricing/price-book';
 import type { CallContext } from './call-context';
-import type { EndedCall } from './metering';
+import { MIN_FITTED_ANSWER_TOKENS, type EndedCall } from './metering';
+import { QuotaRefusedError } from '../quota/quota-reservations';
 import { RelayMetrics } from './relay-metrics';
 
 const quote: priceBook.Quote = {
@@ -98,5 +99,59 @@ describe('MeteredCall', () => {
     expect(metered.chargeFor(first, 'upstream_error')).toBe(0);
     await metered.finish(ended(first));
     expect(events[0]!.quota).toBe(cost.quota);
+  });
+});
+
+describe('Metering: a web chat call the balance cannot pay in full', () => {
+  const chat: CallContext = { ...context, caller: { token: null, user: aUser(8), group: 'default' } };
+  const policy = { defaultMaxOutputTokens: 4_096 };
+  const metering = (balance: number) =>
+    aMetering({
+      metrics: new RelayMetrics(new MetricsService('relay-metering-fit-test')),
+      costTerms: IN_DOLLARS,
+      quotaOf: () => balance,
+      defaultMaxOutputTokens: policy.defaultMaxOutputTokens,
+    });
+  const paysFor = (answerTokens: number) =>
+    priceBook.estimateQuota(quote, { promptTokens: 100, maxOutputTokens: answerTokens }, policy);
+
+  it('is answered as long as the balance pays for, the reservation within the balance', async () => {
+    const balance = paysFor(1_000);
+    const metered = await metering(balance).open(chat, quote, {
+      promptTokens: 100,
+      maxOutputTokens: undefined,
+      fitsAnswerToBalance: true,
+    });
+    expect(metered.answerLimit).toBe(priceBook.affordableOutputTokens(quote, 100, balance));
+    expect(metered.answerLimit).toBeGreaterThanOrEqual(1_000);
+    expect(metered.answerLimit).toBeLessThan(4_096);
+    expect(metered.estimate).toBeLessThanOrEqual(balance);
+  });
+
+  it('holds no limit when the balance pays for the default length', async () => {
+    const metered = await metering(paysFor(10_000)).open(chat, quote, {
+      promptTokens: 100,
+      maxOutputTokens: undefined,
+      fitsAnswerToBalance: true,
+    });
+    expect(metered.answerLimit).toBeUndefined();
+  });
+
+  it.each([
+    ['a call that may not be answered shorter (an API key)', { fitsAnswerToBalance: false }, 1_000],
+    ['a call that named its own length', { fitsAnswerToBalance: true, maxOutputTokens: 4_096 }, 1_000],
+    [
+      'a balance that pays for too short an answer',
+      { fitsAnswerToBalance: true },
+      MIN_FITTED_ANSWER_TOKENS - 10,
+    ],
+  ])('refuses %s with 402', async (_case, input, answerTokens) => {
+    const refusal = metering(paysFor(answerTokens)).open(chat, quote, {
+      promptTokens: 100,
+      maxOutputTokens: undefined,
+      ...input,
+    });
+    await expect(refusal).rejects.toBeInstanceOf(QuotaRefusedError);
+    await expect(refusal).rejects.toThrow(/can only afford/);
   });
 });

@@ -64,6 +64,12 @@ interface MeteringDeps {
  */
 const TIGHT_BALANCE_CALLS = 64;
 
+/**
+ * The shortest answer a call that fits its answer to the balance is held to; a balance that pays for
+ * less is refused (402) as any other call is: a shorter answer is seldom worth its price.
+ */
+export const MIN_FITTED_ANSWER_TOKENS = 256;
+
 /** A call whose estimate is reserved: it ends charged (finish) or free (abandon), exactly once. */
 export class MeteredCall {
   constructor(
@@ -75,6 +81,8 @@ export class MeteredCall {
     readonly estimate: number,
     private readonly reservation: Reservation,
     private readonly admitted: AdmittedCall,
+    /** Set when the balance paid for no answer of the default length: the answer's limit, in tokens. */
+    readonly answerLimit?: number,
   ) {}
 
   /** The last charge computed, so the answer's cost and the usage event price the same usage once. */
@@ -222,15 +230,61 @@ export class Metering {
         : limiter.admit(context.caller, eventId, estimateTokens(quote, estimated, estimatePolicy));
     // A call nothing limits is admitted at once: no turn of the event loop, no promise.
     const admitted = admitting instanceof Promise ? await admitting : admitting;
+    let refusal: unknown;
     try {
       const reserving = reservations.reserve(context.caller, eventId, estimate);
       const reservation = reserving instanceof Promise ? await reserving : reserving;
       return new MeteredCall(this.deps, eventId, context, quote, estimate, reservation, admitted);
     } catch (error) {
-      await admitted.abandon();
-      if (!(error instanceof QuotaRefusedError)) throw error;
-      this.deps.metrics.refusal(error.reason);
-      throw new QuotaRefusedError(error.reason, this.affordability(quote, estimated, available));
+      refusal = error;
     }
+    const answerLimit =
+      refusal instanceof QuotaRefusedError ? this.fittedAnswer(quote, estimated, available, refusal) : 0;
+    if (answerLimit > 0) {
+      try {
+        return await this.reserveFitted(context, quote, estimated, eventId, admitted, answerLimit);
+      } catch (error) {
+        refusal = error;
+      }
+    }
+    await admitted.abandon();
+    if (!(refusal instanceof QuotaRefusedError)) throw refusal;
+    this.deps.metrics.refusal(refusal.reason);
+    throw new QuotaRefusedError(refusal.reason, this.affordability(quote, estimated, available));
+  }
+
+  /**
+   * The answer length the balance pays for, for a call that may be answered shorter than the default
+   * (`fitsAnswerToBalance`) and was refused for the user's balance; 0 when it may not be, or when the
+   * balance pays for less than MIN_FITTED_ANSWER_TOKENS, or when calls in flight hold what is missing.
+   */
+  private fittedAnswer(
+    quote: Quote,
+    input: EstimateInput,
+    available: number,
+    refusal: QuotaRefusedError,
+  ): number {
+    if (input.fitsAnswerToBalance !== true || input.maxOutputTokens !== undefined) return 0;
+    if (refusal.reason !== 'user_balance') return 0;
+    const affordable = affordableOutputTokens(quote, input.promptTokens, available);
+    const requested = outputBound(quote, input, this.deps.estimatePolicy);
+    return affordable >= MIN_FITTED_ANSWER_TOKENS && affordable < requested ? affordable : 0;
+  }
+
+  private async reserveFitted(
+    context: CallContext,
+    quote: Quote,
+    input: EstimateInput,
+    eventId: string,
+    admitted: AdmittedCall,
+    answerLimit: number,
+  ): Promise<MeteredCall> {
+    const estimate = estimateQuota(
+      quote,
+      { ...input, maxOutputTokens: answerLimit },
+      this.deps.estimatePolicy,
+    );
+    const reservation = await this.deps.reservations.reserve(context.caller, eventId, estimate);
+    return new MeteredCall(this.deps, eventId, context, quote, estimate, reservation, admitted, answerLimit);
   }
 }

@@ -109,6 +109,11 @@ export interface EstimateInput {
    * account's balance is tight; absent where counting would cost more than it saves.
    */
   countPromptTokens?: () => number;
+  /**
+   * The call names no answer length and may be answered shorter than the default when the balance
+   * cannot pay for that (the web chat's calls): the relay then sets the limit itself (metering.ts).
+   */
+  fitsAnswerToBalance?: boolean;
 }
 
 export interface EstimatePolicy {

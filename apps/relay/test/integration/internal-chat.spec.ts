@@ -1,4 +1,5 @@
 import {
+  chargeQuota,
   CHAT_CHARGE_EVENT,
   CHAT_LABEL_HEADER,
   CHAT_USER_HEADER,
@@ -23,6 +24,7 @@ describe.each(INFRASTRUCTURES)('relay internal chat calls on %s infrastructure',
   let gpt: string;
   let slowModel: string;
   let otherGroupModel: string;
+  let longModel: string;
   let chatToken: string;
 
   const chatCall = (
@@ -50,18 +52,31 @@ describe.each(INFRASTRUCTURES)('relay internal chat calls on %s infrastructure',
     world = harness.world;
     const upstream = await harness.upstream({ completionTokens: 8, chunks: 4 });
     const slow = await harness.upstream({ completionTokens: 200, chunks: 200, chunkMs: 20 });
+    const long = await harness.upstream({ completionTokens: 5_000, chunks: 10 });
     gpt = world.model('gpt');
     slowModel = world.model('slow');
     otherGroupModel = world.model('other');
+    longModel = world.model('long');
     relay = await harness.start();
     chatToken = await new ServiceTokenSigner(harness.secret, RELAY_CHAT_COMPLETION_CALL.audience).token();
-    await Promise.all([world.price(gpt), world.price(slowModel), world.price(otherGroupModel)]);
+    await Promise.all([
+      world.price(gpt),
+      world.price(slowModel),
+      world.price(otherGroupModel),
+      world.price(longModel),
+    ]);
     await world.channel(aChannelOn(upstream, [gpt], { model_mapping: { [gpt]: 'gpt-4o-mini' } }));
     await world.channel(aChannelOn(slow, [slowModel], { model_mapping: { [slowModel]: 'gpt-4o-mini' } }));
     await world.channel(aChannelOn(upstream, [otherGroupModel], { groups: ['someone-else'] }));
+    await world.channel(aChannelOn(long, [longModel], { model_mapping: { [longModel]: 'gpt-4o-mini' } }));
   });
 
   afterAll(() => harness.close());
+
+  /** world.price's list price (aModelPrice in test/support/fixtures.ts), at its group's ratio of 1. */
+  const price = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
+  /** What the web chat sends: no answer length. */
+  const unlimited = (model: string) => ({ model, messages: [{ role: 'user', content: 'Hello there' }] });
 
   it("streams an answer for the user, ends with the charge, and records it with no key and the chat's label", async () => {
     const userId = await webUser(5_000_000);
@@ -101,6 +116,36 @@ describe.each(INFRASTRUCTURES)('relay internal chat calls on %s infrastructure',
     const res = await chatCall(poor, ask(gpt));
     expect(res.status).toBe(402);
     expect(res.headers.get('content-type')).toMatch(/json/);
+  });
+
+  it("answers shorter, rather than refuse, when the balance pays for less than the default answer's length", async () => {
+    // Pays for a prompt of a few hundred tokens and about 1,000 answer tokens, not relay's default 4,096.
+    const balance = chargeQuota({ prompt_tokens: 300, completion_tokens: 1_000, cached_tokens: 0 }, price);
+    const userId = await webUser(balance);
+    const res = await chatCall(userId, unlimited(longModel), { 'x-request-id': `chat-fitted-${userId}` });
+    expect(res.status).toBe(200);
+    const data = sseData(await res.text());
+    const charge = chatChargeSchema.parse(JSON.parse(data.at(-2)!));
+    expect(charge.answer_limit).toBeGreaterThanOrEqual(1_000);
+    expect(charge.answer_limit).toBeLessThan(4_096);
+    // The upstream was asked for no more: it had 5,000 tokens to say and stopped at the limit.
+    expect(charge.completion_tokens).toBe(charge.answer_limit);
+    const finishes = data
+      .filter((line) => line.startsWith('{') && line.includes('"finish_reason":"'))
+      .map(
+        (line) => (JSON.parse(line) as { choices: { finish_reason: string }[] }).choices[0]?.finish_reason,
+      );
+    expect(finishes).toEqual(['length']);
+    const [event] = await harness.usageEvents(userId);
+    expect(event).toMatchObject({ status: 'success', quota: charge.quota });
+    expect(charge.quota).toBeLessThanOrEqual(balance);
+  });
+
+  it('still refuses when the balance pays for too short an answer to be worth one', async () => {
+    const balance = chargeQuota({ prompt_tokens: 0, completion_tokens: 100, cached_tokens: 0 }, price);
+    const res = await chatCall(await webUser(balance), unlimited(longModel));
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/can only afford/);
   });
 
   it('charges only what was generated when the chat service stops the answer mid-stream', async () => {

@@ -27,6 +27,8 @@ export interface TestMeteringOptions {
   headers?: CorrelationHeaders[];
   now?: () => number;
   spans?: GenAiSpans;
+  /** The answer length reserved for a call that names none (100 unless said). */
+  defaultMaxOutputTokens?: number;
 }
 
 /** Relay's metering on per-call claims in a key-value store, as the hot path composes it. */
@@ -45,7 +47,7 @@ export function aMetering(options: TestMeteringOptions): Metering {
     },
     metrics: options.metrics,
     logger: silentLogger,
-    estimatePolicy: { defaultMaxOutputTokens: 100 },
+    estimatePolicy: { defaultMaxOutputTokens: options.defaultMaxOutputTokens ?? 100 },
     now: options.now ?? (() => 0),
     ...(options.spans === undefined ? {} : { spans: options.spans }),
     costTerms: () => options.costTerms,

@@ -100,7 +100,9 @@ export type AccountSetQuotaResult = z.infer<typeof accountSetQuotaResult>;
  * The chat service asks relay for a completion as a signed-in user, with no API key: the service
  * token proves the caller is a service, `CHAT_USER_HEADER` names the user and `CHAT_LABEL_HEADER`
  * the chat (the usage log's token name). The body is OpenAI's chat completion request (streamed);
- * routing, reservation, usage events and the charge are those of any /v1 call. Just before
+ * routing, reservation, usage events and the charge are those of any /v1 call, except that a request
+ * naming no answer length whose balance cannot pay for the default one is answered shorter (what the
+ * balance pays for, from 256 tokens) instead of refused. Just before
  * `data: [DONE]` the stream carries one `event: tollgate.charge` whose data is a ChatCharge.
  */
 export const RELAY_CHAT_COMPLETION_CALL = {
@@ -128,6 +130,11 @@ export const chatChargeSchema = z.object({
   completion_tokens: z.number().int().nonnegative(),
   /** The model that answered (the requested name). */
   model: z.string(),
+  /**
+   * Set when the balance could not pay for an answer of the default length: the answer was held to
+   * this many tokens (what the balance paid for) rather than refused.
+   */
+  answer_limit: z.number().int().positive().optional(),
 });
 export type ChatCharge = z.infer<typeof chatChargeSchema>;
 
