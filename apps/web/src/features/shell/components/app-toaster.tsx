@@ -1,17 +1,31 @@
+import { useLocation } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import { TOAST_DURATION_MS } from '../notify';
 
-/** Bottom-right; on phones lifted above the 72 px bottom bar. */
+/** Sonner's own distances from the bottom edge: 24 px on a desktop, 16 px on a phone. */
+const DESKTOP_BOTTOM_PX = 24;
+/** On phones, above the 72 px bottom bar. */
+const PHONE_BOTTOM_PX = 88;
+/**
+ * A chat's message box and its Send button fill the bottom of the screen: a toast there (a refused
+ * message) would cover the button the user presses next, so on a chat toasts sit above the box.
+ */
+const ABOVE_MESSAGE_BOX_PX = 96;
+const CHAT_SCREEN = /^\/dashboard\/chat(\/|$)/;
+
+/** Bottom-right; on phones lifted above the bottom bar; on a chat, above the message box too. */
 export function AppToaster() {
   const { t } = useTranslation('shell');
+  const lift = CHAT_SCREEN.test(useLocation().pathname) ? ABOVE_MESSAGE_BOX_PX : 0;
   return (
     <Toaster
       position="bottom-right"
       duration={TOAST_DURATION_MS}
       closeButton
       richColors
-      mobileOffset={{ bottom: 88, left: 16, right: 16 }}
+      offset={{ bottom: DESKTOP_BOTTOM_PX + lift }}
+      mobileOffset={{ bottom: PHONE_BOTTOM_PX + lift, left: 16, right: 16 }}
       containerAriaLabel={t('notifications_label')}
       toastOptions={{ closeButtonAriaLabel: t('toast_close') }}
     />
