@@ -1,10 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
+import { BillingGenerationClient } from './billing/billing-generation.client';
 import { Chat } from './chats/chat.entity';
 import { ChatsController } from './chats/chats.controller';
 import { ChatsRepository } from './chats/chats.repository';
 import { ChatsService } from './chats/chats.service';
 import { OfferedModels } from './chats/offered-models';
+import { StoppedAnswerCosts } from './chats/stopped-answer-costs';
 import type { ChatConfig } from './config';
 import { ConversationService } from './conversation/conversation.service';
 import { UserKey } from './keys/user-key.entity';
@@ -38,6 +40,8 @@ export class ChatModule {
         ChatsService,
         OfferedModels,
         RelayChatClient,
+        BillingGenerationClient,
+        StoppedAnswerCosts,
         ConversationService,
       ],
     };

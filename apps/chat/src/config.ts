@@ -12,6 +12,8 @@ export const chatConfigSchema = z.object({
   TOLLGATE_ENCRYPTION_KEY: secret(z.string().min(1)),
   /** Answers come through relay's internal chat calls. */
   RELAY_URL: z.string().url().default('http://127.0.0.1:3003'),
+  /** Billing's usage records give a stopped answer its cost (relay bills it through the usage event). */
+  BILLING_URL: z.string().url().default('http://127.0.0.1:3002'),
   /** Admin's /api/status says which models the chat offers (chat_models). */
   ADMIN_URL: z.string().url().default('http://127.0.0.1:3005'),
   /** How long the offered models (admin's chat_models, relay's models per user) are reused. */

@@ -14,6 +14,7 @@ import type { Chat } from './chat.entity';
 import { toChatView, toMessageView } from './chat-views';
 import { ChatsRepository, type ChatChanges } from './chats.repository';
 import { OfferedModels } from './offered-models';
+import { StoppedAnswerCosts } from './stopped-answer-costs';
 
 /** Another user's chat answers exactly as a missing one, so ids cannot be probed. */
 export const chatNotFound = (): AppException => new AppException(ErrorCode.NotFound, 'Chat not found');
@@ -25,6 +26,7 @@ export class ChatsService {
     private readonly chats: ChatsRepository,
     private readonly keyring: UserKeyring,
     private readonly offered: OfferedModels,
+    private readonly stoppedAnswerCosts: StoppedAnswerCosts,
   ) {}
 
   async list(userId: number, page: number, pageSize: number): Promise<Page<ChatView>> {
@@ -79,8 +81,9 @@ export class ChatsService {
 
   async messages(userId: number, id: number): Promise<ChatMessageView[]> {
     await this.require(userId, id);
-    const box = await this.keyring.boxFor(userId);
-    return (await this.chats.messages(id)).map((message) => toMessageView(message, box));
+    const [box, stored] = await Promise.all([this.keyring.boxFor(userId), this.chats.messages(id)]);
+    const messages = await this.stoppedAnswerCosts.fill(userId, stored);
+    return messages.map((message) => toMessageView(message, box));
   }
 
   models(userId: number): Promise<string[]> {

@@ -18,6 +18,7 @@ import type { Chat } from '../chats/chat.entity';
 import { openContent, sealContent, toMessageView } from '../chats/chat-views';
 import { ChatsRepository } from '../chats/chats.repository';
 import { ChatsService } from '../chats/chats.service';
+import { answerRequestId } from '../chats/stopped-answer-costs';
 import type { ChatConfig } from '../config';
 import { UserKeyring } from '../keys/user-keyring';
 import type { Message } from '../messages/message.entity';
@@ -225,7 +226,7 @@ export class ConversationService {
       return await this.relay.complete({
         userId,
         chatId: chat.id,
-        requestId: `chat-${chat.id}-${answerId}`,
+        requestId: answerRequestId(chat.id, answerId),
         body,
         signal,
       });

@@ -122,7 +122,7 @@ describe('the online chat on real infrastructure', () => {
     expect(row!.quota).toBe(metadata.quota);
   });
 
-  it('stores and charges only what was generated when the browser stops the answer', async () => {
+  it('stores and charges only what was generated when the browser stops the answer, and lists it with that cost', async () => {
     const user = await harness.user(50_000_000);
     const chat = await newChat(user);
     const stop = new AbortController();
@@ -148,6 +148,23 @@ describe('the online chat on real infrastructure', () => {
     await eventually('the balance to move by what was generated only', async () =>
       (await harness.balance(user)) === 50_000_000 - row!.quota ? true : undefined,
     );
+
+    // The stream the browser left carried no charge: the list shows the cost billing recorded.
+    const listed = await eventually('the stopped answer to be listed with its cost', async () => {
+      const history = (await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data!;
+      const metadata = parseChatMessageMetadata(history.find((m) => m.id === answer.id)!.metadata);
+      return typeof metadata.quota === 'number' ? metadata : undefined;
+    });
+    expect(listed).toMatchObject({
+      finish_reason: 'aborted',
+      quota: row!.quota,
+      completion_tokens: row!.completion_tokens,
+    });
+    // Written back, so later reads need not ask billing.
+    const [stored] = await harness.withChatStopped((query) =>
+      query<{ metadata: string }>('select metadata from messages where id = ?', [answer.id]),
+    );
+    expect(parseChatMessageMetadata(stored!.metadata)).toEqual(listed);
   });
 
   it('regenerates the last answer in place', async () => {
