@@ -149,6 +149,7 @@ export class ConversationService {
         ? { prompt_tokens: end.charge.prompt_tokens, completion_tokens: end.charge.completion_tokens }
         : {}),
       quota: end.charge?.quota ?? null,
+      ...(end.charge?.answer_limit === undefined ? {} : { answer_limit: end.charge.answer_limit }),
       finish_reason: aborted ? 'aborted' : failed ? 'error' : (end.finishReason ?? 'stop'),
       ...(failed ? { error: end.error ?? 'The answer broke off' } : {}),
     };

@@ -1,4 +1,5 @@
 import {
+  chargeQuota,
   chatStreamEventSchema,
   NEW_CHAT_TITLE,
   parseChatMessageMetadata,
@@ -7,7 +8,7 @@ import {
   type ChatView,
   type Page,
 } from '@tollgate/contracts';
-import { eventually } from '@tollgate/testing';
+import { eventually, FAKE_UPSTREAM_PRICE } from '@tollgate/testing';
 import { ANSWER_CHUNKS, ChatHarness, type ChatUser } from './chat-harness';
 
 jest.setTimeout(120_000);
@@ -204,6 +205,29 @@ describe('the online chat on real infrastructure', () => {
     expect(continued.at(-1)!.type).toBe('done');
     const after = (await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data!;
     expect(after.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('answers a user whose balance pays for less than the usual answer length, within it, and says so', async () => {
+    const { input_price, output_price, cached_input_price } = FAKE_UPSTREAM_PRICE;
+    const price = {
+      input: input_price,
+      output: output_price,
+      cached_input: cached_input_price,
+      group_ratio: '1',
+    };
+    // About 1,000 answer tokens after a short question: less than relay's usual 4,096.
+    const balance = chargeQuota({ prompt_tokens: 300, completion_tokens: 1_000, cached_tokens: 0 }, price);
+    const user = await harness.user(balance);
+    const chat = await newChat(user);
+    const events = eventsOf(await (await user.send(chat.id, { content: 'Hello?' })).text());
+    const done = events.at(-1)!;
+    if (done.type !== 'done') throw new Error(`the answer ended with ${JSON.stringify(done)}`);
+    const metadata = parseChatMessageMetadata(done.message.metadata);
+    expect(metadata.answer_limit).toBeGreaterThanOrEqual(1_000);
+    expect(metadata.answer_limit).toBeLessThan(4_096);
+    expect(metadata).toMatchObject({ completion_tokens: ANSWER_CHUNKS, finish_reason: 'stop' });
+    const listed = (await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data!;
+    expect(parseChatMessageMetadata(listed.at(-1)!.metadata).answer_limit).toBe(metadata.answer_limit);
   });
 
   it("answers 404 to another user's requests for a chat, never 403", async () => {

@@ -28,6 +28,11 @@ export const chatMessageMetadataSchema = z.object({
   /** `stop`, `length`, … from the model; `aborted` when the user stopped it; `error` when it failed. */
   finish_reason: z.string().optional(),
   error: z.string().optional(),
+  /**
+   * The balance paid for no answer of the usual length: the answer was held to this many tokens
+   * (relay's `answer_limit`), and ends with `finish_reason: length` when it reached it.
+   */
+  answer_limit: z.number().int().positive().optional(),
 });
 export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
 
