@@ -17,6 +17,7 @@ import {
   adminUserViewSchema,
   tokenViewSchema,
   channelPageSchema,
+  ChannelStatus,
   channelTestAnswerSchema,
   channelViewSchema,
   pageSchema,
@@ -103,6 +104,33 @@ export async function fetchChannels(page: number, filter: ChannelListFilter = {}
       ? await api.data<unknown>('GET', '/channel/search', { query: { ...query, keyword } })
       : await api.data<unknown>('GET', '/channel/', { query }),
   );
+}
+
+/** Channels in all, enabled, and disabled by the system (relay or the health check), over every page. */
+export interface ChannelCounts {
+  total: number;
+  enabled: number;
+  autoDisabled: number;
+}
+
+/** The list API's largest page: the disabled channels are read in one, the others only counted. */
+const CHANNEL_COUNT_PAGE = 1000;
+
+export async function fetchChannelCounts(): Promise<ChannelCounts> {
+  const page = async (status: 'all' | 'enabled' | 'disabled', pageSize: number) =>
+    channelPageSchema.parse(
+      await api.data<unknown>('GET', '/channel/', { query: { p: 1, page_size: pageSize, status } }),
+    );
+  const [all, enabled, disabled] = await Promise.all([
+    page('all', 1),
+    page('enabled', 1),
+    page('disabled', CHANNEL_COUNT_PAGE),
+  ]);
+  return {
+    total: all.total,
+    enabled: enabled.total,
+    autoDisabled: disabled.items.filter((channel) => channel.status === ChannelStatus.AutoDisabled).length,
+  };
 }
 
 export interface ChannelDraft {

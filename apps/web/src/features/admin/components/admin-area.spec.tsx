@@ -70,7 +70,7 @@ const promo = {
 const sentTo = (fetch: jest.Mock, path: string, method: string) =>
   fetch.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && init?.method === method);
 
-function adminApi(role: number) {
+function adminApi(role: number, overrides: Parameters<typeof answerApi>[0] = {}) {
   return answerApi({
     '/api/user/self': ok(aSignedInAccount({ role })),
     '/api/user/': ok({
@@ -209,6 +209,7 @@ function adminApi(role: number) {
       init?.method === 'POST' ? ok(null) : ok({ page: 1, page_size: 20, total: 0, items: [] }),
     '/api/option/': (init) =>
       init?.method === 'PUT' ? ok({ key: 'Notice', value: 'x' }) : ok([{ key: 'Notice', value: '' }]),
+    ...overrides,
   });
 }
 
@@ -246,6 +247,59 @@ describe('the admin area', () => {
     });
     // Promoting to admin is root's alone.
     expect(within(rows[1]!).queryByRole('button', { name: 'Сделать админом' })).toBeNull();
+  });
+
+  it('offers an admin no change to root or a fellow admin, which auth would refuse', async () => {
+    adminApi(10, {
+      '/api/user/': ok({
+        page: 1,
+        page_size: 10,
+        total: 3,
+        items: [aUser(1, 'root', { role: 100 }), aUser(6, 'vera', { role: 10 }), aUser(9, 'boris')],
+      }),
+    });
+    renderApp('/dashboard/admin/users');
+    const rows = await screen.findAllByTestId('admin-user-row');
+    for (const row of rows.slice(0, 2)) {
+      expect(within(row).queryByRole('button', { name: 'Изменить' })).toBeNull();
+      expect(within(row).queryByRole('button', { name: 'Отключить' })).toBeNull();
+      expect(within(row).queryByRole('button', { name: /^Удалить/ })).toBeNull();
+    }
+    expect(within(rows[2]!).getByRole('button', { name: 'Изменить' })).toBeInTheDocument();
+    expect(within(rows[2]!).getByRole('button', { name: 'Отключить' })).toBeInTheDocument();
+    expect(within(rows[2]!).getByRole('button', { name: 'Удалить пользователя boris' })).toBeInTheDocument();
+  });
+
+  it('shows the named groups by their labels and warns of a group no ratio or channel knows', async () => {
+    const fetch = adminApi(100, {
+      '/api/user/': ok({
+        page: 1,
+        page_size: 10,
+        total: 2,
+        items: [aUser(7, 'olga', { group: 'svip' }), aUser(9, 'boris', { group: 'vip' })],
+      }),
+      '/api/user/manage': ok(null),
+      '/api/user/:id': ok(null),
+    });
+    renderApp('/dashboard/admin/users');
+    const rows = await screen.findAllByTestId('admin-user-row');
+    expect(rows[0]).toHaveTextContent('Super VIP (svip)');
+    expect(rows[1]).toHaveTextContent('VIP');
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Изменить' }));
+    const dialog = await screen.findByRole('dialog');
+    const group = within(dialog).getByLabelText('Группа');
+    await waitFor(() => expect(sentTo(fetch, '/api/pricing', 'GET')).toHaveLength(1));
+    expect(
+      [...document.querySelectorAll('#admin-user-groups option')].map((option) =>
+        option.getAttribute('value'),
+      ),
+    ).toEqual(['default', 'default_prev', 'vip', 'svip', 'enterprise']);
+    expect(within(dialog).queryByText(/Новая группа/)).toBeNull();
+    await userEvent.clear(group);
+    await userEvent.type(group, 'vpi');
+    expect(
+      await within(dialog).findByText(/Новая группа: у неё нет своего коэффициента цены/),
+    ).toBeInTheDocument();
   });
 
   it('tests a channel and creates one with its key, which is never shown back', async () => {
@@ -426,6 +480,51 @@ describe('the admin area', () => {
       expect.stringContaining('boris'),
       expect.stringContaining('#7'),
     ]);
+  });
+
+  it('says which codes are used up or past their last day, not just active', async () => {
+    const dayAgo = Math.floor(Date.now() / 1000) - 86_400;
+    adminApi(10, {
+      '/api/promo': ok({
+        page: 1,
+        page_size: 20,
+        total: 3,
+        items: [
+          { ...promo, id: 1, code: 'ONCE', max_uses: 1, used_count: 1 },
+          { ...promo, id: 2, code: 'SUMMER', expires_at: dayAgo },
+          { ...promo, id: 3, code: 'WELCOME' },
+        ],
+      }),
+    });
+    renderApp('/dashboard/admin/promo');
+    const rows = await screen.findAllByTestId('admin-promo-row');
+    expect(rows[0]).toHaveTextContent('Исчерпан');
+    expect(rows[1]).toHaveTextContent('Истёк');
+    expect(rows[2]).toHaveTextContent('Активен');
+  });
+
+  it('counts the channels of every page on the overview, not the first page’s', async () => {
+    const channelPage = (total: number, items: (typeof channel)[]) =>
+      ok({ page: 1, page_size: 20, total, items, type_counts: { 1: total } });
+    adminApi(10, {
+      '/api/channel/': (_init, url) => {
+        const status = url.searchParams.get('status');
+        if (status === 'enabled') return channelPage(23, [channel]);
+        if (status === 'disabled')
+          return channelPage(2, [
+            { ...channel, id: 30, status: 3 },
+            { ...channel, id: 31, status: 2 },
+          ]);
+        return channelPage(25, [channel]);
+      },
+      '/api/statistics/': ok([]),
+      '/api/statistics/overview': ok({ windows: [], top_users: [], consumer_lag: 0 }),
+    });
+    renderApp('/dashboard/admin');
+    expect(await screen.findByTestId('overview-channels')).toHaveTextContent(
+      'Включено 23 из 25, отключено системой: 1',
+    );
+    expect(screen.getAllByText('За 30 дней списаний не было')).toHaveLength(2);
   });
 
   it('posts an incident update to its timeline and adds a release to the changelog', async () => {

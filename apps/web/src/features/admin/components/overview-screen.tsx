@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ChannelStatus, type DailyModelUsage } from '@tollgate/contracts';
+import type { DailyModelUsage } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { adminUserPath } from '../../../lib/routes';
@@ -10,7 +10,7 @@ import { dailyUsage } from '../../activity/daily-usage';
 import { addDays, localDay, type DayRange } from '../../activity/date-range';
 import { LazyDailyUsageChart } from '../../charts/components/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
-import { fetchAllStatistics, fetchChannels, fetchOverview } from '../admin-api';
+import { fetchAllStatistics, fetchChannelCounts, fetchOverview } from '../admin-api';
 
 const WINDOWS = [1, 7, 30] as const;
 
@@ -59,7 +59,11 @@ export function OverviewScreen() {
     queryKey: queryKeys.adminStatistics(range.start, range.end),
     queryFn: () => fetchAllStatistics(range.start, range.end),
   });
-  const channels = useQuery({ queryKey: queryKeys.adminChannelPage(1), queryFn: () => fetchChannels(1) });
+  // Under the channels' key, so a change on the channels screen reads the counts again.
+  const channels = useQuery({
+    queryKey: queryKeys.adminChannelPage(0, { counts: true }),
+    queryFn: fetchChannelCounts,
+  });
   const overview = useQuery({ queryKey: queryKeys.adminOverview, queryFn: fetchOverview });
   const percent = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
     style: 'percent',
@@ -69,9 +73,8 @@ export function OverviewScreen() {
   if (statistics.isError)
     return <ErrorState error={statistics.error} onRetry={() => void statistics.refetch()} />;
   const rows = statistics.data;
-  const channelItems = channels.data?.items ?? [];
-  const enabled = channelItems.filter((c) => c.status === ChannelStatus.Enabled).length;
-  const autoDisabled = channelItems.filter((c) => c.status === ChannelStatus.AutoDisabled).length;
+  const models = topModels(rows);
+  const topUsers = overview.data?.top_users ?? [];
   return (
     <div className="flex flex-col gap-6">
       <div className="grid gap-4 md:grid-cols-3">
@@ -120,8 +123,11 @@ export function OverviewScreen() {
           <h2 id="overview-models-title" className="text-lg font-semibold">
             {t('overview_top_models')}
           </h2>
+          {models.length === 0 ? (
+            <p className="mt-3 text-sm text-slate-500">{t('overview_nothing_yet')}</p>
+          ) : null}
           <ol className="mt-3 flex flex-col gap-2 text-sm">
-            {topModels(rows).map((entry) => (
+            {models.map((entry) => (
               <li key={entry.model} className="flex justify-between gap-3" data-testid="overview-model">
                 <span className="font-medium">{entry.model}</span>
                 <span className="text-slate-600">
@@ -137,7 +143,11 @@ export function OverviewScreen() {
           </h2>
           {channels.data ? (
             <p className="mt-3 text-sm text-slate-700" data-testid="overview-channels">
-              {t('overview_channels_state', { enabled, total: channels.data.total, auto: autoDisabled })}
+              {t('overview_channels_state', {
+                enabled: channels.data.enabled,
+                total: channels.data.total,
+                auto: channels.data.autoDisabled,
+              })}
             </p>
           ) : null}
           {overview.data ? (
@@ -152,8 +162,11 @@ export function OverviewScreen() {
           <h2 id="overview-users-title" className="text-lg font-semibold">
             {t('overview_top_users')}
           </h2>
+          {overview.data && topUsers.length === 0 ? (
+            <p className="mt-3 text-sm text-slate-500">{t('overview_nothing_yet')}</p>
+          ) : null}
           <ol className="mt-3 flex flex-col gap-2 text-sm">
-            {(overview.data?.top_users ?? []).map((entry) => (
+            {topUsers.map((entry) => (
               <li key={entry.user_id} className="flex justify-between gap-3" data-testid="overview-user">
                 <Link
                   to={adminUserPath(entry.user_id)}

@@ -33,6 +33,21 @@ export function batchCodes(prefix: string, count: number, random: () => number =
   return [...codes];
 }
 
+/** What a code's row says of it: disabled by an operator, used up, past its last day, or active. */
+export function promoState(promo: Promo, nowMs: number): 'disabled' | 'exhausted' | 'expired' | 'active' {
+  if (!promo.active) return 'disabled';
+  if (promo.max_uses > 0 && promo.used_count >= promo.max_uses) return 'exhausted';
+  if (promo.expires_at !== null && promo.expires_at * 1000 < nowMs) return 'expired';
+  return 'active';
+}
+
+const PROMO_STATE_KEYS = {
+  disabled: 'status_disabled',
+  exhausted: 'promo_status_exhausted',
+  expired: 'promo_status_expired',
+  active: 'status_enabled',
+} as const;
+
 /** Promo codes: create one or a batch, the list with uses, disable or enable, delete. */
 export function PromoScreen() {
   const { t, i18n } = useTranslation('admin');
@@ -62,7 +77,11 @@ export function PromoScreen() {
     success: () => t('promo_deleted'),
     onSuccess: () => setDeleting(null),
   });
-  const date = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', { dateStyle: 'medium' });
+  // The last valid day is a Moscow day (the form sends its 23:59:59 +03:00), in any browser's zone.
+  const date = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+    dateStyle: 'medium',
+    timeZone: 'Europe/Moscow',
+  });
   return (
     <div className="flex flex-col gap-6">
       <PromoForm busy={create.isPending} onCreate={(drafts) => create.mutate(drafts)} />
@@ -86,7 +105,7 @@ export function PromoScreen() {
               <td className="px-2 py-2">
                 {promo.expires_at ? date.format(new Date(promo.expires_at * 1000)) : '—'}
               </td>
-              <td className="px-2 py-2">{promo.active ? t('status_enabled') : t('status_disabled')}</td>
+              <td className="px-2 py-2">{t(PROMO_STATE_KEYS[promoState(promo, Date.now())])}</td>
               <td className="px-2 py-2">
                 <div className="flex justify-end gap-1">
                   <button

@@ -169,7 +169,7 @@ describe('admin users: filters, a reason for a balance change, and a user’s pa
     renderApp('/dashboard/admin/users');
     await userEvent.click(await screen.findByRole('link', { name: 'boris' }));
 
-    expect(await screen.findByRole('region', { name: 'Пользователь boris' })).toHaveTextContent('vip');
+    expect(await screen.findByRole('region', { name: 'Пользователь boris' })).toHaveTextContent('ГруппаVIP');
     const keyRow = await screen.findByTestId('user-key-row');
     expect(keyRow).toHaveTextContent('sk-ab**********wxyz');
     expect(keyRow).toHaveTextContent('Без лимита');

@@ -11,6 +11,7 @@ import { useMoney } from '../../currency/use-money';
 import { fetchAudit } from '../admin-audit-api';
 import { fetchPayments } from '../admin-payments-api';
 import { fetchAdminLogs, fetchUser, fetchUserTokens } from '../admin-api';
+import { groupLabel } from '../group-label';
 
 /** The usage shown on a user's page: the last 30 days (the log's ranges stay under 31, SPEC §5). */
 const RECENT_USAGE_SECONDS = 30 * 86_400;
@@ -85,7 +86,7 @@ export function UserDetailScreen() {
             ['ID', String(profile.id)],
             [t('display_name'), profile.display_name || '—'],
             ['E-mail', profile.email ?? '—'],
-            [t('group'), profile.group],
+            [t('group'), groupLabel(profile.group, t)],
             [t('role'), t(ROLE_KEYS[profile.role] ?? 'role_user')],
             [t('status'), profile.status === UserStatus.Enabled ? t('status_enabled') : t('status_disabled')],
             [t('balance'), money.formatQuota(profile.quota)],

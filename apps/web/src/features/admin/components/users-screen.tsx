@@ -14,8 +14,10 @@ import { useMoney } from '../../currency/use-money';
 import { useAccount } from '../../session/use-account';
 import { notify } from '../../shell/notify';
 import { PagedTable } from '../../../ui/paged-table';
+import { groupLabel, knownGroups } from '../group-label';
 import {
   ADMIN_USER_PAGE_SIZE,
+  fetchPricingAdmin,
   fetchUsers,
   manageUser,
   updateUser,
@@ -34,7 +36,8 @@ export function UsersScreen() {
   const { t } = useTranslation('admin');
   const money = useMoney();
   const me = useAccount();
-  const isRoot = (me.data?.role ?? 0) >= Role.Root;
+  const myRole = me.data?.role ?? 0;
+  const isRoot = myRole >= Role.Root;
   const queryClient = useQueryClient();
   const [keyword, setKeyword] = useState('');
   const [search, setSearch] = useState('');
@@ -143,6 +146,8 @@ export function UsersScreen() {
         row={(user) => {
           const enabled = user.status === UserStatus.Enabled;
           const self = user.id === me.data?.id;
+          // Auth refuses any change to a user whose role is not below the operator's (root may edit itself).
+          const manageable = !self && user.role < myRole;
           return (
             <tr className="border-t border-slate-100" data-testid="admin-user-row">
               <td className="px-2 py-2 text-slate-500">{user.id}</td>
@@ -152,7 +157,7 @@ export function UsersScreen() {
                 </Link>
                 <div className="text-xs text-slate-500">{user.display_name || user.email || ''}</div>
               </td>
-              <td className="px-2 py-2">{user.group}</td>
+              <td className="px-2 py-2">{groupLabel(user.group, t)}</td>
               <td className="px-2 py-2">{t(ROLE_KEYS[user.role] ?? 'role_user')}</td>
               <td className="px-2 py-2">{enabled ? t('status_enabled') : t('status_disabled')}</td>
               <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(user.quota)}</td>
@@ -160,10 +165,12 @@ export function UsersScreen() {
               <td className="px-2 py-2">{user.request_count}</td>
               <td className="px-2 py-2">
                 <div className="flex flex-wrap justify-end gap-1">
-                  <button type="button" className={buttonClass.ghost} onClick={() => setEditing(user)}>
-                    {t('edit')}
-                  </button>
-                  {!self ? (
+                  {manageable || (self && isRoot) ? (
+                    <button type="button" className={buttonClass.ghost} onClick={() => setEditing(user)}>
+                      {t('edit')}
+                    </button>
+                  ) : null}
+                  {manageable ? (
                     <button
                       type="button"
                       className={buttonClass.ghost}
@@ -173,7 +180,7 @@ export function UsersScreen() {
                       {enabled ? t('disable') : t('enable')}
                     </button>
                   ) : null}
-                  {isRoot && !self && user.role < Role.Root ? (
+                  {isRoot && manageable ? (
                     <button
                       type="button"
                       className={buttonClass.ghost}
@@ -188,7 +195,7 @@ export function UsersScreen() {
                       {user.role >= Role.Admin ? t('demote') : t('promote')}
                     </button>
                   ) : null}
-                  {!self ? (
+                  {manageable ? (
                     <button
                       type="button"
                       className={buttonClass.ghost}
@@ -248,6 +255,10 @@ function UserEditDialog({ user, busy, onClose, onSave }: EditProps) {
   const [group, setGroup] = useState(user.group);
   const [quota, setQuota] = useState(String(user.quota));
   const [reason, setReason] = useState('');
+  const pricing = useQuery({ queryKey: queryKeys.adminPricing, queryFn: fetchPricingAdmin });
+  const groups = knownGroups(pricing.data?.groupRatios);
+  // A typo would silently make a group no channel serves: say so while the name is new.
+  const groupIsNew = pricing.isSuccess && group.trim() !== '' && !groups.includes(group.trim());
   const quotaValue = /^\d{1,15}$/.test(quota.trim()) ? Number(quota.trim()) : null;
   const quotaChanged = quotaValue !== null && quotaValue !== user.quota;
   const reasonMissing = quotaChanged && reason.trim() === '';
@@ -277,10 +288,19 @@ function UserEditDialog({ user, busy, onClose, onSave }: EditProps) {
         />
         <InputField
           label={t('group')}
+          hint={groupIsNew ? t('group_new') : undefined}
           value={group}
           maxLength={64}
+          list="admin-user-groups"
           onChange={(e) => setGroup(e.target.value)}
         />
+        <datalist id="admin-user-groups">
+          {groups.map((name) => (
+            <option key={name} value={name}>
+              {groupLabel(name, t)}
+            </option>
+          ))}
+        </datalist>
         <InputField
           label={t('balance_quota')}
           hint={
