@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
@@ -562,6 +562,37 @@ describe('the admin area', () => {
       title: 'Chat',
       content: '**Chat** is here',
     });
+  });
+
+  it('shows the status page anew after an incident update, not the reading from before it', async () => {
+    let updated = false;
+    const statusPage = () =>
+      ok({
+        generated_at: 1_767_000_000,
+        overall: updated ? 'degraded' : 'operational',
+        window_days: 90,
+        components: [],
+        open_incidents: [],
+        past_incidents: [],
+      });
+    adminApi(10, {
+      '/api/status/page': statusPage,
+      '/api/incident/3': () => {
+        updated = true;
+        return ok(null);
+      },
+    });
+    const { router } = renderApp('/status');
+    expect(await screen.findByText('Все системы работают')).toBeInTheDocument();
+    await act(() => router.navigate('/dashboard/admin/content'));
+    const incident = await screen.findByTestId('admin-incident-row');
+    await userEvent.click(within(incident).getByRole('button', { name: 'Обновить' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Статус'), 'monitoring');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(updated).toBe(true));
+    await act(() => router.navigate('/status'));
+    expect(await screen.findByText('Часть систем работает с перебоями')).toBeInTheDocument();
   });
 
   it('keeps the settings from an admin who is not root', async () => {

@@ -16,6 +16,7 @@ import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, labelClass } from '../../../ui/styles';
 import { CheckboxField, InputField, SelectField } from '../../../ui/field';
+import { statusPageQueryKey } from '../../status-page/status-page-api';
 import { createIncident, deleteIncident, fetchIncidentsAdmin, updateIncident } from '../admin-api';
 import { useAdminMutation } from '../use-admin-mutation';
 import { MarkdownField } from './markdown-field';
@@ -28,7 +29,8 @@ export function IncidentsEditor() {
   const [updating, setUpdating] = useState<IncidentView | null>(null);
   const [deleting, setDeleting] = useState<IncidentView | null>(null);
   // The public notices read the same incidents.
-  const refresh = [queryKeys.adminIncidents, queryKeys.incidents];
+  // The banner's and the status page's readings too: the operator follows the banner's link next.
+  const refresh = [queryKeys.adminIncidents, queryKeys.incidents, statusPageQueryKey];
   const create = useAdminMutation({
     mutationFn: createIncident,
     refresh,
