@@ -595,6 +595,59 @@ describe('the admin area', () => {
     expect(await screen.findByText('Часть систем работает с перебоями')).toBeInTheDocument();
   });
 
+  describe('an hour after Moscow midnight, in a browser west of Moscow', () => {
+    const zone = process.env.TZ;
+    beforeEach(() => {
+      // 17:30 on the 28th in New York is 01:30 on the 29th in Moscow; only the clock is faked.
+      process.env.TZ = 'America/New_York';
+      jest.useFakeTimers({
+        now: Date.parse('2026-11-28T22:30:00Z'),
+        doNotFake: [
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'setImmediate',
+          'clearImmediate',
+          'queueMicrotask',
+          'nextTick',
+          'requestAnimationFrame',
+          'cancelAnimationFrame',
+          'requestIdleCallback',
+          'cancelIdleCallback',
+          'hrtime',
+          'performance',
+        ],
+      });
+    });
+    afterEach(() => {
+      jest.useRealTimers();
+      process.env.TZ = zone;
+    });
+
+    it('counts the overview and the logs to the end of Moscow’s day, not the browser’s', async () => {
+      const fetch = adminApi(10);
+      const { router } = renderApp('/dashboard/admin');
+      await screen.findByTestId('overview-1');
+      const statistics = fetch.mock.calls
+        .map(([url]) => String(url))
+        .find((url) => url.startsWith('/api/statistics/?'));
+      expect(statistics).toContain('start_date=2026-10-31&end_date=2026-11-29');
+
+      await act(() => router.navigate('/dashboard/admin/logs'));
+      await screen.findByTestId('admin-log-row');
+      const logs = new URL(
+        fetch.mock.calls.map(([url]) => String(url)).find((url) => url.startsWith('/api/log/?'))!,
+        'http://localhost',
+      );
+      // 2026-11-16 00:00 to 2026-11-29 23:59:59 Moscow time.
+      expect(logs.searchParams.get('start_timestamp')).toBe(
+        String(Date.parse('2026-11-15T21:00:00Z') / 1000),
+      );
+      expect(logs.searchParams.get('end_timestamp')).toBe(String(Date.parse('2026-11-29T20:59:59Z') / 1000));
+    });
+  });
+
   it('keeps the settings from an admin who is not root', async () => {
     adminApi(10);
     renderApp('/dashboard/admin/settings');

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { InputField, SelectField } from '../../../ui/field';
-import { defaultRange, rangeProblem, rangeSeconds, type DayRange } from '../../activity/date-range';
+import { rangeProblem, rangeSeconds, type DayRange } from '../../activity/date-range';
+import { moscowDefaultRange } from '../moscow-today';
 import { exportErrorText, saveBlob } from '../../activity/use-export-logs';
 import { useMoney } from '../../currency/use-money';
 import { notify } from '../../shell/notify';
@@ -40,7 +41,7 @@ export function LogsScreen() {
   const activity = useTranslation('activity');
   const money = useMoney();
   const [draft, setDraft] = useState<Draft>({
-    range: defaultRange(),
+    range: moscowDefaultRange(),
     type: 0,
     username: '',
     token_name: '',

@@ -7,10 +7,11 @@ import { queryKeys } from '../../../api/query-keys';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
 import { dailyUsage } from '../../activity/daily-usage';
-import { addDays, localDay, type DayRange } from '../../activity/date-range';
+import { addDays, type DayRange } from '../../activity/date-range';
 import { LazyDailyUsageChart } from '../../charts/components/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
 import { fetchAllStatistics, fetchChannelCounts, fetchOverview } from '../admin-api';
+import { moscowToday } from '../moscow-today';
 
 const WINDOWS = [1, 7, 30] as const;
 
@@ -53,7 +54,7 @@ export function topModels(
 export function OverviewScreen() {
   const { t, i18n } = useTranslation('admin');
   const money = useMoney();
-  const today = localDay(new Date());
+  const today = moscowToday();
   const range: DayRange = { start: addDays(today, -29), end: today };
   const statistics = useQuery({
     queryKey: queryKeys.adminStatistics(range.start, range.end),
