@@ -302,6 +302,18 @@ describe('the admin area', () => {
     ).toBeInTheDocument();
   });
 
+  it('says a deleted user is deleted, not updated', async () => {
+    const fetch = adminApi(10);
+    renderApp('/dashboard/admin/users');
+    await screen.findAllByTestId('admin-user-row');
+    await userEvent.click(screen.getByRole('button', { name: 'Удалить пользователя boris' }));
+    const confirm = await screen.findByRole('dialog');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Удалить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/user/manage', 'POST')).toHaveLength(1));
+    expect(await screen.findByText('Пользователь удалён')).toBeInTheDocument();
+    expect(screen.queryByText('Пользователь обновлён')).toBeNull();
+  });
+
   it('tests a channel and creates one with its key, which is never shown back', async () => {
     const fetch = adminApi(10);
     renderApp('/dashboard/admin/channels');

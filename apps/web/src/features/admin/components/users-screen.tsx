@@ -54,7 +54,8 @@ export function UsersScreen() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers });
   const manage = useMutation({
     mutationFn: ({ id, action }: { id: number; action: UserAction }) => manageUser(id, action),
-    onSuccess: () => notify.success(t('user_updated')),
+    onSuccess: (_done, { action }) =>
+      notify.success(t(action === 'delete' ? 'user_deleted' : 'user_updated')),
     onError: (error) => notify.destructive(t('action_failed'), { description: errorMessage(error, t) }),
     onSettled: refresh,
   });
