@@ -1,6 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ok, pageQuerySchema, type Envelope, type Page } from '@tollgate/contracts';
-import { CurrentIdentity, Public, Role, Roles, type Identity } from '@tollgate/platform';
+import {
+  CurrentIdentity,
+  Public,
+  RequestLocale,
+  Role,
+  Roles,
+  type Identity,
+  type Locale,
+} from '@tollgate/platform';
 import { z } from 'zod';
 import {
   createIncidentRequestSchema,
@@ -30,9 +38,10 @@ export class IncidentsController {
   async create(
     @CurrentIdentity() identity: Identity,
     @Body() body: unknown,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<IncidentView>> {
     return ok(
-      await this.incidents.create(identity, createIncidentRequestSchema.parse(body)),
+      await this.incidents.create(identity, createIncidentRequestSchema.parse(body), locale),
       'Incident created',
     );
   }
@@ -43,15 +52,20 @@ export class IncidentsController {
     @CurrentIdentity() identity: Identity,
     @Param('id') id: string,
     @Body() body: unknown,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<IncidentView>> {
     const request = updateIncidentRequestSchema.parse(body);
-    return ok(await this.incidents.update(identity, idParam.parse(id), request), 'Incident updated');
+    return ok(await this.incidents.update(identity, idParam.parse(id), request, locale), 'Incident updated');
   }
 
   @Roles(Role.Admin)
   @Delete(':id')
-  async delete(@CurrentIdentity() identity: Identity, @Param('id') id: string): Promise<Envelope<null>> {
-    await this.incidents.delete(identity, idParam.parse(id));
+  async delete(
+    @CurrentIdentity() identity: Identity,
+    @Param('id') id: string,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<null>> {
+    await this.incidents.delete(identity, idParam.parse(id), locale);
     return ok(null, 'Incident deleted');
   }
 }

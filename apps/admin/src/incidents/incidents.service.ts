@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, INCIDENT_MAX_UPDATES, type Page } from '@tollgate/contracts';
 import type { AuditActor } from '@tollgate/persistence';
-import { AppException } from '@tollgate/platform';
+import type { Locale } from '@tollgate/platform';
+import { localizedException } from '../i18n/messages';
 import type { CreateIncidentRequest, IncidentView, UpdateIncidentRequest } from './incident-requests';
 import type { Incident } from './incident.entity';
 import { IncidentsRepository } from './incidents.repository';
@@ -23,16 +24,15 @@ export const view = (incident: Incident): IncidentView => ({
   updated_time: seconds(incident.updatedAt),
 });
 
-const notFound = () => new AppException(ErrorCode.NotFound, 'Incident not found');
-const resolvedWhileOpen = () =>
-  new AppException(ErrorCode.ValidationFailed, 'resolved_at is taken only with the status resolved');
-const resolvedBeforeStart = () =>
-  new AppException(ErrorCode.ValidationFailed, 'resolved_at must not be before started_at');
-const tooManyUpdates = () =>
-  new AppException(
-    ErrorCode.ValidationFailed,
-    `An incident keeps at most ${INCIDENT_MAX_UPDATES} updates: open a new incident instead`,
-  );
+const notFound = (locale: Locale) => localizedException(ErrorCode.NotFound, 'incident_not_found', locale);
+const resolvedWhileOpen = (locale: Locale) =>
+  localizedException(ErrorCode.ValidationFailed, 'incident_resolved_while_open', locale);
+const resolvedBeforeStart = (locale: Locale) =>
+  localizedException(ErrorCode.ValidationFailed, 'incident_resolved_before_start', locale);
+const tooManyUpdates = (locale: Locale) =>
+  localizedException(ErrorCode.ValidationFailed, 'incident_too_many_updates', locale, {
+    max: INCIDENT_MAX_UPDATES,
+  });
 
 /** The incident log: read by everyone, written by administrators; resolving stamps the time. */
 @Injectable()
@@ -44,17 +44,17 @@ export class IncidentsService {
     return { page, page_size: pageSize, total: found.total, items: found.items.map(view) };
   }
 
-  async create(actor: AuditActor, request: CreateIncidentRequest): Promise<IncidentView> {
+  async create(actor: AuditActor, request: CreateIncidentRequest, locale: Locale): Promise<IncidentView> {
     const now = new Date();
     const startedAt = request.started_at === undefined ? now : fromSeconds(request.started_at);
-    if (request.resolved_at !== undefined && request.status !== 'resolved') throw resolvedWhileOpen();
+    if (request.resolved_at !== undefined && request.status !== 'resolved') throw resolvedWhileOpen(locale);
     const resolvedAt =
       request.status !== 'resolved'
         ? null
         : request.resolved_at === undefined
           ? now
           : fromSeconds(request.resolved_at);
-    if (resolvedAt && resolvedAt < startedAt) throw resolvedBeforeStart();
+    if (resolvedAt && resolvedAt < startedAt) throw resolvedBeforeStart(locale);
     const incident = await this.incidents.create(
       {
         title: request.title,
@@ -72,13 +72,18 @@ export class IncidentsService {
     return view(incident);
   }
 
-  async update(actor: AuditActor, id: number, changes: UpdateIncidentRequest): Promise<IncidentView> {
+  async update(
+    actor: AuditActor,
+    id: number,
+    changes: UpdateIncidentRequest,
+    locale: Locale,
+  ): Promise<IncidentView> {
     const incident = await this.incidents.modify(
       id,
       (found) => {
         const now = new Date();
         const status = changes.status ?? found.status;
-        if (changes.resolved_at !== undefined && status !== 'resolved') throw resolvedWhileOpen();
+        if (changes.resolved_at !== undefined && status !== 'resolved') throw resolvedWhileOpen(locale);
         if (changes.title !== undefined) found.title = changes.title;
         if (changes.description !== undefined) found.description = changes.description;
         if (changes.severity !== undefined) found.severity = changes.severity;
@@ -87,9 +92,9 @@ export class IncidentsService {
         if (status !== 'resolved') found.resolvedAt = null;
         else if (changes.resolved_at !== undefined) found.resolvedAt = fromSeconds(changes.resolved_at);
         else if (found.resolvedAt === null) found.resolvedAt = now;
-        if (found.resolvedAt && found.resolvedAt < found.startedAt) throw resolvedBeforeStart();
+        if (found.resolvedAt && found.resolvedAt < found.startedAt) throw resolvedBeforeStart(locale);
         if (status !== found.status || changes.update) {
-          if (found.updates.length >= INCIDENT_MAX_UPDATES) throw tooManyUpdates();
+          if (found.updates.length >= INCIDENT_MAX_UPDATES) throw tooManyUpdates(locale);
           // Resolving after the fact dates the resolution's update at the resolution.
           const at =
             status !== found.status && status === 'resolved' && found.resolvedAt ? found.resolvedAt : now;
@@ -99,11 +104,11 @@ export class IncidentsService {
       },
       actor,
     );
-    if (!incident) throw notFound();
+    if (!incident) throw notFound(locale);
     return view(incident);
   }
 
-  async delete(actor: AuditActor, id: number): Promise<void> {
-    if (!(await this.incidents.delete(id, actor))) throw notFound();
+  async delete(actor: AuditActor, id: number, locale: Locale): Promise<void> {
+    if (!(await this.incidents.delete(id, actor))) throw notFound(locale);
   }
 }

@@ -1,6 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ok, pageQuerySchema, type Envelope, type Page } from '@tollgate/contracts';
-import { CurrentIdentity, Public, Role, Roles, type Identity } from '@tollgate/platform';
+import {
+  CurrentIdentity,
+  Public,
+  RequestLocale,
+  Role,
+  Roles,
+  type Identity,
+  type Locale,
+} from '@tollgate/platform';
 import { z } from 'zod';
 import {
   createVersionRequestSchema,
@@ -27,26 +35,38 @@ export class VersionsController {
   @Roles(Role.Admin)
   @Post()
   @HttpCode(200)
-  async create(@CurrentIdentity() identity: Identity, @Body() body: unknown): Promise<Envelope<VersionView>> {
+  async create(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<VersionView>> {
     return ok(
-      await this.versions.create(identity, createVersionRequestSchema.parse(body)),
+      await this.versions.create(identity, createVersionRequestSchema.parse(body), locale),
       'Version created',
     );
   }
 
   @Roles(Role.Admin)
   @Put()
-  async update(@CurrentIdentity() identity: Identity, @Body() body: unknown): Promise<Envelope<VersionView>> {
+  async update(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<VersionView>> {
     return ok(
-      await this.versions.update(identity, updateVersionRequestSchema.parse(body)),
+      await this.versions.update(identity, updateVersionRequestSchema.parse(body), locale),
       'Version updated',
     );
   }
 
   @Roles(Role.Admin)
   @Delete(':id')
-  async delete(@CurrentIdentity() identity: Identity, @Param('id') id: string): Promise<Envelope<null>> {
-    await this.versions.delete(identity, idParam.parse(id));
+  async delete(
+    @CurrentIdentity() identity: Identity,
+    @Param('id') id: string,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<null>> {
+    await this.versions.delete(identity, idParam.parse(id), locale);
     return ok(null, 'Version deleted');
   }
 }

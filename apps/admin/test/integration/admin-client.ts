@@ -18,6 +18,8 @@ export interface CallOptions {
   serviceToken?: string;
   /** The caller's user id (a random one when not given). */
   userId?: number;
+  /** The caller's Accept-Language (the web sends the interface language). */
+  language?: string;
 }
 
 /** Calls admin directly, as the gateway would after its session and role checks. */
@@ -38,6 +40,7 @@ export class AdminClient {
     }
     if (options.serviceToken !== undefined) headers[SERVICE_TOKEN_HEADER] = options.serviceToken;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.language !== undefined) headers['accept-language'] = options.language;
     const response = await fetch(`${this.url}${path}`, {
       method: options.method ?? 'GET',
       headers,

@@ -131,6 +131,43 @@ describe.each(INFRASTRUCTURES)('versions and incidents on %s infrastructure', (k
     );
   });
 
+  it("answers an operator's mistake in the interface language: Russian by default, English when asked", async () => {
+    const release = await client.call<VersionView>('/api/versions', {
+      method: 'POST',
+      body: { version: '2.0.0', title: 'Audit', release_date: '2026-11-28' },
+    });
+    const again = {
+      method: 'POST' as const,
+      body: { version: '2.0.0', title: 'Again', release_date: '2026-11-28' },
+    };
+    expect(await client.call('/api/versions', { ...again, language: 'ru' })).toMatchObject({
+      status: 409,
+      body: { success: false, message: 'version: такая версия уже есть' },
+    });
+    expect(await client.call('/api/versions', { ...again, language: 'en-US,en;q=0.9' })).toMatchObject({
+      status: 409,
+      body: { success: false, message: 'version: already exists' },
+    });
+    expect(await client.call('/api/incident/999999', { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      body: { success: false, message: 'Инцидент не найден' },
+    });
+    const open = await client.call<IncidentView>('/api/incident/', {
+      method: 'POST',
+      body: { title: 'Slow chat', severity: 'minor' },
+    });
+    expect(
+      await client.call(`/api/incident/${open.body.data!.id}`, {
+        method: 'PUT',
+        body: { resolved_at: Math.floor(Date.now() / 1000) },
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: { message: 'resolved_at: время устранения указывается только со статусом resolved' },
+    });
+    expect(release.status).toBe(200);
+  });
+
   it('lets only administrators change versions and incidents', async () => {
     const answers = await Promise.all([
       client.call('/api/versions', {
