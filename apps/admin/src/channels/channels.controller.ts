@@ -13,7 +13,15 @@ import {
   type ChannelView,
   type Envelope,
 } from '@tollgate/contracts';
-import { AppException, CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
+import {
+  AppException,
+  CurrentIdentity,
+  RequestLocale,
+  Role,
+  Roles,
+  type Identity,
+  type Locale,
+} from '@tollgate/platform';
 import { ChannelsService } from './channels.service';
 
 /** new-api's /api/channel calls, for administrators (the gateway checks the role too). */
@@ -34,9 +42,13 @@ export class ChannelsController {
 
   /** new-api's answer: `{success, message, time}` with time in seconds, HTTP 200 whether the channel worked or not. */
   @Get('test/:id')
-  async test(@Param('id') id: string, @Query() query: unknown): Promise<ChannelTestAnswer> {
+  async test(
+    @Param('id') id: string,
+    @Query() query: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<ChannelTestAnswer> {
     const { model } = channelTestQuerySchema.parse(query);
-    const result = await this.channels.test(channelIdSchema.parse(id), model);
+    const result = await this.channels.test(channelIdSchema.parse(id), model, undefined, locale);
     return {
       success: result.success,
       message: result.message,
@@ -47,15 +59,15 @@ export class ChannelsController {
 
   /** new-api's "fetch models": the models the channel's upstream lists for its key, via relay. */
   @Get('fetch_models/:id')
-  async fetchModels(@Param('id') id: string): Promise<Envelope<string[]>> {
-    const result = await this.channels.upstreamModels(channelIdSchema.parse(id));
+  async fetchModels(@Param('id') id: string, @RequestLocale() locale: Locale): Promise<Envelope<string[]>> {
+    const result = await this.channels.upstreamModels(channelIdSchema.parse(id), locale);
     if (!result.success) throw new AppException(ErrorCode.UpstreamServiceDown, result.message);
     return ok(result.models);
   }
 
   @Get(':id')
-  async get(@Param('id') id: string): Promise<Envelope<ChannelView>> {
-    return ok(await this.channels.get(channelIdSchema.parse(id)));
+  async get(@Param('id') id: string, @RequestLocale() locale: Locale): Promise<Envelope<ChannelView>> {
+    return ok(await this.channels.get(channelIdSchema.parse(id), locale));
   }
 
   /** One channel answers as itself, a batch as the list of channels it made. */
@@ -71,16 +83,24 @@ export class ChannelsController {
   }
 
   @Put()
-  async update(@CurrentIdentity() identity: Identity, @Body() body: unknown): Promise<Envelope<ChannelView>> {
+  async update(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<ChannelView>> {
     return ok(
-      await this.channels.update(identity, updateChannelRequestSchema.parse(body)),
+      await this.channels.update(identity, updateChannelRequestSchema.parse(body), locale),
       'Channel updated',
     );
   }
 
   @Delete(':id')
-  async delete(@CurrentIdentity() identity: Identity, @Param('id') id: string): Promise<Envelope<null>> {
-    await this.channels.delete(identity, channelIdSchema.parse(id));
+  async delete(
+    @CurrentIdentity() identity: Identity,
+    @Param('id') id: string,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<null>> {
+    await this.channels.delete(identity, channelIdSchema.parse(id), locale);
     return ok(null, 'Channel deleted');
   }
 }

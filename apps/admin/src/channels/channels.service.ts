@@ -17,7 +17,14 @@ import {
   type CreateChannelRequest,
   type UpdateChannelRequest,
 } from '@tollgate/contracts';
-import { AppException, InjectServiceConfig, refusedRangeOf } from '@tollgate/platform';
+import {
+  AppException,
+  DEFAULT_LOCALE,
+  InjectServiceConfig,
+  refusedRangeOf,
+  type Locale,
+} from '@tollgate/platform';
+import { localizedException } from '../i18n/messages';
 import type { AdminConfig } from '../config';
 import { catalogChannel } from './channel-events';
 import { ChannelKeySealer } from './channel-key';
@@ -40,7 +47,7 @@ function checkBaseUrl(baseUrl: string, config: AdminConfig): void {
   }
 }
 
-const notFound = () => new AppException(ErrorCode.NotFound, 'Channel not found');
+const notFound = (locale: Locale) => localizedException(ErrorCode.NotFound, 'channel_not_found', locale);
 
 const isSearch = (query: ChannelListQuery | ChannelSearchQuery): query is ChannelSearchQuery =>
   'keyword' in query;
@@ -82,9 +89,9 @@ export class ChannelsService {
     };
   }
 
-  async get(id: number): Promise<ChannelView> {
+  async get(id: number, locale: Locale): Promise<ChannelView> {
     const channel = await this.channels.find(id);
-    if (!channel) throw notFound();
+    if (!channel) throw notFound(locale);
     return channelView(channel);
   }
 
@@ -98,7 +105,7 @@ export class ChannelsService {
     return created.map(channelView);
   }
 
-  async update(actor: AuditActor, request: UpdateChannelRequest): Promise<ChannelView> {
+  async update(actor: AuditActor, request: UpdateChannelRequest, locale: Locale): Promise<ChannelView> {
     const { id, ...changes } = request;
     if (changes.base_url !== undefined) checkBaseUrl(changes.base_url, this.config);
     const sealed = changes.key === undefined ? undefined : this.sealer.seal(changes.key);
@@ -128,7 +135,7 @@ export class ChannelsService {
           found.statusChangedAt = new Date();
         }
         if (CHANNEL_TYPES_NEEDING_BASE_URL.includes(found.type) && found.baseUrl === '') {
-          throw new AppException(ErrorCode.ValidationFailed, 'base_url: is required for this channel type');
+          throw localizedException(ErrorCode.ValidationFailed, 'channel_base_url_required', locale);
         }
         if (!isValidChannelOther(found.type, found.other)) {
           throw new AppException(ErrorCode.ValidationFailed, `other: ${AZURE_API_VERSION_MESSAGE}`);
@@ -137,12 +144,12 @@ export class ChannelsService {
       },
       { actor, action: 'channel.update' },
     );
-    if (!channel) throw notFound();
+    if (!channel) throw notFound(locale);
     return channelView(channel);
   }
 
-  async delete(actor: AuditActor, id: number): Promise<void> {
-    if (!(await this.channels.delete(id, actor))) throw notFound();
+  async delete(actor: AuditActor, id: number, locale: Locale): Promise<void> {
+    if (!(await this.channels.delete(id, actor))) throw notFound(locale);
   }
 
   /**
@@ -158,17 +165,24 @@ export class ChannelsService {
       found.statusChangedAt = new Date();
       return true;
     });
-    if (!channel) throw notFound();
+    // Relay's report, not a person's call: the default language.
+    if (!channel) throw notFound(DEFAULT_LOCALE);
     return { id: channel.id, status: channel.status };
   }
 
   /**
    * One real request through the channel, by relay; the time it took is recorded on the channel.
-   * Throws RelayUnavailableError when relay cannot be asked.
+   * Throws RelayUnavailableError when relay cannot be asked. `locale`: the caller's (the re-enable
+   * job has none).
    */
-  async test(id: number, model?: string, signal?: AbortSignal): Promise<ChannelTestResult> {
+  async test(
+    id: number,
+    model?: string,
+    signal?: AbortSignal,
+    locale: Locale = DEFAULT_LOCALE,
+  ): Promise<ChannelTestResult> {
     const channel = await this.channels.find(id);
-    if (!channel) throw notFound();
+    if (!channel) throw notFound(locale);
     const testModel = testModelOf(channel, model);
     const result = await this.tester.test(
       { channel: catalogChannel(channel), ...(testModel ? { model: testModel } : {}) },
@@ -179,9 +193,9 @@ export class ChannelsService {
   }
 
   /** The models the channel's upstream lists for its key (new-api's "fetch models"). */
-  async upstreamModels(id: number): Promise<ChannelModelsResult> {
+  async upstreamModels(id: number, locale: Locale): Promise<ChannelModelsResult> {
     const channel = await this.channels.find(id);
-    if (!channel) throw notFound();
+    if (!channel) throw notFound(locale);
     return this.modelLists.list({ channel: catalogChannel(channel) });
   }
 

@@ -589,6 +589,27 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
       expect(missing.status).toBe(404);
       expect(asUser.status).toBe(403);
     });
+
+    it("says a missing channel is missing in the caller's language", async () => {
+      for (const [language, text] of [
+        [undefined, 'Канал не найден'],
+        ['en-US,en;q=0.9', 'Channel not found'],
+      ] as const) {
+        const options = language === undefined ? {} : { language };
+        expect(await client.call('/api/channel/999999', options)).toMatchObject({
+          status: 404,
+          body: { success: false, message: text },
+        });
+        expect(await client.call('/api/channel/999999', { ...options, method: 'DELETE' })).toMatchObject({
+          status: 404,
+          body: { message: text },
+        });
+        expect(await client.call('/api/channel/test/999999', options)).toMatchObject({
+          status: 404,
+          body: { message: text },
+        });
+      }
+    });
   });
 
   it('answers 502 when relay cannot be reached, recording nothing', async () => {
