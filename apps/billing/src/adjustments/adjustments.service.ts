@@ -28,7 +28,9 @@ export class AdjustmentsService {
         [idempotencyKey],
       );
       if (earlier) return { user_id: userId, quota: account.quota, delta: Number(earlier.amount) };
-      const delta = request.quota - account.quota;
+      // Read before posting: the ledger updates the locked account's balance in place.
+      const balanceBefore = account.quota;
+      const delta = request.quota - balanceBefore;
       if (delta !== 0) {
         const reason = request.reason ? `: ${request.reason}` : '';
         await this.ledger.post(tx, [
@@ -45,7 +47,7 @@ export class AdjustmentsService {
           actor: { userId: request.actor_id, role: request.actor_role },
           action: 'balance.set',
           target: { kind: 'user', id: userId },
-          before: { quota: account.quota },
+          before: { quota: balanceBefore },
           after: { quota: request.quota, reason: request.reason ?? null },
         });
       }

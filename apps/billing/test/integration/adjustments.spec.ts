@@ -1,4 +1,4 @@
-import { ACCOUNT_SET_QUOTA_CALL, servicePath } from '@tollgate/contracts';
+import { ACCOUNT_SET_QUOTA_CALL, servicePath, TOPICS } from '@tollgate/contracts';
 import { INFRASTRUCTURES, randomUserId, withDatabase } from '@tollgate/testing';
 import { BillingHarness, type Answer, type Caller } from './billing-harness';
 
@@ -51,6 +51,17 @@ describe.each(INFRASTRUCTURES)('billing admin adjustments on %s infrastructure',
     expect(entries).toEqual([
       { kind: 'admin_adjustment', amount: '2500000', note: 'set by admin 1: pilot' },
       { kind: 'admin_adjustment', amount: '-1500000', note: 'set by admin 1' },
+    ]);
+    // The audit tells each change from the balance before it, not the balance it set.
+    const audits = await withDatabase(database, (query) =>
+      query<{ value: { action: string; before: unknown; after: unknown; changed: string[] } }>(
+        'select value from outbox_messages where topic = ? order by id',
+        [TOPICS.auditRecorded.name],
+      ),
+    );
+    expect(audits.map(({ value }) => [value.action, value.before, value.after, value.changed])).toEqual([
+      ['balance.set', { quota: 0 }, { quota: 2_500_000, reason: 'pilot' }, ['quota', 'reason']],
+      ['balance.set', { quota: 2_500_000 }, { quota: 1_000_000, reason: null }, ['quota']],
     ]);
   });
 });
