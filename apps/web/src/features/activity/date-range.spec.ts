@@ -6,6 +6,14 @@ describe('activity date range', () => {
     expect(daysOf(defaultRange(new Date(2025, 2, 20)))).toHaveLength(14);
   });
 
+  it("ends on Moscow's today, as the statistics count days, wherever the browser is", () => {
+    // 22:30 UTC on 20 March is 01:30 on 21 March in Moscow: a UTC browser's day is still the 20th.
+    expect(defaultRange(new Date(Date.UTC(2025, 2, 20, 22, 30)))).toEqual({
+      start: '2025-03-08',
+      end: '2025-03-21',
+    });
+  });
+
   it('crosses month ends', () => {
     expect(defaultRange(new Date(2025, 2, 5))).toEqual({ start: '2025-02-20', end: '2025-03-05' });
   });

@@ -36,19 +36,13 @@ export function moscowDayOf(epochSeconds: number): IsoDay {
   return new Date((epochSeconds + MOSCOW_OFFSET_SECONDS) * 1000).toISOString().slice(0, 10);
 }
 
-/** The local calendar day of a date (what the user calls "today"). */
-export function localDay(date: Date): IsoDay {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
 export function addDays(day: IsoDay, days: number): IsoDay {
   return new Date((utcMidnightSeconds(day) + days * DAY_SECONDS) * 1000).toISOString().slice(0, 10);
 }
 
-/** The last 14 days, today included. */
+/** The last 14 Moscow days, today (Moscow's, as the statistics count days) included. */
 export function defaultRange(today: Date = new Date()): DayRange {
-  const end = localDay(today);
+  const end = moscowDayOf(Math.floor(today.getTime() / 1000));
   return { start: addDays(end, -(DEFAULT_RANGE_DAYS - 1)), end };
 }
 

@@ -64,13 +64,23 @@ describe('dashboard screens', () => {
     const fetch = answerApi({
       '/api/user/self': ok(account),
       '/api/status': ok(enabledStatus),
-      '/api/promo/validate': ok({ valid: false, code: 'NOPE', description: '' }),
+      // Billing's answer to a code it will not take: a verdict in a failed envelope, with HTTP 200.
+      '/api/promo/validate': {
+        status: 200,
+        body: {
+          success: false,
+          message: 'Промокод недействителен',
+          data: { valid: false, code: 'NOPE', description: 'Промокод недействителен' },
+        },
+      },
     });
     renderApp('/dashboard/payment');
     await userEvent.type(await screen.findByLabelText('Промокод'), 'NOPE');
     await userEvent.click(screen.getByRole('checkbox', { name: /Я принимаю/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Перейти к оплате' }));
+    // SPEC's words alone, not a failed check ('Ошибка проверки промокода: …').
     expect(await screen.findByText('Промокод недействителен')).toHaveAttribute('role', 'alert');
+    expect(screen.queryByText(/Ошибка проверки промокода/)).toBeNull();
     expect(sentTo(fetch, '/api/user/payment', 'POST')).toBe(false);
   });
 

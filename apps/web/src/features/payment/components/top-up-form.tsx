@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ROUTES, sitePaths } from '../../../lib/routes';
+import { isApiError } from '../../../api/api-error';
 import { errorMessage } from '../../../api/error-message';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../ui/styles';
 import { CheckboxField } from '../../../ui/field';
@@ -59,7 +60,12 @@ export function TopUpForm() {
       return result.valid;
     } catch (error) {
       setCheckedPromo(null);
-      setProblem(`${t('promo_check_failed')}: ${errorMessage(error, t)}`);
+      // Billing answers a code it will not take with success:false and HTTP 200: a verdict, not a failed check.
+      setProblem(
+        isApiError(error) && error.kind === 'rejected' && error.status === 200
+          ? t('promo_invalid')
+          : `${t('promo_check_failed')}: ${errorMessage(error, t)}`,
+      );
       return false;
     }
   };
