@@ -1,5 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { ChatContent, ChatMessageView, ChatStreamEvent } from '@tollgate/contracts';
+import {
+  parseChatMessageMetadata,
+  type ChatContent,
+  type ChatMessageView,
+  type ChatStreamEvent,
+} from '@tollgate/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/api-error';
@@ -18,6 +23,11 @@ export interface StreamingAnswer {
 
 /** The server stores a stopped answer once it sees the browser leave: look again shortly after. */
 const STOPPED_REFETCH_MS = [400, 1500];
+/**
+ * Its cost comes from billing's record of the call, which may come later than that (the usage event
+ * goes through Kafka on the distributed platform): one more look, only while the cost is still unknown.
+ */
+const COST_PENDING_REFETCH_MS = 4000;
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -25,6 +35,12 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
+}
+
+/** Whether the stored answer `id` is missing or shows no cost yet. */
+function costUnknown(messages: ChatMessageView[] | undefined, id: number): boolean {
+  const answer = messages?.find((message) => message.id === id);
+  return answer === undefined || typeof parseChatMessageMetadata(answer.metadata).quota !== 'number';
 }
 
 /** The messages up to and including the last question: what a regenerated answer replaces the rest of. */
@@ -82,10 +98,12 @@ export function useChatStream(chatId: number | undefined) {
       setNeedsTopUp(false);
       setAnswer({ question: 'content' in body ? body.content : undefined, text: '' });
       let started = false;
+      let answerId: number | undefined;
       let refusal: unknown;
       const onEvent = (event: ChatStreamEvent) => {
         if (event.type === 'start') {
           started = true;
+          answerId = event.assistant_message_id;
           // Regenerating replaces what followed the question; a new question goes at the end.
           queryClient.setQueryData<ChatMessageView[]>(key, (old = []) =>
             regenerating()
@@ -142,10 +160,17 @@ export function useChatStream(chatId: number | undefined) {
         }
         // The answer (and the title below) was paid from the balance: the dashboard shows what is left.
         const refreshBalance = () => queryClient.invalidateQueries({ queryKey: queryKeys.self });
-        if (abort.signal.aborted)
-          lateRefetches.current = STOPPED_REFETCH_MS.map((ms) =>
-            setTimeout(() => void Promise.all([refresh(), refreshBalance()]), ms),
-          );
+        if (abort.signal.aborted) {
+          const lookAgain = () => void Promise.all([refresh(), refreshBalance()]);
+          lateRefetches.current = STOPPED_REFETCH_MS.map((ms) => setTimeout(lookAgain, ms));
+          const stoppedId = answerId;
+          if (stoppedId !== undefined)
+            lateRefetches.current.push(
+              setTimeout(() => {
+                if (costUnknown(queryClient.getQueryData(key), stoppedId)) lookAgain();
+              }, COST_PENDING_REFETCH_MS),
+            );
+        }
         const named =
           firstAnswer && !abort.signal.aborted ? fetchTitle(chatId).catch(() => undefined) : undefined;
         void Promise.resolve(named).then(() =>

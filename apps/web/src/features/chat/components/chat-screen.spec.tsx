@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ChatStreamEvent } from '@tollgate/contracts';
 import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
@@ -299,6 +299,66 @@ describe('the chat screen', () => {
     // Still streaming (the request is open): no refetch has tidied the list, the answer replaced the old.
     expect(screen.getAllByTestId('assistant-message')).toHaveLength(2);
     expect(screen.queryByText('Half an')).not.toBeInTheDocument();
+  });
+
+  it("shows a stopped answer's cost once billing has it, even later than the first looks again", async () => {
+    const later = { ...start.user_message, content: 'Tell me more' };
+    const stoppedAnswer = (quota: number | null) => ({
+      ...answer,
+      id: 41,
+      content: 'Half an',
+      metadata: JSON.stringify({ model: 'gpt-4o-mini', quota, finish_reason: 'aborted' }),
+      created_at: 6,
+    });
+    let stoppedAt: number | undefined;
+    let stored: unknown[] = [question, answer];
+    chatApi(({ signal }) => {
+      stored = [question, answer, later, stoppedAnswer(null)];
+      signal?.addEventListener('abort', () => (stoppedAt = Date.now()));
+      return streamResponse([start, { type: 'delta', content: 'Half an' }], signal, true);
+    });
+    // Billing records the stopped answer's charge 2 s after the stop (after the looks at 0.4 s and 1.5 s).
+    globalThis.fetch = wrapMessagesBy(globalThis.fetch, () =>
+      stoppedAt !== undefined && Date.now() - stoppedAt > 2_000
+        ? [question, answer, later, stoppedAnswer(5000)]
+        : stored,
+    );
+    renderApp('/dashboard/chat/12');
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Сообщение' }), 'Tell me more{Enter}');
+    await userEvent.click(await screen.findByRole('button', { name: 'Остановить' }));
+    const stopped = () => screen.getAllByTestId('assistant-message')[1]!;
+    expect(await within(stopped()).findByText('стоимость уточняется')).toBeInTheDocument();
+    expect(await within(stopped()).findByTestId('answer-cost', {}, { timeout: 6_000 })).toHaveTextContent(
+      /0,01\s\$/,
+    );
+    expect(within(stopped()).queryByText('стоимость уточняется')).not.toBeInTheDocument();
+  });
+
+  it('looks for a stopped answer no more once its cost is known', async () => {
+    const later = { ...start.user_message, content: 'Tell me more' };
+    const costed = {
+      ...answer,
+      id: 41,
+      content: 'Half an',
+      metadata: JSON.stringify({ model: 'gpt-4o-mini', quota: 5000, finish_reason: 'aborted' }),
+    };
+    let stored: unknown[] = [question, answer];
+    chatApi(({ signal }) => {
+      stored = [question, answer, later, costed];
+      return streamResponse([start, { type: 'delta', content: 'Half an' }], signal, true);
+    });
+    let reads = 0;
+    globalThis.fetch = wrapMessagesBy(globalThis.fetch, () => (reads++, stored));
+    renderApp('/dashboard/chat/12');
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Сообщение' }), 'Tell me more{Enter}');
+    await userEvent.click(await screen.findByRole('button', { name: 'Остановить' }));
+    await within(screen.getAllByTestId('assistant-message')[1]!).findByTestId('answer-cost');
+    // The looks at 0.4 s and 1.5 s, then none at 4 s: the cost was known by then.
+    const wait = (ms: number) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
+    await wait(2_500);
+    const afterTheFirstLooks = reads;
+    await wait(2_500);
+    expect(reads).toBe(afterTheFirstLooks);
   });
 
   it('offers a top-up link when the balance is too low', async () => {

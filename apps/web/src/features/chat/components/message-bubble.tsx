@@ -69,6 +69,9 @@ export function MessageBubble({ role, content, metadata, streaming, onRegenerate
           {meta?.model ? <span>{meta.model}</span> : null}
           {typeof meta?.quota === 'number' ? (
             <span data-testid="answer-cost">{costText(meta.quota)}</span>
+          ) : meta?.finish_reason === 'aborted' ? (
+            // Billing records a stopped answer's charge shortly after the stop; the list is read again.
+            <span data-testid="answer-cost-pending">{t('cost_pending')}</span>
           ) : null}
           {meta?.finish_reason === 'aborted' ? <span>{t('stopped')}</span> : null}
           {meta?.finish_reason === 'error' ? <span className="text-red-500">{t('broke_off')}</span> : null}
