@@ -170,6 +170,8 @@ describe('chat journey on a desktop', () => {
     await page.getByRole('button', { name: 'Остановить' }).click();
     await page.getByText('остановлено').waitFor({ timeout: 15_000 });
     expect(await answers(page).count()).toBe(2);
+    // Its cost comes from billing's record of the call, without a reload.
+    await answers(page).nth(1).getByTestId('answer-cost').waitFor({ timeout: 15_000 });
   });
 
   it('regenerates the last answer in place', async () => {
