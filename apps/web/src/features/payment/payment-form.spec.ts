@@ -1,4 +1,4 @@
-import { checkPaymentForm, type PaymentFormState } from './payment-form';
+import { checkPaymentForm, presetAmount, type PaymentFormState } from './payment-form';
 
 const valid: PaymentFormState = {
   amount: '1500',
@@ -25,5 +25,10 @@ describe('payment form', () => {
 
   it('needs agreement to the rules and the offer', () => {
     expect(checkPaymentForm({ ...valid, agreed: false })).toEqual({ problem: 'agreement_required' });
+  });
+
+  it('groups a preset amount as the interface language does', () => {
+    expect(presetAmount('1000', 'en')).toBe('1,000');
+    expect(presetAmount('1000', 'ru')).toBe(Number(1000).toLocaleString('ru-RU'));
   });
 });

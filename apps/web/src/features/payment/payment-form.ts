@@ -20,3 +20,8 @@ export function checkPaymentForm(form: PaymentFormState): { amount: string } | {
   if (!form.agreed) return { problem: 'agreement_required' };
   return { amount: amount.data };
 }
+
+/** A preset amount grouped as the interface's language groups thousands (1 000 in Russian, 1,000 in English). */
+export function presetAmount(amount: string, language: string): string {
+  return Number(amount).toLocaleString(language === 'en' ? 'en-US' : 'ru-RU');
+}

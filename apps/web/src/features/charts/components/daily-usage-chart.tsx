@@ -1,7 +1,7 @@
 import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 import type { DayUsage } from '../../activity/daily-usage';
-import '../chart-setup';
+import { chartLocale } from '../chart-setup';
 
 export interface DailyUsageChartProps {
   days: readonly DayUsage[];
@@ -14,7 +14,8 @@ export interface DailyUsageChartProps {
 /** Spending per day as bars; the tooltip adds requests and tokens. */
 export function DailyUsageChart({ days, formatQuota, quotaToAmount }: DailyUsageChartProps) {
   const { t, i18n } = useTranslation('dashboard');
-  const dayLabel = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const locale = chartLocale(i18n.language);
+  const dayLabel = new Intl.DateTimeFormat(locale, {
     day: 'numeric',
     month: 'short',
     timeZone: 'UTC',
@@ -35,6 +36,8 @@ export function DailyUsageChart({ days, formatQuota, quotaToAmount }: DailyUsage
           ],
         }}
         options={{
+          // Chart.js formats its axis numbers in the browser's locale unless told: 0,5 in the English interface.
+          locale,
           responsive: true,
           maintainAspectRatio: false,
           plugins: {

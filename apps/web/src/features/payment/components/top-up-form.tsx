@@ -13,7 +13,7 @@ import { useAccount } from '../../session/use-account';
 import { notify } from '../../shell/notify';
 import { useSystemStatus } from '../../system/use-system-status';
 import { useCreatePayment, useValidatePromo } from '../use-payment-queries';
-import { checkPaymentForm, type PaymentFormState } from '../payment-form';
+import { checkPaymentForm, presetAmount, type PaymentFormState } from '../payment-form';
 import { CryptoFeeTable } from './crypto-fee-table';
 
 const PRESET_AMOUNTS = ['500', '1000', '3000', '5000'] as const;
@@ -23,7 +23,7 @@ type PromoState = { code: string; result: PromoValidation } | null;
 
 /** SPEC §2 payment: amount, card or crypto, promo checked by the server, receipt e-mail and agreement. */
 export function TopUpForm() {
-  const { t } = useTranslation('payment');
+  const { t, i18n } = useTranslation('payment');
   const account = useAccount();
   const status = useSystemStatus();
   const promo = useValidatePromo();
@@ -120,7 +120,7 @@ export function TopUpForm() {
                   : 'border-slate-300 text-slate-700 hover:bg-slate-50'
               }`}
             >
-              {t('amount_preset', { amount: Number(preset).toLocaleString('ru-RU') })}
+              {t('amount_preset', { amount: presetAmount(preset, i18n.language) })}
             </button>
           ))}
         </div>
