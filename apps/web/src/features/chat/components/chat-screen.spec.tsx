@@ -155,6 +155,24 @@ describe('the chat screen', () => {
     expect(await screen.findByTestId('answer-cost')).toHaveTextContent(/^< 0,01\s\$$/);
   });
 
+  it.each([
+    [
+      'an answer the balance held short',
+      { answer_limit: 700 },
+      'ответ короче обычного: на больший не хватило баланса',
+    ],
+    ['an answer cut at the length the model allows', {}, 'ответ обрезан по длине'],
+  ])('says so under %s', async (_case, extra, said) => {
+    const cut = {
+      ...answer,
+      metadata: JSON.stringify({ model: 'gpt-4o-mini', quota: 900, finish_reason: 'length', ...extra }),
+    };
+    chatApi(() => streamResponse([], undefined));
+    globalThis.fetch = wrapMessages(globalThis.fetch, [question, cut]);
+    renderApp('/dashboard/chat/12');
+    expect(await within(await screen.findByTestId('assistant-message')).findByText(said)).toBeInTheDocument();
+  });
+
   it('sends on Enter, keeps Shift+Enter as a new line, and renders the answer as it streams', async () => {
     const { sent } = chatApi(({ signal }) =>
       streamResponse(

@@ -75,6 +75,12 @@ export function MessageBubble({ role, content, metadata, streaming, onRegenerate
           ) : null}
           {meta?.finish_reason === 'aborted' ? <span>{t('stopped')}</span> : null}
           {meta?.finish_reason === 'error' ? <span className="text-red-500">{t('broke_off')}</span> : null}
+          {meta?.finish_reason === 'length' ? (
+            // An answer held to what the balance paid for says so: the user can top up for a longer one.
+            <span className={meta.answer_limit === undefined ? undefined : 'text-amber-600'}>
+              {t(meta.answer_limit === undefined ? 'cut_short' : 'cut_by_balance')}
+            </span>
+          ) : null}
           <button type="button" className={buttonClass.ghost} onClick={() => void copy()}>
             {t('copy')}
           </button>
