@@ -44,11 +44,12 @@ export function PriceList() {
           {pricing.data && models.length === 0 && <EmptyState text={t('no_models')} />}
           {models.length > 0 && (
             <div className="overflow-x-auto">
-              <table className="w-full min-w-[560px] text-left text-sm">
+              {/* On a phone the context column gives way, so the prices fit the screen without a sideways scroll; the model's page shows its context. */}
+              <table className="w-full text-left text-sm sm:min-w-[560px]">
                 <thead className="border-b border-slate-200 text-xs text-slate-500 uppercase">
                   <tr>
                     <th className="py-2 pr-3 font-medium">{t('col_model')}</th>
-                    <th className="py-2 pr-3 font-medium">{t('col_context')}</th>
+                    <th className="hidden py-2 pr-3 font-medium sm:table-cell">{t('col_context')}</th>
                     <th className="py-2 pr-3 text-right font-medium">{t('col_input')}</th>
                     <th className="py-2 text-right font-medium">{t('col_output')}</th>
                   </tr>
@@ -68,7 +69,7 @@ export function PriceList() {
                         </div>
                         <p className="text-xs text-slate-500">{model.provider}</p>
                       </td>
-                      <td className="py-2.5 pr-3 text-slate-600 tabular-nums">
+                      <td className="hidden py-2.5 pr-3 text-slate-600 tabular-nums sm:table-cell">
                         {t('tokens_count', {
                           count: model.context_window,
                           formatted: number.format(model.context_window),
