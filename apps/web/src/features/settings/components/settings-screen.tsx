@@ -44,7 +44,8 @@ export function SettingsScreen() {
         <ErrorState error={account.error} onRetry={() => void account.refetch()} />
       )}
       {tab === 'account' && account.data && (
-        <div className="grid gap-4 lg:grid-cols-2">
+        // grid-cols-1 (minmax(0, 1fr)): without it the phone's one column grows to the invite link's width and the cards run off the screen.
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <ProfileForm key={account.data.id} account={account.data} />
           <PasswordForm />
           <LinkedAccounts account={account.data} />
