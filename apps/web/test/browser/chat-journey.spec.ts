@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { IPHONE_USER_AGENT, launchChromium } from './chromium';
 import { buildPlatform, startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform';
 import { startFakeUpstreamProcess, type FakeUpstreamProcess } from './fake-upstream-process';
@@ -190,6 +190,7 @@ describe('chat journey on a desktop', () => {
       await page.getByRole('textbox', { name: 'Сообщение' }).fill('А если много запросов?');
       await page.keyboard.press('Enter');
       await page.getByText('Подождите немного и попробуйте снова.').waitFor();
+      await toastClearOf(page.getByRole('textbox', { name: 'Сообщение' }));
     } finally {
       await setUpstream({ failRate: 0 });
     }
@@ -210,6 +211,19 @@ describe('chat journey on a desktop', () => {
     await page.getByText('Чатов пока нет').waitFor();
   });
 });
+
+/** Waits (while the toast slides in) until the newest toast ends above `box`: it covers neither the box nor its button. */
+async function toastClearOf(box: Locator): Promise<void> {
+  const toast = box.page().locator('[data-sonner-toast]').first();
+  let last = '';
+  for (let tries = 0; tries < 20; tries++) {
+    const [toastBox, messageBox] = await Promise.all([toast.boundingBox(), box.boundingBox()]);
+    if (toastBox && messageBox && toastBox.y + toastBox.height <= messageBox.y) return;
+    last = JSON.stringify({ toastBox, messageBox });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the toast covers the message box: ${last}`);
+}
 
 describe('chat journey on a phone', () => {
   let context: BrowserContext;
