@@ -192,6 +192,19 @@ describe('mobile journey', () => {
     await shot(page, 'mobile-payment');
   });
 
+  it('fits the settings and the price list to a 390 px screen', async () => {
+    await page.goto('/dashboard/settings');
+    await page.getByRole('heading', { name: 'Приглашения' }).waitFor();
+    const cardsRight = await page.evaluate(() =>
+      Math.max(...[...document.querySelectorAll('section')].map((s) => s.getBoundingClientRect().right)),
+    );
+    expect(cardsRight).toBeLessThanOrEqual(390);
+    await page.goto('/price');
+    const price = page.getByTestId('price-row').first().getByText(/₽/).first();
+    await price.waitFor({ state: 'visible' });
+    expect(await price.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
+  });
+
   it('keeps a signed-in phone user away from /login', async () => {
     await page.goto('/login');
     await page.waitForURL('**/dashboard');
