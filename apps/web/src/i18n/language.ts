@@ -22,6 +22,11 @@ export function detectLanguage(
   return DEFAULT_LANGUAGE;
 }
 
+/** The Intl locale that formats numbers and dates in the interface's language, whatever the browser's. */
+export function intlLocale(language: string): 'en-US' | 'ru-RU' {
+  return language === 'en' ? 'en-US' : 'ru-RU';
+}
+
 export function saveLanguage(language: Language, storage: Pick<Storage, 'setItem'> = localStorage): void {
   storage.setItem(STORAGE_KEYS.language, language);
 }

@@ -36,13 +36,18 @@ export function moscowDayOf(epochSeconds: number): IsoDay {
   return new Date((epochSeconds + MOSCOW_OFFSET_SECONDS) * 1000).toISOString().slice(0, 10);
 }
 
+/** Today as a Moscow day (SPEC §9: statistics days are Moscow's), wherever the browser is. */
+export function moscowToday(nowMs: number = Date.now()): IsoDay {
+  return moscowDayOf(Math.floor(nowMs / 1000));
+}
+
 export function addDays(day: IsoDay, days: number): IsoDay {
   return new Date((utcMidnightSeconds(day) + days * DAY_SECONDS) * 1000).toISOString().slice(0, 10);
 }
 
 /** The last 14 Moscow days, today (Moscow's, as the statistics count days) included. */
 export function defaultRange(today: Date = new Date()): DayRange {
-  const end = moscowDayOf(Math.floor(today.getTime() / 1000));
+  const end = moscowToday(today.getTime());
   return { start: addDays(end, -(DEFAULT_RANGE_DAYS - 1)), end };
 }
 

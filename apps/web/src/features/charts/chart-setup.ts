@@ -8,8 +8,3 @@ Chart.defaults.animation = { ...Chart.defaults.animation, duration: CHART_ANIMAT
 Chart.defaults.font.family =
   "'Inter', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 Chart.defaults.color = '#64748b';
-
-/** The locale a chart formats its dates and axis numbers in: the interface's language, not the browser's. */
-export function chartLocale(language: string): 'en-US' | 'ru-RU' {
-  return language === 'en' ? 'en-US' : 'ru-RU';
-}

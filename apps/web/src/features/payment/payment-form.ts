@@ -1,3 +1,4 @@
+import { intlLocale } from '../../i18n/language';
 import { rubleAmountSchema, type PaymentProviderName } from '@tollgate/contracts';
 import { isValidEmail } from '../auth/validation';
 
@@ -23,5 +24,5 @@ export function checkPaymentForm(form: PaymentFormState): { amount: string } | {
 
 /** A preset amount grouped as the interface's language groups thousands (1 000 in Russian, 1,000 in English). */
 export function presetAmount(amount: string, language: string): string {
-  return Number(amount).toLocaleString(language === 'en' ? 'en-US' : 'ru-RU');
+  return Number(amount).toLocaleString(intlLocale(language));
 }

@@ -5,8 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { InputField, SelectField } from '../../../ui/field';
-import { rangeProblem, rangeSeconds, type DayRange } from '../../activity/date-range';
-import { moscowDefaultRange } from '../moscow-today';
+import { defaultRange, rangeProblem, rangeSeconds, type DayRange } from '../../activity/date-range';
 import { exportErrorText, saveBlob } from '../../activity/use-export-logs';
 import { useMoney } from '../../currency/use-money';
 import { notify } from '../../shell/notify';
@@ -41,7 +40,7 @@ export function LogsScreen() {
   const activity = useTranslation('activity');
   const money = useMoney();
   const [draft, setDraft] = useState<Draft>({
-    range: moscowDefaultRange(),
+    range: defaultRange(),
     type: 0,
     username: '',
     token_name: '',

@@ -7,11 +7,10 @@ import { queryKeys } from '../../../api/query-keys';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
 import { dailyUsage } from '../../activity/daily-usage';
-import { addDays, type DayRange } from '../../activity/date-range';
+import { addDays, moscowToday, type DayRange } from '../../activity/date-range';
 import { LazyDailyUsageChart } from '../../charts/components/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
 import { fetchAllStatistics, fetchChannelCounts, fetchOverview } from '../admin-api';
-import { moscowToday } from '../moscow-today';
 
 const WINDOWS = [1, 7, 30] as const;
 

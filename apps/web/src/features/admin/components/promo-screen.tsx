@@ -3,6 +3,7 @@ import type { Promo } from '@tollgate/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
+import { intlLocale } from '../../../i18n/language';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { InputField, SelectField } from '../../../ui/field';
@@ -78,7 +79,7 @@ export function PromoScreen() {
     onSuccess: () => setDeleting(null),
   });
   // The last valid day is a Moscow day (the form sends its 23:59:59 +03:00), in any browser's zone.
-  const date = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const date = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'medium',
     timeZone: 'Europe/Moscow',
   });

@@ -1,7 +1,8 @@
 import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 import type { DayUsage } from '../../activity/daily-usage';
-import { chartLocale } from '../chart-setup';
+import { intlLocale } from '../../../i18n/language';
+import '../chart-setup';
 
 export interface DailyUsageChartProps {
   days: readonly DayUsage[];
@@ -14,7 +15,7 @@ export interface DailyUsageChartProps {
 /** Spending per day as bars; the tooltip adds requests and tokens. */
 export function DailyUsageChart({ days, formatQuota, quotaToAmount }: DailyUsageChartProps) {
   const { t, i18n } = useTranslation('dashboard');
-  const locale = chartLocale(i18n.language);
+  const locale = intlLocale(i18n.language);
   const dayLabel = new Intl.DateTimeFormat(locale, {
     day: 'numeric',
     month: 'short',

@@ -1,23 +1,26 @@
 import { useLocation } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import { useTranslation } from 'react-i18next';
+import { ROUTES } from '../../../lib/routes';
+import { MOBILE_BOTTOM_BAR_PX } from '../mobile-body-height';
 import { TOAST_DURATION_MS } from '../notify';
 
 /** Sonner's own distances from the bottom edge: 24 px on a desktop, 16 px on a phone. */
 const DESKTOP_BOTTOM_PX = 24;
-/** On phones, above the 72 px bottom bar. */
-const PHONE_BOTTOM_PX = 88;
+/** On phones, 16 px above the bottom bar. */
+const PHONE_BOTTOM_PX = MOBILE_BOTTOM_BAR_PX + 16;
 /**
  * A chat's message box and its Send button fill the bottom of the screen: a toast there (a refused
  * message) would cover the button the user presses next, so on a chat toasts sit above the box.
  */
 const ABOVE_MESSAGE_BOX_PX = 96;
-const CHAT_SCREEN = /^\/dashboard\/chat(\/|$)/;
 
 /** Bottom-right; on phones lifted above the bottom bar; on a chat, above the message box too. */
 export function AppToaster() {
   const { t } = useTranslation('shell');
-  const lift = CHAT_SCREEN.test(useLocation().pathname) ? ABOVE_MESSAGE_BOX_PX : 0;
+  const { pathname } = useLocation();
+  const onChat = pathname === ROUTES.dashboardChat || pathname.startsWith(`${ROUTES.dashboardChat}/`);
+  const lift = onChat ? ABOVE_MESSAGE_BOX_PX : 0;
   return (
     <Toaster
       position="bottom-right"
