@@ -17,6 +17,7 @@ import { IncidentsModule } from './incidents/incidents.module';
 import { Option } from './options/option.entity';
 import { OptionsModule } from './options/options.module';
 import { StatusController } from './status/status.controller';
+import { BillingPaymentMethods } from './status/billing-payment-methods';
 import { StatusService } from './status/status.service';
 import { Version } from './versions/version.entity';
 import { VersionsModule } from './versions/versions.module';
@@ -52,7 +53,7 @@ export class AdminModule {
         AuditModule,
       ],
       controllers: [StatusController],
-      providers: [StatusService],
+      providers: [StatusService, BillingPaymentMethods],
     };
   }
 }

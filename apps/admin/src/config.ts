@@ -39,6 +39,8 @@ export const adminConfigSchema = z.object({
   TOLLGATE_ENCRYPTION_KEY: secret(z.string().min(32, 'must be a 32-byte key, base64 or hex')),
   /** Relay's own address (not the gateway's): channel tests go to its /internal/ route. */
   RELAY_URL: z.string().url().default('http://127.0.0.1:3003'),
+  /** Billing's own address: /api/status offers only the payment providers billing holds credentials for. */
+  BILLING_URL: z.string().url().default('http://127.0.0.1:3002'),
   /**
    * Non-public ranges a channel's base_url may point into (`loopback,private,link-local,unspecified`,
    * or `none`). None by default: an operator with self-hosted upstreams (Ollama, vLLM) allows their range.

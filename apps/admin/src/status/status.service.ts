@@ -13,10 +13,12 @@ import { EVENT_BUS, type EventBus } from '@tollgate/events';
 import { HealthRegistry, InjectServiceConfig } from '@tollgate/platform';
 import { SettingsTable } from '@tollgate/runtime';
 import type { AdminConfig } from '../config';
+import { BillingPaymentMethods } from './billing-payment-methods';
 
 /**
  * What the web client needs at start-up: configuration, overridden by the operators' settings
- * (catalog.option) where they set one; an OAuth provider is on when its id and secret are set.
+ * (catalog.option) where they set one; an OAuth provider is on when its id and secret are set, a card
+ * or crypto payment method when billing holds its credentials.
  */
 @Injectable()
 export class StatusService implements OnModuleInit, OnModuleDestroy {
@@ -27,6 +29,7 @@ export class StatusService implements OnModuleInit, OnModuleDestroy {
     @InjectServiceConfig() private readonly config: AdminConfig,
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     private readonly health: HealthRegistry,
+    private readonly paymentMethods: BillingPaymentMethods,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -45,6 +48,8 @@ export class StatusService implements OnModuleInit, OnModuleDestroy {
     const github = clientId(SETTING_KEYS.githubClientId, c.GITHUB_CLIENT_ID);
     const google = clientId(SETTING_KEYS.googleClientId, c.GOOGLE_CLIENT_ID);
     const discord = clientId(SETTING_KEYS.discordClientId, c.DISCORD_CLIENT_ID);
+    // A card or crypto method is offered when billing holds its credentials (or has not said yet).
+    const billing = this.paymentMethods.current();
     return {
       system_name: c.SYSTEM_NAME,
       version: TOLLGATE_VERSION,
@@ -65,8 +70,8 @@ export class StatusService implements OnModuleInit, OnModuleDestroy {
       start_time: this.startTime,
       register_enabled: on(SETTING_KEYS.registerEnabled),
       password_login: on(SETTING_KEYS.passwordLoginEnabled),
-      yookassa_enabled: on(SETTING_KEYS.yookassaEnabled),
-      crypto_enabled: on(SETTING_KEYS.cryptoEnabled),
+      yookassa_enabled: on(SETTING_KEYS.yookassaEnabled) && billing?.yookassa !== false,
+      crypto_enabled: on(SETTING_KEYS.cryptoEnabled) && billing?.crypto !== false,
       group_rate_limits: parseGroupRateLimits(setting(SETTING_KEYS.groupRateLimits)),
     };
   }

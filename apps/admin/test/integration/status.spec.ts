@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
+  PAYMENT_METHODS_CALL,
   QUOTA_PER_USD,
   systemStatusSchema,
   TOLLGATE_VERSION,
   type Envelope,
   type SystemStatus,
 } from '@tollgate/contracts';
+import { SERVICE_TOKEN_HEADER, verifyServiceToken } from '@tollgate/platform';
 import type { Env } from '@tollgate/runtime';
 import {
+  eventually,
   getJson,
   INFRASTRUCTURES,
   openInfrastructure,
@@ -29,8 +34,14 @@ describe.each(INFRASTRUCTURES)('admin on %s infrastructure', (kind) => {
     await infra?.close();
   });
 
-  /** Starts admin on a fresh database with `settings`, waits until it is ready and returns /api/status. */
-  const statusWith = async (settings: Env): Promise<SystemStatus> => {
+  /**
+   * Starts admin on a fresh database with `settings`, waits until it is ready and returns /api/status
+   * (the first one `until` accepts, when given).
+   */
+  const statusWith = async (
+    settings: Env,
+    until: (status: SystemStatus) => boolean = () => true,
+  ): Promise<SystemStatus> => {
     const database = await infra.createDatabase();
     const env: Env = {
       HOST: '127.0.0.1',
@@ -47,13 +58,44 @@ describe.each(INFRASTRUCTURES)('admin on %s infrastructure', (kind) => {
       const ready = await getJson(`${admin.url}/health/ready`);
       expect(ready).toEqual({ status: 200, body: { status: 'ok', checks: ['database', 'settings'] } });
 
-      const { status, body } = await getJson<Envelope<SystemStatus>>(`${admin.url}/api/status`);
-      expect(status).toBe(200);
-      expect(body.success).toBe(true);
-      return systemStatusSchema.strict().parse(body.data);
+      return await eventually('an /api/status the test waits for', async () => {
+        const { status, body } = await getJson<Envelope<SystemStatus>>(`${admin.url}/api/status`);
+        expect(status).toBe(200);
+        expect(body.success).toBe(true);
+        const parsed = systemStatusSchema.strict().parse(body.data);
+        return until(parsed) ? parsed : undefined;
+      });
     } finally {
       await admin.close();
     }
+  };
+
+  /** Billing's PAYMENT_METHODS_CALL as a small server: checks the service token, answers `methods`. */
+  const standInBilling = async (secret: string, methods: { yookassa: boolean; crypto: boolean }) => {
+    const asked: number[] = [];
+    const server: Server = createServer((request, response) => {
+      void verifyServiceToken(
+        String(request.headers[SERVICE_TOKEN_HEADER] ?? ''),
+        secret,
+        PAYMENT_METHODS_CALL.audience,
+      )
+        .then(
+          () => (request.url === PAYMENT_METHODS_CALL.path ? 200 : 404),
+          () => 401,
+        )
+        .then((status) => {
+          asked.push(status);
+          response.writeHead(status, { 'content-type': 'application/json' });
+          response.end(
+            JSON.stringify(
+              status === 200 ? { success: true, message: '', data: methods } : { success: false },
+            ),
+          );
+        });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, asked, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   };
 
   it('answers /api/status from its configuration, with an OAuth provider on only when its id and secret are both set', async () => {
@@ -114,5 +156,24 @@ describe.each(INFRASTRUCTURES)('admin on %s infrastructure', (kind) => {
       default_currency: 'RUB',
     });
     expect(status.start_time).toBeGreaterThanOrEqual(startedAfter);
+  });
+
+  it('offers a card or crypto payment method only when billing holds its credentials, and each when billing cannot be asked', async () => {
+    const secret = randomBytes(32).toString('hex');
+    const billing = await standInBilling(secret, { yookassa: false, crypto: true });
+    try {
+      const status = await statusWith(
+        { TOLLGATE_INTERNAL_TOKEN_SECRET: secret, BILLING_URL: billing.url },
+        (candidate) => !candidate.yookassa_enabled,
+      );
+      expect(status).toMatchObject({ yookassa_enabled: false, crypto_enabled: true });
+      expect(billing.asked[0]).toBe(200);
+    } finally {
+      await billing.close();
+    }
+
+    // Billing unreachable: the operators' switches alone (billing refuses what it cannot take).
+    const unreachable = await statusWith({ BILLING_URL: 'http://127.0.0.1:9' });
+    expect(unreachable).toMatchObject({ yookassa_enabled: true, crypto_enabled: true });
   });
 });

@@ -5,6 +5,7 @@ import { LedgerModule } from '../ledger/ledger.module';
 import { PromoModule } from '../promo/promo.module';
 import { AdminPaymentsController } from './admin-payments.controller';
 import { AdminPaymentsService } from './admin-payments.service';
+import { PaymentMethodsController } from './payment-methods.controller';
 import { PaymentProviders } from './payment-providers';
 import { PaymentRefundsService } from './payment-refunds.service';
 import { PaymentSettlementService } from './payment-settlement.service';
@@ -18,7 +19,7 @@ import { YookassaProvider } from './providers/yookassa.provider';
 
 @Module({
   imports: [LedgerModule, ExchangeRateModule, PromoModule, AffiliateModule],
-  controllers: [PaymentsController, AdminPaymentsController],
+  controllers: [PaymentsController, AdminPaymentsController, PaymentMethodsController],
   providers: [
     YookassaProvider,
     CryptoProvider,

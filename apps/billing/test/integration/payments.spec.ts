@@ -1,3 +1,4 @@
+import { KEY_USAGE_CALL, PAYMENT_METHODS_CALL } from '@tollgate/contracts';
 import type { TestDatabase } from '@tollgate/persistence';
 import {
   INFRASTRUCTURES,
@@ -229,5 +230,27 @@ describe.each(INFRASTRUCTURES)('billing payments on %s infrastructure', (kind) =
     expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400]);
     expect(answers[0]!.body.message).toBe('Сумма пополнения должна быть от 100 до 500000 ₽');
     expect(answers[2]!.body.message).toBe('Этот способ оплаты сейчас недоступен');
+  });
+
+  it('tells admin which card and crypto providers it holds credentials for, to a service token for that call only', async () => {
+    const configured = await harness.start();
+    const withoutCrypto = await harness.start({ env: { CRYPTO_MERCHANT_ID: '', YOOKASSA_SECRET_KEY: '' } });
+    try {
+      const path = PAYMENT_METHODS_CALL.path;
+      const [both, none, asUser, otherCall] = await Promise.all([
+        configured.asService(PAYMENT_METHODS_CALL).get(path),
+        withoutCrypto.asService(PAYMENT_METHODS_CALL).get(path),
+        configured.asUser(randomUserId()).get(path),
+        configured.asService(KEY_USAGE_CALL).get(path),
+      ]);
+      expect(both.status).toBe(200);
+      expect(both.body.data).toEqual({ yookassa: true, crypto: true });
+      expect(none.status).toBe(200);
+      expect(none.body.data).toEqual({ yookassa: false, crypto: false });
+      expect(asUser.status).toBe(401);
+      expect(otherCall.status).toBe(401);
+    } finally {
+      await Promise.all([configured.close(), withoutCrypto.close()]);
+    }
   });
 });

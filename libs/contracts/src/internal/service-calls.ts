@@ -198,3 +198,21 @@ export const generationResult = z.object({
   finish_reason: z.string().nullable(),
 });
 export type GenerationResult = z.infer<typeof generationResult>;
+
+/**
+ * Admin asks billing which payment providers it holds credentials for, so that /api/status offers
+ * only methods billing can take (an operator's switch can turn a configured one off, never the reverse).
+ */
+export const PAYMENT_METHODS_CALL = {
+  method: 'GET',
+  path: '/internal/payments/methods',
+  audience: 'billing:payment-methods',
+} as const satisfies ServiceCall;
+
+export const paymentMethodsResult = z.object({
+  /** YooKassa's shop id and secret key are both set. */
+  yookassa: z.boolean(),
+  /** The crypto invoice API's merchant id and key are both set. */
+  crypto: z.boolean(),
+});
+export type PaymentMethodsResult = z.infer<typeof paymentMethodsResult>;
