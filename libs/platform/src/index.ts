@@ -117,6 +117,12 @@ export {
 export { parseMasterKey, deriveKey } from './security/master-key';
 export { SecretBox, SealedTextError } from './security/secret-box';
 export { SERVICE_TOKEN_HEADER, ServiceTokenSigner, verifyServiceToken } from './security/service-token';
+export {
+  answerData,
+  ServiceCaller,
+  type ServiceAnswer,
+  type ServiceCallOptions,
+} from './security/service-caller';
 export { ServiceOnly, ServiceTokenGuard } from './security/service-only.guard';
 export {
   NON_PUBLIC_RANGES,
