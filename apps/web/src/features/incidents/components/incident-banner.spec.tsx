@@ -48,6 +48,27 @@ describe('incident banner', () => {
     expect(within(banner).queryByText(/Задержки GPT/)).not.toBeInTheDocument();
   });
 
+  it("shows an open incident's latest update with its time, not the description it was opened with", async () => {
+    const updated = {
+      ...incident(2, 'Ошибки Claude', 'monitoring'),
+      updates: [
+        { status: 'investigating', text: 'Выясняем, почему Claude отвечает 502.', created_at: 1_767_000_000 },
+        { status: 'monitoring', text: 'Исправление выпущено, **наблюдаем**.', created_at: 1_767_003_600 },
+        { status: 'monitoring', text: '', created_at: 1_767_003_700 },
+      ],
+    };
+    answerApi({ '/api/incident/': ok({ page: 1, page_size: 20, total: 1, items: [updated] }) });
+    renderApp('/');
+    const banner = await screen.findByRole('region', { name: 'Сбои в работе сервиса' });
+    expect((await within(banner).findByText('наблюдаем')).tagName).toBe('STRONG');
+    expect(within(banner).getByText(/Исправление выпущено/)).toBeInTheDocument();
+    expect(within(banner).getByText(/обновлено/)).toHaveTextContent(
+      `обновлено ${new Intl.DateTimeFormat('ru-RU', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(1_767_003_600_000))}`,
+    );
+    expect(within(banner).queryByText(/Часть запросов к Claude/)).not.toBeInTheDocument();
+    expect(within(banner).queryByText(/Выясняем, почему/)).not.toBeInTheDocument();
+  });
+
   it('shows on the phone dashboard and stays hidden once dismissed', async () => {
     localStorage.setItem(STORAGE_KEYS.userId, '5');
     answerApi({ '/api/incident/': incidents });
@@ -60,6 +81,31 @@ describe('incident banner', () => {
     renderApp('/dashboard', 'mobile');
     expect(await screen.findByRole('navigation', { name: 'Нижняя навигация' })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Сбои в работе сервиса' })).not.toBeInTheDocument();
+  });
+
+  it('shows a dismissed incident again with the update the operators post after the dismissal', async () => {
+    const open = incident(2, 'Ошибки Claude', 'identified');
+    answerApi({ '/api/incident/': ok({ page: 1, page_size: 20, total: 1, items: [open] }) });
+    const first = renderApp('/');
+    const banner = await screen.findByRole('region', { name: 'Сбои в работе сервиса' });
+    await userEvent.click(within(banner).getByRole('button', { name: 'Скрыть уведомление «Ошибки Claude»' }));
+    await waitFor(() => expect(screen.queryByText(/Ошибки Claude/)).not.toBeInTheDocument());
+    first.unmount();
+
+    const monitored = {
+      ...open,
+      status: 'monitoring',
+      updates: [
+        ...open.updates,
+        { status: 'monitoring', text: 'Исправление выпущено.', created_at: 1_767_000_200 },
+      ],
+      updated_time: 1_767_000_200,
+    };
+    answerApi({ '/api/incident/': ok({ page: 1, page_size: 20, total: 1, items: [monitored] }) });
+    renderApp('/');
+    const again = await screen.findByRole('region', { name: 'Сбои в работе сервиса' });
+    expect(await within(again).findByText('Исправление выпущено.')).toBeInTheDocument();
+    expect(within(again).getByText(/Исправлено, наблюдаем/)).toBeInTheDocument();
   });
 
   it('shows nothing when the incident list cannot be read', async () => {

@@ -6,6 +6,7 @@ import { LazyMarkdown } from '../../../ui/lazy-markdown';
 import { NoticeBanner, useVisibleNotice } from './notice-banner';
 import { dismissIncident, incidentNoticeKey, readDismissedIncidents } from '../dismissed-incidents';
 import { type Incident } from '../incidents-api';
+import { latestIncidentText } from '../latest-incident-text';
 import { useOpenIncidents } from '../use-open-incidents';
 
 const SEVERITY_CLASS: Record<Incident['severity'], string> = {
@@ -26,7 +27,7 @@ export function IncidentBanner({ className = '' }: { className?: string }) {
   const shown = (incidents.data ?? []).filter((incident) => !dismissed.includes(incidentNoticeKey(incident)));
   const notice = useVisibleNotice();
   if (shown.length === 0 && notice === null) return null;
-  const startedAt = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const dateTime = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
     dateStyle: 'medium',
     timeStyle: 'short',
   });
@@ -35,39 +36,44 @@ export function IncidentBanner({ className = '' }: { className?: string }) {
       {notice ? <NoticeBanner notice={notice} /> : null}
       {shown.length > 0 ? (
         <section aria-label={t('banner_label')} className="flex flex-col gap-2">
-          {shown.map((incident) => (
-            <article
-              key={incident.id}
-              aria-labelledby={`incident-${incident.id}`}
-              className={`flex items-start justify-between gap-3 rounded-lg border px-4 py-3 text-sm ${SEVERITY_CLASS[incident.severity]}`}
-            >
-              <div className="min-w-0">
-                <p className="font-semibold" id={`incident-${incident.id}`}>
-                  {t(`severity_${incident.severity}`)}: {incident.title}
-                </p>
-                <p className="text-xs opacity-80">
-                  {t(`status_${incident.status}`)} ·{' '}
-                  {t('started', { time: startedAt.format(new Date(incident.started_at * 1000)) })} ·{' '}
-                  <Link to={ROUTES.status} className="underline hover:opacity-80">
-                    {t('status_page_link')}
-                  </Link>
-                </p>
-                {incident.description && (
-                  <div className="mt-1 line-clamp-3">
-                    <LazyMarkdown text={incident.description} />
-                  </div>
-                )}
-              </div>
-              <button
-                type="button"
-                className="shrink-0 rounded px-2 py-1 text-xs font-medium underline hover:opacity-80"
-                aria-label={t('dismiss_incident', { title: incident.title })}
-                onClick={() => setDismissed(dismissIncident(incidentNoticeKey(incident)))}
+          {shown.map((incident) => {
+            const latest = latestIncidentText(incident);
+            return (
+              <article
+                key={incident.id}
+                aria-labelledby={`incident-${incident.id}`}
+                className={`flex items-start justify-between gap-3 rounded-lg border px-4 py-3 text-sm ${SEVERITY_CLASS[incident.severity]}`}
               >
-                {t('dismiss')}
-              </button>
-            </article>
-          ))}
+                <div className="min-w-0">
+                  <p className="font-semibold" id={`incident-${incident.id}`}>
+                    {t(`severity_${incident.severity}`)}: {incident.title}
+                  </p>
+                  <p className="text-xs opacity-80">
+                    {t(`status_${incident.status}`)} ·{' '}
+                    {t('started', { time: dateTime.format(new Date(incident.started_at * 1000)) })} ·{' '}
+                    {latest.updatedAt !== null &&
+                      `${t('updated', { time: dateTime.format(new Date(latest.updatedAt * 1000)) })} · `}
+                    <Link to={ROUTES.status} className="underline hover:opacity-80">
+                      {t('status_page_link')}
+                    </Link>
+                  </p>
+                  {latest.text && (
+                    <div className="mt-1 line-clamp-3">
+                      <LazyMarkdown text={latest.text} />
+                    </div>
+                  )}
+                </div>
+                <button
+                  type="button"
+                  className="shrink-0 rounded px-2 py-1 text-xs font-medium underline hover:opacity-80"
+                  aria-label={t('dismiss_incident', { title: incident.title })}
+                  onClick={() => setDismissed(dismissIncident(incidentNoticeKey(incident)))}
+                >
+                  {t('dismiss')}
+                </button>
+              </article>
+            );
+          })}
         </section>
       ) : null}
     </div>
