@@ -1,15 +1,10 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { PAYMENT_METHODS_CALL, paymentMethodsResult, type PaymentMethodsResult } from '@tollgate/contracts';
 import {
-  PAYMENT_METHODS_CALL,
-  paymentMethodsResult,
-  servicePath,
-  type PaymentMethodsResult,
-} from '@tollgate/contracts';
-import {
+  answerData,
   InjectLogger,
   InjectServiceConfig,
-  SERVICE_TOKEN_HEADER,
-  ServiceTokenSigner,
+  ServiceCaller,
   type Logger,
 } from '@tollgate/platform';
 import type { AdminConfig } from '../config';
@@ -26,8 +21,7 @@ const CALL_TIMEOUT_MS = 2_000;
  */
 @Injectable()
 export class BillingPaymentMethods implements OnModuleInit, OnModuleDestroy {
-  private readonly signer: ServiceTokenSigner;
-  private readonly url: string;
+  private readonly billing: ServiceCaller;
   private known?: PaymentMethodsResult;
   private timer?: NodeJS.Timeout;
   private stopped = false;
@@ -37,11 +31,7 @@ export class BillingPaymentMethods implements OnModuleInit, OnModuleDestroy {
     @InjectServiceConfig() config: AdminConfig,
     @InjectLogger() private readonly logger: Logger,
   ) {
-    this.signer = new ServiceTokenSigner(
-      config.TOLLGATE_INTERNAL_TOKEN_SECRET,
-      PAYMENT_METHODS_CALL.audience,
-    );
-    this.url = new URL(servicePath(PAYMENT_METHODS_CALL), config.BILLING_URL).toString();
+    this.billing = new ServiceCaller(config.BILLING_URL, config.TOLLGATE_INTERNAL_TOKEN_SECRET);
   }
 
   onModuleInit(): void {
@@ -82,16 +72,9 @@ export class BillingPaymentMethods implements OnModuleInit, OnModuleDestroy {
   }
 
   private async ask(): Promise<PaymentMethodsResult> {
-    const response = await fetch(this.url, {
-      method: PAYMENT_METHODS_CALL.method,
-      headers: { [SERVICE_TOKEN_HEADER]: await this.signer.token() },
-      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-    });
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      throw new Error(`billing answered HTTP ${response.status}`);
-    }
-    const body: unknown = await response.json();
-    return paymentMethodsResult.parse((body as { data?: unknown } | null)?.data);
+    const answer = await this.billing.send(PAYMENT_METHODS_CALL, { timeoutMs: CALL_TIMEOUT_MS });
+    const methods = answer.status === 200 ? answerData(paymentMethodsResult, answer.body) : undefined;
+    if (!methods) throw new Error(`billing answered HTTP ${answer.status} without the payment methods`);
+    return methods;
   }
 }

@@ -3,18 +3,14 @@ import { Injectable } from '@nestjs/common';
 import {
   ACCOUNT_SET_QUOTA_CALL,
   accountSetQuotaResult,
-  envelopeSchema,
-  servicePath,
   type AccountSetQuotaResult,
 } from '@tollgate/contracts';
-import { InjectServiceConfig, SERVICE_TOKEN_HEADER, ServiceTokenSigner } from '@tollgate/platform';
-import { request } from 'undici';
+import { answerData, InjectServiceConfig, ServiceCaller } from '@tollgate/platform';
 import type { AuthConfig } from '../config';
 
 const CALL_TIMEOUT_MS = 5_000;
 /** Tries per change; every try carries the same idempotency key, so billing applies it once. */
 const ATTEMPTS = 3;
-const answerSchema = envelopeSchema(accountSetQuotaResult);
 
 export class BillingUnavailableError extends Error {
   constructor(message: string, options?: ErrorOptions) {
@@ -26,13 +22,10 @@ export class BillingUnavailableError extends Error {
 /** Billing's internal "set this user's balance" call (one ledger adjustment of the difference). */
 @Injectable()
 export class BillingQuotaClient {
-  private readonly signer: ServiceTokenSigner;
+  private readonly billing: ServiceCaller;
 
-  constructor(@InjectServiceConfig() private readonly config: AuthConfig) {
-    this.signer = new ServiceTokenSigner(
-      config.TOLLGATE_INTERNAL_TOKEN_SECRET,
-      ACCOUNT_SET_QUOTA_CALL.audience,
-    );
+  constructor(@InjectServiceConfig() config: AuthConfig) {
+    this.billing = new ServiceCaller(config.BILLING_URL, config.TOLLGATE_INTERNAL_TOKEN_SECRET);
   }
 
   async setQuota(
@@ -41,28 +34,26 @@ export class BillingQuotaClient {
     actor: { userId: number; role: number },
     reason?: string,
   ): Promise<AccountSetQuotaResult> {
-    const body = JSON.stringify({
+    const body = {
       quota,
       idempotency_key: `auth:user-admin:${randomUUID()}`,
       actor_id: actor.userId,
       actor_role: actor.role,
       reason: reason || 'set by an admin',
-    });
-    const url = new URL(servicePath(ACCOUNT_SET_QUOTA_CALL, { userId }), this.config.BILLING_URL);
+    };
     let lastError: unknown;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {
-        const response = await request(url, {
-          method: ACCOUNT_SET_QUOTA_CALL.method,
-          headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: await this.signer.token() },
+        const answer = await this.billing.send(ACCOUNT_SET_QUOTA_CALL, {
+          params: { userId },
           body,
-          signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+          timeoutMs: CALL_TIMEOUT_MS,
         });
-        const answer = answerSchema.safeParse(await response.body.json().catch(() => null));
-        if (response.statusCode === 200 && answer.success && answer.data.data) return answer.data.data;
-        lastError = new BillingUnavailableError(`billing answered ${response.statusCode}`);
+        const result = answer.status === 200 ? answerData(accountSetQuotaResult, answer.body) : undefined;
+        if (result) return result;
+        lastError = new BillingUnavailableError(`billing answered ${answer.status}`);
         // Only a failure on billing's side may pass on a retry.
-        if (response.statusCode < 500) break;
+        if (answer.status < 500) break;
       } catch (error) {
         lastError = error;
       }

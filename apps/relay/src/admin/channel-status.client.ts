@@ -1,5 +1,5 @@
-import { CHANNEL_AUTO_DISABLE_CALL, servicePath, type ChannelAutoDisableRequest } from '@tollgate/contracts';
-import { SERVICE_TOKEN_HEADER, ServiceTokenSigner, type Logger } from '@tollgate/platform';
+import { CHANNEL_AUTO_DISABLE_CALL, type ChannelAutoDisableRequest } from '@tollgate/contracts';
+import { ServiceCaller, type Logger } from '@tollgate/platform';
 
 const REASON_MAX_LENGTH = 500;
 const CALL_TIMEOUT_MS = 10_000;
@@ -10,14 +10,14 @@ const CALL_TIMEOUT_MS = 10_000;
  * the channel out of this replica's plans.
  */
 export class ChannelStatusClient {
-  private readonly signer: ServiceTokenSigner;
+  private readonly admin: ServiceCaller;
 
   constructor(
-    private readonly adminUrl: string,
+    adminUrl: string,
     secret: string,
     private readonly logger: Logger,
   ) {
-    this.signer = new ServiceTokenSigner(secret, CHANNEL_AUTO_DISABLE_CALL.audience);
+    this.admin = new ServiceCaller(adminUrl, secret);
   }
 
   autoDisable(channelId: number, reason: string, statusCode: number | undefined): void {
@@ -30,21 +30,16 @@ export class ChannelStatusClient {
       ...(statusCode === undefined ? {} : { status_code: statusCode }),
     };
     try {
-      const response = await fetch(
-        new URL(servicePath(CHANNEL_AUTO_DISABLE_CALL, { id: channelId }), this.adminUrl),
-        {
-          method: CHANNEL_AUTO_DISABLE_CALL.method,
-          headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: await this.signer.token() },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-        },
-      );
-      if (!response.ok) {
-        this.logger.warn({ channelId, status: response.status }, 'admin refused to auto-disable a channel');
+      const answer = await this.admin.send(CHANNEL_AUTO_DISABLE_CALL, {
+        params: { id: channelId },
+        body,
+        timeoutMs: CALL_TIMEOUT_MS,
+      });
+      if (answer.status < 200 || answer.status > 299) {
+        this.logger.warn({ channelId, status: answer.status }, 'admin refused to auto-disable a channel');
       } else {
         this.logger.info({ channelId, statusCode }, 'channel auto-disabled');
       }
-      await response.body?.cancel();
     } catch (error) {
       this.logger.warn(
         { channelId, reason: (error as Error).name },

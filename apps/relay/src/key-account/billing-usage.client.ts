@@ -4,12 +4,11 @@ import {
   generationResult,
   KEY_USAGE_CALL,
   keyUsageResult,
-  servicePath,
   type GenerationResult,
   type KeyUsageResult,
   type ServiceCall,
 } from '@tollgate/contracts';
-import { SERVICE_TOKEN_HEADER, ServiceTokenSigner } from '@tollgate/platform';
+import { answerData, ServiceCaller, type ServiceCallOptions } from '@tollgate/platform';
 import type { z } from 'zod';
 import { RelayError } from '../errors/relay-error';
 
@@ -24,57 +23,42 @@ const unavailable = (): RelayError =>
 
 /** Billing's usage records, asked for API clients (never on the chat path). */
 export class BillingUsageClient {
-  private readonly keyUsageSigner: ServiceTokenSigner;
-  private readonly generationSigner: ServiceTokenSigner;
+  private readonly billing: ServiceCaller;
 
-  constructor(
-    private readonly billingUrl: string,
-    secret: string,
-  ) {
-    this.keyUsageSigner = new ServiceTokenSigner(secret, KEY_USAGE_CALL.audience);
-    this.generationSigner = new ServiceTokenSigner(secret, GENERATION_CALL.audience);
+  constructor(billingUrl: string, secret: string) {
+    this.billing = new ServiceCaller(billingUrl, secret);
   }
 
   async keyUsage(tokenId: number): Promise<KeyUsageResult> {
-    const found = await this.get(KEY_USAGE_CALL, this.keyUsageSigner, { tokenId }, keyUsageResult);
+    const found = await this.get(KEY_USAGE_CALL, { params: { tokenId } }, keyUsageResult);
     if (found === undefined) throw unavailable();
     return found;
   }
 
   /** Undefined when the user (or the key, with `tokenId`) has no call with this id. */
   generation(userId: number, id: string, tokenId: number | undefined): Promise<GenerationResult | undefined> {
-    const query = tokenId === undefined ? '' : `?token_id=${tokenId}`;
-    return this.get(GENERATION_CALL, this.generationSigner, { userId, id }, generationResult, query);
+    return this.get(
+      GENERATION_CALL,
+      { params: { userId, id }, query: { token_id: tokenId } },
+      generationResult,
+    );
   }
 
   private async get<T>(
     call: ServiceCall,
-    signer: ServiceTokenSigner,
-    params: Record<string, string | number>,
+    options: Omit<ServiceCallOptions, 'timeoutMs'>,
     schema: z.ZodType<T>,
-    query = '',
   ): Promise<T | undefined> {
-    let response: Response;
+    let answer;
     try {
-      response = await fetch(new URL(servicePath(call, params) + query, this.billingUrl), {
-        method: call.method,
-        headers: { [SERVICE_TOKEN_HEADER]: await signer.token() },
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
+      answer = await this.billing.send(call, { ...options, timeoutMs: CALL_TIMEOUT_MS });
     } catch {
       throw unavailable();
     }
-    if (response.status === 404) {
-      await response.body?.cancel();
-      return undefined;
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw unavailable();
-    }
-    const envelope = (await response.json()) as { data?: unknown };
-    const parsed = schema.safeParse(envelope.data);
-    if (!parsed.success) throw unavailable();
-    return parsed.data;
+    if (answer.status === 404) return undefined;
+    if (answer.status < 200 || answer.status > 299) throw unavailable();
+    const found = answerData(schema, answer.body);
+    if (found === undefined) throw unavailable();
+    return found;
   }
 }
