@@ -51,8 +51,22 @@ export {
 export { PlatformExceptionFilter } from './errors/exception.filter';
 
 // the caller's language and server messages in locale files
-export { DEFAULT_LOCALE, LOCALES, localeFromAcceptLanguage, type Locale } from './i18n/locale';
+export {
+  DEFAULT_LOCALE,
+  LOCALES,
+  localeFromAcceptLanguage,
+  localeOfHeaders,
+  type Locale,
+} from './i18n/locale';
 export { RequestLocale } from './i18n/request-locale.decorator';
+export { localizedExceptions, type LocalizedException } from './i18n/localized-exception';
+export {
+  ACCESS_MESSAGE_KEYS,
+  ACCESS_MESSAGES,
+  accessException,
+  accessMessage,
+  type AccessMessageKey,
+} from './i18n/access-messages';
 export {
   fillPlaceholders,
   messageLookup,

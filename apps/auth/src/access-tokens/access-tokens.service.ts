@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, UserStatus, type SessionIdentity } from '@tollgate/contracts';
 import { KV_STORE, type KvStore } from '@tollgate/kv';
-import { AppException, type Locale } from '@tollgate/platform';
+import { accessException, type Locale } from '@tollgate/platform';
 import { enforceRateLimits } from '../http/rate-limit';
 import { tooManyRequests } from '../i18n/localized-exception';
 import { UsersRepository } from '../users/users.repository';
@@ -36,7 +36,7 @@ export class AccessTokensService {
       { publish: false, taken: 'access_token' },
     );
     if (outcome.kind !== 'changed')
-      throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+      throw accessException(ErrorCode.Unauthenticated, 'authentication_required', locale);
     return token;
   }
 

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ok, type Envelope } from '@tollgate/contracts';
-import { CurrentIdentity, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, RequestLocale, type Identity, type Locale } from '@tollgate/platform';
 import { AffiliateService } from './affiliate.service';
 
 @Controller('api/user/aff')
@@ -9,7 +9,10 @@ export class AffiliateController {
 
   /** new-api answers the code itself as data. */
   @Get()
-  async code(@CurrentIdentity() identity: Identity): Promise<Envelope<string>> {
-    return ok(await this.affiliate.codeOf(identity.userId));
+  async code(
+    @CurrentIdentity() identity: Identity,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<string>> {
+    return ok(await this.affiliate.codeOf(identity.userId, locale));
   }
 }

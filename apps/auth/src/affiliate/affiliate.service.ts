@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
+import { accessException, type Locale } from '@tollgate/platform';
 import { UsersRepository } from '../users/users.repository';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -21,7 +21,7 @@ export function generateAffCode(): string {
 export class AffiliateService {
   constructor(private readonly users: UsersRepository) {}
 
-  async codeOf(userId: number): Promise<string> {
+  async codeOf(userId: number, locale: Locale): Promise<string> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const outcome = await this.users.change(
         userId,
@@ -33,6 +33,6 @@ export class AffiliateService {
       if (outcome.kind === 'not_found') break;
       if (outcome.kind === 'changed' && outcome.user.affCode) return outcome.user.affCode;
     }
-    throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+    throw accessException(ErrorCode.Unauthenticated, 'authentication_required', locale);
   }
 }

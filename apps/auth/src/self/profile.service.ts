@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, Role, type AuthMessageKey, type UpdateSelfRequest } from '@tollgate/contracts';
-import { AppException, type Locale } from '@tollgate/platform';
+import { accessException, type Locale } from '@tollgate/platform';
 import { localizedException } from '../i18n/localized-exception';
 import { PasswordHasher } from '../users/password-hasher';
 import type { StartedSession } from '../sessions/session.store';
@@ -42,7 +42,7 @@ export class ProfileService {
     currentSession: string | undefined,
   ): Promise<ProfileChange> {
     const user = await this.users.findById(userId);
-    if (!user) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+    if (!user) throw accessException(ErrorCode.Unauthenticated, 'authentication_required', locale);
     const emailChanges = request.email !== undefined && request.email !== user.email;
     if ((request.password !== undefined || emailChanges) && user.passwordHash) {
       if (request.original_password === undefined) {
@@ -63,7 +63,7 @@ export class ProfileService {
       }
     });
     if (outcome.kind === 'not_found')
-      throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+      throw accessException(ErrorCode.Unauthenticated, 'authentication_required', locale);
     if (outcome.kind === 'taken') throw localizedException(ErrorCode.Conflict, 'email_taken', locale);
     if (passwordHash === undefined) return { user: sessionUserOf(outcome.user), message: 'profile_updated' };
     return {
@@ -76,7 +76,7 @@ export class ProfileService {
   /** Soft delete; the root account stays, so the platform always has one. */
   async delete(userId: number, locale: Locale): Promise<void> {
     const user = await this.users.findById(userId);
-    if (!user) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+    if (!user) throw accessException(ErrorCode.Unauthenticated, 'authentication_required', locale);
     if (user.role >= Role.Root)
       throw localizedException(ErrorCode.Forbidden, 'root_cannot_be_deleted', locale);
     await this.users.softDelete(userId);

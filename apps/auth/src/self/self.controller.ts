@@ -27,8 +27,11 @@ export class SelfController {
   ) {}
 
   @Get('self')
-  async get(@CurrentIdentity() identity: Identity): Promise<Envelope<SelfUser>> {
-    return ok(await this.selfService.self(identity.userId));
+  async get(
+    @CurrentIdentity() identity: Identity,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<SelfUser>> {
+    return ok(await this.selfService.self(identity.userId, locale));
   }
 
   /** A new password ends the user's other sessions; a browser that changed it gets a fresh session cookie. */
@@ -73,6 +76,9 @@ export class SelfController {
     @RequestLocale() locale: Locale,
   ): Promise<Envelope<UserSettings>> {
     const request = parseRequest(updateSettingRequestSchema, body, locale, 'setting_invalid');
-    return ok(await this.settings.update(identity.userId, request), message('settings_saved', locale));
+    return ok(
+      await this.settings.update(identity.userId, request, locale),
+      message('settings_saved', locale),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, type SelfUser } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
+import { accessException, type Locale } from '@tollgate/platform';
 import { BalancesReadModel } from '../balances/balances-read-model';
 import { sessionUserOf } from '../users/session-user';
 import { UsersRepository } from '../users/users.repository';
@@ -13,9 +13,9 @@ export class SelfService {
     private readonly balances: BalancesReadModel,
   ) {}
 
-  async self(userId: number): Promise<SelfUser> {
+  async self(userId: number, locale: Locale): Promise<SelfUser> {
     const user = await this.users.findById(userId);
-    if (!user) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+    if (!user) throw accessException(ErrorCode.Unauthenticated, 'authentication_required', locale);
     const balance = this.balances.of(userId);
     return {
       ...sessionUserOf(user),

@@ -5,7 +5,7 @@ import {
   type UpdateSettingRequest,
   type UserSettings,
 } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
+import { accessException, type Locale } from '@tollgate/platform';
 import { UsersRepository } from '../users/users.repository';
 
 /** The settings document as stored: JSON text, empty until the user saves some. */
@@ -25,7 +25,7 @@ export function storedSettings(text: string): UserSettings {
 export class SettingsService {
   constructor(private readonly users: UsersRepository) {}
 
-  async update(userId: number, request: UpdateSettingRequest): Promise<UserSettings> {
+  async update(userId: number, request: UpdateSettingRequest, locale: Locale): Promise<UserSettings> {
     let saved: UserSettings | undefined;
     const outcome = await this.users.change(userId, (user) => {
       const current = storedSettings(user.setting);
@@ -38,7 +38,7 @@ export class SettingsService {
       user.setting = JSON.stringify(saved);
     });
     if (outcome.kind !== 'changed' || !saved) {
-      throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+      throw accessException(ErrorCode.Unauthenticated, 'authentication_required', locale);
     }
     return saved;
   }

@@ -132,6 +132,29 @@ describe('SessionStep', () => {
     );
   });
 
+  it('refuses in the caller’s language: Russian without Accept-Language, English when asked', async () => {
+    const english = { 'accept-language': 'en-US,en;q=0.9' };
+    const userSession = withSession('user-cookie', '7');
+    const mismatch = withSession('user-cookie', '8');
+    const messages = async (headers: Record<string, string>) =>
+      [
+        await step.decide('/api/channel/', adminRoute, headers),
+        await step.decide('/api/channel/', adminRoute, { ...userSession, ...headers }),
+        await step.decide('/api/user/self', authRoute, { ...mismatch, ...headers }),
+      ].map((decision) => (decision.kind === 'refuse' ? decision.message : decision.kind));
+
+    expect(await messages({})).toEqual([
+      'Необходимо войти в аккаунт',
+      'Недостаточно прав',
+      'New-Api-User не совпадает с пользователем, который вошёл в аккаунт',
+    ]);
+    expect(await messages(english)).toEqual([
+      'Authentication required',
+      'Insufficient permissions',
+      'New-Api-User does not match the signed-in user',
+    ]);
+  });
+
   it('leaves the model API to API keys: cookies are not sessions there', async () => {
     expect(await step.decide('/v1/models', relayRoute, withSession('user-cookie'))).toEqual({
       kind: 'forward',

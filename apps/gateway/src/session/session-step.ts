@@ -9,7 +9,14 @@ import {
   type SessionIdentity,
   type SessionLookupRequest,
 } from '@tollgate/contracts';
-import { INTERNAL_IDENTITY_HEADER, signInternalToken, type Role } from '@tollgate/platform';
+import {
+  accessMessage,
+  INTERNAL_IDENTITY_HEADER,
+  localeOfHeaders,
+  signInternalToken,
+  type AccessMessageKey,
+  type Role,
+} from '@tollgate/platform';
 import type { SessionResolver } from './session-resolver';
 
 export type SessionDecision =
@@ -26,6 +33,16 @@ function pathnameOf(path: string): string {
 }
 const isUnder = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+/** A refusal in the caller's language (Accept-Language, Russian by default), as every service answers. */
+function refusal(
+  status: number,
+  code: ErrorCode,
+  key: AccessMessageKey,
+  headers: IncomingHttpHeaders,
+): SessionDecision {
+  return { kind: 'refuse', status, code, message: accessMessage(key, localeOfHeaders(headers)) };
+}
 
 /** The caller's credential on /api: the session cookie, else a personal access token as Authorization. */
 function credentialOf(headers: IncomingHttpHeaders): SessionLookupRequest | undefined {
@@ -62,40 +79,24 @@ export class SessionStep {
   ): SessionDecision | Promise<SessionDecision> {
     const pathname = pathnameOf(path);
     const credential = isUnder(pathname, '/api') ? credentialOf(headers) : undefined;
-    if (!credential) return this.decideFor(undefined, route);
+    if (!credential) return this.decideFor(undefined, route, headers);
     return this.sessionIdentity(pathname, credential, headers).then((identity) =>
-      this.decideFor(identity, route),
+      this.decideFor(identity, route, headers),
     );
   }
 
   private decideFor(
     identity: SessionIdentity | 'mismatch' | undefined,
     route: RouteEntry,
+    headers: IncomingHttpHeaders,
   ): SessionDecision | Promise<SessionDecision> {
     if (identity === 'mismatch') {
-      return {
-        kind: 'refuse',
-        status: 401,
-        code: ErrorCode.UserHeaderMismatch,
-        message: 'New-Api-User does not match the signed-in user',
-      };
+      return refusal(401, ErrorCode.UserHeaderMismatch, 'user_header_mismatch', headers);
     }
     if (route.minRole !== undefined) {
-      if (!identity) {
-        return {
-          kind: 'refuse',
-          status: 401,
-          code: ErrorCode.Unauthenticated,
-          message: 'Authentication required',
-        };
-      }
+      if (!identity) return refusal(401, ErrorCode.Unauthenticated, 'authentication_required', headers);
       if (identity.role < route.minRole) {
-        return {
-          kind: 'refuse',
-          status: 403,
-          code: ErrorCode.Forbidden,
-          message: 'Insufficient permissions',
-        };
+        return refusal(403, ErrorCode.Forbidden, 'insufficient_permissions', headers);
       }
     }
     if (!identity) return FORWARD_ANONYMOUSLY;

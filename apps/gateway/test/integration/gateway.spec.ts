@@ -597,6 +597,18 @@ describe('refusals', () => {
     },
   );
 
+  it('refuses in the caller’s language: Russian without Accept-Language, English when asked', async () => {
+    const russian = await call(gateway, '/api/channel/');
+    const english = await call(gateway, '/api/channel/', {
+      headers: { 'accept-language': 'en-US,en;q=0.9' },
+    });
+
+    expect([russian.status, english.status]).toEqual([401, 401]);
+    expect(russian.json()).toEqual({ success: false, message: 'Необходимо войти в аккаунт' });
+    expect(english.json()).toEqual({ success: false, message: 'Authentication required' });
+    expect(allReceived()).toHaveLength(0);
+  });
+
   it('answers 404 in the envelope for an /api path no service owns', async () => {
     const response = await call(gateway, '/api/x');
 
@@ -691,8 +703,13 @@ describe('sessions', () => {
     const asUser = await call(gateway, '/api/channel/', signedIn('user-cookie', '7'));
     const asRoot = await call(gateway, '/api/option/', signedIn('root-cookie', '1'));
 
+    const asUserInEnglish = await call(gateway, '/api/channel/', {
+      headers: { ...signedIn('user-cookie', '7').headers, 'accept-language': 'en' },
+    });
+
     expect(asUser.status).toBe(403);
-    expect(asUser.json()).toEqual({ success: false, message: expect.any(String) });
+    expect(asUser.json()).toEqual({ success: false, message: 'Недостаточно прав' });
+    expect(asUserInEnglish.json()).toEqual({ success: false, message: 'Insufficient permissions' });
     expect(asRoot.status).toBe(200);
     expect(forwardedTo('admin')).toHaveLength(1);
   });

@@ -21,3 +21,9 @@ export function localeFromAcceptLanguage(header: string | undefined): Locale {
   }
   return best?.locale ?? DEFAULT_LOCALE;
 }
+
+/** The caller's language from a request's headers (Accept-Language sent twice counts as absent). */
+export function localeOfHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Locale {
+  const header = headers['accept-language'];
+  return localeFromAcceptLanguage(typeof header === 'string' ? header : undefined);
+}

@@ -1,7 +1,8 @@
 import { SetMetadata, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ErrorCode } from '@tollgate/contracts';
 import type { FastifyRequest } from 'fastify';
-import { AppException } from '../errors/app.exception';
+import { accessException } from '../i18n/access-messages';
+import { localeOfHeaders } from '../i18n/locale';
 import { identityOf } from './request-identity';
 import type { Role } from './role';
 
@@ -16,7 +17,14 @@ export const Roles = (minimum: Role): MethodDecorator & ClassDecorator => SetMet
 
 /** The verified caller; on a public route without a token it answers 401, so the handler always gets one. */
 export const CurrentIdentity = createParamDecorator((_data: unknown, context: ExecutionContext) => {
-  const identity = identityOf(context.switchToHttp().getRequest<FastifyRequest>());
-  if (!identity) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  const identity = identityOf(request);
+  if (!identity) {
+    throw accessException(
+      ErrorCode.Unauthenticated,
+      'authentication_required',
+      localeOfHeaders(request.headers),
+    );
+  }
   return identity;
 });

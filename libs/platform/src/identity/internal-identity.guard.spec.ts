@@ -63,9 +63,9 @@ const contextIn = (controller: new () => object, handler: string, token?: string
     }),
   }) as unknown as ExecutionContext;
 
-const contextFor = (handler: Handler, token?: string) => {
+const contextFor = (handler: Handler, token?: string, headers: Record<string, string> = {}) => {
   const request = {
-    headers: token === undefined ? {} : { [INTERNAL_IDENTITY_HEADER]: token },
+    headers: token === undefined ? headers : { ...headers, [INTERNAL_IDENTITY_HEADER]: token },
   } as unknown as FastifyRequest;
   const context = {
     getType: () => 'http',
@@ -115,6 +115,26 @@ describe('InternalIdentityGuard', () => {
     );
     expect(await refusal(guard.canActivate(contextFor('root', await tokenFor(Role.Admin)).context))).toBe(
       ErrorCode.Forbidden,
+    );
+  });
+
+  it('refuses in the caller’s language: Russian without Accept-Language, English when asked', async () => {
+    const messageOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => undefined,
+        (reason: unknown) => (reason as AppException).message,
+      );
+    const english = { 'accept-language': 'en-US,en;q=0.9' };
+    expect(await messageOf(guard.canActivate(contextFor('member').context))).toBe(
+      'Необходимо войти в аккаунт',
+    );
+    expect(await messageOf(guard.canActivate(contextFor('member', undefined, english).context))).toBe(
+      'Authentication required',
+    );
+    const user = await tokenFor(Role.User);
+    expect(await messageOf(guard.canActivate(contextFor('admin', user).context))).toBe('Недостаточно прав');
+    expect(await messageOf(guard.canActivate(contextFor('admin', user, english).context))).toBe(
+      'Insufficient permissions',
     );
   });
 

@@ -4,6 +4,8 @@ import { ErrorCode } from '@tollgate/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppException } from '../errors/app.exception';
 import { assertUnreachable } from '../errors/assert-unreachable';
+import { accessException } from '../i18n/access-messages';
+import { localeOfHeaders } from '../i18n/locale';
 import { MINIMUM_ROLE, PUBLIC_ROUTE } from './identity.decorators';
 import { INTERNAL_IDENTITY_HEADER, InvalidInternalTokenError, verifyInternalToken } from './internal-token';
 import { attachIdentity } from './request-identity';
@@ -39,9 +41,19 @@ export class InternalIdentityGuard implements CanActivate {
       case 'public':
         return true;
       case 'identified':
-        if (!identity) throw new AppException(ErrorCode.Unauthenticated, 'Authentication required');
+        if (!identity) {
+          throw accessException(
+            ErrorCode.Unauthenticated,
+            'authentication_required',
+            localeOfHeaders(request.headers),
+          );
+        }
         if (access.minimum !== undefined && !hasRole(identity.role, access.minimum)) {
-          throw new AppException(ErrorCode.Forbidden, 'Insufficient permissions');
+          throw accessException(
+            ErrorCode.Forbidden,
+            'insufficient_permissions',
+            localeOfHeaders(request.headers),
+          );
         }
         return true;
       default:

@@ -330,10 +330,12 @@ describe('createServiceApp', () => {
     expect(logLines.join('\n')).not.toContain(PROMPT);
   });
 
-  it('refuses a protected route without a valid internal token', async () => {
+  it('refuses a protected route without a valid internal token, in the caller’s language', async () => {
     const missing = await get('/probe/me');
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ success: false, message: 'Authentication required' });
+    expect(await missing.json()).toEqual({ success: false, message: 'Необходимо войти в аккаунт' });
+    const missingInEnglish = await get('/probe/me', { 'accept-language': 'en' });
+    expect(await missingInEnglish.json()).toEqual({ success: false, message: 'Authentication required' });
 
     const forged = await get('/probe/me', { 'x-tollgate-identity': `${await token(Role.User)}x` });
     expect(forged.status).toBe(401);
