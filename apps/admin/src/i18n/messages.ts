@@ -1,11 +1,4 @@
-import { ErrorCode } from '@tollgate/contracts';
-import {
-  AppException,
-  messageLookup,
-  type Locale,
-  type MessageParams,
-  type MessageTables,
-} from '@tollgate/platform';
+import { localizedExceptions, messageLookup, type MessageTables } from '@tollgate/platform';
 import { en } from './locales/en';
 import { ru } from './locales/ru';
 import type { AdminMessageKey } from './message-keys';
@@ -19,11 +12,4 @@ export const MESSAGES: MessageTables<AdminMessageKey> = { ru, en };
 export const message = messageLookup(MESSAGES);
 
 /** An AppException whose message is the caller-language text of an admin message key. */
-export function localizedException(
-  code: ErrorCode,
-  key: AdminMessageKey,
-  locale: Locale,
-  params?: MessageParams,
-): AppException {
-  return new AppException(code, message(key, locale, params));
-}
+export const localizedException = localizedExceptions(MESSAGES);

@@ -1,17 +1,9 @@
 import { ErrorCode, type AuthMessageKey } from '@tollgate/contracts';
-import { AppException, type AppExceptionOptions, type Locale, type MessageParams } from '@tollgate/platform';
-import { message } from './auth-messages';
+import { localizedExceptions, type AppException, type Locale } from '@tollgate/platform';
+import { MESSAGES } from './auth-messages';
 
 /** An AppException whose message is the caller-language text of an accounts message key. */
-export function localizedException(
-  code: ErrorCode,
-  key: AuthMessageKey,
-  locale: Locale,
-  params?: MessageParams,
-  options?: AppExceptionOptions,
-): AppException {
-  return new AppException(code, message(key, locale, params), undefined, options);
-}
+export const localizedException = localizedExceptions(MESSAGES);
 
 /** 429 with `Retry-After`, its message saying the same number of seconds. */
 export function tooManyRequests(

@@ -9,11 +9,11 @@ import {
   type IdentityUser,
 } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
-import { AppException, InjectServiceConfig, type Locale } from '@tollgate/platform';
+import { InjectServiceConfig, type Locale } from '@tollgate/platform';
 import { Account } from '../accounts/account.entity';
 import { billingBalanceEvent } from '../accounts/balance-events';
 import type { BillingConfig } from '../config';
-import { message } from '../i18n/messages';
+import { localizedException } from '../i18n/messages';
 import { BillingSettings } from '../settings/billing-settings';
 import { percentOf } from '../exchange-rate/ruble-quota';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
@@ -160,15 +160,14 @@ export class AffiliateService {
   async transfer(userId: number, quota: number, locale: Locale): Promise<AffiliateTransferResult> {
     const minimum = this.config.AFFILIATE_MIN_TRANSFER_QUOTA;
     if (quota < minimum) {
-      throw new AppException(
-        ErrorCode.ValidationFailed,
-        message('affiliate_transfer_below_minimum', locale, { minimum }),
-      );
+      throw localizedException(ErrorCode.ValidationFailed, 'affiliate_transfer_below_minimum', locale, {
+        minimum,
+      });
     }
     const result = await this.em.fork().transactional(async (tx) => {
       const account = (await openAndLockAccounts(tx, [userId])).get(userId)!;
       if (account.affQuota < quota) {
-        throw new AppException(ErrorCode.ValidationFailed, message('affiliate_quota_insufficient', locale));
+        throw localizedException(ErrorCode.ValidationFailed, 'affiliate_quota_insufficient', locale);
       }
       const key = `affiliate-transfer:${randomUUID()}`;
       await tx.execute(

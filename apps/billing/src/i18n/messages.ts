@@ -1,4 +1,4 @@
-import { messageLookup, type MessageTables } from '@tollgate/platform';
+import { localizedExceptions, messageLookup, type MessageTables } from '@tollgate/platform';
 import { en } from './locales/en';
 import { ru } from './locales/ru';
 import type { BillingMessageKey } from './message-keys';
@@ -10,3 +10,6 @@ export const MESSAGES: MessageTables<BillingMessageKey> = { ru, en };
 
 /** The message in the caller's language, with `{name}` placeholders filled in. */
 export const message = messageLookup(MESSAGES);
+
+/** An AppException whose message is the caller-language text of a billing message key. */
+export const localizedException = localizedExceptions(MESSAGES);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, type PaymentProviderName } from '@tollgate/contracts';
-import { AppException, DEFAULT_LOCALE, type Locale } from '@tollgate/platform';
-import { message } from '../i18n/messages';
+import { DEFAULT_LOCALE, type Locale } from '@tollgate/platform';
+import { localizedException } from '../i18n/messages';
 import { BillingSettings } from '../settings/billing-settings';
 import { PAYMENT_PROVIDER_LIST, type PaymentProvider } from './providers/payment-provider.port';
 
@@ -34,7 +34,7 @@ export class PaymentProviders {
         ? this.settings.paymentsAllowed('test')
         : provider?.enabled() && this.settings.paymentsAllowed(name);
     if (!provider || !usable) {
-      throw new AppException(ErrorCode.ValidationFailed, message('payment_method_unavailable', locale));
+      throw localizedException(ErrorCode.ValidationFailed, 'payment_method_unavailable', locale);
     }
     return provider;
   }

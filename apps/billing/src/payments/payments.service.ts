@@ -11,11 +11,11 @@ import {
   type PaymentLogItem,
 } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay } from '@tollgate/persistence';
-import { AppException, InjectServiceConfig, type Locale } from '@tollgate/platform';
+import { InjectServiceConfig, type Locale } from '@tollgate/platform';
 import type { BillingConfig } from '../config';
 import { ExchangeRateService } from '../exchange-rate/exchange-rate.service';
 import { rublesToQuota } from '../exchange-rate/ruble-quota';
-import { message } from '../i18n/messages';
+import { localizedException } from '../i18n/messages';
 import { PromoGuessLimit } from '../promo/promo-guess-limit';
 import { PromoRedemptionsService } from '../promo/promo-redemptions.service';
 import { promoBonusQuota } from '../promo/promo-rules';
@@ -116,11 +116,14 @@ export class PaymentsService {
       if (!(error instanceof ProviderUnavailableError)) throw error;
       this.logger.warn(`payment ${pending.id}: ${request.provider} checkout failed: ${error.message}`);
       await this.settlement.apply(pending.id, 'failed');
-      throw new AppException(
+      throw localizedException(
         ErrorCode.UpstreamServiceDown,
-        message('payment_system_unavailable', locale),
+        'payment_system_unavailable',
+        locale,
         undefined,
-        { headers: { 'Retry-After': '30' } },
+        {
+          headers: { 'Retry-After': '30' },
+        },
       );
     }
     await this.em
@@ -183,10 +186,10 @@ export class PaymentsService {
     const min = this.config.PAYMENT_MIN_AMOUNT_RUB;
     const max = this.config.PAYMENT_MAX_AMOUNT_RUB;
     if (kopecks(amount) < kopecks(min) || kopecks(amount) > kopecks(max)) {
-      throw new AppException(
-        ErrorCode.ValidationFailed,
-        message('payment_amount_out_of_range', locale, { min, max }),
-      );
+      throw localizedException(ErrorCode.ValidationFailed, 'payment_amount_out_of_range', locale, {
+        min,
+        max,
+      });
     }
   }
 }

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '@tollgate/contracts';
 import { AppException, InjectServiceConfig, type Locale } from '@tollgate/platform';
 import type { BillingConfig } from '../config';
-import { message } from '../i18n/messages';
+import { localizedException } from '../i18n/messages';
 import { PromoCode } from './promo-code.entity';
 import { belowMinAmount, promoRefusal } from './promo-rules';
 import { PromoUsageRepository } from './promo-usage.repository';
@@ -111,7 +111,7 @@ export class PromoRedemptionsService {
 
 /** The one answer for a code that cannot be used, whatever the reason. */
 export const invalidPromo = (locale: Locale): AppException =>
-  new AppException(ErrorCode.ValidationFailed, message('promo_invalid', locale));
+  localizedException(ErrorCode.ValidationFailed, 'promo_invalid', locale);
 
 /** `$ilike` takes a pattern: codes are letters, digits, `_` and `-`, and `_` must match only itself. */
 export function escapeLike(text: string): string {
