@@ -1,6 +1,12 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { AuditEntryView, AuditListQuery, AuditRecorded, Page } from '@tollgate/contracts';
+import {
+  auditTargetName,
+  type AuditEntryView,
+  type AuditListQuery,
+  type AuditRecorded,
+  type Page,
+} from '@tollgate/contracts';
 
 interface AuditRow {
   id: string;
@@ -87,6 +93,8 @@ function entryView(row: AuditRow): AuditEntryView {
     action: row.action,
     target_kind: row.target_kind,
     target_id: row.target_id,
+    // From the snapshots written with the change, so a deleted object keeps the name it had.
+    target_name: auditTargetName(row.target_kind, row.before, row.after),
     changed: row.changed,
     before: row.before,
     after: row.after,

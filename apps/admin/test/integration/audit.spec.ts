@@ -173,6 +173,45 @@ describe.each(INFRASTRUCTURES)('audit trail on %s infrastructure', (kind) => {
     expect((await audit(`actor_id=${root}&end_timestamp=${future}`)).total).toBe(4);
   });
 
+  it('names a changelog version and an incident as operators know them, a deleted one by what it was', async () => {
+    const editor = operator + 3;
+    const number = `v${randomInt(1000, 9999)}.${randomInt(0, 99)}`;
+    const created = await client.call<{ id: number }>('/api/versions', {
+      method: 'POST',
+      userId: editor,
+      body: { version: number, title: 'Faster chat', content: '', release_date: '2026-11-25' },
+    });
+    expect(created.status).toBe(200);
+    const versionId = created.body.data!.id;
+    const renamed = { id: versionId, version: `${number}.1`, title: 'Faster chat, fixed' };
+    expect(
+      (await client.call('/api/versions', { method: 'PUT', userId: editor, body: renamed })).status,
+    ).toBe(200);
+    expect(
+      (await client.call(`/api/versions/${versionId}`, { method: 'DELETE', userId: editor })).status,
+    ).toBe(200);
+    const incident = await client.call<{ id: number }>('/api/incident', {
+      method: 'POST',
+      userId: editor,
+      body: { title: 'Slow answers', status: 'investigating', severity: 'minor', components: ['api'] },
+    });
+    expect(incident.status).toBe(200);
+    expect(
+      (await client.call(`/api/incident/${incident.body.data!.id}`, { method: 'DELETE', userId: editor }))
+        .status,
+    ).toBe(200);
+
+    const trail = await entriesFor(`actor_id=${editor}`, 5);
+
+    expect(trail.items.map((entry) => [entry.action, entry.target_id, entry.target_name])).toEqual([
+      ['incident.delete', String(incident.body.data!.id), 'Slow answers'],
+      ['incident.create', String(incident.body.data!.id), 'Slow answers'],
+      ['version.delete', String(versionId), `${number}.1 — Faster chat, fixed`],
+      ['version.update', String(versionId), `${number}.1 — Faster chat, fixed`],
+      ['version.create', String(versionId), `${number} — Faster chat`],
+    ]);
+  });
+
   it('stores a redelivered event once, and skips what is not an audit event', async () => {
     const event: AuditRecorded = {
       v: 1,

@@ -42,9 +42,47 @@ export const auditEntryViewSchema = auditRecordedV1
   .extend({
     id: z.number().int().positive(),
     created_at: epochSeconds,
+    /**
+     * The object as an operator knows it (auditTargetName), as it was when the entry was written: a
+     * deleted version keeps its name. Null when the id is its name (an option's key, a model) or the
+     * entry's snapshots do not carry one.
+     */
+    target_name: z.string().nullable().default(null),
   });
 export type AuditEntryView = z.infer<typeof auditEntryViewSchema>;
 export const auditPageSchema = pageSchema(auditEntryViewSchema);
+
+/** The snapshot field that names each kind of object, as its service writes it into `before` and `after`. */
+const NAME_FIELD: Record<string, string> = {
+  user: 'username',
+  channel: 'name',
+  promo: 'code',
+  incident: 'title',
+  version: 'version',
+};
+const NAME_MAX_CHARS = 120;
+
+/**
+ * The name an operator knows an audited object by, from the snapshots written with the change (the
+ * state after it, else before it: a deletion keeps the name it had): a user's username, a channel's
+ * name, a promo code, an incident's title, a changelog version's version and title ('1.4.0 — Faster
+ * chat'). Null for kinds whose id is already their name, and when the snapshot carries none (billing's
+ * balance change of a user names no username).
+ */
+export function auditTargetName(
+  kind: string,
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): string | null {
+  const field = NAME_FIELD[kind];
+  const snapshot = after ?? before;
+  if (field === undefined || snapshot === null) return null;
+  const name = snapshot[field];
+  if (typeof name !== 'string' || name.trim() === '') return null;
+  const title = kind === 'version' ? snapshot['title'] : undefined;
+  const full = typeof title === 'string' && title.trim() !== '' ? `${name} — ${title}` : name;
+  return full.length > NAME_MAX_CHARS ? `${full.slice(0, NAME_MAX_CHARS - 1)}…` : full;
+}
 
 const optionalId = z.coerce.number().int().positive().optional();
 const optionalText = z

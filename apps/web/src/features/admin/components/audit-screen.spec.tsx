@@ -18,6 +18,7 @@ const entry = (id: number, overrides: Record<string, unknown> = {}) => ({
   after: { name: 'OpenAI main', priority: 7, key: '[redacted]' },
   request_id: 'req-42',
   created_at: 1_767_000_000,
+  target_name: 'OpenAI main',
   ...overrides,
 });
 
@@ -46,6 +47,7 @@ describe('admin audit trail screen', () => {
             before: { quota: 0 },
             after: { quota: 500_000, reason: 'goodwill' },
             actor_role: 10,
+            target_name: null,
           }),
         ],
       }),
@@ -55,7 +57,8 @@ describe('admin audit trail screen', () => {
     const rows = await screen.findAllByTestId('audit-row');
     expect(rows).toHaveLength(2);
     expect(rows[0]).toHaveTextContent('channel.update');
-    expect(rows[0]).toHaveTextContent('Канал 4');
+    expect(rows[0]).toHaveTextContent('Канал «OpenAI main» (#4)');
+    expect(rows[1]).toHaveTextContent('Пользователь 9');
     expect(rows[0]).toHaveTextContent('#1 · Root');
     expect(rows[0]).toHaveTextContent('key, priority');
     expect(rows[1]).toHaveTextContent('#1 · Администратор');
@@ -80,6 +83,32 @@ describe('admin audit trail screen', () => {
         }),
       ).toBe(true),
     );
+  });
+
+  it('names a changelog version as operators know it, a deleted one too', async () => {
+    answerApi({
+      '/api/user/self': ok(aSignedInAccount({ role: 10 })),
+      '/api/audit': ok({
+        page: 1,
+        page_size: 20,
+        total: 1,
+        items: [
+          entry(3, {
+            action: 'version.delete',
+            target_kind: 'version',
+            target_id: '17',
+            target_name: '1.4.0 — Быстрый чат',
+            changed: ['content', 'release_date', 'title', 'version'],
+            before: { version: '1.4.0', title: 'Быстрый чат', content: '', release_date: '2026-11-25' },
+            after: null,
+          }),
+        ],
+      }),
+    });
+    renderApp('/dashboard/admin/audit');
+
+    const [row] = await screen.findAllByTestId('audit-row');
+    expect(row).toHaveTextContent('Версия «1.4.0 — Быстрый чат» (#17)');
   });
 
   it('is not offered to a normal user', async () => {

@@ -150,7 +150,10 @@ export function AuditScreen() {
               </td>
               <td className="px-2 py-2 font-mono text-xs">{entry.action}</td>
               <td className="px-2 py-2 whitespace-nowrap">
-                {t(`audit_kind_${entry.target_kind}`, { defaultValue: entry.target_kind })} {entry.target_id}
+                {t(`audit_kind_${entry.target_kind}`, { defaultValue: entry.target_kind })}{' '}
+                {entry.target_name === null
+                  ? entry.target_id
+                  : t('audit_target_named', { name: entry.target_name, id: entry.target_id })}
               </td>
               <td className="px-2 py-2">{entry.changed.join(', ')}</td>
               <td className="px-2 py-2">
