@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { OAuthProvider, UserFilter } from '@tollgate/contracts';
+import { changedFields, type OAuthProvider, type UserFilter } from '@tollgate/contracts';
 import { enqueueOutbox, isUniqueViolation, OutboxRelay } from '@tollgate/persistence';
 import { identityTokenTombstone } from '../tokens/token-events';
 import { Token } from '../tokens/token.entity';
@@ -158,7 +158,8 @@ export class UsersRepository {
 
   /**
    * Applies `apply` to the live user `id` in a transaction, publishing the user when `publish`
-   * (a change other services may see). A unique field another account has is an outcome.
+   * (a change other services may see) and auditing it when `audit` and a field the audit keeps
+   * changed. A unique field another account has is an outcome.
    */
   async change(
     id: number,
@@ -177,7 +178,11 @@ export class UsersRepository {
         await tx.flush();
         if (options.publish) await enqueueOutbox(tx, [identityUserEvent(found)]);
         if (options.audit) {
-          await auditUser(tx, options.audit, options.audit.action, id, before, userAuditSnapshot(found));
+          const after = userAuditSnapshot(found);
+          // An edit of nothing auth keeps (an admin's balance-only edit, which billing audits) is no entry.
+          if (changedFields(before, after).length > 0) {
+            await auditUser(tx, options.audit, options.audit.action, id, before, after);
+          }
         }
         return found;
       });

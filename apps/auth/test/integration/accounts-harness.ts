@@ -82,7 +82,8 @@ export class AccountsHarness {
     this.outboxDir = await mkdtemp(join(tmpdir(), 'tollgate-auth-outbox-'));
     this.infra = await openInfrastructure(this.kind, this.name);
     const topics = [TOPICS.identityUser, TOPICS.identityToken, TOPICS.billingBalance, TOPICS.usageRecorded];
-    await this.infra.runtime.bus.ensureTopics(topics);
+    // A recorded topic auth only writes (audit.recorded) must exist before its recorder subscribes.
+    await this.infra.runtime.bus.ensureTopics([...new Set([...topics, ...(this.options.record ?? [])])]);
     for (const topic of this.options.record ?? []) {
       this.recorders.set(
         topic.name,

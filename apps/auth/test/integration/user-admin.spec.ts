@@ -1,4 +1,11 @@
-import { Role, TOPICS, UserStatus, type AdminUserView, type IdentityUser } from '@tollgate/contracts';
+import {
+  Role,
+  TOPICS,
+  UserStatus,
+  type AdminUserView,
+  type AuditRecorded,
+  type IdentityUser,
+} from '@tollgate/contracts';
 import { eventually, INFRASTRUCTURES } from '@tollgate/testing';
 import { AccountsHarness, EN, PASSWORD, RU, type SignedInUser } from './accounts-harness';
 import { FakeBilling } from './fake-billing';
@@ -8,7 +15,7 @@ jest.setTimeout(120_000);
 describe.each(INFRASTRUCTURES)('user admin on %s infrastructure', (kind) => {
   let billing: FakeBilling;
   const h: AccountsHarness = new AccountsHarness(kind, 'auth-user-admin-it', {
-    record: [TOPICS.identityUser],
+    record: [TOPICS.identityUser, TOPICS.auditRecorded],
     authEnv: async (infra) => {
       billing = new FakeBilling(h.secret, infra.runtime.bus);
       await billing.start();
@@ -173,6 +180,31 @@ describe.each(INFRASTRUCTURES)('user admin on %s infrastructure', (kind) => {
       async () =>
         h.recorder(TOPICS.identityUser).values<IdentityUser>((u) => u.id === user.id && u.group === 'vip')[0],
     );
+  });
+
+  it('writes no user.update entry when only the balance changes: billing audits that', async () => {
+    const user = await h.signedInUser();
+    const edit = (body: Record<string, unknown>) =>
+      admin.call('/api/user/', { method: 'PUT', body: { id: user.id, ...body } });
+
+    // Alone, and as the web's edit dialog sends it: display name and group as they are, with the balance.
+    expect((await edit({ quota: 100, quota_reason: 'pilot' })).status).toBe(200);
+    expect(
+      (await edit({ display_name: user.username, group: 'default', quota: 200, quota_reason: 'pilot' }))
+        .status,
+    ).toBe(200);
+    expect((await edit({ display_name: 'Renamed' })).status).toBe(200);
+
+    // The rename comes after the balance edits on the same key, so once it is recorded they would be too.
+    const updates = (entry: AuditRecorded) =>
+      entry.action === 'user.update' && entry.target_id === String(user.id);
+    await eventually('the rename in the audit trail', async () =>
+      h.recorder(TOPICS.auditRecorded).values<AuditRecorded>(updates).length > 0 ? true : undefined,
+    );
+    const recorded = h.recorder(TOPICS.auditRecorded).values<AuditRecorded>(updates);
+    expect(recorded.map((entry) => [entry.changed, entry.after?.['display_name']])).toEqual([
+      [['display_name'], 'Renamed'],
+    ]);
   });
 
   it('changes nothing when billing cannot set the balance: 503 with Retry-After', async () => {
