@@ -3,25 +3,32 @@ import type { Logger } from '@tollgate/platform';
 import { BillingUnavailable, type BillingGenerationClient } from '../billing/billing-generation.client';
 import type { Message } from '../messages/message.entity';
 import type { ChatsRepository } from './chats.repository';
-import { MAX_LOOKUPS_PER_READ, StoppedAnswerCosts } from './stopped-answer-costs';
+import { COST_LOOKUP_WINDOW_MS, MAX_LOOKUPS_PER_READ, StoppedAnswerCosts } from './stopped-answer-costs';
 
 const USER = 7;
 const CHAT = 3;
 const SECRET_TEXT = 'v1.sealed-text-of-the-answer';
+/** The time of the reads; the messages were stored half a minute before unless a test says otherwise. */
+const NOW = new Date('2026-11-29T01:00:00Z');
 
-function aMessage(id: number, role: Message['role'], metadata: object): Message {
+function aMessage(
+  id: number,
+  role: Message['role'],
+  metadata: object,
+  createdAt = new Date(NOW.getTime() - 30_000),
+): Message {
   return {
     id,
     chatId: CHAT,
     role,
     contentSealed: SECRET_TEXT,
     metadata: JSON.stringify(metadata),
-    createdAt: new Date(0),
+    createdAt,
   } as Message;
 }
 const question = (id: number) => aMessage(id, 'user', {});
-const stopped = (id: number) =>
-  aMessage(id, 'assistant', { model: 'm', quota: null, finish_reason: 'aborted' });
+const stopped = (id: number, createdAt?: Date) =>
+  aMessage(id, 'assistant', { model: 'm', quota: null, finish_reason: 'aborted' }, createdAt);
 
 function aGeneration(requestId: string, quota: number): GenerationResult {
   return {
@@ -66,7 +73,7 @@ const metadataOf = (message: Message) => JSON.parse(message.metadata) as Record<
 describe('StoppedAnswerCosts', () => {
   it("fills a stopped answer's cost and tokens from billing's record of its request, and writes them back", async () => {
     const { costs, asked, written } = costsWith(async (requestId) => aGeneration(requestId, 4_200));
-    const listed = await costs.fill(USER, [question(1), stopped(2)]);
+    const listed = await costs.fill(USER, [question(1), stopped(2)], NOW);
 
     expect(asked).toEqual([{ userId: USER, requestId: `chat-${CHAT}-2` }]);
     expect(metadataOf(listed[1]!)).toEqual({
@@ -87,13 +94,13 @@ describe('StoppedAnswerCosts', () => {
     const failed = aMessage(6, 'assistant', { quota: null, finish_reason: 'error', error: 'broke off' });
     const messages = [question(1), known, question(3), complete, question(5), failed];
 
-    expect(await costs.fill(USER, messages)).toBe(messages);
+    expect(await costs.fill(USER, messages, NOW)).toBe(messages);
     expect(asked).toEqual([]);
   });
 
   it('serves a stopped answer as it is while billing does not know its call yet', async () => {
     const { costs, written, warnings } = costsWith(async () => undefined);
-    const listed = await costs.fill(USER, [question(1), stopped(2)]);
+    const listed = await costs.fill(USER, [question(1), stopped(2)], NOW);
     expect(listed).toEqual([question(1), stopped(2)]);
     expect(written).toEqual([]);
     expect(warnings).toEqual([]);
@@ -103,7 +110,7 @@ describe('StoppedAnswerCosts', () => {
     const { costs, written, warnings } = costsWith(async () => {
       throw new BillingUnavailable('status 503');
     });
-    const listed = await costs.fill(USER, [question(1), stopped(2)]);
+    const listed = await costs.fill(USER, [question(1), stopped(2)], NOW);
     expect(listed).toEqual([question(1), stopped(2)]);
     expect(written).toEqual([]);
     expect(warnings).toHaveLength(1);
@@ -120,7 +127,7 @@ describe('StoppedAnswerCosts', () => {
       stopped(10 * i + 2),
     ]).flat();
 
-    const listing = costs.fill(USER, messages);
+    const listing = costs.fill(USER, messages, NOW);
     await new Promise((resolve) => setImmediate(resolve));
     // Every lookup is under way before any is answered.
     expect(asked).toHaveLength(MAX_LOOKUPS_PER_READ);
@@ -133,5 +140,27 @@ describe('StoppedAnswerCosts', () => {
     for (const answer of pending) answer();
     const listed = await listing;
     expect(listed.filter((m) => metadataOf(m).quota === 10)).toHaveLength(MAX_LOOKUPS_PER_READ);
+  });
+
+  it('asks no more about an answer stored longer ago than billing takes, and lists it as of unknown cost', async () => {
+    const { costs, asked, written } = costsWith(async (requestId) => aGeneration(requestId, 1));
+    const longAgo = new Date(NOW.getTime() - COST_LOOKUP_WINDOW_MS - 1_000);
+    const justInside = new Date(NOW.getTime() - COST_LOOKUP_WINDOW_MS + 1_000);
+    const listed = await costs.fill(
+      USER,
+      [question(1), stopped(2, longAgo), question(3), stopped(4, justInside)],
+      NOW,
+    );
+
+    expect(asked).toEqual([{ userId: USER, requestId: `chat-${CHAT}-4` }]);
+    expect(metadataOf(listed[1]!)).toEqual({
+      model: 'm',
+      quota: null,
+      finish_reason: 'aborted',
+      cost_unknown: true,
+    });
+    expect(metadataOf(listed[3]!)).toMatchObject({ quota: 1 });
+    // Not written: the rule is applied on each read, and the stored answer stays as it was.
+    expect(written.map((write) => write.id)).toEqual([4]);
   });
 });

@@ -8,6 +8,14 @@ import { ChatsRepository } from './chats.repository';
 /** The most answers one read of a chat asks billing about (the newest ones): the list waits for them. */
 export const MAX_LOOKUPS_PER_READ = 5;
 
+/**
+ * How long after a stopped answer is stored billing is asked for its cost. Billing records the call
+ * within seconds of the stop (relay's usage event through its outbox and the bus); one it has not
+ * recorded after this long never reached it, and is listed as of unknown cost instead of being asked
+ * about on every read of the chat for ever.
+ */
+export const COST_LOOKUP_WINDOW_MS = 10 * 60_000;
+
 /** The request id the chat gives relay for an answer; billing's usage log knows the call by it. */
 export const answerRequestId = (chatId: number, answerId: number | string): string =>
   `chat-${chatId}-${answerId}`;
@@ -28,22 +36,37 @@ export class StoppedAnswerCosts {
 
   /**
    * The messages, with the cost of stopped answers that billing knows filled in. An answer billing does
-   * not know yet, or cannot be asked about, stays as it was: a later read fills it in.
+   * not know yet, or cannot be asked about, stays as it was: a later read fills it in. One stored longer
+   * than COST_LOOKUP_WINDOW_MS ago is not asked about and is listed with `cost_unknown` (not stored: the
+   * rule is applied on each read, at no cost).
    */
-  async fill(userId: number, messages: Message[]): Promise<Message[]> {
-    const pending = messages
+  async fill(userId: number, messages: Message[], now: Date = new Date()): Promise<Message[]> {
+    const lookupsFrom = now.getTime() - COST_LOOKUP_WINDOW_MS;
+    const costless = messages
       .map((message) => ({ message, metadata: parseChatMessageMetadata(message.metadata) }))
-      .filter(({ message, metadata }) => message.role === 'assistant' && costPending(metadata))
+      .filter(({ message, metadata }) => message.role === 'assistant' && costPending(metadata));
+    if (costless.length === 0) return messages;
+    const pending = costless
+      .filter(({ message }) => message.createdAt.getTime() >= lookupsFrom)
       .slice(-MAX_LOOKUPS_PER_READ);
-    if (pending.length === 0) return messages;
-    const filled = new Map<number, Message>();
+    const listed = new Map<number, Message>(
+      costless
+        .filter(({ message }) => message.createdAt.getTime() < lookupsFrom)
+        .map(({ message, metadata }) => [
+          message.id,
+          {
+            ...message,
+            metadata: JSON.stringify({ ...metadata, cost_unknown: true } satisfies ChatMessageMetadata),
+          },
+        ]),
+    );
     await Promise.all(
       pending.map(async ({ message, metadata }) => {
         const withCost = await this.lookUp(userId, message, metadata);
-        if (withCost) filled.set(message.id, withCost);
+        if (withCost) listed.set(message.id, withCost);
       }),
     );
-    return messages.map((message) => filled.get(message.id) ?? message);
+    return messages.map((message) => listed.get(message.id) ?? message);
   }
 
   private async lookUp(

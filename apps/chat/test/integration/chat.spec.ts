@@ -9,6 +9,7 @@ import {
   type Page,
 } from '@tollgate/contracts';
 import { eventually, FAKE_UPSTREAM_PRICE } from '@tollgate/testing';
+import { COST_LOOKUP_WINDOW_MS } from '../../src/chats/stopped-answer-costs';
 import { ANSWER_CHUNKS, ChatHarness, type ChatUser } from './chat-harness';
 
 jest.setTimeout(120_000);
@@ -166,6 +167,47 @@ describe('the online chat on real infrastructure', () => {
       query<{ metadata: string }>('select metadata from messages where id = ?', [answer.id]),
     );
     expect(parseChatMessageMetadata(stored!.metadata)).toEqual(listed);
+  });
+
+  it('lists a stopped answer billing has not costed long after the stop as of unknown cost, without asking again', async () => {
+    const user = await harness.user(50_000_000);
+    const chat = await newChat(user);
+    const stop = new AbortController();
+    const res = await user.send(chat.id, { content: 'A long answer, please' }, stop.signal);
+    const reader = res.body!.getReader();
+    let seen = '';
+    while ((seen.match(/"type":"delta"/g) ?? []).length < 5)
+      seen += Buffer.from((await reader.read()).value!).toString();
+    stop.abort();
+    const answer = await eventually('the stopped answer to be stored', async () => {
+      const history = (await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data!;
+      return history.find((m) => m.role === 'assistant');
+    });
+    await eventually('the usage log row of the stopped answer', async () =>
+      (await usageLog(user)).length ? true : undefined,
+    );
+    // As if billing had never recorded the call: the answer without its cost, stored longer ago than
+    // billing ever takes. Billing does know the call, so an answer listed with a cost was asked about.
+    const uncosted = JSON.stringify({ model: harness.model, quota: null, finish_reason: 'aborted' });
+    await harness.withChatStopped((query) =>
+      query('update messages set metadata = ?, created_at = ? where id = ?', [
+        uncosted,
+        new Date(Date.now() - COST_LOOKUP_WINDOW_MS - 60_000),
+        answer.id,
+      ]),
+    );
+
+    const history = (await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data!;
+    expect(parseChatMessageMetadata(history.find((m) => m.id === answer.id)!.metadata)).toEqual({
+      model: harness.model,
+      quota: null,
+      finish_reason: 'aborted',
+      cost_unknown: true,
+    });
+    const [stored] = await harness.withChatStopped((query) =>
+      query<{ metadata: string }>('select metadata from messages where id = ?', [answer.id]),
+    );
+    expect(stored!.metadata).toBe(uncosted);
   });
 
   it('regenerates the last answer in place', async () => {

@@ -33,6 +33,12 @@ export const chatMessageMetadataSchema = z.object({
    * (relay's `answer_limit`), and ends with `finish_reason: length` when it reached it.
    */
   answer_limit: z.number().int().positive().optional(),
+  /**
+   * Set by the chat when it lists a stopped answer whose cost billing had not recorded by the time it
+   * certainly would have (the call never reached billing's usage log, e.g. relay failed before billing's
+   * event): the cost is not known and will not be, so it is no longer asked for.
+   */
+  cost_unknown: z.literal(true).optional(),
 });
 export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
 

@@ -155,6 +155,25 @@ describe('the chat screen', () => {
     expect(await screen.findByTestId('answer-cost')).toHaveTextContent(/^< 0,01\s\$$/);
   });
 
+  it('says the cost of a stopped answer billing never recorded is unknown, not that it is on its way', async () => {
+    const uncosted = {
+      ...answer,
+      metadata: JSON.stringify({
+        model: 'gpt-4o-mini',
+        quota: null,
+        finish_reason: 'aborted',
+        cost_unknown: true,
+      }),
+    };
+    chatApi(() => streamResponse([], undefined));
+    globalThis.fetch = wrapMessages(globalThis.fetch, [question, uncosted]);
+    renderApp('/dashboard/chat/12');
+    const bubble = await screen.findByTestId('assistant-message');
+    expect(await within(bubble).findByText('стоимость неизвестна')).toBeInTheDocument();
+    expect(within(bubble).queryByText('стоимость уточняется')).not.toBeInTheDocument();
+    expect(within(bubble).getByText('остановлено')).toBeInTheDocument();
+  });
+
   it.each([
     [
       'an answer the balance held short',

@@ -69,6 +69,9 @@ export function MessageBubble({ role, content, metadata, streaming, onRegenerate
           {meta?.model ? <span>{meta.model}</span> : null}
           {typeof meta?.quota === 'number' ? (
             <span data-testid="answer-cost">{costText(meta.quota)}</span>
+          ) : meta?.finish_reason === 'aborted' && meta.cost_unknown ? (
+            // Billing never recorded the call (the chat stopped asking once it certainly would have).
+            <span data-testid="answer-cost-unknown">{t('cost_unknown')}</span>
           ) : meta?.finish_reason === 'aborted' ? (
             // Billing records a stopped answer's charge shortly after the stop; the list is read again.
             <span data-testid="answer-cost-pending">{t('cost_pending')}</span>
