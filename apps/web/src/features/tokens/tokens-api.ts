@@ -10,14 +10,18 @@ import { api } from '../../api/client';
 import type { TokenDraft } from './token-draft';
 
 const tokenPageSchema = z.object({ items: z.array(tokenViewSchema), total: z.number().int() });
+export type TokenPage = z.infer<typeof tokenPageSchema>;
 
-/** The caller's keys (SPEC §9: 100 a page); a keyword searches their names. */
-export async function fetchTokens(keyword: string): Promise<TokenView[]> {
-  const query = { p: 1, page_size: TOKEN_PAGE_DEFAULT_SIZE };
+/** How many keys a page of the list holds (SPEC §9: 100). */
+export const TOKEN_PAGE_SIZE = TOKEN_PAGE_DEFAULT_SIZE;
+
+/** One page (from 1) of the caller's keys; a keyword searches their names. */
+export async function fetchTokens(keyword: string, page: number): Promise<TokenPage> {
+  const query = { p: page, page_size: TOKEN_PAGE_SIZE };
   const data = keyword
     ? await api.data<unknown>('GET', '/token/search', { query: { ...query, keyword } })
     : await api.data<unknown>('GET', '/token/', { query });
-  return tokenPageSchema.parse(data).items;
+  return tokenPageSchema.parse(data);
 }
 
 export async function createToken(draft: TokenDraft): Promise<TokenView> {

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { TokenStatus } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-message';
@@ -8,8 +8,13 @@ import { notify } from '../shell/notify';
 import { createToken, deleteToken, fetchTokenKey, fetchTokens, updateToken } from './tokens-api';
 import type { TokenDraft } from './token-draft';
 
-export function useTokens(keyword: string) {
-  return useQuery({ queryKey: queryKeys.tokenList(keyword), queryFn: () => fetchTokens(keyword) });
+/** One page of the keys; the page before stays on screen while the next one loads. */
+export function useTokens(keyword: string, page: number) {
+  return useQuery({
+    queryKey: [...queryKeys.tokenList(keyword), page],
+    queryFn: () => fetchTokens(keyword, page),
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** Create, update, toggle and delete, each saying how it went and refreshing the list. */

@@ -56,7 +56,8 @@ export function TopUpForm() {
     try {
       const result = await promo.mutateAsync(code);
       setCheckedPromo({ code, result });
-      if (!result.valid) setProblem(t('promo_invalid'));
+      // A code that works clears the refusal of the one tried before it.
+      setProblem(result.valid ? null : t('promo_invalid'));
       return result.valid;
     } catch (error) {
       setCheckedPromo(null);

@@ -1,12 +1,14 @@
 import type { TokenView } from '@tollgate/contracts';
 import { TokenStatus } from '@tollgate/contracts';
-import { useDeferredValue, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { PageHeader } from '../../../ui/page-header';
+import { Pager } from '../../../ui/pager';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
+import { TOKEN_PAGE_SIZE } from '../tokens-api';
 import { useCopyTokenKey, useTokenMutations, useTokens } from '../use-token-queries';
 import { TokenFormDialog } from './token-form-dialog';
 import { TokenRow } from './token-row';
@@ -18,7 +20,14 @@ export function TokensScreen() {
   const { t } = useTranslation('tokens');
   const [keyword, setKeyword] = useState('');
   const search = useDeferredValue(keyword.trim());
-  const tokens = useTokens(search);
+  const [page, setPage] = useState(1);
+  const tokens = useTokens(search, page);
+  const total = tokens.data?.total ?? 0;
+  const lastPage = Math.max(1, Math.ceil(total / TOKEN_PAGE_SIZE));
+  // Deleting the last key of the last page leaves that page empty: show the one before.
+  useEffect(() => {
+    if (tokens.data && page > lastPage) setPage(lastPage);
+  }, [tokens.data, page, lastPage]);
   const { create, update, toggle, remove } = useTokenMutations();
   const copy = useCopyTokenKey();
   const money = useMoney();
@@ -47,31 +56,39 @@ export function TokensScreen() {
           placeholder={t('search_placeholder')}
           className={inputClass}
           value={keyword}
-          onChange={(e) => setKeyword(e.target.value)}
+          onChange={(e) => {
+            setKeyword(e.target.value);
+            setPage(1);
+          }}
         />
         <div className="mt-4">
           {tokens.isPending && <Loading />}
           {tokens.isError && <ErrorState error={tokens.error} onRetry={() => void tokens.refetch()} />}
-          {tokens.data && tokens.data.length === 0 && (
+          {tokens.data && tokens.data.items.length === 0 && (
             <EmptyState text={search ? t('no_results') : t('empty')} />
           )}
-          {tokens.data && tokens.data.length > 0 && (
-            <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
-              {tokens.data.map((token) => (
-                <TokenRow
-                  key={token.id}
-                  token={token}
-                  formatQuota={money.formatQuota}
-                  busy={copy.isPending || toggle.isPending}
-                  onCopy={() => copy.mutate(token.id)}
-                  onEdit={() => setEditing({ mode: 'edit', token })}
-                  onToggle={() =>
-                    toggle.mutate({ id: token.id, enable: token.status !== TokenStatus.Enabled })
-                  }
-                  onDelete={() => setDeleting(token)}
-                />
-              ))}
-            </ul>
+          {tokens.data && tokens.data.items.length > 0 && (
+            <>
+              <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+                {tokens.data.items.map((token) => (
+                  <TokenRow
+                    key={token.id}
+                    token={token}
+                    formatQuota={money.formatQuota}
+                    busy={copy.isPending || toggle.isPending}
+                    onCopy={() => copy.mutate(token.id)}
+                    onEdit={() => setEditing({ mode: 'edit', token })}
+                    onToggle={() =>
+                      toggle.mutate({ id: token.id, enable: token.status !== TokenStatus.Enabled })
+                    }
+                    onDelete={() => setDeleting(token)}
+                  />
+                ))}
+              </ul>
+              {total > TOKEN_PAGE_SIZE && (
+                <Pager page={page} pageSize={TOKEN_PAGE_SIZE} total={total} onPage={setPage} showTotal />
+              )}
+            </>
           )}
         </div>
       </div>

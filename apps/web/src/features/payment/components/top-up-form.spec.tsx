@@ -1,0 +1,38 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { aSignedInAccount, answerApi, enabledStatus, ok, renderApp } from '../../../../test/render-app';
+import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+
+describe('top-up form', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(STORAGE_KEYS.userId, '5');
+    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+  });
+
+  it('drops the refusal of a bad promo code once a good one is applied', async () => {
+    answerApi({
+      '/api/user/self': ok(aSignedInAccount()),
+      '/api/status': ok(enabledStatus),
+      '/api/user/payment/logs': ok({ items: [], total: 0, page: 1, page_size: 20 }),
+      '/api/promo/validate': (init) => {
+        const { code } = JSON.parse(String(init?.body)) as { code: string };
+        return code === 'WALK10'
+          ? ok({ valid: true, code, type: 'percent', value: '10', description: 'Бонус +10% к пополнению' })
+          : { status: 200, body: { success: false, message: 'Промокод недействителен', data: null } };
+      },
+    });
+    renderApp('/dashboard/payment');
+    const promo = await screen.findByLabelText('Промокод');
+    await userEvent.type(promo, 'NOPE');
+    await userEvent.click(screen.getByRole('button', { name: 'Применить' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Промокод недействителен');
+
+    await userEvent.clear(promo);
+    await userEvent.type(promo, 'WALK10');
+    await userEvent.click(screen.getByRole('button', { name: 'Применить' }));
+    expect(await screen.findByText('Промокод применён: Бонус +10% к пополнению')).toBeInTheDocument();
+    // Seen on a phone: both the bonus and 'Промокод недействителен' under one field.
+    expect(screen.queryByText('Промокод недействителен')).toBeNull();
+  });
+});
