@@ -1,3 +1,4 @@
+import { SETTING_PROBLEM_KINDS } from '@tollgate/contracts';
 import { localeFromAcceptLanguage, messageTableProblems } from '@tollgate/platform';
 import { ADMIN_MESSAGE_KEYS, MESSAGES, message } from './messages';
 
@@ -12,6 +13,17 @@ describe('admin locale files', () => {
     );
     expect(message('version_exists', localeFromAcceptLanguage('en-US,en;q=0.9'))).toBe(
       'version: already exists',
+    );
+  });
+
+  it('word every kind of settings problem, the setting named first', () => {
+    const keys = new Set<string>(ADMIN_MESSAGE_KEYS);
+    expect(SETTING_PROBLEM_KINDS.filter((kind) => !keys.has(`setting_${kind}`))).toEqual([]);
+    expect(message('setting_above_max', 'ru', { key: 'LogRetentionDays', max: 36_500 })).toBe(
+      'LogRetentionDays: не больше 36500',
+    );
+    expect(message('setting_above_max', 'en', { key: 'LogRetentionDays', max: 36_500 })).toBe(
+      'LogRetentionDays: must be at most 36500',
     );
   });
 });

@@ -8,5 +8,16 @@ export const ADMIN_MESSAGE_KEYS = [
   'incident_resolved_while_open',
   'incident_resolved_before_start',
   'incident_too_many_updates',
+  // A catalogued setting's value refused: `setting_` and the contracts' SettingProblem kind, `{key}` the setting.
+  'setting_not_flag',
+  'setting_not_whole_number',
+  'setting_not_decimal',
+  'setting_below_min',
+  'setting_above_max',
+  'setting_not_mailbox',
+  'setting_not_http_address',
+  'setting_not_one_word',
+  'setting_not_json_like',
+  'setting_json_field_invalid',
 ] as const;
 export type AdminMessageKey = (typeof ADMIN_MESSAGE_KEYS)[number];

@@ -1,6 +1,14 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ok, type ConfiguredSecrets, type Envelope } from '@tollgate/contracts';
-import { CurrentIdentity, InjectServiceConfig, Role, Roles, type Identity } from '@tollgate/platform';
+import {
+  CurrentIdentity,
+  InjectServiceConfig,
+  RequestLocale,
+  Role,
+  Roles,
+  type Identity,
+  type Locale,
+} from '@tollgate/platform';
 import type { AdminConfig } from '../config';
 import { updateOptionRequestSchema, type OptionView } from '@tollgate/contracts';
 import { OptionsService } from './options.service';
@@ -30,7 +38,14 @@ export class OptionsController {
   }
 
   @Put()
-  async set(@CurrentIdentity() identity: Identity, @Body() body: unknown): Promise<Envelope<OptionView>> {
-    return ok(await this.options.set(identity, updateOptionRequestSchema.parse(body)), 'Option saved');
+  async set(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<OptionView>> {
+    return ok(
+      await this.options.set(identity, updateOptionRequestSchema.parse(body), locale),
+      'Option saved',
+    );
   }
 }

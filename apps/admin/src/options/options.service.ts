@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditActor } from '@tollgate/persistence';
-import { NOTICE_OPTION_KEY, type OptionView, type UpdateOptionRequest } from '@tollgate/contracts';
+import {
+  ErrorCode,
+  NOTICE_OPTION_KEY,
+  settingValueProblem,
+  type OptionView,
+  type SettingProblem,
+  type UpdateOptionRequest,
+} from '@tollgate/contracts';
+import type { AppException, Locale } from '@tollgate/platform';
+import { localizedException } from '../i18n/messages';
 import { OptionsRepository } from './options.repository';
 
 /** Runtime settings (new-api's options) and the notice kept among them. */
@@ -12,7 +21,10 @@ export class OptionsService {
     return (await this.options.all()).map(({ key, value }) => ({ key, value }));
   }
 
-  async set(actor: AuditActor, request: UpdateOptionRequest): Promise<OptionView> {
+  /** Keeps a setting; a catalogued one only with a value its service can apply. */
+  async set(actor: AuditActor, request: UpdateOptionRequest, locale: Locale): Promise<OptionView> {
+    const problem = settingValueProblem(request.key, request.value);
+    if (problem) throw settingRefused(request.key, problem, locale);
     const { key, value } = await this.options.set(request.key, request.value, actor);
     return { key, value };
   }
@@ -21,4 +33,9 @@ export class OptionsService {
   async notice(): Promise<string> {
     return (await this.options.find(NOTICE_OPTION_KEY))?.value ?? '';
   }
+}
+
+/** 400 naming the setting and what its value must be, in the caller's language. */
+function settingRefused(key: string, { kind, ...params }: SettingProblem, locale: Locale): AppException {
+  return localizedException(ErrorCode.ValidationFailed, `setting_${kind}`, locale, { key, ...params });
 }

@@ -171,12 +171,35 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
     await put({ key: SETTING_KEYS.groupRateLimits, value: '' });
   });
 
-  it('names the setting and the rule when a catalogued value is wrong', async () => {
-    const answer = await put({ key: SETTING_KEYS.logRetentionDays, value: '99999' });
-    expect(answer).toMatchObject({
-      status: 400,
-      body: { success: false, message: expect.stringContaining('LogRetentionDays must be at most 36500') },
+  it('names the setting and the rule when a catalogued value is wrong, in the caller’s language', async () => {
+    const body = { key: SETTING_KEYS.logRetentionDays, value: '99999' };
+    const russian = await put(body);
+    const english = await client.call<OptionView>('/api/option/', {
+      method: 'PUT',
+      body,
+      role: Role.Root,
+      language: 'en-US,en;q=0.9',
     });
+    const badJson = await client.call<OptionView>('/api/option/', {
+      method: 'PUT',
+      body: { key: SETTING_KEYS.groupRateLimits, value: '{"vip": {"rpm": -1}}' },
+      role: Role.Root,
+      language: 'en',
+    });
+
+    expect(russian).toMatchObject({
+      status: 400,
+      body: { success: false, message: 'LogRetentionDays: не больше 36500' },
+    });
+    expect(english).toMatchObject({
+      status: 400,
+      body: { success: false, message: 'LogRetentionDays: must be at most 36500' },
+    });
+    expect(badJson).toMatchObject({
+      status: 400,
+      body: { success: false, message: 'GroupRateLimits: vip.rpm is not valid' },
+    });
+    expect((await options()).map((option) => option.key)).not.toContain(SETTING_KEYS.logRetentionDays);
   });
 
   it('shows the switches and client ids root sets in /api/status: registration, password sign-in, OAuth, payment methods', async () => {

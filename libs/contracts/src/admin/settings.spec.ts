@@ -5,6 +5,7 @@ import {
   optionList,
   optionText,
   settingProblem,
+  settingValueProblem,
   SETTINGS_CATALOGUE,
 } from './settings';
 
@@ -26,23 +27,57 @@ describe('settings as new-api keeps them', () => {
 });
 
 describe('the settings catalogue', () => {
-  it('accepts good values and unsetting, and explains a bad one', () => {
-    expect(settingProblem('RegisterEnabled', 'false')).toBeUndefined();
-    expect(settingProblem('RegisterEnabled', 'nope')).toBe('must be true or false');
-    expect(settingProblem('QuotaForNewUser', '500000')).toBeUndefined();
-    expect(settingProblem('QuotaForNewUser', '-1')).toBe('must be a whole number');
-    expect(settingProblem('QuotaForNewUser', '1.5')).toBe('must be a whole number');
-    expect(settingProblem('AffiliateRewardPercent', '12.5')).toBeUndefined();
-    expect(settingProblem('AffiliateRewardPercent', '101')).toBe('must be at most 100');
+  it('accepts good values and unsetting, and names a bad one’s problem as a kind and its numbers', () => {
+    expect(settingValueProblem('RegisterEnabled', 'false')).toBeUndefined();
+    expect(settingValueProblem('RegisterEnabled', 'nope')).toEqual({ kind: 'not_flag' });
+    expect(settingValueProblem('QuotaForNewUser', '500000')).toBeUndefined();
+    expect(settingValueProblem('QuotaForNewUser', '-1')).toEqual({ kind: 'not_whole_number' });
+    expect(settingValueProblem('QuotaForNewUser', '1.5')).toEqual({ kind: 'not_whole_number' });
+    expect(settingValueProblem('AffiliateRewardPercent', '12.5')).toBeUndefined();
+    expect(settingValueProblem('AffiliateRewardPercent', '1.1234567')).toEqual({
+      kind: 'not_decimal',
+      decimals: 6,
+    });
+    expect(settingValueProblem('AffiliateRewardPercent', '101')).toEqual({ kind: 'above_max', max: 100 });
+    expect(settingValueProblem('LogRetentionDays', '36501')).toEqual({ kind: 'above_max', max: 36_500 });
+    expect(settingValueProblem('SMTPFrom', 'Tollgate <no-reply@tollgate.ru>')).toBeUndefined();
+    expect(settingValueProblem('SMTPFrom', 'not an address')).toEqual({ kind: 'not_mailbox' });
+    expect(settingValueProblem('ServerAddress', 'ftp://x')).toEqual({ kind: 'not_http_address' });
+    expect(settingValueProblem('GitHubClientId', 'Iv1.abc 123')).toEqual({
+      kind: 'not_one_word',
+      max_length: 256,
+    });
+    expect(settingValueProblem('QuotaForNewUser', '')).toBeUndefined();
+    expect(settingValueProblem('SomethingElse', 'anything')).toBeUndefined();
+  });
+
+  it('checks a JSON setting by its schema, naming the wrong field or showing an example', () => {
+    const example = '{"default": {"rpm": 60, "tpm": 200000, "concurrency": 10}}';
+    expect(settingValueProblem('GroupRateLimits', '{"vip": {"rpm": 120}}')).toBeUndefined();
+    expect(settingValueProblem('GroupRateLimits', '{"vip": ')).toEqual({ kind: 'not_json_like', example });
+    expect(settingValueProblem('GroupRateLimits', '[1]')).toEqual({ kind: 'not_json_like', example });
+    expect(settingValueProblem('GroupRateLimits', '{"vip": {"rpm": -1}}')).toEqual({
+      kind: 'json_field_invalid',
+      field: 'vip.rpm',
+    });
+  });
+
+  it('keeps no prose in a problem: every value is a kind, a number or a name from the input', () => {
+    const problems = [
+      settingValueProblem('RegisterEnabled', 'nope'),
+      settingValueProblem('LogRetentionDays', '36501'),
+      settingValueProblem('SMTPFrom', 'x'),
+      settingValueProblem('GroupRateLimits', '{"vip": {"rpm": -1}}'),
+    ];
+    for (const problem of problems) {
+      expect(JSON.stringify(problem)).not.toMatch(/must|должн/);
+    }
+  });
+
+  it('still words a problem in English for the web form until it words the kinds itself', () => {
     expect(settingProblem('LogRetentionDays', '36501')).toBe('must be at most 36500');
-    expect(settingProblem('SMTPFrom', 'Tollgate <no-reply@tollgate.ru>')).toBeUndefined();
-    expect(settingProblem('SMTPFrom', 'not an address')).toMatch(/must be an address/);
-    expect(settingProblem('ServerAddress', 'ftp://x')).toBe('must be an http(s) address');
-    expect(settingProblem('GitHubClientId', 'Iv1.abc 123')).toBe(
-      'must be one word of at most 256 characters',
-    );
-    expect(settingProblem('QuotaForNewUser', '')).toBeUndefined();
-    expect(settingProblem('SomethingElse', 'anything')).toBeUndefined();
+    expect(settingProblem('RegisterEnabled', 'nope')).toBe('must be true or false');
+    expect(settingProblem('RegisterEnabled', 'true')).toBeUndefined();
   });
 
   it('reads numbers and text back', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { groupRateLimitsProblem } from '../limits/rate-limits';
+import { groupRateLimitsSchema } from '../limits/rate-limits';
 /**
  * The runtime settings an operator changes in the admin area (PUT /api/option/), by new-api's option
  * names. Admin keeps them and publishes each on the compacted catalog.option topic; every service
@@ -197,51 +197,140 @@ export function settingDefinition(key: string): SettingDefinition | undefined {
   return BY_KEY.get(key);
 }
 
-/** The checks of the JSON settings, by key. */
-const JSON_PROBLEMS: Partial<Record<SettingKey, (text: string) => string | undefined>> = {
-  [SETTING_KEYS.groupRateLimits]: groupRateLimitsProblem,
-};
+/**
+ * Why a value cannot be a catalogued setting: a kind and the numbers or names that go with it, no
+ * prose. Admin's refusal words it in the caller's language (its message `setting_<kind>`, with the
+ * setting's key as `{key}`), the web's settings form in the reader's.
+ */
+export type SettingProblem =
+  | { kind: 'not_flag' }
+  | { kind: 'not_whole_number' }
+  | { kind: 'not_decimal'; decimals: number }
+  | { kind: 'below_min'; min: number }
+  | { kind: 'above_max'; max: number }
+  | { kind: 'not_mailbox' }
+  | { kind: 'not_http_address' }
+  | { kind: 'not_one_word'; max_length: number }
+  /** Not JSON, or not the document the setting holds at all: `example` shows one. */
+  | { kind: 'not_json_like'; example: string }
+  /** The document's `field` (a dotted path, e.g. `default.rpm`) is wrong. */
+  | { kind: 'json_field_invalid'; field: string };
+export type SettingProblemKind = SettingProblem['kind'];
+export const SETTING_PROBLEM_KINDS = [
+  'not_flag',
+  'not_whole_number',
+  'not_decimal',
+  'below_min',
+  'above_max',
+  'not_mailbox',
+  'not_http_address',
+  'not_one_word',
+  'not_json_like',
+  'json_field_invalid',
+] as const satisfies readonly SettingProblemKind[];
 
+/** DECIMAL's places after the point. */
+const DECIMAL_PLACES = 6;
 const DECIMAL = /^\d{1,15}(\.\d{1,6})?$/;
 const MAILBOX = /^(?:[^<>\r\n]{1,128} )?<?[^\s<>@]{1,64}@[^\s<>@]{1,255}\.[^\s<>@]{1,63}>?$/;
+const TEXT_MAX_LENGTH = 256;
+
+/** The JSON settings: the schema each is checked by and an example of a good value. */
+const JSON_DOCUMENTS: Partial<Record<SettingKey, { schema: z.ZodTypeAny; example: string }>> = {
+  [SETTING_KEYS.groupRateLimits]: {
+    schema: groupRateLimitsSchema,
+    example: '{"default": {"rpm": 60, "tpm": 200000, "concurrency": 10}}',
+  },
+};
 
 /**
  * Why `value` cannot be the catalogued setting `key`, or undefined when it can (or when `key` is
  * not catalogued: operators may keep other options, as new-api allows). An empty value unsets a
  * setting: the configuration applies again.
  */
-export function settingProblem(key: string, value: string): string | undefined {
+export function settingValueProblem(key: string, value: string): SettingProblem | undefined {
   const setting = BY_KEY.get(key);
   if (!setting || value.trim() === '') return undefined;
   const text = value.trim();
   switch (setting.type) {
     case 'flag':
-      return optionFlag(text) === undefined ? 'must be true or false' : undefined;
-    case 'integer': {
-      if (!/^\d{1,15}$/.test(text)) return 'must be a whole number';
+      return optionFlag(text) === undefined ? { kind: 'not_flag' } : undefined;
+    case 'integer':
+      if (!/^\d{1,15}$/.test(text)) return { kind: 'not_whole_number' };
       return outOfBounds(Number(text), setting);
-    }
-    case 'decimal': {
-      if (!DECIMAL.test(text)) return 'must be a number with at most 6 decimals';
+    case 'decimal':
+      if (!DECIMAL.test(text)) return { kind: 'not_decimal', decimals: DECIMAL_PLACES };
       return outOfBounds(Number(text), setting);
-    }
     case 'email':
-      return MAILBOX.test(text) ? undefined : 'must be an address like Tollgate <no-reply@example.com>';
+      return MAILBOX.test(text) ? undefined : { kind: 'not_mailbox' };
     case 'url':
-      return /^https?:\/\/[^\s]+$/.test(text) ? undefined : 'must be an http(s) address';
+      return /^https?:\/\/[^\s]+$/.test(text) ? undefined : { kind: 'not_http_address' };
     case 'json':
-      return JSON_PROBLEMS[setting.key]?.(text);
+      return jsonProblem(text, JSON_DOCUMENTS[setting.key]);
     case 'text':
-      return text.length > 256 || /\s/.test(text) ? 'must be one word of at most 256 characters' : undefined;
+      return text.length > TEXT_MAX_LENGTH || /\s/.test(text)
+        ? { kind: 'not_one_word', max_length: TEXT_MAX_LENGTH }
+        : undefined;
     default:
       return undefined;
   }
 }
 
-function outOfBounds(value: number, setting: SettingDefinition): string | undefined {
-  if (setting.min !== undefined && value < setting.min) return `must be at least ${setting.min}`;
-  if (setting.max !== undefined && value > setting.max) return `must be at most ${setting.max}`;
+/**
+ * The same problem in English words, for the web's settings form until it words the structured
+ * problem itself (then this goes).
+ * @deprecated use settingValueProblem and word its kind in the reader's language
+ */
+export function settingProblem(key: string, value: string): string | undefined {
+  const problem = settingValueProblem(key, value);
+  if (!problem) return undefined;
+  switch (problem.kind) {
+    case 'not_flag':
+      return 'must be true or false';
+    case 'not_whole_number':
+      return 'must be a whole number';
+    case 'not_decimal':
+      return `must be a number with at most ${problem.decimals} decimals`;
+    case 'below_min':
+      return `must be at least ${problem.min}`;
+    case 'above_max':
+      return `must be at most ${problem.max}`;
+    case 'not_mailbox':
+      return 'must be an address like Tollgate <no-reply@example.com>';
+    case 'not_http_address':
+      return 'must be an http(s) address';
+    case 'not_one_word':
+      return `must be one word of at most ${problem.max_length} characters`;
+    case 'not_json_like':
+      return `must be JSON like ${problem.example}`;
+    case 'json_field_invalid':
+      return `${problem.field} is not valid`;
+  }
+}
+
+function outOfBounds(value: number, setting: SettingDefinition): SettingProblem | undefined {
+  if (setting.min !== undefined && value < setting.min) return { kind: 'below_min', min: setting.min };
+  if (setting.max !== undefined && value > setting.max) return { kind: 'above_max', max: setting.max };
   return undefined;
+}
+
+function jsonProblem(
+  text: string,
+  document: { schema: z.ZodTypeAny; example: string } | undefined,
+): SettingProblem | undefined {
+  if (!document) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'not_json_like', example: document.example };
+  }
+  const parsed = document.schema.safeParse(value);
+  if (parsed.success) return undefined;
+  const field = parsed.error.issues[0]!.path.join('.');
+  return field === ''
+    ? { kind: 'not_json_like', example: document.example }
+    : { kind: 'json_field_invalid', field };
 }
 
 /** An integer option, or undefined when unset or not a whole number. */
