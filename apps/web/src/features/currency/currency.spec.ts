@@ -1,7 +1,7 @@
 import { STORAGE_KEYS } from '../../lib/local-storage-keys';
 import { normalizeCurrency, readDefaultCurrency, saveDefaultCurrency } from './currency';
 import { displayCurrency } from './display-currency';
-import { formatMinorUnits, parseRate, quotaToMinorUnits, usdPriceIn } from './money';
+import { formatMinorUnits, formatPrice, parseRate, quotaToMinorUnits, usdPriceIn } from './money';
 
 describe('default currency', () => {
   beforeEach(() => localStorage.clear());
@@ -65,5 +65,11 @@ describe('money from quota', () => {
   it('formats in the interface language', () => {
     expect(formatMinorUnits(123456n, 'USD', 'en-US')).toBe('$1,234.56');
     expect(formatMinorUnits(9250n, 'RUB', 'ru-RU').replace(/\s/g, ' ')).toBe('92,50 ₽');
+  });
+
+  it("writes rubles with the ruble sign in English too, as the top-up form does (not 'RUB 2,200.00')", () => {
+    expect(formatMinorUnits(220000n, 'RUB', 'en-US')).toBe('₽2,200.00');
+    expect(formatPrice(0.135, 'RUB', 'en-US')).toBe('₽0.135');
+    expect(formatPrice(0.135, 'USD', 'ru-RU').replace(/\s/g, ' ')).toBe('0,135 $');
   });
 });

@@ -52,16 +52,26 @@ export function usdPriceIn(priceUsd: number, currency: Currency, usdRubScaled: b
   return Number(tenThousandths) / 10_000;
 }
 
+/**
+ * The sign, not the code: English Intl writes rubles as 'RUB 2,200.00', where the top-up form and the
+ * Russian interface say ₽ ('₽2,200.00', '2 200,00 ₽').
+ */
+const CURRENCY_DISPLAY = 'narrowSymbol';
+
 export function formatMinorUnits(minor: bigint, currency: Currency, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2 }).format(
-    Number(minor) / 100,
-  );
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    currencyDisplay: CURRENCY_DISPLAY,
+    minimumFractionDigits: 2,
+  }).format(Number(minor) / 100);
 }
 
 export function formatPrice(value: number, currency: Currency, locale: string): string {
   return new Intl.NumberFormat(locale, {
     style: 'currency',
     currency,
+    currencyDisplay: CURRENCY_DISPLAY,
     minimumFractionDigits: 2,
     maximumFractionDigits: 4,
   }).format(value);
