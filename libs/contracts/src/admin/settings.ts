@@ -304,7 +304,7 @@ export function settingProblem(key: string, value: string): string | undefined {
     case 'not_json_like':
       return `must be JSON like ${problem.example}`;
     case 'json_field_invalid':
-      return `${problem.field} is not valid`;
+      return `${problem.field}: is not valid`;
   }
 }
 
