@@ -186,6 +186,18 @@ describe('the online chat in embedded mode', () => {
     await eventually('the balance to move by what was generated', async () =>
       (await balance(user)) === 50_000_000 - row!.quota ? true : undefined,
     );
+    // The stream the browser left carried no charge: the chat lists the cost billing recorded.
+    const listed = await eventually('the stopped answer to be listed with its cost', async () => {
+      const history = (await user.call(`/api/chat/${chatId}/messages`)).body.data as ChatMessageView[];
+      const metadata = parseChatMessageMetadata(history.find((m) => m.id === answer.id)!.metadata);
+      return typeof metadata.quota === 'number' ? metadata : undefined;
+    });
+    expect(listed).toMatchObject({
+      finish_reason: 'aborted',
+      quota: row!.quota,
+      completion_tokens: row!.completion_tokens,
+    });
+    expect(listed.cost_unknown).toBeUndefined();
   });
 
   it("answers 404 to another user's requests for a chat", async () => {
