@@ -106,7 +106,9 @@ describe('the online chat in embedded mode', () => {
     ((await browser.call('/api/user/self')).body.data as { quota: number }).quota;
 
   beforeAll(async () => {
-    upstream = await startFakeUpstream({ chunks: CHUNKS, chunkMs: 15, completionTokens: CHUNKS });
+    // 2 s an answer: the stop test's abort (browser → gateway → chat → relay → upstream) lands well before
+    // the end even on a loaded machine; at 15 ms a chunk it once arrived after the answer had finished.
+    upstream = await startFakeUpstream({ chunks: CHUNKS, chunkMs: 50, completionTokens: CHUNKS });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     run = startEmbedded(dataDir, port, {
