@@ -1,7 +1,15 @@
 import { STORAGE_KEYS } from '../../lib/local-storage-keys';
 import { normalizeCurrency, readDefaultCurrency, saveDefaultCurrency } from './currency';
 import { displayCurrency } from './display-currency';
-import { formatMinorUnits, formatPrice, parseRate, quotaToMinorUnits, usdPriceIn } from './money';
+import {
+  formatCost,
+  formatMinorUnits,
+  formatPrice,
+  parseRate,
+  quotaToMicroUnits,
+  quotaToMinorUnits,
+  usdPriceIn,
+} from './money';
 
 describe('default currency', () => {
   beforeEach(() => localStorage.clear());
@@ -71,5 +79,18 @@ describe('money from quota', () => {
     expect(formatMinorUnits(220000n, 'RUB', 'en-US')).toBe('₽2,200.00');
     expect(formatPrice(0.135, 'RUB', 'en-US')).toBe('₽0.135');
     expect(formatPrice(0.135, 'USD', 'ru-RU').replace(/\s/g, ' ')).toBe('0,135 $');
+  });
+
+  it("shows a cheap request's cost to the millionth instead of as free (13 quota units at 92.5 ₽/$)", () => {
+    const cost = (quota: number, currency: 'RUB' | 'USD', locale: string) =>
+      formatCost(quotaToMicroUnits(quota, currency, parseRate('92.5')) ?? 0n, currency, locale).replace(
+        /\s/g,
+        ' ',
+      );
+    expect(cost(13, 'RUB', 'ru-RU')).toBe('0,002405 ₽');
+    expect(cost(13, 'USD', 'en-US')).toBe('$0.000026');
+    expect(cost(0, 'RUB', 'ru-RU')).toBe('0,00 ₽');
+    // From one unit up, hundredths as everywhere else: 1,25 ₽, not 1,250000 ₽.
+    expect(cost(6757, 'RUB', 'ru-RU')).toBe('1,25 ₽');
   });
 });

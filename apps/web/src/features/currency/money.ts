@@ -42,6 +42,36 @@ export function quotaToMinorUnits(
   return divideRounded(units * usdRubScaled, QUOTA_PER_USD * RATE_SCALE);
 }
 
+/**
+ * Quota units as millionths of the currency, exactly for USD (a unit is $0.000002) and rounded to
+ * the millionth for RUB; null for RUB without a rate.
+ */
+export function quotaToMicroUnits(
+  quota: number,
+  currency: Currency,
+  usdRubScaled: bigint | null,
+): bigint | null {
+  const units = BigInt(Math.trunc(quota)) * 1_000_000n;
+  if (currency === 'USD') return divideRounded(units, QUOTA_PER_USD);
+  if (usdRubScaled === null) return null;
+  return divideRounded(units * usdRubScaled, QUOTA_PER_USD * RATE_SCALE);
+}
+
+/**
+ * A request's cost: under one ruble or dollar to the millionth (0,00234 ₽), so a cheap request does
+ * not read as free (0,00 ₽); from one up, to the hundredth.
+ */
+export function formatCost(micro: bigint, currency: Currency, locale: string): string {
+  const amount = Number(micro) / 1_000_000;
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    currencyDisplay: CURRENCY_DISPLAY,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: Math.abs(amount) < 1 ? 6 : 2,
+  }).format(amount);
+}
+
 /** A USD price per 1M tokens in the currency, as a decimal number with up to 4 fractional digits. */
 export function usdPriceIn(priceUsd: number, currency: Currency, usdRubScaled: bigint | null): number | null {
   const price = parseRate(priceUsd) ?? (priceUsd === 0 ? 0n : null);

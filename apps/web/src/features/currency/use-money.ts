@@ -3,7 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { useDefaultCurrency, type Currency } from './currency';
 import { displayCurrency } from './display-currency';
 import { useExchangeRate } from './use-exchange-rate';
-import { formatMinorUnits, formatPrice, quotaToMinorUnits, usdPriceIn } from './money';
+import {
+  formatCost,
+  formatMinorUnits,
+  formatPrice,
+  quotaToMicroUnits,
+  quotaToMinorUnits,
+  usdPriceIn,
+} from './money';
 
 export interface Money {
   currency: Currency;
@@ -11,6 +18,8 @@ export interface Money {
   fellBack: boolean;
   rateError: unknown;
   formatQuota: (quota: number) => string;
+  /** Quota as a request's cost: to the millionth below one unit of the currency. */
+  formatCost: (quota: number) => string;
   /** Quota as an amount of the currency (for chart axes; exact to the hundredth). */
   quotaToAmount: (quota: number) => number;
   formatUsdPrice: (priceUsd: number) => string;
@@ -28,6 +37,10 @@ export function useMoney(): Money {
     (quota: number) => formatMinorUnits(quotaToMinorUnits(quota, currency, scaled) ?? 0n, currency, locale),
     [currency, scaled, locale],
   );
+  const formatCostOfQuota = useCallback(
+    (quota: number) => formatCost(quotaToMicroUnits(quota, currency, scaled) ?? 0n, currency, locale),
+    [currency, scaled, locale],
+  );
   const quotaToAmount = useCallback(
     (quota: number) => Number(quotaToMinorUnits(quota, currency, scaled) ?? 0n) / 100,
     [currency, scaled],
@@ -36,5 +49,13 @@ export function useMoney(): Money {
     (priceUsd: number) => formatPrice(usdPriceIn(priceUsd, currency, scaled) ?? 0, currency, locale),
     [currency, scaled, locale],
   );
-  return { currency, fellBack, rateError: rate.error, formatQuota, quotaToAmount, formatUsdPrice };
+  return {
+    currency,
+    fellBack,
+    rateError: rate.error,
+    formatQuota,
+    formatCost: formatCostOfQuota,
+    quotaToAmount,
+    formatUsdPrice,
+  };
 }

@@ -134,7 +134,7 @@ export function ActivityScreen() {
             {logs.data && logs.data.items.length === 0 && <EmptyState text={t('empty')} />}
             {logs.data && logs.data.items.length > 0 && (
               <>
-                <LogsTable items={logs.data.items} formatQuota={money.formatQuota} />
+                <LogsTable items={logs.data.items} formatCost={money.formatCost} />
                 <Pager page={page} pageSize={LOG_PAGE_SIZE} total={logs.data.total} onPage={setPage} />
               </>
             )}

@@ -3,11 +3,12 @@ import type { LogItem } from '../activity-api';
 
 interface LogsTableProps {
   items: readonly LogItem[];
-  formatQuota: (quota: number) => string;
+  /** A line's cost from its quota units. */
+  formatCost: (quota: number) => string;
 }
 
 /** SPEC §3 activity record: date and time, model, key name, input and output tokens, price. */
-export function LogsTable({ items, formatQuota }: LogsTableProps) {
+export function LogsTable({ items, formatCost }: LogsTableProps) {
   const { t, i18n } = useTranslation('activity');
   const dateTime = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
     dateStyle: 'short',
@@ -39,7 +40,7 @@ export function LogsTable({ items, formatQuota }: LogsTableProps) {
               <td className="py-2 pr-3 text-slate-600">{item.token_name || '—'}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{number.format(item.prompt_tokens)}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{number.format(item.completion_tokens)}</td>
-              <td className="py-2 text-right tabular-nums">{formatQuota(item.quota)}</td>
+              <td className="py-2 text-right tabular-nums">{formatCost(item.quota)}</td>
             </tr>
           ))}
         </tbody>
