@@ -1,15 +1,13 @@
-import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DOCS_SECTION_PATH, ROUTES } from '../../../lib/routes';
 import { IncidentBanner } from '../../incidents/components/incident-banner';
 import { useIsSignedIn } from '../../session/user-id-store';
+import { BottomBar, BottomBarLink } from '../components/bottom-bar';
 import { LanguageSwitch } from '../components/language-switch';
-import { MOBILE_BOTTOM_BAR_PX, useMobileBodyHeight } from '../mobile-body-height';
+import { useMobileBodyHeight } from '../mobile-body-height';
 import { BrandLink } from './brand-link';
 import { PageSuspense } from '../../../ui/page-suspense';
-
-const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `flex flex-1 flex-col items-center justify-center text-xs font-medium ${isActive ? 'text-indigo-600' : 'text-slate-500'}`;
 
 /** The mobile home wrapper (SPEC §2): the body follows the visible viewport above a 72 px bottom bar. */
 export function MobileLayout() {
@@ -31,24 +29,16 @@ export function MobileLayout() {
         </PageSuspense>
       </main>
       {!onLogin && (
-        <nav
-          aria-label={t('bottom_navigation')}
-          style={{ height: MOBILE_BOTTOM_BAR_PX }}
-          className="fixed inset-x-0 bottom-0 z-40 flex border-t border-slate-200 bg-white"
-        >
-          <NavLink to={ROUTES.home} end className={tabClass}>
+        <BottomBar label={t('bottom_navigation')}>
+          <BottomBarLink to={ROUTES.home} end>
             {t('nav_home')}
-          </NavLink>
-          <NavLink to={ROUTES.price} className={tabClass}>
-            {t('nav_price')}
-          </NavLink>
-          <NavLink to={DEFAULT_DOCS_SECTION_PATH} className={tabClass}>
-            {t('nav_docs')}
-          </NavLink>
-          <NavLink to={signedIn ? ROUTES.dashboard : ROUTES.login} className={tabClass}>
+          </BottomBarLink>
+          <BottomBarLink to={ROUTES.price}>{t('nav_price')}</BottomBarLink>
+          <BottomBarLink to={DEFAULT_DOCS_SECTION_PATH}>{t('nav_docs')}</BottomBarLink>
+          <BottomBarLink to={signedIn ? ROUTES.dashboard : ROUTES.login}>
             {signedIn ? t('nav_dashboard') : t('nav_login')}
-          </NavLink>
-        </nav>
+          </BottomBarLink>
+        </BottomBar>
       )}
     </div>
   );
