@@ -22,7 +22,7 @@ export function Dialog({ open, onOpenChange, title, description, children }: Dia
             <RadixDialog.Title className="text-lg font-semibold text-slate-900">{title}</RadixDialog.Title>
             <RadixDialog.Close
               aria-label={t('close')}
-              className="rounded-md px-2 text-xl leading-none text-slate-400 hover:text-slate-700"
+              className="-mt-1 -mr-2 inline-flex size-8 shrink-0 items-center justify-center rounded-md text-xl leading-none text-slate-400 hover:text-slate-700"
             >
               ×
             </RadixDialog.Close>

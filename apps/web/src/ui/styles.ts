@@ -16,3 +16,6 @@ export const inputClass =
 export const cardClass = 'rounded-xl border border-slate-200 bg-white p-4 shadow-sm md:p-6';
 
 export const labelClass = 'text-sm font-medium text-slate-700';
+
+/** A text link at least 24×24 px, WCAG 2.2's minimum target size (a 14 px line alone is 16–20 px tall). */
+export const tapTargetClass = 'inline-flex min-h-6 min-w-6 items-center';

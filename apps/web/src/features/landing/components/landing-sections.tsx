@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ROUTES, loginPath } from '../../../lib/routes';
+import { tapTargetClass } from '../../../ui/styles';
 
 const FEATURES = ['api', 'models', 'payment', 'vpn', 'privacy', 'control'] as const;
 const REASONS = ['savings', 'prepaid', 'support'] as const;
@@ -116,22 +117,22 @@ export function Footer() {
           <p>{t('footer_copyright', { year: new Date().getFullYear() })}</p>
         </div>
         <nav className="flex flex-wrap gap-4">
-          <Link to={ROUTES.privacy} className="hover:text-slate-800">
+          <Link to={ROUTES.privacy} className={`${tapTargetClass} hover:text-slate-800`}>
             {t('footer_privacy')}
           </Link>
-          <Link to={ROUTES.terms} className="hover:text-slate-800">
+          <Link to={ROUTES.terms} className={`${tapTargetClass} hover:text-slate-800`}>
             {t('footer_terms')}
           </Link>
-          <Link to={ROUTES.offer} className="hover:text-slate-800">
+          <Link to={ROUTES.offer} className={`${tapTargetClass} hover:text-slate-800`}>
             {t('footer_offer')}
           </Link>
-          <Link to={ROUTES.about} className="hover:text-slate-800">
+          <Link to={ROUTES.about} className={`${tapTargetClass} hover:text-slate-800`}>
             {t('footer_about')}
           </Link>
-          <Link to={ROUTES.changelog} className="hover:text-slate-800">
+          <Link to={ROUTES.changelog} className={`${tapTargetClass} hover:text-slate-800`}>
             {t('footer_changelog')}
           </Link>
-          <Link to={ROUTES.status} className="hover:text-slate-800">
+          <Link to={ROUTES.status} className={`${tapTargetClass} hover:text-slate-800`}>
             {t('footer_status')}
           </Link>
         </nav>

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { useSitePaths } from '../../../lib/use-site-paths';
 import { PageHeader } from '../../../ui/page-header';
 import { ErrorState, Loading } from '../../../ui/query-state';
-import { cardClass, inputClass, labelClass } from '../../../ui/styles';
+import { cardClass, inputClass, labelClass, tapTargetClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { MODEL_SORTS, sortModels, type ModelSort } from '../model-sort';
 import { usePricing } from '../use-pricing';
@@ -66,7 +66,7 @@ export function ModelCompare() {
                       <td className="py-2.5 pr-3">
                         <Link
                           to={paths.model(model.model)}
-                          className="font-medium text-indigo-700 hover:underline"
+                          className={`${tapTargetClass} font-medium text-indigo-700 hover:underline`}
                         >
                           {model.model}
                         </Link>

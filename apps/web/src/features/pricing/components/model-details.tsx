@@ -5,7 +5,7 @@ import { useSitePaths } from '../../../lib/use-site-paths';
 import { CodeBlock } from '../../../ui/code-block';
 import { PageHeader } from '../../../ui/page-header';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
-import { cardClass } from '../../../ui/styles';
+import { cardClass, tapTargetClass } from '../../../ui/styles';
 import { useMoney } from '../../currency/use-money';
 import { useApiBaseUrl } from '../../system/use-api-base-url';
 import { usePricing } from '../use-pricing';
@@ -82,7 +82,7 @@ print(reply.choices[0].message.content)`;
         </>
       )}
       <p className="text-sm">
-        <Link to={paths.price} className="text-indigo-600 hover:underline">
+        <Link to={paths.price} className={`${tapTargetClass} text-indigo-600 hover:underline`}>
           {t('back_to_prices')}
         </Link>
       </p>

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { answerApi, renderApp } from '../../../../test/render-app';
 
 const model = {
@@ -28,5 +28,20 @@ describe('price list', () => {
       expect(cell.className.split(' ')).toEqual(expect.arrayContaining(['hidden', 'sm:table-cell']));
     }
     expect(row.closest('table')?.className.split(' ')).not.toContain('min-w-[560px]');
+  });
+
+  it("runs a model's name along its row's top on a phone, on one line, so it never breaks mid-name", async () => {
+    answerApi({
+      '/api/pricing': { status: 200, body: { success: true, message: '', data: [model], group_ratio: {} } },
+    });
+    renderApp('/price', 'mobile');
+    const row = await screen.findByTestId('price-row');
+    const name = within(row).getByRole('link', { name: 'gpt-4o-mini' });
+    expect(name.className.split(' ')).toContain('whitespace-nowrap');
+    // Below sm (640 px) the name leaves its column and spans the row (positioned against it) above the prices.
+    expect(name.parentElement?.className.split(' ')).toEqual(
+      expect.arrayContaining(['max-sm:absolute', 'max-sm:inset-x-0']),
+    );
+    expect(row.className.split(' ')).toContain('relative');
   });
 });

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { useSitePaths } from '../../../lib/use-site-paths';
 import { PageHeader } from '../../../ui/page-header';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
-import { cardClass, inputClass } from '../../../ui/styles';
+import { cardClass, inputClass, tapTargetClass } from '../../../ui/styles';
 import { CurrencyFallbackNote } from '../../dashboard/components/currency-fallback-note';
 import { useMoney } from '../../currency/use-money';
 import { filterModels, sortModels } from '../model-sort';
@@ -56,12 +56,14 @@ export function PriceList() {
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {models.map((model) => (
-                    <tr key={model.model} data-testid="price-row">
-                      <td className="py-2.5 pr-3">
-                        <div className="flex flex-wrap items-center gap-2">
+                    // On a phone the name runs along the row's top, above the prices: in its own column it had
+                    // ~110 px and wrapped mid-name ('claude-haiku-' / '4-5').
+                    <tr key={model.model} data-testid="price-row" className="relative">
+                      <td className="pt-9 pr-3 pb-2.5 sm:pt-2.5">
+                        <div className="flex flex-wrap items-center gap-x-2 max-sm:absolute max-sm:inset-x-0 max-sm:top-2">
                           <Link
                             to={paths.model(model.model)}
-                            className="font-medium text-indigo-700 hover:underline"
+                            className={`${tapTargetClass} font-medium whitespace-nowrap text-indigo-700 hover:underline`}
                           >
                             {model.model}
                           </Link>
@@ -75,10 +77,10 @@ export function PriceList() {
                           formatted: number.format(model.context_window),
                         })}
                       </td>
-                      <td className="py-2.5 pr-3 text-right tabular-nums">
+                      <td className="pt-9 pr-3 pb-2.5 text-right tabular-nums sm:pt-2.5">
                         {money.formatUsdPrice(model.input_price)}
                       </td>
-                      <td className="py-2.5 text-right tabular-nums">
+                      <td className="pt-9 pb-2.5 text-right tabular-nums sm:pt-2.5">
                         {money.formatUsdPrice(model.output_price)}
                       </td>
                     </tr>
