@@ -5,6 +5,7 @@ import { copyText } from '../../../lib/clipboard';
 import { Pager } from '../../../ui/pager';
 import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass } from '../../../ui/styles';
+import { formatPrice } from '../../currency/money';
 import { notify } from '../../shell/notify';
 import { usePaymentLogs } from '../use-payment-queries';
 import { PAYMENT_HISTORY_PAGE_SIZE } from '../payment-api';
@@ -25,7 +26,6 @@ export function PaymentHistory() {
   const logs = usePaymentLogs(page);
   const locale = i18n.language === 'en' ? 'en-US' : 'ru-RU';
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
-  const rubles = new Intl.NumberFormat(locale, { style: 'currency', currency: 'RUB' });
   const pages = logs.data ? Math.max(1, Math.ceil(logs.data.total / PAYMENT_HISTORY_PAGE_SIZE)) : 1;
 
   const copyId = async (item: PaymentLogItem) => {
@@ -54,7 +54,7 @@ export function PaymentHistory() {
                 >
                   <span className="w-32 text-slate-500">{date.format(new Date(item.created_at * 1000))}</span>
                   <span className="w-28 font-semibold text-slate-900 tabular-nums">
-                    {rubles.format(Number(item.amount))}
+                    {formatPrice(Number(item.amount), item.currency, locale)}
                   </span>
                   <span className="text-slate-600">{t(`provider_${item.provider}`)}</span>
                   <span
