@@ -56,17 +56,15 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 describe('BillingGenerationClient', () => {
   let billing: Awaited<ReturnType<typeof fakeBilling>> | undefined;
-  let client: BillingGenerationClient | undefined;
   const clientOf = (url: string) =>
-    (client = new BillingGenerationClient({
+    new BillingGenerationClient({
       TOLLGATE_INTERNAL_TOKEN_SECRET: SECRET,
       BILLING_URL: url,
-    } as ChatConfig));
+    } as ChatConfig);
 
   afterEach(async () => {
-    await client?.onModuleDestroy();
     if (billing) await closeBilling(billing.server);
-    billing = client = undefined;
+    billing = undefined;
   });
 
   it("asks for the user's call by its request id with a token for billing's generation audience", async () => {
@@ -87,17 +85,14 @@ describe('BillingGenerationClient', () => {
   it('fails with BillingUnavailable on an error answer, an unexpected one, no answer in time, or no billing', async () => {
     billing = await fakeBilling((_req, res) => json(res, 503, { success: false, message: 'down' }));
     await expect(clientOf(billing.url).generation(7, 'a')).rejects.toBeInstanceOf(BillingUnavailable);
-    await client!.onModuleDestroy();
 
     await closeBilling(billing.server);
     billing = await fakeBilling((_req, res) => json(res, 200, { success: true, data: { quota: 'lots' } }));
     await expect(clientOf(billing.url).generation(7, 'a')).rejects.toBeInstanceOf(BillingUnavailable);
-    await client!.onModuleDestroy();
 
     await closeBilling(billing.server);
     billing = await fakeBilling(() => undefined); // never answers
     await expect(clientOf(billing.url).generation(7, 'a')).rejects.toBeInstanceOf(BillingUnavailable);
-    await client!.onModuleDestroy();
 
     await closeBilling(billing.server);
     const gone = billing.url;
