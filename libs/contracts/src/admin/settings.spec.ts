@@ -4,7 +4,6 @@ import {
   optionInteger,
   optionList,
   optionText,
-  settingProblem,
   settingValueProblem,
   SETTINGS_CATALOGUE,
 } from './settings';
@@ -72,12 +71,6 @@ describe('the settings catalogue', () => {
     for (const problem of problems) {
       expect(JSON.stringify(problem)).not.toMatch(/must|должн/);
     }
-  });
-
-  it('still words a problem in English for the web form until it words the kinds itself', () => {
-    expect(settingProblem('LogRetentionDays', '36501')).toBe('must be at most 36500');
-    expect(settingProblem('RegisterEnabled', 'nope')).toBe('must be true or false');
-    expect(settingProblem('RegisterEnabled', 'true')).toBeUndefined();
   });
 
   it('reads numbers and text back', () => {

@@ -276,38 +276,6 @@ export function settingValueProblem(key: string, value: string): SettingProblem 
   }
 }
 
-/**
- * The same problem in English words, for the web's settings form until it words the structured
- * problem itself (then this goes).
- * @deprecated use settingValueProblem and word its kind in the reader's language
- */
-export function settingProblem(key: string, value: string): string | undefined {
-  const problem = settingValueProblem(key, value);
-  if (!problem) return undefined;
-  switch (problem.kind) {
-    case 'not_flag':
-      return 'must be true or false';
-    case 'not_whole_number':
-      return 'must be a whole number';
-    case 'not_decimal':
-      return `must be a number with at most ${problem.decimals} decimals`;
-    case 'below_min':
-      return `must be at least ${problem.min}`;
-    case 'above_max':
-      return `must be at most ${problem.max}`;
-    case 'not_mailbox':
-      return 'must be an address like Tollgate <no-reply@example.com>';
-    case 'not_http_address':
-      return 'must be an http(s) address';
-    case 'not_one_word':
-      return `must be one word of at most ${problem.max_length} characters`;
-    case 'not_json_like':
-      return `must be JSON like ${problem.example}`;
-    case 'json_field_invalid':
-      return `${problem.field}: is not valid`;
-  }
-}
-
 function outOfBounds(value: number, setting: SettingDefinition): SettingProblem | undefined {
   if (setting.min !== undefined && value < setting.min) return { kind: 'below_min', min: setting.min };
   if (setting.max !== undefined && value > setting.max) return { kind: 'above_max', max: setting.max };

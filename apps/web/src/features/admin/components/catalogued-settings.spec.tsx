@@ -47,7 +47,7 @@ describe('root settings: the catalogue by group', () => {
     await userEvent.clear(quota);
     await userEvent.type(quota, '-5');
     expect(
-      within(registration).getByText('Недопустимое значение: must be a whole number'),
+      within(registration).getByText('Недопустимое значение: нужно целое неотрицательное число'),
     ).toBeInTheDocument();
     expect(within(quota.closest('form')!).getByRole('button', { name: 'Сохранить' })).toBeDisabled();
 
@@ -92,13 +92,15 @@ describe('root settings: the catalogue by group', () => {
 
     await userEvent.click(field);
     await userEvent.paste('{"default": {"rpm": 60,}}');
-    expect(within(limits).getByText(/^Недопустимое значение: must be JSON like/)).toBeInTheDocument();
+    expect(
+      within(limits).getByText(/^Недопустимое значение: нужен JSON вида \{"default"/),
+    ).toBeInTheDocument();
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(save).toBeDisabled();
 
     await userEvent.clear(field);
     await userEvent.paste('{"default": {"rpm": -1}}');
-    expect(within(limits).getByText(/^Недопустимое значение: default\.rpm:/)).toBeInTheDocument();
+    expect(within(limits).getByText('Недопустимое значение: ошибка в default.rpm')).toBeInTheDocument();
     expect(save).toBeDisabled();
 
     const value = '{"default": {"rpm": 60, "tpm": 200000, "concurrency": 10}}';

@@ -1,5 +1,5 @@
 import {
-  settingProblem,
+  settingValueProblem,
   SETTINGS_CATALOGUE,
   type ConfiguredSecrets,
   type SettingDefinition,
@@ -39,7 +39,7 @@ interface Props {
 /**
  * Every catalogued setting, grouped, with a control for its type: a switch with "as configured"
  * for flags, a monospace text area for JSON documents, a checked field for the rest. Every value
- * is checked with the contracts' settingProblem before it can be saved. An empty value unsets the
+ * is checked with the contracts' settingValueProblem before it can be saved. An empty value unsets the
  * setting.
  */
 export function CataloguedSettings({ values, secrets, busy, onSave }: Props) {
@@ -88,7 +88,7 @@ function SettingRow({
 }) {
   const { t } = useTranslation('admin');
   const [value, setValue] = useState(stored);
-  const problem = settingProblem(setting.key, value);
+  const problem = settingValueProblem(setting.key, value);
   const id = `setting-${setting.key}`;
   return (
     <form
@@ -131,7 +131,9 @@ function SettingRow({
           />
         )}
         <span className={`text-xs ${problem ? 'text-red-600' : 'text-slate-500'}`}>
-          {problem ? t('setting_problem', { problem }) : t(`setting_${setting.slug}_hint`)}
+          {problem
+            ? t('setting_problem', { problem: t(`setting_problem_${problem.kind}`, problem) })
+            : t(`setting_${setting.slug}_hint`)}
         </span>
         {secretSet !== undefined ? (
           <span
