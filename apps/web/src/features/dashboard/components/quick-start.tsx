@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../lib/routes';
 import { useApiBaseUrl } from '../../system/use-api-base-url';
 import { CodeBlock } from '../../../ui/code-block';
-import { cardClass } from '../../../ui/styles';
+import { cardClass, tapTargetClass } from '../../../ui/styles';
 
 /** Three steps from an empty account to a first request, with this server's API base URL. */
 export function QuickStart() {
@@ -20,12 +20,18 @@ export function QuickStart() {
       </h2>
       <ol className="mt-3 flex list-decimal flex-col gap-2 pl-5 text-sm text-slate-700">
         <li>
-          <Link to={ROUTES.dashboardTokens} className="font-medium text-indigo-600 hover:underline">
+          <Link
+            to={ROUTES.dashboardTokens}
+            className={`${tapTargetClass} font-medium text-indigo-600 hover:underline`}
+          >
             {t('quick_start_step_key')}
           </Link>
         </li>
         <li>
-          <Link to={ROUTES.dashboardPayment} className="font-medium text-indigo-600 hover:underline">
+          <Link
+            to={ROUTES.dashboardPayment}
+            className={`${tapTargetClass} font-medium text-indigo-600 hover:underline`}
+          >
             {t('quick_start_step_topup')}
           </Link>
         </li>
