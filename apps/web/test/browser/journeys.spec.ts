@@ -205,6 +205,108 @@ describe('mobile journey', () => {
     expect(await price.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
   });
 
+  // The phone at 360 and 390 px (the journey's own width is 390 × 844).
+  const PHONE_WIDTHS = [360, 390];
+
+  it('keeps every bottom-bar label whole, on one line and apart from its neighbours', async () => {
+    for (const width of PHONE_WIDTHS) {
+      await page.setViewportSize({ width, height: 844 });
+      for (const path of ['/price', '/dashboard']) {
+        await page.goto(path);
+        const bar = page.getByRole('navigation', { name: 'Нижняя навигация' });
+        await bar.getByRole('link').first().waitFor();
+        const labels = await bar.getByRole('link').evaluateAll((links) =>
+          links.map((link) => {
+            const text = [...link.childNodes].find((node) => node.nodeType === Node.TEXT_NODE)!;
+            const range = document.createRange();
+            range.selectNodeContents(text);
+            const box = range.getBoundingClientRect();
+            const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+            return { text: text.textContent, left: box.left, right: box.right, lines };
+          }),
+        );
+        for (const [i, label] of labels.entries()) {
+          expect(label).toEqual({ ...label, lines: 1 });
+          expect(label.left).toBeGreaterThanOrEqual(0);
+          expect(label.right).toBeLessThanOrEqual(width);
+          // At least twice a word space from the next label (11 px type); equal cells left 0–0.7 px.
+          if (i > 0) expect(label.left - labels[i - 1].right).toBeGreaterThanOrEqual(6);
+        }
+      }
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+  });
+
+  it('keeps model names whole on the price list, and the compare table scrolls in its box, not the page', async () => {
+    for (const width of PHONE_WIDTHS) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto('/price');
+      await page.getByTestId('price-row').first().waitFor();
+      const brokenNames = await page
+        .getByTestId('price-row')
+        .getByRole('link')
+        .evaluateAll((links) =>
+          links
+            .filter((link) => {
+              const range = document.createRange();
+              range.selectNodeContents(link);
+              return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1;
+            })
+            .map((link) => link.textContent),
+        );
+      expect(brokenNames).toEqual([]);
+      const tableOverflow = await page.evaluate(() => {
+        const box = document.querySelector('table')!.parentElement!;
+        return box.scrollWidth - box.clientWidth;
+      });
+      expect(tableOverflow).toBeLessThanOrEqual(0);
+      await page.goto('/compare');
+      await page.locator('table a').first().waitFor();
+      const pageScrolled = await page.evaluate(() => {
+        const main = document.querySelector('main')!;
+        window.scrollTo(200, 0);
+        main.scrollLeft = 200;
+        const scrolled = [window.scrollX, main.scrollLeft];
+        window.scrollTo(0, 0);
+        main.scrollLeft = 0;
+        return scrolled;
+      });
+      expect(pageScrolled).toEqual([0, 0]);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+  });
+
+  it('gives links and the dialog close button a target of 24 × 24 px at least (WCAG 2.2)', async () => {
+    const tooSmall = (locator: ReturnType<Page['locator']>) =>
+      locator.evaluateAll((elements) =>
+        elements
+          .map((el) => ({ text: el.textContent?.trim(), ...el.getBoundingClientRect().toJSON() }))
+          .filter((box) => box.width < 24 || box.height < 24)
+          .map((box) => `${box.text} ${box.width}×${box.height}`),
+      );
+    await page.goto('/price');
+    await page.getByTestId('price-row').first().waitFor();
+    expect(await tooSmall(page.getByTestId('price-row').getByRole('link'))).toEqual([]);
+    await page.goto('/compare');
+    await page.locator('table a').first().waitFor();
+    expect(await tooSmall(page.locator('table a'))).toEqual([]);
+    await page.goto('/model/gpt-4o-mini');
+    await page.getByRole('link', { name: '← Все цены' }).waitFor();
+    expect(await tooSmall(page.getByRole('link', { name: '← Все цены' }))).toEqual([]);
+    await page.goto('/');
+    await page.locator('footer a').first().waitFor();
+    expect(await tooSmall(page.locator('footer a'))).toEqual([]);
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'Быстрый старт' }).waitFor();
+    expect(await tooSmall(page.locator('#quick-start-title ~ ol a'))).toEqual([]);
+    await page.goto('/dashboard/tokens');
+    await page.getByRole('button', { name: 'Создать ключ' }).click();
+    const close = page.getByRole('dialog').getByRole('button', { name: 'Закрыть' });
+    await close.waitFor();
+    expect(await tooSmall(close)).toEqual([]);
+    await close.click();
+  });
+
   it('keeps a signed-in phone user away from /login', async () => {
     await page.goto('/login');
     await page.waitForURL('**/dashboard');
