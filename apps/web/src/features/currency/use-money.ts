@@ -11,6 +11,7 @@ import {
   quotaToMinorUnits,
   usdPriceIn,
 } from './money';
+import { intlLocale } from '../../i18n/language';
 
 export interface Money {
   currency: Currency;
@@ -31,7 +32,7 @@ export function useMoney(): Money {
   const [chosen] = useDefaultCurrency();
   const rate = useExchangeRate();
   const { currency, fellBack } = displayCurrency(chosen, rate.usdRubScaled);
-  const locale = i18n.language === 'en' ? 'en-US' : 'ru-RU';
+  const locale = intlLocale(i18n.language);
   const scaled = rate.usdRubScaled;
   const formatQuota = useCallback(
     (quota: number) => formatMinorUnits(quotaToMinorUnits(quota, currency, scaled) ?? 0n, currency, locale),

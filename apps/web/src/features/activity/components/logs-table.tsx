@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { LogItem } from '../activity-api';
+import { intlLocale } from '../../../i18n/language';
 
 interface LogsTableProps {
   items: readonly LogItem[];
@@ -10,11 +11,11 @@ interface LogsTableProps {
 /** SPEC §3 activity record: date and time, model, key name, input and output tokens, price. */
 export function LogsTable({ items, formatCost }: LogsTableProps) {
   const { t, i18n } = useTranslation('activity');
-  const dateTime = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const dateTime = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'short',
     timeStyle: 'medium',
   });
-  const number = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU');
+  const number = new Intl.NumberFormat(intlLocale(i18n.language));
   return (
     <div className="overflow-x-auto">
       <table className="w-full min-w-[640px] text-left text-sm">

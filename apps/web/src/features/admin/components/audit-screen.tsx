@@ -8,6 +8,7 @@ import { InputField, SelectField } from '../../../ui/field';
 import { moscowDayEnd, moscowDayStart } from '../../activity/date-range';
 import { fetchAudit, type AuditFilters } from '../admin-audit-api';
 import { PagedTable } from '../../../ui/paged-table';
+import { intlLocale } from '../../../i18n/language';
 
 /** The kinds of object the services audit, for the filter. */
 const TARGET_KINDS = [
@@ -65,7 +66,7 @@ export function AuditScreen() {
     queryFn: () => fetchAudit(applied, page),
     placeholderData: keepPreviousData,
   });
-  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'short',
     timeStyle: 'medium',
   });

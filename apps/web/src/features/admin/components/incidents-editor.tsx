@@ -20,6 +20,7 @@ import { statusPageQueryKey } from '../../status-page/status-page-api';
 import { createIncident, deleteIncident, fetchIncidentsAdmin, updateIncident } from '../admin-api';
 import { useAdminMutation } from '../use-admin-mutation';
 import { MarkdownField } from './markdown-field';
+import { intlLocale } from '../../../i18n/language';
 
 /** Incidents: open one (components, severity, description), post updates to its timeline, resolve, delete. */
 export function IncidentsEditor() {
@@ -49,7 +50,7 @@ export function IncidentsEditor() {
     refresh,
     onSuccess: () => setDeleting(null),
   });
-  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'medium',
     timeStyle: 'short',
   });

@@ -11,6 +11,7 @@ import { useMoney } from '../../currency/use-money';
 import { notify } from '../../shell/notify';
 import { exportAdminLogs, fetchAdminLogs, type AdminLogFilters } from '../admin-api';
 import { PagedTable } from '../../../ui/paged-table';
+import { intlLocale } from '../../../i18n/language';
 
 interface Draft {
   range: DayRange;
@@ -61,7 +62,7 @@ export function LogsScreen() {
     onSuccess: () => notify.success(activity.t('export_done')),
     onError: (error) => notify.destructive(exportErrorText(error, activity.t)),
   });
-  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'short',
     timeStyle: 'medium',
   });

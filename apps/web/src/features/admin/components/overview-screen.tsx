@@ -11,6 +11,7 @@ import { addDays, moscowToday, type DayRange } from '../../activity/date-range';
 import { LazyDailyUsageChart } from '../../charts/components/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
 import { fetchAllStatistics, fetchChannelCounts, fetchOverview } from '../admin-api';
+import { intlLocale } from '../../../i18n/language';
 
 const WINDOWS = [1, 7, 30] as const;
 
@@ -65,7 +66,7 @@ export function OverviewScreen() {
     queryFn: fetchChannelCounts,
   });
   const overview = useQuery({ queryKey: queryKeys.adminOverview, queryFn: fetchOverview });
-  const percent = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const percent = new Intl.NumberFormat(intlLocale(i18n.language), {
     style: 'percent',
     maximumFractionDigits: 1,
   });

@@ -19,6 +19,7 @@ import { useMoney } from '../../currency/use-money';
 import { fetchPayments, refundPayment, type PaymentFilters } from '../admin-payments-api';
 import { useAdminMutation } from '../use-admin-mutation';
 import { PagedTable } from '../../../ui/paged-table';
+import { intlLocale } from '../../../i18n/language';
 
 /** Rubles with kopecks, as a person types them. */
 const RUBLES = /^\d{1,10}([.,]\d{1,2})?$/;
@@ -37,9 +38,10 @@ const toFilters = (draft: Draft): PaymentFilters => ({
 
 function useRubles() {
   const { i18n } = useTranslation();
-  const format = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const format = new Intl.NumberFormat(intlLocale(i18n.language), {
     style: 'currency',
     currency: 'RUB',
+    currencyDisplay: 'narrowSymbol',
   });
   // Display only: the amounts stay decimal strings everywhere else.
   return (amount: string) => format.format(Number(amount));
@@ -59,7 +61,7 @@ export function PaymentsScreen() {
     queryFn: () => fetchPayments(applied, page),
     placeholderData: keepPreviousData,
   });
-  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'short',
     timeStyle: 'short',
   });
@@ -201,7 +203,7 @@ function PaymentDialog({ payment, onClose, onChanged }: DialogProps) {
       onChanged(changed);
     },
   });
-  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'short',
     timeStyle: 'short',
   });

@@ -12,6 +12,7 @@ import { useExchangeRate } from '../../currency/use-exchange-rate';
 import { formatPrice, usdPriceIn } from '../../currency/money';
 import { notify } from '../../shell/notify';
 import { fetchPricingAdmin, saveGroupRatio, saveModelPrice, type ModelPriceDraft } from '../admin-api';
+import { intlLocale } from '../../../i18n/language';
 
 const DECIMAL = /^\d{1,7}(\.\d{1,6})?$/;
 const RATIO = /^\d{1,4}(\.\d{1,6})?$/;
@@ -20,7 +21,7 @@ const RATIO = /^\d{1,4}(\.\d{1,6})?$/;
 function usePricePreview() {
   const { i18n } = useTranslation();
   const rate = useExchangeRate();
-  const locale = i18n.language === 'en' ? 'en-US' : 'ru-RU';
+  const locale = intlLocale(i18n.language);
   return (usd: number) => {
     const rub = usdPriceIn(usd, 'RUB', rate.usdRubScaled);
     return `${rub === null ? '—' : formatPrice(rub, 'RUB', locale)} · ${formatPrice(usd, 'USD', locale)}`;

@@ -12,6 +12,7 @@ import { fetchAudit } from '../admin-audit-api';
 import { fetchPayments } from '../admin-payments-api';
 import { fetchAdminLogs, fetchUser, fetchUserTokens } from '../admin-api';
 import { groupLabel } from '../group-label';
+import { intlLocale } from '../../../i18n/language';
 
 /** The usage shown on a user's page: the last 30 days (the log's ranges stay under 31, SPEC §5). */
 const RECENT_USAGE_SECONDS = 30 * 86_400;
@@ -65,7 +66,7 @@ export function UserDetailScreen() {
     queryFn: () => fetchAudit({ target_kind: 'user', target_id: String(id) }, 1),
     enabled: valid,
   });
-  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'short',
     timeStyle: 'short',
   });

@@ -144,7 +144,7 @@ describe('the chat screen', () => {
     expect(screen.getByText('Where to?')).toBeInTheDocument();
   });
 
-  it('says an answer cost less than a cent rather than showing zero', async () => {
+  it('shows an answer that cost less than a cent to the millionth rather than as zero', async () => {
     const cheap = {
       ...answer,
       metadata: JSON.stringify({ model: 'gpt-4o-mini', quota: 3, finish_reason: 'stop' }),
@@ -152,7 +152,7 @@ describe('the chat screen', () => {
     chatApi(() => streamResponse([], undefined));
     globalThis.fetch = wrapMessages(globalThis.fetch, [question, cheap]);
     renderApp('/dashboard/chat/12');
-    expect(await screen.findByTestId('answer-cost')).toHaveTextContent(/^< 0,01\s\$$/);
+    expect(await screen.findByTestId('answer-cost')).toHaveTextContent(/^0,000006\s\$$/);
   });
 
   it('says the cost of a stopped answer billing never recorded is unknown, not that it is on its way', async () => {

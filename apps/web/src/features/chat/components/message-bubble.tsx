@@ -24,15 +24,12 @@ interface BubbleProps {
 
 /** One message: the user's as plain text (and images), the model's as Markdown with its cost under it. */
 export function MessageBubble({ role, content, metadata, streaming, onRegenerate }: BubbleProps) {
-  const { t, i18n } = useTranslation('chat');
+  const { t } = useTranslation('chat');
   const money = useMoney();
   const text = textOfContent(content);
   const meta = metadata ? parseChatMessageMetadata(metadata) : undefined;
-  // A short answer often costs less than a kopeck or a cent: say so rather than "0,00".
-  const costText = (quota: number): string =>
-    quota > 0 && money.quotaToAmount(quota) < 0.01
-      ? `< ${new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', { style: 'currency', currency: money.currency }).format(0.01)}`
-      : money.formatQuota(quota);
+  // A short answer often costs less than a kopeck or a cent: shown to the millionth, as in the activity log.
+  const costText = (quota: number): string => money.formatCost(quota);
   const copy = async () => {
     const result = await copyText(text);
     if (result === 'copied') notify.success(t('copied'));

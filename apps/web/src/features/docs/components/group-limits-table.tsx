@@ -2,6 +2,7 @@ import type { RateLimits } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../ui/query-state';
 import { useSystemStatus } from '../../system/use-system-status';
+import { intlLocale } from '../../../i18n/language';
 
 const COLUMNS: readonly (keyof RateLimits)[] = ['rpm', 'tpm', 'concurrency'];
 
@@ -13,7 +14,7 @@ export function GroupLimitsTable() {
   if (status.isError) return <p className="text-sm text-slate-500">{t('limits_table_unavailable')}</p>;
   const groups = Object.entries(status.data.group_rate_limits).sort(([a], [b]) => a.localeCompare(b));
   if (groups.length === 0) return <p className="leading-relaxed text-slate-700">{t('limits_table_empty')}</p>;
-  const number = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU');
+  const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const cell = (limit: number) => (limit > 0 ? number.format(limit) : t('limits_no_limit'));
   return (
     <div className="flex flex-col gap-2">

@@ -8,6 +8,7 @@ import { dismissIncident, incidentNoticeKey, readDismissedIncidents } from '../d
 import { type Incident } from '../incidents-api';
 import { latestIncidentText } from '../latest-incident-text';
 import { useOpenIncidents } from '../use-open-incidents';
+import { intlLocale } from '../../../i18n/language';
 
 const SEVERITY_CLASS: Record<Incident['severity'], string> = {
   minor: 'border-amber-200 bg-amber-50 text-amber-900',
@@ -27,7 +28,7 @@ export function IncidentBanner({ className = '' }: { className?: string }) {
   const shown = (incidents.data ?? []).filter((incident) => !dismissed.includes(incidentNoticeKey(incident)));
   const notice = useVisibleNotice();
   if (shown.length === 0 && notice === null) return null;
-  const dateTime = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+  const dateTime = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'medium',
     timeStyle: 'short',
   });

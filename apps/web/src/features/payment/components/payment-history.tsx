@@ -9,6 +9,7 @@ import { formatPrice } from '../../currency/money';
 import { notify } from '../../shell/notify';
 import { usePaymentLogs } from '../use-payment-queries';
 import { PAYMENT_HISTORY_PAGE_SIZE } from '../payment-api';
+import { intlLocale } from '../../../i18n/language';
 
 const STATUS_CLASS: Record<PaymentStatus, string> = {
   pending: 'bg-amber-50 text-amber-700',
@@ -24,7 +25,7 @@ export function PaymentHistory() {
   const { t, i18n } = useTranslation('payment');
   const [page, setPage] = useState(1);
   const logs = usePaymentLogs(page);
-  const locale = i18n.language === 'en' ? 'en-US' : 'ru-RU';
+  const locale = intlLocale(i18n.language);
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
   const pages = logs.data ? Math.max(1, Math.ceil(logs.data.total / PAYMENT_HISTORY_PAGE_SIZE)) : 1;
 

@@ -12,6 +12,7 @@ import { usePricing } from '../use-pricing';
 import { CurrencyToggle } from './currency-toggle';
 import { ModelFlags } from './model-flags';
 import { Rating } from './rating';
+import { intlLocale } from '../../../i18n/language';
 
 /** SPEC §2 comparison: context, prices, intelligence, speed, SOTA and deprecated flags side by side. */
 export function ModelCompare() {
@@ -21,7 +22,7 @@ export function ModelCompare() {
   const paths = useSitePaths();
   const [sort, setSort] = useState<ModelSort>('intelligence');
   const models = useMemo(() => (pricing.data ? sortModels(pricing.data, sort) : []), [pricing.data, sort]);
-  const number = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', { notation: 'compact' });
+  const number = new Intl.NumberFormat(intlLocale(i18n.language), { notation: 'compact' });
   return (
     <>
       <PageHeader title={t('compare_title')} subtitle={t('compare_subtitle')} actions={<CurrencyToggle />} />

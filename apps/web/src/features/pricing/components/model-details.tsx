@@ -12,6 +12,7 @@ import { usePricing } from '../use-pricing';
 import { CurrencyToggle } from './currency-toggle';
 import { ModelFlags } from './model-flags';
 import { Rating } from './rating';
+import { intlLocale } from '../../../i18n/language';
 
 /** SPEC §2 model page: one model's prices, context, ratings, flags and a request to try it. */
 export function ModelDetails() {
@@ -22,7 +23,7 @@ export function ModelDetails() {
   const paths = useSitePaths();
   const baseUrl = useApiBaseUrl();
   const model = pricing.data?.find((m) => m.model === modelName);
-  const number = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU');
+  const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const sample = `from openai import OpenAI
 
 client = OpenAI(base_url="${baseUrl}", api_key="sk-...")

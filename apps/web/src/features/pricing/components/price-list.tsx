@@ -12,6 +12,7 @@ import { filterModels, sortModels } from '../model-sort';
 import { usePricing } from '../use-pricing';
 import { CurrencyToggle } from './currency-toggle';
 import { ModelFlags } from './model-flags';
+import { intlLocale } from '../../../i18n/language';
 
 /** SPEC §2 price list: every model's input and output price per 1M tokens, in RUB or USD. */
 export function PriceList() {
@@ -24,7 +25,7 @@ export function PriceList() {
     () => (pricing.data ? sortModels(filterModels(pricing.data, query), 'model') : []),
     [pricing.data, query],
   );
-  const number = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU');
+  const number = new Intl.NumberFormat(intlLocale(i18n.language));
   return (
     <>
       <PageHeader title={t('price_title')} subtitle={t('price_subtitle')} actions={<CurrencyToggle />} />

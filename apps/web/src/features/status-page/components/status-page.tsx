@@ -7,6 +7,7 @@ import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
 import { formatCalendarDay } from '../../site/calendar-day';
 import { useStatusPage } from '../use-status-page';
+import { intlLocale } from '../../../i18n/language';
 
 const STATE_BAR: Record<ComponentState, string> = {
   operational: 'bg-emerald-500',
@@ -26,7 +27,7 @@ const OVERALL_BANNER: Record<ComponentState, string> = {
 
 function useFormats() {
   const { t, i18n } = useTranslation('status_page');
-  const locale = i18n.language === 'en' ? 'en-US' : 'ru-RU';
+  const locale = intlLocale(i18n.language);
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const percent = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
   return {

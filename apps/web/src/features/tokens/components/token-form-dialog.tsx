@@ -19,6 +19,7 @@ import {
 } from '../token-draft';
 import { useGroupLimits, type GroupLimits } from '../use-group-limits';
 import { ModelAliasesEditor } from './model-aliases-editor';
+import { intlLocale } from '../../../i18n/language';
 
 interface TokenFormDialogProps {
   open: boolean;
@@ -73,7 +74,7 @@ const LIMIT_FIELD_KEY: Record<RateLimitField, string> = {
 
 function TokenFormBody({ initial, groupLimits, busy, submitLabel, onCancel, onSubmit }: TokenFormBodyProps) {
   const { t, i18n } = useTranslation('tokens');
-  const number = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU');
+  const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const [form, setForm] = useState<TokenForm>(initial);
   const [problem, setProblem] = useState<string | null>(null);
   const set = <K extends keyof TokenForm>(field: K, value: TokenForm[K]) =>

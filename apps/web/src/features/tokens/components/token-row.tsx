@@ -1,6 +1,7 @@
 import { TOKEN_NEVER_EXPIRES, TokenStatus, type TokenView } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../../ui/styles';
+import { intlLocale } from '../../../i18n/language';
 
 interface TokenRowProps {
   token: TokenView;
@@ -23,12 +24,12 @@ const STATUS_CLASS: Record<TokenStatus, string> = {
 export function TokenRow({ token, formatQuota, onCopy, onEdit, onToggle, onDelete, busy }: TokenRowProps) {
   const { t, i18n } = useTranslation('tokens');
   const date = (seconds: number) =>
-    new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU', {
+    new Intl.DateTimeFormat(intlLocale(i18n.language), {
       dateStyle: 'medium',
       timeStyle: 'short',
     }).format(new Date(seconds * 1000));
   const enabled = token.status === TokenStatus.Enabled;
-  const number = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU');
+  const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const rateLimits = [
     token.rpm_limit > 0 && t('rate_rpm', { value: number.format(token.rpm_limit) }),
     token.tpm_limit > 0 && t('rate_tpm', { value: number.format(token.tpm_limit) }),
