@@ -3,6 +3,7 @@ import {
   ErrorCode,
   Role,
   UserStatus,
+  type AccountSetQuotaResult,
   type AdminUserView,
   type CreateUserRequest,
   type ManageUserRequest,
@@ -83,8 +84,10 @@ export class UserAdminService {
         throw localizedException(ErrorCode.Conflict, 'username_taken', locale);
       }
     }
-    if (request.quota !== undefined)
-      await this.setQuota(request.id, request.quota, actor, locale, request.quota_reason);
+    const balanceSet =
+      request.quota === undefined
+        ? undefined
+        : await this.setQuota(request.id, request.quota, actor, locale, request.quota_reason);
     const passwordHash =
       request.password === undefined ? undefined : await this.passwords.hash(request.password);
     const outcome = await this.users.change(
@@ -101,7 +104,9 @@ export class UserAdminService {
       },
       { publish: true, taken: 'username', audit: { actor, action: 'user.update' } },
     );
-    return this.view(this.changed(outcome, locale));
+    const view = this.view(this.changed(outcome, locale));
+    // The balances read model learns the new balance from billing.balance a moment later.
+    return balanceSet ? { ...view, quota: balanceSet.quota } : view;
   }
 
   async delete(actor: Identity, id: number, locale: Locale): Promise<void> {
@@ -148,9 +153,9 @@ export class UserAdminService {
     actor: Identity,
     locale: Locale,
     reason?: string,
-  ): Promise<void> {
+  ): Promise<AccountSetQuotaResult> {
     try {
-      await this.billing.setQuota(userId, quota, actor, reason);
+      return await this.billing.setQuota(userId, quota, actor, reason);
     } catch (error) {
       this.logger.warn(
         `balance of user ${userId} not set: ${error instanceof Error ? error.message : String(error)}`,

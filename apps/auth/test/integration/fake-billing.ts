@@ -9,6 +9,9 @@ import {
 import type { EventBus } from '@tollgate/events';
 import { SERVICE_TOKEN_HEADER, verifyServiceToken } from '@tollgate/platform';
 
+/** How long after its answer the fake publishes billing.balance (billing's outbox relay runs after the commit). */
+const OUTBOX_DELAY_MS = 100;
+
 export interface SetQuotaCall {
   userId: number;
   request: AccountSetQuotaRequest;
@@ -16,12 +19,14 @@ export interface SetQuotaCall {
 
 /**
  * Billing's side of ACCOUNT_SET_QUOTA_CALL as the test needs it: checks the service token, keeps
- * each user's balance, publishes it on billing.balance like billing, and can be told to fail.
+ * each user's balance, publishes it on billing.balance like billing (a moment after answering), and can
+ * be told to fail.
  */
 export class FakeBilling {
   readonly calls: SetQuotaCall[] = [];
   failing = false;
   private readonly balances = new Map<number, number>();
+  private readonly publishing = new Set<Promise<unknown>>();
   private server?: Server;
   url = '';
 
@@ -49,8 +54,17 @@ export class FakeBilling {
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.publishing]);
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private publishLater(events: Parameters<EventBus['publish']>[0]): void {
+    const published = new Promise((resolve) => setTimeout(resolve, OUTBOX_DELAY_MS)).then(() =>
+      this.bus.publish(events),
+    );
+    this.publishing.add(published);
+    void published.finally(() => this.publishing.delete(published));
   }
 
   private async answer(
@@ -69,7 +83,8 @@ export class FakeBilling {
     this.calls.push({ userId, request });
     const delta = request.quota - (this.balances.get(userId) ?? 0);
     this.balances.set(userId, request.quota);
-    await this.bus.publish([
+    // Like billing's outbox relay: billing.balance goes out after the answer, not before it.
+    this.publishLater([
       {
         topic: TOPICS.billingBalance.name,
         key: String(userId),
