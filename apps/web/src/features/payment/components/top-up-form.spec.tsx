@@ -35,4 +35,25 @@ describe('top-up form', () => {
     // Seen on a phone: both the bonus and 'Промокод недействителен' under one field.
     expect(screen.queryByText('Промокод недействителен')).toBeNull();
   });
+
+  it('says no method is set up, and offers no payment, when the operator has none', async () => {
+    answerApi({
+      '/api/user/self': ok(aSignedInAccount()),
+      '/api/status': ok({
+        ...enabledStatus,
+        yookassa_enabled: false,
+        crypto_enabled: false,
+        payment_test_enabled: false,
+      }),
+      '/api/user/payment/logs': ok({ items: [], total: 0, page: 1, page_size: 20 }),
+    });
+    renderApp('/dashboard/payment');
+    expect(
+      await screen.findByText(
+        'Пополнение сейчас недоступно: ни один способ оплаты ещё не подключён. Напишите в поддержку.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryAllByRole('radio')).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Перейти к оплате' })).toBeDisabled();
+  });
 });

@@ -46,6 +46,8 @@ export function TopUpForm() {
         ? status.data?.payment_test_enabled === true
         : status.data?.[`${provider}_enabled`] !== false,
   );
+  // Known only once the status is read: an operator may have set up no method at all.
+  const noMethods = status.data !== undefined && providers.length === 0;
   // The chosen method, or the first one left when an operator switched the chosen one off.
   const chosen = providers.includes(form.provider) ? form.provider : (providers[0] ?? form.provider);
   const set = <K extends keyof PaymentFormState>(field: K, value: PaymentFormState[K]) =>
@@ -159,6 +161,7 @@ export function TopUpForm() {
             </label>
           ))}
         </div>
+        {noMethods && <p className="text-sm text-slate-600">{t('no_methods')}</p>}
       </fieldset>
       {chosen === 'crypto' && <CryptoFeeTable />}
       <div className="flex flex-col gap-1">
@@ -211,7 +214,11 @@ export function TopUpForm() {
         </Link>
       </CheckboxField>
       <FormError message={problem} />
-      <button type="submit" className={buttonClass.primary} disabled={payment.isPending || promo.isPending}>
+      <button
+        type="submit"
+        className={buttonClass.primary}
+        disabled={noMethods || payment.isPending || promo.isPending}
+      >
         {t('pay')}
       </button>
     </form>
