@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
 import { MOBILE_BOTTOM_BAR_PX } from '../mobile-body-height';
 
@@ -12,8 +12,21 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-indigo-600' : 'text-slate-500'
   }`;
 
+/**
+ * Set on the document while a bottom bar is shown: fixed overlays (the cookie banner) stand above the bar
+ * by it, and on a page without one (/login on a phone) sit at the screen's foot.
+ */
+export const BOTTOM_BAR_HEIGHT_VAR = '--bottom-bar-height';
+
 /** The phone's bottom bar (SPEC §2: 72 px), on the site and in the dashboard alike. */
 export function BottomBar({ label, children }: { label: string; children: ReactNode }) {
+  useEffect(() => {
+    const root = document.documentElement;
+    root.style.setProperty(BOTTOM_BAR_HEIGHT_VAR, `${MOBILE_BOTTOM_BAR_PX}px`);
+    return () => {
+      root.style.removeProperty(BOTTOM_BAR_HEIGHT_VAR);
+    };
+  }, []);
   return (
     <nav
       aria-label={label}

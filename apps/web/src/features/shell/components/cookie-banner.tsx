@@ -10,7 +10,7 @@ export function CookieBanner() {
   return (
     <section
       aria-label={t('cookie_banner_label')}
-      className="fixed inset-x-3 bottom-[calc(72px+0.75rem)] z-[9000] rounded-xl border border-slate-200 bg-white p-4 shadow-lg md:inset-x-auto md:bottom-4 md:left-4 md:max-w-md"
+      className="fixed inset-x-3 bottom-[calc(var(--bottom-bar-height,0px)+0.75rem)] z-[9000] rounded-xl border border-slate-200 bg-white p-4 shadow-lg md:inset-x-auto md:bottom-4 md:left-4 md:max-w-md"
     >
       <p className="text-sm text-slate-700">
         {t('cookie_text')}{' '}
