@@ -22,6 +22,7 @@ import {
   type Identity,
   type Locale,
 } from '@tollgate/platform';
+import { message } from '../i18n/messages';
 import { ChannelsService } from './channels.service';
 
 /** new-api's /api/channel calls, for administrators (the gateway checks the role too). */
@@ -76,10 +77,12 @@ export class ChannelsController {
   async create(
     @CurrentIdentity() identity: Identity,
     @Body() body: unknown,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<ChannelView | ChannelView[]>> {
     const request = createChannelRequestSchema.parse(body);
     const created = await this.channels.create(identity, request);
-    return ok(created.length === 1 && request.keys.length === 1 ? created[0]! : created, 'Channel created');
+    const answer = created.length === 1 && request.keys.length === 1 ? created[0]! : created;
+    return ok(answer, message('channel_created', locale));
   }
 
   @Put()
@@ -90,7 +93,7 @@ export class ChannelsController {
   ): Promise<Envelope<ChannelView>> {
     return ok(
       await this.channels.update(identity, updateChannelRequestSchema.parse(body), locale),
-      'Channel updated',
+      message('channel_updated', locale),
     );
   }
 
@@ -101,6 +104,6 @@ export class ChannelsController {
     @RequestLocale() locale: Locale,
   ): Promise<Envelope<null>> {
     await this.channels.delete(identity, channelIdSchema.parse(id), locale);
-    return ok(null, 'Channel deleted');
+    return ok(null, message('channel_deleted', locale));
   }
 }

@@ -1,5 +1,16 @@
 /** Every message admin answers an operator with; the texts are in locales/, one file per language. */
 export const ADMIN_MESSAGE_KEYS = [
+  // A change done: the envelope's message beside the data.
+  'channel_created',
+  'channel_updated',
+  'channel_deleted',
+  'version_created',
+  'version_updated',
+  'version_deleted',
+  'incident_created',
+  'incident_updated',
+  'incident_deleted',
+  'option_saved',
   'channel_not_found',
   'channel_base_url_required',
   'version_not_found',

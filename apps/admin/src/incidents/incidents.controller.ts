@@ -10,6 +10,7 @@ import {
   type Locale,
 } from '@tollgate/platform';
 import { z } from 'zod';
+import { message } from '../i18n/messages';
 import {
   createIncidentRequestSchema,
   updateIncidentRequestSchema,
@@ -42,7 +43,7 @@ export class IncidentsController {
   ): Promise<Envelope<IncidentView>> {
     return ok(
       await this.incidents.create(identity, createIncidentRequestSchema.parse(body), locale),
-      'Incident created',
+      message('incident_created', locale),
     );
   }
 
@@ -55,7 +56,8 @@ export class IncidentsController {
     @RequestLocale() locale: Locale,
   ): Promise<Envelope<IncidentView>> {
     const request = updateIncidentRequestSchema.parse(body);
-    return ok(await this.incidents.update(identity, idParam.parse(id), request, locale), 'Incident updated');
+    const updated = await this.incidents.update(identity, idParam.parse(id), request, locale);
+    return ok(updated, message('incident_updated', locale));
   }
 
   @Roles(Role.Admin)
@@ -66,6 +68,6 @@ export class IncidentsController {
     @RequestLocale() locale: Locale,
   ): Promise<Envelope<null>> {
     await this.incidents.delete(identity, idParam.parse(id), locale);
-    return ok(null, 'Incident deleted');
+    return ok(null, message('incident_deleted', locale));
   }
 }

@@ -15,6 +15,7 @@ import {
   updateVersionRequestSchema,
   type VersionView,
 } from '@tollgate/contracts';
+import { message } from '../i18n/messages';
 import { VersionsService } from './versions.service';
 
 const pageQuery = pageQuerySchema(20, 100);
@@ -42,7 +43,7 @@ export class VersionsController {
   ): Promise<Envelope<VersionView>> {
     return ok(
       await this.versions.create(identity, createVersionRequestSchema.parse(body), locale),
-      'Version created',
+      message('version_created', locale),
     );
   }
 
@@ -55,7 +56,7 @@ export class VersionsController {
   ): Promise<Envelope<VersionView>> {
     return ok(
       await this.versions.update(identity, updateVersionRequestSchema.parse(body), locale),
-      'Version updated',
+      message('version_updated', locale),
     );
   }
 
@@ -67,6 +68,6 @@ export class VersionsController {
     @RequestLocale() locale: Locale,
   ): Promise<Envelope<null>> {
     await this.versions.delete(identity, idParam.parse(id), locale);
-    return ok(null, 'Version deleted');
+    return ok(null, message('version_deleted', locale));
   }
 }

@@ -202,7 +202,7 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
           auto_ban: false,
         },
       });
-      expect(updated.status).toBe(200);
+      expect(updated).toMatchObject({ status: 200, body: { message: 'Канал обновлён' } });
       expect(updated.body.data).toEqual({
         ...created,
         key: `${newKey.slice(0, 4)}…${newKey.slice(-4)}`,
@@ -221,8 +221,8 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
       expect(renamed).toMatchObject({ type: 14, status: ChannelStatus.ManuallyDisabled, auto_ban: false });
       expect(channelKeyBox.open(renamed.key_encrypted)).toBe(newKey);
 
-      const deleted = await client.call(`/api/channel/${created.id}`, { method: 'DELETE' });
-      expect(deleted).toMatchObject({ status: 200, body: { success: true } });
+      const deleted = await client.call(`/api/channel/${created.id}`, { method: 'DELETE', language: 'en' });
+      expect(deleted).toMatchObject({ status: 200, body: { success: true, message: 'Channel deleted' } });
       expect((await client.call(`/api/channel/${created.id}`)).status).toBe(404);
       expect((await client.call(`/api/channel/${created.id}`, { method: 'DELETE' })).status).toBe(404);
       await eventually('the tombstone on catalog.channel', async () =>

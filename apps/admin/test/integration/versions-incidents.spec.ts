@@ -168,6 +168,34 @@ describe.each(INFRASTRUCTURES)('versions and incidents on %s infrastructure', (k
     expect(release.status).toBe(200);
   });
 
+  it('says what was done in the interface language: Russian by default, English when asked', async () => {
+    const release = await client.call<VersionView>('/api/versions', {
+      method: 'POST',
+      body: { version: '3.0.0', title: 'Chat', release_date: '2026-11-29' },
+    });
+    expect(release.body).toMatchObject({ success: true, message: 'Версия создана' });
+    const id = release.body.data!.id;
+    const english = { language: 'en-US,en;q=0.9' };
+    expect(
+      (await client.call('/api/versions', { method: 'PUT', body: { id, title: 'Chats' }, ...english })).body,
+    ).toMatchObject({ success: true, message: 'Version updated' });
+    expect((await client.call(`/api/versions/${id}`, { method: 'DELETE' })).body.message).toBe(
+      'Версия удалена',
+    );
+
+    const incident = await client.call<IncidentView>('/api/incident/', {
+      method: 'POST',
+      body: { title: 'Slow answers' },
+      ...english,
+    });
+    expect(incident.body).toMatchObject({ success: true, message: 'Incident created' });
+    const path = `/api/incident/${incident.body.data!.id}`;
+    expect((await client.call(path, { method: 'PUT', body: { status: 'resolved' } })).body.message).toBe(
+      'Инцидент обновлён',
+    );
+    expect((await client.call(path, { method: 'DELETE', ...english })).body.message).toBe('Incident deleted');
+  });
+
   it('lets only administrators change versions and incidents', async () => {
     const answers = await Promise.all([
       client.call('/api/versions', {

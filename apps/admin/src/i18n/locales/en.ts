@@ -2,6 +2,16 @@ import type { AdminMessageKey } from '../message-keys';
 
 /** English, written to match the Russian texts. */
 export const en: Record<AdminMessageKey, string> = {
+  channel_created: 'Channel created',
+  channel_updated: 'Channel updated',
+  channel_deleted: 'Channel deleted',
+  version_created: 'Version created',
+  version_updated: 'Version updated',
+  version_deleted: 'Version deleted',
+  incident_created: 'Incident created',
+  incident_updated: 'Incident updated',
+  incident_deleted: 'Incident deleted',
+  option_saved: 'Option saved',
   channel_not_found: 'Channel not found',
   channel_base_url_required: 'base_url: is required for this channel type',
   version_not_found: 'Version not found',

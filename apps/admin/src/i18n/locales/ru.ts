@@ -2,6 +2,16 @@ import type { AdminMessageKey } from '../message-keys';
 
 /** Russian, the default language (the admin area's own; the SPEC names none of these). */
 export const ru: Record<AdminMessageKey, string> = {
+  channel_created: 'Канал создан',
+  channel_updated: 'Канал обновлён',
+  channel_deleted: 'Канал удалён',
+  version_created: 'Версия создана',
+  version_updated: 'Версия обновлена',
+  version_deleted: 'Версия удалена',
+  incident_created: 'Инцидент создан',
+  incident_updated: 'Инцидент обновлён',
+  incident_deleted: 'Инцидент удалён',
+  option_saved: 'Настройка сохранена',
   channel_not_found: 'Канал не найден',
   channel_base_url_required: 'base_url: для канала этого типа нужен адрес API',
   version_not_found: 'Версия не найдена',
