@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, LOG_EXPORT_COOLDOWN_SECONDS } from '@tollgate/contracts';
 import { KV_STORE, type KvStore } from '@tollgate/kv';
-import { AppException } from '@tollgate/platform';
+import type { Locale } from '@tollgate/platform';
+import { localizedException } from '../i18n/messages';
 
 /** One log export per caller every LOG_EXPORT_COOLDOWN_SECONDS, across every billing replica (kv). */
 @Injectable()
@@ -9,7 +10,7 @@ export class ExportCooldown {
   constructor(@Inject(KV_STORE) private readonly kv: KvStore) {}
 
   /** Claims the caller's export slot, or answers 429 with Retry-After while the last one is recent. */
-  async claim(callerId: number): Promise<void> {
+  async claim(callerId: number, locale: Locale): Promise<void> {
     const key = `billing:log-export:${callerId}`;
     if (await this.kv.setIfAbsent(key, '1', LOG_EXPORT_COOLDOWN_SECONDS * 1000)) return;
     const remainingMs = await this.kv.ttl(key);
@@ -17,11 +18,14 @@ export class ExportCooldown {
       LOG_EXPORT_COOLDOWN_SECONDS,
       Math.max(1, Math.ceil((remainingMs > 0 ? remainingMs : 1000) / 1000)),
     );
-    throw new AppException(
+    throw localizedException(
       ErrorCode.RateLimited,
-      `Too many export requests: try again in ${retryAfter} seconds`,
-      undefined,
-      { headers: { 'Retry-After': String(retryAfter) } },
+      'log_export_too_soon',
+      locale,
+      { seconds: retryAfter },
+      {
+        headers: { 'Retry-After': String(retryAfter) },
+      },
     );
   }
 }

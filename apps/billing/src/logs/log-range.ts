@@ -4,7 +4,8 @@ import {
   LOG_RANGE_LIMIT_SECONDS,
   type LogFilters,
 } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
+import type { Locale } from '@tollgate/platform';
+import { localizedException } from '../i18n/messages';
 
 /** Inclusive bounds in epoch seconds. */
 export interface LogRange {
@@ -19,14 +20,15 @@ export interface LogRange {
 export function logRangeOf(
   filters: Pick<LogFilters, 'start_timestamp' | 'end_timestamp'>,
   nowSeconds: number,
+  locale: Locale,
 ): LogRange {
   const end = filters.end_timestamp ?? nowSeconds;
   const start = filters.start_timestamp ?? end - LOG_DEFAULT_RANGE_SECONDS;
   if (start > end) {
-    throw new AppException(ErrorCode.ValidationFailed, 'start_timestamp must not be after end_timestamp');
+    throw localizedException(ErrorCode.ValidationFailed, 'log_range_reversed', locale);
   }
   if (end - start >= LOG_RANGE_LIMIT_SECONDS) {
-    throw new AppException(ErrorCode.ValidationFailed, 'The time range must be under 31 days');
+    throw localizedException(ErrorCode.ValidationFailed, 'log_range_too_long', locale);
   }
   return { start, end };
 }

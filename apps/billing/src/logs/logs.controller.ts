@@ -11,7 +11,7 @@ import {
   type LogItem,
   type Page,
 } from '@tollgate/contracts';
-import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, RequestLocale, Role, Roles, type Identity, type Locale } from '@tollgate/platform';
 import { LogsService } from './logs.service';
 
 const pageQuery = pageQuerySchema(LOG_PAGE_DEFAULT_SIZE, LOG_PAGE_MAX_SIZE);
@@ -31,29 +31,39 @@ export class LogsController {
   async own(
     @CurrentIdentity() identity: Identity,
     @Query() query: unknown,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<Page<LogItem>>> {
     const { page, pageSize } = pageQuery.parse(query);
-    return ok(await this.logs.ownPage(identity.userId, logFiltersSchema.parse(query), page, pageSize));
+    const filters = logFiltersSchema.parse(query);
+    return ok(await this.logs.ownPage(identity.userId, filters, page, pageSize, locale));
   }
 
   @Get('self/export')
-  async exportOwn(@CurrentIdentity() identity: Identity, @Query() query: unknown): Promise<StreamableFile> {
-    return csvFile(await this.logs.exportOwn(identity.userId, logFiltersSchema.parse(query)), 'logs');
+  async exportOwn(
+    @CurrentIdentity() identity: Identity,
+    @Query() query: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<StreamableFile> {
+    return csvFile(await this.logs.exportOwn(identity.userId, logFiltersSchema.parse(query), locale), 'logs');
   }
 
   @Roles(Role.Admin)
   @Get('export')
-  async exportAll(@CurrentIdentity() identity: Identity, @Query() query: unknown): Promise<StreamableFile> {
+  async exportAll(
+    @CurrentIdentity() identity: Identity,
+    @Query() query: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<StreamableFile> {
     return csvFile(
-      await this.logs.exportForAdmin(identity.userId, adminLogFiltersSchema.parse(query)),
+      await this.logs.exportForAdmin(identity.userId, adminLogFiltersSchema.parse(query), locale),
       'all-logs',
     );
   }
 
   @Roles(Role.Admin)
   @Get()
-  async all(@Query() query: unknown): Promise<Envelope<Page<LogItem>>> {
+  async all(@Query() query: unknown, @RequestLocale() locale: Locale): Promise<Envelope<Page<LogItem>>> {
     const { page, pageSize } = pageQuery.parse(query);
-    return ok(await this.logs.adminPage(adminLogFiltersSchema.parse(query), page, pageSize));
+    return ok(await this.logs.adminPage(adminLogFiltersSchema.parse(query), page, pageSize, locale));
   }
 }

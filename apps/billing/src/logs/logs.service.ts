@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AdminLogFilters, LogFilters, LogItem, LogType, Page } from '@tollgate/contracts';
+import type { Locale } from '@tollgate/platform';
 import { ExportCooldown } from './export-cooldown';
 import { CSV_BOM, csvLine } from './log-csv';
 import { LOG_EXPORT_SETTINGS, type LogExportSettings } from './log-export-settings';
@@ -10,9 +11,13 @@ import { cursorOf, LogsRepository, type LogCursor, type LogQuery } from './logs.
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-function logQueryOf(filters: LogFilters & Partial<AdminLogFilters>, userId: number | undefined): LogQuery {
+function logQueryOf(
+  filters: LogFilters & Partial<AdminLogFilters>,
+  userId: number | undefined,
+  locale: Locale,
+): LogQuery {
   return {
-    range: logRangeOf(filters, nowSeconds()),
+    range: logRangeOf(filters, nowSeconds(), locale),
     // new-api sends 0 for "every type".
     type: filters.type ? (filters.type as LogType) : undefined,
     userId,
@@ -35,23 +40,34 @@ export class LogsService {
     @Inject(LOG_EXPORT_SETTINGS) private readonly settings: LogExportSettings,
   ) {}
 
-  async ownPage(userId: number, filters: LogFilters, page: number, pageSize: number): Promise<Page<LogItem>> {
-    return this.page(logQueryOf(filters, userId), page, pageSize, 'user');
+  async ownPage(
+    userId: number,
+    filters: LogFilters,
+    page: number,
+    pageSize: number,
+    locale: Locale,
+  ): Promise<Page<LogItem>> {
+    return this.page(logQueryOf(filters, userId, locale), page, pageSize, 'user');
   }
 
-  async adminPage(filters: AdminLogFilters, page: number, pageSize: number): Promise<Page<LogItem>> {
-    return this.page(logQueryOf(filters, filters.user_id), page, pageSize, 'admin');
+  async adminPage(
+    filters: AdminLogFilters,
+    page: number,
+    pageSize: number,
+    locale: Locale,
+  ): Promise<Page<LogItem>> {
+    return this.page(logQueryOf(filters, filters.user_id, locale), page, pageSize, 'admin');
   }
 
-  async exportOwn(userId: number, filters: LogFilters): Promise<Readable> {
-    const query = logQueryOf(filters, userId);
-    await this.cooldown.claim(userId);
+  async exportOwn(userId: number, filters: LogFilters, locale: Locale): Promise<Readable> {
+    const query = logQueryOf(filters, userId, locale);
+    await this.cooldown.claim(userId, locale);
     return this.csv(query, 'user');
   }
 
-  async exportForAdmin(adminId: number, filters: AdminLogFilters): Promise<Readable> {
-    const query = logQueryOf(filters, filters.user_id);
-    await this.cooldown.claim(adminId);
+  async exportForAdmin(adminId: number, filters: AdminLogFilters, locale: Locale): Promise<Readable> {
+    const query = logQueryOf(filters, filters.user_id, locale);
+    await this.cooldown.claim(adminId, locale);
     return this.csv(query, 'admin');
   }
 

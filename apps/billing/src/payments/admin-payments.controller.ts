@@ -9,8 +9,9 @@ import {
   type Envelope,
   type Page,
 } from '@tollgate/contracts';
-import { CurrentIdentity, Role, Roles, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, RequestLocale, Role, Roles, type Identity, type Locale } from '@tollgate/platform';
 import { z } from 'zod';
+import { message } from '../i18n/messages';
 import { AdminPaymentsService } from './admin-payments.service';
 import { PaymentRefundsService } from './payment-refunds.service';
 
@@ -33,8 +34,8 @@ export class AdminPaymentsController {
   }
 
   @Get(':id')
-  async get(@Param('id') id: string): Promise<Envelope<AdminPaymentView>> {
-    return ok(await this.payments.get(idParam.parse(id)));
+  async get(@Param('id') id: string, @RequestLocale() locale: Locale): Promise<Envelope<AdminPaymentView>> {
+    return ok(await this.payments.get(idParam.parse(id), locale));
   }
 
   @HttpCode(200)
@@ -43,17 +44,19 @@ export class AdminPaymentsController {
     @CurrentIdentity() caller: Identity,
     @Param('id') id: string,
     @Body() body: unknown,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<AdminPaymentView>> {
     const outcome = await this.refunds.refundByOperator(
       caller,
       idParam.parse(id),
       paymentRefundRequestSchema.parse(body),
+      locale,
     );
-    const message = outcome.awaitingProvider
-      ? 'Refund requested: the balance changes when the provider confirms it'
+    const done = outcome.awaitingProvider
+      ? 'refund_awaiting_provider'
       : outcome.changed
-        ? 'Refunded'
-        : 'Already refunded with this key';
-    return ok(await this.payments.view(outcome.payment), message);
+        ? 'refund_done'
+        : 'refund_repeated';
+    return ok(await this.payments.view(outcome.payment, locale), message(done, locale));
   }
 }

@@ -8,7 +8,8 @@ import {
   type Page,
   type PaymentRefundView,
 } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
+import type { Locale } from '@tollgate/platform';
+import { localizedException } from '../i18n/messages';
 import { PaymentRefund } from './payment-refund.entity';
 import type { Payment } from './payment.entity';
 import { kopecksOf, rublesOf } from './refund-share';
@@ -82,16 +83,16 @@ export class AdminPaymentsService {
     };
   }
 
-  async get(id: number): Promise<AdminPaymentView> {
+  async get(id: number, locale: Locale): Promise<AdminPaymentView> {
     const em = this.em.fork();
     const [row] = await em.execute<AdminPaymentRow[]>(`${SELECT} where p.id = ?`, [id]);
-    if (!row) throw new AppException(ErrorCode.NotFound, 'Payment not found');
+    if (!row) throw localizedException(ErrorCode.NotFound, 'payment_not_found', locale);
     return paymentView(row, (await this.refundsOf(em, [id])).get(id) ?? []);
   }
 
   /** The view of a payment just changed (a refund's answer). */
-  view(payment: Payment): Promise<AdminPaymentView> {
-    return this.get(payment.id);
+  view(payment: Payment, locale: Locale): Promise<AdminPaymentView> {
+    return this.get(payment.id, locale);
   }
 
   private async refundsOf(em: EntityManager, ids: number[]): Promise<Map<number, PaymentRefundView[]>> {

@@ -4,9 +4,10 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, type PaymentRefundRequest } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
-import { AppException } from '@tollgate/platform';
+import { DEFAULT_LOCALE, type AppException, type Locale } from '@tollgate/platform';
 import { Account } from '../accounts/account.entity';
 import { AffiliateService } from '../affiliate/affiliate.service';
+import { localizedException } from '../i18n/messages';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
 import { LedgerService } from '../ledger/ledger.service';
 import { openAndLockAccounts } from './open-account';
@@ -35,7 +36,7 @@ export interface RefundOutcome {
   awaitingProvider?: boolean;
 }
 
-const notFound = () => new AppException(ErrorCode.NotFound, 'Payment not found');
+const notFound = (locale: Locale) => localizedException(ErrorCode.NotFound, 'payment_not_found', locale);
 
 /** What a refund of the payment shares out: everything it credited, bonus included. */
 const shareState = (payment: Payment): ShareState => ({
@@ -73,32 +74,30 @@ export class PaymentRefundsService {
     actor: AuditActor,
     paymentId: number,
     request: PaymentRefundRequest,
+    locale: Locale,
   ): Promise<RefundOutcome> {
     const refundKey = `operator:${request.idempotency_key ?? randomUUID()}`;
     const em = this.em.fork();
     const payment = await em.findOne(Payment, { id: paymentId });
-    if (!payment) throw notFound();
+    if (!payment) throw notFound(locale);
     if (await em.findOne(PaymentRefund, { refundKey })) return { payment, changed: false };
     const kopecks = kopecksOf(request.amount);
-    this.checkRefundable(payment, kopecks);
+    this.checkRefundable(payment, kopecks, locale);
     const share = refundShare(shareState(payment), kopecks);
     const balance = (await em.findOne(Account, { userId: payment.userId }))?.quota ?? 0;
-    if (balance < share) throw spent(balance, share);
+    if (balance < share) throw spent(balance, share, locale);
 
     let providerRefundId: string | null = null;
     if (payment.provider !== 'test') {
-      const made = await this.refundThroughProvider(payment, kopecks, refundKey, request.reason);
+      const made = await this.refundThroughProvider(payment, kopecks, refundKey, request.reason, locale);
       providerRefundId = made.providerRefundId;
       if (!made.succeeded) return { payment, changed: false, awaitingProvider: true };
     }
-    return this.record(paymentId, {
-      kopecks,
-      reason: request.reason,
-      source: 'operator',
-      actor,
-      refundKey,
-      providerRefundId,
-    });
+    return this.record(
+      paymentId,
+      { kopecks, reason: request.reason, source: 'operator', actor, refundKey, providerRefundId },
+      locale,
+    );
   }
 
   /**
@@ -122,14 +121,19 @@ export class PaymentRefundsService {
     });
   }
 
-  private async record(paymentId: number, draft: RefundDraft): Promise<RefundOutcome> {
+  /** `locale` words an operator's refusals; a provider's report has no reader and takes the default. */
+  private async record(
+    paymentId: number,
+    draft: RefundDraft,
+    locale: Locale = DEFAULT_LOCALE,
+  ): Promise<RefundOutcome> {
     const result = await this.em.fork().transactional(async (tx): Promise<RefundOutcome> => {
       const payment = await tx.findOne(
         Payment,
         { id: paymentId },
         { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
-      if (!payment) throw notFound();
+      if (!payment) throw notFound(locale);
       const recorded = await tx.findOne(PaymentRefund, {
         $or: [
           { refundKey: draft.refundKey },
@@ -140,7 +144,7 @@ export class PaymentRefundsService {
       const left = kopecksOf(payment.amount) - kopecksOf(payment.refundedAmount);
       let kopecks = draft.kopecks;
       if (draft.source === 'operator') {
-        this.checkRefundable(payment, kopecks);
+        this.checkRefundable(payment, kopecks, locale);
       } else {
         if (payment.status !== 'success' || left <= 0n) return { payment, changed: false };
         if (kopecks > left) {
@@ -158,7 +162,7 @@ export class PaymentRefundsService {
         inviterId === undefined ? [payment.userId] : [payment.userId, inviterId],
       );
       const balance = accounts.get(payment.userId)!.quota;
-      if (draft.source === 'operator' && balance < share) throw spent(balance, share);
+      if (draft.source === 'operator' && balance < share) throw spent(balance, share, locale);
 
       const refund = tx.create(PaymentRefund, {
         paymentId,
@@ -213,21 +217,20 @@ export class PaymentRefundsService {
     return result;
   }
 
-  private checkRefundable(payment: Payment, kopecks: bigint): void {
+  private checkRefundable(payment: Payment, kopecks: bigint, locale: Locale): void {
+    if (payment.status === 'refunded') {
+      throw localizedException(ErrorCode.Conflict, 'refund_already_whole', locale);
+    }
     if (payment.status !== 'success') {
-      throw new AppException(
-        ErrorCode.Conflict,
-        payment.status === 'refunded'
-          ? 'This payment is already refunded in full'
-          : `Only a successful payment can be refunded; this one is ${payment.status}`,
-      );
+      throw localizedException(ErrorCode.Conflict, 'refund_not_successful', locale, {
+        status: payment.status,
+      });
     }
     const left = kopecksOf(payment.amount) - kopecksOf(payment.refundedAmount);
     if (kopecks > left) {
-      throw new AppException(
-        ErrorCode.ValidationFailed,
-        `amount: at most ${rublesOf(left)} RUB is left to refund`,
-      );
+      throw localizedException(ErrorCode.ValidationFailed, 'refund_above_left', locale, {
+        left: rublesOf(left),
+      });
     }
   }
 
@@ -236,13 +239,12 @@ export class PaymentRefundsService {
     kopecks: bigint,
     refundKey: string,
     reason: string,
+    locale: Locale,
   ): Promise<{ providerRefundId: string; succeeded: boolean }> {
     const provider = this.providers.named(payment.provider);
+    const named = { provider: payment.provider };
     if (!provider?.refund || !payment.providerPaymentId) {
-      throw new AppException(
-        ErrorCode.Conflict,
-        `${payment.provider} has no refund API here: refund in its back office; its notification adjusts the balance`,
-      );
+      throw localizedException(ErrorCode.Conflict, 'refund_no_provider_api', locale, named);
     }
     try {
       return await provider.refund({
@@ -256,25 +258,17 @@ export class PaymentRefundsService {
       if (!(error instanceof ProviderUnavailableError)) throw error;
       this.logger.warn(`payment ${payment.id}: ${payment.provider} refund failed: ${error.message}`);
       if (error.status !== undefined && error.status >= 400 && error.status < 500) {
-        throw new AppException(ErrorCode.Conflict, `${payment.provider} refused the refund`);
+        throw localizedException(ErrorCode.Conflict, 'refund_refused_by_provider', locale, named);
       }
-      throw new AppException(
-        ErrorCode.UpstreamServiceDown,
-        `${payment.provider} is unavailable, try again later`,
-        undefined,
-        {
-          headers: { 'Retry-After': '30' },
-        },
-      );
+      throw localizedException(ErrorCode.UpstreamServiceDown, 'refund_provider_unavailable', locale, named, {
+        headers: { 'Retry-After': '30' },
+      });
     }
   }
 }
 
-function spent(balance: number, share: number): AppException {
-  return new AppException(
-    ErrorCode.Conflict,
-    `The user has spent it: the refund takes back ${share} quota and the balance holds ${balance}`,
-  );
+function spent(balance: number, share: number, locale: Locale): AppException {
+  return localizedException(ErrorCode.Conflict, 'refund_balance_spent', locale, { share, balance });
 }
 
 function refundAuditSnapshot(payment: Payment): Record<string, unknown> {

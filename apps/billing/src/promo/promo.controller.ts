@@ -35,8 +35,12 @@ export class PromoController {
   @Roles(Role.Admin)
   @HttpCode(200)
   @Post()
-  async create(@CurrentIdentity() caller: Identity, @Body() body: unknown): Promise<Envelope<Promo>> {
-    return ok(await this.promos.create(caller, promoCreateSchema.parse(body)));
+  async create(
+    @CurrentIdentity() caller: Identity,
+    @Body() body: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<Promo>> {
+    return ok(await this.promos.create(caller, promoCreateSchema.parse(body), locale));
   }
 
   @Roles(Role.Admin)
@@ -45,15 +49,20 @@ export class PromoController {
     @CurrentIdentity() caller: Identity,
     @Param() params: unknown,
     @Body() body: unknown,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<Promo>> {
     const { id } = promoIdParamsSchema.parse(params);
-    return ok(await this.promos.update(caller, id, promoUpdateSchema.parse(body)));
+    return ok(await this.promos.update(caller, id, promoUpdateSchema.parse(body), locale));
   }
 
   @Roles(Role.Admin)
   @Delete(':id')
-  async remove(@CurrentIdentity() caller: Identity, @Param() params: unknown): Promise<Envelope<null>> {
-    await this.promos.remove(caller, promoIdParamsSchema.parse(params).id);
+  async remove(
+    @CurrentIdentity() caller: Identity,
+    @Param() params: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<null>> {
+    await this.promos.remove(caller, promoIdParamsSchema.parse(params).id, locale);
     return ok(null);
   }
 

@@ -11,8 +11,8 @@ import {
   type PromoValidation,
 } from '@tollgate/contracts';
 import { auditRecorder, OutboxRelay, type AuditActor } from '@tollgate/persistence';
-import { AppException, type Locale } from '@tollgate/platform';
-import { message } from '../i18n/messages';
+import { type Locale } from '@tollgate/platform';
+import { localizedException, message } from '../i18n/messages';
 import { PromoCode } from './promo-code.entity';
 import { escapeLike } from './promo-redemptions.service';
 import { promoDescription, promoRefusal } from './promo-rules';
@@ -54,9 +54,7 @@ function promoAuditSnapshot(promo: PromoCode): Record<string, unknown> {
 
 const auditPromo = auditRecorder('billing', 'promo');
 
-const duplicateCode = () =>
-  new AppException(ErrorCode.Conflict, 'A promo code with this code already exists');
-const notFound = () => new AppException(ErrorCode.NotFound, 'Promo code not found');
+const notFound = (locale: Locale) => localizedException(ErrorCode.NotFound, 'promo_not_found', locale);
 
 /** Admins' management of promo codes, and the users' check of a code before paying. */
 @Injectable()
@@ -78,7 +76,7 @@ export class PromoService {
     return { page, page_size: pageSize, total, items: items.map(toPromo) };
   }
 
-  async create(actor: AuditActor, input: PromoCreate): Promise<Promo> {
+  async create(actor: AuditActor, input: PromoCreate, locale: Locale): Promise<Promo> {
     const promo = await this.inTransaction(async (em) => {
       const created = em.create(PromoCode, {
         code: input.code,
@@ -91,15 +89,15 @@ export class PromoService {
         expiresAt: fromEpoch(input.expires_at) ?? null,
         active: input.active,
       });
-      await this.flushUnique(em);
+      await this.flushUnique(em, locale);
       await auditPromo(em, actor, 'promo.create', created.id, null, promoAuditSnapshot(created));
       return created;
     });
     return toPromo(promo);
   }
 
-  async update(actor: AuditActor, id: number, patch: PromoUpdate): Promise<Promo> {
-    return toPromo(await this.inTransaction((em) => this.change(em, actor, id, patch)));
+  async update(actor: AuditActor, id: number, patch: PromoUpdate, locale: Locale): Promise<Promo> {
+    return toPromo(await this.inTransaction((em) => this.change(em, actor, id, patch, locale)));
   }
 
   private async change(
@@ -107,13 +105,14 @@ export class PromoService {
     actor: AuditActor,
     id: number,
     patch: PromoUpdate,
+    locale: Locale,
   ): Promise<PromoCode> {
     const promo = await em.findOne(
       PromoCode,
       { id, deletedAt: null },
       { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
-    if (!promo) throw notFound();
+    if (!promo) throw notFound(locale);
     const before = promoAuditSnapshot(promo);
     const changes = {
       code: patch.code,
@@ -128,29 +127,28 @@ export class PromoService {
     };
     em.assign(promo, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
     if (promo.maxUses > 0 && promo.maxUses < promo.usedCount) {
-      throw new AppException(
-        ErrorCode.ValidationFailed,
-        `max_uses: the code has been used ${promo.usedCount} times`,
-      );
+      throw localizedException(ErrorCode.ValidationFailed, 'promo_max_uses_below_used', locale, {
+        used: promo.usedCount,
+      });
     }
     if (promo.startsAt && promo.expiresAt && promo.expiresAt <= promo.startsAt) {
-      throw new AppException(ErrorCode.ValidationFailed, 'expires_at: must be after starts_at');
+      throw localizedException(ErrorCode.ValidationFailed, 'promo_expires_before_start', locale);
     }
     promo.updatedAt = new Date();
-    await this.flushUnique(em);
+    await this.flushUnique(em, locale);
     await auditPromo(em, actor, 'promo.update', id, before, promoAuditSnapshot(promo));
     return promo;
   }
 
   /** Deleted codes stop working at once but stay for the payments that used them. */
-  async remove(actor: AuditActor, id: number): Promise<void> {
+  async remove(actor: AuditActor, id: number, locale: Locale): Promise<void> {
     await this.inTransaction(async (em) => {
       const promo = await em.findOne(
         PromoCode,
         { id, deletedAt: null },
         { lockMode: LockMode.PESSIMISTIC_WRITE },
       );
-      if (!promo) throw notFound();
+      if (!promo) throw notFound(locale);
       const before = promoAuditSnapshot(promo);
       em.assign(promo, { deletedAt: new Date(), active: false, updatedAt: new Date() });
       await em.flush();
@@ -183,11 +181,13 @@ export class PromoService {
     return result;
   }
 
-  private async flushUnique(em: EntityManager): Promise<void> {
+  private async flushUnique(em: EntityManager, locale: Locale): Promise<void> {
     try {
       await em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw duplicateCode();
+      if (error instanceof UniqueConstraintViolationException) {
+        throw localizedException(ErrorCode.Conflict, 'promo_code_exists', locale);
+      }
       throw error;
     }
   }

@@ -164,7 +164,7 @@ describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure'
     const rest = await refund(paid.id, { amount: '749.50', reason: 'closing the account' });
     const again = await refund(paid.id, { amount: '1', reason: 'once more' });
 
-    expect(partial).toMatchObject({ status: 200, body: { success: true, message: 'Refunded' } });
+    expect(partial).toMatchObject({ status: 200, body: { success: true, message: 'Возвращено' } });
     const share = Math.floor((QUOTA * 25_050) / 100_000);
     expect(adminPaymentViewSchema.parse(partial.body.data)).toMatchObject({
       status: 'success',
@@ -181,11 +181,11 @@ describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure'
         }),
       ],
     });
-    expect(repeated).toMatchObject({ status: 200, body: { message: 'Already refunded with this key' } });
+    expect(repeated).toMatchObject({ status: 200, body: { message: 'Уже возвращено с этим ключом' } });
     expect(afterPartial).toBe(QUOTA - share);
     expect(tooMuch).toMatchObject({
       status: 400,
-      body: { success: false, message: 'amount: at most 749.5 RUB is left to refund' },
+      body: { success: false, message: 'amount: вернуть можно не больше 749.5 ₽' },
     });
     expect(rest.status).toBe(200);
     expect(adminPaymentViewSchema.parse(rest.body.data)).toMatchObject({
@@ -196,7 +196,7 @@ describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure'
     });
     expect(again).toMatchObject({
       status: 409,
-      body: { message: 'This payment is already refunded in full' },
+      body: { message: 'Платёж уже возвращён полностью' },
     });
     expect(await balanceOf(user, 0)).toBe(0);
     const providerRefunds = yookassa.refunds().filter((item) => item.payment_id === paid.providerId);
@@ -244,7 +244,7 @@ describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure'
       status: 409,
       body: {
         success: false,
-        message: `The user has spent it: the refund takes back ${QUOTA / 2} quota and the balance holds 1000000`,
+        message: `Пользователь уже потратил эти средства: возврат списывает ${QUOTA / 2} квоты, а на балансе 1000000`,
       },
     });
     expect(fits.status).toBe(200);
@@ -295,7 +295,7 @@ describe.each(INFRASTRUCTURES)('admin payments and refunds on %s infrastructure'
     ]);
 
     expect(answers.map((answer) => answer.status)).toEqual([409, 400, 400, 400, 400, 400, 400]);
-    expect(answers[0]!.body.message).toMatch(/crypto has no refund API here/);
+    expect(answers[0]!.body.message).toMatch(/^У crypto здесь нет API возвратов/);
     expect(await payment(paid.id)).toMatchObject({ refunded_amount: '0', refunds: [] });
     expect(await payment(id)).toMatchObject({ status: 'success', refunded_amount: '0' });
   });

@@ -171,7 +171,7 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     const tooWide = await logs(`/api/log/self?start_timestamp=${now - 31 * DAY}&end_timestamp=${now}`);
     expect(tooWide).toEqual({
       status: 400,
-      body: { success: false, message: 'The time range must be under 31 days' },
+      body: { success: false, message: 'Период должен быть короче 31 дня' },
     });
     expect((await logs(`/api/log/self?start_timestamp=${now}&end_timestamp=${now - 1}`)).status).toBe(400);
     expect((await logs('/api/log/self?type=9')).status).toBe(400);

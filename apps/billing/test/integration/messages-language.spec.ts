@@ -111,4 +111,61 @@ describe.each(INFRASTRUCTURES)('billing messages in the caller language on %s in
       body: expect.objectContaining({ message: 'The minimum transfer is 500000 quota' }),
     });
   });
+
+  it("answers an operator's refusals and a too long log range in the caller language", async () => {
+    const admin = billing.asAdmin();
+    const put = async (path: string, body: unknown, language?: string) => {
+      const response = await admin.fetch(path, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...(language && { 'accept-language': language }) },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Envelope };
+    };
+    const get = async (path: string, language?: string) => {
+      const response = await admin.fetch(path, {
+        headers: { ...(language && { 'accept-language': language }) },
+      });
+      return { status: response.status, body: (await response.json()) as Envelope };
+    };
+    const english = 'en-GB,en;q=0.9';
+    const promo = { code: CODE, type: 'fixed', value: '10' };
+
+    expect(await post(admin, '/api/promo', promo)).toMatchObject({
+      status: 409,
+      body: { message: 'Промокод с таким кодом уже есть' },
+    });
+    expect(await post(admin, '/api/promo', promo, english)).toMatchObject({
+      status: 409,
+      body: { message: 'A promo code with this code already exists' },
+    });
+    expect(await put('/api/promo/2147483647', { active: false })).toMatchObject({
+      status: 404,
+      body: { message: 'Промокод не найден' },
+    });
+    expect(await put('/api/promo/2147483647', { active: false }, english)).toMatchObject({
+      status: 404,
+      body: { message: 'Promo code not found' },
+    });
+    expect(await get('/api/payment/2147483647')).toMatchObject({
+      status: 404,
+      body: { message: 'Платёж не найден' },
+    });
+    expect(
+      await post(admin, '/api/payment/2147483647/refund', { amount: '1', reason: 'x' }, english),
+    ).toMatchObject({
+      status: 404,
+      body: { message: 'Payment not found' },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const tooLong = `/api/log/self?start_timestamp=${now - 31 * 86_400}&end_timestamp=${now}`;
+    expect(await get(tooLong)).toMatchObject({
+      status: 400,
+      body: { message: 'Период должен быть короче 31 дня' },
+    });
+    expect(await get(tooLong, english)).toMatchObject({
+      status: 400,
+      body: { message: 'The time range must be under 31 days' },
+    });
+  });
 });

@@ -14,4 +14,25 @@ export const ru: Record<BillingMessageKey, string> = {
   // {bonus} is promo_bonus_percent or promo_bonus_fixed.
   promo_description: 'Бонус {bonus}',
   promo_description_from_amount: 'Бонус {bonus} от {min} ₽',
+  // Not SPEC's: billing's own refusals and the answers operators read.
+  promo_not_found: 'Промокод не найден',
+  promo_code_exists: 'Промокод с таким кодом уже есть',
+  promo_max_uses_below_used: 'max_uses: не меньше числа использований кода ({used})',
+  promo_expires_before_start: 'expires_at: должно быть позже starts_at',
+  payment_not_found: 'Платёж не найден',
+  refund_done: 'Возвращено',
+  refund_awaiting_provider: 'Возврат запрошен: баланс изменится, когда провайдер его подтвердит',
+  refund_repeated: 'Уже возвращено с этим ключом',
+  refund_already_whole: 'Платёж уже возвращён полностью',
+  refund_not_successful: 'Вернуть можно только успешный платёж, статус этого — {status}',
+  refund_above_left: 'amount: вернуть можно не больше {left} ₽',
+  refund_no_provider_api:
+    'У {provider} здесь нет API возвратов: верните платёж в кабинете провайдера, баланс изменится по его уведомлению',
+  refund_refused_by_provider: '{provider} отклонил возврат',
+  refund_provider_unavailable: '{provider} недоступен, попробуйте позже',
+  refund_balance_spent:
+    'Пользователь уже потратил эти средства: возврат списывает {share} квоты, а на балансе {balance}',
+  log_range_reversed: 'start_timestamp не может быть позже end_timestamp',
+  log_range_too_long: 'Период должен быть короче 31 дня',
+  log_export_too_soon: 'Слишком много выгрузок: попробуйте через {seconds} с',
 };
