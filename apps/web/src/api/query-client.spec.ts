@@ -6,6 +6,7 @@ import {
   STATUS_STALE_MS,
   createAppQueryClient,
   createPersistOptions,
+  refreshAfterRestore,
   removeOutdatedQueryCaches,
 } from './query-client';
 import { queryKeys } from './query-keys';
@@ -81,5 +82,19 @@ describe('query cache', () => {
     jest.setSystemTime(NOW + STATUS_STALE_MS + 1);
     expect(query().isStaleByTime(STATUS_STALE_MS)).toBe(true);
     expect(query().isStaleByTime(NOTICE_STALE_MS)).toBe(false);
+  });
+
+  it('has the restored account read again, though its copy is younger than its 30 s of freshness', async () => {
+    const saved = createAppQueryClient();
+    saved.setQueryData(queryKeys.self, { id: 5, email: 'old@example.com' });
+    await persistQueryClientSave({ queryClient: asPersisted(saved), ...createPersistOptions() });
+    jest.advanceTimersByTime(1000);
+
+    const client = createAppQueryClient();
+    await persistQueryClientRestore({ queryClient: asPersisted(client), ...createPersistOptions() });
+    expect(client.getQueryState(queryKeys.self)?.isInvalidated).toBe(false);
+    await refreshAfterRestore(client);
+    expect(client.getQueryState(queryKeys.self)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(queryKeys.status)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import type { PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
+import { queryKeys } from './query-keys';
 
 /** Bump when cached shapes change: the old entry is then neither read nor kept. */
 export const QUERY_CACHE_VERSION = 'v2';
@@ -28,6 +29,15 @@ export function createAppQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+}
+
+/**
+ * After the saved copy is restored: the account is read again once. The copy is written at most once a
+ * second, so one saved just before a reload may predate the last change (a new e-mail, a top-up), and
+ * the account would otherwise be served from it for its 30 s of freshness.
+ */
+export function refreshAfterRestore(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: queryKeys.self });
 }
 
 /** Copies saved under an earlier version are never read again, so their space is given back. */
