@@ -52,6 +52,21 @@ describe('the online chat on real infrastructure', () => {
       (row) => row.model_name === harness.model,
     );
 
+  /** Asks for an answer, stops it (as the browser does) after five pieces, and waits for it to be stored. */
+  const stoppedAnswer = async (user: ChatUser, chat: ChatView): Promise<ChatMessageView> => {
+    const stop = new AbortController();
+    const res = await user.send(chat.id, { content: 'A long answer, please' }, stop.signal);
+    const reader = res.body!.getReader();
+    let seen = '';
+    while ((seen.match(/"type":"delta"/g) ?? []).length < 5)
+      seen += Buffer.from((await reader.read()).value!).toString();
+    stop.abort();
+    return eventually('the stopped answer to be stored', async () => {
+      const history = (await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data!;
+      return history.find((m) => m.role === 'assistant');
+    });
+  };
+
   it('streams an answer through the gateway, stores both messages, and charges exactly the answer’s cost', async () => {
     const user = await harness.user(50_000_000);
     const chat = await newChat(user);
@@ -127,18 +142,7 @@ describe('the online chat on real infrastructure', () => {
   it('stores and charges only what was generated when the browser stops the answer, and lists it with that cost', async () => {
     const user = await harness.user(50_000_000);
     const chat = await newChat(user);
-    const stop = new AbortController();
-    const res = await user.send(chat.id, { content: 'A long answer, please' }, stop.signal);
-    const reader = res.body!.getReader();
-    let seen = '';
-    while ((seen.match(/"type":"delta"/g) ?? []).length < 5)
-      seen += Buffer.from((await reader.read()).value!).toString();
-    stop.abort();
-
-    const answer = await eventually('the stopped answer to be stored', async () => {
-      const history = (await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data!;
-      return history.find((m) => m.role === 'assistant');
-    });
+    const answer = await stoppedAnswer(user, chat);
     expect(parseChatMessageMetadata(answer.metadata).finish_reason).toBe('aborted');
     expect(String(answer.content).length).toBeGreaterThan(0);
     const [row] = await eventually('the usage log row of the stopped answer', async () => {
@@ -172,17 +176,7 @@ describe('the online chat on real infrastructure', () => {
   it('lists a stopped answer billing has not costed long after the stop as of unknown cost, without asking again', async () => {
     const user = await harness.user(50_000_000);
     const chat = await newChat(user);
-    const stop = new AbortController();
-    const res = await user.send(chat.id, { content: 'A long answer, please' }, stop.signal);
-    const reader = res.body!.getReader();
-    let seen = '';
-    while ((seen.match(/"type":"delta"/g) ?? []).length < 5)
-      seen += Buffer.from((await reader.read()).value!).toString();
-    stop.abort();
-    const answer = await eventually('the stopped answer to be stored', async () => {
-      const history = (await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data!;
-      return history.find((m) => m.role === 'assistant');
-    });
+    const answer = await stoppedAnswer(user, chat);
     await eventually('the usage log row of the stopped answer', async () =>
       (await usageLog(user)).length ? true : undefined,
     );
@@ -232,6 +226,39 @@ describe('the online chat on real infrastructure', () => {
     expect((await user.send(chat.id, { content: 'x', model: 'no-such-model' })).status).toBe(404);
     expect((await user.call(`/api/chat`, { body: { model: 'no-such-model' } })).status).toBe(404);
     expect((await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data).toEqual([]);
+  });
+
+  it('words its refusals in the caller language: Russian by default, English when asked', async () => {
+    const user = await harness.user(50_000_000);
+    const chat = await newChat(user);
+    const english = 'en-US,en;q=0.9';
+    const message = async (answer: Response) => ((await answer.json()) as { message: string }).message;
+
+    expect(await message(await user.send(chat.id, { content: '   ' }))).toBe('Сообщение пустое');
+    expect(await message(await user.send(chat.id, { content: '   ' }, undefined, english))).toBe(
+      'The message is empty',
+    );
+    expect(await message(await user.send(chat.id, { regenerate: true }))).toBe(
+      'Пока нет сообщения, на которое можно ответить',
+    );
+    expect(await message(await user.send(chat.id, { regenerate: true }, undefined, english))).toBe(
+      'There is no message to answer yet',
+    );
+    const unknownModel = { body: { model: 'no-such-model' } };
+    expect((await user.call('/api/chat', unknownModel)).body.message).toBe(
+      'Модель no-such-model недоступна в чате',
+    );
+    expect((await user.call('/api/chat', { ...unknownModel, language: english })).body.message).toBe(
+      'The model no-such-model is not offered in the chat',
+    );
+    expect(await user.call('/api/chat/2147483647')).toMatchObject({
+      status: 404,
+      body: { message: 'Чат не найден' },
+    });
+    expect(await user.call('/api/chat/2147483647', { method: 'DELETE', language: english })).toMatchObject({
+      status: 404,
+      body: { message: 'Chat not found' },
+    });
   });
 
   it('tells a user without balance to top up (402), keeps their message, and answers it once topped up', async () => {

@@ -27,6 +27,19 @@ function divideRounded(numerator: bigint, denominator: bigint): bigint {
   return negative ? -rounded : rounded;
 }
 
+/** Quota units as `parts` parts of the currency unit, rounded half up; null for RUB without a rate. */
+function quotaToParts(
+  quota: number,
+  parts: bigint,
+  currency: Currency,
+  usdRubScaled: bigint | null,
+): bigint | null {
+  const units = BigInt(Math.trunc(quota)) * parts;
+  if (currency === 'USD') return divideRounded(units, QUOTA_PER_USD);
+  if (usdRubScaled === null) return null;
+  return divideRounded(units * usdRubScaled, QUOTA_PER_USD * RATE_SCALE);
+}
+
 /**
  * Quota units as hundredths (cents or kopecks) of the currency, exactly: USD = quota / 500 000,
  * RUB = USD × the rate. `usdRubScaled` is the rate × 10^6; it is needed only for RUB.
@@ -36,10 +49,7 @@ export function quotaToMinorUnits(
   currency: Currency,
   usdRubScaled: bigint | null,
 ): bigint | null {
-  const units = BigInt(Math.trunc(quota)) * 100n;
-  if (currency === 'USD') return divideRounded(units, QUOTA_PER_USD);
-  if (usdRubScaled === null) return null;
-  return divideRounded(units * usdRubScaled, QUOTA_PER_USD * RATE_SCALE);
+  return quotaToParts(quota, 100n, currency, usdRubScaled);
 }
 
 /**
@@ -51,10 +61,7 @@ export function quotaToMicroUnits(
   currency: Currency,
   usdRubScaled: bigint | null,
 ): bigint | null {
-  const units = BigInt(Math.trunc(quota)) * 1_000_000n;
-  if (currency === 'USD') return divideRounded(units, QUOTA_PER_USD);
-  if (usdRubScaled === null) return null;
-  return divideRounded(units * usdRubScaled, QUOTA_PER_USD * RATE_SCALE);
+  return quotaToParts(quota, 1_000_000n, currency, usdRubScaled);
 }
 
 /**
