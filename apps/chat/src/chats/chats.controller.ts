@@ -11,7 +11,7 @@ import {
   type Envelope,
   type Page,
 } from '@tollgate/contracts';
-import { CurrentIdentity, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, RequestLocale, type Identity, type Locale } from '@tollgate/platform';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ConversationService } from '../conversation/conversation.service';
@@ -31,8 +31,12 @@ export class ChatsController {
 
   @Post()
   @HttpCode(200)
-  async create(@CurrentIdentity() identity: Identity, @Body() body: unknown): Promise<Envelope<ChatView>> {
-    return ok(await this.chats.create(identity.userId, createChatSchema.parse(body ?? {})));
+  async create(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: unknown,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<ChatView>> {
+    return ok(await this.chats.create(identity.userId, createChatSchema.parse(body ?? {}), locale));
   }
 
   @Get()
@@ -50,8 +54,12 @@ export class ChatsController {
   }
 
   @Get(':id')
-  async get(@CurrentIdentity() identity: Identity, @Param('id') id: string): Promise<Envelope<ChatView>> {
-    return ok(await this.chats.get(identity.userId, idParam.parse(id)));
+  async get(
+    @CurrentIdentity() identity: Identity,
+    @Param('id') id: string,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<ChatView>> {
+    return ok(await this.chats.get(identity.userId, idParam.parse(id), locale));
   }
 
   @Put(':id')
@@ -59,13 +67,19 @@ export class ChatsController {
     @CurrentIdentity() identity: Identity,
     @Param('id') id: string,
     @Body() body: unknown,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<ChatView>> {
-    return ok(await this.chats.update(identity.userId, idParam.parse(id), updateChatSchema.parse(body)));
+    const request = updateChatSchema.parse(body);
+    return ok(await this.chats.update(identity.userId, idParam.parse(id), request, locale));
   }
 
   @Delete(':id')
-  async delete(@CurrentIdentity() identity: Identity, @Param('id') id: string): Promise<Envelope<null>> {
-    await this.chats.delete(identity.userId, idParam.parse(id));
+  async delete(
+    @CurrentIdentity() identity: Identity,
+    @Param('id') id: string,
+    @RequestLocale() locale: Locale,
+  ): Promise<Envelope<null>> {
+    await this.chats.delete(identity.userId, idParam.parse(id), locale);
     return ok(null);
   }
 
@@ -73,16 +87,18 @@ export class ChatsController {
   async messages(
     @CurrentIdentity() identity: Identity,
     @Param('id') id: string,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<ChatMessageView[]>> {
-    return ok(await this.chats.messages(identity.userId, idParam.parse(id)));
+    return ok(await this.chats.messages(identity.userId, idParam.parse(id), locale));
   }
 
   @Get(':id/title')
   async title(
     @CurrentIdentity() identity: Identity,
     @Param('id') id: string,
+    @RequestLocale() locale: Locale,
   ): Promise<Envelope<{ title: string }>> {
-    return ok(await this.conversation.title(identity.userId, idParam.parse(id)));
+    return ok(await this.conversation.title(identity.userId, idParam.parse(id), locale));
   }
 
   /** Server-sent events (chatStreamEventSchema) once the answer starts; a refusal before that is an envelope. */
@@ -92,9 +108,10 @@ export class ChatsController {
     @Param('id') id: string,
     @Body() body: unknown,
     @Res() reply: FastifyReply,
+    @RequestLocale() locale: Locale,
   ): Promise<void> {
     const chatId = idParam.parse(id);
     const request = sendMessageSchema.parse(body);
-    await this.conversation.send(identity.userId, chatId, request, new SseAnswerSink(reply));
+    await this.conversation.send(identity.userId, chatId, request, new SseAnswerSink(reply), locale);
   }
 }

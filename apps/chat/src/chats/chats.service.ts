@@ -8,7 +8,8 @@ import {
   type Page,
   type UpdateChat,
 } from '@tollgate/contracts';
-import { AppException } from '@tollgate/platform';
+import type { AppException, Locale } from '@tollgate/platform';
+import { localizedException } from '../i18n/messages';
 import { UserKeyring } from '../keys/user-keyring';
 import type { Chat } from './chat.entity';
 import { toChatView, toMessageView } from './chat-views';
@@ -17,7 +18,8 @@ import { OfferedModels } from './offered-models';
 import { StoppedAnswerCosts } from './stopped-answer-costs';
 
 /** Another user's chat answers exactly as a missing one, so ids cannot be probed. */
-export const chatNotFound = (): AppException => new AppException(ErrorCode.NotFound, 'Chat not found');
+const chatNotFound = (locale: Locale): AppException =>
+  localizedException(ErrorCode.NotFound, 'chat_not_found', locale);
 
 /** A user's chats: list, create, rename and settings, delete, and their messages. */
 @Injectable()
@@ -35,8 +37,8 @@ export class ChatsService {
     return { page, page_size: pageSize, total, items: items.map((chat) => toChatView(chat, box)) };
   }
 
-  async create(userId: number, request: CreateChat): Promise<ChatView> {
-    if (request.model) await this.assertOffered(userId, request.model);
+  async create(userId: number, request: CreateChat, locale: Locale): Promise<ChatView> {
+    if (request.model) await this.assertOffered(userId, request.model, locale);
     const box = await this.keyring.boxFor(userId);
     const chat = await this.chats.create(userId, {
       titleSealed: box.seal(NEW_CHAT_TITLE),
@@ -47,13 +49,13 @@ export class ChatsService {
     return toChatView(chat, box);
   }
 
-  async get(userId: number, id: number): Promise<ChatView> {
-    return toChatView(await this.require(userId, id), await this.keyring.boxFor(userId));
+  async get(userId: number, id: number, locale: Locale): Promise<ChatView> {
+    return toChatView(await this.require(userId, id, locale), await this.keyring.boxFor(userId));
   }
 
-  async update(userId: number, id: number, request: UpdateChat): Promise<ChatView> {
-    await this.require(userId, id);
-    if (request.model) await this.assertOffered(userId, request.model);
+  async update(userId: number, id: number, request: UpdateChat, locale: Locale): Promise<ChatView> {
+    await this.require(userId, id, locale);
+    if (request.model) await this.assertOffered(userId, request.model, locale);
     const box = await this.keyring.boxFor(userId);
     const changes: ChatChanges = {};
     if (request.title !== undefined) changes.titleSealed = box.seal(request.title);
@@ -61,12 +63,12 @@ export class ChatsService {
     if (request.temperature !== undefined) changes.temperature = request.temperature;
     if (request.system_prompt !== undefined) changes.systemPromptSealed = box.seal(request.system_prompt);
     const chat = await this.chats.update(userId, id, changes);
-    if (!chat) throw chatNotFound();
+    if (!chat) throw chatNotFound(locale);
     return toChatView(chat, box);
   }
 
-  async delete(userId: number, id: number): Promise<void> {
-    if (!(await this.chats.delete(userId, id))) throw chatNotFound();
+  async delete(userId: number, id: number, locale: Locale): Promise<void> {
+    if (!(await this.chats.delete(userId, id))) throw chatNotFound(locale);
   }
 
   /**
@@ -79,8 +81,8 @@ export class ChatsService {
     return chats;
   }
 
-  async messages(userId: number, id: number): Promise<ChatMessageView[]> {
-    await this.require(userId, id);
+  async messages(userId: number, id: number, locale: Locale): Promise<ChatMessageView[]> {
+    await this.require(userId, id, locale);
     const [box, stored] = await Promise.all([this.keyring.boxFor(userId), this.chats.messages(id)]);
     const messages = await this.stoppedAnswerCosts.fill(userId, stored);
     return messages.map((message) => toMessageView(message, box));
@@ -90,9 +92,9 @@ export class ChatsService {
     return this.offered.forUser(userId);
   }
 
-  async require(userId: number, id: number): Promise<Chat> {
+  async require(userId: number, id: number, locale: Locale): Promise<Chat> {
     const chat = await this.chats.find(userId, id);
-    if (!chat) throw chatNotFound();
+    if (!chat) throw chatNotFound(locale);
     return chat;
   }
 
@@ -101,18 +103,17 @@ export class ChatsService {
   }
 
   /** The model to answer with: the one asked for, else the chat's, else the first offered; it must be offered. */
-  answeringModel(chat: Chat, offered: readonly string[], asked?: string): string {
+  answeringModel(chat: Chat, offered: readonly string[], locale: Locale, asked?: string): string {
     const model = asked ?? chat.model ?? offered[0];
-    if (model === undefined)
-      throw new AppException(ErrorCode.ModelNotFound, 'No model is available for the chat right now');
-    if (!offered.includes(model)) throw modelNotOffered(model);
+    if (model === undefined) throw localizedException(ErrorCode.ModelNotFound, 'no_model_available', locale);
+    if (!offered.includes(model)) throw modelNotOffered(model, locale);
     return model;
   }
 
-  private async assertOffered(userId: number, model: string): Promise<void> {
-    if (!(await this.offered.forUser(userId)).includes(model)) throw modelNotOffered(model);
+  private async assertOffered(userId: number, model: string, locale: Locale): Promise<void> {
+    if (!(await this.offered.forUser(userId)).includes(model)) throw modelNotOffered(model, locale);
   }
 }
 
-const modelNotOffered = (model: string): AppException =>
-  new AppException(ErrorCode.ModelNotFound, `The model ${model} is not offered in the chat`);
+const modelNotOffered = (model: string, locale: Locale): AppException =>
+  localizedException(ErrorCode.ModelNotFound, 'model_not_offered', locale, { model });

@@ -11,6 +11,7 @@ import {
   AppException,
   InjectServiceConfig,
   refusedRangeOf,
+  type Locale,
   type NonPublicRange,
   type SecretBox,
 } from '@tollgate/platform';
@@ -20,6 +21,7 @@ import { ChatsRepository } from '../chats/chats.repository';
 import { ChatsService } from '../chats/chats.service';
 import { answerRequestId } from '../chats/stopped-answer-costs';
 import type { ChatConfig } from '../config';
+import { localizedException } from '../i18n/messages';
 import { UserKeyring } from '../keys/user-keyring';
 import type { Message } from '../messages/message.entity';
 import { readAnswer, type AnswerEnd } from '../relay/answer-stream';
@@ -80,36 +82,39 @@ export class ConversationService {
    * message is kept (the chat continues from it with `regenerate`), a regenerated answer is replaced only
    * once the new one starts.
    */
-  async send(userId: number, chatId: number, request: SendMessage, sink: AnswerSink): Promise<void> {
+  async send(
+    userId: number,
+    chatId: number,
+    request: SendMessage,
+    sink: AnswerSink,
+    locale: Locale,
+  ): Promise<void> {
     // Independent look-ups at once: they are on the way to the first token. The history is read only
     // once the chat is known to be the user's (require throws otherwise).
     const [chat, offered, box, history] = await Promise.all([
-      this.chats.require(userId, chatId),
+      this.chats.require(userId, chatId, locale),
       this.chats.offeredModels(userId),
       this.keyring.boxFor(userId),
       this.store.messages(chatId),
     ]);
-    const model = this.chats.answeringModel(chat, offered, request.model);
+    const model = this.chats.answeringModel(chat, offered, locale, request.model);
 
     let prompt: Message[];
     let userMessage: Message;
     let replacing: number[] = [];
     if (request.regenerate) {
       const last = history.findLastIndex((message) => message.role === 'user');
-      if (last === -1)
-        throw new AppException(ErrorCode.ValidationFailed, 'There is no message to answer yet');
+      if (last === -1) throw localizedException(ErrorCode.ValidationFailed, 'nothing_to_answer', locale);
       prompt = history.slice(0, last + 1);
       userMessage = history[last]!;
       replacing = history.slice(last + 1).map((message) => message.id);
     } else {
       const content = request.content!;
-      if (!hasSubstance(content)) throw new AppException(ErrorCode.ValidationFailed, 'The message is empty');
+      if (!hasSubstance(content))
+        throw localizedException(ErrorCode.ValidationFailed, 'message_empty', locale);
       const refused = refusedImageOf(content, this.config.CHAT_IMAGE_URL_ALLOWED_RANGES);
       if (refused) {
-        throw new AppException(
-          ErrorCode.ValidationFailed,
-          `An image URL points into a ${refused} address range, which this service does not allow`,
-        );
+        throw localizedException(ErrorCode.ValidationFailed, 'image_url_refused', locale, { range: refused });
       }
       [userMessage] = await this.store.append(chatId, [
         { role: 'user', contentSealed: sealContent(box, content) },
@@ -178,8 +183,8 @@ export class ConversationService {
   }
 
   /** The chat's title; named by a model from its first exchange the first time it is asked for. */
-  async title(userId: number, chatId: number): Promise<{ title: string }> {
-    const chat = await this.chats.require(userId, chatId);
+  async title(userId: number, chatId: number, locale: Locale): Promise<{ title: string }> {
+    const chat = await this.chats.require(userId, chatId, locale);
     const box = await this.keyring.boxFor(userId);
     const current = box.open(chat.titleSealed);
     if (current !== NEW_CHAT_TITLE) return { title: current };
@@ -187,7 +192,7 @@ export class ConversationService {
     const question = history.find((message) => message.role === 'user');
     const answer = history.find((message) => message.role === 'assistant');
     if (!question || !answer) return { title: current };
-    const model = this.chats.answeringModel(chat, await this.chats.offeredModels(userId));
+    const model = this.chats.answeringModel(chat, await this.chats.offeredModels(userId), locale);
     const exchange = [question, answer]
       .map(
         (message) =>

@@ -40,9 +40,13 @@ export interface Answer<T = unknown> {
 export interface ChatUser {
   id: number;
   headers: Record<string, string>;
-  call<T = unknown>(path: string, options?: { method?: string; body?: unknown }): Promise<Answer<T>>;
+  /** `language` is sent as Accept-Language (the web sends the interface language). */
+  call<T = unknown>(
+    path: string,
+    options?: { method?: string; body?: unknown; language?: string },
+  ): Promise<Answer<T>>;
   /** POST /api/chat/{id}/messages, the raw response (a stream or an envelope). */
-  send(chatId: number, body: unknown, signal?: AbortSignal): Promise<Response>;
+  send(chatId: number, body: unknown, signal?: AbortSignal, language?: string): Promise<Response>;
 }
 
 /**
@@ -207,19 +211,27 @@ export class ChatHarness {
     const user: ChatUser = {
       id,
       headers,
-      async call<T>(path: string, options: { method?: string; body?: unknown } = {}) {
+      async call<T>(path: string, options: { method?: string; body?: unknown; language?: string } = {}) {
         const hasBody = options.body !== undefined;
         const answer = await fetch(`${gateway}${path}`, {
           method: options.method ?? (hasBody ? 'POST' : 'GET'),
-          headers: { ...headers, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            ...headers,
+            ...(hasBody ? { 'content-type': 'application/json' } : {}),
+            ...(options.language ? { 'accept-language': options.language } : {}),
+          },
           ...(hasBody ? { body: JSON.stringify(options.body) } : {}),
         });
         return { status: answer.status, body: (await answer.json()) as Answer<T>['body'] };
       },
-      send(chatId, message, signal) {
+      send(chatId, message, signal, language) {
         return fetch(`${gateway}/api/chat/${chatId}/messages`, {
           method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            ...(language ? { 'accept-language': language } : {}),
+          },
           body: JSON.stringify(message),
           ...(signal ? { signal } : {}),
         });

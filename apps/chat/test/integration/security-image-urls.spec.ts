@@ -43,7 +43,7 @@ describe('image URLs in chat messages', () => {
         status: 400,
         success: false,
       });
-      expect(body.message).toContain(`${range} address range`);
+      expect(body.message).toContain(`в диапазон ${range},`);
     }
     expect((await user.call<ChatMessageView[]>(`/api/chat/${chat.id}/messages`)).body.data).toEqual([]);
   });
