@@ -26,6 +26,7 @@ import { forwardCall, type ProxyCall, type ProxyOutcome } from './proxy/stream-p
 import { SessionLookupError } from './session/auth-session-lookup';
 import type { SessionDecision, SessionStep } from './session/session-step';
 import type { WebStatic } from './static/web-static';
+import { gatewayMessage } from './i18n/messages';
 
 export interface ProxyObservation {
   service: BackendService;
@@ -155,13 +156,14 @@ function forward(
 
   const route = deps.routes.match(path);
   if (!route) {
+    const noRoute = { method: request.method, path: path.split('?')[0]! };
     refuse(
       res,
       requestId,
       path,
       404,
       ErrorCode.NotFound,
-      `No route for ${request.method} ${path.split('?')[0]}`,
+      gatewayMessage('no_route', path, req.headers, noRoute),
     );
     return undefined;
   }
@@ -178,7 +180,8 @@ function forward(
 
 function admit(call: EdgeCall, rate: RateDecision, deps: GatewayRouteDeps): Promise<void> | undefined {
   if (!rate.allowed) {
-    refuse(call.res, call.requestId, call.path, 429, ErrorCode.RateLimited, 'Too many requests, slow down', {
+    const message = gatewayMessage('rate_limited', call.path, call.req.headers);
+    refuse(call.res, call.requestId, call.path, 429, ErrorCode.RateLimited, message, {
       'retry-after': String(rate.retryAfterSeconds),
     });
     return undefined;
@@ -201,14 +204,16 @@ function admit(call: EdgeCall, rate: RateDecision, deps: GatewayRouteDeps): Prom
   return undefined;
 }
 
-function sessionFailed({ res, requestId, path }: EdgeCall, err: unknown, deps: GatewayRouteDeps): void {
+function sessionFailed({ req, res, requestId, path }: EdgeCall, err: unknown, deps: GatewayRouteDeps): void {
   // The reply is hijacked: nothing answers for us, so every failure must be answered here.
   const error = err instanceof Error ? err : new Error(String(err));
   deps.onBackendError('auth', error, requestId);
   if (error instanceof SessionLookupError) {
-    refuse(res, requestId, path, 502, ErrorCode.UpstreamServiceDown, 'The auth service is unavailable');
+    const message = gatewayMessage('service_unavailable', path, req.headers, { service: 'auth' });
+    refuse(res, requestId, path, 502, ErrorCode.UpstreamServiceDown, message);
   } else {
-    refuse(res, requestId, path, 500, ErrorCode.Internal, 'The session could not be checked');
+    const message = gatewayMessage('session_unchecked', path, req.headers);
+    refuse(res, requestId, path, 500, ErrorCode.Internal, message);
   }
 }
 
@@ -275,30 +280,20 @@ function send(call: EdgeCall, proxyCall: ProxyCall, deps: GatewayRouteDeps): voi
 }
 
 function settled(call: EdgeCall, outcome: ProxyOutcome, deps: GatewayRouteDeps): void {
-  const { res, requestId, path, route } = call;
+  const { req, res, requestId, path, route } = call;
   if (outcome.kind === 'backend_failed') {
+    const named = { service: route.service };
     if (outcome.error instanceof BodyTooLargeError) {
-      refuse(res, requestId, path, 413, ErrorCode.PayloadTooLarge, outcome.error.message);
+      const message = gatewayMessage('body_too_large', path, req.headers, { limit: outcome.error.limit });
+      refuse(res, requestId, path, 413, ErrorCode.PayloadTooLarge, message);
     } else if (outcome.error instanceof errors.HeadersTimeoutError) {
       deps.onBackendError(route.service, outcome.error, requestId);
-      refuse(
-        res,
-        requestId,
-        path,
-        504,
-        ErrorCode.UpstreamTimeout,
-        `The ${route.service} service did not answer in time`,
-      );
+      const message = gatewayMessage('service_timeout', path, req.headers, named);
+      refuse(res, requestId, path, 504, ErrorCode.UpstreamTimeout, message);
     } else {
       deps.onBackendError(route.service, outcome.error, requestId);
-      refuse(
-        res,
-        requestId,
-        path,
-        502,
-        ErrorCode.UpstreamServiceDown,
-        `The ${route.service} service is unavailable`,
-      );
+      const message = gatewayMessage('service_unavailable', path, req.headers, named);
+      refuse(res, requestId, path, 502, ErrorCode.UpstreamServiceDown, message);
     }
   } else if (outcome.kind === 'backend_broke') {
     deps.onBackendError(route.service, outcome.error, requestId);
@@ -346,7 +341,8 @@ function handOver(
     // Thrown out of relay's request handler (or relay is closing): the call still gets an answer.
     const error = err instanceof Error ? err : new Error(String(err));
     deps.onBackendError('relay', error, requestId);
-    refuse(res, requestId, path, 502, ErrorCode.UpstreamServiceDown, 'The relay service is unavailable');
+    const message = gatewayMessage('service_unavailable', path, req.headers, { service: 'relay' });
+    refuse(res, requestId, path, 502, ErrorCode.UpstreamServiceDown, message);
   }
 }
 
@@ -357,9 +353,8 @@ function refuseTooLarge(
   path: string,
   limit: number,
 ): void {
-  refuse(res, requestId, path, 413, ErrorCode.PayloadTooLarge, `Request body is larger than ${limit} bytes`, {
-    connection: 'close',
-  });
+  const message = gatewayMessage('body_too_large', path, req.headers, { limit });
+  refuse(res, requestId, path, 413, ErrorCode.PayloadTooLarge, message, { connection: 'close' });
   lingerThenClose(req);
 }
 

@@ -609,6 +609,41 @@ describe('refusals', () => {
     expect(allReceived()).toHaveLength(0);
   });
 
+  it('words its own 404, 502 and 413 on /api in the caller’s language, and on /v1 in English whatever it asks', async () => {
+    const english = { 'accept-language': 'en-US,en;q=0.9' };
+    const russian = { 'accept-language': 'ru-RU,ru;q=0.9' };
+    const json = { 'content-type': 'application/json' };
+    const tooLarge = Buffer.alloc(1024 * 1024 + 1, 'a');
+    const messages = async (path: string, options: CallOptions, expectedStatus: number, target = gateway) => {
+      const answers = [
+        await call(target, path, options),
+        await call(target, path, { ...options, headers: { ...options.headers, ...english } }),
+      ];
+      expect(answers.map((answer) => answer.status)).toEqual([expectedStatus, expectedStatus]);
+      return answers.map((answer) => (answer.json() as { message: string }).message);
+    };
+
+    expect(await messages('/api/x?page=2', {}, 404)).toEqual([
+      'Нет такого адреса: GET /api/x',
+      'No route for GET /api/x',
+    ]);
+    expect(await messages('/api/user/login', { method: 'POST', headers: json, body: tooLarge }, 413)).toEqual(
+      ['Тело запроса больше 1048576 байт', 'Request body is larger than 1048576 bytes'],
+    );
+    expect(await messages('/api/user/self', {}, 502, downGateway)).toEqual([
+      'Сервис auth недоступен',
+      'The auth service is unavailable',
+    ]);
+    const v1 = await call(downGateway, '/v1/chat/completions', {
+      method: 'POST',
+      headers: { ...json, ...russian },
+      body: '{"model":"gpt-x"}',
+    });
+    expect(v1.status).toBe(502);
+    expect(v1.json()).toMatchObject({ error: { message: 'The relay service is unavailable' } });
+    expect(allReceived()).toHaveLength(0);
+  });
+
   it('answers 404 in the envelope for an /api path no service owns', async () => {
     const response = await call(gateway, '/api/x');
 
