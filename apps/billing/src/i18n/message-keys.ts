@@ -10,6 +10,7 @@ export const BILLING_MESSAGE_KEYS = [
   'promo_bonus_fixed',
   'promo_description',
   'promo_description_from_amount',
+  'promo_too_many_tries',
   'promo_not_found',
   'promo_code_exists',
   'promo_max_uses_below_used',

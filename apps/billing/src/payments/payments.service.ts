@@ -79,7 +79,7 @@ export class PaymentsService {
     const pending = await this.em.fork().transactional(async (tx) => {
       const now = new Date();
       const promo = request.promo_code
-        ? await this.guesses.attempt(userId, () =>
+        ? await this.guesses.attempt(userId, locale, () =>
             this.promos.claim(tx, request.promo_code!, userId, request.amount, now, locale),
           )
         : undefined;

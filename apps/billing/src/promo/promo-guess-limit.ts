@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@tollgate/contracts';
 import { KV_STORE, type KvStore } from '@tollgate/kv';
-import { AppException, InjectServiceConfig } from '@tollgate/platform';
+import { InjectServiceConfig, type Locale } from '@tollgate/platform';
 import type { BillingConfig } from '../config';
+import { localizedException } from '../i18n/messages';
 
 const WINDOW_MS = 60_000;
 
@@ -22,6 +23,7 @@ export class PromoGuessLimit {
   /** Runs `lookup` as one of the user's tries; a thrown error or an unusable result keeps it counted. */
   async attempt<T>(
     userId: number,
+    locale: Locale,
     lookup: () => Promise<T>,
     usable: (result: T) => boolean = () => true,
   ): Promise<T> {
@@ -30,11 +32,14 @@ export class PromoGuessLimit {
     if (tries > this.config.PROMO_TRIES_PER_MINUTE) {
       const remainingMs = await this.kv.ttl(key);
       const retryAfter = Math.max(1, Math.ceil((remainingMs > 0 ? remainingMs : WINDOW_MS) / 1000));
-      throw new AppException(
+      throw localizedException(
         ErrorCode.RateLimited,
-        `Too many promo code attempts: try again in ${retryAfter} seconds`,
-        undefined,
-        { headers: { 'Retry-After': String(retryAfter) } },
+        'promo_too_many_tries',
+        locale,
+        { seconds: retryAfter },
+        {
+          headers: { 'Retry-After': String(retryAfter) },
+        },
       );
     }
     const result = await lookup();

@@ -77,6 +77,7 @@ export class PromoController {
     const { code } = promoValidateRequestSchema.parse(body);
     const validation = await this.guesses.attempt(
       caller.userId,
+      locale,
       () => this.promos.validate(code, caller.userId, locale),
       (result) => result.valid,
     );

@@ -76,6 +76,7 @@ describe.each(INFRASTRUCTURES)('guessing promo codes on %s infrastructure', (kin
 
     expect(refused.status).toBe(429);
     expect(refused.body.success).toBe(false);
+    expect(refused.body.message).toMatch(/^Слишком много попыток ввести промокод: попробуйте через \d+ с$/);
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
     expect((await validate(randomUserId(), GOOD)).body.success).toBe(true);

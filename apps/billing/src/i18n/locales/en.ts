@@ -12,6 +12,7 @@ export const en: Record<BillingMessageKey, string> = {
   promo_bonus_fixed: '+{value} ₽ on your top-up',
   promo_description: 'Bonus {bonus}',
   promo_description_from_amount: 'Bonus {bonus} of {min} ₽ or more',
+  promo_too_many_tries: 'Too many promo code attempts: try again in {seconds} seconds',
   promo_not_found: 'Promo code not found',
   promo_code_exists: 'A promo code with this code already exists',
   promo_max_uses_below_used: 'max_uses: the code has been used {used} times',

@@ -15,6 +15,7 @@ export const ru: Record<BillingMessageKey, string> = {
   promo_description: 'Бонус {bonus}',
   promo_description_from_amount: 'Бонус {bonus} от {min} ₽',
   // Not SPEC's: billing's own refusals and the answers operators read.
+  promo_too_many_tries: 'Слишком много попыток ввести промокод: попробуйте через {seconds} с',
   promo_not_found: 'Промокод не найден',
   promo_code_exists: 'Промокод с таким кодом уже есть',
   promo_max_uses_below_used: 'max_uses: не меньше числа использований кода ({used})',
