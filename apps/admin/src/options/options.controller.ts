@@ -9,8 +9,9 @@ import {
   type Identity,
   type Locale,
 } from '@tollgate/platform';
-import type { AdminConfig } from '../config';
 import { updateOptionRequestSchema, type OptionView } from '@tollgate/contracts';
+import type { AdminConfig } from '../config';
+import { message } from '../i18n/messages';
 import { OptionsService } from './options.service';
 
 /** new-api's /api/option/: root only (the gateway checks the role too). */
@@ -45,7 +46,7 @@ export class OptionsController {
   ): Promise<Envelope<OptionView>> {
     return ok(
       await this.options.set(identity, updateOptionRequestSchema.parse(body), locale),
-      'Option saved',
+      message('option_saved', locale),
     );
   }
 }

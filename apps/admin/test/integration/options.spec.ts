@@ -60,7 +60,11 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
 
     expect(first).toMatchObject({
       status: 200,
-      body: { success: true, data: { key: 'QuotaForNewUser', value: '500000' } },
+      body: {
+        success: true,
+        message: 'Настройка сохранена',
+        data: { key: 'QuotaForNewUser', value: '500000' },
+      },
     });
     expect(flag.body.data).toEqual({ key: 'DrawingEnabled', value: 'true' });
     expect(changed.body.data).toEqual({ key: 'QuotaForNewUser', value: '250000' });
