@@ -15,6 +15,7 @@ import { adminUserPath } from '../../../lib/routes';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { InputField, SelectField } from '../../../ui/field';
+import { formatPrice } from '../../currency/money';
 import { useMoney } from '../../currency/use-money';
 import { fetchPayments, refundPayment, type PaymentFilters } from '../admin-payments-api';
 import { useAdminMutation } from '../use-admin-mutation';
@@ -38,13 +39,9 @@ const toFilters = (draft: Draft): PaymentFilters => ({
 
 function useRubles() {
   const { i18n } = useTranslation();
-  const format = new Intl.NumberFormat(intlLocale(i18n.language), {
-    style: 'currency',
-    currency: 'RUB',
-    currencyDisplay: 'narrowSymbol',
-  });
-  // Display only: the amounts stay decimal strings everywhere else.
-  return (amount: string) => format.format(Number(amount));
+  const locale = intlLocale(i18n.language);
+  // Display only (as the user's payment history shows them): the amounts stay decimal strings elsewhere.
+  return (amount: string) => formatPrice(Number(amount), 'RUB', locale);
 }
 
 /** Every user's payments with status, provider and user filters; details and refunds (whole or partial). */
