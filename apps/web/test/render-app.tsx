@@ -5,6 +5,7 @@ import { createAppQueryClient } from '../src/api/query-client';
 import { buildRoutes } from '../src/app/router';
 import type { Device } from '../src/app/device';
 import { i18next } from '../src/i18n/i18n';
+import { STORAGE_KEYS } from '../src/lib/local-storage-keys';
 
 /** Renders the real route set at `path`, in Russian, with a fresh query cache. */
 export function renderApp(path: string, device: Device = 'desktop') {
@@ -62,6 +63,13 @@ export const enabledStatus = {
   crypto_enabled: true,
   group_rate_limits: {},
 };
+
+/** A clean start as a signed-in user (id 5, as aSignedInAccount) who has accepted cookies. */
+export function startSignedIn(): void {
+  localStorage.clear();
+  localStorage.setItem(STORAGE_KEYS.userId, '5');
+  localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+}
 
 /** A successful answer in the API's envelope. */
 export const ok = (data?: unknown, message = '') => ({ status: 200, body: { success: true, message, data } });

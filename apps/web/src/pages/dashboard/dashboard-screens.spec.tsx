@@ -1,12 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
-  aSignedInAccount,
   answerApi,
+  aSignedInAccount,
   aTokenView,
   enabledStatus,
   ok,
   renderApp,
+  startSignedIn,
 } from '../../../test/render-app';
 import { STORAGE_KEYS } from '../../lib/local-storage-keys';
 
@@ -19,9 +20,7 @@ const sentTo = (fetch: jest.Mock, path: string, method: string) =>
 
 describe('dashboard screens', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
     localStorage.setItem(STORAGE_KEYS.defaultCurrency, 'USD');
   });
 

@@ -1,6 +1,5 @@
 import { screen } from '@testing-library/react';
-import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
-import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+import { answerApi, aSignedInAccount, ok, renderApp, startSignedIn } from '../../../../test/render-app';
 
 const aLogLine = (overrides: Record<string, unknown> = {}) => ({
   id: 'usage-1',
@@ -25,9 +24,7 @@ const aLogLine = (overrides: Record<string, unknown> = {}) => ({
 
 describe('activity screen', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
   });
 
   it("shows a cheap request's cost instead of 0,00 ₽", async () => {

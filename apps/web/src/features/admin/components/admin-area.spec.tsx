@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
+import { answerApi, aSignedInAccount, ok, renderApp, startSignedIn } from '../../../../test/render-app';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 // The route's chunk (with the Markdown renderer) is compiled when this file loads, not inside a
 // find* timeout: a fresh CI machine has no transform cache.
@@ -215,9 +215,7 @@ function adminApi(role: number, overrides: Parameters<typeof answerApi>[0] = {})
 
 describe('the admin area', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
     localStorage.setItem(STORAGE_KEYS.defaultCurrency, 'USD');
   });
 

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ChatStreamEvent } from '@tollgate/contracts';
-import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
+import { answerApi, aSignedInAccount, ok, renderApp, startSignedIn } from '../../../../test/render-app';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 // The route's chunk (with the Markdown renderer) is compiled when this file loads, not inside a
 // find* timeout: a fresh CI machine has no transform cache.
@@ -128,9 +128,7 @@ const start: ChatStreamEvent = {
 
 describe('the chat screen', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
     localStorage.setItem(STORAGE_KEYS.defaultCurrency, 'USD');
   });
 

@@ -1,7 +1,13 @@
 import { act, screen } from '@testing-library/react';
-import { aSignedInAccount, answerApi, enabledStatus, ok, renderApp } from '../../../../test/render-app';
+import {
+  answerApi,
+  aSignedInAccount,
+  enabledStatus,
+  ok,
+  renderApp,
+  startSignedIn,
+} from '../../../../test/render-app';
 import { i18next } from '../../../i18n/i18n';
-import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 
 const aPayment = {
   id: 1,
@@ -18,9 +24,7 @@ const aPayment = {
 
 describe('payment history', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
   });
   afterEach(() => act(() => i18next.changeLanguage('ru')));
 

@@ -1,13 +1,17 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { aSignedInAccount, answerApi, enabledStatus, ok, renderApp } from '../../../../test/render-app';
-import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+import {
+  answerApi,
+  aSignedInAccount,
+  enabledStatus,
+  ok,
+  renderApp,
+  startSignedIn,
+} from '../../../../test/render-app';
 
 describe('top-up form', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
   });
 
   it('drops the refusal of a bad promo code once a good one is applied', async () => {

@@ -1,7 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { aSignedInAccount, answerApi, enabledStatus, ok, renderApp } from '../../../../test/render-app';
-import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+import {
+  answerApi,
+  aSignedInAccount,
+  enabledStatus,
+  ok,
+  renderApp,
+  startSignedIn,
+} from '../../../../test/render-app';
 
 const account = (githubId: string) =>
   aSignedInAccount({ used_quota: 0, request_count: 0, github_id: githubId });
@@ -11,9 +17,7 @@ const deletes = (fetch: jest.Mock, path: string) =>
 
 describe('settings: linked accounts', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
   });
 
   it('unlinks GitHub only after confirmation, then shows what self says', async () => {

@@ -1,12 +1,16 @@
 import { screen } from '@testing-library/react';
-import { aSignedInAccount, answerApi, enabledStatus, ok, renderApp } from '../../../../test/render-app';
-import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+import {
+  answerApi,
+  aSignedInAccount,
+  enabledStatus,
+  ok,
+  renderApp,
+  startSignedIn,
+} from '../../../../test/render-app';
 
 describe('settings screen', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
   });
 
   it("keeps the account tab's one phone column within the screen (the invite link does not widen it)", async () => {

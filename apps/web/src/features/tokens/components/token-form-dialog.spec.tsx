@@ -1,14 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
-  aSignedInAccount,
   answerApi,
+  aSignedInAccount,
   aTokenView,
   enabledStatus,
   ok,
   renderApp,
+  startSignedIn,
 } from '../../../../test/render-app';
-import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 
 /** default: 60 requests and 200,000 tokens a minute, concurrency free; vip: 10 requests a minute. */
 const status = {
@@ -42,9 +42,7 @@ async function retype(field: HTMLElement, text: string) {
 
 describe('API key form: rate limits', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
   });
 
   it("shows the user's group limits, refuses a limit above them, and sends the key's limits on create", async () => {
@@ -130,9 +128,7 @@ describe('API key form: rate limits', () => {
 
 describe('API key form: model aliases', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
   });
 
   const asked = (dialog: HTMLElement, row: number) =>

@@ -1,7 +1,13 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { aSignedInAccount, answerApi, aTokenView, ok, renderApp } from '../../../../test/render-app';
-import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+import {
+  answerApi,
+  aSignedInAccount,
+  aTokenView,
+  ok,
+  renderApp,
+  startSignedIn,
+} from '../../../../test/render-app';
 
 /** The caller's 105 keys, newest first, as `/api/token/` pages them. */
 function keysPage(page: number, pageSize: number) {
@@ -16,9 +22,7 @@ function keysPage(page: number, pageSize: number) {
 
 describe('tokens screen', () => {
   beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem(STORAGE_KEYS.userId, '5');
-    localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
+    startSignedIn();
   });
 
   it('pages a list of more than 100 keys, so the oldest can be reached', async () => {
