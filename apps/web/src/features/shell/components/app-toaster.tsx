@@ -2,13 +2,15 @@ import { useLocation } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../lib/routes';
-import { MOBILE_BOTTOM_BAR_PX } from '../mobile-body-height';
+import { BOTTOM_BAR_HEIGHT_VAR } from './bottom-bar';
 import { TOAST_DURATION_MS } from '../notify';
 
 /** Sonner's own distances from the bottom edge: 24 px on a desktop, 16 px on a phone. */
 const DESKTOP_BOTTOM_PX = 24;
-/** On phones, 16 px above the bottom bar. */
-const PHONE_BOTTOM_PX = MOBILE_BOTTOM_BAR_PX + 16;
+/** On phones, 16 px above the bottom bar where one is shown (not on /login), else above the screen's foot. */
+const PHONE_BOTTOM_PX = 16;
+const phoneBottom = (lift: number) =>
+  `calc(var(${BOTTOM_BAR_HEIGHT_VAR}, 0px) + ${PHONE_BOTTOM_PX + lift}px)`;
 /**
  * A chat's message box and its Send button fill the bottom of the screen: a toast there (a refused
  * message) would cover the button the user presses next, so on a chat toasts sit above the box.
@@ -28,7 +30,7 @@ export function AppToaster() {
       closeButton
       richColors
       offset={{ bottom: DESKTOP_BOTTOM_PX + lift }}
-      mobileOffset={{ bottom: PHONE_BOTTOM_PX + lift, left: 16, right: 16 }}
+      mobileOffset={{ bottom: phoneBottom(lift), left: 16, right: 16 }}
       containerAriaLabel={t('notifications_label')}
       toastOptions={{ closeButtonAriaLabel: t('toast_close') }}
     />
