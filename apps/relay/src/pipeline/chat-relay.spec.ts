@@ -422,6 +422,50 @@ describe('ChatRelay', () => {
     expect(events[0]).toMatchObject({ status: 'success', completion_tokens: 3 });
   });
 
+  it('tells an OpenAI client of a plain call the counted tokens and their cost when the upstream reported no usage', async () => {
+    const { usage: _none, ...answer } = anOpenAiAnswer({
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      total_tokens: 0,
+    });
+    const { events, relay, context } = setup(1_000_000, JSON.stringify(answer));
+    const reply = new RecordingReply();
+    await relay.handle(context, openAiChatProtocol, request(), BODY_BYTES, reply);
+
+    const charge = events[0]!.quota;
+    expect(events[0]).toMatchObject({ status: 'success', prompt_tokens: 10, completion_tokens: 1 });
+    expect(reply.json?.body).toMatchObject({
+      usage: {
+        prompt_tokens: 10,
+        completion_tokens: 1,
+        total_tokens: 11,
+        cost: Number(callCost(charge, IN_RUBLES).amount),
+        cost_quota: charge,
+      },
+    });
+  });
+
+  it('tells an Anthropic client of a plain call the counted tokens when the upstream reported no usage', async () => {
+    const { usage: _none, ...answer } = anOpenAiAnswer({
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      total_tokens: 0,
+    });
+    const { events, relay, context } = setup(1_000_000, JSON.stringify(answer));
+    const reply = new RecordingReply();
+    const body = { model: 'gpt', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }] };
+    await relay.handle(
+      { ...context, protocol: 'anthropic' },
+      anthropicMessagesProtocol,
+      { body },
+      BODY_BYTES,
+      reply,
+    );
+
+    expect(events[0]).toMatchObject({ status: 'success', prompt_tokens: 10, completion_tokens: 1 });
+    expect(reply.json?.body).toMatchObject({ usage: { input_tokens: 10, output_tokens: 1 } });
+  });
+
   it('refuses with 402 before any upstream call when the balance cannot cover the estimate', async () => {
     const { dispatch, relay, context } = setup(1, '{}');
     await expect(

@@ -3,6 +3,7 @@ import { promptWithinContext, type EstimateInput, type Quote } from '../pricing/
 import {
   MalformedUpstreamResponseError,
   normalizeOpenAiUsage,
+  toOpenAiUsage,
   type ChatCompletionRequest,
   type ChatCompletionResponse,
   type NormalizedUsage,
@@ -183,9 +184,12 @@ class ChatCall implements ModelCall {
         throw unreadableAnswer();
       throw error;
     }
-    // Counted only when the upstream reported no usage (the usual answer reports it).
-    const usage = normalizeOpenAiUsage(parsed.usage) ?? this.countedUsage(parsed);
-    const rendered = protocol.renderResponse(parsed, request.model);
+    // Counted only when the upstream reported no usage (the usual answer reports it); the client is
+    // then told the counted usage it is charged, as a stream's last usage chunk tells it.
+    const reported = normalizeOpenAiUsage(parsed.usage);
+    const usage = reported ?? this.countedUsage(parsed);
+    const answer = reported === undefined ? { ...parsed, usage: toOpenAiUsage(usage) } : parsed;
+    const rendered = protocol.renderResponse(answer, request.model);
     if (!reply.aborted) {
       const cost = metered.costFor(usage);
       reply.setHeaders(costHeaders(cost));
