@@ -200,6 +200,17 @@ describe('registerV1Routes: bodies', () => {
     expect(seen.map((s) => s.body)).toEqual([undefined, undefined, undefined]);
   });
 
+  it("names an Anthropic call's request in request-id, as Anthropic's API does for its SDKs; other protocols' not", async () => {
+    const answered = await post(PATHS.anthropic, BODY, { 'content-type': 'application/json' });
+    const refused = await post(PATHS.anthropic, '{"model":', { 'content-type': 'application/json' });
+    const openAi = await post(PATHS.openai, BODY, { 'content-type': 'application/json' });
+
+    expect(answered.headers['request-id']).toBe(seen[0]!.requestId);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers['request-id']).toEqual(expect.any(String));
+    expect(openAi.headers['request-id']).toBeUndefined();
+  });
+
   it('refuses a body of another content type with 415 in the caller’s shape', async () => {
     const res = await post(PATHS.anthropic, '<a/>', { 'content-type': 'application/xml' });
     expect(res.statusCode).toBe(415);

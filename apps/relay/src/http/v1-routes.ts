@@ -480,6 +480,17 @@ function fastifyRefusal(error: FastifyError): RelayError | undefined {
   return new RelayError(ErrorCode.ValidationFailed, `Invalid request: ${error.message}`, undefined, status);
 }
 
+/**
+ * Anthropic's API names each answer's request in `request-id`, which @anthropic-ai/sdk and the Python
+ * SDK read into `_request_id` and their errors' `requestID` (the id a client quotes to support). The
+ * same id as `x-request-id`, which OpenAI's SDKs read.
+ */
+const ANTHROPIC_REQUEST_ID_HEADER = 'request-id';
+
+function nameRequestTheAnthropicWay(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.header(ANTHROPIC_REQUEST_ID_HEADER, request.id);
+}
+
 function sendRelayError(reply: FastifyReply, protocol: ApiProtocol, error: RelayError): FastifyReply {
   const rendered = renderRelayError(protocol, error);
   return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
@@ -501,8 +512,10 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
   function serve({ protocol, handle, caller: callerKind = 'api-key' }: V1Call): FastifyHandler {
     const authenticate = authenticators[callerKind];
     const reportsCharge = callerKind !== 'api-key';
+    const anthropic = protocol === 'anthropic';
     return async function serveCall(request, reply) {
       const startedAt = performance.now();
+      if (anthropic) nameRequestTheAnthropicWay(request, reply);
       const client = new FastifyClientReply(reply);
       try {
         const hot = deps.hotPath();
@@ -542,6 +555,7 @@ export function registerV1Routes(fastify: FastifyInstance, deps: V1RouteDeps): v
 
   function answerFastifyRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const protocol = protocolOfPath(request.url);
+    if (protocol === 'anthropic') nameRequestTheAnthropicWay(request, reply);
     return sendRelayError(
       reply,
       protocol,
