@@ -5,6 +5,7 @@ import {
   TOPICS,
   type CatalogChannel,
   type GroupRateLimits,
+  type IdentityUser,
 } from '@tollgate/contracts';
 import type { EventBus } from '@tollgate/events';
 import type { KvStore } from '@tollgate/kv';
@@ -29,7 +30,7 @@ import { PassThroughRelay } from './pipeline/pass-through-relay';
 import { RelayMetrics } from './pipeline/relay-metrics';
 import { TokenCountRelay } from './pipeline/token-count-relay';
 import { UpstreamDispatcher } from './pipeline/upstream-dispatcher';
-import { costTerms } from './pricing/call-cost';
+import { costTerms, type CostTerms } from './pricing/call-cost';
 import { PriceBook } from './pricing/price-book';
 import { adapterForChannelType, UnknownChannelTypeError } from './providers';
 import { PerCallClaims, type AccountClaims } from './quota/account-claims';
@@ -185,6 +186,9 @@ export function composeRelay(infra: RelayInfrastructure): RelayComposition {
     spool: new UsageSpool({ directory: config.RELAY_USAGE_SPOOL_DIR, logger }),
   });
   closers.push(() => usageSink.close());
+  /** How each account is told its costs: in its currency at billing's published rate. */
+  const termsOf = (user: IdentityUser): CostTerms =>
+    costTerms(user.default_currency ?? config.TOLLGATE_DEFAULT_CURRENCY, prices.rubPerUsd());
   const metering = new Metering({
     reservations,
     sink: usageSink,
@@ -195,8 +199,7 @@ export function composeRelay(infra: RelayInfrastructure): RelayComposition {
     // gen_ai spans of upstream calls cost nothing unless the process exports traces.
     spans: isTracingEnabled() ? new GenAiSpans() : undefined,
     limiter,
-    costTerms: (user) =>
-      costTerms(user.default_currency ?? config.TOLLGATE_DEFAULT_CURRENCY, prices.rubPerUsd()),
+    costTerms: termsOf,
   });
   const dispatcher = new UpstreamDispatcher(router, upstream, keys, metrics, logger, now);
   const tokens = { countPromptTokens, countTextTokens };
@@ -215,6 +218,7 @@ export function composeRelay(infra: RelayInfrastructure): RelayComposition {
       balances: { balanceOf: (userId) => models.balances.get(String(userId)) },
       usage: new BillingUsageClient(config.BILLING_URL, config.TOLLGATE_INTERNAL_TOKEN_SECRET),
       groupRateLimits,
+      costTerms: termsOf,
     }),
     models: (caller) => modelsForCaller({ channels: models.channels, prices: models.prices }, caller),
     isCaughtUp: () => infra.readModelsCaughtUp() && infra.settings.isCaughtUp(),

@@ -1,18 +1,41 @@
 import { ErrorCode } from '@tollgate/contracts';
 import { aToken, aUser } from '../../test/support/fixtures';
+import { IN_DOLLARS, type CostTerms } from '../pricing/call-cost';
 import { KeyAccount } from './key-account';
 
 const spent = { today_quota: 1_000, today_requests: 2, month_quota: 50_000, month_requests: 40 };
 
-function account(balance = { quota: 2_000_000, used_quota: 500_000 }) {
+/** A call of the key's as billing logged it: 41 quota units, $0.000082. */
+const aLoggedCall = {
+  id: 'msg_1',
+  request_id: 'req-1',
+  model: 'claude-haiku-4-5',
+  upstream_model: 'claude-haiku-4-5',
+  token_id: 3,
+  created_at: 1,
+  prompt_tokens: 1,
+  completion_tokens: 16,
+  cached_tokens: 0,
+  quota: 41,
+  latency_ms: 5,
+  ttft_ms: null,
+  is_stream: false,
+  status: 'success',
+  finish_reason: 'stop',
+};
+
+function account(balance = { quota: 2_000_000, used_quota: 500_000 }, terms: CostTerms = IN_DOLLARS) {
   const usage = {
     keyUsage: jest.fn(async () => spent),
-    generation: jest.fn(async () => undefined),
+    generation: jest.fn(async (_user: number, id: string) =>
+      id === aLoggedCall.id ? aLoggedCall : undefined,
+    ),
   };
   const keyAccount = new KeyAccount({
     balances: { balanceOf: () => balance },
     usage,
     groupRateLimits: () => ({ default: { rpm: 60, tpm: 0, concurrency: 5 } }),
+    costTerms: () => terms,
   });
   return { keyAccount, usage };
 }
@@ -58,5 +81,13 @@ describe('KeyAccount', () => {
       status: 404,
     });
     expect(usage.generation).toHaveBeenCalledWith(7, 'chatcmpl-1', 3);
+  });
+
+  it("tells a call's cost in the account's currency, as its answer's usage.cost did, with the dollars beside it", async () => {
+    const { keyAccount } = account(undefined, { currency: 'RUB', rubPerUsd: '90' });
+    const { data } = await keyAccount.generation(caller(), 'msg_1');
+    expect(data).toMatchObject({ cost: 0.00738, cost_currency: 'RUB', cost_usd: 0.000082, cost_quota: 41 });
+    const inDollars = await account().keyAccount.generation(caller(), 'msg_1');
+    expect(inDollars.data).toMatchObject({ cost: 0.000082, cost_currency: 'USD', cost_usd: 0.000082 });
   });
 });

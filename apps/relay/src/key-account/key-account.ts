@@ -6,10 +6,11 @@ import {
   TOKEN_NEVER_EXPIRES,
   type GroupRateLimits,
   type IdentityToken,
+  type IdentityUser,
 } from '@tollgate/contracts';
 import type { Caller } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
-import { callCost } from '../pricing/call-cost';
+import { callCost, type CostTerms } from '../pricing/call-cost';
 import type { BillingUsageClient } from './billing-usage.client';
 
 export interface BalanceReader {
@@ -21,6 +22,8 @@ interface KeyAccountDeps {
   balances: BalanceReader;
   usage: Pick<BillingUsageClient, 'keyUsage' | 'generation'>;
   groupRateLimits: () => GroupRateLimits;
+  /** How the key's owner is told costs, as every answer tells them (usage.cost). */
+  costTerms: (user: IdentityUser) => CostTerms;
 }
 
 const dollars = (quota: number): number => Number(callCost(quota).usd);
@@ -94,11 +97,16 @@ export class KeyAccount {
     return { object: 'list', total_usage: (this.spent(caller) * 100) / QUOTA_PER_USD };
   }
 
-  /** GET /v1/generation?id=: one of the key's own calls, never its text. */
+  /**
+   * GET /v1/generation?id=: one of the key's own calls, never its text. Its cost is told as the
+   * answer's `usage.cost` was, in the account's currency (at the rate published now), with the dollars
+   * beside it.
+   */
   async generation(caller: Caller & { token: IdentityToken }, id: string) {
     const found = await this.deps.usage.generation(caller.user.id, id, caller.token.id);
     if (found === undefined)
       throw new RelayError(ErrorCode.NotFound, `No call of this API key has the id ${id}`);
+    const cost = callCost(found.quota, this.deps.costTerms(caller.user));
     return {
       data: {
         id: found.id,
@@ -109,7 +117,9 @@ export class KeyAccount {
         tokens_prompt: found.prompt_tokens,
         tokens_completion: found.completion_tokens,
         tokens_cached: found.cached_tokens,
-        cost: dollars(found.quota),
+        cost: Number(cost.amount),
+        cost_currency: cost.currency,
+        cost_usd: Number(cost.usd),
         cost_quota: found.quota,
         latency_ms: found.latency_ms,
         ttft_ms: found.ttft_ms,
