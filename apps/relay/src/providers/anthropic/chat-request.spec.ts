@@ -162,6 +162,20 @@ describe('toAnthropicMessagesRequest', () => {
     expect(() => toAnthropicMessagesRequest(request, 'c')).toThrow(UntranslatableRequestError);
   });
 
+  it('refuses n above 1, which Messages cannot answer, and takes n = 1', () => {
+    const request = (n: number): ChatCompletionRequest => ({
+      model: 'c',
+      messages: [{ role: 'user', content: 'Hello' }],
+      n,
+    });
+    expect(() => toAnthropicMessagesRequest(request(2), 'c')).toThrow(
+      new UntranslatableRequestError(
+        'n = 2 is not supported by this model: it answers with one choice per request',
+      ),
+    );
+    expect(toAnthropicMessagesRequest(request(1), 'c')).not.toHaveProperty('n');
+  });
+
   it('sends a json_schema response_format as output_config.format, and leaves json_object out', () => {
     const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
     const base: ChatCompletionRequest = {

@@ -122,6 +122,12 @@ export function toAnthropicMessagesRequest(
   request: ChatCompletionRequest,
   upstreamModel: string,
 ): AnthropicMessagesRequest {
+  // Messages has no choice count: n above 1 would come back as one choice, which a client reading
+  // choices[1] does not expect.
+  if (request.n !== undefined && request.n > 1)
+    throw new UntranslatableRequestError(
+      `n = ${request.n} is not supported by this model: it answers with one choice per request`,
+    );
   const { system, turns } = splitMessages(request.messages);
   const result: AnthropicMessagesRequest = {
     model: upstreamModel,
