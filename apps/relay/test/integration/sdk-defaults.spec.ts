@@ -368,6 +368,22 @@ describe.each(INFRASTRUCTURES)('the official SDKs at their defaults on %s infras
     });
   });
 
+  it("gives Anthropic's SDK the request id it reads from request-id, on an answer and on an error", async () => {
+    const answer = await anthropic().messages.create({
+      model: models.claude,
+      max_tokens: 16,
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    expect(answer._request_id).toEqual(expect.any(String));
+    const refused = await anthropic(`sk-${randomBytes(24).toString('hex')}`)
+      .messages.create({ model: models.claude, max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.AuthenticationError);
+    expect((refused as InstanceType<typeof Anthropic.AuthenticationError>).requestID).toEqual(
+      expect.any(String),
+    );
+  });
+
   it('writes no usage record and charges nothing for counting', async () => {
     const counter = await fundedKey();
     const contents = COUNTED;
