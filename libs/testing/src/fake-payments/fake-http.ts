@@ -9,14 +9,23 @@ export interface FakeRequest {
   rawBody: string;
 }
 
-export interface FakeReply {
+export interface FakeJsonReply {
   status: number;
   body: unknown;
 }
 
+/** A JSON answer, an HTML page (the provider's checkout) or a redirect back to the shop. */
+export type FakeReply = FakeJsonReply | { status: number; html: string } | { status: 303; location: string };
+
 export interface FakeHttpServer {
   readonly origin: string;
   close(): Promise<void>;
+}
+
+export interface FakeListenOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -29,32 +38,43 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 function send(response: ServerResponse, reply: FakeReply): void {
-  response.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+  if ('location' in reply) {
+    response.writeHead(reply.status, { location: reply.location }).end();
+  } else if ('html' in reply) {
+    response.writeHead(reply.status, { 'content-type': 'text/html; charset=utf-8' }).end(reply.html);
+  } else {
+    response.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+  }
 }
 
-/** A loopback JSON server for a fake provider: one function turns each request into a reply. */
+/** A loopback server for a fake provider: one function turns each request into a reply. */
 export async function startFakeHttpServer(
-  route: (request: FakeRequest) => FakeReply,
+  route: (request: FakeRequest) => FakeReply | Promise<FakeReply>,
+  listen: FakeListenOptions = {},
 ): Promise<FakeHttpServer> {
   const server: Server = createServer((request, response) => {
-    readBody(request).then(
-      (rawBody) =>
-        send(
-          response,
-          route({
-            method: request.method ?? 'GET',
-            path: (request.url ?? '/').split('?')[0]!,
-            headers: request.headers,
-            rawBody,
-          }),
-        ),
-      () => response.destroy(),
-    );
+    readBody(request)
+      .then((rawBody) =>
+        route({
+          method: request.method ?? 'GET',
+          path: (request.url ?? '/').split('?')[0]!,
+          headers: request.headers,
+          rawBody,
+        }),
+      )
+      .then(
+        (reply) => send(response, reply),
+        () => response.destroy(),
+      );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = listen.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port ?? 0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { parseJson, startFakeHttpServer, type FakeReply, type FakeRequest } from './fake-http';
+import { checkoutPage, notifyShop, type CheckoutAction, type FakeCheckoutOptions } from './fake-checkout';
+import {
+  parseJson,
+  startFakeHttpServer,
+  type FakeJsonReply,
+  type FakeReply,
+  type FakeRequest,
+} from './fake-http';
 
 export type FakeYookassaStatus = 'pending' | 'waiting_for_capture' | 'succeeded' | 'canceled';
 
@@ -46,21 +53,38 @@ export interface FakeYookassa {
   close(): Promise<void>;
 }
 
-const error = (status: number, code: string, description: string): FakeReply => ({
+const error = (status: number, code: string, description: string): FakeJsonReply => ({
   status,
   body: { type: 'error', id: randomUUID(), code, description },
 });
+
+/** The payer's choices on the fake checkout page. */
+const CHECKOUT_ACTIONS: readonly CheckoutAction<FakeYookassaStatus>[] = [
+  { name: 'pay', label: 'Pay', status: 'succeeded', notifications: 1 },
+  { name: 'cancel', label: 'Cancel the payment', status: 'canceled', notifications: 1 },
+  { name: 'pay-notify-twice', label: 'Pay (notification sent twice)', status: 'succeeded', notifications: 2 },
+  {
+    name: 'pay-notify-later',
+    label: 'Pay (notification comes later)',
+    status: 'succeeded',
+    notifications: 1,
+    late: true,
+  },
+];
 
 /**
  * YooKassa's API v3 on a loopback port: Basic authentication with the shop id and secret key, an
  * Idempotence-Key on every POST (the same key answers the same object), payments with a redirect
  * confirmation, refunds, and the notification bodies YooKassa sends (which carry no signature).
+ * Its confirmation_url is a page where the payer pays or cancels; the page then notifies
+ * `checkout.notificationUrl` (when given) and sends the payer back to the return_url.
  */
 export async function startFakeYookassa(
   credentials: { shopId: string; secretKey: string } = {
     shopId: '100500',
     secretKey: `test_${randomUUID()}`,
   },
+  checkout: FakeCheckoutOptions = {},
 ): Promise<FakeYookassa> {
   const payments = new Map<string, FakeYookassaPayment>();
   const refunds = new Map<string, FakeYookassaRefund>();
@@ -82,7 +106,7 @@ export async function startFakeYookassa(
       : {}),
   });
 
-  const createPayment = (body: Record<string, unknown>): FakeReply => {
+  const createPayment = (body: Record<string, unknown>): FakeJsonReply => {
     const amount = body['amount'] as Amount | undefined;
     const confirmation = body['confirmation'] as { type?: string; return_url?: string } | undefined;
     const receipt = body['receipt'] as { customer?: { email?: string } } | undefined;
@@ -112,7 +136,7 @@ export async function startFakeYookassa(
   };
   const rubles = (value: number) => (value / 100).toFixed(2);
 
-  const createRefund = (body: Record<string, unknown>): FakeReply => {
+  const createRefund = (body: Record<string, unknown>): FakeJsonReply => {
     const payment = payments.get(String(body['payment_id']));
     if (!payment || payment.status !== 'succeeded')
       return error(400, 'invalid_request', 'payment cannot be refunded');
@@ -139,7 +163,43 @@ export async function startFakeYookassa(
     return { status: 200, body: refund };
   };
 
-  const route = (request: FakeRequest): FakeReply => {
+  const log = checkout.log ?? (() => undefined);
+  /** `GET /checkout/<id>` shows the page; `POST /checkout/<id>/<action>` is the payer's choice. */
+  const checkoutRoute = async (request: FakeRequest): Promise<FakeReply> => {
+    const [, , id, actionName] = request.path.split('/');
+    const payment = payments.get(id ?? '');
+    if (!payment) return { status: 404, html: '<p>No such payment</p>' };
+    const basePath = `/checkout/${payment.id}`;
+    if (request.method === 'GET' && actionName === undefined) {
+      return checkoutPage(
+        `Fake YooKassa: ${payment.amount.value} ${payment.amount.currency}`,
+        payment.description ?? payment.id,
+        basePath,
+        payment.status === 'pending' ? CHECKOUT_ACTIONS : [],
+      );
+    }
+    const action = CHECKOUT_ACTIONS.find((candidate) => candidate.name === actionName);
+    if (request.method !== 'POST' || !action) return { status: 404, html: '<p>Unknown action</p>' };
+    if (payment.status === 'pending') {
+      payment.status = action.status;
+      payment.paid = action.status === 'succeeded';
+      const event = action.status === 'succeeded' ? 'payment.succeeded' : 'payment.canceled';
+      await notifyShop(
+        checkout.notificationUrl,
+        () => ({ type: 'notification', event, object: paymentView(payment) }),
+        action.notifications,
+        action.late ? (checkout.lateNotificationMs ?? 5000) : undefined,
+        log,
+      );
+    }
+    const confirmation = payment.request['confirmation'] as { return_url: string };
+    return { status: 303, location: confirmation.return_url };
+  };
+
+  const route = (request: FakeRequest): FakeReply | Promise<FakeReply> => {
+    if (request.path.startsWith('/checkout/')) return checkoutRoute(request);
+    // Before the credentials: a browser on the checkout page asks for /favicon.ico.
+    if (!request.path.startsWith('/v3/')) return error(404, 'not_found', 'unknown path');
     if (request.headers.authorization !== expectedAuth)
       return error(401, 'invalid_credentials', 'Authentication error');
     const [, version, collection, id] = request.path.split('/');
@@ -177,7 +237,7 @@ export async function startFakeYookassa(
     return error(404, 'not_found', 'unknown path');
   };
 
-  const server = await startFakeHttpServer(route);
+  const server = await startFakeHttpServer(route, checkout);
   origin = server.origin;
   const paymentOrFail = (id: string): FakeYookassaPayment => {
     const payment = payments.get(id);
