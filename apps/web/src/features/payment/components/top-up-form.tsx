@@ -14,7 +14,9 @@ import { notify } from '../../shell/notify';
 import { useSystemStatus } from '../../system/use-system-status';
 import { useCreatePayment, useValidatePromo } from '../use-payment-queries';
 import { checkPaymentForm, presetAmount, type PaymentFormState } from '../payment-form';
+import { rememberAwaitedPayment } from '../awaited-payment';
 import { CryptoFeeTable } from './crypto-fee-table';
+import { PaymentReturnNotice } from './payment-return-notice';
 
 const PRESET_AMOUNTS = ['500', '1000', '3000', '5000'] as const;
 const paths = sitePaths(ROUTES.dashboard);
@@ -92,6 +94,7 @@ export function TopUpForm() {
         email: email.trim(),
       });
       if (created.pay_url) {
+        rememberAwaitedPayment(created.id);
         window.location.assign(created.pay_url);
         return;
       }
@@ -107,6 +110,7 @@ export function TopUpForm() {
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className={`${cardClass} flex flex-col gap-5`}>
+      <PaymentReturnNotice />
       <div className="flex flex-col gap-2">
         <label htmlFor="payment-amount" className={labelClass}>
           {t('amount')}
