@@ -214,7 +214,9 @@ describe('registerV1Routes: bodies', () => {
   it('refuses a body of another content type with 415 in the caller’s shape', async () => {
     const res = await post(PATHS.anthropic, '<a/>', { 'content-type': 'application/xml' });
     expect(res.statusCode).toBe(415);
-    expect(errorMessageOf('anthropic', res.json())).toMatch(/^Invalid request: /);
+    expect(errorMessageOf('anthropic', res.json())).toMatch(
+      /^Invalid request: .*send the body as JSON with Content-Type: application\/json/,
+    );
     expect(seen).toEqual([]);
   });
 });

@@ -477,8 +477,14 @@ function fastifyRefusal(error: FastifyError): RelayError | undefined {
   const status = error.statusCode;
   if (status === undefined || status < 400 || status >= 500) return undefined;
   if (status === 413) return new RelayError(ErrorCode.PayloadTooLarge, 'The request body is too large');
-  return new RelayError(ErrorCode.ValidationFailed, `Invalid request: ${error.message}`, undefined, status);
+  // curl's -d without -H sends application/x-www-form-urlencoded: say what to send instead.
+  const message = status === 415 ? UNSUPPORTED_CONTENT_TYPE : error.message;
+  return new RelayError(ErrorCode.ValidationFailed, `Invalid request: ${message}`, undefined, status);
 }
+
+const UNSUPPORTED_CONTENT_TYPE =
+  'this Content-Type is not accepted: send the body as JSON with Content-Type: application/json ' +
+  '(audio uploads as multipart/form-data)';
 
 /**
  * Anthropic's API names each answer's request in `request-id`, which @anthropic-ai/sdk and the Python
