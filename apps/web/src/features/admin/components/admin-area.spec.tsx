@@ -469,6 +469,24 @@ describe('the admin area', () => {
     ).toBeInTheDocument();
   });
 
+  it('exports what the form says even before Search is pressed, and shows the same rows', async () => {
+    const fetch = adminApi(10);
+    renderApp('/dashboard/admin/logs');
+    await screen.findByTestId('admin-log-row');
+    await userEvent.type(screen.getByLabelText('Пользователь'), 'boris');
+    await userEvent.click(screen.getByRole('button', { name: 'Выгрузить CSV' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/log/export', 'GET')).toHaveLength(1));
+    const [[exported]] = sentTo(fetch, '/api/log/export', 'GET') as [[string]];
+    expect(new URL(exported, 'http://localhost').searchParams.get('username')).toBe('boris');
+    await waitFor(() =>
+      expect(
+        fetch.mock.calls.some(
+          ([url]) => String(url).startsWith('/api/log/?') && String(url).includes('username=boris'),
+        ),
+      ).toBe(true),
+    );
+  });
+
   it("opens on the overview: today's, 7 and 30 days' charges, top models and channel health", async () => {
     adminApi(10);
     renderApp('/dashboard/admin');

@@ -57,11 +57,19 @@ export function LogsScreen() {
     placeholderData: keepPreviousData,
   });
   const exporting = useMutation({
-    mutationFn: async () =>
-      saveBlob(await exportAdminLogs(applied), `tollgate-logs-${draft.range.start}-${draft.range.end}.csv`),
+    mutationFn: async ({ filters, range }: { filters: AdminLogFilters; range: DayRange }) =>
+      saveBlob(await exportAdminLogs(filters), `tollgate-logs-${range.start}-${range.end}.csv`),
     onSuccess: () => notify.success(activity.t('export_done')),
     onError: (error) => notify.destructive(exportErrorText(error, activity.t)),
   });
+  /** Shows what the form says; an export takes the same filters, so the file is the table an operator asked for. */
+  const apply = (): AdminLogFilters | null => {
+    if (problem) return null;
+    const filters = toFilters(draft);
+    setPage(1);
+    setApplied(filters);
+    return filters;
+  };
   const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'short',
     timeStyle: 'medium',
@@ -82,9 +90,7 @@ export function LogsScreen() {
         className="mt-3 grid gap-3 md:grid-cols-4"
         onSubmit={(event) => {
           event.preventDefault();
-          if (problem) return;
-          setPage(1);
-          setApplied(toFilters(draft));
+          apply();
         }}
       >
         <InputField
@@ -129,8 +135,11 @@ export function LogsScreen() {
           <button
             type="button"
             className={buttonClass.secondary}
-            disabled={exporting.isPending}
-            onClick={() => exporting.mutate()}
+            disabled={exporting.isPending || problem !== null}
+            onClick={() => {
+              const filters = apply();
+              if (filters) exporting.mutate({ filters, range: draft.range });
+            }}
           >
             {t('logs_export')}
           </button>
