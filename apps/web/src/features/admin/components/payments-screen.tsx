@@ -15,10 +15,10 @@ import { adminUserPath } from '../../../lib/routes';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { InputField, SelectField } from '../../../ui/field';
-import { formatPrice } from '../../currency/money';
 import { useMoney } from '../../currency/use-money';
 import { fetchPayments, refundPayment, type PaymentFilters } from '../admin-payments-api';
 import { useAdminMutation } from '../use-admin-mutation';
+import { useRubles } from '../use-rubles';
 import { PagedTable } from '../../../ui/paged-table';
 import { intlLocale } from '../../../i18n/language';
 
@@ -36,13 +36,6 @@ const toFilters = (draft: Draft): PaymentFilters => ({
   provider: (draft.provider || undefined) as PaymentProviderName | undefined,
   user_id: /^\d+$/.test(draft.user_id.trim()) ? Number(draft.user_id.trim()) : undefined,
 });
-
-function useRubles() {
-  const { i18n } = useTranslation();
-  const locale = intlLocale(i18n.language);
-  // Display only (as the user's payment history shows them): the amounts stay decimal strings elsewhere.
-  return (amount: string) => formatPrice(Number(amount), 'RUB', locale);
-}
 
 /** Every user's payments with status, provider and user filters; details and refunds (whole or partial). */
 export function PaymentsScreen() {

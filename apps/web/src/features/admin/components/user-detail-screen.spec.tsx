@@ -1,9 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { aSignedInAccount, answerApi, aTokenView, ok, renderApp } from '../../../../test/render-app';
 // The route's chunk is compiled when this file loads, not inside a find* timeout.
 import '../../../pages/dashboard/admin/admin-pages';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+import { i18next as i18n } from '../../../i18n/i18n';
 
 const boris = {
   id: 9,
@@ -129,6 +130,7 @@ describe('admin users: filters, a reason for a balance change, and a user’s pa
     localStorage.setItem(STORAGE_KEYS.userId, '1');
     localStorage.setItem(STORAGE_KEYS.cookieConsent, 'accepted');
   });
+  afterEach(() => i18n.changeLanguage('ru'));
 
   it('filters by role, status and group, and asks why before changing a balance', async () => {
     const fetch = usersApi();
@@ -175,8 +177,9 @@ describe('admin users: filters, a reason for a balance change, and a user’s pa
     expect(keyRow).toHaveTextContent('Без лимита');
     expect(await screen.findByTestId('user-usage-row')).toHaveTextContent('gpt-4o-mini');
     const paymentRow = await screen.findByTestId('user-payment-row');
-    expect(paymentRow).toHaveTextContent('1000 ₽');
-    expect(paymentRow).toHaveTextContent('250.5 ₽');
+    // ru-RU groups with a narrow no-break space and writes kopecks after a comma.
+    expect(paymentRow.textContent!.replace(/\s/g, ' ')).toContain('1 000,00 ₽');
+    expect(paymentRow.textContent!.replace(/\s/g, ' ')).toContain('250,50 ₽');
     expect(
       new URL(String(calls(fetch, '/api/payment/').at(-1)![0]), 'http://localhost').searchParams.get(
         'user_id',
@@ -192,5 +195,26 @@ describe('admin users: filters, a reason for a balance change, and a user’s pa
     );
     expect(audit.at(-1)!.get('target_kind')).toBe('user');
     expect(audit.at(-1)!.get('target_id')).toBe('9');
+  });
+
+  it("writes a user's payments in English money when the interface is English", async () => {
+    usersApi();
+    renderApp('/dashboard/admin/users/9');
+    // renderApp starts in Russian; the operator then switches to English.
+    await act(() => i18n.changeLanguage('en'));
+    const paymentRow = await screen.findByTestId('user-payment-row');
+    expect(paymentRow).toHaveTextContent('₽1,000.00');
+    expect(paymentRow).toHaveTextContent('₽250.50');
+  });
+
+  it("keeps each of a user's tables scrolling inside its card, so a narrow window does not scroll sideways", async () => {
+    usersApi();
+    renderApp('/dashboard/admin/users/9');
+    await screen.findByTestId('user-payment-row');
+    await screen.findByTestId('user-key-row');
+    await screen.findByTestId('user-usage-row');
+    const tables = [...document.querySelectorAll('main table')];
+    expect(tables).toHaveLength(3);
+    for (const table of tables) expect(table.parentElement).toHaveClass('overflow-x-auto');
   });
 });

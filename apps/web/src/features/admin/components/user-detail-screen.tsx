@@ -12,6 +12,7 @@ import { fetchAudit } from '../admin-audit-api';
 import { fetchPayments } from '../admin-payments-api';
 import { fetchAdminLogs, fetchUser, fetchUserTokens } from '../admin-api';
 import { groupLabel } from '../group-label';
+import { useRubles } from '../use-rubles';
 import { intlLocale } from '../../../i18n/language';
 
 /** The usage shown on a user's page: the last 30 days (the log's ranges stay under 31, SPEC §5). */
@@ -32,10 +33,20 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** A table that scrolls sideways inside its card when the window is narrower than its columns. */
+function ScrollingTable({ children }: { children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full text-left text-sm">{children}</table>
+    </div>
+  );
+}
+
 /** One user: profile, balance, API keys (masked), recent usage and what operators changed. */
 export function UserDetailScreen() {
   const { t, i18n } = useTranslation('admin');
   const money = useMoney();
+  const rubles = useRubles();
   const id = Number(useParams().id);
   const valid = Number.isInteger(id) && id > 0;
   const user = useQuery({ queryKey: queryKeys.adminUser(id), queryFn: () => fetchUser(id), enabled: valid });
@@ -110,7 +121,7 @@ export function UserDetailScreen() {
         {tokens.isError ? <ErrorState error={tokens.error} onRetry={() => void tokens.refetch()} /> : null}
         {tokens.data && tokens.data.items.length === 0 ? <EmptyState text={t('user_keys_empty')} /> : null}
         {tokens.data && tokens.data.items.length > 0 ? (
-          <table className="min-w-full text-left text-sm">
+          <ScrollingTable>
             <thead className="text-xs text-slate-500 uppercase">
               <tr>
                 <th className="px-2 py-2">{t('user_key_name')}</th>
@@ -137,7 +148,7 @@ export function UserDetailScreen() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollingTable>
         ) : null}
       </Section>
 
@@ -148,7 +159,7 @@ export function UserDetailScreen() {
         ) : null}
         {payments.data && payments.data.items.length === 0 ? <EmptyState text={t('payments_empty')} /> : null}
         {payments.data && payments.data.items.length > 0 ? (
-          <table className="min-w-full text-left text-sm">
+          <ScrollingTable>
             <thead className="text-xs text-slate-500 uppercase">
               <tr>
                 <th className="px-2 py-2">ID</th>
@@ -165,15 +176,15 @@ export function UserDetailScreen() {
                   <td className="px-2 py-2 text-slate-500">{payment.id}</td>
                   <td className="px-2 py-2 whitespace-nowrap">{when(payment.created_at)}</td>
                   <td className="px-2 py-2">{t(`payment_provider_${payment.provider}`)}</td>
-                  <td className="px-2 py-2 whitespace-nowrap">{payment.amount} ₽</td>
+                  <td className="px-2 py-2 whitespace-nowrap">{rubles(payment.amount)}</td>
                   <td className="px-2 py-2">{t(`payment_status_${payment.status}`)}</td>
                   <td className="px-2 py-2 whitespace-nowrap">
-                    {payment.refunded_amount === '0' ? '—' : `${payment.refunded_amount} ₽`}
+                    {Number(payment.refunded_amount) === 0 ? '—' : rubles(payment.refunded_amount)}
                   </td>
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollingTable>
         ) : null}
       </Section>
 
@@ -182,7 +193,7 @@ export function UserDetailScreen() {
         {usage.isError ? <ErrorState error={usage.error} onRetry={() => void usage.refetch()} /> : null}
         {usage.data && usage.data.items.length === 0 ? <EmptyState text={t('logs_empty')} /> : null}
         {usage.data && usage.data.items.length > 0 ? (
-          <table className="min-w-full text-left text-sm">
+          <ScrollingTable>
             <thead className="text-xs text-slate-500 uppercase">
               <tr>
                 <th className="px-2 py-2">{t('logs_time')}</th>
@@ -203,7 +214,7 @@ export function UserDetailScreen() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollingTable>
         ) : null}
       </Section>
 
