@@ -40,6 +40,18 @@ describe('toGeminiRequest', () => {
     });
   });
 
+  it('asks n as candidateCount, and refuses n above 1 on a stream, which is read as one candidate', () => {
+    const request = (n: number, stream: boolean): ChatCompletionRequest => ({
+      model: 'gemini',
+      messages: [{ role: 'user', content: 'Hello' }],
+      n,
+      stream,
+    });
+    expect(toGeminiRequest(request(2, false)).generationConfig).toEqual({ candidateCount: 2 });
+    expect(toGeminiRequest(request(1, true)).generationConfig).toEqual({ candidateCount: 1 });
+    expect(() => toGeminiRequest(request(2, true))).toThrow(UntranslatableRequestError);
+  });
+
   it('sends base64 images as inlineData and URLs as fileData', () => {
     const request: ChatCompletionRequest = {
       model: 'gemini',

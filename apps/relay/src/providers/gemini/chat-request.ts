@@ -150,7 +150,15 @@ function generationConfig(request: ChatCompletionRequest): GeminiGenerationConfi
   if (request.stop !== undefined && request.stop !== null) {
     config.stopSequences = typeof request.stop === 'string' ? [request.stop] : request.stop;
   }
-  if (request.n !== undefined) config.candidateCount = request.n;
+  if (request.n !== undefined) {
+    // A plain answer carries every candidate as a choice; the stream is read as one candidate's, so
+    // more would be generated and charged but never shown.
+    if (request.n > 1 && request.stream === true)
+      throw new UntranslatableRequestError(
+        `n = ${request.n} is not supported when streaming from this model: stream one choice per request, or ask without stream`,
+      );
+    config.candidateCount = request.n;
+  }
   if (request.presence_penalty !== undefined) config.presencePenalty = request.presence_penalty;
   if (request.frequency_penalty !== undefined) config.frequencyPenalty = request.frequency_penalty;
   if (request.seed !== undefined) config.seed = request.seed;

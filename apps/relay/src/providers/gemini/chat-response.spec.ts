@@ -91,4 +91,18 @@ describe('fromGeminiResponse', () => {
     expect(result.choices[0]!.finish_reason).toBe('content_filter');
     expect(result.usage?.prompt_tokens).toBe(7);
   });
+
+  it('answers every candidate as a choice, as OpenAI answers n', () => {
+    const body = {
+      candidates: [
+        { content: { parts: [{ text: 'One' }] }, finishReason: 'STOP', index: 0 },
+        { content: { parts: [{ text: 'Two' }] }, finishReason: 'MAX_TOKENS', index: 1 },
+      ],
+      usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 9, totalTokenCount: 12 },
+    };
+    expect(fromGeminiResponse(body, context).choices).toEqual([
+      { index: 0, message: { role: 'assistant', content: 'One' }, finish_reason: 'stop' },
+      { index: 1, message: { role: 'assistant', content: 'Two' }, finish_reason: 'length' },
+    ]);
+  });
 });

@@ -1,4 +1,5 @@
 import {
+  type ChatCompletionChoice,
   type ChatCompletionResponse,
   type ToolCall,
   toOpenAiUsage,
@@ -7,7 +8,7 @@ import {
 import type { ResponseContext } from '../provider-adapter';
 import { finishReasonFromGemini } from './finish-reason';
 import { geminiToolCallId } from './tool-call-id';
-import type { GeminiGenerateContentResponse, GeminiPart } from './types';
+import type { GeminiCandidate, GeminiGenerateContentResponse, GeminiPart } from './types';
 import { normalizeGeminiUsage } from './usage';
 
 export interface ConvertedParts {
@@ -39,13 +40,12 @@ export function convertParts(
   return converted;
 }
 
-/** Gemini generateContent answer → OpenAI chat completion (first candidate). */
-export function fromGeminiResponse(body: unknown, context: ResponseContext): ChatCompletionResponse {
-  const response = body as GeminiGenerateContentResponse | null;
-  if (typeof response !== 'object' || response === null) {
-    throw new MalformedUpstreamResponseError('Gemini answer is not an object');
-  }
-  const candidate = response.candidates?.[0];
+/** One Gemini candidate as an OpenAI choice. */
+function choiceOf(
+  candidate: GeminiCandidate | undefined,
+  position: number,
+  response: GeminiGenerateContentResponse,
+): ChatCompletionChoice {
   const converted = convertParts(candidate?.content?.parts ?? [], response.responseId, 0);
   const calledTools = converted.toolCalls.length > 0;
   // A prompt blocked by safety filters has no candidate at all.
@@ -54,22 +54,33 @@ export function fromGeminiResponse(body: unknown, context: ResponseContext): Cha
       ? 'content_filter'
       : finishReasonFromGemini(candidate?.finishReason, calledTools);
   return {
+    index: candidate?.index ?? position,
+    message: {
+      role: 'assistant',
+      content: converted.text === '' && calledTools ? null : converted.text,
+      ...(calledTools ? { tool_calls: converted.toolCalls } : {}),
+      ...(converted.reasoning === '' ? {} : { reasoning_content: converted.reasoning }),
+    },
+    finish_reason: finishReason,
+  };
+}
+
+/** Gemini generateContent answer → OpenAI chat completion, a choice per candidate (`n` asks `candidateCount`). */
+export function fromGeminiResponse(body: unknown, context: ResponseContext): ChatCompletionResponse {
+  const response = body as GeminiGenerateContentResponse | null;
+  if (typeof response !== 'object' || response === null) {
+    throw new MalformedUpstreamResponseError('Gemini answer is not an object');
+  }
+  const candidates = response.candidates ?? [];
+  return {
     id: response.responseId ?? '',
     object: 'chat.completion',
     created: context.created,
     model: response.modelVersion ?? context.model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: converted.text === '' && calledTools ? null : converted.text,
-          ...(calledTools ? { tool_calls: converted.toolCalls } : {}),
-          ...(converted.reasoning === '' ? {} : { reasoning_content: converted.reasoning }),
-        },
-        finish_reason: finishReason,
-      },
-    ],
+    choices:
+      candidates.length <= 1
+        ? [choiceOf(candidates[0], 0, response)]
+        : candidates.map((candidate, position) => choiceOf(candidate, position, response)),
     usage: toOpenAiUsage(normalizeGeminiUsage(response.usageMetadata)),
   };
 }
