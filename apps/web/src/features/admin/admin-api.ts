@@ -133,6 +133,17 @@ export async function fetchChannelCounts(): Promise<ChannelCounts> {
   };
 }
 
+/** The groups some enabled channel serves (one page of the list's largest size, as the counts read). */
+export async function fetchServedGroups(): Promise<string[]> {
+  const enabled = channelPageSchema.parse(
+    await api.data<unknown>('GET', '/channel/', {
+      query: { p: 1, page_size: CHANNEL_COUNT_PAGE, status: 'enabled' },
+    }),
+  );
+  const groups = enabled.items.flatMap((channel) => channel.group.split(',').map((group) => group.trim()));
+  return [...new Set(groups.filter((group) => group !== ''))];
+}
+
 export interface ChannelDraft {
   type: number;
   name: string;

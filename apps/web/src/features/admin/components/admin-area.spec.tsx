@@ -285,7 +285,7 @@ describe('the admin area', () => {
     expect(rows[1]).toHaveTextContent('VIP');
     await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Изменить' }));
     const dialog = await screen.findByRole('dialog');
-    const group = within(dialog).getByLabelText('Группа');
+    const group = within(dialog).getByLabelText(/^Группа/);
     await waitFor(() => expect(sentTo(fetch, '/api/pricing', 'GET')).toHaveLength(1));
     expect(
       [...document.querySelectorAll('#admin-user-groups option')].map((option) =>
@@ -298,6 +298,29 @@ describe('the admin area', () => {
     expect(
       await within(dialog).findByText(/Новая группа: у неё нет своего коэффициента цены/),
     ).toBeInTheDocument();
+  });
+
+  it('warns that a known group no enabled channel serves would cut the user off', async () => {
+    const fetch = adminApi(100, {
+      '/api/user/': ok({ page: 1, page_size: 10, total: 1, items: [aUser(9, 'boris', { group: 'vip' })] }),
+    });
+    renderApp('/dashboard/admin/users');
+    const row = await screen.findByTestId('admin-user-row');
+    await userEvent.click(within(row).getByRole('button', { name: 'Изменить' }));
+    const dialog = await screen.findByRole('dialog');
+    // The only channel serves 'default'; vip has a price ratio, so it is not a new group.
+    expect(
+      await within(dialog).findByText(
+        'Группу vip не обслуживает ни один включённый канал: запросы этого пользователя к API не пройдут, пока канал не укажет её',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      sentTo(fetch, '/api/channel/', 'GET').some(([url]) => String(url).includes('status=enabled')),
+    ).toBe(true);
+    const group = within(dialog).getByLabelText(/^Группа/);
+    await userEvent.clear(group);
+    await userEvent.type(group, 'default');
+    expect(within(dialog).queryByText(/не обслуживает ни один включённый канал/)).toBeNull();
   });
 
   it('says a deleted user is deleted, not updated', async () => {

@@ -18,6 +18,7 @@ import { groupLabel, knownGroups } from '../group-label';
 import {
   ADMIN_USER_PAGE_SIZE,
   fetchPricingAdmin,
+  fetchServedGroups,
   fetchUsers,
   manageUser,
   updateUser,
@@ -257,9 +258,16 @@ function UserEditDialog({ user, busy, onClose, onSave }: EditProps) {
   const [quota, setQuota] = useState(String(user.quota));
   const [reason, setReason] = useState('');
   const pricing = useQuery({ queryKey: queryKeys.adminPricing, queryFn: fetchPricingAdmin });
+  const served = useQuery({
+    queryKey: queryKeys.adminChannelPage(0, { servedGroups: true }),
+    queryFn: fetchServedGroups,
+  });
   const groups = knownGroups(pricing.data?.groupRatios);
+  const chosen = group.trim();
   // A typo would silently make a group no channel serves: say so while the name is new.
-  const groupIsNew = pricing.isSuccess && group.trim() !== '' && !groups.includes(group.trim());
+  const groupIsNew = pricing.isSuccess && chosen !== '' && !groups.includes(chosen);
+  // A known group (vip has a ratio) still cuts the user off when no enabled channel lists it.
+  const groupUnserved = !groupIsNew && served.isSuccess && chosen !== '' && !served.data.includes(chosen);
   const quotaValue = /^\d{1,15}$/.test(quota.trim()) ? Number(quota.trim()) : null;
   const quotaChanged = quotaValue !== null && quotaValue !== user.quota;
   const reasonMissing = quotaChanged && reason.trim() === '';
@@ -289,7 +297,9 @@ function UserEditDialog({ user, busy, onClose, onSave }: EditProps) {
         />
         <InputField
           label={t('group')}
-          hint={groupIsNew ? t('group_new') : undefined}
+          hint={
+            groupIsNew ? t('group_new') : groupUnserved ? t('group_unserved', { group: chosen }) : undefined
+          }
           value={group}
           maxLength={64}
           list="admin-user-groups"
