@@ -6,12 +6,14 @@ import { ROUTES, chatPath } from '../../../lib/routes';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
 import { buttonClass, inputClass } from '../../../ui/styles';
+import { useChatTitle } from '../chat-title';
 import { useChatMutations, useChats } from '../use-chat-queries';
 
 /** The user's chats, newest first, 20 at a time ("more" loads the next page); new, rename, delete. */
 export function ChatList({ activeId }: { activeId?: number }) {
   const { t } = useTranslation('chat');
   const chats = useChats();
+  const titleOf = useChatTitle();
   const { create, update, remove } = useChatMutations();
   const navigate = useNavigate();
   const [renaming, setRenaming] = useState<ChatView | null>(null);
@@ -45,16 +47,16 @@ export function ChatList({ activeId }: { activeId?: number }) {
                     ? 'bg-indigo-50 font-medium text-indigo-700'
                     : 'text-slate-700 hover:bg-slate-100'
                 }`}
-                title={chat.title}
+                title={titleOf(chat)}
               >
-                {chat.title}
+                {titleOf(chat)}
               </Link>
               <button
                 type="button"
                 className={`${buttonClass.ghost} opacity-60 group-hover:opacity-100`}
-                aria-label={t('rename_chat', { title: chat.title })}
+                aria-label={t('rename_chat', { title: titleOf(chat) })}
                 onClick={() => {
-                  setTitle(chat.title);
+                  setTitle(titleOf(chat));
                   setRenaming(chat);
                 }}
               >
@@ -63,7 +65,7 @@ export function ChatList({ activeId }: { activeId?: number }) {
               <button
                 type="button"
                 className={`${buttonClass.ghost} opacity-60 group-hover:opacity-100`}
-                aria-label={t('delete_chat', { title: chat.title })}
+                aria-label={t('delete_chat', { title: titleOf(chat) })}
                 onClick={() => setDeleting(chat)}
               >
                 ×
@@ -123,7 +125,7 @@ export function ChatList({ activeId }: { activeId?: number }) {
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title={t('delete_title')}
-        description={t('delete_description', { title: deleting?.title ?? '' })}
+        description={t('delete_description', { title: deleting ? titleOf(deleting) : '' })}
         confirmLabel={t('delete_confirm')}
         busy={remove.isPending}
         onConfirm={() => {

@@ -526,4 +526,21 @@ describe('the chat screen', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить' }));
     await waitFor(() => expect(deleted()).toBe(true));
   });
+
+  it("shows a chat not yet named by its first exchange as 'Новый чат', not as the stored 'New Chat'", async () => {
+    const untitled = { ...chat, title: 'New Chat' };
+    globalThis.fetch = answerApi({
+      '/api/user/self': ok(aSignedInAccount()),
+      '/api/chat/': ok({ page: 1, page_size: 20, total: 1, items: [untitled] }),
+      '/api/chat/models': ok(['gpt-4o-mini']),
+      '/api/chat/12': ok(untitled),
+      '/api/chat/12/messages': ok([]),
+    }) as unknown as typeof globalThis.fetch;
+    renderApp('/dashboard/chat/12');
+    expect(await screen.findByRole('link', { name: 'Новый чат' })).toHaveAttribute('aria-current', 'page');
+    expect(await screen.findByTestId('chat-title')).toHaveTextContent('Новый чат');
+    expect(screen.queryByText('New Chat')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Переименовать «Новый чат»' }));
+    expect(within(await screen.findByRole('dialog')).getByRole('textbox')).toHaveValue('Новый чат');
+  });
 });

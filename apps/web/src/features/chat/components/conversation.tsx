@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ROUTES } from '../../../lib/routes';
 import { buttonClass } from '../../../ui/styles';
+import { useChatTitle } from '../chat-title';
 import { useChat, useChatMessages, useChatModels, useChatMutations } from '../use-chat-queries';
 import { useChatStream } from '../use-chat-stream';
 import { usePinnedScroll } from '../use-pinned-scroll';
@@ -14,6 +15,7 @@ import { MessageBubble } from './message-bubble';
 export function Conversation({ chatId }: { chatId: number }) {
   const { t } = useTranslation('chat');
   const chat = useChat(chatId);
+  const titleOf = useChatTitle();
   const messages = useChatMessages(chatId);
   const models = useChatModels();
   const { update } = useChatMutations();
@@ -55,7 +57,7 @@ export function Conversation({ chatId }: { chatId: number }) {
             className="min-w-0 flex-1 truncate text-base font-semibold text-slate-900"
             data-testid="chat-title"
           >
-            {chat.data?.title ?? '\u00a0'}
+            {chat.data ? titleOf(chat.data) : '\u00a0'}
           </h1>
         </div>
         <label className="flex items-center gap-2 text-sm text-slate-600">
