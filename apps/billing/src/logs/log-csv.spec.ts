@@ -1,4 +1,4 @@
-import { csvField, csvLine } from './log-csv';
+import { COMMA_CSV, csvField, csvLine, SEMICOLON_CSV } from './log-csv';
 
 describe('CSV fields', () => {
   it('quotes commas, quotes and line breaks, doubling quotes', () => {
@@ -21,5 +21,12 @@ describe('CSV fields', () => {
 
   it('ends a line with CRLF', () => {
     expect(csvLine(['a', 1, null])).toBe('a,1,\r\n');
+  });
+});
+
+describe('CSV dialects', () => {
+  it('writes a decimal with the dialect’s mark and separates with its separator, quoting text that holds it', () => {
+    expect(csvLine([{ decimal: '-0.0555' }, 'a;b', 'c,d'], SEMICOLON_CSV)).toBe('-0,0555;"a;b";c,d\r\n');
+    expect(csvLine([{ decimal: '-0.0555' }, 'a;b', 'c,d'], COMMA_CSV)).toBe('-0.0555,a;b,"c,d"\r\n');
   });
 });

@@ -4,6 +4,7 @@ import {
   adminLogFiltersSchema,
   LOG_PAGE_DEFAULT_SIZE,
   LOG_PAGE_MAX_SIZE,
+  logExportOptionsSchema,
   logFiltersSchema,
   ok,
   pageQuerySchema,
@@ -44,7 +45,15 @@ export class LogsController {
     @Query() query: unknown,
     @RequestLocale() locale: Locale,
   ): Promise<StreamableFile> {
-    return csvFile(await this.logs.exportOwn(identity.userId, logFiltersSchema.parse(query), locale), 'logs');
+    return csvFile(
+      await this.logs.exportOwn(
+        identity.userId,
+        logFiltersSchema.parse(query),
+        logExportOptionsSchema.parse(query),
+        locale,
+      ),
+      'logs',
+    );
   }
 
   @Roles(Role.Admin)
@@ -55,7 +64,12 @@ export class LogsController {
     @RequestLocale() locale: Locale,
   ): Promise<StreamableFile> {
     return csvFile(
-      await this.logs.exportForAdmin(identity.userId, adminLogFiltersSchema.parse(query), locale),
+      await this.logs.exportForAdmin(
+        identity.userId,
+        adminLogFiltersSchema.parse(query),
+        logExportOptionsSchema.parse(query),
+        locale,
+      ),
       'all-logs',
     );
   }

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { ExchangeRateModule } from '../exchange-rate/exchange-rate.module';
 import { KeyUsageController } from '../key-usage/key-usage.controller';
 import { KeyUsageRepository } from '../key-usage/key-usage.repository';
 import { ExportCooldown } from './export-cooldown';
@@ -18,6 +19,7 @@ export class LogsModule {
   static register(settings: LogExportSettings): DynamicModule {
     return {
       module: LogsModule,
+      imports: [ExchangeRateModule],
       controllers: [LogsController, KeyUsageController, UsernamesConsumer],
       providers: [
         { provide: LOG_EXPORT_SETTINGS, useValue: settings },

@@ -1,11 +1,21 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { AdminLogFilters, LogFilters, LogItem, LogType, Page } from '@tollgate/contracts';
+import type {
+  AdminLogFilters,
+  LogExportOptions,
+  LogFilters,
+  LogItem,
+  LogType,
+  Page,
+} from '@tollgate/contracts';
 import type { Locale } from '@tollgate/platform';
+import { ExchangeRateService } from '../exchange-rate/exchange-rate.service';
 import { ExportCooldown } from './export-cooldown';
 import { CSV_BOM, csvLine } from './log-csv';
+import { csvDialectOf, logCsvColumns, type LogCsvContext } from './log-csv-columns';
+import { knownTimeZone } from './log-export-format';
 import { LOG_EXPORT_SETTINGS, type LogExportSettings } from './log-export-settings';
-import { csvColumns, logItemOf, type LogAudience } from './log-item';
+import { logItemOf, type LogAudience } from './log-item';
 import { logRangeOf } from './log-range';
 import { cursorOf, LogsRepository, type LogCursor, type LogQuery } from './logs.repository';
 
@@ -37,6 +47,7 @@ export class LogsService {
   constructor(
     private readonly repository: LogsRepository,
     private readonly cooldown: ExportCooldown,
+    private readonly rates: ExchangeRateService,
     @Inject(LOG_EXPORT_SETTINGS) private readonly settings: LogExportSettings,
   ) {}
 
@@ -59,16 +70,37 @@ export class LogsService {
     return this.page(logQueryOf(filters, filters.user_id, locale), page, pageSize, 'admin');
   }
 
-  async exportOwn(userId: number, filters: LogFilters, locale: Locale): Promise<Readable> {
+  async exportOwn(
+    userId: number,
+    filters: LogFilters,
+    options: LogExportOptions,
+    locale: Locale,
+  ): Promise<Readable> {
     const query = logQueryOf(filters, userId, locale);
     await this.cooldown.claim(userId, locale);
-    return this.csv(query, 'user');
+    return this.csv(query, 'user', await this.csvContext(options, locale));
   }
 
-  async exportForAdmin(adminId: number, filters: AdminLogFilters, locale: Locale): Promise<Readable> {
+  async exportForAdmin(
+    adminId: number,
+    filters: AdminLogFilters,
+    options: LogExportOptions,
+    locale: Locale,
+  ): Promise<Readable> {
     const query = logQueryOf(filters, filters.user_id, locale);
     await this.cooldown.claim(adminId, locale);
-    return this.csv(query, 'admin');
+    return this.csv(query, 'admin', await this.csvContext(options, locale));
+  }
+
+  /** Money at the rate in force, as the dashboard converts it; rubles and Moscow time by default. */
+  private async csvContext(options: LogExportOptions, locale: Locale): Promise<LogCsvContext> {
+    const currency = options.currency ?? 'RUB';
+    return {
+      locale,
+      currency,
+      usdRub: currency === 'RUB' ? (await this.rates.current()).usd_rub : '1',
+      timeZone: knownTimeZone(options.tz),
+    };
   }
 
   private async page(
@@ -81,12 +113,19 @@ export class LogsService {
     return { page, page_size: pageSize, total, items: rows.map((row) => logItemOf(row, audience)) };
   }
 
-  private csv(query: LogQuery, audience: LogAudience): Readable {
-    const columns = csvColumns(audience);
+  private csv(query: LogQuery, audience: LogAudience, context: LogCsvContext): Readable {
+    const columns = logCsvColumns(audience, context);
+    const dialect = csvDialectOf(context.locale);
     const repository = this.repository;
     const batchRows = this.settings.exportBatchRows;
     async function* lines(): AsyncGenerator<string> {
-      yield CSV_BOM + csvLine(columns.map((column) => column.header));
+      yield (
+        CSV_BOM +
+        csvLine(
+          columns.map((column) => column.header),
+          dialect,
+        )
+      );
       let cursor: LogCursor | undefined;
       for (;;) {
         const rows = await repository.after(query, cursor, batchRows);
@@ -94,7 +133,10 @@ export class LogsService {
           yield rows
             .map((row) => {
               const item = logItemOf(row, audience);
-              return csvLine(columns.map((column) => column.cell(item)));
+              return csvLine(
+                columns.map((column) => column.cell(item, row)),
+                dialect,
+              );
             })
             .join('');
         }

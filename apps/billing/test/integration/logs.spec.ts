@@ -4,6 +4,8 @@ import {
   eventually,
   INFRASTRUCTURES,
   randomUserId,
+  startFakeCbr,
+  type FakeCbr,
   withDatabase,
   type JsonResponse,
 } from '@tollgate/testing';
@@ -13,15 +15,21 @@ import { aUsageEvent } from './builders';
 jest.setTimeout(90_000);
 
 const DAY = 86_400;
+/** The bank's rate the exports convert quota to rubles at: 500 000 quota = $1 = 80 ₽. */
+const RATE = '80,0000';
+/** `epochSeconds` as Moscow wall time with its offset, as the export writes it. */
+const moscowTime = (epochSeconds: number) =>
+  `${new Date((epochSeconds + 3 * 3600) * 1000).toISOString().slice(0, 19)}+03:00`;
 type LogPage = JsonResponse<{ success: boolean; message: string; data?: Page<LogItem> }>;
 
 describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
   const harness = new BillingHarness(kind, 'billing-logs-it', {
     // The 13th line (newest first) is a request with a promo bonus in the same second after it:
     // an export batch ends between the two, so the keyset cursor must keep both.
-    env: () => ({ LOG_EXPORT_BATCH_ROWS: '13' }),
+    env: () => ({ LOG_EXPORT_BATCH_ROWS: '13', CBR_DAILY_URL: cbr.dailyUrl }),
   });
   let billing: Billing;
+  let cbr: FakeCbr;
   const now = Math.floor(Date.now() / 1000);
   const user = randomUserId();
   const other = randomUserId();
@@ -31,8 +39,13 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     billing.as(userId, role).get(path);
   const items = async (path: string, userId = user, role = Role.User) =>
     (await logs(path, userId, role)).body.data?.items ?? [];
-  const download = async (path: string, userId = user, role = Role.User) => {
-    const response = await billing.as(userId, role).fetch(path);
+  const download = async (
+    path: string,
+    userId = user,
+    role = Role.User,
+    headers: Record<string, string> = {},
+  ) => {
+    const response = await billing.as(userId, role).fetch(path, { headers });
     // ignoreBOM keeps the byte-order mark in the text, so the test sees it.
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, text };
@@ -57,6 +70,7 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
   const othersUsage = aUsageEvent(other, { created_at: now - 3 * DAY, token_name: 'other' });
 
   beforeAll(async () => {
+    cbr = await startFakeCbr(RATE);
     await harness.open();
     // Ledger entries are written while billing is stopped (PGlite has one connection).
     const database = await harness.migratedDatabase();
@@ -101,7 +115,10 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     });
   });
 
-  afterAll(() => harness.close());
+  afterAll(async () => {
+    await harness.close();
+    await cbr.close();
+  });
 
   it("pages the caller's own lines newest first, 20 by default, with new-api's fields", async () => {
     const first = await logs('/api/log/self');
@@ -197,7 +214,7 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     );
   });
 
-  it("exports the caller's lines as formula-safe CSV, and answers 429 with Retry-After when asked again within 10 s", async () => {
+  it("exports the caller's lines as a Russian spreadsheet reads them, formula-safe, and answers 429 with Retry-After when asked again within 10 s", async () => {
     const csv = await download(`/api/log/self/export?model_name=claude-haiku-4-5`);
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
@@ -205,11 +222,14 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
       /^attachment; filename="logs-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const event = usage[6];
+    // Russian by default: headers in Russian, semicolons and decimal commas (Excel's Russian list
+    // separator), Moscow time with its offset, the cost in rubles as the dashboard shows it
+    // (1006 quota × 80 ₽ / 500 000 = 0,16096 ₽), the response time in seconds.
     expect(csv.text).toBe(
-      '\ufeffcreated_at,type,username,token_name,model_name,quota,prompt_tokens,completion_tokens,' +
-        'cached_tokens,use_time,is_stream,group,request_id,content\r\n' +
-        `${new Date(event.created_at * 1000).toISOString()},2,user_${user},"'=HYPERLINK(""x"")",claude-haiku-4-5,` +
-        `${event.quota},1200,300,200,2,true,default,${event.request_id},\r\n`,
+      '\ufeffВремя;Тип;Пользователь;Ключ;Модель;Сумма, ₽;Токены запроса;Токены ответа;Токены из кэша;' +
+        'Время ответа, с;Потоковый ответ;Группа;ID запроса;Примечание\r\n' +
+        `${moscowTime(event.created_at)};Запрос;user_${user};"'=HYPERLINK(""x"")";claude-haiku-4-5;` +
+        `0,16096;1200;300;200;2,500;да;default;${event.request_id};\r\n`,
     );
 
     const again = await download('/api/log/self/export');
@@ -217,6 +237,21 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(10);
     expect(JSON.parse(again.text)).toMatchObject({ success: false });
+  });
+
+  it('exports in English with commas, in dollars and in the time zone the caller asks for', async () => {
+    const csv = await download('/api/log/self/export?currency=USD&tz=Asia/Kolkata', other, Role.User, {
+      'accept-language': 'en-US,en;q=0.9',
+    });
+    expect(csv.status).toBe(200);
+    const kolkata = new Date((othersUsage.created_at + 5.5 * 3600) * 1000).toISOString().slice(0, 19);
+    // 1000 quota = $0.002.
+    expect(csv.text).toBe(
+      '\ufeffTime,Type,User,Key,Model,"Amount, $",Prompt tokens,Completion tokens,Cached tokens,' +
+        '"Response time, s",Streamed,Group,Request ID,Note\r\n' +
+        `${kolkata}+05:30,Request,user_${other},other,gpt-4o-mini,0.002,1200,300,200,2.500,yes,default,` +
+        `${othersUsage.request_id},\r\n`,
+    );
   });
 
   it("exports a user's whole range for an admin, every line once, with user and channel columns", async () => {
@@ -227,16 +262,17 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
       .trimEnd()
       .split('\r\n');
     expect(rows[0]).toBe(
-      'created_at,type,user_id,username,token_name,model_name,quota,prompt_tokens,completion_tokens,' +
-        'cached_tokens,use_time,is_stream,group,request_id,content,channel',
+      'Время;Тип;ID пользователя;Пользователь;Ключ;Модель;Сумма, ₽;Токены запроса;Токены ответа;' +
+        'Токены из кэша;Время ответа, с;Потоковый ответ;Группа;ID запроса;Примечание;Канал',
     );
     expect(rows).toHaveLength(1 + usage.length + 4);
     expect(new Set(rows).size).toBe(rows.length);
     expect(rows[13]).toContain(usage[10].request_id);
     expect(rows[14]).toContain('promo WELCOME');
-    expect(rows[1]).toMatch(new RegExp(`^[^,]+,2,${user},user_${user},ci,gpt-4o-mini,.*,3$`));
-    expect(rows.at(-1)).toMatch(
-      new RegExp(`^[^,]+,1,${user},user_${user},,,5000000,0,0,0,0,false,,,payment 42,$`),
+    expect(rows[1]).toMatch(new RegExp(`^[^;]+;Запрос;${user};user_${user};ci;gpt-4o-mini;.*;3$`));
+    // 5 000 000 quota = $10 = 800 ₽.
+    expect(rows.at(-1)).toBe(
+      `${moscowTime(now - 2 * DAY)};Пополнение;${user};user_${user};;;800,00;0;0;0;0,000;нет;;;payment 42;`,
     );
   });
 });

@@ -72,3 +72,17 @@ export const logItemSchema = z.object({
   channel: z.number().int().nullable().optional(),
 });
 export type LogItem = z.infer<typeof logItemSchema>;
+
+/** The currencies a log export can show money in: the web's display currencies. */
+export const LOG_EXPORT_CURRENCIES = ['RUB', 'USD'] as const;
+export type LogExportCurrency = (typeof LOG_EXPORT_CURRENCIES)[number];
+
+/**
+ * How an export writes its lines, beside the filters: money in `currency` (rubles by default) and
+ * times in the IANA time zone `tz` (Moscow by default, or when the zone is unknown).
+ */
+export const logExportOptionsSchema = z.object({
+  currency: optional(z.enum(LOG_EXPORT_CURRENCIES)),
+  tz: optional(z.string().trim().max(64)),
+});
+export type LogExportOptions = z.output<typeof logExportOptionsSchema>;
