@@ -4,6 +4,7 @@ import {
   logItemSchema,
   pageSchema,
   type DailyModelUsage,
+  type LogExportCurrency,
   type LogItem,
 } from '@tollgate/contracts';
 import { z } from 'zod';
@@ -41,9 +42,21 @@ export async function fetchLogs(filters: LogFilters, page: number): Promise<LogP
   return logPageSchema.parse(data);
 }
 
-/** `GET /api/log/self/export`: the same filters, answered as a CSV file. */
-export function exportLogs(filters: LogFilters): Promise<Blob> {
-  return api.file('/log/self/export', { query: logQuery(filters) });
+/** How the export writes money and times: as this screen shows them. */
+export interface LogExportFormat {
+  currency: LogExportCurrency;
+  /** The browser's IANA time zone. */
+  timeZone: string;
+}
+
+/**
+ * `GET /api/log/self/export`: the same filters, answered as a CSV file with headers in the
+ * interface language (Accept-Language), money in `currency` and times in `timeZone`.
+ */
+export function exportLogs(filters: LogFilters, format: LogExportFormat): Promise<Blob> {
+  return api.file('/log/self/export', {
+    query: { ...logQuery(filters), currency: format.currency, tz: format.timeZone },
+  });
 }
 
 /** `GET /api/statistics/self`: usage per Moscow day and model (SPEC §9 day bounds as epoch seconds). */

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/api-error';
 import { notify } from '../shell/notify';
-import { exportLogs, type LogFilters } from './activity-api';
+import { exportLogs, type LogExportFormat, type LogFilters } from './activity-api';
 
 /** SPEC §8: 429 says to wait 10 seconds; any other failure the server's words or a fallback text. */
 export function exportErrorText(error: unknown, t: (key: string) => string): string {
@@ -25,8 +25,16 @@ export function saveBlob(blob: Blob, fileName: string): void {
 export function useExportLogs() {
   const { t } = useTranslation('activity');
   return useMutation({
-    mutationFn: async ({ filters, fileName }: { filters: LogFilters; fileName: string }) => {
-      saveBlob(await exportLogs(filters), fileName);
+    mutationFn: async ({
+      filters,
+      format,
+      fileName,
+    }: {
+      filters: LogFilters;
+      format: LogExportFormat;
+      fileName: string;
+    }) => {
+      saveBlob(await exportLogs(filters, format), fileName);
     },
     onSuccess: () => notify.success(t('export_done')),
     onError: (error) => notify.destructive(exportErrorText(error, t)),

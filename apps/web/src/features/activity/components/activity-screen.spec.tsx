@@ -1,4 +1,6 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 import { answerApi, aSignedInAccount, ok, renderApp, startSignedIn } from '../../../../test/render-app';
 
 const aLogLine = (overrides: Record<string, unknown> = {}) => ({
@@ -43,5 +45,31 @@ describe('activity screen', () => {
     const row = await screen.findByTestId('log-row');
     // 13 quota units = $0.000026 = 0,002405 ₽ at 92.5; the walk's log read 0,00 ₽ for every such request.
     expect(row.textContent?.replace(/\s/g, ' ')).toContain('0,002405 ₽');
+  });
+
+  it('asks for the export in the currency the screen shows and the browser’s time zone', async () => {
+    localStorage.setItem(STORAGE_KEYS.defaultCurrency, 'USD');
+    const exported: URL[] = [];
+    answerApi({
+      '/api/user/self': ok(aSignedInAccount()),
+      '/api/exchange-rate': ok({
+        usd_rub: '92.5',
+        updated_at: 1_795_916_000,
+        source: 'config',
+        stale: false,
+      }),
+      '/api/log/self': ok({ items: [aLogLine()], total: 1, page: 1, page_size: 20 }),
+      '/api/statistics/self': ok([]),
+      '/api/log/self/export': (_init, url) => {
+        exported.push(url);
+        return { status: 429, body: { success: false, message: 'wait' } };
+      },
+    });
+    renderApp('/dashboard/activity');
+    await screen.findByTestId('log-row');
+    await userEvent.click(screen.getByRole('button', { name: 'Экспорт в CSV' }));
+    await waitFor(() => expect(exported).toHaveLength(1));
+    expect(exported[0]!.searchParams.get('currency')).toBe('USD');
+    expect(exported[0]!.searchParams.get('tz')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
   });
 });

@@ -55,7 +55,15 @@ export function ActivityScreen() {
             className={buttonClass.secondary}
             disabled={Boolean(problem) || exporter.isPending}
             onClick={() =>
-              exporter.mutate({ filters, fileName: `tollgate-activity-${range.start}-${range.end}.csv` })
+              exporter.mutate({
+                filters,
+                // Money as this screen shows it, times in the browser's zone.
+                format: {
+                  currency: money.currency,
+                  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+                },
+                fileName: `tollgate-activity-${range.start}-${range.end}.csv`,
+              })
             }
           >
             {t('export')}
