@@ -119,12 +119,13 @@ describe('the official SDKs at their default settings, through the gateway', () 
   });
 
   describe.each<RunName>(['@anthropic-ai/sdk (Node)', 'anthropic (Python)'])('%s', (run) => {
-    it('answers a message', () => {
+    it('answers a message, naming its request as the SDK reads it (_request_id)', () => {
       expect(answerOf(run, 'messages')).toEqual({
         text: expect.stringMatching(/\S/),
         stop_reason: 'end_turn',
         input_tokens: expect.any(Number),
         output_tokens: 8,
+        request_id: true,
       });
     });
 

@@ -34,6 +34,8 @@ export function runAnthropicNode(run: SdkSettings): Promise<CaseResults> {
           stop_reason: message.stop_reason,
           input_tokens: message.usage.input_tokens,
           output_tokens: message.usage.output_tokens,
+          // Read from the answer's request-id header, as Anthropic's API sends it.
+          request_id: typeof message._request_id === 'string' && message._request_id !== '',
         };
       },
       stream: async () => {

@@ -22,6 +22,8 @@ def messages():
         "stop_reason": message.stop_reason,
         "input_tokens": message.usage.input_tokens,
         "output_tokens": message.usage.output_tokens,
+        # Read from the answer's request-id header, as Anthropic's API sends it.
+        "request_id": bool(message._request_id),
     }
 
 
