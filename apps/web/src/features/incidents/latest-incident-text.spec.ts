@@ -15,4 +15,12 @@ describe('the latest text of an incident', () => {
     const incident = { description: 'Some answers fail.', updates: [step('', 100), step('  ', 200)] };
     expect(latestIncidentText(incident)).toEqual({ text: 'Some answers fail.', updatedAt: null });
   });
+
+  it("gives no update time for the timeline's opening entry, written with the incident at its start", () => {
+    const incident = {
+      description: 'Some answers fail.',
+      updates: [step('Looking into it.', 100), step('', 300)],
+    };
+    expect(latestIncidentText(incident)).toEqual({ text: 'Looking into it.', updatedAt: null });
+  });
 });

@@ -4,7 +4,11 @@ import type { Incident } from './incident-schema';
 export interface LatestIncidentText {
   /** Markdown. */
   text: string;
-  /** Epoch seconds of the timeline update the text comes from; null for the incident's description. */
+  /**
+   * Epoch seconds of the timeline update the text comes from; null for the incident's description
+   * and for the timeline's opening entry, written with the incident at its start (the notice
+   * already says when it started).
+   */
   updatedAt: number | null;
 }
 
@@ -14,8 +18,8 @@ export interface LatestIncidentText {
  * the latter.
  */
 export function latestIncidentText(incident: Pick<Incident, 'description' | 'updates'>): LatestIncidentText {
-  const update = incident.updates.findLast((step) => step.text.trim() !== '');
-  return update
-    ? { text: update.text, updatedAt: update.created_at }
-    : { text: incident.description, updatedAt: null };
+  const index = incident.updates.findLastIndex((step) => step.text.trim() !== '');
+  if (index < 0) return { text: incident.description, updatedAt: null };
+  const update = incident.updates[index];
+  return { text: update.text, updatedAt: index === 0 ? null : update.created_at };
 }
