@@ -614,6 +614,38 @@ describe('the admin area', () => {
     });
   });
 
+  it('says so when there are no incidents or versions yet', async () => {
+    adminApi(10, { '/api/incident/': ok({ page: 1, page_size: 50, total: 0, items: [] }) });
+    renderApp('/dashboard/admin/content');
+    expect(await screen.findByText(/^Инцидентов нет/)).toBeInTheDocument();
+    expect(await screen.findByText('В списке изменений пока нет версий')).toBeInTheDocument();
+  });
+
+  it('dates a release in the changelog editor as the site does, not as ISO', async () => {
+    adminApi(10, {
+      '/api/versions': ok({
+        page: 1,
+        page_size: 20,
+        total: 1,
+        items: [
+          {
+            id: 2,
+            version: '1.2.0',
+            title: 'Chat',
+            content: '',
+            release_date: '2026-11-29',
+            created_time: 1,
+            updated_time: 1,
+          },
+        ],
+      }),
+    });
+    renderApp('/dashboard/admin/content');
+    const row = await screen.findByTestId('admin-version-row');
+    expect(row).toHaveTextContent('29 ноября 2026 г.');
+    expect(row).not.toHaveTextContent('2026-11-29');
+  });
+
   it('shows the status page anew after an incident update, not the reading from before it', async () => {
     let updated = false;
     const statusPage = () =>

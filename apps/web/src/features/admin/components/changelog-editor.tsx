@@ -4,9 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
-import { ErrorState, Loading } from '../../../ui/query-state';
+import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass } from '../../../ui/styles';
 import { InputField } from '../../../ui/field';
+import { formatCalendarDay } from '../../site/calendar-day';
 import { useVersions } from '../../site/use-versions';
 import { deleteVersion, saveVersion } from '../admin-api';
 import { useAdminMutation } from '../use-admin-mutation';
@@ -14,7 +15,7 @@ import { MarkdownField } from './markdown-field';
 
 /** The changelog's releases: add, edit (Markdown notes with a preview), delete. */
 export function ChangelogEditor() {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
   const versions = useVersions();
   const [editing, setEditing] = useState<VersionView | 'new' | null>(null);
   const [deleting, setDeleting] = useState<VersionView | null>(null);
@@ -45,6 +46,7 @@ export function ChangelogEditor() {
       {versions.isError ? (
         <ErrorState error={versions.error} onRetry={() => void versions.refetch()} />
       ) : null}
+      {versions.isSuccess && items.length === 0 ? <EmptyState text={t('versions_empty')} /> : null}
       <ul className="mt-3 flex flex-col divide-y divide-slate-100">
         {items.map((version) => (
           <li
@@ -54,7 +56,9 @@ export function ChangelogEditor() {
           >
             <span>
               <span className="font-mono font-medium">{version.version}</span> · {version.title}{' '}
-              <span className="text-xs text-slate-500">{version.release_date}</span>
+              <time dateTime={version.release_date} className="text-xs text-slate-500">
+                {formatCalendarDay(version.release_date, i18n.language)}
+              </time>
             </span>
             <span className="flex gap-1">
               <button type="button" className={buttonClass.ghost} onClick={() => setEditing(version)}>

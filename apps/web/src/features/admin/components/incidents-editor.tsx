@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
-import { ErrorState, Loading } from '../../../ui/query-state';
+import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, labelClass } from '../../../ui/styles';
 import { CheckboxField, InputField, SelectField } from '../../../ui/field';
 import { statusPageQueryKey } from '../../status-page/status-page-api';
@@ -68,6 +68,7 @@ export function IncidentsEditor() {
       {incidents.isError ? (
         <ErrorState error={incidents.error} onRetry={() => void incidents.refetch()} />
       ) : null}
+      {incidents.isSuccess && incidents.data.length === 0 ? <EmptyState text={t('incidents_empty')} /> : null}
       <ul className="mt-3 flex flex-col divide-y divide-slate-100">
         {(incidents.data ?? []).map((incident) => (
           <li key={incident.id} className="flex flex-col gap-1 py-3" data-testid="admin-incident-row">
