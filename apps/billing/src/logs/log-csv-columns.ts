@@ -4,6 +4,7 @@ import { message, type BillingMessageKey } from '../i18n/messages';
 import { COMMA_CSV, SEMICOLON_CSV, type CsvCell, type CsvDialect } from './log-csv';
 import { isoWithOffset, quotaAsAmount } from './log-export-format';
 import type { LogAudience } from './log-item';
+import { USAGE_LOG_TYPES } from './log-type';
 import type { LogRow } from './logs.repository';
 
 /** What an export's cells depend on besides the line: the caller's language, currency and zone. */
@@ -38,6 +39,9 @@ export function logCsvColumns(audience: LogAudience, context: LogCsvContext): re
     header: text(key),
     cell,
   });
+  // A balance change (top-up, refund, ...) has no tokens, time or streaming: those cells stay empty.
+  const requestColumn = (key: BillingMessageKey, cell: LogCsvColumn['cell']): LogCsvColumn =>
+    column(key, (item, row) => (USAGE_LOG_TYPES.has(item.type) ? cell(item, row) : null));
   const columns: LogCsvColumn[] = [
     column('log_csv_time', (item) => isoWithOffset(item.created_at, context.timeZone)),
     column('log_csv_type', (item) => text(`log_type_${item.type}`)),
@@ -49,11 +53,13 @@ export function logCsvColumns(audience: LogAudience, context: LogCsvContext): re
       header: text('log_csv_amount', { currency: CURRENCY_SIGN[context.currency] }),
       cell: (item) => ({ decimal: quotaAsAmount(item.quota, context.currency, context.usdRub) }),
     },
-    column('log_csv_prompt_tokens', (item) => item.prompt_tokens),
-    column('log_csv_completion_tokens', (item) => item.completion_tokens),
-    column('log_csv_cached_tokens', (item) => item.cached_tokens),
-    column('log_csv_duration', (_item, row) => ({ decimal: (Number(row.latency_ms) / 1000).toFixed(3) })),
-    column('log_csv_stream', (item) => text(item.is_stream ? 'log_csv_yes' : 'log_csv_no')),
+    requestColumn('log_csv_prompt_tokens', (item) => item.prompt_tokens),
+    requestColumn('log_csv_completion_tokens', (item) => item.completion_tokens),
+    requestColumn('log_csv_cached_tokens', (item) => item.cached_tokens),
+    requestColumn('log_csv_duration', (_item, row) => ({
+      decimal: (Number(row.latency_ms) / 1000).toFixed(3),
+    })),
+    requestColumn('log_csv_stream', (item) => text(item.is_stream ? 'log_csv_yes' : 'log_csv_no')),
     column('log_csv_group', (item) => item.group),
     column('log_csv_request_id', (item) => item.request_id),
     // A balance change's note ('yookassa 1000 RUB at 92.5', 'promo 3'); requests have none.
