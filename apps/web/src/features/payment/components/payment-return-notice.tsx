@@ -29,9 +29,9 @@ export function PaymentReturnNotice() {
       data-testid="payment-return"
       className={`flex flex-wrap items-center gap-3 rounded-lg border px-4 py-3 text-sm ${NOTICE_CLASS[payment.status]}`}
     >
-      <p className="min-w-0 flex-1">{t(`return_${payment.status}`, { id: payment.id, amount })}</p>
+      <p className="min-w-0 grow basis-64">{t(`return_${payment.status}`, { id: payment.id, amount })}</p>
       {payment.status !== 'pending' && (
-        <button type="button" className={buttonClass.ghost} onClick={dismiss}>
+        <button type="button" className={`${buttonClass.ghost} ml-auto`} onClick={dismiss}>
           {t('return_dismiss')}
         </button>
       )}
