@@ -543,4 +543,15 @@ describe('the chat screen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Переименовать «Новый чат»' }));
     expect(within(await screen.findByRole('dialog')).getByRole('textbox')).toHaveValue('Новый чат');
   });
+
+  // jsdom lays nothing out: this pins the sizing the browser was measured with (at 1366×800 under a
+  // major incident's notice the message box sat at 865 px, below the fold; now at 755 px).
+  it('on a wide screen fills the room the dashboard column leaves below the notices, not a fixed screen height', async () => {
+    chatApi(() => streamResponse([], undefined));
+    renderApp('/dashboard/chat/12');
+    const chatScreen = await screen.findByTestId('chat-screen');
+    expect(chatScreen).toHaveClass('md:h-0', 'md:grow');
+    expect(chatScreen.className).not.toMatch(/md:h-\[calc/);
+    expect(chatScreen.parentElement).toHaveClass('flex-col', 'min-h-[calc(100vh-4rem)]');
+  });
 });

@@ -43,7 +43,8 @@ export function DashboardLayout() {
         </div>
       </aside>
       <main className="min-w-0 flex-1 px-6 py-8 lg:px-10">
-        <div className="mx-auto flex max-w-6xl flex-col gap-6">
+        {/* At least the screen's height (less main's padding): a screen that fills it (the chat) takes the room the notices above leave. */}
+        <div className="mx-auto flex min-h-[calc(100vh-4rem)] max-w-6xl flex-col gap-6">
           <IncidentBanner />
           <PageSuspense>
             <Outlet />
