@@ -80,7 +80,7 @@ export class ChannelsController {
     @RequestLocale() locale: Locale,
   ): Promise<Envelope<ChannelView | ChannelView[]>> {
     const request = createChannelRequestSchema.parse(body);
-    const created = await this.channels.create(identity, request);
+    const created = await this.channels.create(identity, request, locale);
     const answer = created.length === 1 && request.keys.length === 1 ? created[0]! : created;
     return ok(answer, message('channel_created', locale));
   }

@@ -37,13 +37,12 @@ import { RelayChannelTester } from './relay-channel-tester';
 const NO_CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]+/gu;
 
 /** Refuses a base URL whose host is in a non-public range the operator has not allowed. */
-function checkBaseUrl(baseUrl: string, config: AdminConfig): void {
+function checkBaseUrl(baseUrl: string, config: AdminConfig, locale: Locale): void {
   const refused = refusedRangeOf(baseUrl, config.CHANNEL_BASE_URL_ALLOWED_RANGES);
   if (refused) {
-    throw new AppException(
-      ErrorCode.ValidationFailed,
-      `base_url: points into a ${refused} address range, which CHANNEL_BASE_URL_ALLOWED_RANGES does not allow`,
-    );
+    throw localizedException(ErrorCode.ValidationFailed, 'channel_base_url_range_refused', locale, {
+      range: refused,
+    });
   }
 }
 
@@ -96,8 +95,8 @@ export class ChannelsService {
   }
 
   /** One channel per key (a batch gives several keys), all created or none. */
-  async create(actor: AuditActor, request: CreateChannelRequest): Promise<ChannelView[]> {
-    checkBaseUrl(request.channel.base_url, this.config);
+  async create(actor: AuditActor, request: CreateChannelRequest, locale: Locale): Promise<ChannelView[]> {
+    checkBaseUrl(request.channel.base_url, this.config, locale);
     const created = await this.channels.create(
       request.keys.map((key) => ({ ...request.channel, ...this.sealer.seal(key) })),
       actor,
@@ -107,7 +106,7 @@ export class ChannelsService {
 
   async update(actor: AuditActor, request: UpdateChannelRequest, locale: Locale): Promise<ChannelView> {
     const { id, ...changes } = request;
-    if (changes.base_url !== undefined) checkBaseUrl(changes.base_url, this.config);
+    if (changes.base_url !== undefined) checkBaseUrl(changes.base_url, this.config, locale);
     const sealed = changes.key === undefined ? undefined : this.sealer.seal(changes.key);
     const channel = await this.channels.modify(
       id,

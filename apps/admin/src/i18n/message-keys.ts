@@ -13,6 +13,7 @@ export const ADMIN_MESSAGE_KEYS = [
   'option_saved',
   'channel_not_found',
   'channel_base_url_required',
+  'channel_base_url_range_refused',
   'version_not_found',
   'version_exists',
   'incident_not_found',

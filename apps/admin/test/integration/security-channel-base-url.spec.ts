@@ -77,8 +77,9 @@ describe.each(INFRASTRUCTURES)('channel base URLs on %s infrastructure', (kind) 
         status: 400,
         success: false,
       });
+      // Russian by default: admin answers in the caller's language.
       expect(answer.body.message).toMatch(
-        /base_url: points into a (link-local|unspecified|loopback|private) address range/,
+        /^base_url: адрес ведёт в диапазон (link-local|unspecified|loopback|private), который CHANNEL_BASE_URL_ALLOWED_RANGES не разрешает: укажите публичный адрес или добавьте \1 в эту переменную$/,
       );
     }
     const created = await create('https://api.openai.com');
@@ -88,9 +89,12 @@ describe.each(INFRASTRUCTURES)('channel base URLs on %s infrastructure', (kind) 
     const moved = await client.call('/api/channel/', {
       method: 'PUT',
       body: { id: channel.id, base_url: 'http://10.0.0.7' },
+      language: 'en',
     });
     expect(moved.status).toBe(400);
-    expect(moved.body.message).toContain('private address range');
+    expect(moved.body.message).toBe(
+      'base_url: points into a private address range, which CHANNEL_BASE_URL_ALLOWED_RANGES does not allow: give a public address, or add private to that variable',
+    );
     const list = await client.call<{ items: ChannelView[] }>('/api/channel/?p=1&page_size=100');
     expect(list.body.data!.items.map((item) => item.base_url)).toEqual(['https://api.openai.com']);
   });

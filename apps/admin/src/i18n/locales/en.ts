@@ -14,6 +14,8 @@ export const en: Record<AdminMessageKey, string> = {
   option_saved: 'Option saved',
   channel_not_found: 'Channel not found',
   channel_base_url_required: 'base_url: is required for this channel type',
+  channel_base_url_range_refused:
+    'base_url: points into a {range} address range, which CHANNEL_BASE_URL_ALLOWED_RANGES does not allow: give a public address, or add {range} to that variable',
   version_not_found: 'Version not found',
   version_exists: 'version: already exists',
   incident_not_found: 'Incident not found',

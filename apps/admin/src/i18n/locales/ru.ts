@@ -14,6 +14,8 @@ export const ru: Record<AdminMessageKey, string> = {
   option_saved: 'Настройка сохранена',
   channel_not_found: 'Канал не найден',
   channel_base_url_required: 'base_url: для канала этого типа нужен адрес API',
+  channel_base_url_range_refused:
+    'base_url: адрес ведёт в диапазон {range}, который CHANNEL_BASE_URL_ALLOWED_RANGES не разрешает: укажите публичный адрес или добавьте {range} в эту переменную',
   version_not_found: 'Версия не найдена',
   version_exists: 'version: такая версия уже есть',
   incident_not_found: 'Инцидент не найден',
