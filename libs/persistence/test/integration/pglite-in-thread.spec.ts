@@ -1,27 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { ScenarioProcess } from '../support/scenario-process';
 
-const run = promisify(execFile);
-const SUPPORT = join(__dirname, '..', 'support');
+/** PGlite cannot run inside Jest's sandbox: the scenarios run in a child process, one after another. */
+const scenarios = new ScenarioProcess(join(__dirname, '..', 'support', 'pglite-in-thread-scenarios.ts'));
 
-/** PGlite cannot run inside Jest's sandbox: each scenario runs in a child process (ts-register.js). */
-async function scenario<T>(name: string, root: string): Promise<T> {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      '-r',
-      join(SUPPORT, 'ts-register.js'),
-      join(SUPPORT, 'pglite-in-thread-scenarios.ts'),
-      name,
-      join(root, name),
-    ],
-    { timeout: 90_000 },
-  );
-  return JSON.parse(stdout) as T;
-}
+/** A scenario on a folder of its own in `root`. */
+const scenario = <T>(name: string, root: string): Promise<T> => scenarios.run<T>(name, join(root, name));
 
 describe('a PGlite on the same thread, reached without its socket', () => {
   let root: string;
@@ -32,6 +18,7 @@ describe('a PGlite on the same thread, reached without its socket', () => {
 
   // PGlite data directories are thousands of files: on a busy machine their removal outlasts Jest's 5 s.
   afterAll(async () => {
+    await scenarios.close();
     await rm(root, { recursive: true, force: true });
   }, 60_000);
 

@@ -1,7 +1,7 @@
 /**
- * Run by pglite-in-thread.spec.ts in a child process (see ts-register.js), one scenario per run:
- * `node -r ts-register.js pglite-in-thread-scenarios.ts <scenario> <root dir>`; prints what it saw
- * as JSON. The PGlite instances run on this thread (`startPgliteServers(…, { thread: 'this' })`, as
+ * Run by pglite-in-thread.spec.ts in a child process (scenario-process.ts), which runs its scenarios
+ * one after another; by hand, one: `node -r ts-register.js pglite-in-thread-scenarios.ts <scenario>
+ * <root dir>` prints what it saw as JSON. The PGlite instances run on this thread (`startPgliteServers(…, { thread: 'this' })`, as
  * in embedded mode's bookkeeping worker), so `openDatabase` reaches them without their socket.
  */
 import 'reflect-metadata';
@@ -19,6 +19,7 @@ import {
 } from '../../src/pglite/pglite-instances';
 import { CounterSchema, Migration20261122000100CreateCounters } from './counter.fixture';
 import { initialisedDataDir } from './initialised-data-dir';
+import { serveScenarios, type Scenarios } from './scenario-child';
 
 const urlOf = (instance: PgliteInstance) => instance.url;
 
@@ -394,6 +395,8 @@ async function keptConnection(root: string) {
     }
     return { values, connects: connects - connectsBefore, reaps };
   } finally {
+    // The process runs other scenarios after this one.
+    PgliteConnection.prototype.connect = connect;
     await db.close(true);
     for (const instance of instances) await stopPgliteInstance(instance);
   }
@@ -476,7 +479,7 @@ async function preparedStatements(root: string) {
   };
 }
 
-const SCENARIOS: Record<string, (root: string) => Promise<unknown>> = {
+const SCENARIOS: Scenarios = {
   'two-schemas-one-session': twoSchemasOneSession,
   'two-services-one-cluster': twoServicesOneCluster,
   'vacuums-dead-rows': vacuumsDeadRows,
@@ -490,19 +493,4 @@ const SCENARIOS: Record<string, (root: string) => Promise<unknown>> = {
   'prepared-statements': preparedStatements,
 };
 
-const [scenario, root] = process.argv.slice(2);
-const run = scenario === undefined ? undefined : SCENARIOS[scenario];
-if (run === undefined || root === undefined) {
-  console.error(`usage: pglite-in-thread-scenarios.ts <${Object.keys(SCENARIOS).join('|')}> <root dir>`);
-  process.exit(2);
-}
-run(root).then(
-  (result) => {
-    process.stdout.write(JSON.stringify(result));
-    process.exit(0);
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+serveScenarios('pglite-in-thread-scenarios.ts', SCENARIOS);
