@@ -119,7 +119,7 @@ describe('startPgliteServers', () => {
       dir,
     ]);
 
-    expect(result.error).toContain(`PGlite could not start on ${join(dir, 'not-a-directory')}`);
+    expect(result.error).toContain(`PGlite could not start on ${join(dir, 'older-version')}`);
     expect(result.restartedGood).toBe(1);
   }, 120_000);
 });

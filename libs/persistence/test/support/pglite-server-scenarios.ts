@@ -102,12 +102,16 @@ async function severalInOneWorker(root: string) {
   return { urls: [...first, ...second].map((server) => server.url), tables, users, ledger };
 }
 
+/**
+ * A data directory of an older PostgreSQL fails at once. (A file where the data directory should be
+ * fails too, but only after PGlite has run a whole initdb in memory: seconds of CPU.)
+ */
 async function oneFailsToStart(root: string) {
-  const notADirectory = join(root, 'not-a-directory');
-  mkdirSync(root, { recursive: true });
-  writeFileSync(notADirectory, 'a file where a data directory should be');
+  const olderVersion = join(root, 'older-version');
+  mkdirSync(olderVersion, { recursive: true });
+  writeFileSync(join(olderVersion, 'PG_VERSION'), '12\n');
   const good = dataDirIn(root, 'auth');
-  const error = await startPgliteServers([good, notADirectory]).then(
+  const error = await startPgliteServers([good, olderVersion]).then(
     () => undefined,
     (reason: unknown) => (reason instanceof Error ? reason.message : String(reason)),
   );
