@@ -1,45 +1,22 @@
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { copyPgliteTemplate } from '@tollgate/testing';
 import { STAGING_CLUSTER } from '../../src/legacy-pglite-layout';
+import { ScenarioProcess } from '../support/scenario-process';
 
-const run = promisify(execFile);
-const SUPPORT = join(__dirname, '..', 'support');
-const TS_REGISTER = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  'libs',
-  'persistence',
-  'test',
-  'support',
-  'ts-register.js',
-);
 const SERVICES = ['auth', 'billing', 'chat', 'admin'];
 
 jest.setTimeout(600_000);
 
-/** PGlite cannot run inside Jest's sandbox: each step runs in a child process (legacy-pglite-scenarios.ts). */
-async function step<T>(name: string, pgDir: string, option?: string): Promise<T> {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      '-r',
-      TS_REGISTER,
-      join(SUPPORT, 'legacy-pglite-scenarios.ts'),
-      name,
-      pgDir,
-      ...(option ? [option] : []),
-    ],
-    { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
-  );
-  return JSON.parse(stdout) as T;
-}
+/**
+ * PGlite cannot run inside Jest's sandbox: the steps run in a child process (legacy-pglite-scenarios.ts),
+ * one after another; a step that kills its process is followed by a new one.
+ */
+const steps = new ScenarioProcess(join(__dirname, '..', 'support', 'legacy-pglite-scenarios.ts'), 300_000);
+
+const step = <T>(name: string, pgDir: string, option?: string): Promise<T> =>
+  steps.run<T>(name, pgDir, ...(option ? [option] : []));
 
 interface Snapshot {
   /** Each service's rows, sequence positions and migration rows, as the service opens its database. */
@@ -58,12 +35,8 @@ describe("moving a data directory's cluster per service into the one PGlite clus
   const root = mkdtempSync(join(tmpdir(), 'tollgate-legacy-pglite-'));
   const legacy = join(root, 'legacy', 'pg');
   let before: Snapshot;
-  /** A copy of the legacy layout, as the code before one cluster left it, to migrate. */
-  const copy = (name: string) => {
-    const pgDir = join(root, name, 'pg');
-    cpSync(legacy, pgDir, { recursive: true });
-    return pgDir;
-  };
+  /** Each test's copy of the legacy layout, as the code before one cluster left it, to migrate. */
+  const copyFor = (test: string) => join(root, test, 'pg');
   const entries = (pgDir: string) => readdirSync(pgDir).sort();
 
   beforeAll(async () => {
@@ -74,13 +47,17 @@ describe("moving a data directory's cluster per service into the one PGlite clus
     // Each service's tables in `public` of its own cluster, made by its migrations as the services
     // made them on that layout (startPgliteServers with a data directory each), rows in each.
     await step('legacy', legacy, '2000');
-    // Read (and its sequences taken) on a copy of its own.
-    before = await step<Snapshot>('snapshot-legacy', copy('before'));
+    for (const test of ['moved', 'fail', 'kill']) cpSync(legacy, copyFor(test), { recursive: true });
+    // Read (and its sequences taken) on the layout itself, once each test has its copy.
+    before = await step<Snapshot>('snapshot-legacy', legacy);
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterAll(async () => {
+    await steps.close();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   it("puts each service's rows, sequence positions and migration rows in its schema, and a second start moves nothing", async () => {
-    const pgDir = copy('moved');
+    const pgDir = copyFor('moved');
 
     const first = await step<Prepared>('prepare', pgDir);
 
@@ -106,7 +83,7 @@ describe("moving a data directory's cluster per service into the one PGlite clus
   ])(
     'leaves the old layout as it was when the move %s after the second service, and the next start moves it all',
     async (_, how) => {
-      const pgDir = copy(how);
+      const pgDir = copyFor(how);
 
       const stopped = step<Prepared>('prepare', pgDir, how);
 

@@ -1,7 +1,8 @@
 /**
  * Run by legacy-pglite-migration.spec.ts in a child process (PGlite cannot run inside Jest's sandbox;
- * see libs/persistence/test/support/ts-register.js), one step per run:
- * `node -r ts-register.js legacy-pglite-scenarios.ts <step> <pg dir> [option]`; prints what it saw as JSON.
+ * see scenario-process.ts), which runs its steps one after another; by
+ * hand, one: `node -r ts-register.js legacy-pglite-scenarios.ts <step> <pg dir> [option]` prints what
+ * it saw as JSON.
  */
 import 'reflect-metadata';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
 import type { Database, PgliteDatabase } from '@tollgate/persistence';
 import { prepareServiceDatabases } from '../../src/embedded-databases';
 import { migrateLegacyClusters } from '../../src/legacy-pglite-migration';
+import { serveScenarios, type Scenarios } from './scenario-child';
 
 export const SERVICES = ['auth', 'billing', 'chat', 'admin'];
 
@@ -134,12 +136,12 @@ async function snapshot(databases: PgliteDatabase[]) {
   });
 }
 
-const steps: Record<string, (pgDir: string, option?: string) => Promise<unknown>> = {
+const steps: Scenarios = {
   legacy: (pgDir, rows = '1000') => legacy(pgDir, Number(rows)),
   'snapshot-legacy': (pgDir, suffix = '') =>
     snapshot(SERVICES.map((service) => ({ dataDir: join(pgDir, `${service}${suffix}`) }))),
   /** Starts as the launcher does: the migration, then each service's database where it then is. */
-  prepare: async (pgDir, fail) => {
+  prepare: async (pgDir: string, fail?: string) => {
     const log: string[] = [];
     const databases = await prepareServiceDatabases(
       pgDir,
@@ -164,10 +166,4 @@ const steps: Record<string, (pgDir: string, option?: string) => Promise<unknown>
     snapshot((await prepareServiceDatabases(pgDir, SERVICES, () => undefined)) as PgliteDatabase[]),
 };
 
-void steps[process.argv[2]!]!(process.argv[3]!, process.argv[4]).then(
-  (result) => process.stdout.write(JSON.stringify(result)),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+serveScenarios('legacy-pglite-scenarios.ts', steps);
