@@ -109,7 +109,7 @@ describe('embedded mode: the gateway→relay hop in memory', () => {
   beforeAll(async () => {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "node scripts/build.mjs" first`);
     // The launcher's initdb template already there (a copy of the integration tier's): a first start's
-    // initdb is two-embedded-platforms.spec's to check, this file is about the hop.
+    // initdb is e2e's to check (embedded.spec.ts), this file is about the hop.
     copyPgliteTemplate(join(dataDir, 'pg', '.initdb'));
     fast = await startFakeUpstream({ chunks: 4, completionTokens: 8 });
     // Long enough that a stream is still open while the test looks at it: 60 chunks, 100 ms apart.

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { copyPgliteTemplate } from '@tollgate/testing';
 
 jest.setTimeout(240_000);
 
@@ -59,6 +60,10 @@ describe('embedded platforms started at the same time', () => {
 
   it('both start, each on its own ports, both serve /api/status, and both stop cleanly', async () => {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "node scripts/build.mjs" first`);
+    // Each with the launcher's initdb template already there (a copy of the integration tier's): this
+    // is about ports chosen at the same time; a first start's initdb is e2e's (embedded.spec.ts starts
+    // on a new data directory), at ~6 s of CPU and ~850 MB each.
+    for (const name of ['a', 'b']) copyPgliteTemplate(join(root, name, 'pg', '.initdb'));
     platforms.push(startPlatform(join(root, 'a')), startPlatform(join(root, 'b')));
 
     const urls = await Promise.all(platforms.map((p) => p.url));
