@@ -7,18 +7,18 @@ import jestSequencer from '@jest/test-sequencer';
 const TestSequencer = jestSequencer.default ?? jestSequencer;
 
 /**
- * Integration files that take longest, longest first (a CI run's per-file seconds at three workers:
- * bench/ANALYSIS.md, "CI: the integration tier's PGlite work and its order"). Untimed files not
- * listed follow by size.
+ * Integration files that take longest, longest first: session 28's CI run's per-file seconds at three
+ * workers, those h88 shortened scaled by its measurements (bench/ANALYSIS.md, "CI: the integration
+ * tier's two longest files"). Untimed files not listed follow by size.
  */
 const LONGEST = [
   'tools/launcher/test/integration/legacy-pglite-migration.spec.ts',
-  'libs/persistence/test/integration/pglite-in-thread.spec.ts',
-  'libs/persistence/test/integration/pglite-server.spec.ts',
-  'tools/launcher/test/integration/two-embedded-platforms.spec.ts',
   'apps/auth/test/integration/accounts.spec.ts',
-  'tools/launcher/test/integration/embedded-relay-hop.spec.ts',
+  'libs/persistence/test/integration/pglite-in-thread.spec.ts',
+  'tools/launcher/test/integration/two-embedded-platforms.spec.ts',
   'apps/chat/test/integration/chat.spec.ts',
+  'libs/persistence/test/integration/pglite-server.spec.ts',
+  'tools/launcher/test/integration/embedded-relay-hop.spec.ts',
 ];
 
 export default class LongestFirst extends TestSequencer {
