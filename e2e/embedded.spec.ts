@@ -27,9 +27,37 @@ async function ready(run: EmbeddedRun, base: string): Promise<void> {
   );
 }
 
+interface Session {
+  cookie: string;
+  userId: number;
+}
+
+async function signIn(base: string): Promise<Session> {
+  const login = await fetch(`${base}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'root', password: SETTINGS.TOLLGATE_ROOT_PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  const body = (await login.json()) as { data: { id: number } };
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  return { cookie, userId: body.data.id };
+}
+
+async function selfStatus(base: string, session: Session): Promise<number> {
+  const answer = await fetch(`${base}/api/user/self`, {
+    headers: { cookie: session.cookie, 'New-Api-User': String(session.userId) },
+  });
+  await answer.body?.cancel();
+  return answer.status;
+}
+
 /**
  * One data directory through a platform's life, so that three start-ups check it all: the first
- * start serves and stops on Ctrl-C, the restart keeps the data and holds the lock while a second
+ * start serves and stops on Ctrl-C, the restart keeps the data (and a signed-in session) and holds the lock while a second
  * platform is refused, and after kill -9 a start succeeds although the pid an old lock file names
  * is alive. The second test goes on from where the first left the platform running.
  */
@@ -87,6 +115,8 @@ describe('embedded mode (npm start)', () => {
     expect(await page.text()).toContain('<div id="root">');
     expect((await fetch(`${base}/dashboard`)).headers.get('content-type')).toContain('text/html');
     expect(first.output()).toMatch(ROOT_CREATED);
+    const session = await signIn(base);
+    expect(await selfStatus(base, session)).toBe(200);
 
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
@@ -96,6 +126,9 @@ describe('embedded mode (npm start)', () => {
     await ready(again, base);
     expect(again.output()).not.toMatch(ROOT_CREATED);
     expect(again.output()).not.toContain('No root user exists');
+    // The in-memory store was saved on Ctrl-C and read back: the browser's session still holds.
+    expect(again.output()).toMatch(/restored \d+ key-value entries/);
+    expect(await selfStatus(base, session)).toBe(200);
     running = again;
   });
 

@@ -22,6 +22,7 @@ import { BOOKKEEPING_SERVICES } from './embedded-bookkeeping-protocol';
 import { prepareServiceDatabases, startServiceDatabases } from './embedded-databases';
 import { serviceUrlEnv } from './service-urls';
 import { embeddedSecrets, type EmbeddedSecrets } from './embedded-secrets';
+import { KV_SNAPSHOT_FILE, KvSnapshotFile } from './kv-snapshot-file';
 import { mallocTrimIntervalMs, startMallocTrim, type MallocTrimmer } from './malloc-trim';
 
 export interface EmbeddedPlatform {
@@ -160,6 +161,11 @@ export async function startEmbedded({
     return giveBack(error);
   }
   const kv = new MemoryKvStore();
+  const kvSnapshot = new KvSnapshotFile(kv, join(dataDir, KV_SNAPSHOT_FILE), log);
+  const restoredKeys = kvSnapshot.load();
+  if (restoredKeys > 0)
+    log(`restored ${restoredKeys} key-value entries (sessions among them) from ${KV_SNAPSHOT_FILE}`);
+  kvSnapshot.start();
   const runtime: ServiceRuntime = { bus, kv, embedded: true };
   const databases: PgliteServer[] = [];
   const services: RunningService[] = [];
@@ -172,6 +178,7 @@ export async function startEmbedded({
     await bookkeeping?.close().catch(() => undefined);
     for (const db of databases) await db.close().catch(() => undefined);
     await bus.close();
+    await kvSnapshot.stop();
     await kv.close();
     await telemetry.shutdown();
     await releaseHeldPorts(chosen);

@@ -13,6 +13,51 @@ describe('MemoryKvStore with a fake clock', () => {
     await store.close();
   });
 
+  it('snapshots its live string keys with their expiry, and a new store restores them', async () => {
+    await store.set('session:a', '{"user":5}', 1_000);
+    await store.set('forever', 'x');
+    await store.set('gone', 'y', 10);
+    await store.incr('tries', 1_000);
+    await store.hit('window', 5, 1_000);
+    await store.reserve('acct', 'r1', 10, 100, 1_000);
+    now += 10;
+    const snapshot = store.snapshot();
+    expect(snapshot).toEqual(
+      expect.arrayContaining([
+        { key: 'session:a', value: '{"user":5}', expiresAt: 1_001_000 },
+        { key: 'forever', value: 'x', expiresAt: null },
+        { key: 'tries', value: '1', expiresAt: 1_001_000 },
+      ]),
+    );
+    expect(snapshot).toHaveLength(3);
+
+    const restarted = new MemoryKvStore({ now: () => now, sweepIntervalMs: 0 });
+    await restarted.set('forever', 'newer');
+    now += 500;
+    expect(restarted.restore([...snapshot, { key: 'stale', value: 'z', expiresAt: now }])).toBe(2);
+    await expect(restarted.get('session:a')).resolves.toBe('{"user":5}');
+    await expect(restarted.ttl('session:a')).resolves.toBe(490);
+    await expect(restarted.get('forever')).resolves.toBe('newer');
+    await expect(restarted.incr('tries', 1_000)).resolves.toBe(2);
+    await expect(restarted.get('stale')).resolves.toBeNull();
+    await restarted.close();
+  });
+
+  it('counts writes to string keys in its revision, and nothing else', async () => {
+    const start = store.revision;
+    await store.hit('window', 5, 1_000);
+    await store.reserve('acct', 'r1', 10, 100, 1_000);
+    await store.get('k');
+    await store.del('k');
+    expect(store.revision).toBe(start);
+    await store.set('k', 'v');
+    await store.incr('n', 100);
+    await store.setIfAbsent('k', 'w', 100);
+    await store.take('k');
+    await store.del('n');
+    expect(store.revision).toBe(start + 4);
+  });
+
   it('expires a value exactly when its TTL has passed and reports the remaining time before', async () => {
     await store.set('k', 'v', 100);
     now += 99;

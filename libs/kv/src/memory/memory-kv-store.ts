@@ -17,6 +17,13 @@ export interface MemoryKvStoreOptions {
   sweepIntervalMs?: number;
 }
 
+/** A string key as a snapshot keeps it: its value and when it expires (epoch ms; null: never). */
+export interface KvSnapshotEntry {
+  key: string;
+  value: string;
+  expiresAt: number | null;
+}
+
 type Entry =
   | { kind: 'string'; value: string; expiresAt: number | null }
   | { kind: 'window'; log: SlidingWindowLog; expiresAt: number };
@@ -37,6 +44,7 @@ export class MemoryKvStore implements KvStore {
   private readonly now: () => number;
   private readonly sweepTimer: NodeJS.Timeout | null;
   private closed = false;
+  private writes = 0;
 
   constructor(options: MemoryKvStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -53,6 +61,7 @@ export class MemoryKvStore implements KvStore {
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     this.assertOpen();
     if (ttlMs !== undefined) assertDuration('ttlMs', ttlMs);
+    this.writes++;
     this.entries.set(key, {
       kind: 'string',
       value,
@@ -64,6 +73,7 @@ export class MemoryKvStore implements KvStore {
     this.assertOpen();
     assertDuration('ttlMs', ttlMs);
     if (this.read(key)) return false;
+    this.writes++;
     this.entries.set(key, { kind: 'string', value, expiresAt: this.now() + ttlMs });
     return true;
   }
@@ -72,13 +82,14 @@ export class MemoryKvStore implements KvStore {
     this.assertOpen();
     const entry = this.readString(key);
     if (!entry) return null;
+    this.writes++;
     this.entries.delete(key);
     return entry.value;
   }
 
   async del(key: string): Promise<void> {
     this.assertOpen();
-    this.entries.delete(key);
+    if (this.entries.delete(key)) this.writes++;
   }
 
   async ttl(key: string): Promise<number> {
@@ -93,6 +104,7 @@ export class MemoryKvStore implements KvStore {
     assertDuration('ttlMs', ttlMs);
     assertInteger('by', by);
     const entry = this.readString(key);
+    this.writes++;
     if (!entry) {
       this.entries.set(key, { kind: 'string', value: String(by), expiresAt: this.now() + ttlMs });
       return by;
@@ -184,6 +196,42 @@ export class MemoryKvStore implements KvStore {
     const outstanding = ledger.outstanding(this.now());
     this.forgetIfIdle(account, ledger);
     return outstanding;
+  }
+
+  /**
+   * Counts the writes to string keys (what a snapshot holds): a saver compares it with the count it
+   * last saved at to tell whether anything changed. Rate windows and reservations are not counted.
+   */
+  get revision(): number {
+    return this.writes;
+  }
+
+  /**
+   * The live string keys (sessions, verification codes, cooldowns, locks), for a restart to restore.
+   * Rate windows and quota reservations are left out: they describe calls in flight in this process.
+   */
+  snapshot(): KvSnapshotEntry[] {
+    const now = this.now();
+    const entries: KvSnapshotEntry[] = [];
+    for (const [key, entry] of this.entries) {
+      if (entry.kind === 'string' && !isExpired(entry, now)) {
+        entries.push({ key, value: entry.value, expiresAt: entry.expiresAt });
+      }
+    }
+    return entries;
+  }
+
+  /** Puts back what a snapshot held, except keys already expired or already set here; returns how many. */
+  restore(entries: Iterable<KvSnapshotEntry>): number {
+    this.assertOpen();
+    const now = this.now();
+    let restored = 0;
+    for (const { key, value, expiresAt } of entries) {
+      if ((expiresAt !== null && expiresAt <= now) || this.read(key)) continue;
+      this.entries.set(key, { kind: 'string', value, expiresAt });
+      restored++;
+    }
+    return restored;
   }
 
   /** Drops every expired key and idle account; returns how many were dropped. */
