@@ -44,7 +44,7 @@ export function LoginPage() {
               to={loginPath(name)}
               replace
               aria-current={tab === name ? 'page' : undefined}
-              className={`rounded-md px-2 py-1.5 text-center text-sm font-medium ${
+              className={`flex items-center justify-center rounded-md px-2 py-1.5 text-center text-sm font-medium ${
                 tab === name ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-500 hover:text-slate-800'
               }`}
             >

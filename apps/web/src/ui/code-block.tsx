@@ -13,7 +13,7 @@ export function CodeBlock({ code, language, testId }: CodeBlockProps) {
       <pre
         data-testid={testId}
         data-language={language}
-        className="overflow-x-auto rounded-lg bg-slate-900 p-3 pr-28 text-xs leading-relaxed text-slate-100 md:text-sm"
+        className="overflow-x-auto rounded-lg bg-slate-900 p-3 pt-10 text-xs leading-relaxed text-slate-100 md:pt-3 md:pr-28 md:text-sm"
       >
         <code>{code}</code>
       </pre>

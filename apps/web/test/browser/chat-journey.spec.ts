@@ -148,7 +148,7 @@ describe('chat journey on a desktop', () => {
     await page.getByTestId('answer-cost').first().waitFor();
     // The title comes from the first exchange.
     await page.waitForFunction(
-      () => document.querySelector('[data-testid="chat-title"]')?.textContent?.trim() !== 'New Chat',
+      () => document.querySelector('[data-testid="chat-title"]')?.textContent?.trim() !== 'Новый чат',
     );
     await shot(page, 'chat-answered');
   });
