@@ -646,6 +646,22 @@ describe('the admin area', () => {
     expect(row).not.toHaveTextContent('2026-11-29');
   });
 
+  it.each([
+    ['/dashboard/admin/channels', ['Каналы']],
+    ['/dashboard/admin/prices', ['Цены моделей']],
+    ['/dashboard/admin/content', ['Инциденты', 'Список изменений']],
+  ])(
+    'lets the buttons of %s wrap under the card title instead of past the card on a narrow window',
+    async (path, titles) => {
+      adminApi(10);
+      renderApp(path);
+      for (const title of titles) {
+        const heading = await screen.findByRole('heading', { name: title, level: 2 });
+        expect(heading.parentElement).toHaveClass('flex-wrap');
+      }
+    },
+  );
+
   it('shows the status page anew after an incident update, not the reading from before it', async () => {
     let updated = false;
     const statusPage = () =>

@@ -34,7 +34,7 @@ export function ChangelogEditor() {
   const items = versions.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <section className={cardClass} aria-labelledby="admin-changelog-title">
-      <div className="flex items-center justify-between gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="admin-changelog-title" className="text-lg font-semibold">
           {t('changelog_title')}
         </h2>

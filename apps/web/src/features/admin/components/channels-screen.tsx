@@ -94,7 +94,7 @@ export function ChannelsScreen() {
 
   return (
     <section className={cardClass} aria-labelledby="admin-channels-title">
-      <div className="flex items-center justify-between gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="admin-channels-title" className="text-lg font-semibold">
           {t('channels_title')}
         </h2>

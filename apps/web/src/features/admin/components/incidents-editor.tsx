@@ -56,7 +56,7 @@ export function IncidentsEditor() {
   });
   return (
     <section className={cardClass} aria-labelledby="admin-incidents-title">
-      <div className="flex items-center justify-between gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="admin-incidents-title" className="text-lg font-semibold">
           {t('incidents_title')}
         </h2>

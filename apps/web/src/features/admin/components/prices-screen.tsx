@@ -63,7 +63,7 @@ export function PricesScreen() {
   return (
     <div className="flex flex-col gap-6">
       <section className={cardClass} aria-labelledby="admin-prices-title">
-        <div className="flex items-center justify-between gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 id="admin-prices-title" className="text-lg font-semibold">
             {t('prices_title')}
           </h2>
