@@ -3,6 +3,8 @@ export interface NormalizedUsage {
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
+  /** Prompt tokens written to a prompt cache (Anthropic's cache_creation_input_tokens), when any. */
+  cache_write_tokens?: number;
 }
 
 export function tokenCount(value: unknown): number {
@@ -29,14 +31,17 @@ export function normalizeOpenAiUsage(usage: unknown): NormalizedUsage | undefine
       cached_tokens: tokenCount(objectOf(block['input_tokens_details'])?.['cached_tokens']),
     };
   }
-  return {
+  const details = objectOf(block['prompt_tokens_details']);
+  const normalized: NormalizedUsage = {
     prompt_tokens: tokenCount(block['prompt_tokens']),
     completion_tokens: tokenCount(block['completion_tokens']),
     // DeepSeek reports its cache hits as prompt_cache_hit_tokens.
-    cached_tokens: tokenCount(
-      objectOf(block['prompt_tokens_details'])?.['cached_tokens'] ?? block['prompt_cache_hit_tokens'],
-    ),
+    cached_tokens: tokenCount(details?.['cached_tokens'] ?? block['prompt_cache_hit_tokens']),
   };
+  // Cache writes, as toOpenAiUsage tells them (OpenRouter's spelling).
+  const cacheWrites = tokenCount(details?.['cache_write_tokens']);
+  if (cacheWrites > 0) normalized.cache_write_tokens = cacheWrites;
+  return normalized;
 }
 
 /** The canonical usage block for a normalised count. */
@@ -45,6 +50,9 @@ export function toOpenAiUsage(usage: NormalizedUsage) {
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.prompt_tokens + usage.completion_tokens,
-    prompt_tokens_details: { cached_tokens: usage.cached_tokens },
+    prompt_tokens_details:
+      usage.cache_write_tokens === undefined || usage.cache_write_tokens === 0
+        ? { cached_tokens: usage.cached_tokens }
+        : { cached_tokens: usage.cached_tokens, cache_write_tokens: usage.cache_write_tokens },
   };
 }

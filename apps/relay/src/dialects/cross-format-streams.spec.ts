@@ -204,7 +204,7 @@ const GEMINI_FUNCTION_CALL_WITH_CACHE = sseBody([
 describe('Anthropic channel, streamed tool use with cache reads', () => {
   const chunks = canonicalChunks(ANTHROPIC_TOOL_USE_WITH_CACHE, new AnthropicChatStream(CONTEXT));
 
-  it('gives OpenAI clients one tool call assembled from its pieces and cache reads as cached tokens', () => {
+  it('gives OpenAI clients one tool call assembled from its pieces, cache reads as cached tokens and cache writes as cache_write_tokens', () => {
     const calls = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);
     expect(calls[0]).toMatchObject({ index: 0, id: 'toolu_01Paris', function: { name: 'get_weather' } });
     expect(calls.map((call) => call.function?.arguments ?? '').join('')).toBe(
@@ -217,7 +217,7 @@ describe('Anthropic channel, streamed tool use with cache reads', () => {
       prompt_tokens: 472 + 100 + 2048,
       completion_tokens: 89,
       total_tokens: 472 + 100 + 2048 + 89,
-      prompt_tokens_details: { cached_tokens: 2048 },
+      prompt_tokens_details: { cached_tokens: 2048, cache_write_tokens: 100 },
     });
   });
 

@@ -1,5 +1,7 @@
 import {
   toBase64DataUrl,
+  withAnthropicFields,
+  type JsonObject,
   type ChatCompletionRequest,
   type ChatMessage,
   type ContentPart,
@@ -8,10 +10,19 @@ import {
   UntranslatableRequestError,
 } from '../../canonical';
 import type {
+  AnthropicCacheControl,
   AnthropicContentBlock,
   AnthropicMessagesRequest,
+  AnthropicTextBlock,
   AnthropicToolChoice,
 } from '../../providers/anthropic/types';
+
+/** The part, tagged with the block's cache_control for an Anthropic upstream when it has one. */
+function cached<T extends object>(part: T, cacheControl: AnthropicCacheControl | null | undefined): T {
+  return cacheControl === undefined || cacheControl === null
+    ? part
+    : withAnthropicFields(part, { cache_control: cacheControl });
+}
 
 function textOf(content: string | AnthropicContentBlock[] | undefined): string {
   if (content === undefined) return '';
@@ -24,7 +35,7 @@ function imagePart(block: Extract<AnthropicContentBlock, { type: 'image' }>): Co
     block.source.type === 'base64'
       ? toBase64DataUrl({ mimeType: block.source.media_type, data: block.source.data })
       : block.source.url;
-  return { type: 'image_url', image_url: { url } };
+  return cached({ type: 'image_url', image_url: { url } }, block.cache_control);
 }
 
 /** A user turn: tool results become tool messages first, the rest one user message. */
@@ -35,8 +46,11 @@ function userMessages(content: string | AnthropicContentBlock[]): ChatMessage[] 
   for (const block of content) {
     if (block.type === 'tool_result') {
       const result = typeof block.content === 'string' ? block.content : textOf(block.content);
-      messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: result });
-    } else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+      messages.push(
+        cached({ role: 'tool', tool_call_id: block.tool_use_id, content: result }, block.cache_control),
+      );
+    } else if (block.type === 'text')
+      parts.push(cached({ type: 'text', text: block.text }, block.cache_control));
     else if (block.type === 'image') parts.push(imagePart(block));
     else throw new UntranslatableRequestError(`a user turn cannot hold a ${block.type} block`);
   }
@@ -44,8 +58,25 @@ function userMessages(content: string | AnthropicContentBlock[]): ChatMessage[] 
   return messages;
 }
 
+/** Blocks an Anthropic upstream must get back as they were: signed thinking, and cache breakpoints. */
+function keepsAnthropicBlocks(content: AnthropicContentBlock[]): boolean {
+  return content.some(
+    (block) =>
+      block.type === 'thinking' ||
+      block.type === 'redacted_thinking' ||
+      ('cache_control' in block && block.cache_control !== undefined && block.cache_control !== null),
+  );
+}
+
 function assistantMessage(content: string | AnthropicContentBlock[]): ChatMessage {
   if (typeof content === 'string') return { role: 'assistant', content };
+  const message = assistantFromBlocks(content);
+  return keepsAnthropicBlocks(content)
+    ? withAnthropicFields(message, { blocks: content as unknown as JsonObject[] })
+    : message;
+}
+
+function assistantFromBlocks(content: AnthropicContentBlock[]): ChatMessage {
   const toolCalls = content
     .filter(
       (block): block is Extract<AnthropicContentBlock, { type: 'tool_use' }> => block.type === 'tool_use',
@@ -85,11 +116,23 @@ function responseFormat(request: AnthropicMessagesRequest): ResponseFormat | und
   return { type: 'json_schema', json_schema: { name: 'response', schema: format.schema } };
 }
 
+/** `system` as one system message; its blocks stay parts when any is a cache breakpoint. */
+function systemMessage(system: string | AnthropicTextBlock[] | undefined): ChatMessage | undefined {
+  if (Array.isArray(system) && system.some((block) => block.cache_control != null)) {
+    return {
+      role: 'system',
+      content: system.map((block) => cached({ type: 'text', text: block.text }, block.cache_control)),
+    };
+  }
+  const text = typeof system === 'string' ? system : textOf(system);
+  return text === '' ? undefined : { role: 'system', content: text };
+}
+
 /** Anthropic Messages request (from `/v1/messages` clients) → canonical OpenAI chat request. */
 export function fromAnthropicClientRequest(request: AnthropicMessagesRequest): ChatCompletionRequest {
   const messages: ChatMessage[] = [];
-  const system = typeof request.system === 'string' ? request.system : textOf(request.system);
-  if (system !== '') messages.push({ role: 'system', content: system });
+  const system = systemMessage(request.system);
+  if (system !== undefined) messages.push(system);
   for (const message of request.messages) {
     if (message.role === 'user') messages.push(...userMessages(message.content));
     else messages.push(assistantMessage(message.content));
@@ -107,14 +150,19 @@ export function fromAnthropicClientRequest(request: AnthropicMessagesRequest): C
   const format = responseFormat(request);
   if (format !== undefined) result.response_format = format;
   if (request.tools !== undefined && request.tools.length > 0) {
-    result.tools = request.tools.map((tool) => ({
-      type: 'function',
-      function: {
-        name: tool.name,
-        ...(tool.description === undefined ? {} : { description: tool.description }),
-        parameters: tool.input_schema,
-      },
-    }));
+    result.tools = request.tools.map((tool) =>
+      cached(
+        {
+          type: 'function' as const,
+          function: {
+            name: tool.name,
+            ...(tool.description === undefined ? {} : { description: tool.description }),
+            parameters: tool.input_schema,
+          },
+        },
+        tool.cache_control,
+      ),
+    );
     if (request.tool_choice !== undefined) {
       result.tool_choice = toolChoice(request.tool_choice);
       if (
@@ -125,5 +173,7 @@ export function fromAnthropicClientRequest(request: AnthropicMessagesRequest): C
       }
     }
   }
+  if (request.thinking !== undefined && request.thinking !== null)
+    withAnthropicFields(result, { thinking: request.thinking });
   return result;
 }

@@ -1,4 +1,9 @@
-import { type ChatCompletionResponse, normalizeOpenAiUsage, parseToolArguments } from '../../canonical';
+import {
+  anthropicFieldsOf,
+  type ChatCompletionResponse,
+  normalizeOpenAiUsage,
+  parseToolArguments,
+} from '../../canonical';
 import { stopReasonFromFinish } from './stop-reason';
 import type { AnthropicContentBlock, AnthropicMessage } from '../../providers/anthropic/types';
 import { toAnthropicUsage } from './usage';
@@ -11,6 +16,22 @@ export function toAnthropicClientResponse(
   requestedModel: string,
 ): AnthropicMessage {
   const message = response.choices[0]?.message;
+  const upstreamBlocks = anthropicFieldsOf(message)?.blocks as AnthropicContentBlock[] | undefined;
+  const content = upstreamBlocks ?? contentOf(message);
+  return {
+    id: response.id,
+    type: 'message',
+    role: 'assistant',
+    model: requestedModel,
+    content,
+    stop_reason: stopReasonFromFinish(response.choices[0]?.finish_reason),
+    stop_sequence: null,
+    usage: toAnthropicUsage(normalizeOpenAiUsage(response.usage) ?? NO_USAGE),
+  };
+}
+
+/** The answer's blocks from its canonical fields (an answer from a non-Anthropic upstream). */
+function contentOf(message: ChatCompletionResponse['choices'][number]['message'] | undefined) {
   const content: AnthropicContentBlock[] = [];
   if (message?.reasoning_content !== undefined && message.reasoning_content !== '') {
     content.push({ type: 'thinking', thinking: message.reasoning_content });
@@ -25,14 +46,5 @@ export function toAnthropicClientResponse(
       input: parseToolArguments(call.function.arguments, call.function.name),
     });
   }
-  return {
-    id: response.id,
-    type: 'message',
-    role: 'assistant',
-    model: requestedModel,
-    content,
-    stop_reason: stopReasonFromFinish(response.choices[0]?.finish_reason),
-    stop_sequence: null,
-    usage: toAnthropicUsage(normalizeOpenAiUsage(response.usage) ?? NO_USAGE),
-  };
+  return content;
 }

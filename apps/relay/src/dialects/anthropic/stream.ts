@@ -1,4 +1,6 @@
 import {
+  anthropicFieldsOf,
+  type AnthropicFields,
   type ChatCompletionChunk,
   type FinishReason,
   normalizeOpenAiUsage,
@@ -8,7 +10,16 @@ import type { SseEvent } from '../../sse/sse';
 import { stopReasonFromFinish } from './stop-reason';
 import { toAnthropicUsage } from './usage';
 
-type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; toolIndex: number };
+/** A thinking block is 'signed' once its signature came: more thinking opens a new block. */
+type OpenBlock =
+  | { kind: 'text' }
+  | { kind: 'thinking' }
+  | { kind: 'signed' }
+  | { kind: 'redacted' }
+  | { kind: 'tool'; toolIndex: number };
+
+/** A thinking block opens empty; its text comes in thinking_delta, its signature in signature_delta. */
+const EMPTY_THINKING = { type: 'thinking', thinking: '', signature: '' };
 
 function sse(type: string, payload: object): SseEvent {
   return { event: type, data: JSON.stringify({ type, ...payload }) };
@@ -54,9 +65,11 @@ export class AnthropicClientStream {
     if (choice === undefined) return events;
     const delta = choice.delta;
     if (delta.reasoning_content !== undefined && delta.reasoning_content !== '') {
-      events.push(...this.ensureOpen({ kind: 'thinking' }, { type: 'thinking', thinking: '' }));
+      events.push(...this.ensureOpen({ kind: 'thinking' }, EMPTY_THINKING));
       events.push(this.delta({ type: 'thinking_delta', thinking: delta.reasoning_content }));
     }
+    const anthropic = anthropicFieldsOf(delta);
+    if (anthropic !== undefined) events.push(...this.thinkingFromAnthropic(anthropic));
     if (typeof delta.content === 'string' && delta.content !== '') {
       events.push(...this.ensureOpen({ kind: 'text' }, { type: 'text', text: '' }));
       events.push(this.delta({ type: 'text_delta', text: delta.content }));
@@ -97,6 +110,26 @@ export class AnthropicClientStream {
       }),
       sse('message_stop', {}),
     ];
+  }
+
+  /** An Anthropic upstream's signature for the open thinking block, or a redacted_thinking block. */
+  private thinkingFromAnthropic(fields: AnthropicFields): SseEvent[] {
+    const events: SseEvent[] = [];
+    if (fields.signature !== undefined) {
+      events.push(...this.ensureOpen({ kind: 'thinking' }, EMPTY_THINKING));
+      events.push(this.delta({ type: 'signature_delta', signature: fields.signature }));
+      this.open = { kind: 'signed' };
+    }
+    if (fields.redacted_thinking !== undefined) {
+      events.push(
+        ...this.close(),
+        ...this.ensureOpen(
+          { kind: 'redacted' },
+          { type: 'redacted_thinking', data: fields.redacted_thinking },
+        ),
+      );
+    }
+    return events;
   }
 
   private ensureOpen(block: OpenBlock, contentBlock: object): SseEvent[] {

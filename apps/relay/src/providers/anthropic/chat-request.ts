@@ -1,4 +1,5 @@
 import {
+  anthropicFieldsOf,
   parseBase64DataUrl,
   contentParts,
   contentText,
@@ -11,12 +12,22 @@ import {
   parseToolArguments,
 } from '../../canonical';
 import type {
+  AnthropicCacheControl,
   AnthropicContentBlock,
   AnthropicMessageParam,
   AnthropicMessagesRequest,
+  AnthropicTextBlock,
   AnthropicTool,
   AnthropicToolChoice,
 } from './types';
+
+/** The block with the cache_control an Anthropic client set on the part it came from, if any. */
+function withCacheControl<T extends AnthropicContentBlock | AnthropicTool>(block: T, from: object): T {
+  const cacheControl = anthropicFieldsOf(from)?.cache_control;
+  return cacheControl === undefined
+    ? block
+    : { ...block, cache_control: cacheControl as AnthropicCacheControl };
+}
 
 /** Anthropic requires max_tokens; OpenAI clients often leave it out. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
@@ -31,11 +42,12 @@ function imageBlock(url: string): AnthropicContentBlock {
 function userBlocks(parts: ContentPart[]): AnthropicContentBlock[] {
   const blocks: AnthropicContentBlock[] = [];
   for (const part of parts) {
-    if (part.type === 'text') blocks.push({ type: 'text', text: String(part['text'] ?? '') });
+    if (part.type === 'text')
+      blocks.push(withCacheControl({ type: 'text', text: String(part['text'] ?? '') }, part));
     else if (part.type === 'image_url') {
       const url = (part['image_url'] as { url?: unknown } | undefined)?.url;
       if (typeof url !== 'string') throw new UntranslatableRequestError('image_url part without a url');
-      blocks.push(imageBlock(url));
+      blocks.push(withCacheControl(imageBlock(url), part));
     } else throw new UntranslatableRequestError(`content part "${part.type}" is not supported by Anthropic`);
   }
   return blocks;
@@ -54,6 +66,9 @@ function messageBlocks(
     case 'user':
       return userBlocks(contentParts(message.content));
     case 'assistant': {
+      // An Anthropic client's own blocks: signed thinking must come back to Anthropic unchanged.
+      const original = anthropicFieldsOf(message)?.blocks;
+      if (original !== undefined) return original as unknown as AnthropicContentBlock[];
       const text = contentText(message.content);
       const blocks: AnthropicContentBlock[] = text === '' ? [] : [{ type: 'text', text }];
       for (const call of message.tool_calls ?? []) {
@@ -68,7 +83,10 @@ function messageBlocks(
     }
     case 'tool':
       return [
-        { type: 'tool_result', tool_use_id: message.tool_call_id, content: contentText(message.content) },
+        withCacheControl(
+          { type: 'tool_result', tool_use_id: message.tool_call_id, content: contentText(message.content) },
+          message,
+        ),
       ];
   }
 }
@@ -77,12 +95,15 @@ function messageBlocks(
  * System and developer messages become `system`; tool results become user turns of tool_result
  * blocks; consecutive turns of one role are merged, as Anthropic wants alternating roles.
  */
-function splitMessages(messages: ChatMessage[]): { system: string[]; turns: AnthropicMessageParam[] } {
-  const system: string[] = [];
+function splitMessages(messages: ChatMessage[]): {
+  system: AnthropicTextBlock[];
+  turns: AnthropicMessageParam[];
+} {
+  const system: AnthropicTextBlock[] = [];
   const turns: AnthropicMessageParam[] = [];
   for (const message of messages) {
     if (isInstruction(message)) {
-      system.push(contentText(message.content));
+      system.push(...systemBlocks(message.content));
       continue;
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
@@ -96,12 +117,33 @@ function splitMessages(messages: ChatMessage[]): { system: string[]; turns: Anth
   return { system, turns };
 }
 
+/** One text block per instruction, or one per part when an Anthropic client set cache breakpoints. */
+function systemBlocks(content: ChatMessage['content']): AnthropicTextBlock[] {
+  if (Array.isArray(content) && content.some((part) => anthropicFieldsOf(part) !== undefined))
+    return content.map((part) =>
+      withCacheControl({ type: 'text', text: String((part as { text?: unknown }).text ?? '') }, part),
+    );
+  return [{ type: 'text', text: contentText(content) }];
+}
+
+/** `system` as a string, or as blocks when one carries a cache breakpoint. */
+function anthropicSystem(blocks: AnthropicTextBlock[]): string | AnthropicTextBlock[] {
+  return blocks.some((block) => block.cache_control !== undefined)
+    ? blocks
+    : blocks.map((block) => block.text).join('\n\n');
+}
+
 function anthropicTools(tools: FunctionTool[]): AnthropicTool[] {
-  return tools.map((tool) => ({
-    name: tool.function.name,
-    ...(tool.function.description === undefined ? {} : { description: tool.function.description }),
-    input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
-  }));
+  return tools.map((tool) =>
+    withCacheControl(
+      {
+        name: tool.function.name,
+        ...(tool.function.description === undefined ? {} : { description: tool.function.description }),
+        input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+      },
+      tool,
+    ),
+  );
 }
 
 function anthropicToolChoice(choice: ToolChoice, parallel: boolean | undefined): AnthropicToolChoice {
@@ -134,7 +176,9 @@ export function toAnthropicMessagesRequest(
     messages: turns,
     max_tokens: request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
   };
-  if (system.length > 0) result.system = system.join('\n\n');
+  if (system.length > 0) result.system = anthropicSystem(system);
+  const thinking = anthropicFieldsOf(request)?.thinking;
+  if (thinking !== undefined) result.thinking = thinking as AnthropicMessagesRequest['thinking'];
   const stop = stopSequences(request.stop);
   if (stop !== undefined && stop.length > 0) result.stop_sequences = stop;
   if (request.stream === true) result.stream = true;

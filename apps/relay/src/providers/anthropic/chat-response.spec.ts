@@ -1,4 +1,4 @@
-import { MalformedUpstreamResponseError } from '../../canonical';
+import { anthropicFieldsOf, MalformedUpstreamResponseError } from '../../canonical';
 import { fromAnthropicMessage } from './chat-response';
 
 const context = { created: 1_700_000_000, model: 'claude-x' };
@@ -36,12 +36,12 @@ describe('fromAnthropicMessage', () => {
         prompt_tokens: 2015,
         completion_tokens: 12,
         total_tokens: 2027,
-        prompt_tokens_details: { cached_tokens: 2000 },
+        prompt_tokens_details: { cached_tokens: 2000, cache_write_tokens: 5 },
       },
     });
   });
 
-  it('converts tool_use blocks into tool calls with JSON arguments and finish reason tool_calls', () => {
+  it('converts tool_use blocks into tool calls with JSON arguments and finish reason tool_calls, keeping the signed blocks for an Anthropic client', () => {
     const message = {
       id: 'msg_01',
       type: 'message',
@@ -63,7 +63,8 @@ describe('fromAnthropicMessage', () => {
     };
     const choice = fromAnthropicMessage(message, context).choices[0]!;
     expect(choice.finish_reason).toBe('tool_calls');
-    expect(choice.message).toEqual({
+    expect(anthropicFieldsOf(choice.message)?.blocks).toEqual(message.content);
+    expect(JSON.parse(JSON.stringify(choice.message))).toEqual({
       role: 'assistant',
       content: 'Let me check.',
       reasoning_content: 'The user wants weather.',

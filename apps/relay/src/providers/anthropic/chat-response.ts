@@ -1,5 +1,7 @@
 import {
   toOpenAiUsage,
+  withAnthropicFields,
+  type JsonObject,
   type ChatCompletionResponse,
   type ToolCall,
   MalformedUpstreamResponseError,
@@ -18,9 +20,13 @@ export function fromAnthropicMessage(body: unknown, context: ResponseContext): C
   let text = '';
   let reasoning = '';
   const toolCalls: ToolCall[] = [];
+  let thinks = false;
   for (const block of message.content) {
     if (block.type === 'text') text += block.text;
-    else if (block.type === 'thinking') reasoning += block.thinking;
+    else if (block.type === 'thinking') {
+      reasoning += block.thinking;
+      thinks = true;
+    } else if (block.type === 'redacted_thinking') thinks = true;
     else if (block.type === 'tool_use') {
       toolCalls.push({
         id: block.id,
@@ -29,6 +35,14 @@ export function fromAnthropicMessage(body: unknown, context: ResponseContext): C
       });
     }
   }
+  const answer: ChatCompletionResponse['choices'][number]['message'] = {
+    role: 'assistant',
+    content: text === '' && toolCalls.length > 0 ? null : text,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    ...(reasoning === '' ? {} : { reasoning_content: reasoning }),
+  };
+  // An Anthropic client gets the blocks as they came, signatures included, to send back next turn.
+  if (thinks) withAnthropicFields(answer, { blocks: message.content as unknown as JsonObject[] });
   return {
     id: message.id ?? '',
     object: 'chat.completion',
@@ -37,12 +51,7 @@ export function fromAnthropicMessage(body: unknown, context: ResponseContext): C
     choices: [
       {
         index: 0,
-        message: {
-          role: 'assistant',
-          content: text === '' && toolCalls.length > 0 ? null : text,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-          ...(reasoning === '' ? {} : { reasoning_content: reasoning }),
-        },
+        message: answer,
         finish_reason: finishReasonFromAnthropic(message.stop_reason),
       },
     ],

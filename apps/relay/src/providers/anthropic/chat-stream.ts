@@ -5,6 +5,7 @@ import {
   toOpenAiUsage,
   MalformedUpstreamResponseError,
   type NormalizedUsage,
+  withAnthropicFields,
 } from '../../canonical';
 import type { ResponseContext, ChatStreamTransformer } from '../provider-adapter';
 import { UpstreamStreamError } from '../provider-errors';
@@ -80,6 +81,9 @@ export class AnthropicChatStream implements ChatStreamTransformer {
       ];
     }
     if (block.type === 'text' && block.text !== '') return [this.chunks.choice({ content: block.text })];
+    // An OpenAI client reads nothing here; an Anthropic client gets the block to send back next turn.
+    if (block.type === 'redacted_thinking')
+      return [this.chunks.choice(withAnthropicFields({}, { redacted_thinking: block.data }))];
     return [];
   }
 
@@ -98,6 +102,8 @@ export class AnthropicChatStream implements ChatStreamTransformer {
           throw new MalformedUpstreamResponseError('input_json_delta outside a tool_use block');
         return [this.chunks.choice({ tool_calls: [{ index, function: { arguments: delta.partial_json } }] })];
       }
+      case 'signature_delta':
+        return [this.chunks.choice(withAnthropicFields({}, { signature: delta.signature }))];
       default:
         return [];
     }

@@ -1,8 +1,12 @@
 /** Anthropic Messages API shapes, as documented; only the fields the relay converts are typed. */
 
+/** Prompt caching's breakpoint: `{type: 'ephemeral', ttl?: '5m' | '1h'}`. */
+export type AnthropicCacheControl = { type: 'ephemeral'; ttl?: string } & Record<string, unknown>;
+
 export interface AnthropicTextBlock {
   type: 'text';
   text: string;
+  cache_control?: AnthropicCacheControl | null;
 }
 
 export type AnthropicImageSource =
@@ -11,6 +15,7 @@ export type AnthropicImageSource =
 export interface AnthropicImageBlock {
   type: 'image';
   source: AnthropicImageSource;
+  cache_control?: AnthropicCacheControl | null;
 }
 
 export interface AnthropicToolUseBlock {
@@ -18,6 +23,7 @@ export interface AnthropicToolUseBlock {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl | null;
 }
 
 export interface AnthropicToolResultBlock {
@@ -25,12 +31,20 @@ export interface AnthropicToolResultBlock {
   tool_use_id: string;
   content?: string | Array<AnthropicTextBlock | AnthropicImageBlock>;
   is_error?: boolean;
+  cache_control?: AnthropicCacheControl | null;
 }
 
+/** Extended thinking; `signature` must come back unchanged when the block is sent in the history. */
 export interface AnthropicThinkingBlock {
   type: 'thinking';
   thinking: string;
   signature?: string;
+}
+
+/** Thinking the safety system encrypted: `data` is opaque and must come back unchanged. */
+export interface AnthropicRedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
 }
 
 export type AnthropicContentBlock =
@@ -38,7 +52,8 @@ export type AnthropicContentBlock =
   | AnthropicImageBlock
   | AnthropicToolUseBlock
   | AnthropicToolResultBlock
-  | AnthropicThinkingBlock;
+  | AnthropicThinkingBlock
+  | AnthropicRedactedThinkingBlock;
 
 export interface AnthropicMessageParam {
   role: 'user' | 'assistant';
@@ -49,6 +64,7 @@ export interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl | null;
 }
 
 export type AnthropicToolChoice =
@@ -62,6 +78,8 @@ export interface AnthropicMessagesRequest {
   messages: AnthropicMessageParam[];
   max_tokens: number;
   system?: string | AnthropicTextBlock[];
+  /** Extended thinking: `{type: 'enabled', budget_tokens}` or `{type: 'disabled'}`. */
+  thinking?: { type: string; budget_tokens?: number; [field: string]: unknown };
   stop_sequences?: string[];
   stream?: boolean;
   temperature?: number;
