@@ -33,6 +33,7 @@ import {
 } from '@tollgate/contracts';
 import { z } from 'zod';
 import { api } from '../../api/client';
+import type { LogExportFormat } from '../activity/activity-api';
 
 /** SPEC §9: the user list's default size. */
 export const ADMIN_USER_PAGE_SIZE = 10;
@@ -289,9 +290,11 @@ export async function fetchAdminLogs(filters: AdminLogFilters, page: number): Pr
   );
 }
 
-/** `GET /api/log/export`: the same filters as a CSV file. */
-export function exportAdminLogs(filters: AdminLogFilters): Promise<Blob> {
-  return api.file('/log/export', { query: logQuery(filters) });
+/** `GET /api/log/export`: the same filters as a CSV file, money and times as the screen shows them. */
+export function exportAdminLogs(filters: AdminLogFilters, format: LogExportFormat): Promise<Blob> {
+  return api.file('/log/export', {
+    query: { ...logQuery(filters), currency: format.currency, tz: format.timeZone },
+  });
 }
 
 /** `GET /api/statistics/` (admin): every user's usage per Moscow day and model. */

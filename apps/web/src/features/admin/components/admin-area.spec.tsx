@@ -500,7 +500,11 @@ describe('the admin area', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Выгрузить CSV' }));
     await waitFor(() => expect(sentTo(fetch, '/api/log/export', 'GET')).toHaveLength(1));
     const [[exported]] = sentTo(fetch, '/api/log/export', 'GET') as [[string]];
-    expect(new URL(exported, 'http://localhost').searchParams.get('username')).toBe('boris');
+    const query = new URL(exported, 'http://localhost').searchParams;
+    expect(query.get('username')).toBe('boris');
+    // Money and times in the file as the screen shows them: its currency (dollars here), the browser's zone.
+    expect(query.get('currency')).toBe('USD');
+    expect(query.get('tz')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
     await waitFor(() =>
       expect(
         fetch.mock.calls.some(

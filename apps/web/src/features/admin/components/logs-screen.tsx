@@ -58,7 +58,13 @@ export function LogsScreen() {
   });
   const exporting = useMutation({
     mutationFn: async ({ filters, range }: { filters: AdminLogFilters; range: DayRange }) =>
-      saveBlob(await exportAdminLogs(filters), `tollgate-logs-${range.start}-${range.end}.csv`),
+      saveBlob(
+        await exportAdminLogs(filters, {
+          currency: money.currency,
+          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        }),
+        `tollgate-logs-${range.start}-${range.end}.csv`,
+      ),
     onSuccess: () => notify.success(activity.t('export_done')),
     onError: (error) => notify.destructive(exportErrorText(error, activity.t)),
   });
