@@ -1,3 +1,4 @@
+import type { PromptCache } from './generation/prompt-cache';
 import type { PromptTokenCounter } from './generation/prompt-tokens';
 
 /** What a route answers; the server turns it into bytes, applying latency, chunk gaps and drops. */
@@ -46,6 +47,8 @@ export interface UpstreamRequest {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   settings: GenerationSettings;
   promptTokens: PromptTokenCounter;
+  /** The prompt prefixes this server has cached (Anthropic's prompt caching). */
+  promptCache: PromptCache;
   /** Sequence number of the request, for unique ids. */
   sequence: number;
   /** Base URL of the server, for links to assets it serves. */

@@ -14,6 +14,7 @@ import { jsonReply, type Reply, type UpstreamRequest } from './fake-upstream.rep
 import { matchRoute, type MatchedRoute } from './fake-upstream.routes';
 import { StatsRecorder, type FakeUpstreamStats } from './fake-upstream.stats';
 import { FAKE_PNG } from './generation/media-assets';
+import { PromptCache } from './generation/prompt-cache';
 import { PromptTokenCounter } from './generation/prompt-tokens';
 import { readJsonBody } from './http/json-body';
 import { readMultipartBody } from './http/multipart-body';
@@ -54,6 +55,7 @@ class FakeUpstreamServer {
   private readonly stats = new StatsRecorder();
   private readonly failures = new FailureSchedule();
   private readonly promptTokens = new PromptTokenCounter();
+  private readonly promptCache = new PromptCache();
   private readonly server = createServer({ noDelay: true }, (request, response) =>
     this.onRequest(request, response),
   );
@@ -184,6 +186,7 @@ class FakeUpstreamServer {
       headers: request.headers,
       settings: behaviour,
       promptTokens: this.promptTokens,
+      promptCache: this.promptCache,
       sequence: this.sequence,
       baseUrl: this.baseUrl,
     };

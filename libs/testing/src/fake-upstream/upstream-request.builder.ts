@@ -1,3 +1,4 @@
+import { PromptCache } from './generation/prompt-cache';
 import { PromptTokenCounter } from './generation/prompt-tokens';
 import type { UpstreamRequest } from './fake-upstream.reply';
 
@@ -10,6 +11,7 @@ export function anUpstreamRequest(body: unknown, overrides: Partial<UpstreamRequ
     headers: {},
     settings: { completionTokens: 16, chunks: 4, embeddingDimensions: 8, models: ['model-a', 'model-b'] },
     promptTokens: new PromptTokenCounter(),
+    promptCache: new PromptCache(),
     sequence: 1,
     baseUrl: 'http://127.0.0.1:1',
     ...overrides,

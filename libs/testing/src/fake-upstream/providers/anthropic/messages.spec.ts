@@ -4,6 +4,7 @@ import { completionText } from '../../generation/completion-text';
 import { countPromptTokens } from '../../generation/prompt-tokens';
 import { anUpstreamRequest } from '../../upstream-request.builder';
 import { countMessageTokens, messages } from './messages';
+import { fakeThinkingSignature, FAKE_THINKING } from './thinking-and-cache';
 
 function events(reply: Reply): Anthropic.RawMessageStreamEvent[] {
   if (reply.kind !== 'stream') throw new Error(`expected a stream, got ${reply.kind}`);
@@ -131,5 +132,110 @@ describe('messages under anthropic-version 2026-10-21', () => {
       anUpstreamRequest(withTemperature, { headers: { 'anthropic-version': '2023-06-01' } }),
     );
     expect(older).toMatchObject({ kind: 'json', status: 200 });
+  });
+});
+
+describe('messages with extended thinking', () => {
+  const thinkingRequest = { ...base, max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } };
+
+  it('answers a signed thinking block before the text, as Anthropic does', () => {
+    const answer = message(messages(anUpstreamRequest(thinkingRequest)));
+    expect(answer.content[0]).toEqual({
+      type: 'thinking',
+      thinking: FAKE_THINKING,
+      signature: fakeThinkingSignature(FAKE_THINKING),
+    });
+    expect(answer.content[1]).toMatchObject({ type: 'text' });
+  });
+
+  it('streams the thinking block with thinking_delta and signature_delta, then the text at index 1', () => {
+    const streamed = events(messages(anUpstreamRequest({ ...thinkingRequest, stream: true })));
+    const deltas = streamed.flatMap((event) => (event.type === 'content_block_delta' ? [event] : []));
+    expect(deltas[0]).toEqual({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'thinking_delta', thinking: FAKE_THINKING },
+    });
+    expect(deltas[1]).toEqual({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'signature_delta', signature: fakeThinkingSignature(FAKE_THINKING) },
+    });
+    expect(deltas.slice(2).every((event) => event.index === 1 && event.delta.type === 'text_delta')).toBe(
+      true,
+    );
+  });
+
+  it('refuses a budget below 1024 or not below max_tokens, as Anthropic does', () => {
+    const low = messages(
+      anUpstreamRequest({ ...thinkingRequest, thinking: { type: 'enabled', budget_tokens: 500 } }),
+    );
+    expect(low).toMatchObject({ kind: 'json', status: 400 });
+    const high = messages(anUpstreamRequest({ ...thinkingRequest, max_tokens: 2048 }));
+    expect(high).toMatchObject({ kind: 'json', status: 400 });
+  });
+
+  it('refuses a history thinking block without its signature, or with another, and takes it signed', () => {
+    const history = (block: object) => ({
+      ...thinkingRequest,
+      messages: [
+        { role: 'user', content: 'Hello' },
+        { role: 'assistant', content: [block, { type: 'text', text: 'Hi' }] },
+        { role: 'user', content: 'Again' },
+      ],
+    });
+    const unsigned = messages(anUpstreamRequest(history({ type: 'thinking', thinking: FAKE_THINKING })));
+    expect(unsigned).toMatchObject({ kind: 'json', status: 400 });
+    expect(unsigned.kind === 'json' && unsigned.body).toContain('messages.1.content.0.thinking.signature');
+    const forged = messages(
+      anUpstreamRequest(history({ type: 'thinking', thinking: FAKE_THINKING, signature: 'forged' })),
+    );
+    expect(forged).toMatchObject({ kind: 'json', status: 400 });
+    const signed = history({
+      type: 'thinking',
+      thinking: FAKE_THINKING,
+      signature: fakeThinkingSignature(FAKE_THINKING),
+    });
+    expect(messages(anUpstreamRequest(signed))).toMatchObject({ kind: 'json', status: 200 });
+  });
+});
+
+describe('messages with prompt caching', () => {
+  const longText = Array.from({ length: 600 }, (_, i) => `reference line ${i}`).join('\n');
+  const cachedRequest = {
+    ...base,
+    system: [{ type: 'text', text: longText, cache_control: { type: 'ephemeral' } }],
+  };
+
+  it('writes a long prefix to the cache on first use and reads it after, apart from input_tokens', () => {
+    const request = anUpstreamRequest(cachedRequest);
+    const prefixTokens = countPromptTokens([longText]);
+    const first = message(messages(request)).usage;
+    expect(first).toMatchObject({ cache_creation_input_tokens: prefixTokens, cache_read_input_tokens: 0 });
+    const second = message(messages({ ...request, sequence: 2 })).usage;
+    expect(second).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: prefixTokens });
+    expect(second.input_tokens).toBe(countPromptTokens([longText, 'Hello']) - prefixTokens);
+  });
+
+  it('tells the cache usage in the stream too, in message_start and message_delta', () => {
+    const request = anUpstreamRequest({ ...cachedRequest, stream: true });
+    messages(request);
+    const streamed = events(messages(request));
+    const start = streamed.find((event) => event.type === 'message_start');
+    const delta = streamed.find((event) => event.type === 'message_delta');
+    const read = { cache_read_input_tokens: countPromptTokens([longText]) };
+    expect(start?.type === 'message_start' && start.message.usage).toMatchObject(read);
+    expect(delta?.type === 'message_delta' && delta.usage).toMatchObject(read);
+  });
+
+  it('caches nothing below 1024 tokens or without a breakpoint', () => {
+    const short = {
+      ...base,
+      system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
+    };
+    expect(message(messages(anUpstreamRequest(short))).usage).toMatchObject({
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    });
   });
 });

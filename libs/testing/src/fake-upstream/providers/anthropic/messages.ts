@@ -12,6 +12,14 @@ import {
 } from '../../fake-upstream.reply';
 import { asArray, asObject, asPositiveInt, asString, type JsonObject } from '../../request-fields';
 import { anthropicError } from './anthropic.family';
+import {
+  cacheUsage,
+  type CacheUsage,
+  fakeThinkingSignature,
+  FAKE_THINKING,
+  historyThinkingError,
+  thinkingBudget,
+} from './thinking-and-cache';
 
 /** Text of a `system` or message `content`: a string, text blocks, and text inside tool results. */
 function contentTexts(content: unknown, into: string[]): void {
@@ -54,11 +62,12 @@ function toolSpecs(tools: unknown): ToolSpec[] {
   return specs;
 }
 
-function usage(inputTokens: number, outputTokens: number): JsonObject {
+/** Anthropic's usage: input_tokens leaves out the prompt tokens written to or read from the cache. */
+function usage(promptTokens: number, outputTokens: number, cache: CacheUsage): JsonObject {
   return {
-    input_tokens: inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    input_tokens: Math.max(0, promptTokens - cache.cacheCreation - cache.cacheRead),
+    cache_creation_input_tokens: cache.cacheCreation,
+    cache_read_input_tokens: cache.cacheRead,
     output_tokens: outputTokens,
     service_tier: 'standard',
   };
@@ -74,10 +83,13 @@ function outputSchema(body: JsonObject): unknown {
 
 interface MessageAnswer {
   message: JsonObject;
+  /** The signed thinking block, when the request enabled thinking. */
+  thinking: ContentBlock | undefined;
   block: ContentBlock;
   pieces: readonly string[];
   inputTokens: number;
   outputTokens: number;
+  cache: CacheUsage;
   stopReason: string;
 }
 
@@ -87,9 +99,11 @@ function answer(
   messages: readonly unknown[],
   model: string,
   maxTokens: number,
+  thinks: boolean,
 ): MessageAnswer {
   const prompt = promptText(body, messages);
   const inputTokens = request.promptTokens.count(prompt.parts);
+  const cache = cacheUsage(request, body, messages);
   const toolChoice = asObject(body['tool_choice']);
   const tool = chooseTool({
     tools: toolSpecs(body['tools']),
@@ -125,39 +139,70 @@ function answer(
     outputTokens = completion.tokens;
     stopReason = budget.truncated ? 'max_tokens' : 'end_turn';
   }
+  const thinking = thinks
+    ? { type: 'thinking', thinking: FAKE_THINKING, signature: fakeThinkingSignature(FAKE_THINKING) }
+    : undefined;
+  if (thinking !== undefined) outputTokens += request.promptTokens.count([FAKE_THINKING]);
   const message = {
     id: `msg_fake${request.sequence}`,
     type: 'message',
     role: 'assistant',
     model,
-    content: [block],
+    content: thinking === undefined ? [block] : [thinking, block],
     stop_reason: stopReason,
     stop_sequence: null,
-    usage: usage(inputTokens, outputTokens),
+    usage: usage(inputTokens, outputTokens, cache),
   };
-  return { message, block, pieces, inputTokens, outputTokens, stopReason };
+  return { message, thinking, block, pieces, inputTokens, outputTokens, cache, stopReason };
+}
+
+/** A thinking block streamed as Anthropic does: empty start, thinking_delta, signature_delta, stop. */
+function thinkingFrames(thinking: ContentBlock): string {
+  const delta = (value: JsonObject): string =>
+    eventFrame('content_block_delta', { type: 'content_block_delta', index: 0, delta: value });
+  return (
+    eventFrame('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'thinking', thinking: '', signature: '' },
+    }) +
+    delta({ type: 'thinking_delta', thinking: thinking['thinking'] }) +
+    delta({ type: 'signature_delta', signature: thinking['signature'] }) +
+    eventFrame('content_block_stop', { type: 'content_block_stop', index: 0 })
+  );
 }
 
 function streamReply(result: MessageAnswer): Reply {
   const isTool = result.block['type'] === 'tool_use';
   const startBlock = isTool ? { ...result.block, input: {} } : { type: 'text', text: '' };
+  const index = result.thinking === undefined ? 0 : 1;
   const head =
     eventFrame('message_start', {
       type: 'message_start',
-      message: { ...result.message, content: [], stop_reason: null, usage: usage(result.inputTokens, 1) },
+      message: {
+        ...result.message,
+        content: [],
+        stop_reason: null,
+        usage: usage(result.inputTokens, 1, result.cache),
+      },
     }) +
-    eventFrame('content_block_start', { type: 'content_block_start', index: 0, content_block: startBlock }) +
+    (result.thinking === undefined ? '' : thinkingFrames(result.thinking)) +
+    eventFrame('content_block_start', { type: 'content_block_start', index, content_block: startBlock }) +
     eventFrame('ping', { type: 'ping' });
   const deltas = result.pieces.map((piece) =>
     eventFrame('content_block_delta', {
       type: 'content_block_delta',
-      index: 0,
+      index,
       delta: isTool ? { type: 'input_json_delta', partial_json: piece } : { type: 'text_delta', text: piece },
     }),
   );
-  const { service_tier: _serviceTier, ...deltaUsage } = usage(result.inputTokens, result.outputTokens);
+  const { service_tier: _serviceTier, ...deltaUsage } = usage(
+    result.inputTokens,
+    result.outputTokens,
+    result.cache,
+  );
   const tail =
-    eventFrame('content_block_stop', { type: 'content_block_stop', index: 0 }) +
+    eventFrame('content_block_stop', { type: 'content_block_stop', index }) +
     eventFrame('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: result.stopReason, stop_sequence: null },
@@ -202,7 +247,11 @@ export function messages(request: UpstreamRequest): Reply {
   if ('kind' in valid) return valid;
   const maxTokens = asPositiveInt(valid.body['max_tokens']);
   if (maxTokens === undefined) return anthropicError(400, 'max_tokens: Field required');
-  const result = answer(request, valid.body, valid.messages, valid.model, maxTokens);
+  const budget = thinkingBudget(valid.body, maxTokens);
+  if (typeof budget === 'object') return budget;
+  const historyError = historyThinkingError(valid.messages);
+  if (historyError !== undefined) return historyError;
+  const result = answer(request, valid.body, valid.messages, valid.model, maxTokens, budget !== undefined);
   return valid.body['stream'] === true ? streamReply(result) : jsonReply(200, result.message);
 }
 
