@@ -23,3 +23,4 @@ export { countPromptTokens } from './generation/prompt-tokens';
 export { completionText } from './generation/completion-text';
 export { silentWav } from './generation/audio-duration';
 export { TOOL_CALL_MARKER } from './generation/tool-choice';
+export { fakeThinkingSignature, FAKE_THINKING } from './providers/anthropic/thinking-and-cache';
