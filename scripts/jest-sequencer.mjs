@@ -14,9 +14,9 @@ const TestSequencer = jestSequencer.default ?? jestSequencer;
 const LONGEST = [
   'tools/launcher/test/integration/legacy-pglite-migration.spec.ts',
   'apps/auth/test/integration/accounts.spec.ts',
-  'libs/persistence/test/integration/pglite-in-thread.spec.ts',
   'tools/launcher/test/integration/two-embedded-platforms.spec.ts',
   'apps/chat/test/integration/chat.spec.ts',
+  'libs/persistence/test/integration/pglite-in-thread.spec.ts',
   'libs/persistence/test/integration/pglite-server.spec.ts',
   'tools/launcher/test/integration/embedded-relay-hop.spec.ts',
 ];
