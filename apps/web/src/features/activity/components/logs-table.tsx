@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { LogItem } from '../activity-api';
+import { tableDateTime } from '../../../i18n/date-time';
 import { intlLocale } from '../../../i18n/language';
 
 interface LogsTableProps {
@@ -11,10 +12,7 @@ interface LogsTableProps {
 /** SPEC §3 activity record: date and time, model, key name, input and output tokens, price. */
 export function LogsTable({ items, formatCost }: LogsTableProps) {
   const { t, i18n } = useTranslation('activity');
-  const dateTime = new Intl.DateTimeFormat(intlLocale(i18n.language), {
-    dateStyle: 'short',
-    timeStyle: 'medium',
-  });
+  const dateTime = tableDateTime(i18n.language, { withSeconds: true });
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
   return (
     <div className="overflow-x-auto">

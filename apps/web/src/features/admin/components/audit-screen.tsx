@@ -8,7 +8,7 @@ import { InputField, SelectField } from '../../../ui/field';
 import { moscowDayEnd, moscowDayStart } from '../../activity/date-range';
 import { fetchAudit, type AuditFilters } from '../admin-audit-api';
 import { PagedTable } from '../../../ui/paged-table';
-import { intlLocale } from '../../../i18n/language';
+import { tableDateTime } from '../../../i18n/date-time';
 
 /** The kinds of object the services audit, for the filter. */
 const TARGET_KINDS = [
@@ -66,10 +66,7 @@ export function AuditScreen() {
     queryFn: () => fetchAudit(applied, page),
     placeholderData: keepPreviousData,
   });
-  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
-    dateStyle: 'short',
-    timeStyle: 'medium',
-  });
+  const time = tableDateTime(i18n.language, { withSeconds: true });
   const roleName = (role: number) =>
     role >= Role.Root ? t('role_root') : role >= Role.Admin ? t('role_admin') : t('role_user');
   const field = (key: keyof Draft, label: string, type = 'text') => (

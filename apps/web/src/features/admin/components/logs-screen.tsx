@@ -11,7 +11,7 @@ import { useMoney } from '../../currency/use-money';
 import { notify } from '../../shell/notify';
 import { exportAdminLogs, fetchAdminLogs, type AdminLogFilters } from '../admin-api';
 import { PagedTable } from '../../../ui/paged-table';
-import { intlLocale } from '../../../i18n/language';
+import { tableDateTime } from '../../../i18n/date-time';
 
 interface Draft {
   range: DayRange;
@@ -76,10 +76,7 @@ export function LogsScreen() {
     setApplied(filters);
     return filters;
   };
-  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
-    dateStyle: 'short',
-    timeStyle: 'medium',
-  });
+  const time = tableDateTime(i18n.language, { withSeconds: true });
   const text = (key: keyof Draft, label: string) => (
     <InputField
       label={label}

@@ -20,7 +20,7 @@ import { fetchPayments, refundPayment, type PaymentFilters } from '../admin-paym
 import { useAdminMutation } from '../use-admin-mutation';
 import { useRubles } from '../use-rubles';
 import { PagedTable } from '../../../ui/paged-table';
-import { intlLocale } from '../../../i18n/language';
+import { tableDateTime } from '../../../i18n/date-time';
 
 /** Rubles with kopecks, as a person types them. */
 const RUBLES = /^\d{1,10}([.,]\d{1,2})?$/;
@@ -51,10 +51,7 @@ export function PaymentsScreen() {
     queryFn: () => fetchPayments(applied, page),
     placeholderData: keepPreviousData,
   });
-  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
-    dateStyle: 'short',
-    timeStyle: 'short',
-  });
+  const time = tableDateTime(i18n.language);
   return (
     <section className={cardClass} aria-labelledby="admin-payments-title">
       <h2 id="admin-payments-title" className="text-lg font-semibold">
@@ -193,10 +190,7 @@ function PaymentDialog({ payment, onClose, onChanged }: DialogProps) {
       onChanged(changed);
     },
   });
-  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
-    dateStyle: 'short',
-    timeStyle: 'short',
-  });
+  const time = tableDateTime(i18n.language);
   const canRefund = payment.refundable_amount !== '0';
   const amountValid = RUBLES.test(amount.trim());
   const facts: [string, string][] = [

@@ -13,7 +13,7 @@ import { fetchPayments } from '../admin-payments-api';
 import { fetchAdminLogs, fetchUser, fetchUserTokens } from '../admin-api';
 import { groupLabel } from '../group-label';
 import { useRubles } from '../use-rubles';
-import { intlLocale } from '../../../i18n/language';
+import { tableDateTime } from '../../../i18n/date-time';
 
 /** The usage shown on a user's page: the last 30 days (the log's ranges stay under 31, SPEC §5). */
 const RECENT_USAGE_SECONDS = 30 * 86_400;
@@ -77,10 +77,7 @@ export function UserDetailScreen() {
     queryFn: () => fetchAudit({ target_kind: 'user', target_id: String(id) }, 1),
     enabled: valid,
   });
-  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), {
-    dateStyle: 'short',
-    timeStyle: 'short',
-  });
+  const time = tableDateTime(i18n.language);
   const when = (seconds: number) => (seconds > 0 ? time.format(new Date(seconds * 1000)) : '—');
 
   if (!valid) return <EmptyState text={t('user_not_found')} />;

@@ -9,6 +9,7 @@ import { formatPrice } from '../../currency/money';
 import { notify } from '../../shell/notify';
 import { usePaymentLogs } from '../use-payment-queries';
 import { PAYMENT_HISTORY_PAGE_SIZE } from '../payment-api';
+import { tableDateTime } from '../../../i18n/date-time';
 import { intlLocale } from '../../../i18n/language';
 
 const STATUS_CLASS: Record<PaymentStatus, string> = {
@@ -26,7 +27,7 @@ export function PaymentHistory() {
   const [page, setPage] = useState(1);
   const logs = usePaymentLogs(page);
   const locale = intlLocale(i18n.language);
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
+  const date = tableDateTime(i18n.language);
   const pages = logs.data ? Math.max(1, Math.ceil(logs.data.total / PAYMENT_HISTORY_PAGE_SIZE)) : 1;
 
   const copyId = async (item: PaymentLogItem) => {
