@@ -196,3 +196,54 @@ describe('toAnthropicMessagesRequest', () => {
     ).not.toHaveProperty('output_config');
   });
 });
+
+describe("an OpenAI client's reasoning_effort on an Anthropic channel", () => {
+  const question: ChatCompletionRequest = { model: 'gpt', messages: [{ role: 'user', content: 'Why?' }] };
+
+  it.each([
+    ['low', 1024],
+    ['medium', 2048],
+    ['high', 4096],
+  ])(
+    'asks %s as thinking with a budget of %i tokens, above the answer limit the client set',
+    (effort, budget) => {
+      const upstream = toAnthropicMessagesRequest(
+        { ...question, reasoning_effort: effort, max_completion_tokens: 8000 },
+        'claude',
+      );
+      expect(upstream.thinking).toEqual({ type: 'enabled', budget_tokens: budget });
+      expect(upstream.max_tokens).toBe(8000);
+    },
+  );
+
+  it('adds the budget to the default answer limit when the client set none', () => {
+    const upstream = toAnthropicMessagesRequest({ ...question, reasoning_effort: 'medium' }, 'claude');
+    expect(upstream.max_tokens).toBe(2048 + DEFAULT_ANTHROPIC_MAX_TOKENS);
+  });
+
+  it('refuses an answer limit at or below the budget, naming reasoning_effort', () => {
+    expect(() =>
+      toAnthropicMessagesRequest({ ...question, reasoning_effort: 'high', max_tokens: 4096 }, 'claude'),
+    ).toThrow(/reasoning_effort "high".*max_tokens/);
+  });
+
+  it('asks no thinking for none, and none when the history continues a tool call', () => {
+    expect(toAnthropicMessagesRequest({ ...question, reasoning_effort: 'none' }, 'c')).not.toHaveProperty(
+      'thinking',
+    );
+    const toolTurn: ChatCompletionRequest = {
+      model: 'gpt',
+      reasoning_effort: 'high',
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: '14 °C' },
+      ],
+    };
+    expect(toAnthropicMessagesRequest(toolTurn, 'c')).not.toHaveProperty('thinking');
+  });
+});

@@ -11,6 +11,7 @@ import {
   UntranslatableRequestError,
   parseToolArguments,
 } from '../../canonical';
+import { thinkingForEffort } from './reasoning-effort';
 import type {
   AnthropicCacheControl,
   AnthropicContentBlock,
@@ -171,14 +172,19 @@ export function toAnthropicMessagesRequest(
       `n = ${request.n} is not supported by this model: it answers with one choice per request`,
     );
   const { system, turns } = splitMessages(request.messages);
+  const answerLimit = request.max_completion_tokens ?? request.max_tokens;
   const result: AnthropicMessagesRequest = {
     model: upstreamModel,
     messages: turns,
-    max_tokens: request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+    max_tokens: answerLimit ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
   };
   if (system.length > 0) result.system = anthropicSystem(system);
   const thinking = anthropicFieldsOf(request)?.thinking;
   if (thinking !== undefined) result.thinking = thinking as AnthropicMessagesRequest['thinking'];
+  else if (request['reasoning_effort'] !== undefined) {
+    const effort = thinkingForEffort(request, answerLimit, DEFAULT_ANTHROPIC_MAX_TOKENS);
+    if (effort !== undefined) Object.assign(result, effort);
+  }
   const stop = stopSequences(request.stop);
   if (stop !== undefined && stop.length > 0) result.stop_sequences = stop;
   if (request.stream === true) result.stream = true;

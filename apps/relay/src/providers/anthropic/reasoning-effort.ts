@@ -1,0 +1,37 @@
+import { type ChatCompletionRequest, UntranslatableRequestError } from '../../canonical';
+import type { AnthropicMessagesRequest } from './types';
+
+/** Thinking budgets for OpenAI's `reasoning_effort` (Anthropic's minimum budget is 1024 tokens). */
+const THINKING_BUDGET_BY_EFFORT: Readonly<Record<string, number>> = {
+  minimal: 1024,
+  low: 1024,
+  medium: 2048,
+  high: 4096,
+};
+
+/**
+ * An OpenAI client's `reasoning_effort` as Anthropic's extended thinking, with `max_tokens` the
+ * thinking budget plus the answer's own limit. Left out (no thinking) for `none`, and for a request
+ * that continues a tool call: Anthropic then wants the earlier turn's signed thinking back, which an
+ * OpenAI history cannot carry.
+ */
+export function thinkingForEffort(
+  request: ChatCompletionRequest,
+  answerLimit: number | undefined,
+  defaultAnswerLimit: number,
+): Pick<AnthropicMessagesRequest, 'thinking' | 'max_tokens'> | undefined {
+  const effort = request['reasoning_effort'];
+  if (typeof effort !== 'string') return undefined;
+  const budget = THINKING_BUDGET_BY_EFFORT[effort];
+  if (budget === undefined) return undefined;
+  if (request.messages.some((message) => message.role === 'assistant' && message.tool_calls !== undefined))
+    return undefined;
+  if (answerLimit === undefined)
+    return { thinking: { type: 'enabled', budget_tokens: budget }, max_tokens: budget + defaultAnswerLimit };
+  // The relay may have fitted max_tokens to the balance: it is never raised here.
+  if (answerLimit <= budget)
+    throw new UntranslatableRequestError(
+      `reasoning_effort "${effort}" thinks up to ${budget} tokens on this model: max_tokens must be above that`,
+    );
+  return { thinking: { type: 'enabled', budget_tokens: budget }, max_tokens: answerLimit };
+}
