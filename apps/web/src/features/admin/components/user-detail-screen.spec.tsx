@@ -156,6 +156,8 @@ describe('admin users: filters, a reason for a balance change, and a user’s pa
     await userEvent.type(balance, '900000');
     const save = screen.getByRole('button', { name: 'Сохранить' });
     expect(save).toBeDisabled();
+    // Save waits for a reason, and the field says so.
+    expect(screen.getByText(/Обязательно: без причины изменение не сохранить/)).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText(/Причина изменения баланса/), 'компенсация за сбой');
     await userEvent.click(save);
     await waitFor(() => expect(calls(fetch, '/api/user/', 'PUT')).toHaveLength(1));
