@@ -97,14 +97,14 @@ function messageBlocks(
  * blocks; consecutive turns of one role are merged, as Anthropic wants alternating roles.
  */
 function splitMessages(messages: ChatMessage[]): {
-  system: AnthropicTextBlock[];
+  system: SystemPiece[];
   turns: AnthropicMessageParam[];
 } {
-  const system: AnthropicTextBlock[] = [];
+  const system: SystemPiece[] = [];
   const turns: AnthropicMessageParam[] = [];
   for (const message of messages) {
     if (isInstruction(message)) {
-      system.push(...systemBlocks(message.content));
+      system.push(systemPiece(message.content));
       continue;
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
@@ -118,20 +118,23 @@ function splitMessages(messages: ChatMessage[]): {
   return { system, turns };
 }
 
-/** One text block per instruction, or one per part when an Anthropic client set cache breakpoints. */
-function systemBlocks(content: ChatMessage['content']): AnthropicTextBlock[] {
+/** An instruction's text, or its text blocks when an Anthropic client set cache breakpoints on them. */
+type SystemPiece = string | AnthropicTextBlock[];
+
+function systemPiece(content: ChatMessage['content']): SystemPiece {
   if (Array.isArray(content) && content.some((part) => anthropicFieldsOf(part) !== undefined))
     return content.map((part) =>
       withCacheControl({ type: 'text', text: String((part as { text?: unknown }).text ?? '') }, part),
     );
-  return [{ type: 'text', text: contentText(content) }];
+  return contentText(content);
 }
 
 /** `system` as a string, or as blocks when one carries a cache breakpoint. */
-function anthropicSystem(blocks: AnthropicTextBlock[]): string | AnthropicTextBlock[] {
-  return blocks.some((block) => block.cache_control !== undefined)
-    ? blocks
-    : blocks.map((block) => block.text).join('\n\n');
+function anthropicSystem(pieces: SystemPiece[]): string | AnthropicTextBlock[] {
+  if (pieces.every((piece) => typeof piece === 'string')) return pieces.join('\n\n');
+  return pieces.flatMap((piece) =>
+    typeof piece === 'string' ? [{ type: 'text' as const, text: piece }] : piece,
+  );
 }
 
 function anthropicTools(tools: FunctionTool[]): AnthropicTool[] {
