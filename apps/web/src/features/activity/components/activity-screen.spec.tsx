@@ -24,6 +24,14 @@ const aLogLine = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** A signed-in user at 92.5 rubles to the dollar whose log holds one line. */
+const aUserWithOneLogLine = () => ({
+  '/api/user/self': ok(aSignedInAccount()),
+  '/api/exchange-rate': ok({ usd_rub: '92.5', updated_at: 1_795_916_000, source: 'config', stale: false }),
+  '/api/log/self': ok({ items: [aLogLine()], total: 1, page: 1, page_size: 20 }),
+  '/api/statistics/self': ok([]),
+});
+
 describe('activity screen', () => {
   beforeEach(() => {
     startSignedIn();
@@ -31,15 +39,7 @@ describe('activity screen', () => {
 
   it("shows a cheap request's cost instead of 0,00 ₽", async () => {
     answerApi({
-      '/api/user/self': ok(aSignedInAccount()),
-      '/api/exchange-rate': ok({
-        usd_rub: '92.5',
-        updated_at: 1_795_916_000,
-        source: 'config',
-        stale: false,
-      }),
-      '/api/log/self': ok({ items: [aLogLine()], total: 1, page: 1, page_size: 20 }),
-      '/api/statistics/self': ok([]),
+      ...aUserWithOneLogLine(),
     });
     renderApp('/dashboard/activity');
     const row = await screen.findByTestId('log-row');
@@ -51,15 +51,7 @@ describe('activity screen', () => {
     localStorage.setItem(STORAGE_KEYS.defaultCurrency, 'USD');
     const exported: URL[] = [];
     answerApi({
-      '/api/user/self': ok(aSignedInAccount()),
-      '/api/exchange-rate': ok({
-        usd_rub: '92.5',
-        updated_at: 1_795_916_000,
-        source: 'config',
-        stale: false,
-      }),
-      '/api/log/self': ok({ items: [aLogLine()], total: 1, page: 1, page_size: 20 }),
-      '/api/statistics/self': ok([]),
+      ...aUserWithOneLogLine(),
       '/api/log/self/export': (_init, url) => {
         exported.push(url);
         return { status: 429, body: { success: false, message: 'wait' } };
