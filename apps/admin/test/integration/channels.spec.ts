@@ -432,7 +432,7 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
           client.call('/api/channel', { method: 'PUT', body: { id: 'abc' } }),
           client.call('/api/channel/abc'),
           client.call('/api/channel/-1'),
-          client.call('/api/channel/?p=0'),
+          client.call('/api/channel/?p=-1'),
           client.call('/api/channel/?page_size=100000'),
           client.call('/api/channel/?id_sort=maybe'),
           client.call('/api/channel/search?group=<b>'),

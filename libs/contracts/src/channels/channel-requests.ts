@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { groupNameSchema } from '../users/roles';
+import { newApiPageParam } from '../http/envelope';
 import {
   CHANNEL_TYPES,
   CHANNEL_TYPES_NEEDING_BASE_URL,
@@ -260,7 +261,7 @@ const queryFlag = z
   .transform((value) => value === 'true' || value === '1');
 
 const listQueryFields = {
-  p: z.coerce.number().int().min(1).max(INT32_MAX).optional(),
+  p: newApiPageParam(INT32_MAX).optional(),
   page: z.coerce.number().int().min(1).max(INT32_MAX).optional(),
   page_size: z.coerce.number().int().min(1).max(1000).optional(),
   size: z.coerce.number().int().min(1).max(1000).optional(),

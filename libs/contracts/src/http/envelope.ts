@@ -20,11 +20,23 @@ export const pageSchema = <T extends z.ZodTypeAny>(item: T) =>
 
 export type Page<T> = { page: number; page_size: number; total: number; items: T[] };
 
+/**
+ * new-api's `p`: pages count from 1, and 0 (what scripts written for one-api's pages from 0 send first)
+ * is the first page, as new-api reads any `p` below 1.
+ */
+export const newApiPageParam = (max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(max)
+    .transform((page) => Math.max(1, page));
+
 /** Page query: `p` (new-api's name) or `page`, and `page_size` (or `size`), with a default size per list. */
 export const pageQuerySchema = (defaultSize: number, maxSize = 1000) =>
   z
     .object({
-      p: z.coerce.number().int().min(1).optional(),
+      p: newApiPageParam().optional(),
       page: z.coerce.number().int().min(1).optional(),
       page_size: z.coerce.number().int().min(1).max(maxSize).optional(),
       size: z.coerce.number().int().min(1).max(maxSize).optional(),
