@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { answerApi, renderApp } from '../../test/render-app';
+import { answerApi, aSignedInAccount, ok, renderApp, startSignedIn } from '../../test/render-app';
 import { STORAGE_KEYS } from '../lib/local-storage-keys';
 import { deviceForUserAgent } from './device';
 
@@ -81,5 +81,17 @@ describe('mobile shell', () => {
     renderApp('/login', 'mobile');
     await screen.findByRole('heading', { name: 'Вход в Tollgate' });
     expect(screen.queryByRole('navigation', { name: 'Нижняя навигация' })).toBeNull();
+  });
+
+  it('says on a phone that the admin area opens on a computer', async () => {
+    startSignedIn();
+    answerApi({ '/api/user/self': ok(aSignedInAccount({ role: 100 })) });
+    renderApp('/dashboard/admin/users', 'mobile');
+    expect(await screen.findByRole('heading', { name: 'Страница не найдена' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Панель администратора открывается только в браузере на компьютере: откройте этот адрес там.',
+      ),
+    ).toBeInTheDocument();
   });
 });
