@@ -422,13 +422,18 @@ describe('ChatRelay', () => {
     expect(events[0]).toMatchObject({ status: 'success', completion_tokens: 3 });
   });
 
-  it('tells an OpenAI client of a plain call the counted tokens and their cost when the upstream reported no usage', async () => {
+  /** An OpenAI-style answer with no `usage` at all, as some upstreams send a plain answer. */
+  const anAnswerWithoutUsage = () => {
     const { usage: _none, ...answer } = anOpenAiAnswer({
       prompt_tokens: 0,
       completion_tokens: 0,
       total_tokens: 0,
     });
-    const { events, relay, context } = setup(1_000_000, JSON.stringify(answer));
+    return JSON.stringify(answer);
+  };
+
+  it('tells an OpenAI client of a plain call the counted tokens and their cost when the upstream reported no usage', async () => {
+    const { events, relay, context } = setup(1_000_000, anAnswerWithoutUsage());
     const reply = new RecordingReply();
     await relay.handle(context, openAiChatProtocol, request(), BODY_BYTES, reply);
 
@@ -446,12 +451,7 @@ describe('ChatRelay', () => {
   });
 
   it('tells an Anthropic client of a plain call the counted tokens when the upstream reported no usage', async () => {
-    const { usage: _none, ...answer } = anOpenAiAnswer({
-      prompt_tokens: 0,
-      completion_tokens: 0,
-      total_tokens: 0,
-    });
-    const { events, relay, context } = setup(1_000_000, JSON.stringify(answer));
+    const { events, relay, context } = setup(1_000_000, anAnswerWithoutUsage());
     const reply = new RecordingReply();
     const body = { model: 'gpt', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }] };
     await relay.handle(
