@@ -21,6 +21,25 @@ describe('InputField, SelectField, TextAreaField', () => {
     expect(screen.getByText('Неверный JSON')).toHaveClass('text-red-600');
   });
 
+  it('are named by the label alone, described by the hint and the error, and marked invalid while in error', () => {
+    const { rerender } = render(<InputField label="Вес" hint="от 0" />);
+    const input = screen.getByRole('textbox', { name: 'Вес' });
+    expect(input).toHaveAccessibleDescription('от 0');
+    expect(input).not.toHaveAttribute('aria-invalid');
+    rerender(<InputField label="Вес" hint="от 0" error="Неверный JSON" aria-describedby="outside" />);
+    expect(screen.getByRole('textbox', { name: 'Вес' })).toHaveAttribute('aria-invalid', 'true');
+    expect(input.getAttribute('aria-describedby')?.split(' ')).toHaveLength(3);
+    expect(input.getAttribute('aria-describedby')?.split(' ')[0]).toBe('outside');
+    render(
+      <SelectField label="Статус" hint="для фильтра">
+        <option>Любой</option>
+      </SelectField>,
+    );
+    expect(screen.getByRole('combobox', { name: 'Статус' })).toHaveAccessibleDescription('для фильтра');
+    render(<TextAreaField label="Описание" error="Слишком длинно" />);
+    expect(screen.getByRole('textbox', { name: 'Описание' })).toHaveAccessibleDescription('Слишком длинно');
+  });
+
   it('let a select choose among its options', async () => {
     const onChange = jest.fn();
     render(
@@ -77,5 +96,7 @@ describe('TextField', () => {
     render(<TextField id="settings-email" name="email" label="E-mail" error="Неверный e-mail" />);
     expect(screen.getByLabelText('E-mail')).toHaveAttribute('id', 'settings-email');
     expect(screen.getByText('Неверный e-mail')).toHaveClass('text-red-600');
+    expect(screen.getByRole('textbox', { name: 'E-mail' })).toHaveAccessibleDescription('Неверный e-mail');
+    expect(screen.getByRole('textbox', { name: 'E-mail' })).toHaveAttribute('aria-invalid', 'true');
   });
 });

@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { useFieldDescription, type FieldDescription } from './field-description';
 import { inputClass, labelClass } from './styles';
 
 interface FieldProps {
@@ -9,14 +10,30 @@ interface FieldProps {
 }
 
 /** A label wrapped around its control (so the label names it), with a hint or an error under it. */
-export function Field({ label, hint, error, children }: FieldProps & { children: ReactNode }) {
+function Field({
+  label,
+  hint,
+  error,
+  description,
+  children,
+}: FieldProps & { description: FieldDescription; children: ReactNode }) {
   return (
-    <label className="flex flex-col gap-1">
-      <span className={labelClass}>{label}</span>
-      {children}
-      {hint ? <span className="text-xs text-slate-500">{hint}</span> : null}
-      {error ? <span className="text-xs text-red-600">{error}</span> : null}
-    </label>
+    <div className="flex flex-col gap-1">
+      <label className="flex flex-col gap-1">
+        <span className={labelClass}>{label}</span>
+        {children}
+      </label>
+      {hint ? (
+        <span id={description.hintId} className="text-xs text-slate-500">
+          {hint}
+        </span>
+      ) : null}
+      {error ? (
+        <span id={description.errorId} className="text-xs text-red-600">
+          {error}
+        </span>
+      ) : null}
+    </div>
   );
 }
 
@@ -29,9 +46,10 @@ export function InputField({
   className,
   ...input
 }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  const description = useFieldDescription({ hint, error }, input['aria-describedby']);
   return (
-    <Field label={label} hint={hint} error={error}>
-      <input className={controlClass(className)} {...input} />
+    <Field label={label} hint={hint} error={error} description={description}>
+      <input className={controlClass(className)} {...input} {...description.controlAria} />
     </Field>
   );
 }
@@ -44,9 +62,10 @@ export function SelectField({
   children,
   ...select
 }: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
+  const description = useFieldDescription({ hint, error }, select['aria-describedby']);
   return (
-    <Field label={label} hint={hint} error={error}>
-      <select className={controlClass(className)} {...select}>
+    <Field label={label} hint={hint} error={error} description={description}>
+      <select className={controlClass(className)} {...select} {...description.controlAria}>
         {children}
       </select>
     </Field>
@@ -60,9 +79,10 @@ export function TextAreaField({
   className,
   ...textarea
 }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const description = useFieldDescription({ hint, error }, textarea['aria-describedby']);
   return (
-    <Field label={label} hint={hint} error={error}>
-      <textarea className={controlClass(className)} {...textarea} />
+    <Field label={label} hint={hint} error={error} description={description}>
+      <textarea className={controlClass(className)} {...textarea} {...description.controlAria} />
     </Field>
   );
 }
