@@ -155,7 +155,7 @@ describe('code sending cooldown', () => {
     answerApi({ '/api/verification': ok() });
     const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
     renderApp('/login');
-    await user.type(await screen.findByLabelText('Email'), 'anna@example.ru');
+    await user.type(await screen.findByLabelText('E-mail'), 'anna@example.ru');
     await user.click(screen.getByRole('button', { name: 'Отправить код' }));
     expect(await screen.findByRole('button', { name: 'Повторно через 60 с' })).toBeDisabled();
     for (let second = 0; second < 59; second++) act(() => void jest.advanceTimersByTime(1000));
@@ -168,7 +168,7 @@ describe('code sending cooldown', () => {
     answerApi({});
     const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
     renderApp('/login');
-    await user.type(await screen.findByLabelText('Email'), 'anna@example.ru');
+    await user.type(await screen.findByLabelText('E-mail'), 'anna@example.ru');
     await user.click(screen.getByRole('button', { name: 'Отправить код' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('No route for /api/verification');
     expect(screen.getByRole('button', { name: 'Отправить код' })).toBeEnabled();
