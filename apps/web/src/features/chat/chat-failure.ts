@@ -11,7 +11,8 @@ export interface FailureNotice {
  * What to tell the user when a message is refused before its answer starts. The server's words for
  * these refusals are relay's, in English, so each known kind gets the interface's own text; only an
  * unknown refusal shows the server's message. Null: say nothing here (a 401 signs the user out and
- * the session says so; a 404 for a chat that is gone is said by the screen).
+ * the session says so; a 402 is said by the conversation's top-up notice, with its link; a 404 for a
+ * chat that is gone is said by the screen).
  */
 export function sendFailureNotice(
   error: unknown,
@@ -20,9 +21,8 @@ export function sendFailureNotice(
 ): FailureNotice | null {
   switch (isApiError(error) ? error.status : null) {
     case 401:
-      return null;
     case 402:
-      return { title: t('insufficient_balance'), description: t('insufficient_balance_hint') };
+      return null;
     case 404:
       return chatGone ? null : { title: t('model_unavailable'), description: t('model_unavailable_hint') };
     case 429:

@@ -413,6 +413,8 @@ describe('the chat screen', () => {
       'href',
       '/dashboard/payment',
     );
+    // Said once, by the notice: no toast over the message box besides (it covered it on a phone).
+    expect(screen.queryByText('Недостаточно средств на балансе')).not.toBeInTheDocument();
   });
 
   it("tells a rate limit in the interface language, not in relay's English words", async () => {
