@@ -96,6 +96,13 @@ describe('desktop journey', () => {
   it('creates a key and copies it', async () => {
     await page.getByRole('link', { name: 'API-ключи' }).click();
     await page.getByRole('button', { name: 'Создать ключ' }).click();
+    // The limits' inputs stand level although 'Одновременных запросов' wraps onto two lines.
+    const limitTops = await Promise.all(
+      ['rpm_limit', 'tpm_limit', 'concurrency_limit'].map(async (name) =>
+        Math.round((await page.locator(`input[name="${name}"]`).boundingBox())?.y ?? -1),
+      ),
+    );
+    expect(new Set(limitTops).size).toBe(1);
     await page.locator('input[name="name"]').fill('browser-key');
     await page.getByRole('dialog').getByRole('button', { name: 'Создать' }).click();
     await toast(page, 'Ключ создан').waitFor();

@@ -183,10 +183,11 @@ function TokenFormBody({ initial, groupLimits, busy, submitLabel, onCancel, onSu
       <ModelAliasesEditor rows={form.modelAliases} onChange={(rows) => set('modelAliases', rows)} />
       <fieldset className="flex flex-col gap-2">
         <legend className={labelClass}>{t('field_rate_limits')}</legend>
-        <div className="grid gap-3 sm:grid-cols-3">
+        {/* Subgrid rows: a label that wraps to two lines keeps its input level with its neighbours'. */}
+        <div className="grid gap-3 sm:grid-cols-3 sm:gap-y-1">
           {RATE_LIMIT_FIELDS.map((field) => (
-            <div key={field} className="flex flex-col gap-1">
-              <label htmlFor={`token-${field}`} className="text-xs text-slate-700">
+            <div key={field} className="flex flex-col gap-1 sm:row-span-3 sm:grid sm:grid-rows-subgrid">
+              <label htmlFor={`token-${field}`} className="text-xs text-slate-700 sm:self-end">
                 {t(LIMIT_FIELD_KEY[field])}
               </label>
               <input
