@@ -228,7 +228,7 @@ describe('the admin area', () => {
     expect(sentTo(fetch, '/api/user/', 'GET')).toHaveLength(0);
   });
 
-  it('lets an admin list users and disable one, without the root-only settings', async () => {
+  it('lets an admin list users and disable one once they confirm, without the root-only settings', async () => {
     const fetch = adminApi(10);
     renderApp('/dashboard/admin/users');
     const rows = await screen.findAllByTestId('admin-user-row');
@@ -238,6 +238,18 @@ describe('the admin area', () => {
       within(screen.getByRole('navigation', { name: 'Разделы админ-панели' })).queryByText('Настройки'),
     ).toBeNull();
     await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Отключить' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Отключить пользователя?' });
+    expect(dialog).toHaveTextContent('Пользователь boris не сможет войти');
+    expect(sentTo(fetch, '/api/user/manage', 'POST')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Отмена' }));
+    expect(sentTo(fetch, '/api/user/manage', 'POST')).toHaveLength(0);
+
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Отключить' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Отключить пользователя?' })).getByRole('button', {
+        name: 'Отключить',
+      }),
+    );
     await waitFor(() => expect(sentTo(fetch, '/api/user/manage', 'POST')).toHaveLength(1));
     expect(JSON.parse(String(sentTo(fetch, '/api/user/manage', 'POST')[0]![1]!.body))).toEqual({
       id: 9,
@@ -245,6 +257,55 @@ describe('the admin area', () => {
     });
     // Promoting to admin is root's alone.
     expect(within(rows[1]!).queryByRole('button', { name: 'Сделать админом' })).toBeNull();
+  });
+
+  it('lets root make a user admin only once they confirm, and enables a disabled user at once', async () => {
+    const fetch = adminApi(100, {
+      '/api/user/': ok({
+        page: 1,
+        page_size: 10,
+        total: 2,
+        items: [aUser(9, 'boris'), aUser(11, 'gleb', { status: 2 })],
+      }),
+    });
+    renderApp('/dashboard/admin/users');
+    const rows = await screen.findAllByTestId('admin-user-row');
+    await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Сделать админом' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Сделать админом?' });
+    expect(dialog).toHaveTextContent('Пользователь boris получит доступ к админ-панели');
+    expect(sentTo(fetch, '/api/user/manage', 'POST')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сделать админом' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/user/manage', 'POST')).toHaveLength(1));
+    expect(JSON.parse(String(sentTo(fetch, '/api/user/manage', 'POST')[0]![1]!.body))).toEqual({
+      id: 9,
+      action: 'promote',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Включить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/user/manage', 'POST')).toHaveLength(2));
+    expect(JSON.parse(String(sentTo(fetch, '/api/user/manage', 'POST')[1]![1]!.body))).toEqual({
+      id: 11,
+      action: 'enable',
+    });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('disables a channel only once the admin confirms', async () => {
+    const fetch = adminApi(10, { '/api/channel': ok({ ...channel, status: 2 }) });
+    renderApp('/dashboard/admin/channels');
+    const row = await screen.findByTestId('admin-channel-row');
+    await userEvent.click(within(row).getByRole('button', { name: 'Отключить' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Отключить канал?' });
+    expect(dialog).toHaveTextContent('Канал «OpenAI main» перестанет обслуживать запросы');
+    expect(sentTo(fetch, '/api/channel', 'PUT')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Отключить' }));
+    await waitFor(() => expect(sentTo(fetch, '/api/channel', 'PUT')).toHaveLength(1));
+    expect(JSON.parse(String(sentTo(fetch, '/api/channel', 'PUT')[0]![1]!.body))).toEqual({
+      id: 4,
+      status: 2,
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('offers an admin no change to root or a fellow admin, which auth would refuse', async () => {
@@ -449,7 +510,7 @@ describe('the admin area', () => {
     });
   });
 
-  it('creates a batch of promo codes from a prefix and disables one', async () => {
+  it('creates a batch of promo codes from a prefix and disables one once the admin confirms', async () => {
     const fetch = adminApi(10);
     renderApp('/dashboard/admin/promo');
     const row = await screen.findByTestId('admin-promo-row');
@@ -467,6 +528,10 @@ describe('the admin area', () => {
     for (const code of codes) expect(code).toMatch(/^SPRING-[A-Z2-9]{6}$/);
 
     await userEvent.click(within(row).getByRole('button', { name: 'Отключить' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Отключить промокод?' });
+    expect(dialog).toHaveTextContent('Промокод WELCOME перестанет приниматься');
+    expect(sentTo(fetch, '/api/promo/1', 'PUT')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Отключить' }));
     await waitFor(() => expect(sentTo(fetch, '/api/promo/1', 'PUT')).toHaveLength(1));
     expect(JSON.parse(String(sentTo(fetch, '/api/promo/1', 'PUT')[0]![1]!.body))).toEqual({ active: false });
   });

@@ -36,6 +36,7 @@ export function ChannelsScreen() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<ChannelView | 'new' | { copyOf: ChannelView } | null>(null);
   const [deleting, setDeleting] = useState<ChannelView | null>(null);
+  const [disabling, setDisabling] = useState<ChannelView | null>(null);
   const [draftFilter, setDraftFilter] = useState<ChannelListFilter>({});
   const [filter, setFilter] = useState<ChannelListFilter>({});
   const channels = useQuery({
@@ -57,6 +58,7 @@ export function ChannelsScreen() {
         channel.status === ChannelStatus.Enabled ? ChannelStatus.ManuallyDisabled : ChannelStatus.Enabled,
       ),
     refresh,
+    onSuccess: () => setDisabling(null),
   });
   // A failed test names the channel, so it keeps its own toasts.
   const test = useMutation({
@@ -206,7 +208,9 @@ export function ChannelsScreen() {
                   type="button"
                   className={buttonClass.ghost}
                   disabled={toggle.isPending}
-                  onClick={() => toggle.mutate(channel)}
+                  onClick={() =>
+                    channel.status === ChannelStatus.Enabled ? setDisabling(channel) : toggle.mutate(channel)
+                  }
                 >
                   {channel.status === ChannelStatus.Enabled ? t('disable') : t('enable')}
                 </button>
@@ -257,6 +261,15 @@ export function ChannelsScreen() {
         confirmLabel={t('delete')}
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting.id)}
+      />
+      <ConfirmDialog
+        open={disabling !== null}
+        onOpenChange={(open) => !open && setDisabling(null)}
+        title={t('channel_disable_title')}
+        description={t('channel_disable_description', { name: disabling?.name ?? '' })}
+        confirmLabel={t('disable')}
+        busy={toggle.isPending}
+        onConfirm={() => disabling && toggle.mutate(disabling)}
       />
     </section>
   );

@@ -54,6 +54,7 @@ export function PromoScreen() {
   const { t, i18n } = useTranslation('admin');
   const [page, setPage] = useState(1);
   const [deleting, setDeleting] = useState<Promo | null>(null);
+  const [disabling, setDisabling] = useState<Promo | null>(null);
   const promos = useQuery({
     queryKey: queryKeys.adminPromoPage(page),
     queryFn: () => fetchPromos(page),
@@ -71,6 +72,7 @@ export function PromoScreen() {
   const toggle = useAdminMutation({
     mutationFn: (promo: Promo) => setPromoActive(promo.id, !promo.active),
     refresh,
+    onSuccess: () => setDisabling(null),
   });
   const remove = useAdminMutation({
     mutationFn: (id: number) => deletePromo(id),
@@ -113,7 +115,7 @@ export function PromoScreen() {
                     type="button"
                     className={buttonClass.ghost}
                     disabled={toggle.isPending}
-                    onClick={() => toggle.mutate(promo)}
+                    onClick={() => (promo.active ? setDisabling(promo) : toggle.mutate(promo))}
                   >
                     {promo.active ? t('disable') : t('enable')}
                   </button>
@@ -143,6 +145,15 @@ export function PromoScreen() {
         confirmLabel={t('delete')}
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting.id)}
+      />
+      <ConfirmDialog
+        open={disabling !== null}
+        onOpenChange={(open) => !open && setDisabling(null)}
+        title={t('promo_disable_title')}
+        description={t('promo_disable_description', { code: disabling?.code ?? '' })}
+        confirmLabel={t('disable')}
+        busy={toggle.isPending}
+        onConfirm={() => disabling && toggle.mutate(disabling)}
       />
     </div>
   );

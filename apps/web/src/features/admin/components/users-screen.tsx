@@ -32,6 +32,9 @@ const ROLE_KEYS: Record<number, string> = {
   [Role.Root]: 'role_root',
 };
 
+/** The actions that ask first (enabling and removing admin rights do not; deleting has its own dialog). */
+type ConfirmedAction = Extract<UserAction, 'disable' | 'promote'>;
+
 /** Users: search, pages of ten (SPEC §9), edit, enable/disable, promote/demote (root), delete. */
 export function UsersScreen() {
   const { t } = useTranslation('admin');
@@ -47,6 +50,7 @@ export function UsersScreen() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<AdminUserView | null>(null);
   const [deleting, setDeleting] = useState<AdminUserView | null>(null);
+  const [confirming, setConfirming] = useState<{ user: AdminUserView; action: ConfirmedAction } | null>(null);
   const users = useQuery({
     queryKey: queryKeys.adminUserPage(search, page, filter),
     queryFn: () => fetchUsers(search, page, filter),
@@ -177,7 +181,11 @@ export function UsersScreen() {
                       type="button"
                       className={buttonClass.ghost}
                       disabled={manage.isPending}
-                      onClick={() => manage.mutate({ id: user.id, action: enabled ? 'disable' : 'enable' })}
+                      onClick={() =>
+                        enabled
+                          ? setConfirming({ user, action: 'disable' })
+                          : manage.mutate({ id: user.id, action: 'enable' })
+                      }
                     >
                       {enabled ? t('disable') : t('enable')}
                     </button>
@@ -188,10 +196,9 @@ export function UsersScreen() {
                       className={buttonClass.ghost}
                       disabled={manage.isPending}
                       onClick={() =>
-                        manage.mutate({
-                          id: user.id,
-                          action: user.role >= Role.Admin ? 'demote' : 'promote',
-                        })
+                        user.role >= Role.Admin
+                          ? manage.mutate({ id: user.id, action: 'demote' })
+                          : setConfirming({ user, action: 'promote' })
                       }
                     >
                       {user.role >= Role.Admin ? t('demote') : t('promote')}
@@ -236,6 +243,23 @@ export function UsersScreen() {
         onConfirm={() => {
           if (deleting)
             manage.mutate({ id: deleting.id, action: 'delete' }, { onSuccess: () => setDeleting(null) });
+        }}
+      />
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        title={confirming ? t(`${confirming.action}_user_title`) : ''}
+        description={
+          confirming ? t(`${confirming.action}_user_description`, { username: confirming.user.username }) : ''
+        }
+        confirmLabel={confirming ? t(confirming.action) : ''}
+        busy={manage.isPending}
+        onConfirm={() => {
+          if (confirming)
+            manage.mutate(
+              { id: confirming.user.id, action: confirming.action },
+              { onSuccess: () => setConfirming(null) },
+            );
         }}
       />
     </section>
