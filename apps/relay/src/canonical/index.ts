@@ -1,5 +1,10 @@
 export type * from './chat';
-export { anthropicFieldsOf, withAnthropicFields, type AnthropicFields } from './anthropic-fields';
+export {
+  anthropicFieldsOf,
+  refuseAnthropicOnlyContent,
+  withAnthropicFields,
+  type AnthropicFields,
+} from './anthropic-fields';
 export { ChunkBuilder } from './chunk-builder';
 export { contentParts, contentText } from './content';
 export { parseBase64DataUrl, toBase64DataUrl, type InlineImage } from './data-url';

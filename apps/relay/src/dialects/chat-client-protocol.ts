@@ -11,6 +11,8 @@ export interface ChatRouteInput {
   /** From the path (Gemini's `:streamGenerateContent`). */
   stream?: boolean;
   query?: Record<string, unknown>;
+  /** The client's request headers (the Anthropic dialect reads `anthropic-beta`). */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** Renders one answer stream in the client's protocol, chunk by chunk, as wire text. */

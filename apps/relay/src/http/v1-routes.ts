@@ -160,6 +160,7 @@ function chatIn(protocol: ChatClientProtocol): V1Handler {
       {
         body: request.body,
         query: request.query as Record<string, unknown>,
+        headers: request.headers,
       },
       bodyBytesOf(request),
       client,
@@ -237,7 +238,11 @@ async function anthropicCountTokens(
   client: FastifyClientReply,
   request: FastifyRequest,
 ): Promise<void> {
-  const input_tokens = await hot.tokenCount.count(context, anthropicCountTokensRequest(request.body), client);
+  const input_tokens = await hot.tokenCount.count(
+    context,
+    anthropicCountTokensRequest(request.body, request.headers),
+    client,
+  );
   client.sendJson(200, { input_tokens });
 }
 

@@ -3,6 +3,7 @@ import { promptWithinContext, type EstimateInput, type Quote } from '../pricing/
 import {
   MalformedUpstreamResponseError,
   normalizeOpenAiUsage,
+  refuseAnthropicOnlyContent,
   toOpenAiUsage,
   type ChatCompletionRequest,
   type ChatCompletionResponse,
@@ -146,6 +147,8 @@ class ChatCall implements ModelCall {
 
   buildRequest(adapter: ProviderAdapter, target: ChannelTarget): UpstreamHttpRequest {
     const { request } = this.chat;
+    // What only Anthropic reads (a PDF document) is refused by another family's channel, not dropped.
+    if (adapter.family !== 'anthropic') refuseAnthropicOnlyContent(request);
     const limited =
       this.answerLimit === undefined ? request : withAnswerLimit(request, this.answerLimit, adapter);
     return adapter.buildChatRequest(limited, target);

@@ -6,7 +6,7 @@ import type { AnthropicMessagesRequest } from '../../providers/anthropic/types';
 import { serializeSseEvent, serializeSseJson, SSE_CONTENT_TYPE } from '../../sse/sse';
 import type { ChatCompletionChunk, ChatCompletionRequest } from '../../canonical';
 import { renderRelayError, type RelayError } from '../../errors/relay-error';
-import type { ChatClientProtocol, ClientChatStream } from '../chat-client-protocol';
+import type { ChatClientProtocol, ChatRouteInput, ClientChatStream } from '../chat-client-protocol';
 import { parseClientBody } from '../request-validation';
 
 const messagesRequestSchema = z
@@ -27,13 +27,27 @@ const messagesRequestSchema = z
   })
   .passthrough();
 
+/**
+ * The client's `anthropic-beta` header (beta names, comma-separated), for an Anthropic channel: Claude
+ * Code and the SDKs' `betas` send it for interleaved thinking, the 1M context window and the like.
+ */
+function betaHeader(headers: ChatRouteInput['headers']): string | undefined {
+  const value = headers?.['anthropic-beta'];
+  if (value === undefined) return undefined;
+  const beta = typeof value === 'string' ? value : value.join(',');
+  return beta === '' ? undefined : beta;
+}
+
 /** `count_tokens` takes a Messages request without max_tokens (and refuses stream). */
 const countTokensRequestSchema = messagesRequestSchema.omit({ max_tokens: true, stream: true });
 
 /** `POST /v1/messages/count_tokens`'s body → the canonical request whose prompt is counted. */
-export function anthropicCountTokensRequest(body: unknown): ChatCompletionRequest {
+export function anthropicCountTokensRequest(
+  body: unknown,
+  headers?: ChatRouteInput['headers'],
+): ChatCompletionRequest {
   const parsed = parseClientBody(countTokensRequestSchema, body) as unknown as AnthropicMessagesRequest;
-  const { max_tokens: _none, ...request } = fromAnthropicClientRequest(parsed);
+  const { max_tokens: _none, ...request } = fromAnthropicClientRequest(parsed, betaHeader(headers));
   return request;
 }
 
@@ -64,6 +78,7 @@ export const anthropicMessagesProtocol: ChatClientProtocol = {
   toChatRequest: (input) =>
     fromAnthropicClientRequest(
       parseClientBody(messagesRequestSchema, input.body) as unknown as AnthropicMessagesRequest,
+      betaHeader(input.headers),
     ),
   isStream: (request) => request.stream === true,
   renderResponse: (response, model) => toAnthropicClientResponse(response, model),

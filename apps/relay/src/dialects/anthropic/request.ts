@@ -1,6 +1,7 @@
 import {
   toBase64DataUrl,
   withAnthropicFields,
+  type AnthropicFields,
   type JsonObject,
   type ChatCompletionRequest,
   type ChatMessage,
@@ -12,10 +13,17 @@ import {
 import type {
   AnthropicCacheControl,
   AnthropicContentBlock,
+  AnthropicDocumentBlock,
   AnthropicMessagesRequest,
   AnthropicTextBlock,
   AnthropicToolChoice,
+  AnthropicToolResultBlock,
 } from '../../providers/anthropic/types';
+
+/** What a request holds that only an Anthropic channel takes, found while its turns are converted. */
+interface AnthropicOnly {
+  documents: boolean;
+}
 
 /** The part, tagged with the block's cache_control for an Anthropic upstream when it has one. */
 function cached<T extends object>(part: T, cacheControl: AnthropicCacheControl | null | undefined): T {
@@ -38,20 +46,88 @@ function imagePart(block: Extract<AnthropicContentBlock, { type: 'image' }>): Co
   return cached({ type: 'image_url', image_url: { url } }, block.cache_control);
 }
 
+/**
+ * A document's text when it is text (a text source, or a content source of text blocks), with its
+ * title and context, which Anthropic shows the model too; undefined for a PDF or a file.
+ */
+function documentText(block: AnthropicDocumentBlock): string | undefined {
+  const source = block.source;
+  let body: string | undefined;
+  if (source.type === 'text') body = source.data;
+  else if (source.type === 'content') {
+    if (typeof source.content === 'string') body = source.content;
+    else if (source.content.every((inner) => inner.type === 'text'))
+      body = (source.content as AnthropicTextBlock[]).map((inner) => inner.text).join('\n');
+  }
+  if (body === undefined) return undefined;
+  return [block.title, block.context, body]
+    .filter((piece) => typeof piece === 'string' && piece !== '')
+    .join('\n\n');
+}
+
+/**
+ * A document as a content part: its text for any channel when it has one, else a part only an Anthropic
+ * channel takes. Either way an Anthropic channel gets the block as it came (citations, cache_control).
+ */
+function documentPart(block: AnthropicDocumentBlock, only: AnthropicOnly): ContentPart {
+  const fields = { block: block as unknown as JsonObject };
+  const text = documentText(block);
+  if (text !== undefined) return withAnthropicFields({ type: 'text', text }, fields);
+  only.documents = true;
+  return withAnthropicFields({ type: 'document' }, fields);
+}
+
+/** A tool result whose content an Anthropic channel must get as it came, not flattened to text. */
+function keepsToolResult(block: AnthropicToolResultBlock): boolean {
+  if (block.is_error === true) return true;
+  const content = block.content;
+  return (
+    Array.isArray(content) &&
+    content.some(
+      (inner) => inner.type !== 'text' || (inner.cache_control !== undefined && inner.cache_control !== null),
+    )
+  );
+}
+
+/**
+ * A tool result as a tool message of its text. One holding images, documents, inner cache breakpoints
+ * or is_error keeps its block for an Anthropic channel; other channels get the text (a text document's
+ * included), and refuse a PDF.
+ */
+function toolMessage(block: AnthropicToolResultBlock, only: AnthropicOnly): ChatMessage {
+  const content = block.content;
+  if (!keepsToolResult(block)) {
+    const text = typeof content === 'string' ? content : textOf(content);
+    return cached({ role: 'tool', tool_call_id: block.tool_use_id, content: text }, block.cache_control);
+  }
+  let text = typeof content === 'string' ? content : '';
+  if (Array.isArray(content)) {
+    for (const inner of content) {
+      if (inner.type === 'text') text += inner.text;
+      else if (inner.type === 'document') {
+        const document = documentText(inner);
+        if (document === undefined) only.documents = true;
+        else text += document;
+      }
+    }
+  }
+  return withAnthropicFields(
+    { role: 'tool', tool_call_id: block.tool_use_id, content: text },
+    { block: block as unknown as JsonObject },
+  );
+}
+
 /** A user turn: tool results become tool messages first, the rest one user message. */
-function userMessages(content: string | AnthropicContentBlock[]): ChatMessage[] {
+function userMessages(content: string | AnthropicContentBlock[], only: AnthropicOnly): ChatMessage[] {
   if (typeof content === 'string') return [{ role: 'user', content }];
   const messages: ChatMessage[] = [];
   const parts: ContentPart[] = [];
   for (const block of content) {
-    if (block.type === 'tool_result') {
-      const result = typeof block.content === 'string' ? block.content : textOf(block.content);
-      messages.push(
-        cached({ role: 'tool', tool_call_id: block.tool_use_id, content: result }, block.cache_control),
-      );
-    } else if (block.type === 'text')
+    if (block.type === 'tool_result') messages.push(toolMessage(block, only));
+    else if (block.type === 'text')
       parts.push(cached({ type: 'text', text: block.text }, block.cache_control));
     else if (block.type === 'image') parts.push(imagePart(block));
+    else if (block.type === 'document') parts.push(documentPart(block, only));
     else throw new UntranslatableRequestError(`a user turn cannot hold a ${block.type} block`);
   }
   if (parts.length > 0) messages.push({ role: 'user', content: parts });
@@ -129,12 +205,16 @@ function systemMessage(system: string | AnthropicTextBlock[] | undefined): ChatM
 }
 
 /** Anthropic Messages request (from `/v1/messages` clients) → canonical OpenAI chat request. */
-export function fromAnthropicClientRequest(request: AnthropicMessagesRequest): ChatCompletionRequest {
+export function fromAnthropicClientRequest(
+  request: AnthropicMessagesRequest,
+  beta?: string,
+): ChatCompletionRequest {
   const messages: ChatMessage[] = [];
+  const only: AnthropicOnly = { documents: false };
   const system = systemMessage(request.system);
   if (system !== undefined) messages.push(system);
   for (const message of request.messages) {
-    if (message.role === 'user') messages.push(...userMessages(message.content));
+    if (message.role === 'user') messages.push(...userMessages(message.content, only));
     else messages.push(assistantMessage(message.content));
   }
   const result: ChatCompletionRequest = { model: request.model, messages, max_tokens: request.max_tokens };
@@ -173,7 +253,13 @@ export function fromAnthropicClientRequest(request: AnthropicMessagesRequest): C
       }
     }
   }
-  if (request.thinking !== undefined && request.thinking !== null)
-    withAnthropicFields(result, { thinking: request.thinking });
+  const hasThinking = request.thinking !== undefined && request.thinking !== null;
+  if (hasThinking || beta !== undefined || only.documents) {
+    const fields: AnthropicFields = {};
+    if (hasThinking) fields.thinking = request.thinking!;
+    if (beta !== undefined) fields.beta = beta;
+    if (only.documents) fields.anthropicOnly = 'documents';
+    withAnthropicFields(result, fields);
+  }
   return result;
 }

@@ -1,11 +1,12 @@
 import type { ProviderAdapter } from '../provider-adapter';
 import { listingFrom, parseDataIds } from '../models-listing';
 import { UnsupportedOperationError } from '../provider-errors';
-import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-request';
+import { baseUrlOrDefault, joinUrl } from '../upstream-request';
 import { toAnthropicMessagesRequest } from './chat-request';
 import { fromAnthropicMessage } from './chat-response';
 import { AnthropicChatStream } from './chat-stream';
 import { ANTHROPIC_DEFAULT_BASE_URL, anthropicTokenCounting } from './count-tokens';
+import { anthropicRequestHeaders } from './request-headers';
 import { ANTHROPIC_VERSION } from './types';
 
 export { ANTHROPIC_DEFAULT_BASE_URL };
@@ -24,11 +25,7 @@ export const anthropicAdapter: ProviderAdapter = {
   buildChatRequest: (request, target) => ({
     method: 'POST',
     url: joinUrl(baseUrlOrDefault(target, ANTHROPIC_DEFAULT_BASE_URL), '/v1/messages'),
-    headers: {
-      'content-type': JSON_CONTENT_TYPE,
-      'x-api-key': target.apiKey,
-      'anthropic-version': ANTHROPIC_VERSION,
-    },
+    headers: anthropicRequestHeaders(request, target.apiKey),
     body: JSON.stringify(toAnthropicMessagesRequest(request, target.upstreamModel)),
     stream: request.stream === true,
   }),

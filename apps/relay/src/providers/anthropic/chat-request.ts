@@ -1,5 +1,6 @@
 import {
   anthropicFieldsOf,
+  type AnthropicFields,
   parseBase64DataUrl,
   contentParts,
   contentText,
@@ -24,7 +25,14 @@ import type {
 
 /** The block with the cache_control an Anthropic client set on the part it came from, if any. */
 function withCacheControl<T extends AnthropicContentBlock | AnthropicTool>(block: T, from: object): T {
-  const cacheControl = anthropicFieldsOf(from)?.cache_control;
+  return withFieldsCacheControl(block, anthropicFieldsOf(from));
+}
+
+function withFieldsCacheControl<T extends AnthropicContentBlock | AnthropicTool>(
+  block: T,
+  fields: AnthropicFields | undefined,
+): T {
+  const cacheControl = fields?.cache_control;
   return cacheControl === undefined
     ? block
     : { ...block, cache_control: cacheControl as AnthropicCacheControl };
@@ -43,12 +51,15 @@ function imageBlock(url: string): AnthropicContentBlock {
 function userBlocks(parts: ContentPart[]): AnthropicContentBlock[] {
   const blocks: AnthropicContentBlock[] = [];
   for (const part of parts) {
-    if (part.type === 'text')
-      blocks.push(withCacheControl({ type: 'text', text: String(part['text'] ?? '') }, part));
+    const fields = anthropicFieldsOf(part);
+    // An Anthropic client's own block (a document): as it came.
+    if (fields?.block !== undefined) blocks.push(fields.block as unknown as AnthropicContentBlock);
+    else if (part.type === 'text')
+      blocks.push(withFieldsCacheControl({ type: 'text', text: String(part['text'] ?? '') }, fields));
     else if (part.type === 'image_url') {
       const url = (part['image_url'] as { url?: unknown } | undefined)?.url;
       if (typeof url !== 'string') throw new UntranslatableRequestError('image_url part without a url');
-      blocks.push(withCacheControl(imageBlock(url), part));
+      blocks.push(withFieldsCacheControl(imageBlock(url), fields));
     } else throw new UntranslatableRequestError(`content part "${part.type}" is not supported by Anthropic`);
   }
   return blocks;
@@ -82,13 +93,18 @@ function messageBlocks(
       }
       return blocks;
     }
-    case 'tool':
+    case 'tool': {
+      // An Anthropic client's tool_result holding more than text (images, documents, inner cache
+      // breakpoints, is_error): as it came.
+      const original = anthropicFieldsOf(message)?.block;
+      if (original !== undefined) return [original as unknown as AnthropicContentBlock];
       return [
         withCacheControl(
           { type: 'tool_result', tool_use_id: message.tool_call_id, content: contentText(message.content) },
           message,
         ),
       ];
+    }
   }
 }
 

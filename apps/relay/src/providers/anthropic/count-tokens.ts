@@ -1,8 +1,8 @@
 import type { TokenCounting } from '../provider-adapter';
 import { MalformedUpstreamResponseError } from '../../canonical';
-import { baseUrlOrDefault, JSON_CONTENT_TYPE, joinUrl } from '../upstream-request';
+import { baseUrlOrDefault, joinUrl } from '../upstream-request';
 import { toAnthropicMessagesRequest } from './chat-request';
-import { ANTHROPIC_VERSION } from './types';
+import { anthropicRequestHeaders } from './request-headers';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -22,11 +22,7 @@ export const anthropicTokenCounting: TokenCounting = {
     return {
       method: 'POST',
       url: joinUrl(baseUrlOrDefault(target, ANTHROPIC_DEFAULT_BASE_URL), '/v1/messages/count_tokens'),
-      headers: {
-        'content-type': JSON_CONTENT_TYPE,
-        'x-api-key': target.apiKey,
-        'anthropic-version': ANTHROPIC_VERSION,
-      },
+      headers: anthropicRequestHeaders(request, target.apiKey),
       body: JSON.stringify(body),
       stream: false,
     };

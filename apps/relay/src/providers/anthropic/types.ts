@@ -26,10 +26,31 @@ export interface AnthropicToolUseBlock {
   cache_control?: AnthropicCacheControl | null;
 }
 
+/**
+ * Where a document's content comes from: a PDF (inline or by URL), plain text, content blocks, or a
+ * file uploaded through the Files API.
+ */
+export type AnthropicDocumentSource =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string }
+  | { type: 'text'; media_type?: string; data: string }
+  | { type: 'content'; content: string | Array<AnthropicTextBlock | AnthropicImageBlock> }
+  | { type: 'file'; file_id: string };
+
+/** A document the model reads (PDF support, citations); `title` and `context` are shown to it too. */
+export interface AnthropicDocumentBlock {
+  type: 'document';
+  source: AnthropicDocumentSource;
+  title?: string | null;
+  context?: string | null;
+  citations?: { enabled?: boolean } | null;
+  cache_control?: AnthropicCacheControl | null;
+}
+
 export interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
-  content?: string | Array<AnthropicTextBlock | AnthropicImageBlock>;
+  content?: string | Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock>;
   is_error?: boolean;
   cache_control?: AnthropicCacheControl | null;
 }
@@ -50,6 +71,7 @@ export interface AnthropicRedactedThinkingBlock {
 export type AnthropicContentBlock =
   | AnthropicTextBlock
   | AnthropicImageBlock
+  | AnthropicDocumentBlock
   | AnthropicToolUseBlock
   | AnthropicToolResultBlock
   | AnthropicThinkingBlock
