@@ -17,7 +17,7 @@ import { IncidentsModule } from './incidents/incidents.module';
 import { Option } from './options/option.entity';
 import { OptionsModule } from './options/options.module';
 import { StatusController } from './status/status.controller';
-import { BillingPaymentMethods } from './status/billing-payment-methods';
+import { PaymentMethodsModule } from './status/payment-methods.module';
 import { StatusService } from './status/status.service';
 import { Version } from './versions/version.entity';
 import { VersionsModule } from './versions/versions.module';
@@ -51,9 +51,10 @@ export class AdminModule {
         VersionsModule,
         IncidentsModule,
         AuditModule,
+        PaymentMethodsModule,
       ],
       controllers: [StatusController],
-      providers: [StatusService, BillingPaymentMethods],
+      providers: [StatusService],
     };
   }
 }

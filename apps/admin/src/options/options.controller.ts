@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ok, type ConfiguredSecrets, type Envelope } from '@tollgate/contracts';
+import { ok, type ConfiguredSecrets, type Envelope, type SettingKey } from '@tollgate/contracts';
 import {
   CurrentIdentity,
   InjectServiceConfig,
@@ -12,6 +12,8 @@ import {
 import { updateOptionRequestSchema, type OptionView } from '@tollgate/contracts';
 import type { AdminConfig } from '../config';
 import { message } from '../i18n/messages';
+import { BillingPaymentMethods } from '../status/billing-payment-methods';
+import { configuredSettings } from './configured-settings';
 import { OptionsService } from './options.service';
 
 /** new-api's /api/option/: root only (the gateway checks the role too). */
@@ -21,6 +23,7 @@ export class OptionsController {
   constructor(
     private readonly options: OptionsService,
     @InjectServiceConfig() private readonly config: AdminConfig,
+    private readonly paymentMethods: BillingPaymentMethods,
   ) {}
 
   @Get()
@@ -36,6 +39,12 @@ export class OptionsController {
       google_client_secret: this.config.GOOGLE_CLIENT_SECRET !== '',
       discord_client_secret: this.config.DISCORD_CLIENT_SECRET !== '',
     });
+  }
+
+  /** What each setting is while unset (configuredSettings): the settings screen shows it beside "as configured". */
+  @Get('configured')
+  configured(): Envelope<Partial<Record<SettingKey, string>>> {
+    return ok(configuredSettings(this.config, this.paymentMethods.current()));
   }
 
   @Put()

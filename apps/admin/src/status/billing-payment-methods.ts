@@ -17,7 +17,8 @@ const CALL_TIMEOUT_MS = 2_000;
 
 /**
  * Which payment providers billing holds credentials for (PAYMENT_METHODS_CALL), kept fresh in the
- * background so that /api/status never waits for billing. Unknown until billing first answers.
+ * background. Unknown until billing first answers; /api/status waits only for the first ask (at most
+ * CALL_TIMEOUT_MS), never for a later one.
  */
 @Injectable()
 export class BillingPaymentMethods implements OnModuleInit, OnModuleDestroy {
@@ -26,6 +27,7 @@ export class BillingPaymentMethods implements OnModuleInit, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   private stopped = false;
   private failureLogged = false;
+  private firstAsk?: Promise<void>;
 
   constructor(
     @InjectServiceConfig() config: AdminConfig,
@@ -35,7 +37,12 @@ export class BillingPaymentMethods implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    void this.refresh();
+    this.firstAsk = this.refresh();
+  }
+
+  /** Settles once the first ask has been answered or has failed (it never rejects). */
+  async asked(): Promise<void> {
+    await this.firstAsk;
   }
 
   /** Billing's last answer; undefined while it has never answered. */

@@ -9,7 +9,7 @@ export class StatusController {
 
   @Public()
   @Get()
-  get(): Envelope<SystemStatus> {
-    return ok(this.statusService.status());
+  async get(): Promise<Envelope<SystemStatus>> {
+    return ok(await this.statusService.status());
   }
 }

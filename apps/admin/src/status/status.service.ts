@@ -18,7 +18,8 @@ import { BillingPaymentMethods } from './billing-payment-methods';
 /**
  * What the web client needs at start-up: configuration, overridden by the operators' settings
  * (catalog.option) where they set one; an OAuth provider is on when its id and secret are set, a card
- * or crypto payment method when billing holds its credentials.
+ * or crypto payment method when billing has said it holds its credentials (the web keeps a status for
+ * minutes, so a method billing has not confirmed is not offered).
  */
 @Injectable()
 export class StatusService implements OnModuleInit, OnModuleDestroy {
@@ -39,7 +40,9 @@ export class StatusService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  status(): SystemStatus {
+  async status(): Promise<SystemStatus> {
+    // Right after a start, billing's first answer is usually a moment away: wait for that one ask.
+    await this.paymentMethods.asked();
     const c = this.config;
     const setting = (key: string) => this.settings?.get(key);
     const on = (key: string, fallback = true) => optionFlag(setting(key)) ?? fallback;
@@ -48,7 +51,6 @@ export class StatusService implements OnModuleInit, OnModuleDestroy {
     const github = clientId(SETTING_KEYS.githubClientId, c.GITHUB_CLIENT_ID);
     const google = clientId(SETTING_KEYS.googleClientId, c.GOOGLE_CLIENT_ID);
     const discord = clientId(SETTING_KEYS.discordClientId, c.DISCORD_CLIENT_ID);
-    // A card or crypto method is offered when billing holds its credentials (or has not said yet).
     const billing = this.paymentMethods.current();
     return {
       system_name: c.SYSTEM_NAME,
@@ -70,8 +72,8 @@ export class StatusService implements OnModuleInit, OnModuleDestroy {
       start_time: this.startTime,
       register_enabled: on(SETTING_KEYS.registerEnabled),
       password_login: on(SETTING_KEYS.passwordLoginEnabled),
-      yookassa_enabled: on(SETTING_KEYS.yookassaEnabled) && billing?.yookassa !== false,
-      crypto_enabled: on(SETTING_KEYS.cryptoEnabled) && billing?.crypto !== false,
+      yookassa_enabled: on(SETTING_KEYS.yookassaEnabled) && billing?.yookassa === true,
+      crypto_enabled: on(SETTING_KEYS.cryptoEnabled) && billing?.crypto === true,
       group_rate_limits: parseGroupRateLimits(setting(SETTING_KEYS.groupRateLimits)),
     };
   }

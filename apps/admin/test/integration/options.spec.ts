@@ -11,6 +11,7 @@ import {
 } from '@tollgate/testing';
 import { startAdmin } from '../../src';
 import { AdminClient, adminEnv } from './admin-client';
+import { standInBilling, type StandInBilling } from './stand-in-billing';
 
 jest.setTimeout(60_000);
 
@@ -24,6 +25,7 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
   let admin: RunningService;
   let client: AdminClient;
   let optionEvents: TopicRecorder;
+  let billing: StandInBilling;
   const secret = randomBytes(32).toString('hex');
 
   const put = (body: unknown, role: Role = Role.Root) =>
@@ -40,13 +42,25 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
       `admin-options.${infra.runId}`,
     );
     const database = await infra.createDatabase();
-    admin = await startAdmin(adminEnv(database.url, secret, randomBytes(32)), infra.runtime);
+    // Billing holds card credentials, no crypto ones.
+    billing = await standInBilling(secret, { yookassa: true, crypto: false });
+    admin = await startAdmin(
+      adminEnv(database.url, secret, randomBytes(32), {
+        BILLING_URL: billing.url,
+        SERVER_ADDRESS: 'https://llm.example.test',
+        CHAT_MODELS: 'gpt-4o-mini, claude-haiku',
+        GITHUB_CLIENT_ID: 'Iv1.configured',
+        TOLLGATE_PAYMENT_TEST: 'false',
+      }),
+      infra.runtime,
+    );
     await waitUntilReady(admin.url);
     client = new AdminClient(admin.url, secret);
   });
 
   afterAll(async () => {
     await admin?.close();
+    await billing?.close();
     await optionEvents?.stop();
     await infra?.close();
   });
@@ -232,6 +246,35 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
         ? true
         : undefined,
     );
+  });
+
+  it('tells root what each setting is while unset: the configuration, a built-in default, or billing for the payment switches', async () => {
+    const configured = await client.call<Record<string, string>>('/api/option/configured', {
+      role: Role.Root,
+    });
+    const asAdmin = await client.call('/api/option/configured', { role: Role.Admin });
+
+    expect(configured.status).toBe(200);
+    expect(configured.body.data).toEqual({
+      [SETTING_KEYS.registerEnabled]: 'true',
+      [SETTING_KEYS.emailVerificationEnabled]: 'true',
+      [SETTING_KEYS.quotaForNewUser]: '0',
+      [SETTING_KEYS.passwordLoginEnabled]: 'true',
+      [SETTING_KEYS.githubOAuthEnabled]: 'true',
+      [SETTING_KEYS.googleOAuthEnabled]: 'true',
+      [SETTING_KEYS.discordOAuthEnabled]: 'true',
+      [SETTING_KEYS.githubClientId]: 'Iv1.configured',
+      [SETTING_KEYS.googleClientId]: '',
+      [SETTING_KEYS.discordClientId]: '',
+      [SETTING_KEYS.serverAddress]: 'https://llm.example.test',
+      [SETTING_KEYS.chatModels]: 'gpt-4o-mini,claude-haiku',
+      [SETTING_KEYS.exchangeRateMarkupPercent]: '0',
+      [SETTING_KEYS.testPaymentEnabled]: 'false',
+      [SETTING_KEYS.groupRateLimits]: '{}',
+      [SETTING_KEYS.yookassaEnabled]: 'true',
+      [SETTING_KEYS.cryptoEnabled]: 'false',
+    });
+    expect(asAdmin.status).toBe(403);
   });
 
   it('tells root which OAuth secrets the configuration holds, never their values, and nobody else', async () => {
