@@ -326,5 +326,22 @@ describe.each(INFRASTRUCTURES)(
       await anthropic().beta.messages.create({ ...params, model: gpt });
       expect(lastSent('/v1/chat/completions').headers['anthropic-beta']).toBeUndefined();
     });
+
+    it("tells the prompt's tokens in message_start, as the Anthropic channel told them", async () => {
+      const events = await anthropic().messages.create({
+        model: claude,
+        max_tokens: 100,
+        stream: true,
+        messages: [{ role: 'user', content: 'How many tokens is this prompt?' }],
+      });
+      let atStart: Anthropic.Usage | undefined;
+      let atEnd: Anthropic.MessageDeltaUsage | undefined;
+      for await (const event of events) {
+        if (event.type === 'message_start') atStart = event.message.usage;
+        if (event.type === 'message_delta') atEnd = event.usage;
+      }
+      expect(atStart?.input_tokens).toBeGreaterThan(0);
+      expect(atStart?.input_tokens).toBe(atEnd?.input_tokens);
+    });
   },
 );

@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk } from '../../canonical';
+import { withAnthropicFields, type ChatCompletionChunk } from '../../canonical';
 import { AnthropicClientStream } from './stream';
 
 function chunk(
@@ -89,5 +89,34 @@ describe('AnthropicClientStream', () => {
     const events = [...stream.push(chunk({ role: 'assistant' }, 'stop')), ...stream.end()];
     expect(events.map((event) => event.event)).toEqual(['message_start', 'message_delta', 'message_stop']);
     expect(JSON.parse(events[1]!.data).delta.stop_reason).toBe('end_turn');
+  });
+});
+
+describe("AnthropicClientStream's message_start", () => {
+  const messageStartUsage = (first: ChatCompletionChunk): unknown => {
+    const [event] = new AnthropicClientStream('claude').push(first);
+    return (JSON.parse(event!.data) as { message: { usage: unknown } }).message.usage;
+  };
+
+  it('tells the prompt tokens an Anthropic upstream told in its own message_start', () => {
+    const first = chunk(
+      withAnthropicFields(
+        { role: 'assistant', content: '' },
+        { start_usage: { prompt_tokens: 2435, completion_tokens: 1, cached_tokens: 2400 } },
+      ),
+    );
+    expect(messageStartUsage(first)).toEqual({
+      input_tokens: 35,
+      output_tokens: 1,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 2400,
+    });
+  });
+
+  it('tells zero input tokens for an upstream that tells usage only at the end', () => {
+    expect(messageStartUsage(chunk({ role: 'assistant', content: '' }))).toMatchObject({
+      input_tokens: 0,
+      output_tokens: 0,
+    });
   });
 });

@@ -28,8 +28,9 @@ function sse(type: string, payload: object): SseEvent {
 /**
  * Canonical chunks → Anthropic's event sequence for `/v1/messages` clients: message_start, then one
  * content block per run of text or per tool call (tool arguments as input_json_delta), then
- * message_delta with the stop reason and usage, and message_stop. The usage arrives last on
- * OpenAI-style streams, so message_start carries zero input tokens and message_delta the real counts.
+ * message_delta with the stop reason and usage, and message_stop. message_start tells the prompt's
+ * tokens when an Anthropic upstream told them in its own; the usage arrives last on OpenAI-style
+ * streams, so their message_start carries zero input tokens and message_delta the real counts.
  */
 export class AnthropicClientStream {
   private started = false;
@@ -44,6 +45,10 @@ export class AnthropicClientStream {
     const events: SseEvent[] = [];
     if (!this.started) {
       this.started = true;
+      // An Anthropic upstream told the prompt's tokens in its message_start; an OpenAI-style one tells
+      // them only at the end (in message_delta then).
+      const startUsage = anthropicFieldsOf(chunk.choices[0]?.delta)?.start_usage;
+      if (startUsage !== undefined) this.usage = startUsage;
       events.push(
         sse('message_start', {
           message: {

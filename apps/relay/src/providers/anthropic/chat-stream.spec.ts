@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk } from '../../canonical';
+import { anthropicFieldsOf, type ChatCompletionChunk } from '../../canonical';
 import { UpstreamStreamError } from '../provider-errors';
 import { SseDecoder } from '../../sse/sse';
 import { AnthropicChatStream } from './chat-stream';
@@ -80,7 +80,9 @@ describe('AnthropicChatStream', () => {
   it('turns a text stream into role, content, finish and usage chunks, whatever the byte boundaries', () => {
     for (const pieceSize of [1, 7, 64, TEXT_STREAM.length]) {
       const { chunks, transformer } = transform(TEXT_STREAM, pieceSize);
-      expect(chunks.map((chunk) => chunk.choices[0]?.delta ?? 'usage')).toEqual([
+      // As an OpenAI client reads them (JSON): what rides for an Anthropic client is not part of it.
+      const deltas = chunks.map((chunk) => chunk.choices[0]?.delta ?? 'usage');
+      expect(JSON.parse(JSON.stringify(deltas))).toEqual([
         { role: 'assistant', content: '' },
         { content: 'Héllo' },
         { content: ' wörld 🙂' },
@@ -103,6 +105,15 @@ describe('AnthropicChatStream', () => {
       });
       expect(transformer.usage()).toEqual({ prompt_tokens: 35, completion_tokens: 15, cached_tokens: 10 });
     }
+  });
+
+  it("gives the prompt's usage told in message_start with the role chunk, for an Anthropic client", () => {
+    const { chunks } = transform(TEXT_STREAM, TEXT_STREAM.length);
+    expect(anthropicFieldsOf(chunks[0]!.choices[0]!.delta)?.start_usage).toEqual({
+      prompt_tokens: 35,
+      completion_tokens: 1,
+      cached_tokens: 10,
+    });
   });
 
   it('turns a tool_use block into tool-call deltas with index, id, name and argument pieces', () => {

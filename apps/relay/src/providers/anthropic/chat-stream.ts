@@ -15,7 +15,8 @@ import type { AnthropicStreamEvent, AnthropicUsage } from './types';
 import { normalizeAnthropicUsage } from './usage';
 
 /**
- * Anthropic's event sequence → OpenAI chunks: message_start gives the role chunk, text and
+ * Anthropic's event sequence → OpenAI chunks: message_start gives the role chunk (with the prompt's
+ * usage for an Anthropic client), text and
  * tool_use blocks give content and tool-call deltas (tool calls numbered in order of appearance),
  * message_delta gives the finish reason, message_stop the usage chunk.
  */
@@ -37,7 +38,15 @@ export class AnthropicChatStream implements ChatStreamTransformer {
         this.chunks.id = data.message.id;
         this.chunks.model = data.message.model;
         this.usageSoFar = { ...data.message.usage };
-        return [this.chunks.choice({ role: 'assistant', content: '' })];
+        // An Anthropic client is told the prompt's tokens in its own message_start, as Anthropic told them.
+        return [
+          this.chunks.choice(
+            withAnthropicFields(
+              { role: 'assistant', content: '' },
+              { start_usage: normalizeAnthropicUsage(this.usageSoFar) },
+            ),
+          ),
+        ];
       case 'content_block_start':
         return this.blockStart(data);
       case 'content_block_delta':
