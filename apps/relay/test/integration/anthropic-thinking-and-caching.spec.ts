@@ -343,5 +343,27 @@ describe.each(INFRASTRUCTURES)(
       expect(atStart?.input_tokens).toBeGreaterThan(0);
       expect(atStart?.input_tokens).toBe(atEnd?.input_tokens);
     });
+
+    it("sends Anthropic a history without the unsigned thinking an OpenAI-style channel gave (DeepSeek's reasoning)", async () => {
+      // What the SDK assembles from relay's stream of a reasoning_content upstream: a thinking block
+      // whose signature is empty. Anthropic (and the fake) refuse it in a history.
+      const unsigned = { type: 'thinking' as const, thinking: 'DeepSeek reasoned here.', signature: '' };
+      const answer = await anthropic().messages.create({
+        model: claude,
+        max_tokens: 4096,
+        thinking: THINKING,
+        messages: [
+          { role: 'user', content: 'Hello' },
+          { role: 'assistant', content: [unsigned, { type: 'text', text: 'Hi!' }] },
+          { role: 'user', content: 'And now?' },
+        ],
+      });
+      expect(answer.content[0]?.type).toBe('thinking');
+      const sent = lastSent('/v1/messages').body;
+      expect((sent['messages'] as Anthropic.MessageParam[])[1]!.content).toEqual([
+        { type: 'text', text: 'Hi!' },
+      ]);
+      expect(sent['thinking']).toEqual(THINKING);
+    });
   },
 );

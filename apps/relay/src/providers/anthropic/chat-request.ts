@@ -13,6 +13,7 @@ import {
   parseToolArguments,
 } from '../../canonical';
 import { thinkingForEffort } from './reasoning-effort';
+import { continuesToolCallWithoutItsThinking, withoutUnsignedThinking } from './unsigned-thinking';
 import type {
   AnthropicCacheControl,
   AnthropicContentBlock,
@@ -80,7 +81,8 @@ function messageBlocks(
     case 'assistant': {
       // An Anthropic client's own blocks: signed thinking must come back to Anthropic unchanged.
       const original = anthropicFieldsOf(message)?.blocks;
-      if (original !== undefined) return original as unknown as AnthropicContentBlock[];
+      if (original !== undefined)
+        return withoutUnsignedThinking(original as unknown as AnthropicContentBlock[]);
       const text = contentText(message.content);
       const blocks: AnthropicContentBlock[] = text === '' ? [] : [{ type: 'text', text }];
       for (const call of message.tool_calls ?? []) {
@@ -199,8 +201,10 @@ export function toAnthropicMessagesRequest(
   };
   if (system.length > 0) result.system = anthropicSystem(system);
   const thinking = anthropicFieldsOf(request)?.thinking;
-  if (thinking !== undefined) result.thinking = thinking as AnthropicMessagesRequest['thinking'];
-  else if (request['reasoning_effort'] !== undefined) {
+  if (thinking !== undefined) {
+    if (thinking['type'] === 'disabled' || !continuesToolCallWithoutItsThinking(request.messages))
+      result.thinking = thinking as AnthropicMessagesRequest['thinking'];
+  } else if (request['reasoning_effort'] !== undefined) {
     const effort = thinkingForEffort(request, answerLimit, DEFAULT_ANTHROPIC_MAX_TOKENS);
     if (effort !== undefined) Object.assign(result, effort);
   }
