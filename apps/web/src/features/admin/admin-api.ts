@@ -346,6 +346,14 @@ export async function fetchUpstreamModels(id: number): Promise<string[]> {
   return z.array(z.string()).parse(await api.data<unknown>('GET', `/channel/fetch_models/${id}`));
 }
 
+/**
+ * `GET /api/option/configured` (root): what each setting is while no operator sets it, spelled as the
+ * option would be; a setting admin cannot tell (another service's configuration alone decides) is absent.
+ */
+export async function fetchConfiguredSettings(): Promise<Record<string, string>> {
+  return z.record(z.string()).parse(await api.data<unknown>('GET', '/option/configured'));
+}
+
 /** `GET /api/option/secrets` (root): which secrets the configuration holds. */
 export async function fetchConfiguredSecrets(): Promise<ConfiguredSecrets> {
   return configuredSecretsSchema.parse(await api.data<unknown>('GET', '/option/secrets'));

@@ -73,6 +73,61 @@ describe('root settings: the catalogue by group', () => {
     expect(within(others).queryByLabelText('QuotaForNewUser')).toBeNull();
   });
 
+  it('shows what an unset setting is now, as admin tells it, and nothing of the kind for a set one', async () => {
+    answerApi({
+      '/api/user/self': ok(aSignedInAccount({ id: 1, role: 100 })),
+      '/api/option/secrets': ok({
+        github_client_secret: false,
+        google_client_secret: false,
+        discord_client_secret: false,
+      }),
+      '/api/option/configured': ok({
+        RegisterEnabled: 'true',
+        EmailVerificationEnabled: 'false',
+        QuotaForNewUser: '0',
+        ServerAddress: 'https://llm.example.ru',
+        ChatModels: '',
+        GroupRateLimits: '{}',
+        CryptoEnabled: 'false',
+      }),
+      '/api/option/': ok([{ key: 'QuotaForNewUser', value: '500000' }]),
+    });
+    renderApp('/dashboard/admin/settings');
+
+    const registration = await screen.findByRole('region', { name: 'Регистрация' });
+    const register = within(registration).getByLabelText(/Регистрация новых пользователей/);
+    expect(
+      await within(register).findByRole('option', { name: 'Как в конфигурации (сейчас включено)' }),
+    ).toBeInTheDocument();
+    const verification = within(registration).getByLabelText(/Подтверждение email/);
+    expect(
+      within(verification).getByRole('option', { name: 'Как в конфигурации (сейчас выключено)' }),
+    ).toBeInTheDocument();
+    // Set by root: the stored value is in force, shown in the field itself.
+    const quota = within(registration).getByLabelText(/Стартовая квота/);
+    expect(within(quota.closest('form')!).queryByTestId('setting-in-force')).toBeNull();
+
+    const site = screen.getByLabelText(/Адрес API/).closest('form')!;
+    expect(within(site).getByTestId('setting-in-force')).toHaveTextContent(
+      'Сейчас действует значение из конфигурации: https://llm.example.ru',
+    );
+    const chat = screen.getByLabelText(/Модели онлайн-чата/).closest('form')!;
+    expect(within(chat).getByTestId('setting-in-force')).toHaveTextContent(
+      'Сейчас действует значение из конфигурации: не задано',
+    );
+    const limits = screen.getByLabelText(/Лимиты групп/).closest('form')!;
+    expect(within(limits).getByTestId('setting-in-force')).toHaveTextContent('не задано');
+    const crypto = screen.getByLabelText(/Оплата криптовалютой/);
+    expect(
+      within(crypto).getByRole('option', { name: 'Как в конфигурации (сейчас выключено)' }),
+    ).toBeInTheDocument();
+    // What admin cannot tell (billing's own configuration) is left unsaid.
+    const affiliate = screen.getByLabelText(/Партнёрское вознаграждение/).closest('form')!;
+    expect(within(affiliate).queryByTestId('setting-in-force')).toBeNull();
+    const card = screen.getByLabelText(/Оплата картой/);
+    expect(within(card).getByRole('option', { name: 'Как в конфигурации' })).toBeInTheDocument();
+  });
+
   it('saves GroupRateLimits as checked JSON and refuses JSON that is not valid before sending', async () => {
     const fetch = answerApi({
       '/api/user/self': ok(aSignedInAccount({ id: 1, role: 100 })),

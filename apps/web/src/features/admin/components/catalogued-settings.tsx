@@ -1,4 +1,5 @@
 import {
+  optionFlag,
   settingValueProblem,
   SETTINGS_CATALOGUE,
   type ConfiguredSecrets,
@@ -6,7 +7,7 @@ import {
   type SettingGroup,
 } from '@tollgate/contracts';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation, type TFunction } from 'react-i18next';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 
 const GROUPS: readonly SettingGroup[] = [
@@ -32,6 +33,8 @@ interface Props {
   values: ReadonlyMap<string, string>;
   /** Which secrets the configuration holds, once known. */
   secrets?: ConfiguredSecrets;
+  /** What each setting is while unset, once known (a setting admin cannot tell is absent). */
+  configured?: Readonly<Record<string, string>>;
   busy: boolean;
   onSave: (key: string, value: string) => void;
 }
@@ -42,7 +45,7 @@ interface Props {
  * is checked with the contracts' settingValueProblem before it can be saved. An empty value unsets the
  * setting.
  */
-export function CataloguedSettings({ values, secrets, busy, onSave }: Props) {
+export function CataloguedSettings({ values, secrets, configured, busy, onSave }: Props) {
   const { t } = useTranslation('admin');
   return (
     <>
@@ -60,6 +63,7 @@ export function CataloguedSettings({ values, secrets, busy, onSave }: Props) {
                     SECRET_OF[setting.slug] && secrets ? secrets[SECRET_OF[setting.slug]!] : undefined
                   }
                   stored={values.get(setting.key) ?? ''}
+                  configured={configured?.[setting.key]}
                   busy={busy}
                   onSave={(value) => onSave(setting.key, value)}
                 />
@@ -76,6 +80,7 @@ function SettingRow({
   setting,
   secretSet,
   stored,
+  configured,
   busy,
   onSave,
 }: {
@@ -83,10 +88,14 @@ function SettingRow({
   /** For a client id: whether its secret is configured. */
   secretSet?: boolean;
   stored: string;
+  /** The value in force while the setting is unset, when admin can tell it. */
+  configured?: string;
   busy: boolean;
   onSave: (value: string) => void;
 }) {
   const { t } = useTranslation('admin');
+  // Shown only while the configuration decides: a stored value is in force otherwise, and shown as such.
+  const inForce = stored === '' && configured !== undefined ? configuredText(setting, configured, t) : null;
   const [value, setValue] = useState(stored);
   const problem = settingValueProblem(setting.key, value);
   const id = `setting-${setting.key}`;
@@ -105,7 +114,11 @@ function SettingRow({
       <div className="flex flex-col gap-1">
         {setting.type === 'flag' ? (
           <select id={id} className={inputClass} value={value} onChange={(e) => setValue(e.target.value)}>
-            <option value="">{t('setting_as_configured')}</option>
+            <option value="">
+              {inForce === null
+                ? t('setting_as_configured')
+                : t('setting_as_configured_now', { value: inForce })}
+            </option>
             <option value="true">{t('setting_on')}</option>
             <option value="false">{t('setting_off')}</option>
           </select>
@@ -135,6 +148,11 @@ function SettingRow({
             ? t('setting_problem', { problem: t(`setting_problem_${problem.kind}`, problem) })
             : t(`setting_${setting.slug}_hint`)}
         </span>
+        {inForce !== null && setting.type !== 'flag' ? (
+          <span className="text-xs text-slate-600" data-testid="setting-in-force">
+            {t('setting_in_force', { value: inForce })}
+          </span>
+        ) : null}
         {secretSet !== undefined ? (
           <span
             className={`text-xs ${secretSet ? 'text-emerald-700' : 'text-amber-700'}`}
@@ -153,4 +171,12 @@ function SettingRow({
       </button>
     </form>
   );
+}
+
+/** A configured value as the form shows it: a flag as on or off, nothing (or no JSON document) as not set. */
+function configuredText(setting: SettingDefinition, value: string, t: TFunction<'admin'>): string {
+  if (setting.type === 'flag') return t(optionFlag(value) ? 'setting_in_force_on' : 'setting_in_force_off');
+  if (value.trim() === '' || (setting.type === 'json' && value.trim() === '{}'))
+    return t('setting_in_force_empty');
+  return value;
 }

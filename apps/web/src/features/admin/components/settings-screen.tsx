@@ -8,7 +8,7 @@ import { Markdown } from '../../../ui/markdown';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 import { notify } from '../../shell/notify';
-import { fetchConfiguredSecrets, fetchOptions, saveOption } from '../admin-api';
+import { fetchConfiguredSecrets, fetchConfiguredSettings, fetchOptions, saveOption } from '../admin-api';
 import { CataloguedSettings } from './catalogued-settings';
 
 const NOTICE_KEY = SETTING_KEYS.notice;
@@ -19,6 +19,10 @@ export function SettingsScreen() {
   const queryClient = useQueryClient();
   const options = useQuery({ queryKey: queryKeys.adminOptions, queryFn: fetchOptions });
   const secrets = useQuery({ queryKey: queryKeys.adminSecrets, queryFn: fetchConfiguredSecrets });
+  const configured = useQuery({
+    queryKey: [...queryKeys.adminOptions, 'configured'],
+    queryFn: fetchConfiguredSettings,
+  });
   const save = useMutation({
     mutationFn: ({ key, value }: { key: string; value: string }) => saveOption(key, value),
     onSuccess: (_data, { key }) => {
@@ -45,6 +49,7 @@ export function SettingsScreen() {
       <CataloguedSettings
         values={values}
         secrets={secrets.data}
+        configured={configured.data}
         busy={save.isPending}
         onSave={(key, value) => save.mutate({ key, value })}
       />
