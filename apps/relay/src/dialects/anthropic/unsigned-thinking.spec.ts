@@ -1,6 +1,6 @@
-import { fromAnthropicClientRequest } from '../../dialects/anthropic/request';
-import { toAnthropicMessagesRequest } from './chat-request';
-import type { AnthropicContentBlock, AnthropicMessagesRequest } from './types';
+import { fromAnthropicClientRequest } from './request';
+import { toAnthropicMessagesRequest } from '../../providers/anthropic/chat-request';
+import type { AnthropicContentBlock, AnthropicMessagesRequest } from '../../providers/anthropic/types';
 
 // An Anthropic client (Claude Code, the SDKs) sends its history back as it got it. Thinking that an
 // OpenAI-style upstream produced (DeepSeek's reasoning_content) came to it with an empty signature;
