@@ -85,6 +85,52 @@ describe('admin audit trail screen', () => {
     );
   });
 
+  it("names the user of billing's balance change by username, and a deleted user by id", async () => {
+    const balanceSet = (id: number, userId: string) =>
+      entry(id, {
+        service: 'billing',
+        action: 'balance.set',
+        target_kind: 'user',
+        target_id: userId,
+        changed: ['quota', 'reason'],
+        before: { quota: 0 },
+        after: { quota: 500_000, reason: 'goodwill' },
+        target_name: null,
+      });
+    answerApi({
+      '/api/user/self': ok(aSignedInAccount({ role: 10 })),
+      '/api/audit': ok({
+        page: 1,
+        page_size: 20,
+        total: 2,
+        items: [balanceSet(5, '4'), balanceSet(6, '12')],
+      }),
+      '/api/user/4': ok({
+        id: 4,
+        username: 'boris',
+        display_name: '',
+        role: 1,
+        status: 1,
+        group: 'default',
+        email: 'boris@example.ru',
+        quota: 500_000,
+        used_quota: 0,
+        request_count: 0,
+        aff_code: null,
+        inviter_id: null,
+        github_id: '',
+        google_id: '',
+        discord_id: '',
+        created_time: 1,
+      }),
+    });
+    renderApp('/dashboard/admin/audit');
+
+    const rows = await screen.findAllByTestId('audit-row');
+    await waitFor(() => expect(rows[0]).toHaveTextContent('Пользователь «boris» (#4)'));
+    expect(rows[1]).toHaveTextContent('Пользователь 12');
+  });
+
   it('names a changelog version as operators know it, a deleted one too', async () => {
     answerApi({
       '/api/user/self': ok(aSignedInAccount({ role: 10 })),

@@ -7,6 +7,7 @@ import { buttonClass, cardClass } from '../../../ui/styles';
 import { InputField, SelectField } from '../../../ui/field';
 import { moscowDayEnd, moscowDayStart } from '../../activity/date-range';
 import { fetchAudit, type AuditFilters } from '../admin-audit-api';
+import { useUserNames } from '../use-user-names';
 import { PagedTable } from '../../../ui/paged-table';
 import { tableDateTime } from '../../../i18n/date-time';
 
@@ -54,6 +55,12 @@ function fieldsOf(entry: AuditEntryView): string[] {
   return entry.changed;
 }
 
+/** A user the entry names by id alone (billing's balance changes carry no username). */
+const unnamedUserId = (entry: AuditEntryView): number | null =>
+  entry.target_kind === 'user' && entry.target_name === null && /^\d+$/.test(entry.target_id)
+    ? Number(entry.target_id)
+    : null;
+
 /** new-api's "manage" log: who changed what, when, with the values before and after (secrets redacted). */
 export function AuditScreen() {
   const { t, i18n } = useTranslation('admin');
@@ -66,6 +73,13 @@ export function AuditScreen() {
     queryFn: () => fetchAudit(applied, page),
     placeholderData: keepPreviousData,
   });
+  const userNames = useUserNames(
+    (audit.data?.items ?? []).map(unnamedUserId).filter((id): id is number => id !== null),
+  );
+  const targetName = (entry: AuditEntryView): string | null => {
+    const userId = unnamedUserId(entry);
+    return userId === null ? entry.target_name : (userNames.get(userId) ?? null);
+  };
   const time = tableDateTime(i18n.language, { withSeconds: true });
   const roleName = (role: number) =>
     role >= Role.Root ? t('role_root') : role >= Role.Admin ? t('role_admin') : t('role_user');
@@ -149,9 +163,9 @@ export function AuditScreen() {
               <td className="px-2 py-2 font-mono text-xs">{entry.action}</td>
               <td className="px-2 py-2 whitespace-nowrap">
                 {t(`audit_kind_${entry.target_kind}`, { defaultValue: entry.target_kind })}{' '}
-                {entry.target_name === null
+                {targetName(entry) === null
                   ? entry.target_id
-                  : t('audit_target_named', { name: entry.target_name, id: entry.target_id })}
+                  : t('audit_target_named', { name: targetName(entry), id: entry.target_id })}
               </td>
               <td className="px-2 py-2">{entry.changed.join(', ')}</td>
               <td className="px-2 py-2">
