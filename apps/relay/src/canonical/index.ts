@@ -5,6 +5,7 @@ export {
   withAnthropicFields,
   type AnthropicFields,
 } from './anthropic-fields';
+export { isAnswerLimitFitted, MIN_THINKING_BUDGET_TOKENS, withFittedAnswerLimit } from './answer-limit';
 export { ChunkBuilder } from './chunk-builder';
 export { contentParts, contentText } from './content';
 export { parseBase64DataUrl, toBase64DataUrl, type InlineImage } from './data-url';

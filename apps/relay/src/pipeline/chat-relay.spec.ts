@@ -1,5 +1,11 @@
 import { Readable } from 'node:stream';
-import { chargeQuota, ErrorCode, type BillingPrice, type UsageRecorded } from '@tollgate/contracts';
+import {
+  CHANNEL_TYPES,
+  chargeQuota,
+  ErrorCode,
+  type BillingPrice,
+  type UsageRecorded,
+} from '@tollgate/contracts';
 import { MemoryKvStore } from '@tollgate/kv';
 import { MetricsService } from '@tollgate/platform';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
@@ -8,7 +14,7 @@ import { RecordingReply } from '../../test/support/recording-reply';
 import type { CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import { PriceBook } from '../pricing/price-book';
-import { adapterForChannelType } from '../providers';
+import { adapterForChannelType, type UpstreamHttpRequest } from '../providers';
 import type { ChatCompletionChunk } from '../canonical';
 import { anthropicMessagesProtocol } from '../dialects/anthropic/messages.protocol';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
@@ -17,7 +23,7 @@ import type { CallContext } from './call-context';
 import { callCost, type CostTerms } from '../pricing/call-cost';
 import { ChatRelay, withAnswerLimit } from './chat-relay';
 import { RelayMetrics } from './relay-metrics';
-import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+import type { BuildUpstreamRequest, Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 
 const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 /** The callers here keep their accounts in rubles: costs are told at this rate. */
@@ -52,7 +58,7 @@ const chunk = (
 const sse = (chunks: ChatCompletionChunk[]) =>
   chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n';
 
-function setup(balance: number, upstream: string | string[] | Error) {
+function setup(balance: number, upstream: string | string[] | Error, defaultMaxOutputTokens?: number) {
   const kv = new MemoryKvStore();
   const events: UsageRecorded[] = [];
   const release = jest.fn();
@@ -77,7 +83,14 @@ function setup(balance: number, upstream: string | string[] | Error) {
   const relay = new ChatRelay({
     access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
     prices: new PriceBook({ get: (key) => prices.get(key) }),
-    metering: aMetering({ kv, quotaOf: () => balance, events, metrics, costTerms: IN_RUBLES }),
+    metering: aMetering({
+      kv,
+      quotaOf: () => balance,
+      events,
+      metrics,
+      costTerms: IN_RUBLES,
+      ...(defaultMaxOutputTokens === undefined ? {} : { defaultMaxOutputTokens }),
+    }),
     dispatcher: { dispatch } as unknown as UpstreamDispatcher,
     metrics,
     logger: silentLogger,
@@ -496,5 +509,58 @@ describe('withAnswerLimit', () => {
       ...request,
       max_tokens: 700,
     });
+  });
+});
+
+describe('ChatRelay: a web chat call asking reasoning_effort on an Anthropic channel, the balance tight', () => {
+  /** The tight balance's prompt estimate: the mocked count (10) with the tokenizer margin. */
+  const COUNTED_PROMPT = Math.ceil(10 * 1.25) + 16;
+  const paysFor = (answerTokens: number) =>
+    chargeQuota({ prompt_tokens: COUNTED_PROMPT, completion_tokens: answerTokens, cached_tokens: 0 }, PRICE);
+
+  function sentToAnthropic(balance: number) {
+    const answer = JSON.stringify(
+      anOpenAiAnswer({ prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 }),
+    );
+    // Relay's default answer length: a call naming none reserves this much.
+    const fixture = setup(balance, answer, 4_096);
+    const sent: { body?: Record<string, unknown> } = {};
+    const dispatch = fixture.dispatch as unknown as jest.Mock;
+    const answered = dispatch.getMockImplementation() as (...args: unknown[]) => Promise<Dispatched>;
+    dispatch.mockImplementation(async (...args: unknown[]) => {
+      const build = args[3] as BuildUpstreamRequest;
+      const upstream = build(adapterForChannelType(CHANNEL_TYPES.anthropic), {
+        baseUrl: '',
+        apiKey: 'k',
+        upstreamModel: 'claude-sonnet-4-5',
+      }) as UpstreamHttpRequest;
+      sent.body = JSON.parse(upstream.body as string) as Record<string, unknown>;
+      return answered(...args);
+    });
+    const reply = new RecordingReply();
+    const handled = fixture.relay.handle(
+      { ...fixture.context, reportsCharge: true },
+      openAiChatProtocol,
+      request({ max_tokens: undefined, reasoning_effort: 'high' }),
+      BODY_BYTES,
+      reply,
+    );
+    return { handled, sent, dispatch };
+  }
+
+  it('is sent a thinking budget inside the answer limit fitted to the balance', async () => {
+    const { handled, sent } = sentToAnthropic(paysFor(3_000));
+    await handled;
+    const maxTokens = sent.body?.['max_tokens'] as number;
+    expect(maxTokens).toBeGreaterThanOrEqual(3_000);
+    expect(maxTokens).toBeLessThan(4_096);
+    expect(sent.body?.['thinking']).toEqual({ type: 'enabled', budget_tokens: Math.floor(maxTokens / 2) });
+  });
+
+  it("is refused with the balance's 402 when it pays for less than the smallest budget and an answer", async () => {
+    const { handled, dispatch } = sentToAnthropic(paysFor(1_000));
+    await expect(handled).rejects.toMatchObject({ code: ErrorCode.InsufficientQuota });
+    await expect(handled).rejects.toThrow(/can only afford/);
+    expect(dispatch).not.toHaveBeenCalled();
   });
 });

@@ -2,9 +2,11 @@ import type { Logger } from '@tollgate/platform';
 import { promptWithinContext, type EstimateInput, type Quote } from '../pricing/price-book';
 import {
   MalformedUpstreamResponseError,
+  MIN_THINKING_BUDGET_TOKENS,
   normalizeOpenAiUsage,
   refuseAnthropicOnlyContent,
   toOpenAiUsage,
+  withFittedAnswerLimit,
   type ChatCompletionRequest,
   type ChatCompletionResponse,
   type NormalizedUsage,
@@ -117,6 +119,12 @@ export function withAnswerLimit(
     : { ...request, max_tokens: tokens };
 }
 
+/** The thinking a call asking `reasoning_effort` needs room for in its answer limit (none for `none`). */
+function thinkingTokensOf(request: ChatCompletionRequest): number | undefined {
+  const effort = request['reasoning_effort'];
+  return typeof effort === 'string' && effort !== 'none' ? MIN_THINKING_BUDGET_TOKENS : undefined;
+}
+
 /** A chat call on one model: what it reserves, the channel's request, and the answer in the client's dialect. */
 class ChatCall implements ModelCall {
   readonly operation = 'chat';
@@ -138,6 +146,7 @@ class ChatCall implements ModelCall {
           ? () => Math.min(promptBound, withTokenizerMargin(this.countPrompt()))
           : undefined,
       fitsAnswerToBalance: this.chat.fitsAnswerToBalance,
+      thinkingTokens: this.chat.fitsAnswerToBalance ? thinkingTokensOf(request) : undefined,
     };
   }
 
@@ -150,7 +159,9 @@ class ChatCall implements ModelCall {
     // What only Anthropic reads (a PDF document) is refused by another family's channel, not dropped.
     if (adapter.family !== 'anthropic') refuseAnthropicOnlyContent(request);
     const limited =
-      this.answerLimit === undefined ? request : withAnswerLimit(request, this.answerLimit, adapter);
+      this.answerLimit === undefined
+        ? request
+        : withFittedAnswerLimit(withAnswerLimit(request, this.answerLimit, adapter));
     return adapter.buildChatRequest(limited, target);
   }
 

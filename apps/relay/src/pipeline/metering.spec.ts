@@ -145,6 +145,11 @@ describe('Metering: a web chat call the balance cannot pay in full', () => {
       { fitsAnswerToBalance: true },
       MIN_FITTED_ANSWER_TOKENS - 10,
     ],
+    [
+      'a reasoning call whose balance pays for less than its thinking and an answer',
+      { fitsAnswerToBalance: true, thinkingTokens: 1_024 },
+      1_024 + MIN_FITTED_ANSWER_TOKENS - 10,
+    ],
   ])('refuses %s with 402', async (_case, input, answerTokens) => {
     const refusal = metering(paysFor(answerTokens)).open(chat, quote, {
       promptTokens: 100,

@@ -256,7 +256,8 @@ export class Metering {
   /**
    * The answer length the balance pays for, for a call that may be answered shorter than the default
    * (`fitsAnswerToBalance`) and was refused for the user's balance; 0 when it may not be, or when the
-   * balance pays for less than MIN_FITTED_ANSWER_TOKENS, or when calls in flight hold what is missing.
+   * balance pays for less than MIN_FITTED_ANSWER_TOKENS (after the thinking of a call that reasons),
+   * or when calls in flight hold what is missing.
    */
   private fittedAnswer(
     quote: Quote,
@@ -268,7 +269,8 @@ export class Metering {
     if (refusal.reason !== 'user_balance') return 0;
     const affordable = affordableOutputTokens(quote, input.promptTokens, available);
     const requested = outputBound(quote, input, this.deps.estimatePolicy);
-    return affordable >= MIN_FITTED_ANSWER_TOKENS && affordable < requested ? affordable : 0;
+    const shortest = MIN_FITTED_ANSWER_TOKENS + (input.thinkingTokens ?? 0);
+    return affordable >= shortest && affordable < requested ? affordable : 0;
   }
 
   private async reserveFitted(

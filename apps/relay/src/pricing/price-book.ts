@@ -114,6 +114,11 @@ export interface EstimateInput {
    * cannot pay for that (the web chat's calls): the relay then sets the limit itself (metering.ts).
    */
   fitsAnswerToBalance?: boolean;
+  /**
+   * For such a call that asks for reasoning: the thinking its answer limit must also hold, so that
+   * the limit is not fitted below it and an answer (metering.ts).
+   */
+  thinkingTokens?: number;
 }
 
 export interface EstimatePolicy {

@@ -1,4 +1,8 @@
-import { type ChatCompletionRequest, UntranslatableRequestError } from '../../canonical';
+import {
+  type ChatCompletionRequest,
+  UntranslatableRequestError,
+  withFittedAnswerLimit,
+} from '../../canonical';
 import { DEFAULT_ANTHROPIC_MAX_TOKENS, toAnthropicMessagesRequest } from './chat-request';
 
 const weatherTool = {
@@ -226,6 +230,22 @@ describe("an OpenAI client's reasoning_effort on an Anthropic channel", () => {
       toAnthropicMessagesRequest({ ...question, reasoning_effort: 'high', max_tokens: 4096 }, 'claude'),
     ).toThrow(/reasoning_effort "high".*max_tokens/);
   });
+
+  it.each([
+    ['high', 1280, 1024],
+    ['high', 3000, 1500],
+    ['medium', 2000, 1024],
+    ['low', 1100, 1024],
+    ['medium', 8000, 2048],
+  ])(
+    'fits %s thinking into an answer limit of %i the relay fitted to the balance (budget %i)',
+    (effort, fitted, budget) => {
+      const request = withFittedAnswerLimit({ ...question, reasoning_effort: effort, max_tokens: fitted });
+      const upstream = toAnthropicMessagesRequest(request, 'claude');
+      expect(upstream.thinking).toEqual({ type: 'enabled', budget_tokens: budget });
+      expect(upstream.max_tokens).toBe(fitted);
+    },
+  );
 
   it('asks no thinking for none, and none when the history continues a tool call', () => {
     expect(toAnthropicMessagesRequest({ ...question, reasoning_effort: 'none' }, 'c')).not.toHaveProperty(

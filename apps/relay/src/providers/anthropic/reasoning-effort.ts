@@ -1,19 +1,25 @@
-import { type ChatCompletionRequest, UntranslatableRequestError } from '../../canonical';
+import {
+  isAnswerLimitFitted,
+  MIN_THINKING_BUDGET_TOKENS,
+  type ChatCompletionRequest,
+  UntranslatableRequestError,
+} from '../../canonical';
 import type { AnthropicMessagesRequest } from './types';
 
 /** Thinking budgets for OpenAI's `reasoning_effort` (Anthropic's minimum budget is 1024 tokens). */
 const THINKING_BUDGET_BY_EFFORT: Readonly<Record<string, number>> = {
-  minimal: 1024,
-  low: 1024,
+  minimal: MIN_THINKING_BUDGET_TOKENS,
+  low: MIN_THINKING_BUDGET_TOKENS,
   medium: 2048,
   high: 4096,
 };
 
 /**
- * An OpenAI client's `reasoning_effort` as Anthropic's extended thinking, with `max_tokens` the
- * thinking budget plus the answer's own limit. Left out (no thinking) for `none`, and for a request
- * that continues a tool call: Anthropic then wants the earlier turn's signed thinking back, which an
- * OpenAI history cannot carry.
+ * An OpenAI client's `reasoning_effort` as Anthropic's extended thinking. `max_tokens` is the budget
+ * plus the answer's default limit, or the client's own limit (above the budget), or the relay's fit
+ * to the balance (the budget shrunk into it). Left out (no thinking) for `none`, and for a request that
+ * continues a tool call: Anthropic then wants the earlier turn's signed thinking back, which an OpenAI
+ * history cannot carry.
  */
 export function thinkingForEffort(
   request: ChatCompletionRequest,
@@ -28,7 +34,13 @@ export function thinkingForEffort(
     return undefined;
   if (answerLimit === undefined)
     return { thinking: { type: 'enabled', budget_tokens: budget }, max_tokens: budget + defaultAnswerLimit };
-  // The relay may have fitted max_tokens to the balance: it is never raised here.
+  // The relay fitted max_tokens to the balance (never below the smallest budget and an answer): it is
+  // never raised, the thinking takes at most half of it.
+  if (isAnswerLimitFitted(request)) {
+    const fitted = Math.max(MIN_THINKING_BUDGET_TOKENS, Math.min(budget, Math.floor(answerLimit / 2)));
+    if (fitted < answerLimit)
+      return { thinking: { type: 'enabled', budget_tokens: fitted }, max_tokens: answerLimit };
+  }
   if (answerLimit <= budget)
     throw new UntranslatableRequestError(
       `reasoning_effort "${effort}" thinks up to ${budget} tokens on this model: max_tokens must be above that`,
