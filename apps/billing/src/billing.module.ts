@@ -42,6 +42,7 @@ import { LedgerIndexesWithoutUsageMigration } from './migrations/20270102-ledger
 import { LedgerWithoutAccountCheckMigration } from './migrations/20270103-ledger-without-account-check.migration';
 import { UsageLogKeyedByEventMigration } from './migrations/20270104-usage-log-keyed-by-event.migration';
 import { PerUserRowsHotUpdatesMigration } from './migrations/20270105-per-user-rows-hot-updates.migration';
+import { CacheWritePricesMigration } from './migrations/20270106-cache-write-prices.migration';
 import { PaymentRefund } from './payments/payment-refund.entity';
 import { BillingSettingsModule } from './settings/billing-settings.module';
 import { Payment } from './payments/payment.entity';
@@ -90,6 +91,7 @@ export class BillingModule {
               LedgerWithoutAccountCheckMigration,
               UsageLogKeyedByEventMigration,
               PerUserRowsHotUpdatesMigration,
+              CacheWritePricesMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -18,6 +18,14 @@ export class ModelPrice {
   @Property({ type: 'decimal', columnType: 'numeric(18,6)' })
   cachedInputPrice!: string;
 
+  /** Prompt-cache writes kept 5 minutes; null: they cost the input price. */
+  @Property({ type: 'decimal', columnType: 'numeric(18,6)', nullable: true })
+  cacheWritePrice: Opt<string> | null = null;
+
+  /** Prompt-cache writes kept an hour; null: they cost the 5-minute write price. */
+  @Property({ type: 'decimal', columnType: 'numeric(18,6)', nullable: true })
+  cacheWrite1hPrice: Opt<string> | null = null;
+
   @Property({ type: 'integer' })
   contextWindow!: number;
 

@@ -7,7 +7,7 @@ const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 
 /** A model's price as the compacted billing.price topic carries it, keyed `model:<name>`. */
 export function modelPriceEvent(price: ModelPrice): OutgoingEvent {
-  const value: BillingPrice = {
+  const value: Extract<BillingPrice, { kind: 'model' }> = {
     v: 1,
     kind: 'model',
     model: price.model,
@@ -18,6 +18,10 @@ export function modelPriceEvent(price: ModelPrice): OutgoingEvent {
     context_window: price.contextWindow,
     updated_at: epochSeconds(price.updatedAt),
   };
+  // Set only where priced: an entry without them reads as before they existed.
+  if (price.cacheWritePrice !== null) value.cache_write_price = normalizeDecimal(price.cacheWritePrice);
+  if (price.cacheWrite1hPrice !== null)
+    value.cache_write_1h_price = normalizeDecimal(price.cacheWrite1hPrice);
   return { topic: TOPICS.billingPrice.name, key: priceKey.model(price.model), value };
 }
 

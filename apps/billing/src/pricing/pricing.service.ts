@@ -20,6 +20,8 @@ const toPricing = (price: ModelPrice): ModelPricing => ({
   input_price: Number(price.inputPrice),
   output_price: Number(price.outputPrice),
   cached_input_price: Number(price.cachedInputPrice),
+  cache_write_price: price.cacheWritePrice === null ? null : Number(price.cacheWritePrice),
+  cache_write_1h_price: price.cacheWrite1hPrice === null ? null : Number(price.cacheWrite1hPrice),
   intelligence: price.intelligence,
   speed: price.speed,
   sota: price.sota,
@@ -32,6 +34,8 @@ const priceAuditSnapshot = (price: ModelPrice): Record<string, unknown> => ({
   input_price: normalizeDecimal(price.inputPrice),
   output_price: normalizeDecimal(price.outputPrice),
   cached_input_price: normalizeDecimal(price.cachedInputPrice),
+  cache_write_price: price.cacheWritePrice === null ? null : normalizeDecimal(price.cacheWritePrice),
+  cache_write_1h_price: price.cacheWrite1hPrice === null ? null : normalizeDecimal(price.cacheWrite1hPrice),
 });
 
 /**
@@ -137,6 +141,8 @@ export class PricingService {
       inputPrice: update.input_price,
       outputPrice: update.output_price,
       cachedInputPrice: update.cached_input_price,
+      cacheWritePrice: update.cache_write_price,
+      cacheWrite1hPrice: update.cache_write_1h_price,
       contextWindow: update.context_window,
       intelligence: update.intelligence,
       speed: update.speed,

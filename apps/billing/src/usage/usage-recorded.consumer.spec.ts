@@ -127,4 +127,30 @@ describe('UsageRecordedConsumer', () => {
     expect(settledUsageOfEvent.safeParse({ ...event, quota: 1.5 }).success).toBe(false);
     expect(settledUsageOfEvent.safeParse({ ...event, created_at: undefined }).success).toBe(false);
   });
+
+  it('settles an event published before cache writes were priced as before, and hands on the writes of one after', () => {
+    const before = aUsageEvent(4, 40);
+    expect(settledUsageOfEvent.parse(before)).toEqual(withoutPrice(before));
+    expect(settledUsageOfEvent.parse(before)).not.toHaveProperty('cache_write_tokens');
+
+    const after: UsageRecorded = {
+      ...aUsageEvent(4, 22_050),
+      model: 'claude-sonnet-4-5',
+      prompt_tokens: 10_000,
+      completion_tokens: 500,
+      cached_tokens: 2000,
+      cache_write_tokens: 7000,
+      cache_write_1h_tokens: 3000,
+      price: {
+        input: '3',
+        output: '15',
+        cached_input: '0.3',
+        group_ratio: '1',
+        cache_write: '3.75',
+        cache_write_1h: '6',
+      },
+    };
+    expect(settledUsageOfEvent.parse(after)).toEqual(withoutPrice(after));
+    expect(settledUsageOfEvent.safeParse({ ...after, cache_write_tokens: -1 }).success).toBe(false);
+  });
 });

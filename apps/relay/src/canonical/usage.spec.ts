@@ -58,4 +58,25 @@ describe('normalizeOpenAiUsage', () => {
       prompt_tokens_details: { cached_tokens: 4 },
     });
   });
+
+  it('carries cache writes and the hour-long part of them through the canonical block', () => {
+    const usage = {
+      prompt_tokens: 10,
+      completion_tokens: 5,
+      cached_tokens: 2,
+      cache_write_tokens: 6,
+      cache_write_1h_tokens: 4,
+    };
+    expect(toOpenAiUsage(usage).prompt_tokens_details).toEqual({
+      cached_tokens: 2,
+      cache_write_tokens: 6,
+      cache_write_1h_tokens: 4,
+    });
+    expect(normalizeOpenAiUsage(toOpenAiUsage(usage))).toEqual(usage);
+    const fiveMinutes = { ...usage, cache_write_1h_tokens: undefined };
+    expect(toOpenAiUsage(fiveMinutes).prompt_tokens_details).toEqual({
+      cached_tokens: 2,
+      cache_write_tokens: 6,
+    });
+  });
 });

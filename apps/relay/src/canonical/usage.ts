@@ -5,6 +5,8 @@ export interface NormalizedUsage {
   cached_tokens: number;
   /** Prompt tokens written to a prompt cache (Anthropic's cache_creation_input_tokens), when any. */
   cache_write_tokens?: number;
+  /** Of the cache writes, those kept for an hour (Anthropic's ephemeral_1h_input_tokens), when any. */
+  cache_write_1h_tokens?: number;
 }
 
 export function tokenCount(value: unknown): number {
@@ -40,7 +42,12 @@ export function normalizeOpenAiUsage(usage: unknown): NormalizedUsage | undefine
   };
   // Cache writes, as toOpenAiUsage tells them (OpenRouter's spelling).
   const cacheWrites = tokenCount(details?.['cache_write_tokens']);
-  if (cacheWrites > 0) normalized.cache_write_tokens = cacheWrites;
+  if (cacheWrites > 0) {
+    normalized.cache_write_tokens = cacheWrites;
+    // Tollgate's own field beside it: the hour's writes cost more than the 5-minute ones.
+    const writesFor1h = Math.min(tokenCount(details?.['cache_write_1h_tokens']), cacheWrites);
+    if (writesFor1h > 0) normalized.cache_write_1h_tokens = writesFor1h;
+  }
   return normalized;
 }
 
@@ -50,9 +57,15 @@ export function toOpenAiUsage(usage: NormalizedUsage) {
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.prompt_tokens + usage.completion_tokens,
-    prompt_tokens_details:
-      usage.cache_write_tokens === undefined || usage.cache_write_tokens === 0
-        ? { cached_tokens: usage.cached_tokens }
-        : { cached_tokens: usage.cached_tokens, cache_write_tokens: usage.cache_write_tokens },
+    prompt_tokens_details: promptTokensDetails(usage),
   };
+}
+
+function promptTokensDetails(usage: NormalizedUsage) {
+  const writes = usage.cache_write_tokens ?? 0;
+  if (writes === 0) return { cached_tokens: usage.cached_tokens };
+  const writesFor1h = usage.cache_write_1h_tokens ?? 0;
+  return writesFor1h === 0
+    ? { cached_tokens: usage.cached_tokens, cache_write_tokens: writes }
+    : { cached_tokens: usage.cached_tokens, cache_write_tokens: writes, cache_write_1h_tokens: writesFor1h };
 }

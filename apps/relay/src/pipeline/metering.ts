@@ -96,7 +96,9 @@ export class MeteredCall {
       last !== undefined &&
       last.usage.prompt_tokens === usage.prompt_tokens &&
       last.usage.completion_tokens === usage.completion_tokens &&
-      last.usage.cached_tokens === usage.cached_tokens
+      last.usage.cached_tokens === usage.cached_tokens &&
+      last.usage.cache_write_tokens === usage.cache_write_tokens &&
+      last.usage.cache_write_1h_tokens === usage.cache_write_1h_tokens
     ) {
       return last.quota;
     }
@@ -106,6 +108,8 @@ export class MeteredCall {
         prompt_tokens: usage.prompt_tokens,
         completion_tokens: usage.completion_tokens,
         cached_tokens: usage.cached_tokens,
+        cache_write_tokens: usage.cache_write_tokens,
+        cache_write_1h_tokens: usage.cache_write_1h_tokens,
       },
       quota,
     };

@@ -132,6 +132,67 @@ describe('actualQuota', () => {
   });
 });
 
+describe('cache-write prices', () => {
+  const claude: BillingPrice = {
+    v: 1,
+    kind: 'model',
+    model: 'claude-sonnet-4-5',
+    provider: 'anthropic',
+    input_price: '3',
+    output_price: '15',
+    cached_input_price: '0.3',
+    cache_write_price: '3.75',
+    cache_write_1h_price: '6',
+    context_window: 200_000,
+    updated_at: 0,
+  };
+  const priced = new PriceBook({
+    get: (key) => (key === 'model:claude-sonnet-4-5' ? claude : entries.get(key)),
+  });
+  const writing = {
+    prompt_tokens: 10_000,
+    completion_tokens: 500,
+    cached_tokens: 2000,
+    cache_write_tokens: 7000,
+    cache_write_1h_tokens: 3000,
+  };
+
+  it('quotes the write prices billing publishes for a model', () => {
+    expect(priced.quote('claude-sonnet-4-5', 'vip').price).toEqual({
+      input: '3',
+      output: '15',
+      cached_input: '0.3',
+      group_ratio: '0.5',
+      cache_write: '3.75',
+      cache_write_1h: '6',
+    });
+  });
+
+  it('charges writes at their prices: 1000 × 3 + 2000 × 0.3 + 4000 × 3.75 + 3000 × 6 + 500 × 15 µ$', () => {
+    expect(actualQuota(priced.quote('claude-sonnet-4-5', 'default'), writing)).toBe(22_050);
+  });
+
+  it('charges writes at the input price on a model published without write prices', () => {
+    const { cache_write_price: _five, cache_write_1h_price: _hour, ...unpriced } = claude;
+    const book = new PriceBook({ get: () => unpriced as BillingPrice });
+    expect(book.quote('claude-sonnet-4-5', 'default').price).not.toHaveProperty('cache_write');
+    expect(actualQuota(book.quote('claude-sonnet-4-5', 'default'), writing)).toBe(16_050);
+  });
+
+  it('caps writes a confused upstream reports beyond the prompt instead of refusing the charge', () => {
+    const quote = priced.quote('claude-sonnet-4-5', 'default');
+    const overstated = {
+      ...writing,
+      cached_tokens: 2000,
+      cache_write_tokens: 9000,
+      cache_write_1h_tokens: 9500,
+    };
+    expect(actualQuota(quote, overstated)).toBe(
+      actualQuota(quote, { ...writing, cache_write_tokens: 8000, cache_write_1h_tokens: 8000 }),
+    );
+  });
+});
+
 describe('PriceBook.rubPerUsd', () => {
   it('reads the rate billing publishes, and nothing before it has', () => {
     const rate: BillingPrice = { v: 1, kind: 'exchange_rate', pair: 'USD_RUB', rate: '92.5', updated_at: 1 };

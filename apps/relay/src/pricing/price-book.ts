@@ -90,12 +90,16 @@ export class PriceBook {
 }
 
 function quoteOf(entry: ModelPrice, groupRatio: string): Quote {
-  const price: PriceSnapshot = Object.freeze({
+  const snapshot: PriceSnapshot = {
     input: entry.input_price,
     output: entry.output_price,
     cached_input: entry.cached_input_price,
     group_ratio: groupRatio,
-  });
+  };
+  // Only where the catalogue prices writes: a snapshot without them charges and reads as before.
+  if (entry.cache_write_price !== undefined) snapshot.cache_write = entry.cache_write_price;
+  if (entry.cache_write_1h_price !== undefined) snapshot.cache_write_1h = entry.cache_write_1h_price;
+  const price = Object.freeze(snapshot);
   return Object.freeze({ model: entry.model, contextWindow: entry.context_window, price });
 }
 
@@ -181,10 +185,23 @@ export function affordableOutputTokens(quote: Quote, promptTokens: number, left:
   return low;
 }
 
-/** The real charge. Cached tokens above the prompt (a confused upstream) are capped rather than refused. */
+/**
+ * The real charge. Cached tokens above the prompt, and cache writes above what the reads leave of
+ * it (a confused upstream), are capped rather than refused.
+ */
 export function actualQuota(quote: Quote, usage: TokenUsage): number {
+  const cached = Math.min(usage.cached_tokens, usage.prompt_tokens);
+  if (usage.cache_write_tokens === undefined)
+    return chargeQuotaScaled({ ...usage, cached_tokens: cached }, scaled(quote.price));
+  const writes = Math.min(usage.cache_write_tokens, usage.prompt_tokens - cached);
   return chargeQuotaScaled(
-    { ...usage, cached_tokens: Math.min(usage.cached_tokens, usage.prompt_tokens) },
+    {
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      cached_tokens: cached,
+      cache_write_tokens: writes,
+      cache_write_1h_tokens: Math.min(usage.cache_write_1h_tokens ?? 0, writes),
+    },
     scaled(quote.price),
   );
 }

@@ -55,4 +55,62 @@ describe('usageRecordedEvent', () => {
     expect(usageRecordedV1.parse(event)).toEqual(event);
     expect(event).toMatchObject({ token_id: null, token_name: 'chat #12', request_id: 'chat-answer-1' });
   });
+
+  const anthropicCall = (usage: Parameters<typeof usageRecordedEvent>[0]['usage']) =>
+    usageRecordedEvent({
+      eventId: '6f1c1a55-9a3e-4e43-8d55-0c51d2a4a7b3',
+      requestId: 'req-cache',
+      caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
+      channelId: 11,
+      model: 'claude-sonnet-4-5',
+      upstreamModel: 'claude-sonnet-4-5',
+      price: {
+        input: '3',
+        output: '15',
+        cached_input: '0.3',
+        group_ratio: '1',
+        cache_write: '3.75',
+        cache_write_1h: '6',
+      },
+      usage,
+      quota: 22_050,
+      latencyMs: 12,
+      ttftMs: null,
+      isStream: false,
+      status: 'success',
+      createdAt: 1_800_000_000,
+    });
+
+  it('records the cache writes and the write prices they were charged at', () => {
+    const event = anthropicCall({
+      prompt_tokens: 10_000,
+      completion_tokens: 500,
+      cached_tokens: 2000,
+      cache_write_tokens: 7000,
+      cache_write_1h_tokens: 3000,
+    });
+    expect(usageRecordedV1.parse(event)).toEqual(event);
+    expect(event).toMatchObject({
+      cache_write_tokens: 7000,
+      cache_write_1h_tokens: 3000,
+      price: { cache_write: '3.75', cache_write_1h: '6' },
+    });
+  });
+
+  it('caps writes beyond what the reads leave of the prompt, as the charge does', () => {
+    const event = anthropicCall({
+      prompt_tokens: 100,
+      completion_tokens: 0,
+      cached_tokens: 60,
+      cache_write_tokens: 70,
+      cache_write_1h_tokens: 90,
+    });
+    expect(event).toMatchObject({ cache_write_tokens: 40, cache_write_1h_tokens: 40 });
+  });
+
+  it('leaves the write fields out of the event of a call that wrote no cache', () => {
+    const event = anthropicCall({ prompt_tokens: 100, completion_tokens: 5, cached_tokens: 0 });
+    expect(event).not.toHaveProperty('cache_write_tokens');
+    expect(event).not.toHaveProperty('cache_write_1h_tokens');
+  });
 });

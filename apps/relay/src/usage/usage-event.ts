@@ -40,6 +40,18 @@ const shortText = (value: unknown, max: number): string | undefined =>
 
 const whole = (value: number): number => Math.max(0, Math.round(value));
 
+/**
+ * The call's cache writes, as the charge counted them (capped as `actualQuota` caps them), only when
+ * it wrote any: the event of a call without writes is the one it was before writes were priced.
+ */
+function addCacheWrites(event: UsageRecorded, usage: NormalizedUsage): void {
+  const writes = Math.min(usage.cache_write_tokens ?? 0, event.prompt_tokens - event.cached_tokens);
+  if (writes <= 0) return;
+  event.cache_write_tokens = writes;
+  const writesFor1h = Math.min(usage.cache_write_1h_tokens ?? 0, writes);
+  if (writesFor1h > 0) event.cache_write_1h_tokens = writesFor1h;
+}
+
 /** The usage.recorded payload for one call: counts, charge and price snapshot, never its content. */
 export function usageRecordedEvent(call: ServedCall): UsageRecorded {
   const event: UsageRecorded = {
@@ -69,5 +81,6 @@ export function usageRecordedEvent(call: ServedCall): UsageRecorded {
   if (responseId !== undefined) event.response_id = responseId;
   const finishReason = shortText(call.finishReason, 32);
   if (finishReason !== undefined) event.finish_reason = finishReason;
+  addCacheWrites(event, call.usage);
   return event;
 }

@@ -177,6 +177,8 @@ describe('chargeQuotaScaled', () => {
       output: 1n,
       cached_input: 0n,
       group_ratio: 1_000_000_000_000n,
+      cache_write: 2_500_000_000_000n,
+      cache_write_1h: 2_500_000_000_000n,
     });
   });
 
@@ -192,5 +194,143 @@ describe('chargeQuotaScaled', () => {
     expect(() =>
       chargeQuotaScaled(usage(0, Number.MAX_SAFE_INTEGER), scalePriceSnapshot(price('0', '9999999'))),
     ).toThrow(RangeError);
+  });
+});
+
+describe('chargeQuota on prompt-cache writes', () => {
+  /** Claude Sonnet 4.5's list prices: writes at 1.25× input for 5 minutes, 2× for an hour. */
+  const sonnet: PriceSnapshot = {
+    ...price('3', '15', '0.3'),
+    cache_write: '3.75',
+    cache_write_1h: '6',
+  };
+  const withWrites = (u: TokenUsage, writes: number, writesFor1h = 0): TokenUsage => ({
+    ...u,
+    cache_write_tokens: writes,
+    cache_write_1h_tokens: writesFor1h,
+  });
+
+  it('bills each prompt token once: reads, 5-minute writes, 1-hour writes and the rest at their prices', () => {
+    // 1000 × 3 + 2000 × 0.3 + 4000 × 3.75 + 3000 × 6 + 500 × 15 = 44 100 µ$ = 22 050 units
+    // (at the input price the writes came to 32 100 µ$ = 16 050 units)
+    expect(chargeQuota(withWrites(usage(10_000, 500, 2000), 7000, 3000), sonnet)).toBe(22_050);
+  });
+
+  it('charges writes at the input price on a model without a write price (as before writes were priced)', () => {
+    expect(chargeQuota(withWrites(usage(10_000, 500, 2000), 7000, 3000), price('3', '15', '0.3'))).toBe(
+      16_050,
+    );
+  });
+
+  it('charges 1-hour writes at the 5-minute write price when the model has no 1-hour price', () => {
+    // 1000 × 3 + 9000 × 3.75 = 36 750 µ$ = 18 375 units
+    const fiveMinutesOnly = { ...price('3', '15', '0.3'), cache_write: '3.75' };
+    expect(chargeQuota(withWrites(usage(10_000, 0), 9000, 9000), fiveMinutesOnly)).toBe(18_375);
+  });
+
+  it('applies the group ratio to the writes as to the rest', () => {
+    const discounted = { ...sonnet, group_ratio: '0.5' };
+    expect(chargeQuota(withWrites(usage(1_000_000, 0), 1_000_000), discounted)).toBe(937_500);
+  });
+
+  it('refuses writes that with the reads exceed the prompt they are part of', () => {
+    expect(() => chargeQuota(withWrites(usage(10, 0, 5), 6), sonnet)).toThrow(/cannot exceed/);
+    expect(() => chargeQuota(withWrites(usage(10, 0), 11), price('1', '1'))).toThrow(/cannot exceed/);
+  });
+
+  it('refuses 1-hour writes beyond all writes, and malformed write counts', () => {
+    expect(() => chargeQuota(withWrites(usage(10, 0), 2, 3), sonnet)).toThrow(/cannot exceed/);
+    expect(() => chargeQuota({ ...usage(10, 0), cache_write_1h_tokens: 1 }, sonnet)).toThrow(/cannot exceed/);
+    expect(() => chargeQuota(withWrites(usage(10, 0), -1), sonnet)).toThrow(RangeError);
+    expect(() => chargeQuota(withWrites(usage(10, 0), Number.NaN), sonnet)).toThrow(RangeError);
+    expect(() => chargeQuota(withWrites(usage(10, 0), 1.5), sonnet)).toThrow(RangeError);
+  });
+
+  it('refuses a malformed write price', () => {
+    expect(() => chargeQuota(usage(1, 0), { ...sonnet, cache_write: '-1' })).toThrow(RangeError);
+    expect(() => chargeQuota(usage(1, 0), { ...sonnet, cache_write_1h: '1e-6' })).toThrow(RangeError);
+  });
+
+  /** The charge before writes were priced, as it was written then: writes are prompt tokens at the input price. */
+  const beforeWritePrices = (u: TokenUsage, p: PriceSnapshot): number =>
+    chargeQuota(
+      {
+        prompt_tokens: u.prompt_tokens,
+        completion_tokens: u.completion_tokens,
+        cached_tokens: u.cached_tokens,
+      },
+      { input: p.input, output: p.output, cached_input: p.cached_input, group_ratio: p.group_ratio },
+    );
+
+  const decimal = fc
+    .tuple(fc.nat(200), fc.nat(999_999))
+    .map(([whole, millionths]) => `${whole}.${String(millionths).padStart(6, '0')}`);
+  const prices = fc.record({
+    input: decimal,
+    output: decimal,
+    cached_input: decimal,
+    group_ratio: fc.constantFrom('0', '0.75', '1', '1.25', '2.333333'),
+    cache_write: decimal,
+    cache_write_1h: decimal,
+  });
+  const usages = fc
+    .tuple(fc.nat(2_000_000), fc.nat(2_000_000), fc.nat(2_000_000), fc.nat(2_000_000), fc.nat(2_000_000))
+    .map(([prompt, completion, cachedSeed, writesSeed, hourSeed]) => {
+      const cached = cachedSeed % (prompt + 1);
+      const writes = writesSeed % (prompt - cached + 1);
+      return withWrites(usage(prompt, completion, cached), writes, hourSeed % (writes + 1));
+    });
+
+  it('charges as before when the call wrote no cache, whatever the write prices', () => {
+    fc.assert(
+      fc.property(usages, prices, (u, p) => {
+        const noWrites = withWrites(u, 0, 0);
+        expect(chargeQuota(noWrites, p)).toBe(beforeWritePrices(noWrites, p));
+        expect(
+          chargeQuota({ ...noWrites, cache_write_tokens: undefined, cache_write_1h_tokens: undefined }, p),
+        ).toBe(beforeWritePrices(noWrites, p));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('charges as before when the write prices are the input price, or not set', () => {
+    fc.assert(
+      fc.property(usages, prices, (u, p) => {
+        const atInput = { ...p, cache_write: p.input, cache_write_1h: p.input };
+        const unset = {
+          input: p.input,
+          output: p.output,
+          cached_input: p.cached_input,
+          group_ratio: p.group_ratio,
+        };
+        expect(chargeQuota(u, atInput)).toBe(beforeWritePrices(u, p));
+        expect(chargeQuota(u, unset)).toBe(beforeWritePrices(u, p));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('charges exactly the sum of each part at its price, rounded up once', () => {
+    const micro = (value: string) => toScaledInteger(value, 6);
+    fc.assert(
+      fc.property(usages, prices, (u, p) => {
+        const writes = BigInt(u.cache_write_tokens ?? 0);
+        const writesFor1h = BigInt(u.cache_write_1h_tokens ?? 0);
+        const cached = BigInt(u.cached_tokens);
+        const picoUsdPerMillion =
+          (BigInt(u.prompt_tokens) - cached - writes) * micro(p.input) +
+          cached * micro(p.cached_input) +
+          (writes - writesFor1h) * micro(p.cache_write) +
+          writesFor1h * micro(p.cache_write_1h) +
+          BigInt(u.completion_tokens) * micro(p.output);
+        const denominator = 1_000_000n * 10n ** 6n * 10n ** 6n;
+        const expected =
+          (picoUsdPerMillion * 500_000n * micro(p.group_ratio) + denominator - 1n) / denominator;
+        expect(chargeQuota(u, p)).toBe(Number(expected));
+        expect(chargeQuotaScaled(u, scalePriceSnapshot(p))).toBe(Number(expected));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

@@ -11,6 +11,13 @@ export interface TokenUsage {
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
+  /**
+   * The part of `prompt_tokens` written to the prompt cache (Anthropic's `cache_creation_input_tokens`),
+   * apart from the cached tokens read; absent or 0 on calls that wrote none.
+   */
+  cache_write_tokens?: number;
+  /** The part of `cache_write_tokens` written for an hour (Anthropic's `ephemeral_1h_input_tokens`); the rest were written for 5 minutes. */
+  cache_write_1h_tokens?: number;
 }
 
 /** Prices in USD per 1M tokens and the caller's group ratio, all as decimal strings (the shape `usage.recorded` carries). */
@@ -19,6 +26,10 @@ export interface PriceSnapshot {
   output: string;
   cached_input: string;
   group_ratio: string;
+  /** Tokens written to the prompt cache (5 minutes); when absent they cost the input price. */
+  cache_write?: string;
+  /** Tokens written to the prompt cache for an hour; when absent they cost `cache_write`. */
+  cache_write_1h?: string;
 }
 
 /** Fractional digits kept for prices and ratios: the most `decimalSchema` allows. */
@@ -42,6 +53,9 @@ export interface ScaledPrice {
   readonly output: bigint;
   readonly cached_input: bigint;
   readonly group_ratio: bigint;
+  /** The write prices as charged: an absent one already replaced by the price it falls back to. */
+  readonly cache_write: bigint;
+  readonly cache_write_1h: bigint;
 }
 
 /**
@@ -49,22 +63,36 @@ export interface ScaledPrice {
  * charges every call on the result; throws a RangeError on a malformed price.
  */
 export function scalePriceSnapshot(price: PriceSnapshot): ScaledPrice {
+  const input = toScaledInteger(price.input, PRICE_DECIMAL_DIGITS);
+  const cacheWrite =
+    price.cache_write === undefined ? input : toScaledInteger(price.cache_write, PRICE_DECIMAL_DIGITS);
   return {
-    input: toScaledInteger(price.input, PRICE_DECIMAL_DIGITS),
+    input,
     output: toScaledInteger(price.output, PRICE_DECIMAL_DIGITS),
     cached_input: toScaledInteger(price.cached_input, PRICE_DECIMAL_DIGITS),
     group_ratio: toScaledInteger(price.group_ratio, PRICE_DECIMAL_DIGITS),
+    cache_write: cacheWrite,
+    cache_write_1h:
+      price.cache_write_1h === undefined
+        ? cacheWrite
+        : toScaledInteger(price.cache_write_1h, PRICE_DECIMAL_DIGITS),
   };
 }
 
 /**
  * THE charge, in quota units, used by relay (reservation and settlement) and billing alike:
  *
- *   ceil(((prompt − cached) × input + completion × output + cached × cached_input) / 1e6 × 500 000 × group_ratio)
+ *   ceil(((prompt − cached − writes) × input + cached × cached_input
+ *         + (writes − writes_1h) × cache_write + writes_1h × cache_write_1h
+ *         + completion × output) / 1e6 × 500 000 × group_ratio)
  *
- * Cached tokens are billed once, at the cached-input price, and the rest of the prompt at the input
- * price. Computed exactly on integers; any positive cost, however small, is at least 1 unit.
- * Throws a RangeError on malformed usage (cached > prompt, negative or fractional counts) or prices.
+ * Each prompt token is billed once: a cache read at the cached-input price, a cache write at the
+ * write price of its lifetime (Anthropic: 1.25× input for 5 minutes, 2× for an hour), the rest at the
+ * input price. Without writes, or with write prices equal to the input price, this is the charge as it
+ * was before writes were priced: `(prompt − cached) × input + cached × cached_input + completion × output`.
+ * Computed exactly on integers; any positive cost, however small, is at least 1 unit.
+ * Throws a RangeError on malformed usage (cached + writes > prompt, writes_1h > writes, negative or
+ * fractional counts) or prices.
  */
 export function chargeQuota(usage: TokenUsage, price: PriceSnapshot): number {
   return chargeQuotaScaled(usage, scalePriceSnapshot(price));
@@ -80,12 +108,39 @@ export function chargeQuotaScaled(usage: TokenUsage, price: ScaledPrice): number
       `cached_tokens (${usage.cached_tokens}) are part of prompt_tokens (${usage.prompt_tokens}) and cannot exceed them`,
     );
   }
-  const usdPerMillionTokens =
+  let usdPerMillionTokens =
     (prompt - cached) * price.input + completion * price.output + cached * price.cached_input;
+  // Most calls write no cache: their charge takes no further BigInt arithmetic.
+  if (usage.cache_write_tokens !== undefined || usage.cache_write_1h_tokens !== undefined) {
+    usdPerMillionTokens += cacheWriteSurcharge(usage, prompt - cached, price);
+  }
   const numerator = usdPerMillionTokens * QUOTA_PER_USD_BIG * price.group_ratio;
   const quota = (numerator + DENOMINATOR - 1n) / DENOMINATOR;
   if (quota > MAX_SAFE_QUOTA) {
     throw new RangeError(`the charge (${quota} quota units) exceeds the largest safe integer`);
   }
   return Number(quota);
+}
+
+/**
+ * What the cache writes cost beyond the input price the formula above already billed them at:
+ * writes × (write price − input), per lifetime. Negative when a write price is below the input price.
+ */
+function cacheWriteSurcharge(usage: TokenUsage, uncachedPrompt: bigint, price: ScaledPrice): bigint {
+  const writes = tokenCount('cache_write_tokens', usage.cache_write_tokens ?? 0);
+  const writesFor1h = tokenCount('cache_write_1h_tokens', usage.cache_write_1h_tokens ?? 0);
+  if (writes > uncachedPrompt) {
+    throw new RangeError(
+      `cache_write_tokens (${usage.cache_write_tokens}) and cached_tokens (${usage.cached_tokens}) are parts of prompt_tokens (${usage.prompt_tokens}) and cannot exceed them`,
+    );
+  }
+  if (writesFor1h > writes) {
+    throw new RangeError(
+      `cache_write_1h_tokens (${usage.cache_write_1h_tokens}) are part of cache_write_tokens (${usage.cache_write_tokens}) and cannot exceed them`,
+    );
+  }
+  return (
+    (writes - writesFor1h) * (price.cache_write - price.input) +
+    writesFor1h * (price.cache_write_1h - price.input)
+  );
 }

@@ -21,7 +21,22 @@ describe('modelPriceUpdateSchema', () => {
     expect(parsed).toMatchObject({ input_price: '2.5', output_price: '10', cached_input_price: '0' });
   });
 
+  it('takes cache-write prices as decimals, and an entry without them as one whose writes cost the input price', () => {
+    expect(
+      modelPriceUpdateSchema.parse(aModelPrice({ cache_write_price: 3.75, cache_write_1h_price: '6.000' })),
+    ).toMatchObject({ cache_write_price: '3.75', cache_write_1h_price: '6' });
+    expect(modelPriceUpdateSchema.parse(aModelPrice())).toMatchObject({
+      cache_write_price: null,
+      cache_write_1h_price: null,
+    });
+    expect(modelPriceUpdateSchema.parse(aModelPrice({ cache_write_price: null }))).toMatchObject({
+      cache_write_price: null,
+    });
+  });
+
   it.each([
+    ['a negative write price', { cache_write_price: '-1' }],
+    ['a write price in floating point notation', { cache_write_1h_price: 1e-7 }],
     ['a negative price', { input_price: '-1' }],
     ['a negative number', { output_price: -0.5 }],
     ['too many fractional digits', { input_price: '0.0000001' }],

@@ -40,6 +40,12 @@ export const modelPriceUpdateSchema = z
     input_price: priceDecimalSchema,
     output_price: priceDecimalSchema,
     cached_input_price: priceDecimalSchema,
+    /**
+     * Prompt-cache writes (5 minutes) and those kept for an hour; null or absent: writes cost the input
+     * price, and an hour's writes the 5-minute write price.
+     */
+    cache_write_price: priceDecimalSchema.nullable().default(null),
+    cache_write_1h_price: priceDecimalSchema.nullable().default(null),
     context_window: z.number().int().min(0).max(100_000_000),
     intelligence: ratingSchema,
     speed: ratingSchema,
@@ -66,6 +72,9 @@ export const modelPricingSchema = z.object({
   input_price: z.number().nonnegative(),
   output_price: z.number().nonnegative(),
   cached_input_price: z.number().nonnegative(),
+  /** Null where the model does not price cache writes apart from input. */
+  cache_write_price: z.number().nonnegative().nullable().optional(),
+  cache_write_1h_price: z.number().nonnegative().nullable().optional(),
   intelligence: ratingSchema,
   speed: ratingSchema,
   sota: z.boolean(),

@@ -113,6 +113,12 @@ export const billingPriceV1 = z.discriminatedUnion('kind', [
     input_price: decimalSchema,
     output_price: decimalSchema,
     cached_input_price: decimalSchema,
+    /**
+     * Prompt-cache writes for 5 minutes and for an hour, when the model prices them apart from input
+     * (absent on entries published before they were priced, and on models whose writes cost the input price).
+     */
+    cache_write_price: decimalSchema.optional(),
+    cache_write_1h_price: decimalSchema.optional(),
     context_window: z.number().int().nonnegative(),
     updated_at: epochSeconds,
   }),

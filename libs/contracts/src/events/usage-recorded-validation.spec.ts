@@ -25,12 +25,17 @@ const reference = z.object({
   prompt_tokens: int.nonnegative(),
   completion_tokens: int.nonnegative(),
   cached_tokens: int.nonnegative(),
+  // Added on 29 Nov (prompt-cache writes priced), optional: events published before carry none.
+  cache_write_tokens: int.nonnegative().optional(),
+  cache_write_1h_tokens: int.nonnegative().optional(),
   quota: quotaSchema.nonnegative(),
   price: z.object({
     input: decimalSchema,
     output: decimalSchema,
     cached_input: decimalSchema,
     group_ratio: decimalSchema,
+    cache_write: decimalSchema.optional(),
+    cache_write_1h: decimalSchema.optional(),
   }),
   latency_ms: int.nonnegative(),
   ttft_ms: int.nonnegative().nullable(),
@@ -55,8 +60,17 @@ const event = {
   prompt_tokens: 12,
   completion_tokens: 5,
   cached_tokens: 0,
+  cache_write_tokens: 8,
+  cache_write_1h_tokens: 2,
   quota: 4,
-  price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
+  price: {
+    input: '0.15',
+    output: '0.6',
+    cached_input: '0.075',
+    group_ratio: '1',
+    cache_write: '0.1875',
+    cache_write_1h: '0.3',
+  },
   latency_ms: 120,
   ttft_ms: null,
   is_stream: false,
@@ -182,6 +196,13 @@ function uuidCandidates(): string[] {
 describe('usage.recorded validation (the consumers dead-letter what it refuses)', () => {
   it('accepts a valid usage event as it is', () => {
     expect(usageRecordedV1.parse(event)).toEqual(event);
+  });
+
+  it('accepts an event published before cache writes were priced, without their fields', () => {
+    const { cache_write_tokens: _writes, cache_write_1h_tokens: _hour, ...older } = event;
+    const { cache_write: _price, cache_write_1h: _hourPrice, ...olderPrice } = event.price;
+    const before = { ...older, price: olderPrice };
+    expect(usageRecordedV1.parse(before)).toEqual(before);
   });
 
   it('refuses fractional quota, float prices and an unknown version', () => {

@@ -28,6 +28,13 @@ export const usageRecordedV1 = z.object({
   prompt_tokens: count,
   completion_tokens: count,
   cached_tokens: count,
+  /**
+   * Prompt tokens written to the prompt cache, part of `prompt_tokens` apart from the cached ones, and
+   * of them those written for an hour. Absent from events of calls that wrote none, and from every
+   * event published before writes were priced: those were charged as 0 writes.
+   */
+  cache_write_tokens: count.optional(),
+  cache_write_1h_tokens: count.optional(),
   // A safe integer: zod 4's `.int()`.
   quota: z.number().int().nonnegative(),
   /** The prices the charge was computed with (USD per 1M tokens) and the group ratio. */
@@ -36,6 +43,9 @@ export const usageRecordedV1 = z.object({
     output: decimal,
     cached_input: decimal,
     group_ratio: decimal,
+    /** The cache-write prices, when the model has them (absent: writes cost the input price). */
+    cache_write: decimal.optional(),
+    cache_write_1h: decimal.optional(),
   }),
   latency_ms: count,
   ttft_ms: count.nullable(),

@@ -228,6 +228,43 @@ describe('messages with prompt caching', () => {
     expect(delta?.type === 'message_delta' && delta.usage).toMatchObject(read);
   });
 
+  it('splits the writes by lifetime: before the last 1-hour breakpoint for an hour, the rest for 5 minutes', () => {
+    const hourText = Array.from({ length: 600 }, (_, i) => `policy line ${i}`).join('\n');
+    const request = anUpstreamRequest({
+      ...base,
+      system: [
+        { type: 'text', text: hourText, cache_control: { type: 'ephemeral', ttl: '1h' } },
+        { type: 'text', text: longText, cache_control: { type: 'ephemeral' } },
+      ],
+    });
+    const written = countPromptTokens([hourText, longText]);
+    const hour = countPromptTokens([hourText]);
+    expect(message(messages(request)).usage).toMatchObject({
+      cache_creation_input_tokens: written,
+      cache_creation: { ephemeral_5m_input_tokens: written - hour, ephemeral_1h_input_tokens: hour },
+    });
+    expect(message(messages({ ...request, sequence: 2 })).usage).toMatchObject({
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: written,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    });
+  });
+
+  it('tells the split of a 5-minute write in message_start, and leaves it out of message_delta as Anthropic does', () => {
+    const streamed = events(messages(anUpstreamRequest({ ...cachedRequest, stream: true })));
+    const start = streamed.find((event) => event.type === 'message_start');
+    const delta = streamed.find((event) => event.type === 'message_delta');
+    const prefixTokens = countPromptTokens([longText]);
+    expect(start?.type === 'message_start' && start.message.usage).toMatchObject({
+      cache_creation: { ephemeral_5m_input_tokens: prefixTokens, ephemeral_1h_input_tokens: 0 },
+    });
+    expect(delta?.type === 'message_delta' && delta.usage).not.toHaveProperty('cache_creation');
+  });
+
+  it('tells no split to a request that set no breakpoint', () => {
+    expect(message(messages(anUpstreamRequest(base))).usage).not.toHaveProperty('cache_creation');
+  });
+
   it('caches nothing below 1024 tokens or without a breakpoint', () => {
     const short = {
       ...base,

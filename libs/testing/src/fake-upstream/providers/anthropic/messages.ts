@@ -62,15 +62,24 @@ function toolSpecs(tools: unknown): ToolSpec[] {
   return specs;
 }
 
-/** Anthropic's usage: input_tokens leaves out the prompt tokens written to or read from the cache. */
+/**
+ * Anthropic's usage: input_tokens leaves out the prompt tokens written to or read from the cache, and
+ * a request that set a breakpoint is told its writes split by lifetime (`cache_creation`).
+ */
 function usage(promptTokens: number, outputTokens: number, cache: CacheUsage): JsonObject {
-  return {
+  const told: JsonObject = {
     input_tokens: Math.max(0, promptTokens - cache.cacheCreation - cache.cacheRead),
     cache_creation_input_tokens: cache.cacheCreation,
     cache_read_input_tokens: cache.cacheRead,
     output_tokens: outputTokens,
     service_tier: 'standard',
   };
+  if (cache.asked)
+    told['cache_creation'] = {
+      ephemeral_5m_input_tokens: cache.cacheCreation - cache.cacheCreation1h,
+      ephemeral_1h_input_tokens: cache.cacheCreation1h,
+    };
+  return told;
 }
 
 type ContentBlock = JsonObject;
@@ -196,11 +205,12 @@ function streamReply(result: MessageAnswer): Reply {
       delta: isTool ? { type: 'input_json_delta', partial_json: piece } : { type: 'text_delta', text: piece },
     }),
   );
-  const { service_tier: _serviceTier, ...deltaUsage } = usage(
-    result.inputTokens,
-    result.outputTokens,
-    result.cache,
-  );
+  // message_delta's usage has no service tier and no cache_creation split (message_start told it).
+  const {
+    service_tier: _serviceTier,
+    cache_creation: _cacheCreation,
+    ...deltaUsage
+  } = usage(result.inputTokens, result.outputTokens, result.cache);
   const tail =
     eventFrame('content_block_stop', { type: 'content_block_stop', index }) +
     eventFrame('message_delta', {

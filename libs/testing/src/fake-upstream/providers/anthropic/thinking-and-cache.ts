@@ -55,24 +55,38 @@ export function historyThinkingError(messages: readonly unknown[]): Reply | unde
 }
 
 export interface CacheUsage {
+  /** Whether the request set a cache breakpoint: Anthropic then tells `cache_creation`'s split. */
+  asked: boolean;
   cacheCreation: number;
+  /** Of `cacheCreation`, the tokens written for an hour (`cache_control.ttl: '1h'`). */
+  cacheCreation1h: number;
   cacheRead: number;
 }
 
-const NO_CACHE: CacheUsage = { cacheCreation: 0, cacheRead: 0 };
+const NO_CACHE: CacheUsage = { asked: false, cacheCreation: 0, cacheCreation1h: 0, cacheRead: 0 };
+const NOTHING_CACHED: CacheUsage = { ...NO_CACHE, asked: true };
 
-function hasBreakpoint(block: unknown): boolean {
+/** The breakpoint's lifetime: `ttl: '1h'`, or Anthropic's default of 5 minutes; undefined without one. */
+function breakpointTtl(block: unknown): '5m' | '1h' | undefined {
   const cacheControl = asObject(asObject(block)?.['cache_control']);
-  return cacheControl?.['type'] === 'ephemeral';
+  if (cacheControl?.['type'] !== 'ephemeral') return undefined;
+  return cacheControl['ttl'] === '1h' ? '1h' : '5m';
+}
+
+interface CachedPrefix {
+  parts: string[];
+  /** How many of `parts` come before the last 1-hour breakpoint (Anthropic wants those first). */
+  hourParts: number;
 }
 
 /**
  * The text parts before the request's last cache breakpoint, in Anthropic's cache order (system, then
  * messages; tools are not counted by the fake), with the texts the prompt count reads.
  */
-function cachedPrefix(body: JsonObject, messages: readonly unknown[]): string[] {
+function cachedPrefix(body: JsonObject, messages: readonly unknown[]): CachedPrefix {
   const parts: string[] = [];
   let end = 0;
+  let hourEnd = 0;
   const read = (content: unknown): void => {
     if (typeof content === 'string') {
       parts.push(content);
@@ -82,25 +96,33 @@ function cachedPrefix(body: JsonObject, messages: readonly unknown[]): string[] 
       const object = asObject(block);
       if (object?.['type'] === 'text') parts.push(asString(object['text']) ?? '');
       else if (object?.['type'] === 'tool_result') read(object['content']);
-      if (hasBreakpoint(block)) end = parts.length;
+      const ttl = breakpointTtl(block);
+      if (ttl !== undefined) end = parts.length;
+      if (ttl === '1h') hourEnd = parts.length;
     }
   };
   read(body['system']);
   for (const message of messages) read(asObject(message)?.['content']);
-  return parts.slice(0, end);
+  return { parts: parts.slice(0, end), hourParts: hourEnd };
 }
 
-/** Prompt caching as Anthropic bills it: a long enough prefix is written on first use and read after. */
+/**
+ * Prompt caching as Anthropic bills it: a long enough prefix is written on first use and read after;
+ * what lies before the last 1-hour breakpoint is written for an hour, the rest for 5 minutes.
+ */
 export function cacheUsage(
   request: UpstreamRequest,
   body: JsonObject,
   messages: readonly unknown[],
 ): CacheUsage {
   const prefix = cachedPrefix(body, messages);
-  if (prefix.length === 0) return NO_CACHE;
-  const tokens = request.promptTokens.count(prefix);
-  if (tokens < MIN_CACHEABLE_TOKENS) return NO_CACHE;
-  return request.promptCache.hit(prefix)
-    ? { cacheCreation: 0, cacheRead: tokens }
-    : { cacheCreation: tokens, cacheRead: 0 };
+  if (prefix.parts.length === 0) return NO_CACHE;
+  const tokens = request.promptTokens.count(prefix.parts);
+  if (tokens < MIN_CACHEABLE_TOKENS) return NOTHING_CACHED;
+  if (request.promptCache.hit(prefix.parts)) return { ...NOTHING_CACHED, cacheRead: tokens };
+  const hourTokens =
+    prefix.hourParts === 0
+      ? 0
+      : Math.min(tokens, request.promptTokens.count(prefix.parts.slice(0, prefix.hourParts)));
+  return { asked: true, cacheCreation: tokens, cacheCreation1h: hourTokens, cacheRead: 0 };
 }
