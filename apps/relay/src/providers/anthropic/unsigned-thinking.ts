@@ -26,7 +26,7 @@ export function continuesToolCallWithoutItsThinking(messages: readonly ChatMessa
     const message = messages[index]!;
     if (message.role !== 'assistant') continue;
     if (message.tool_calls === undefined || message.tool_calls.length === 0) return false;
-    const blocks = anthropicFieldsOf(message)?.blocks as AnthropicContentBlock[] | undefined;
+    const blocks = anthropicFieldsOf(message)?.blocks as unknown as AnthropicContentBlock[] | undefined;
     if (blocks === undefined) return false;
     const kept = withoutUnsignedThinking(blocks);
     return kept !== blocks && kept[0]?.type !== 'thinking' && kept[0]?.type !== 'redacted_thinking';
