@@ -62,7 +62,7 @@ export function logCsvColumns(audience: LogAudience, context: LogCsvContext): re
     requestColumn('log_csv_stream', (item) => text(item.is_stream ? 'log_csv_yes' : 'log_csv_no')),
     column('log_csv_group', (item) => item.group),
     column('log_csv_request_id', (item) => item.request_id),
-    // A balance change's note ('yookassa 1000 RUB at 92.5', 'promo 3'); requests have none.
+    // A balance change's note in the reader's language (ledgerNoteText); requests have none.
     column('log_csv_note', (item) => item.content),
   ];
   if (audience === 'admin') columns.push(column('log_csv_channel', (item) => item.channel ?? null));

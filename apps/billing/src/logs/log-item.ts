@@ -1,10 +1,12 @@
 import type { LogItem, LogType } from '@tollgate/contracts';
+import type { Locale } from '@tollgate/platform';
+import { ledgerNoteText } from './ledger-note';
 import type { LogRow } from './logs.repository';
 
 /** Admins see which channel served a request; users do not. */
 export type LogAudience = 'user' | 'admin';
 
-export function logItemOf(row: LogRow, audience: LogAudience): LogItem {
+export function logItemOf(row: LogRow, audience: LogAudience, locale: Locale): LogItem {
   const item: LogItem = {
     id: `${row.source}-${row.id}`,
     created_at: Number(row.created_epoch),
@@ -22,7 +24,8 @@ export function logItemOf(row: LogRow, audience: LogAudience): LogItem {
     is_stream: row.is_stream,
     group: row.group,
     request_id: row.request_id,
-    content: row.content,
+    // A balance change's note in the reader's language (ledgerNoteText); a request's content as kept.
+    content: row.source === 'ledger' ? ledgerNoteText(row.content, locale) : row.content,
   };
   if (audience === 'admin') item.channel = row.channel_id;
   return item;

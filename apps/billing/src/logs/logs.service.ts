@@ -58,7 +58,7 @@ export class LogsService {
     pageSize: number,
     locale: Locale,
   ): Promise<Page<LogItem>> {
-    return this.page(logQueryOf(filters, userId, locale), page, pageSize, 'user');
+    return this.page(logQueryOf(filters, userId, locale), page, pageSize, 'user', locale);
   }
 
   async adminPage(
@@ -67,7 +67,7 @@ export class LogsService {
     pageSize: number,
     locale: Locale,
   ): Promise<Page<LogItem>> {
-    return this.page(logQueryOf(filters, filters.user_id, locale), page, pageSize, 'admin');
+    return this.page(logQueryOf(filters, filters.user_id, locale), page, pageSize, 'admin', locale);
   }
 
   async exportOwn(
@@ -108,9 +108,10 @@ export class LogsService {
     page: number,
     pageSize: number,
     audience: LogAudience,
+    locale: Locale,
   ): Promise<Page<LogItem>> {
     const { total, rows } = await this.repository.page(query, page, pageSize);
-    return { page, page_size: pageSize, total, items: rows.map((row) => logItemOf(row, audience)) };
+    return { page, page_size: pageSize, total, items: rows.map((row) => logItemOf(row, audience, locale)) };
   }
 
   private csv(query: LogQuery, audience: LogAudience, context: LogCsvContext): Readable {
@@ -132,7 +133,7 @@ export class LogsService {
         if (rows.length > 0) {
           yield rows
             .map((row) => {
-              const item = logItemOf(row, audience);
+              const item = logItemOf(row, audience, context.locale);
               return csvLine(
                 columns.map((column) => column.cell(item, row)),
                 dialect,

@@ -10,6 +10,7 @@ import { AffiliateService } from '../affiliate/affiliate.service';
 import { localizedException } from '../i18n/messages';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
 import { LedgerService } from '../ledger/ledger.service';
+import { ledgerNote } from '../logs/ledger-note';
 import { openAndLockAccounts } from './open-account';
 import { billingPaymentEvent } from './payment-events';
 import { PaymentProviders } from './payment-providers';
@@ -181,7 +182,7 @@ export class PaymentRefundsService {
           kind: LedgerEntryKind.Refund,
           amount: -share,
           idempotencyKey: `payment:${paymentId}:refund:${draft.refundKey}`,
-          note: `${payment.provider} refund ${refund.id} of ${rublesOf(kopecks)} RUB of ${payment.amount}`,
+          note: ledgerNote.refund(payment.provider, refund.id, rublesOf(kopecks), payment.amount),
         },
       ]);
       const state = shareState(payment);

@@ -6,6 +6,7 @@ import { AffiliateService } from '../affiliate/affiliate.service';
 import { LedgerEntryKind } from '../ledger/ledger-entry.entity';
 import { LedgerService } from '../ledger/ledger.service';
 import type { LedgerPosting } from '../ledger/posting';
+import { ledgerNote } from '../logs/ledger-note';
 import { PromoRedemptionsService } from '../promo/promo-redemptions.service';
 import { openAndLockAccounts } from './open-account';
 import { billingPaymentEvent } from './payment-events';
@@ -73,7 +74,7 @@ export class PaymentSettlementService {
         kind: payment.provider === 'test' ? LedgerEntryKind.TestTopUp : LedgerEntryKind.TopUp,
         amount: payment.quota,
         idempotencyKey: `${key}:top_up`,
-        note: `${payment.provider} ${payment.amount} RUB at ${payment.usdRub}`,
+        note: ledgerNote.topUp(payment.provider, payment.amount, payment.usdRub),
       },
     ];
     if (payment.bonusQuota > 0) {
@@ -82,7 +83,7 @@ export class PaymentSettlementService {
         kind: LedgerEntryKind.PromoBonus,
         amount: payment.bonusQuota,
         idempotencyKey: `${key}:promo_bonus`,
-        note: `promo ${payment.promoId}`,
+        note: ledgerNote.promoBonus(payment.promoId),
       });
     }
     await this.ledger.post(tx, postings);

@@ -78,11 +78,11 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
       await query('insert into accounts (user_id) values (?)', [user]);
       await query(
         `insert into ledger_entries (user_id, kind, amount, idempotency_key, note, created_at) values
-          (?, 'top_up', 5000000, ?, 'payment 42', to_timestamp(?)),
-          (?, 'admin_adjustment', -200, ?, 'correction', to_timestamp(?)),
+          (?, 'top_up', 5000000, ?, 'yookassa 1000.00 RUB at 80', to_timestamp(?)),
+          (?, 'admin_adjustment', -200, ?, 'set by admin 5: pilot', to_timestamp(?)),
           (?, 'refund', -300, ?, 'refund of payment 41', to_timestamp(?)),
           (?, 'top_up', 1, ?, 'too old for the default range', to_timestamp(?)),
-          (?, 'promo_bonus', 700, ?, 'promo WELCOME', to_timestamp(?))`,
+          (?, 'promo_bonus', 700, ?, 'promo 3', to_timestamp(?))`,
         [
           user,
           `t-${user}`,
@@ -156,9 +156,18 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
       [LogType.Consume, usage[2].quota, ''],
       [LogType.Consume, usage[1].quota, ''],
       [LogType.Consume, usage[0].quota, ''],
+      // Billing's own notes in the reader's language; a note of no known shape as written.
       [LogType.Refund, -300, 'refund of payment 41'],
-      [LogType.Manage, -200, 'correction'],
-      [LogType.TopUp, 5_000_000, 'payment 42'],
+      [LogType.Manage, -200, 'Баланс изменён администратором №5: pilot'],
+      [LogType.TopUp, 5_000_000, 'ЮKassa: 1000,00 ₽ по курсу 80 ₽ за доллар'],
+    ]);
+    const english = await billing
+      .as(user, Role.User)
+      .fetch('/api/log/self?p=3&page_size=10', { headers: { 'accept-language': 'en' } });
+    const englishPage = (await english.json()) as { data: Page<LogItem> };
+    expect(englishPage.data.items.slice(-2).map((line) => line.content)).toEqual([
+      'Balance changed by admin #5: pilot',
+      'YooKassa: 1000.00 RUB at 80 RUB per dollar',
     ]);
   });
 
@@ -268,11 +277,12 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     expect(rows).toHaveLength(1 + usage.length + 4);
     expect(new Set(rows).size).toBe(rows.length);
     expect(rows[13]).toContain(usage[10].request_id);
-    expect(rows[14]).toContain('promo WELCOME');
+    expect(rows[14]).toContain(';Бонус по промокоду №3;');
     expect(rows[1]).toMatch(new RegExp(`^[^;]+;Запрос;${user};user_${user};ci;gpt-4o-mini;.*;3$`));
     // 5 000 000 quota = $10 = 800 ₽; a balance change has no tokens, response time or streaming.
     expect(rows.at(-1)).toBe(
-      `${moscowTime(now - 2 * DAY)};Пополнение;${user};user_${user};;;800,00;;;;;;;;payment 42;`,
+      `${moscowTime(now - 2 * DAY)};Пополнение;${user};user_${user};;;800,00;;;;;;;;` +
+        'ЮKassa: 1000,00 ₽ по курсу 80 ₽ за доллар;',
     );
   });
 });
