@@ -19,11 +19,16 @@ export class ModelPrice {
   cachedInputPrice!: string;
 
   /** Prompt-cache writes kept 5 minutes; null: they cost the input price. */
-  @Property({ type: 'decimal', columnType: 'numeric(18,6)', nullable: true })
+  @Property({ type: 'decimal', columnType: 'numeric(18,6)', nullable: true, fieldName: 'cache_write_price' })
   cacheWritePrice: Opt<string> | null = null;
 
   /** Prompt-cache writes kept an hour; null: they cost the 5-minute write price. */
-  @Property({ type: 'decimal', columnType: 'numeric(18,6)', nullable: true })
+  @Property({
+    type: 'decimal',
+    columnType: 'numeric(18,6)',
+    nullable: true,
+    fieldName: 'cache_write_1h_price',
+  })
   cacheWrite1hPrice: Opt<string> | null = null;
 
   @Property({ type: 'integer' })

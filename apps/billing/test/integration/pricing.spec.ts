@@ -91,10 +91,18 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
       input_price: 2.5,
       output_price: 10,
       cached_input_price: 1.25,
+      cache_write_price: null,
+      cache_write_1h_price: null,
       intelligence: 3,
       speed: 4,
       sota: false,
       deprecated: false,
+    });
+    // Anthropic's cache-write prices on the seeded Claude models: 1.25× and 2× the input price.
+    expect(body.data.find((row) => row.model === 'claude-opus-4-5')).toMatchObject({
+      input_price: 5,
+      cache_write_price: 6.25,
+      cache_write_1h_price: 10,
     });
     expect(body.group_ratio).toEqual({ default: 1, default_prev: 1, vip: 0.9, svip: 0.8, enterprise: 0.75 });
     expect(publishedPrices(priceKey.model('claude-sonnet-4-5'))[0]).toEqual({
@@ -105,9 +113,12 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
       input_price: '3',
       output_price: '15',
       cached_input_price: '0.3',
+      cache_write_price: '3.75',
+      cache_write_1h_price: '6',
       context_window: 200_000,
       updated_at: expect.any(Number),
     });
+    expect(publishedPrices(priceKey.model('gpt-4o'))[0]).not.toHaveProperty('cache_write_price');
     expect(publishedPrices(priceKey.group('enterprise'))[0]).toMatchObject({
       kind: 'group_ratio',
       ratio: '0.75',
@@ -185,6 +196,36 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
       expect.objectContaining({ ratio: '0.9' }),
       expect.objectContaining({ ratio: '1.25' }),
     ]);
+  });
+
+  it("lets an admin set and clear a model's cache-write prices, answering and publishing them exactly", async () => {
+    const database = await harness.createDatabase();
+    const model = `it-claude-${harness.infra.runId}`.toLowerCase();
+    const answers: Answer<{ data: unknown }>[] = [];
+    await harness.run(database, async (billing) => {
+      const admin = billing.asAdmin();
+      const claude = aModelPrice({ provider: 'anthropic', input_price: '3', cached_input_price: '0.3' });
+      answers.push(
+        await admin.put(`/api/pricing/models/${model}`, {
+          ...claude,
+          cache_write_price: '3.750000',
+          cache_write_1h_price: 6,
+        }),
+      );
+      answers.push(await admin.put(`/api/pricing/models/${model}`, { ...claude, cache_write_price: '-1' }));
+      answers.push(await admin.put(`/api/pricing/models/${model}`, { ...claude, cache_write_price: null }));
+      await eventually('both edits on billing.price', async () =>
+        publishedPrices(priceKey.model(model)).length === 2 ? true : undefined,
+      );
+    });
+
+    expect(answers.map((answer) => answer.status)).toEqual([200, 400, 200]);
+    expect(answers[0]!.body.data).toMatchObject({ cache_write_price: 3.75, cache_write_1h_price: 6 });
+    expect(answers[2]!.body.data).toMatchObject({ cache_write_price: null, cache_write_1h_price: null });
+    const [set, cleared] = publishedPrices(priceKey.model(model));
+    expect(set).toMatchObject({ input_price: '3', cache_write_price: '3.75', cache_write_1h_price: '6' });
+    expect(cleared).not.toHaveProperty('cache_write_price');
+    expect(cleared).not.toHaveProperty('cache_write_1h_price');
   });
 
   it('refuses edits from non-admins (403), anonymous callers (401) and bad input (400), changing nothing', async () => {
