@@ -60,7 +60,7 @@ describe('sendGatewayError', () => {
     'answers %s in the OpenAI shape',
     (path) => {
       expect(send(path, 429, ErrorCode.RateLimited, 'slow down').json).toEqual({
-        error: { message: 'slow down', type: 'rate_limit_error', param: null, code: 'rate_limited' },
+        error: { message: 'slow down', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' },
       });
     },
   );

@@ -560,7 +560,7 @@ describe('refusals', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(refusedOnV1.status).toBe(429);
     expect(refusedOnV1.json()).toEqual({
-      error: expect.objectContaining({ type: 'rate_limit_error', code: 'rate_limited' }),
+      error: expect.objectContaining({ type: 'rate_limit_error', code: 'rate_limit_exceeded' }),
     });
     expect(receivedBy('admin')).toHaveLength(3);
     expect(receivedBy('relay')).toHaveLength(0);
@@ -582,7 +582,7 @@ describe('refusals', () => {
     expect(receivedBy('relay')).toHaveLength(3);
     expect(overTheirs.status).toBe(429);
     expect(overTheirs.json()).toEqual({
-      error: expect.objectContaining({ type: 'rate_limit_error', code: 'rate_limited' }),
+      error: expect.objectContaining({ type: 'rate_limit_error', code: 'rate_limit_exceeded' }),
     });
   });
 

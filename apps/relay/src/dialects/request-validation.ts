@@ -13,9 +13,23 @@ export function parseClientBody<S extends z.ZodTypeAny>(schema: S, body: unknown
       'Invalid request: the body came as text: send it as JSON with Content-Type: application/json',
     );
   const issue = result.error.issues[0];
-  const where = issue === undefined || issue.path.length === 0 ? 'body' : issue.path.join('.');
+  const path = issue?.path ?? [];
+  const where = path.length === 0 ? 'body' : path.join('.');
   throw new RelayError(
     ErrorCode.ValidationFailed,
     `Invalid request: ${where}: ${issue?.message ?? 'invalid'}`,
+    undefined,
+    undefined,
+    path.length === 0 ? undefined : paramOf(path),
   );
+}
+
+/** A field's path as OpenAI's `param` spells it: `messages[1].content`. */
+export function paramOf(path: readonly (string | number)[]): string {
+  let param = '';
+  for (const step of path) {
+    if (typeof step === 'number') param += `[${step}]`;
+    else param += param === '' ? step : `.${step}`;
+  }
+  return param;
 }

@@ -14,6 +14,8 @@ export class RelayError extends Error {
     readonly retryAfterSeconds?: number,
     /** Overrides the code's usual status, e.g. an upstream 400 passed on as 400. */
     status?: number,
+    /** The one request field at fault, as OpenAI's `param` names it (`messages[1].content`). */
+    readonly param?: string,
   ) {
     super(message);
     this.name = 'RelayError';
@@ -34,6 +36,6 @@ export function renderRelayError(protocol: ApiProtocol, error: RelayError): Rend
   return {
     status: error.status,
     headers,
-    body: renderProtocolError(protocol, error.status, error.code, error.message),
+    body: renderProtocolError(protocol, error.status, error.code, error.message, error.param),
   };
 }

@@ -22,6 +22,8 @@ export enum ErrorCode {
   IpNotAllowed = 'ip_not_allowed',
   InsufficientQuota = 'insufficient_quota',
   ModelNotFound = 'model_not_found',
+  /** The prompt and the answer asked for do not fit the model's context window (an upstream's refusal). */
+  ContextLengthExceeded = 'context_length_exceeded',
   NoChannelAvailable = 'no_channel_available',
   UpstreamError = 'upstream_error',
   UpstreamTimeout = 'upstream_timeout',
@@ -44,6 +46,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.IpNotAllowed]: 403,
   [ErrorCode.InsufficientQuota]: 402,
   [ErrorCode.ModelNotFound]: 404,
+  [ErrorCode.ContextLengthExceeded]: 400,
   [ErrorCode.NoChannelAvailable]: 503,
   [ErrorCode.UpstreamError]: 502,
   [ErrorCode.UpstreamTimeout]: 504,

@@ -12,12 +12,33 @@ export function protocolOfPath(path: string): ApiProtocol {
   return 'openai';
 }
 
-const OPENAI_TYPE: Partial<Record<ErrorCode, string>> = {
-  [ErrorCode.InvalidApiKey]: 'invalid_request_error',
-  [ErrorCode.InsufficientQuota]: 'insufficient_quota',
-  [ErrorCode.RateLimited]: 'rate_limit_error',
-  [ErrorCode.ValidationFailed]: 'invalid_request_error',
-  [ErrorCode.ModelNotFound]: 'invalid_request_error',
+/**
+ * Each code as an OpenAI client reads it: `code` in OpenAI's own spelling where OpenAI has one (clients
+ * and frameworks branch on it: retry on rate_limit_exceeded, stop on insufficient_quota, trim history on
+ * context_length_exceeded), ours where it has none; `type` OpenAI's, or `undefined` to follow the status
+ * (an upstream's 400 passed on as 400 is the request's error, not the server's).
+ */
+const OPENAI_ERROR: Record<ErrorCode, { type: string | undefined; code: string }> = {
+  [ErrorCode.ValidationFailed]: { type: 'invalid_request_error', code: 'validation_failed' },
+  [ErrorCode.NotFound]: { type: 'invalid_request_error', code: 'not_found' },
+  [ErrorCode.Conflict]: { type: 'invalid_request_error', code: 'conflict' },
+  [ErrorCode.Unauthenticated]: { type: 'invalid_request_error', code: 'unauthenticated' },
+  [ErrorCode.Forbidden]: { type: 'invalid_request_error', code: 'forbidden' },
+  [ErrorCode.RateLimited]: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
+  [ErrorCode.PayloadTooLarge]: { type: 'invalid_request_error', code: 'payload_too_large' },
+  [ErrorCode.ServiceUnavailable]: { type: 'server_error', code: 'service_unavailable' },
+  [ErrorCode.Internal]: { type: 'server_error', code: 'internal_error' },
+  [ErrorCode.UserHeaderMismatch]: { type: 'invalid_request_error', code: 'user_header_mismatch' },
+  [ErrorCode.UpstreamServiceDown]: { type: 'server_error', code: 'upstream_service_down' },
+  [ErrorCode.InvalidApiKey]: { type: 'invalid_request_error', code: 'invalid_api_key' },
+  [ErrorCode.ModelNotAllowed]: { type: 'invalid_request_error', code: 'model_not_allowed' },
+  [ErrorCode.IpNotAllowed]: { type: 'invalid_request_error', code: 'ip_not_allowed' },
+  [ErrorCode.InsufficientQuota]: { type: 'insufficient_quota', code: 'insufficient_quota' },
+  [ErrorCode.ModelNotFound]: { type: 'invalid_request_error', code: 'model_not_found' },
+  [ErrorCode.ContextLengthExceeded]: { type: 'invalid_request_error', code: 'context_length_exceeded' },
+  [ErrorCode.NoChannelAvailable]: { type: 'server_error', code: 'no_channel_available' },
+  [ErrorCode.UpstreamError]: { type: undefined, code: 'upstream_error' },
+  [ErrorCode.UpstreamTimeout]: { type: 'server_error', code: 'upstream_timeout' },
 };
 
 const ANTHROPIC_TYPE: Record<number, string> = {
@@ -48,23 +69,29 @@ const GEMINI_STATUS: Record<number, string> = {
   504: 'DEADLINE_EXCEEDED',
 };
 
-/** The error body each provider's official SDK parses. */
+/**
+ * The error body each provider's official SDK parses. `param` names the one request field at fault
+ * (`messages`, `messages[1].content`); only OpenAI's shape has a place for it.
+ */
 export function renderProtocolError(
   protocol: ApiProtocol,
   status: number,
   code: ErrorCode,
   message: string,
+  param?: string,
 ): unknown {
   switch (protocol) {
-    case 'openai':
+    case 'openai': {
+      const openai = OPENAI_ERROR[code];
       return {
         error: {
           message,
-          type: OPENAI_TYPE[code] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'),
-          param: null,
-          code,
+          type: openai.type ?? (status >= 500 ? 'server_error' : 'invalid_request_error'),
+          param: param ?? null,
+          code: openai.code,
         },
       };
+    }
     case 'anthropic':
       return {
         type: 'error',
