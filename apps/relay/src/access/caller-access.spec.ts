@@ -8,7 +8,7 @@ import {
 import type { CompactedTable } from '@tollgate/events';
 import { aToken, aUser } from '../../test/support/fixtures';
 import { RelayError } from '../errors/relay-error';
-import { CallerAccess, effectiveGroup, servedModel } from './caller-access';
+import { CallerAccess, servedModel } from './caller-access';
 import { ApiKeyHasher, KeyIndex } from './key-index';
 
 const NOW = 1_800_000_000;
@@ -119,10 +119,11 @@ describe('CallerAccess', () => {
     ).toBe(403);
   });
 
-  it('uses the key group when it names one, else the owner group', () => {
-    const user = { ...aUser(7), group: 'vip' };
-    expect(effectiveGroup(aToken({ group: 'enterprise-acme' }), user)).toBe('enterprise-acme');
-    expect(effectiveGroup(aToken({ group: '' }), user)).toBe('vip');
+  it("serves a key in its owner's group, never in a group the key names", () => {
+    // Another user's private group typed into the key, or the owner's group before an operator moved them.
+    const access = accessWith({ group: 'acme' }, { group: 'default' });
+    expect(access.authenticate(KEY, '198.51.100.1', 'openai').group).toBe('default');
+    expect(accessWith({ group: '' }, { group: 'vip' }).authenticate(KEY, '::1', 'openai').group).toBe('vip');
   });
 });
 

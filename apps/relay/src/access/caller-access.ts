@@ -28,8 +28,6 @@ export interface UserLookup {
   get(userId: string): IdentityUser | undefined;
 }
 
-const GROUP_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
 /**
  * The model a call is served by: the key's alias for the name asked for (a client's `gpt-4` →
  * `gpt-4o`), else the name itself. Everything after (the key's model list, price, channels, usage
@@ -38,11 +36,6 @@ const GROUP_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export function servedModel(caller: Caller, asked: string): string {
   const aliases = caller.token?.model_aliases;
   return aliases !== undefined && Object.hasOwn(aliases, asked) ? aliases[asked]! : asked;
-}
-
-/** The key's own group when it names one (new-api lets a key override its owner's group), else the owner's. */
-export function effectiveGroup(token: IdentityToken, user: IdentityUser): string {
-  return GROUP_NAME.test(token.group) ? token.group : user.group;
 }
 
 /**
@@ -74,7 +67,10 @@ export class CallerAccess {
       throw new RelayError(ErrorCode.Forbidden, 'The account this API key belongs to is disabled');
     if (!this.allowListOf(token).allows(clientIp))
       throw new RelayError(ErrorCode.IpNotAllowed, 'This API key may not be used from this IP address');
-    return { token, user, group: effectiveGroup(token, user) };
+    // The owner's group, whatever group the key names: only an operator gives a group (to the user),
+    // and a key naming another (the owner's earlier group, or one typed in) must not open that group's
+    // private channels and prices to whoever holds the key.
+    return { token, user, group: user.group };
   }
 
   /**

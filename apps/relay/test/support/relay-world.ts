@@ -81,7 +81,11 @@ export class RelayWorld {
     const userId = randomInt(100_000_000, 2_000_000_000);
     const { apiKey, entity } = this.newToken(userId, token);
     await this.bus.publish([
-      { topic: TOPICS.identityUser.name, key: String(userId), value: aUser(userId, user) },
+      {
+        topic: TOPICS.identityUser.name,
+        key: String(userId),
+        value: aUser(userId, { group: this.group, ...user }),
+      },
       ...(balance === undefined
         ? []
         : [{ topic: TOPICS.billingBalance.name, key: String(userId), value: this.balance(userId, balance) }]),
