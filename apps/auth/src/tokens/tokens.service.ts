@@ -38,7 +38,8 @@ export class TokensService {
   }
 
   async create(userId: number, request: CreateTokenRequest, locale: Locale): Promise<TokenView> {
-    await this.assertWithinGroupLimits(userId, request.group, request, locale);
+    await this.assertOwnersGroup(userId, request.group, locale);
+    await this.assertWithinGroupLimits(userId, request, locale);
     const apiKey = generateApiKey();
     const token = await this.tokens.create({
       ...request,
@@ -55,13 +56,12 @@ export class TokensService {
     const limitsChange =
       changes.rpm_limit !== undefined ||
       changes.tpm_limit !== undefined ||
-      changes.concurrency_limit !== undefined ||
-      changes.group !== undefined;
+      changes.concurrency_limit !== undefined;
+    if (changes.group !== undefined) await this.assertOwnersGroup(userId, changes.group, locale);
     if (limitsChange) {
       const current = this.owned(await this.tokens.findOwned(userId, id), locale);
       await this.assertWithinGroupLimits(
         userId,
-        changes.group ?? current.group,
         {
           rpm_limit: changes.rpm_limit ?? current.rpmLimit,
           tpm_limit: changes.tpm_limit ?? current.tpmLimit,
@@ -84,17 +84,22 @@ export class TokensService {
   }
 
   /**
-   * A key's own limits may tighten its group's (GroupRateLimits), never loosen them: the group is the
-   * key's own when it names one, else the owner's, as relay decides.
+   * A key may name no group or its owner's, never another: a group opens its private channels and
+   * prices, and only an operator gives one (to the user). Relay serves every key in its owner's group.
    */
+  private async assertOwnersGroup(userId: number, keyGroup: string, locale: Locale): Promise<void> {
+    if (keyGroup === '' || keyGroup === (await this.ownersGroup(userId))) return;
+    throw localizedException(ErrorCode.ValidationFailed, 'token_field_invalid', locale);
+  }
+
+  /** A key's own limits may tighten its owner's group's (GroupRateLimits), never loosen them. */
   private async assertWithinGroupLimits(
     userId: number,
-    keyGroup: string,
     limits: KeyRateLimitFields,
     locale: Locale,
   ): Promise<void> {
     if (limits.rpm_limit === 0 && limits.tpm_limit === 0 && limits.concurrency_limit === 0) return;
-    const group = keyGroup !== '' ? keyGroup : ((await this.users.findById(userId))?.group ?? '');
+    const group = await this.ownersGroup(userId);
     const groupLimits = limitsOfGroup(this.settings.groupRateLimits(), group);
     const above = keyLimitAboveGroup(limits, groupLimits);
     if (above === undefined) return;
@@ -104,6 +109,10 @@ export class TokensService {
       concurrency_limit: groupLimits.concurrency,
     }[above];
     throw localizedException(ErrorCode.ValidationFailed, 'token_limit_above_group', locale, { limit: bound });
+  }
+
+  private async ownersGroup(userId: number): Promise<string> {
+    return (await this.users.findById(userId))?.group ?? '';
   }
 
   private owned<T>(token: T | null, locale: Locale): T {

@@ -132,7 +132,7 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
         model_limits_enabled: true,
         model_limits: 'gpt-4o,claude-3-5-sonnet',
         allow_ips: '10.0.0.1\n192.168.0.0/16\n2001:db8::/32',
-        group: 'vip',
+        group: 'default',
       },
       headers: EN,
     });
@@ -154,7 +154,7 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
       model_limits_enabled: true,
       model_limits: 'gpt-4o,claude-3-5-sonnet',
       allow_ips: '10.0.0.1\n192.168.0.0/16\n2001:db8::/32',
-      group: 'vip',
+      group: 'default',
       rpm_limit: 0,
       tpm_limit: 0,
       concurrency_limit: 0,
@@ -190,7 +190,7 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
       model_limits_enabled: true,
       model_limits: ['gpt-4o', 'claude-3-5-sonnet'],
       allow_ips: ['10.0.0.1', '192.168.0.0/16', '2001:db8::/32'],
-      group: 'vip',
+      group: 'default',
       rpm_limit: 0,
       tpm_limit: 0,
       concurrency_limit: 0,
@@ -258,16 +258,22 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
     });
     const key = await create(user, { name: 'bounded', rpm_limit: 60, tpm_limit: 5000, concurrency_limit: 3 });
     expect(key).toMatchObject({ rpm_limit: 60, tpm_limit: 5000, concurrency_limit: 3 });
-    // Its own group's limit applies when the key names one; a group without concurrency limit allows any.
-    const vip = await create(user, { name: 'vip', group: 'vip', rpm_limit: 500, concurrency_limit: 50 });
-    expect(vip.rpm_limit).toBe(500);
+    // A key names no group or its owner's: another group's private channels and prices are not its
+    // to take, and its limits are always its owner's group's.
+    const otherGroup = await user.call('/api/token', {
+      method: 'POST',
+      body: { name: 'vip', group: 'vip', rpm_limit: 500 },
+      headers: EN,
+    });
+    expect(otherGroup.status).toBe(400);
+    expect(otherGroup.body.message).toBe('Invalid token parameters');
     const moved = await user.call('/api/token', {
       method: 'PUT',
-      body: { id: vip.id, group: '' },
+      body: { id: key.id, group: 'vip' },
       headers: EN,
     });
     expect(moved.status).toBe(400);
-    expect(moved.body.message).toBe("A key's limit cannot be above its group's: 60");
+    expect((await user.call(`/api/token/${key.id}`)).body.data).toMatchObject({ group: '' });
     const tightened = await user.call('/api/token', {
       method: 'PUT',
       body: { id: key.id, rpm_limit: 10 },
