@@ -12,6 +12,28 @@ import {
 describe('top-up form', () => {
   beforeEach(() => {
     startSignedIn();
+    sessionStorage.clear();
+  });
+
+  const paymentApi = () =>
+    answerApi({
+      '/api/user/self': ok(aSignedInAccount()),
+      '/api/status': ok(enabledStatus),
+      '/api/user/payment/logs': ok({ items: [], total: 0, page: 1, page_size: 20 }),
+    });
+
+  it('comes back from the provider set to the method the payer chose, crypto too', async () => {
+    paymentApi();
+    const first = renderApp('/dashboard/payment');
+    expect(await screen.findByRole('radio', { name: /Банковская карта/ })).toBeChecked();
+    await userEvent.click(screen.getByRole('radio', { name: /Криптовалюта/ }));
+    expect(screen.getByRole('radio', { name: /Криптовалюта/ })).toBeChecked();
+    // The provider's page sends the payer back to a freshly loaded payment page.
+    first.unmount();
+    paymentApi();
+    renderApp('/dashboard/payment');
+    expect(await screen.findByRole('radio', { name: /Криптовалюта/ })).toBeChecked();
+    expect(screen.getByRole('radio', { name: /Банковская карта/ })).not.toBeChecked();
   });
 
   it('drops the refusal of a bad promo code once a good one is applied', async () => {

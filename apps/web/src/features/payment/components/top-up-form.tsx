@@ -15,6 +15,7 @@ import { useSystemStatus } from '../../system/use-system-status';
 import { useCreatePayment, useValidatePromo } from '../use-payment-queries';
 import { checkPaymentForm, presetAmount, type PaymentFormState } from '../payment-form';
 import { rememberAwaitedPayment } from '../awaited-payment';
+import { rememberedPaymentMethod, rememberPaymentMethod } from '../payment-method';
 import { CryptoFeeTable } from './crypto-fee-table';
 import { PaymentReturnNotice } from './payment-return-notice';
 
@@ -30,13 +31,13 @@ export function TopUpForm() {
   const status = useSystemStatus();
   const promo = useValidatePromo();
   const payment = useCreatePayment();
-  const [form, setForm] = useState<PaymentFormState>({
+  const [form, setForm] = useState<PaymentFormState>(() => ({
     amount: '1000',
-    provider: 'yookassa',
+    provider: rememberedPaymentMethod() ?? 'yookassa',
     promoCode: '',
     email: '',
     agreed: false,
-  });
+  }));
   const [emailTouched, setEmailTouched] = useState(false);
   const [checkedPromo, setCheckedPromo] = useState<PromoState>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -157,7 +158,10 @@ export function TopUpForm() {
                   value={provider}
                   className="accent-indigo-600"
                   checked={chosen === provider}
-                  onChange={() => set('provider', provider)}
+                  onChange={() => {
+                    set('provider', provider);
+                    rememberPaymentMethod(provider);
+                  }}
                 />
                 {t(`provider_${provider}`)}
               </span>
