@@ -22,6 +22,21 @@ describe('clientErrorForFailure', () => {
     expect(clientErrorForFailure({ kind: 'http', status: 413 }).status).toBe(413);
   });
 
+  it("tells a prompt too long for the model as OpenAI does, with the provider's words", () => {
+    const failure = {
+      kind: 'http' as const,
+      status: 400,
+      errorType: 'invalid_request_error',
+      message: 'prompt is too long: 208310 tokens > 200000 maximum',
+    };
+    expect(clientErrorForFailure(failure)).toMatchObject({
+      status: 400,
+      code: ErrorCode.ContextLengthExceeded,
+      message: 'prompt is too long: 208310 tokens > 200000 maximum',
+      param: 'messages',
+    });
+  });
+
   it('answers 429 with Retry-After, 504 for timeouts and 502 for the rest, without the provider’s text', () => {
     expect(clientErrorForFailure({ kind: 'http', status: 429 }, 3)).toMatchObject({
       status: 429,

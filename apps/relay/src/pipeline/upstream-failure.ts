@@ -1,6 +1,6 @@
 import { ErrorCode } from '@tollgate/contracts';
 import { RelayError } from '../errors/relay-error';
-import type { AttemptFailure } from '../routing';
+import { isContextLengthRefusal, type AttemptFailure } from '../routing';
 import type { RetryReason } from './relay-metrics';
 
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -28,6 +28,17 @@ export function clientErrorForFailure(failure: AttemptFailure, retryAfter?: numb
     return /TIMEOUT/i.test(failure.message)
       ? new RelayError(ErrorCode.UpstreamTimeout, 'The upstream provider did not answer in time')
       : new RelayError(ErrorCode.UpstreamError, 'The upstream provider could not be reached');
+  }
+  if (isContextLengthRefusal(failure)) {
+    // Told in the client's protocol as OpenAI tells it (400, context_length_exceeded, param messages),
+    // with the provider's words, which say by how much: clients trim their history on it.
+    return new RelayError(
+      ErrorCode.ContextLengthExceeded,
+      failure.message ?? "The prompt does not fit the model's context window",
+      undefined,
+      undefined,
+      'messages',
+    );
   }
   const { status } = failure;
   if (status === 400 || status === 422) {

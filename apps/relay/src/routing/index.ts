@@ -4,6 +4,7 @@ export type { ChannelFault } from './channel-fault';
 export { detectChannelFault } from './channel-fault';
 export type { Release } from './channel-queues';
 export { ChannelRouter, type ChannelTable } from './channel-router';
+export { isContextLengthRefusal } from './context-length';
 export { QueueFullError, QueueTimeoutError } from './queue-errors';
 export type { RouteAttempt } from './route-attempt';
 export type { RoutingHooks } from './routing-hooks';
