@@ -212,6 +212,9 @@ export interface ModelPriceDraft {
   input_price: string;
   output_price: string;
   cached_input_price: string;
+  /** Null: cache writes cost the input price (an hour's writes, the 5-minute write price). */
+  cache_write_price: string | null;
+  cache_write_1h_price: string | null;
   context_window: number;
   intelligence: number;
   speed: number;

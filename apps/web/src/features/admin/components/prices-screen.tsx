@@ -15,6 +15,10 @@ import { fetchPricingAdmin, saveGroupRatio, saveModelPrice, type ModelPriceDraft
 import { intlLocale } from '../../../i18n/language';
 
 const DECIMAL = /^\d{1,7}(\.\d{1,6})?$/;
+
+/** A write price as the editor shows it: empty where the model has none. */
+const optionalPrice = (price: number | null | undefined): string =>
+  price === null || price === undefined ? '' : String(price);
 const RATIO = /^\d{1,4}(\.\d{1,6})?$/;
 
 /** One USD price per 1M tokens as the public price list shows it, in rubles and in dollars. */
@@ -203,6 +207,8 @@ function ModelPriceDialog({
     input_price: String(model?.input_price ?? ''),
     output_price: String(model?.output_price ?? ''),
     cached_input_price: String(model?.cached_input_price ?? '0'),
+    cache_write_price: optionalPrice(model?.cache_write_price),
+    cache_write_1h_price: optionalPrice(model?.cache_write_1h_price),
     context_window: String(model?.context_window ?? 128000),
     intelligence: model?.intelligence ?? 3,
     speed: model?.speed ?? 3,
@@ -210,10 +216,14 @@ function ModelPriceDialog({
     deprecated: model?.deprecated ?? false,
   });
   const prices = ['input_price', 'output_price', 'cached_input_price'] as const;
+  // Empty: writes cost the input price (an hour's writes, the 5-minute write price).
+  const writePrices = ['cache_write_price', 'cache_write_1h_price'] as const;
+  const validWritePrice = (value: string) => value.trim() === '' || DECIMAL.test(value.trim());
   const valid =
     name.trim() !== '' &&
     draft.provider.trim() !== '' &&
     prices.every((key) => DECIMAL.test(draft[key].trim())) &&
+    writePrices.every((key) => validWritePrice(draft[key])) &&
     /^\d{1,9}$/.test(draft.context_window.trim());
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={model ? model.model : t('price_add')}>
@@ -228,6 +238,8 @@ function ModelPriceDialog({
             input_price: draft.input_price.trim(),
             output_price: draft.output_price.trim(),
             cached_input_price: draft.cached_input_price.trim(),
+            cache_write_price: draft.cache_write_price.trim() || null,
+            cache_write_1h_price: draft.cache_write_1h_price.trim() || null,
             context_window: Number(draft.context_window),
           });
         }}
@@ -248,6 +260,23 @@ function ModelPriceDialog({
             inputMode="decimal"
             value={draft[key]}
             aria-invalid={!DECIMAL.test(draft[key].trim())}
+            onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+          />
+        ))}
+        {writePrices.map((key) => (
+          <InputField
+            key={key}
+            label={t(`${key}_usd`)}
+            hint={
+              draft[key].trim() === ''
+                ? t(`${key}_unset`)
+                : DECIMAL.test(draft[key].trim())
+                  ? preview(Number(draft[key]))
+                  : undefined
+            }
+            inputMode="decimal"
+            value={draft[key]}
+            aria-invalid={!validWritePrice(draft[key])}
             onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
           />
         ))}
