@@ -151,7 +151,7 @@ function forward(
   // it), except on a cross-origin call, whose CORS headers are stored on the response first.
   if (req.headers.origin !== undefined) {
     res.setHeader('x-request-id', requestId);
-    if (deps.cors.apply(req, res)) return undefined;
+    if (deps.cors.apply(req, res, path)) return undefined;
   }
 
   const route = deps.routes.match(path);

@@ -798,6 +798,52 @@ describe('CORS', () => {
     expect(real.status).toBe(200);
     expect(real.headers['access-control-allow-origin']).toBeUndefined();
   });
+
+  it.each(['/v1/chat/completions', '/v1/messages', '/v1beta/models/gemini-2.5-flash:generateContent'])(
+    "answers any origin's preflight to the model API at %s itself, without credentials",
+    async (path) => {
+      const response = await call(gateway, path, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'http://localhost:3000',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers':
+            'authorization, content-type, anthropic-dangerous-direct-browser-access',
+        },
+      });
+
+      expect(response.status).toBe(204);
+      expect(response.headers['access-control-allow-origin']).toBe('*');
+      expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+      expect(response.headers['access-control-allow-headers']).toBe(
+        'authorization, content-type, anthropic-dangerous-direct-browser-access',
+      );
+      expect(allReceived()).toHaveLength(0);
+    },
+  );
+
+  it('lets a page on any origin call the model API with a key and read the headers SDKs read', async () => {
+    const response = await call(gateway, '/v1/models', {
+      headers: { origin: 'chrome-extension://abcdefghijklmnop', authorization: 'Bearer sk-a' },
+    });
+
+    expect(response.status).toBe(200);
+    expect(receivedBy('relay')).toHaveLength(1);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(response.headers['access-control-expose-headers']).toContain('retry-after');
+    expect(response.headers['access-control-expose-headers']).toContain('x-ratelimit-remaining-requests');
+  });
+
+  it("keeps the dashboard's API to the configured origins", async () => {
+    const preflight = await call(gateway, '/api/user/self', {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+    });
+
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+  });
 });
 
 describe('web app', () => {
