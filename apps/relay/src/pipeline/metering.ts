@@ -207,8 +207,9 @@ export class Metering {
   private affordability(quote: Quote, input: EstimateInput, available: number): string {
     const requested = outputBound(quote, input, this.deps.estimatePolicy);
     const affordable = affordableOutputTokens(quote, input.promptTokens, available);
+    // Holds outlive their calls until billing's balance includes the charge (RELAY_QUOTA_HOLD_MS).
     if (affordable >= requested)
-      return 'Calls in flight hold the rest of the balance: retry when they have ended';
+      return 'Calls in flight or just finished hold the rest of the balance until they are billed: retry in a minute';
     return `You requested up to ${requested} output tokens, but can only afford ${affordable}`;
   }
 
