@@ -88,8 +88,10 @@ export class TokensService {
    * prices, and only an operator gives one (to the user). Relay serves every key in its owner's group.
    */
   private async assertOwnersGroup(userId: number, keyGroup: string, locale: Locale): Promise<void> {
-    if (keyGroup === '' || keyGroup === (await this.ownersGroup(userId))) return;
-    throw localizedException(ErrorCode.ValidationFailed, 'token_field_invalid', locale);
+    if (keyGroup === '') return;
+    const group = await this.ownersGroup(userId);
+    if (keyGroup === group) return;
+    throw localizedException(ErrorCode.ValidationFailed, 'token_group_not_owner', locale, { group });
   }
 
   /** A key's own limits may tighten its owner's group's (GroupRateLimits), never loosen them. */

@@ -266,13 +266,14 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
       headers: EN,
     });
     expect(otherGroup.status).toBe(400);
-    expect(otherGroup.body.message).toBe('Invalid token parameters');
+    expect(otherGroup.body.message).toBe("A key can only be in its owner's group: default");
     const moved = await user.call('/api/token', {
       method: 'PUT',
       body: { id: key.id, group: 'vip' },
-      headers: EN,
+      headers: RU,
     });
     expect(moved.status).toBe(400);
+    expect(moved.body.message).toBe('Ключ может быть только в группе его владельца: default');
     expect((await user.call(`/api/token/${key.id}`)).body.data).toMatchObject({ group: '' });
     const tightened = await user.call('/api/token', {
       method: 'PUT',

@@ -39,6 +39,7 @@ export const AUTH_MESSAGE_KEYS = [
   'token_quota_negative',
   'token_field_invalid',
   'token_limit_above_group',
+  'token_group_not_owner',
   'token_not_found',
   'token_created',
   'token_updated',

@@ -37,6 +37,7 @@ export const en: Record<AuthMessageKey, string> = {
   token_name_too_long: 'The token name must be at most 50 characters long',
   token_ip_invalid: 'Allowed IPs must be addresses or CIDR blocks',
   token_limit_above_group: "A key's limit cannot be above its group's: {limit}",
+  token_group_not_owner: "A key can only be in its owner's group: {group}",
   token_quota_negative: 'The token quota cannot be negative',
   token_field_invalid: 'Invalid token parameters',
   token_not_found: 'Token not found',

@@ -36,6 +36,7 @@ export const ru: Record<AuthMessageKey, string> = {
   token_name_too_long: 'Название токена должно быть не длиннее 50 символов',
   token_ip_invalid: 'Разрешённые IP: укажите адреса или подсети CIDR',
   token_limit_above_group: 'Лимит ключа не может быть выше лимита его группы: {limit}',
+  token_group_not_owner: 'Ключ может быть только в группе его владельца: {group}',
   token_quota_negative: 'Квота токена не может быть отрицательной',
   token_field_invalid: 'Некорректные параметры токена',
   token_not_found: 'Токен не найден',
