@@ -111,9 +111,27 @@ describe('the official SDKs at their default settings, through the gateway', () 
       );
     });
 
-    it('raises its AuthenticationError for a wrong key', () => {
+    it("raises its BadRequestError naming the refused field as the error's param", () => {
+      expect(resultOf(run, 'invalid_param')).toEqual({
+        error: expect.objectContaining({
+          type: 'BadRequestError',
+          module: 'openai',
+          status: 400,
+          code: 'validation_failed',
+          param: 'max_tokens',
+        }),
+      });
+    });
+
+    it("raises its AuthenticationError for a wrong key, with OpenAI's code invalid_api_key", () => {
       expect(resultOf(run, 'wrong_key')).toEqual({
-        error: expect.objectContaining({ type: 'AuthenticationError', module: 'openai', status: 401 }),
+        error: expect.objectContaining({
+          type: 'AuthenticationError',
+          module: 'openai',
+          status: 401,
+          code: 'invalid_api_key',
+          param: null,
+        }),
       });
     });
   });

@@ -1,8 +1,17 @@
 import { z } from 'zod/v4';
 
 /** What one SDK call gave: a summary of the answer, or the error the SDK raised. */
-export type CaseResult =
-  { ok: unknown } | { error: { type: string; module: string; status: number | null; message: string } };
+export type CaseResult = { ok: unknown } | { error: CaseError };
+
+/** An SDK's error: its class, its status and, where the SDK reads them (OpenAI's), the body's code and param. */
+export interface CaseError {
+  type: string;
+  module: string;
+  status: number | null;
+  message: string;
+  code?: string | null;
+  param?: string | null;
+}
 
 /** The results of one SDK's cases by name, the same shape the Python scripts print (conformance.py). */
 export type CaseResults = Record<string, CaseResult>;
@@ -60,6 +69,8 @@ export interface SdkErrors {
   module: string;
   owns(error: unknown): boolean;
   status(error: unknown): number | undefined;
+  /** The error body's `code` and `param` as the SDK exposes them, for SDKs that have them. */
+  codeAndParam?(error: unknown): { code: string | null; param: string | null } | undefined;
 }
 
 /** Runs every case, whatever the others do, so one report shows everything that does not work. */
@@ -78,6 +89,7 @@ export async function runCases(
           module: sdk.owns(error) ? sdk.module : 'other',
           status: sdk.status(error) ?? null,
           message: String(error instanceof Error ? error.message : error).slice(0, 500),
+          ...sdk.codeAndParam?.(error),
         },
       };
     }

@@ -34,16 +34,24 @@ def settings() -> Dict[str, Any]:
 
 
 def error_summary(error: BaseException) -> Dict[str, Any]:
-    """The SDK's own error class and the HTTP status it carries (each SDK names it differently)."""
+    """The SDK's own error class and the HTTP status it carries (each SDK names it differently), and
+    the body's code and param where the SDK reads them (openai's: `code` is a string there, where
+    google-genai's `code` is the status)."""
     status = getattr(error, "status_code", None)
     if status is None:
         status = getattr(error, "code", None)
-    return {
+    summary = {
         "type": type(error).__name__,
         "module": type(error).__module__.split(".")[0],
         "status": status if isinstance(status, int) else None,
         "message": str(error)[:500],
     }
+    code = getattr(error, "code", None)
+    if isinstance(code, str):
+        summary["code"] = code
+        param = getattr(error, "param", None)
+        summary["param"] = param if isinstance(param, str) else None
+    return summary
 
 
 def run_cases(cases: Dict[str, Callable[[], Any]]) -> None:

@@ -13,6 +13,10 @@ export function runOpenAiNode(run: SdkSettings): Promise<CaseResults> {
       module: 'openai',
       owns: (error) => error instanceof OpenAI.OpenAIError,
       status: (error) => (error instanceof OpenAI.APIError ? error.status : undefined),
+      codeAndParam: (error) =>
+        error instanceof OpenAI.APIError
+          ? { code: error.code ?? null, param: error.param ?? null }
+          : undefined,
     },
     {
       chat: async () => {
@@ -84,6 +88,10 @@ export function runOpenAiNode(run: SdkSettings): Promise<CaseResults> {
         const ids: string[] = [];
         for await (const entry of client.models.list()) ids.push(entry.id);
         return { ids };
+      },
+      invalid_param: async () => {
+        await client.chat.completions.create({ model, messages: HELLO, max_tokens: 0 });
+        return 'answered';
       },
       wrong_key: async () => {
         await new OpenAI({ baseURL: `${run.origin}/v1`, apiKey: run.wrong_key }).chat.completions.create({

@@ -79,6 +79,11 @@ def models_list():
     return {"ids": [model.id for model in client.models.list()]}
 
 
+def invalid_param():
+    client.chat.completions.create(model=models["openai_chat"], messages=HELLO, max_tokens=0)
+    return "answered"
+
+
 def wrong_key():
     OpenAI(base_url=f"{run['origin']}/v1", api_key=run["wrong_key"]).chat.completions.create(
         model=models["openai_chat"], messages=HELLO
@@ -94,6 +99,7 @@ run_cases(
         "structured": structured,
         "embeddings": embeddings,
         "models": models_list,
+        "invalid_param": invalid_param,
         "wrong_key": wrong_key,
     }
 )

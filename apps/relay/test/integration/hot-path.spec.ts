@@ -266,6 +266,27 @@ describe.each(INFRASTRUCTURES)('relay hot path on %s infrastructure', (kind) => 
     expect(failing.stats().injectedFailures).toBeGreaterThan(0);
   });
 
+  it("names the field an OpenAI client got wrong as the error's param, in OpenAI's spelling", async () => {
+    const noRole = await post('/v1/chat/completions', bearer(rich), {
+      model: gpt,
+      messages: [{ role: 'user', content: 'Hi' }, { content: 'no role' }],
+    });
+    const zeroTokens = await post('/v1/chat/completions', bearer(rich), chat(gpt, { max_tokens: 0 }));
+
+    expect(noRole.status).toBe(400);
+    expect(await noRole.json()).toEqual({
+      error: {
+        message: 'Invalid request: messages.1.role: Required',
+        type: 'invalid_request_error',
+        param: 'messages[1].role',
+        code: 'validation_failed',
+      },
+    });
+    expect(await zeroTokens.json()).toMatchObject({
+      error: { param: 'max_tokens', code: 'validation_failed' },
+    });
+  });
+
   it('refuses in each protocol’s shape: bad key 401, unknown model 404, model outside the key list 403', async () => {
     const openai = await post('/v1/chat/completions', { authorization: 'Bearer sk-nope' }, chat(gpt));
     expect(openai.status).toBe(401);
