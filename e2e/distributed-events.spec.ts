@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { identityUserV1, Role, TOPICS, type IdentityUser } from '@tollgate/contracts';
-import { KafkaEventBus, type Subscription } from '@tollgate/events';
+import type { Subscription } from '@tollgate/events';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
 import { signInternalToken } from '@tollgate/platform';
 import { eventually, newRunId } from '@tollgate/testing';
-import { infrastructureEnv, relaySpoolDir, REPO_ROOT } from './support/e2e-env';
+import { infrastructureEnv, relaySpoolDir, REPO_ROOT, runEventBus, runTopicPrefix } from './support/e2e-env';
 
 jest.setTimeout(180_000);
 
@@ -23,7 +23,7 @@ describe('distributed platform: outbox and compacted topics', () => {
   const rootUsername = `root_${id}`;
   let platform: DistributedPlatform;
   const clients: Client[] = [];
-  const observer = new KafkaEventBus({ brokers: infra.kafkaBrokers.split(','), clientId: `e2e-${id}` });
+  const observer = runEventBus(id, `e2e-${id}`);
   let subscription: Subscription;
   const rootEvents: IdentityUser[] = [];
 
@@ -46,6 +46,7 @@ describe('distributed platform: outbox and compacted topics', () => {
         TOLLGATE_ROOT_PASSWORD: 'e2e-root-password',
         LOG_LEVEL: 'info',
         RELAY_USAGE_SPOOL_DIR: spool.dir,
+        KAFKA_TOPIC_PREFIX: runTopicPrefix(id),
         // The killed auth's consumers leave their groups after this instead of kafkajs's 30 s, so the
         // restarted auth joins sooner.
         KAFKA_SESSION_TIMEOUT_MS: '10000',

@@ -15,7 +15,6 @@ import {
   TOPICS,
   type UsageRecorded,
 } from '@tollgate/contracts';
-import { KafkaEventBus } from '@tollgate/events';
 import { RedisKvStore } from '@tollgate/kv';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
 import { SERVICE_TOKEN_HEADER, ServiceTokenSigner, signInternalToken } from '@tollgate/platform';
@@ -28,7 +27,7 @@ import {
   type FakeUpstream,
 } from '@tollgate/testing';
 import { RelayWorld, type TestKey } from '../apps/relay/test/support/relay-world';
-import { infrastructureEnv, relaySpoolDir, REPO_ROOT } from './support/e2e-env';
+import { infrastructureEnv, relaySpoolDir, REPO_ROOT, runEventBus, runTopicPrefix } from './support/e2e-env';
 
 jest.setTimeout(240_000);
 
@@ -53,7 +52,7 @@ describe('relay through the gateway on distributed infrastructure', () => {
   const logDir = join(REPO_ROOT, 'reports', 'e2e-logs', `relay-${id}`);
   const canary = `canary-${randomUUID()}`;
   const spool = relaySpoolDir();
-  const bus = new KafkaEventBus({ brokers: infra.kafkaBrokers.split(','), clientId: `e2e-relay-${id}` });
+  const bus = runEventBus(id, `e2e-relay-${id}`);
   const kv = new RedisKvStore(infra.redisUrl);
   const world = new RelayWorld(bus, id);
   const gpt = world.model('gpt');
@@ -130,6 +129,7 @@ describe('relay through the gateway on distributed infrastructure', () => {
         LOG_LEVEL: 'info',
         RELAY_UPLOAD_DIR: logDir,
         RELAY_USAGE_SPOOL_DIR: spool.dir,
+        KAFKA_TOPIC_PREFIX: runTopicPrefix(id),
         // Billing never reaches the internet in tests.
         CBR_DAILY_URL: 'http://127.0.0.1:9/XML_daily.asp',
       },
@@ -489,13 +489,19 @@ async function tablesContaining(db: Client, needle: string): Promise<string[]> {
   return hits;
 }
 
-/** The platform's topics (and their dead-letter topics) holding a record whose key, value or headers contain the needle. */
+/**
+ * The run's topics (and their dead-letter topics) holding a record whose key, value or headers contain
+ * the needle: the platform's names with the run's prefix, as the broker holds them.
+ */
 async function topicsContaining(brokers: string[], runId: string, needle: string): Promise<string[]> {
   const kafka = new Kafka({ clientId: `e2e-canary-${runId}`, brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
   const existing = new Set(await admin.listTopics());
-  const topics = ALL_TOPICS.flatMap((t) => [t.name, `${t.name}.dlq`]).filter((t) => existing.has(t));
+  const prefix = runTopicPrefix(runId);
+  const topics = ALL_TOPICS.flatMap((t) => [t.name, `${t.name}.dlq`])
+    .map((t) => `${prefix}${t}`)
+    .filter((t) => existing.has(t));
   const pending = new Map<string, bigint>();
   for (const topic of topics) {
     for (const { partition, high, low } of await admin.fetchTopicOffsets(topic)) {
@@ -503,6 +509,9 @@ async function topicsContaining(brokers: string[], runId: string, needle: string
     }
   }
   await admin.disconnect();
+  // Looking in topics the run does not have would find the canary nowhere and pass.
+  const usageTopic = `${prefix}${TOPICS.usageRecorded.name}`;
+  if (!existing.has(usageTopic)) throw new Error(`no ${usageTopic} on the broker: not the run's topics`);
   const hits = new Set<string>();
   if (pending.size === 0) return [];
   const consumer = kafka.consumer({ groupId: `e2e-canary-${runId}`, maxWaitTimeInMs: 100 });

@@ -7,7 +7,7 @@ import type { BackendService } from '@tollgate/contracts';
 import { startDistributed, type DistributedPlatform } from '@tollgate/launcher';
 import { freePort, newRunId, TEST_OPERATOR_ENV } from '@tollgate/testing';
 import { Browser } from './accounts-browser';
-import { infrastructureEnv, relaySpoolDir, REPO_ROOT } from './e2e-env';
+import { infrastructureEnv, relaySpoolDir, REPO_ROOT, runTopicPrefix } from './e2e-env';
 
 export interface AccountsPlatformOptions {
   /** Names the log directory: reports/e2e-logs/accounts-<name>-<run id>. */
@@ -62,6 +62,7 @@ export async function startAccountsPlatform(options: AccountsPlatformOptions): P
       AUTH_LOGIN_LIMIT_PER_USERNAME: String(LOGIN_LIMIT_PER_USERNAME),
       LOG_LEVEL: 'info',
       RELAY_USAGE_SPOOL_DIR: spool.dir,
+      KAFKA_TOPIC_PREFIX: runTopicPrefix(runId),
       // Billing never reaches the internet in tests.
       CBR_DAILY_URL: 'http://127.0.0.1:9/XML_daily.asp',
       ...options.env?.(gatewayUrl),

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createEventBus, type EventBus } from '@tollgate/events';
 import { requireEnv } from '@tollgate/testing';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
@@ -22,4 +23,23 @@ export function infrastructureEnv(): { postgresAdminUrl: string; redisUrl: strin
 export function relaySpoolDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'relay-spool-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A distributed run's own corner of the shared broker (its services' KAFKA_TOPIC_PREFIX). The tier's
+ * files run side by side: on the same topics and consumer groups, one platform's billing would charge
+ * the other's usage and one's relay would hold the other's users under the same ids.
+ */
+export function runTopicPrefix(runId: string): string {
+  return `e2e.${runId}.`;
+}
+
+/** The test's own Kafka client in the run's corner: it sees the topic names the services see. */
+export function runEventBus(runId: string, clientId: string): EventBus {
+  return createEventBus({
+    kind: 'kafka',
+    brokers: infrastructureEnv().kafkaBrokers.split(','),
+    clientId,
+    topicPrefix: runTopicPrefix(runId),
+  });
 }
