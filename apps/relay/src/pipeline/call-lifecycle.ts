@@ -1,5 +1,7 @@
+import { ErrorCode } from '@tollgate/contracts';
 import { servedModel, type Caller, type CallerAccess } from '../access/caller-access';
 import type { NormalizedUsage } from '../canonical';
+import { RelayError } from '../errors/relay-error';
 import type { EstimateInput, PriceBook, Quote } from '../pricing/price-book';
 import type {
   ChannelTarget,
@@ -60,10 +62,17 @@ export interface ModelCall {
 /** The relay's call on a model, named as the key serves it (after its aliases). */
 export type ModelCallFactory = (model: string) => ModelCall;
 
-/** What admitting a model needs: the key's rights and the prices. */
+/** Which models each group's channels serve, in any status (ChannelRouter.listsModel). */
+export interface ChannelListing {
+  listsModel(model: string, group: string): boolean;
+}
+
+/** What admitting a model needs: the key's rights, the prices and, to route, the groups' channels. */
 export interface ModelAdmissionDeps {
   access: CallerAccess;
   prices: PriceBook;
+  /** Absent in units that route nothing: every priced model is then the group's. */
+  channels?: ChannelListing;
 }
 
 export interface CallLifecycleDeps extends ModelAdmissionDeps {
@@ -75,7 +84,9 @@ export interface CallLifecycleDeps extends ModelAdmissionDeps {
 
 /**
  * The model a call is served on (the key's alias for the one asked, if it has one) and its price,
- * once the key may call it: 403 when it may not, 404 for a model without a price.
+ * once the key may call it: 403 when it may not, 404 for a model without a price and, in the same
+ * words, for one no channel of the caller's group lists (another company's private model is not
+ * told apart from a made-up one, nor answered 503 for SDKs to retry).
  */
 export function admitModel(
   deps: ModelAdmissionDeps,
@@ -84,6 +95,8 @@ export function admitModel(
 ): { model: string; quote: Quote } {
   const model = servedModel(caller, asked);
   deps.access.assertModelAllowed(caller, model);
+  if (deps.channels !== undefined && !deps.channels.listsModel(model, caller.group))
+    throw new RelayError(ErrorCode.ModelNotFound, `The model ${model} does not exist or has no price`);
   return { model, quote: deps.prices.quote(model, caller.group) };
 }
 

@@ -56,6 +56,18 @@ describe('CandidateIndex', () => {
     expect([...index.channelIds].sort()).toEqual([1, 2, 3]);
   });
 
+  it("lists a model for the groups of every channel that serves it, disabled or not, and no other group's", () => {
+    const index = CandidateIndex.build([
+      aChannel({ id: 1, groups: ['acme'], models: ['acme-gpt'], status: 2 }),
+      aChannel({ id: 2, groups: ['default'], models: ['gpt-4o'], model_mapping: { 'my-alias': 'gpt-4o' } }),
+    ]);
+    expect(index.lists('acme-gpt', 'acme')).toBe(true);
+    expect(index.lists('acme-gpt', 'default')).toBe(false);
+    expect(index.lists('my-alias', 'default')).toBe(true);
+    expect(index.lists('gpt-4o', 'acme')).toBe(false);
+    expect(index.lists('made-up', 'default')).toBe(false);
+  });
+
   it('answers unknown models with one shared empty list', () => {
     const index = CandidateIndex.build([aChannel({ id: 1 })]);
     expect(index.bands('nope', 'default')).toBe(index.bands('other', 'x'));

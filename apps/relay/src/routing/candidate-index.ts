@@ -23,13 +23,21 @@ export class CandidateIndex {
     readonly largestBand: number,
     /** Ids of every channel in the table, enabled or not. */
     readonly channelIds: ReadonlySet<number>,
+    /** The groups of every channel, enabled or not, that lists each model. */
+    private readonly listedFor: ReadonlyMap<string, ReadonlySet<string>>,
   ) {}
 
   static build(channels: Iterable<CatalogChannel>): CandidateIndex {
     const lists = new Map<string, Map<string, RouteAttempt[]>>();
     const channelIds = new Set<number>();
+    const listedFor = new Map<string, Set<string>>();
     for (const channel of channels) {
       channelIds.add(channel.id);
+      for (const model of servedModels(channel)) {
+        let groups = listedFor.get(model);
+        if (!groups) listedFor.set(model, (groups = new Set()));
+        for (const group of channel.groups) groups.add(group);
+      }
       if (channel.status !== ENABLED) continue;
       for (const model of servedModels(channel)) {
         const attempt: RouteAttempt = { channel, upstreamModel: channel.model_mapping[model] || model };
@@ -54,7 +62,16 @@ export class CandidateIndex {
       }
       byModel.set(model, bandsByGroup);
     }
-    return new CandidateIndex(byModel, largestBand, channelIds);
+    return new CandidateIndex(byModel, largestBand, channelIds, listedFor);
+  }
+
+  /**
+   * Whether some channel of the group lists the model, in any status: a model only other groups'
+   * channels serve is none of the group's business, while one whose channels are all disabled or
+   * failing is the group's, only unavailable for now.
+   */
+  lists(model: string, group: string): boolean {
+    return this.listedFor.get(model)?.has(group) ?? false;
   }
 
   /** Highest priority first. */

@@ -79,6 +79,11 @@ export class ChannelRouter {
     return attempts;
   }
 
+  /** Whether some channel of `group`, enabled or not, serves `model` (CandidateIndex.lists). */
+  listsModel(model: string, group: string): boolean {
+    return this.currentIndex().lists(model, group);
+  }
+
   /**
    * Waits for a slot on the channel (immediately for max_concurrency 0). Resolves with the
    * slot's release, which may be called any number of times; rejects with QueueFullError,
