@@ -7,7 +7,8 @@ import {
   type SettingGroup,
 } from '@tollgate/contracts';
 import { useState } from 'react';
-import { useTranslation, type TFunction } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
 
 const GROUPS: readonly SettingGroup[] = [

@@ -53,6 +53,17 @@ print(reply.choices[0].message.content)`;
               <p className="text-xs text-slate-500">{t('col_cached')}</p>
               <p className="text-lg font-semibold">{money.formatUsdPrice(model.cached_input_price)}</p>
             </div>
+            {model.cache_write_price != null && (
+              <div>
+                <p className="text-xs text-slate-500">{t('col_cache_write')}</p>
+                <p className="text-lg font-semibold">{money.formatUsdPrice(model.cache_write_price)}</p>
+                {model.cache_write_1h_price != null && (
+                  <p className="text-xs text-slate-500">
+                    {t('cache_write_1h', { price: money.formatUsdPrice(model.cache_write_1h_price) })}
+                  </p>
+                )}
+              </div>
+            )}
             <div>
               <p className="text-xs text-slate-500">{t('col_context')}</p>
               <p className="text-lg font-semibold">

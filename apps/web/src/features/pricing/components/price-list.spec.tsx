@@ -45,3 +45,36 @@ describe('price list', () => {
     expect(row.className.split(' ')).toContain('relative');
   });
 });
+
+describe("a model's page", () => {
+  const claude = {
+    ...model,
+    model: 'claude-sonnet-4-5',
+    provider: 'anthropic',
+    input_price: 3,
+    output_price: 15,
+    cached_input_price: 0.3,
+    cache_write_price: 3.75,
+    cache_write_1h_price: 6,
+  };
+
+  it('shows the cache-write price, and the price for an hour, where the model has them', async () => {
+    answerApi({
+      '/api/pricing': { status: 200, body: { success: true, message: '', data: [claude], group_ratio: {} } },
+    });
+    renderApp('/model/claude-sonnet-4-5');
+    const label = await screen.findByText('Запись в кэш, за 1М');
+    const box = label.parentElement!;
+    expect(within(box).getByText(/3,75/)).toBeInTheDocument();
+    expect(within(box).getByText(/при хранении час/)).toHaveTextContent(/6,00/);
+  });
+
+  it('says nothing of cache writes for a model without a write price', async () => {
+    answerApi({
+      '/api/pricing': { status: 200, body: { success: true, message: '', data: [model], group_ratio: {} } },
+    });
+    renderApp('/model/gpt-4o-mini');
+    await screen.findByText('Кэш, за 1М');
+    expect(screen.queryByText('Запись в кэш, за 1М')).not.toBeInTheDocument();
+  });
+});
