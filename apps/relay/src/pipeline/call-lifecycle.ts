@@ -2,7 +2,7 @@ import { ErrorCode } from '@tollgate/contracts';
 import { servedModel, type Caller, type CallerAccess } from '../access/caller-access';
 import type { NormalizedUsage } from '../canonical';
 import { RelayError } from '../errors/relay-error';
-import type { EstimateInput, PriceBook, Quote } from '../pricing/price-book';
+import type { PriceBook, Quote } from '../pricing/price-book';
 import type {
   ChannelTarget,
   ProviderAdapter,
@@ -13,7 +13,7 @@ import type { CallStatus } from '../usage/usage-event';
 import type { CallContext } from './call-context';
 import { ClientGoneError, type ClientReply } from './client-reply';
 import type { GenAiOperation } from './gen-ai-spans';
-import type { MeteredCall, Metering } from './metering';
+import type { CallEstimateInput, MeteredCall, Metering } from './metering';
 import { worthAnotherModel } from './model-fallbacks';
 import type { RelayMetrics } from './relay-metrics';
 import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
@@ -44,12 +44,14 @@ export interface AcceptedCall {
 export interface ModelCall {
   readonly operation: GenAiOperation;
   /** What the reservation holds, at the model's price. */
-  estimate(quote: Quote): EstimateInput;
+  estimate(quote: Quote): CallEstimateInput;
   /**
-   * Holds the answer to this many tokens; called (before buildRequest) only for a call whose estimate
-   * said `fitsAnswerToBalance`, when the balance paid for no answer of the default length.
+   * Holds the answer to this many tokens; called (before buildRequest) for a call that named no
+   * limit: `fitted` when its estimate said `fitsAnswerToBalance` and the balance paid for no answer
+   * of the default length, else when the balance is tight (the limit reserved, so the upstream is
+   * held to it).
    */
-  limitAnswer?(tokens: number): void;
+  limitAnswer?(tokens: number, fitted: boolean): void;
   /** The request for a channel's adapter; UnsupportedOperationError skips the channel. */
   buildRequest(adapter: ProviderAdapter, target: ChannelTarget): UpstreamHttpRequest | UpstreamUploadRequest;
   /**
@@ -151,7 +153,8 @@ export class CallLifecycle {
     const { model, quote } = admitModel(this.deps, context.caller, asked);
     const call = callOn(model);
     const metered = await this.deps.metering.open(context, quote, call.estimate(quote));
-    if (metered.answerLimit !== undefined) call.limitAnswer?.(metered.answerLimit);
+    if (metered.answerLimit !== undefined) call.limitAnswer?.(metered.answerLimit, true);
+    else if (metered.heldAnswerLimit !== undefined) call.limitAnswer?.(metered.heldAnswerLimit, false);
     reply.setHeaders(metered.rateLimitHeaders);
     // Steps 3 and 4 inline rather than in methods of their own: each async method was a promise and a
     // frame more of every call's garbage.

@@ -1,5 +1,5 @@
 import type { Logger } from '@tollgate/platform';
-import { promptWithinContext, type EstimateInput, type Quote } from '../pricing/price-book';
+import { promptWithinContext, type Quote } from '../pricing/price-book';
 import {
   MalformedUpstreamResponseError,
   MIN_THINKING_BUDGET_TOKENS,
@@ -11,9 +11,15 @@ import {
   type ChatCompletionResponse,
   type NormalizedUsage,
 } from '../canonical';
-import type { ChannelTarget, ProviderAdapter, UpstreamHttpRequest } from '../providers';
+import {
+  answerLimitSentWithoutClientLimit,
+  answersGenerated,
+  type ChannelTarget,
+  type ProviderAdapter,
+  type UpstreamHttpRequest,
+} from '../providers';
 import type { ChatClientProtocol, ChatRouteInput } from '../dialects/chat-client-protocol';
-import { promptTokensUpperBound } from '../token-counting';
+import { mediaTokensBeyondCount, promptTokensUpperBound } from '../token-counting';
 import { answerIdOf } from '../usage/usage-event';
 import type { CallContext } from './call-context';
 import { addUsageCost, costHeaders, withUsageCost } from '../pricing/call-cost';
@@ -28,6 +34,7 @@ import {
 import { ChatStreamRelay, type StreamedChat } from './chat-stream-relay';
 import { takeModelFallbacks } from './model-fallbacks';
 import { JSON_REPLY_CONTENT_TYPE, type ClientReply } from './client-reply';
+import type { CallEstimateInput } from './metering';
 import type { TokenCounter } from './token-counter';
 import { unreadableAnswer } from './upstream-failure';
 import { GeneratedText, usageOrCounted } from './usage-fallback';
@@ -119,6 +126,9 @@ export function withAnswerLimit(
     : { ...request, max_tokens: tokens };
 }
 
+const largerLimit = (a: number | undefined, b: number | undefined): number | undefined =>
+  a === undefined ? b : b === undefined ? a : Math.max(a, b);
+
 /** The thinking a call asking `reasoning_effort` needs room for in its answer limit (none for `none`). */
 function thinkingTokensOf(request: ChatCompletionRequest): number | undefined {
   const effort = request['reasoning_effort'];
@@ -129,39 +139,48 @@ function thinkingTokensOf(request: ChatCompletionRequest): number | undefined {
 class ChatCall implements ModelCall {
   readonly operation = 'chat';
   private answerLimit: number | undefined;
+  private answerLimitFitted = false;
 
   constructor(
     private readonly deps: ChatRelayDeps,
     private readonly chat: ChatCallInput,
   ) {}
 
-  estimate(quote: Quote): EstimateInput {
+  estimate(quote: Quote): CallEstimateInput {
     const { request, bodyBytes } = this.chat;
     const promptBound = promptWithinContext(quote, promptTokensUpperBound(bodyBytes, request));
+    // OpenAI's own API may read either field of a body holding both: the larger is reserved.
+    const maxOutputTokens = largerLimit(request.max_completion_tokens, request.max_tokens);
     return {
       promptTokens: promptBound,
-      maxOutputTokens: request.max_completion_tokens ?? request.max_tokens,
+      maxOutputTokens,
+      answers: answersGenerated(request),
+      answerLimitSentByDefault:
+        maxOutputTokens === undefined ? answerLimitSentWithoutClientLimit(request) : undefined,
       countPromptTokens:
         bodyBytes <= PROMPT_COUNT_LIMIT_BYTES
-          ? () => Math.min(promptBound, withTokenizerMargin(this.countPrompt()))
+          ? () =>
+              Math.min(promptBound, withTokenizerMargin(this.countPrompt()) + mediaTokensBeyondCount(request))
           : undefined,
       fitsAnswerToBalance: this.chat.fitsAnswerToBalance,
       thinkingTokens: this.chat.fitsAnswerToBalance ? thinkingTokensOf(request) : undefined,
     };
   }
 
-  limitAnswer(tokens: number): void {
+  limitAnswer(tokens: number, fitted: boolean): void {
     this.answerLimit = tokens;
+    this.answerLimitFitted = fitted;
   }
 
   buildRequest(adapter: ProviderAdapter, target: ChannelTarget): UpstreamHttpRequest {
     const { request } = this.chat;
     // What only Anthropic reads (a PDF document) is refused by another family's channel, not dropped.
     if (adapter.family !== 'anthropic') refuseAnthropicOnlyContent(request);
-    const limited =
-      this.answerLimit === undefined
-        ? request
-        : withFittedAnswerLimit(withAnswerLimit(request, this.answerLimit, adapter));
+    let limited = request;
+    if (this.answerLimit !== undefined) {
+      limited = withAnswerLimit(request, this.answerLimit, adapter);
+      if (this.answerLimitFitted) limited = withFittedAnswerLimit(limited);
+    }
     return adapter.buildChatRequest(limited, target);
   }
 

@@ -160,3 +160,58 @@ describe('Metering: a web chat call the balance cannot pay in full', () => {
     await expect(refusal).rejects.toThrow(/can only afford/);
   });
 });
+
+describe('Metering: the reservation holds what the upstream may generate', () => {
+  const chat: CallContext = { ...context, caller: { token: null, user: aUser(9), group: 'default' } };
+  const policy = { defaultMaxOutputTokens: 4_096 };
+  const metering = (balance: number) =>
+    aMetering({
+      metrics: new RelayMetrics(new MetricsService('relay-metering-sent-test')),
+      costTerms: IN_DOLLARS,
+      quotaOf: () => balance,
+      defaultMaxOutputTokens: policy.defaultMaxOutputTokens,
+    });
+  const paysFor = (answerTokens: number) =>
+    priceBook.estimateQuota(quote, { promptTokens: 100, maxOutputTokens: answerTokens }, policy);
+  it('reserves every answer of a call asking n of them', async () => {
+    const metered = await metering(1e12).open(context, quote, {
+      promptTokens: 100,
+      maxOutputTokens: 500,
+      answers: 3,
+    });
+    expect(metered.estimate).toBe(paysFor(1_500));
+  });
+
+  it('reserves, for a call naming no limit, what a channel is sent when that is above the default', async () => {
+    const metered = await metering(1e12).open(context, quote, {
+      promptTokens: 100,
+      maxOutputTokens: undefined,
+      answerLimitSentByDefault: 4_096 + 2_048,
+    });
+    expect(metered.estimate).toBe(paysFor(4_096 + 2_048));
+  });
+
+  it("fits a web chat's reasoning call to the balance when it pays for the default but not the thinking on top", async () => {
+    const balance = paysFor(5_000);
+    const metered = await metering(balance).open(chat, quote, {
+      promptTokens: 100,
+      maxOutputTokens: undefined,
+      fitsAnswerToBalance: true,
+      thinkingTokens: 1_024,
+      answerLimitSentByDefault: 4_096 + 2_048,
+    });
+    expect(metered.answerLimit).toBe(priceBook.affordableOutputTokens(quote, 100, balance));
+    expect(metered.estimate).toBeLessThanOrEqual(balance);
+  });
+
+  it('holds the upstream to the reserved limit when the client named none and the balance is tight, and only then', async () => {
+    const input = { promptTokens: 100, maxOutputTokens: undefined, answerLimitSentByDefault: 4_096 };
+    const tight = await metering(paysFor(4_096) * 10).open(context, quote, input);
+    expect(tight.heldAnswerLimit).toBe(4_096);
+    expect(tight.answerLimit).toBeUndefined();
+    const ample = await metering(paysFor(4_096) * 64).open(context, quote, input);
+    expect(ample.heldAnswerLimit).toBeUndefined();
+    const named = await metering(paysFor(4_096) * 10).open(context, quote, { ...input, maxOutputTokens: 50 });
+    expect(named.heldAnswerLimit).toBeUndefined();
+  });
+});

@@ -70,6 +70,37 @@ const TIGHT_BALANCE_CALLS = 64;
  */
 export const MIN_FITTED_ANSWER_TOKENS = 256;
 
+/**
+ * What a call reserves, with what the upstream may generate beyond one answer of the client's limit:
+ * the reservation must hold every output token the channel is allowed to bill.
+ */
+export interface CallEstimateInput extends EstimateInput {
+  /** Answers generated for the call (`n`), each up to the limit; 1 when absent. */
+  answers?: number;
+  /**
+   * The answer limit a channel is sent when the client names none, where it is above the relay's
+   * default (an Anthropic channel's max_tokens, which holds a `reasoning_effort`'s thinking too).
+   */
+  answerLimitSentByDefault?: number;
+}
+
+/**
+ * The estimate's input with its output as the upstream may bill it: every answer, each up to the
+ * client's limit or, without one, the larger of the relay's default and what a channel is sent.
+ */
+function asSent(input: CallEstimateInput, policy: EstimatePolicy): EstimateInput {
+  const { answers = 1, answerLimitSentByDefault = 0 } = input;
+  if (answers === 1 && answerLimitSentByDefault <= policy.defaultMaxOutputTokens) return input;
+  return { ...input, maxOutputTokens: answerLimitReserved(input, policy) * answers };
+}
+
+/** One answer's limit as reserved: the client's, else the default or what a channel is sent. */
+function answerLimitReserved(input: CallEstimateInput, policy: EstimatePolicy): number {
+  return (
+    input.maxOutputTokens ?? Math.max(policy.defaultMaxOutputTokens, input.answerLimitSentByDefault ?? 0)
+  );
+}
+
 /** A call whose estimate is reserved: it ends charged (finish) or free (abandon), exactly once. */
 export class MeteredCall {
   constructor(
@@ -83,6 +114,11 @@ export class MeteredCall {
     private readonly admitted: AdmittedCall,
     /** Set when the balance paid for no answer of the default length: the answer's limit, in tokens. */
     readonly answerLimit?: number,
+    /**
+     * Set when the client named no answer limit and the balance is tight: the limit reserved, which
+     * the upstream is sent so that it cannot generate more than the balance was checked for.
+     */
+    readonly heldAnswerLimit?: number,
   ) {}
 
   /** The last charge computed, so the answer's cost and the usage event price the same usage once. */
@@ -217,12 +253,14 @@ export class Metering {
    * Throws RateLimitedError (429) when a rate limit is reached, QuotaRefusedError (402) when the
    * balance or the key's quota cannot cover the estimate; nothing stays claimed then.
    */
-  async open(context: CallContext, quote: Quote, input: EstimateInput): Promise<MeteredCall> {
+  async open(context: CallContext, quote: Quote, call: CallEstimateInput): Promise<MeteredCall> {
     const { estimatePolicy, limiter, reservations } = this.deps;
+    const input = asSent(call, estimatePolicy);
     let estimated = input;
     let estimate = estimateQuota(quote, input, estimatePolicy);
     const available = reservations.available(context.caller);
-    if (input.countPromptTokens !== undefined && available < estimate * TIGHT_BALANCE_CALLS) {
+    const tight = available < estimate * TIGHT_BALANCE_CALLS;
+    if (input.countPromptTokens !== undefined && tight) {
       estimated = { ...input, promptTokens: Math.min(input.promptTokens, input.countPromptTokens()) };
       estimate = estimateQuota(quote, estimated, estimatePolicy);
     }
@@ -239,15 +277,32 @@ export class Metering {
     try {
       const reserving = reservations.reserve(context.caller, eventId, estimate);
       const reservation = reserving instanceof Promise ? await reserving : reserving;
-      return new MeteredCall(this.deps, eventId, context, quote, estimate, reservation, admitted);
+      // An upstream sent no limit may answer past the default: above a tight balance's reach, that
+      // is the call's own overrun (docs/relay.md); within it, the upstream is held to what is reserved.
+      const held =
+        tight && call.maxOutputTokens === undefined ? answerLimitReserved(call, estimatePolicy) : undefined;
+      return new MeteredCall(
+        this.deps,
+        eventId,
+        context,
+        quote,
+        estimate,
+        reservation,
+        admitted,
+        undefined,
+        held,
+      );
     } catch (error) {
       refusal = error;
     }
     const answerLimit =
-      refusal instanceof QuotaRefusedError ? this.fittedAnswer(quote, estimated, available, refusal) : 0;
+      refusal instanceof QuotaRefusedError
+        ? this.fittedAnswer(quote, call, estimated, available, refusal)
+        : 0;
     if (answerLimit > 0) {
       try {
-        return await this.reserveFitted(context, quote, estimated, eventId, admitted, answerLimit);
+        const fitted = { ...estimated, maxOutputTokens: answerLimit * (call.answers ?? 1) };
+        return await this.reserveFitted(context, quote, fitted, eventId, admitted, answerLimit);
       } catch (error) {
         refusal = error;
       }
@@ -266,18 +321,23 @@ export class Metering {
    */
   private fittedAnswer(
     quote: Quote,
+    call: CallEstimateInput,
     input: EstimateInput,
     available: number,
     refusal: QuotaRefusedError,
   ): number {
-    if (input.fitsAnswerToBalance !== true || input.maxOutputTokens !== undefined) return 0;
+    if (call.fitsAnswerToBalance !== true || call.maxOutputTokens !== undefined) return 0;
     if (refusal.reason !== 'user_balance') return 0;
     const affordable = affordableOutputTokens(quote, input.promptTokens, available);
     const requested = outputBound(quote, input, this.deps.estimatePolicy);
-    const shortest = MIN_FITTED_ANSWER_TOKENS + (input.thinkingTokens ?? 0);
-    return affordable >= shortest && affordable < requested ? affordable : 0;
+    if (affordable >= requested) return 0;
+    // Each answer gets its share; the limit sent holds the thinking too (it is fitted to this).
+    const perAnswer = Math.floor(affordable / (call.answers ?? 1));
+    const shortest = MIN_FITTED_ANSWER_TOKENS + (call.thinkingTokens ?? 0);
+    return perAnswer >= shortest ? perAnswer : 0;
   }
 
+  /** `input` holds every answer at the fitted limit; `answerLimit` is one answer's. */
   private async reserveFitted(
     context: CallContext,
     quote: Quote,
@@ -286,11 +346,7 @@ export class Metering {
     admitted: AdmittedCall,
     answerLimit: number,
   ): Promise<MeteredCall> {
-    const estimate = estimateQuota(
-      quote,
-      { ...input, maxOutputTokens: answerLimit },
-      this.deps.estimatePolicy,
-    );
+    const estimate = estimateQuota(quote, input, this.deps.estimatePolicy);
     const reservation = await this.deps.reservations.reserve(context.caller, eventId, estimate);
     return new MeteredCall(this.deps, eventId, context, quote, estimate, reservation, admitted, answerLimit);
   }

@@ -1,5 +1,5 @@
 import type { PassThroughBody } from '../dialects/openai/pass-through-body';
-import type { EstimateInput } from '../pricing/price-book';
+import type { CallEstimateInput } from './metering';
 import { serializeSseEvent, type SseEvent } from '../sse/sse';
 import type { ChannelTarget, PassThroughOperation, ProviderAdapter, UpstreamHttpRequest } from '../providers';
 import type { NormalizedUsage } from '../canonical';
@@ -15,7 +15,7 @@ import {
   type RelayedAnswer,
 } from './call-lifecycle';
 import type { ClientReply } from './client-reply';
-import { countedPassThroughUsage, maxOutputTokensOf, usageInPayload } from './pass-through-usage';
+import { answersOf, countedPassThroughUsage, maxOutputTokensOf, usageInPayload } from './pass-through-usage';
 import type { TokenCounter } from './token-counter';
 import { passThroughGenAiOperation, type GenAiOperation } from './gen-ai-spans';
 import { endsAnswer, parsedEventData, relaySseStream } from './sse-relay';
@@ -67,16 +67,28 @@ class PassThroughCall implements ModelCall {
   constructor(
     private readonly deps: PassThroughRelayDeps,
     private readonly kind: PassThroughOperation,
-    private readonly body: PassThroughBody,
+    private body: PassThroughBody,
     private readonly bodyBytes: number,
   ) {
     this.operation = passThroughGenAiOperation(kind);
   }
 
-  estimate(): EstimateInput {
+  estimate(): CallEstimateInput {
     // Every o200k_base token stands for at least one byte of text, so the body's bytes bound the
     // prompt's tokens. Not cut to the context window: an embeddings or completions batch holds many.
-    return { promptTokens: this.bodyBytes, maxOutputTokens: maxOutputTokensOf(this.kind, this.body) };
+    return {
+      promptTokens: this.bodyBytes,
+      maxOutputTokens: maxOutputTokensOf(this.kind, this.body),
+      answers: answersOf(this.kind, this.body),
+    };
+  }
+
+  /**
+   * A response named no `max_output_tokens` and the balance is tight: the upstream is held to what was
+   * reserved. A legacy completion needs nothing (it answers 16 tokens when it names no limit).
+   */
+  limitAnswer(tokens: number): void {
+    if (this.kind === 'responses') this.body = { ...this.body, max_output_tokens: tokens };
   }
 
   buildRequest(adapter: ProviderAdapter, target: ChannelTarget): UpstreamHttpRequest {

@@ -1,4 +1,4 @@
-import { countedPassThroughUsage, maxOutputTokensOf, usageInPayload } from './pass-through-usage';
+import { answersOf, countedPassThroughUsage, maxOutputTokensOf, usageInPayload } from './pass-through-usage';
 
 const words = { countTextTokens: (text: string) => text.split(/\s+/).length, countPromptTokens: () => 0 };
 
@@ -28,5 +28,16 @@ describe('pass-through usage', () => {
   it('counts the text fields when the upstream reports nothing, else falls back to the estimate', () => {
     expect(countedPassThroughUsage({ input: ['one two', 'three'] }, 99, words).prompt_tokens).toBe(3);
     expect(countedPassThroughUsage({ input: [[1, 2]] }, 99, words).prompt_tokens).toBe(99);
+  });
+});
+
+describe('answersOf', () => {
+  it('counts every completion a legacy completions call generates: best_of or n, for each prompt', () => {
+    expect(answersOf('completions', { prompt: 'a', n: 2 })).toBe(2);
+    expect(answersOf('completions', { prompt: 'a', n: 2, best_of: 5 })).toBe(5);
+    expect(answersOf('completions', { prompt: ['a', 'b', 'c'], n: 2 })).toBe(6);
+    expect(answersOf('completions', { prompt: [1, 2, 3] })).toBe(1);
+    expect(answersOf('completions', { prompt: [[1, 2], [3]] })).toBe(2);
+    expect(answersOf('responses', { input: 'a', n: 3 })).toBe(1);
   });
 });

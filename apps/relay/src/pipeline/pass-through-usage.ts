@@ -18,6 +18,22 @@ export function maxOutputTokensOf(operation: PassThroughOperation, body: JsonObj
   return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : undefined;
 }
 
+const countOf = (value: unknown): number =>
+  typeof value === 'number' && Number.isInteger(value) && value > 1 ? value : 1;
+
+/**
+ * Answers the upstream generates and bills for a text-generating pass-through call, each up to its
+ * limit: a legacy completion generates `best_of` (at least `n`) per prompt, and a batch of prompts
+ * (an array of strings or of token arrays) as many times over; a response is one answer.
+ */
+export function answersOf(operation: PassThroughOperation, body: JsonObject): number {
+  if (operation !== 'completions') return 1;
+  const prompt = body['prompt'];
+  const prompts =
+    Array.isArray(prompt) && prompt.length > 0 && typeof prompt[0] !== 'number' ? prompt.length : 1;
+  return prompts * Math.max(countOf(body['n']), countOf(body['best_of']));
+}
+
 /** Strings, and the `text` of objects (a rerank document, a moderation content part). */
 function textOf(value: unknown): string {
   if (typeof value === 'string') return value;

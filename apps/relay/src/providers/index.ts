@@ -14,3 +14,4 @@ export {
   type UpstreamUploadRequest,
 } from './upstream-request';
 export { MissingBaseUrlError, UnsupportedOperationError, UpstreamStreamError } from './provider-errors';
+export { answerLimitSentWithoutClientLimit, answersGenerated } from './answer-limit-sent';

@@ -4,7 +4,12 @@ import { geminiGenerateProtocol } from '../dialects/gemini/generate.protocol';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import { IMAGE_TOKENS, LOW_DETAIL_IMAGE_TOKENS } from './image-tokens';
 import { countPromptTokens } from './prompt-tokens';
-import { promptTokensUpperBound } from './prompt-upper-bound';
+import {
+  IMAGE_TOKENS_BOUND,
+  mediaTokensBeyondCount,
+  promptTokensUpperBound,
+  UNSIZED_PART_TOKENS_BOUND,
+} from './prompt-upper-bound';
 
 /** Texts where tokens per byte run high: short words, digits, CJK, emoji, special-token strings. */
 const DENSE_TEXTS = [
@@ -80,7 +85,7 @@ describe('promptTokensUpperBound', () => {
     expect(gemini.bound).toBeGreaterThanOrEqual(gemini.counted);
   });
 
-  it('adds each image estimate, since an image URL is shorter than its tokens', () => {
+  it('adds each image its most tokens on any family, since an image URL is shorter than its tokens', () => {
     const body = {
       model: 'm',
       messages: [
@@ -95,8 +100,10 @@ describe('promptTokensUpperBound', () => {
     };
     const bodyBytes = Buffer.byteLength(JSON.stringify(body));
     const { bound, counted } = boundAndCount(openAiChatProtocol, { body });
-    expect(bound).toBe(bodyBytes + IMAGE_TOKENS + LOW_DETAIL_IMAGE_TOKENS);
+    // Anthropic has no low detail: a "low" image costs it as much as any other.
+    expect(bound).toBe(bodyBytes + 2 * IMAGE_TOKENS_BOUND);
     expect(bound).toBeGreaterThanOrEqual(counted);
+    expect(IMAGE_TOKENS_BOUND).toBeGreaterThan(IMAGE_TOKENS + LOW_DETAIL_IMAGE_TOKENS);
   });
 
   it('does not count an inline image payload as text, in any dialect', () => {
@@ -132,7 +139,101 @@ describe('promptTokensUpperBound', () => {
     });
     for (const { bound, counted } of [openAi, anthropic, gemini]) {
       expect(bound).toBeGreaterThanOrEqual(counted);
-      expect(bound).toBeLessThan(IMAGE_TOKENS + 200);
+      expect(bound).toBeLessThan(IMAGE_TOKENS_BOUND + 200);
     }
+  });
+
+  it('holds a PDF, by url or base64, or an OpenAI file part at its documented most, beyond its bytes', () => {
+    const pdfBy = (source: object) =>
+      boundAndCount(anthropicMessagesProtocol, {
+        body: {
+          model: 'm',
+          max_tokens: 5,
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'document', source },
+                { type: 'text', text: 'sum up' },
+              ],
+            },
+          ],
+        },
+      });
+    const byUrl = pdfBy({ type: 'url', url: 'https://a.b/report.pdf' });
+    const inline = pdfBy({ type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' });
+    const file = boundAndCount(openAiChatProtocol, {
+      body: {
+        model: 'm',
+        messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-abc' } }] }],
+      },
+    });
+    for (const { bound } of [byUrl, inline, file]) expect(bound).toBeGreaterThan(UNSIZED_PART_TOKENS_BOUND);
+    expect(UNSIZED_PART_TOKENS_BOUND).toBe(460_000);
+  });
+
+  it("holds a text document by its bytes, and the images and PDFs of an Anthropic client's tool result", () => {
+    const text = boundAndCount(anthropicMessagesProtocol, {
+      body: {
+        model: 'm',
+        max_tokens: 5,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' } },
+            ],
+          },
+        ],
+      },
+    });
+    expect(text.bound).toBeLessThan(1_000);
+    const toolResult = boundAndCount(anthropicMessagesProtocol, {
+      body: {
+        model: 'm',
+        max_tokens: 5,
+        messages: [
+          { role: 'user', content: 'read it' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'fetch', input: {} }] },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 't1',
+                content: [
+                  { type: 'image', source: { type: 'url', url: 'https://a.b/c.png' } },
+                  { type: 'document', source: { type: 'url', url: 'https://a.b/r.pdf' } },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(toolResult.bound).toBeGreaterThan(UNSIZED_PART_TOKENS_BOUND + IMAGE_TOKENS_BOUND);
+  });
+});
+
+describe('mediaTokensBeyondCount', () => {
+  it('adds to a count what it leaves out of the bound of images and PDFs', () => {
+    const request = openAiChatProtocol.toChatRequest({
+      body: {
+        model: 'm',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'what is this' },
+              { type: 'image_url', image_url: { url: 'https://a.b/c.png', detail: 'low' } },
+              { type: 'file', file: { file_id: 'file-abc' } },
+            ],
+          },
+        ],
+      },
+    });
+    expect(countPromptTokens(request) + mediaTokensBeyondCount(request)).toBeGreaterThanOrEqual(
+      IMAGE_TOKENS_BOUND + UNSIZED_PART_TOKENS_BOUND,
+    );
   });
 });

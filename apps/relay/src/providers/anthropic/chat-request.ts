@@ -12,7 +12,7 @@ import {
   UntranslatableRequestError,
   parseToolArguments,
 } from '../../canonical';
-import { thinkingForEffort } from './reasoning-effort';
+import { thinkingBeyondDefaultLimit, thinkingForEffort } from './reasoning-effort';
 import { continuesToolCallWithoutItsThinking, withoutUnsignedThinking } from './unsigned-thinking';
 import type {
   AnthropicCacheControl,
@@ -41,6 +41,15 @@ function withFieldsCacheControl<T extends AnthropicContentBlock | AnthropicTool>
 
 /** Anthropic requires max_tokens; OpenAI clients often leave it out. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+/**
+ * The max_tokens a request naming no answer limit is sent with: the default, plus the thinking budget
+ * of its `reasoning_effort`. An Anthropic client's own `thinking` needs no room here: its dialect
+ * requires max_tokens, which holds the budget.
+ */
+export function anthropicMaxTokensWithoutLimit(request: ChatCompletionRequest): number {
+  return DEFAULT_ANTHROPIC_MAX_TOKENS + thinkingBeyondDefaultLimit(request);
+}
 
 function imageBlock(url: string): AnthropicContentBlock {
   const inline = parseBase64DataUrl(url);

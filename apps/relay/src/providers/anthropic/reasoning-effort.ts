@@ -14,6 +14,25 @@ const THINKING_BUDGET_BY_EFFORT: Readonly<Record<string, number>> = {
   high: 4096,
 };
 
+/** The thinking budget a request's `reasoning_effort` is sent with, when it is sent with thinking. */
+function budgetForEffort(request: ChatCompletionRequest): number | undefined {
+  const effort = request['reasoning_effort'];
+  if (typeof effort !== 'string') return undefined;
+  const budget = THINKING_BUDGET_BY_EFFORT[effort];
+  if (budget === undefined) return undefined;
+  if (request.messages.some((message) => message.role === 'assistant' && message.tool_calls !== undefined))
+    return undefined;
+  return budget;
+}
+
+/**
+ * The thinking `thinkingForEffort` adds to the default answer limit of a request that names none (0
+ * when it sends no thinking), so that the reservation can hold it.
+ */
+export function thinkingBeyondDefaultLimit(request: ChatCompletionRequest): number {
+  return budgetForEffort(request) ?? 0;
+}
+
 /**
  * An OpenAI client's `reasoning_effort` as Anthropic's extended thinking. `max_tokens` is the budget
  * plus the answer's default limit, or the client's own limit (above the budget), or the relay's fit
@@ -26,12 +45,9 @@ export function thinkingForEffort(
   answerLimit: number | undefined,
   defaultAnswerLimit: number,
 ): Pick<AnthropicMessagesRequest, 'thinking' | 'max_tokens'> | undefined {
-  const effort = request['reasoning_effort'];
-  if (typeof effort !== 'string') return undefined;
-  const budget = THINKING_BUDGET_BY_EFFORT[effort];
+  const budget = budgetForEffort(request);
   if (budget === undefined) return undefined;
-  if (request.messages.some((message) => message.role === 'assistant' && message.tool_calls !== undefined))
-    return undefined;
+  const effort = request['reasoning_effort'] as string;
   if (answerLimit === undefined)
     return { thinking: { type: 'enabled', budget_tokens: budget }, max_tokens: budget + defaultAnswerLimit };
   // The relay fitted max_tokens to the balance (never below the smallest budget and an answer): it is

@@ -42,6 +42,8 @@ function headers(descriptor: OpenAiStyleDescriptor, target: ChannelTarget): Reco
   return result;
 }
 
+const OPENAI_PROVIDER_NAME = 'openai';
+
 /** An adapter for any upstream that speaks OpenAI's API: requests get the model mapped, answers pass through. */
 export function createOpenAiStyleAdapter(
   descriptor: OpenAiStyleDescriptor,
@@ -59,6 +61,7 @@ export function createOpenAiStyleAdapter(
       openAiUpstreamBody(body, {
         upstreamModel: target.upstreamModel,
         forceStreamUsage: descriptor.acceptsStreamOptions && OPERATIONS_WITH_STREAM_OPTIONS.has(operation),
+        limitAsMaxTokens: operation === 'chat.completions' && descriptor.name !== OPENAI_PROVIDER_NAME,
       }),
     ),
     stream: body['stream'] === true,
@@ -105,7 +108,7 @@ export function createOpenAiStyleAdapter(
 }
 
 export const OPENAI_DESCRIPTOR: OpenAiStyleDescriptor = {
-  name: 'openai',
+  name: OPENAI_PROVIDER_NAME,
   defaultBaseUrl: 'https://api.openai.com',
   pathPrefix: '/v1',
   auth: 'bearer',
