@@ -122,6 +122,17 @@ describe('CorsPolicy', () => {
       expect(res.writableEnded).toBe(false);
     });
 
+    it("does not let another origin's page send New-Api-User, the dashboard's signed-in user header", () => {
+      const { req, res } = exchange('OPTIONS', {
+        origin: ELSEWHERE,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,New-Api-User',
+      });
+
+      expect(new CorsPolicy('').apply(req, res, '/v1/chat/completions')).toBe(true);
+      expect(res.getHeader('access-control-allow-headers')).toBe('content-type');
+    });
+
     it('answers a preflight that names no headers with the usual list', () => {
       const { req, res } = preflight(ELSEWHERE);
 

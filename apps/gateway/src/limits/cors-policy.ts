@@ -8,6 +8,7 @@ const ALLOWED_HEADERS =
 const EXPOSED_HEADERS =
   'x-request-id, request-id, retry-after, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-ratelimit-reset-requests, x-ratelimit-limit-tokens, x-ratelimit-remaining-tokens, x-ratelimit-reset-tokens, openai-processing-ms';
 const MAX_AGE_SECONDS = '600';
+const USER_HEADER = /new-api-user/i;
 
 /**
  * Who may call from a browser on another origin.
@@ -61,10 +62,23 @@ export class CorsPolicy {
     res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     if (!isPreflight(req)) return false;
     // Whatever headers the SDK asks for (x-stainless-*, anthropic-dangerous-direct-browser-access,
-    // x-goog-api-client, …): `*` alone would not cover Authorization.
+    // x-goog-api-client, …): `*` alone would not cover Authorization. Not New-Api-User, which names a
+    // signed-in user: only the dashboard's origins may send it (with the cookie it goes with).
     const asked = req.headers['access-control-request-headers'];
-    return answerPreflight(res, asked === undefined || asked === '' ? ALLOWED_HEADERS : asked);
+    return answerPreflight(
+      res,
+      asked === undefined || asked === '' ? ALLOWED_HEADERS : withoutUserHeader(asked),
+    );
   }
+}
+
+function withoutUserHeader(headers: string): string {
+  if (!USER_HEADER.test(headers)) return headers;
+  return headers
+    .split(',')
+    .map((header) => header.trim())
+    .filter((header) => header !== '' && header.toLowerCase() !== 'new-api-user')
+    .join(', ');
 }
 
 function isPreflight(req: IncomingMessage): boolean {
