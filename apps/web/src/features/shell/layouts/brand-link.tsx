@@ -2,7 +2,8 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../lib/routes';
 
-export function BrandLink() {
+/** The logo and the product's name; `nameClassName` lets a narrow sidebar keep the name for screen readers only. */
+export function BrandLink({ nameClassName }: { nameClassName?: string } = {}) {
   const { t } = useTranslation('common');
   return (
     <Link
@@ -15,7 +16,7 @@ export function BrandLink() {
       >
         T
       </span>
-      {t('app_name')}
+      <span className={nameClassName}>{t('app_name')}</span>
     </Link>
   );
 }
