@@ -7,6 +7,8 @@ import {
   parseGroupRateLimits,
   SETTING_KEYS,
   TOLLGATE_VERSION,
+  USER_GROUPS,
+  type GroupRateLimits,
   type SystemStatus,
 } from '@tollgate/contracts';
 import { EVENT_BUS, type EventBus } from '@tollgate/events';
@@ -74,11 +76,21 @@ export class StatusService implements OnModuleInit, OnModuleDestroy {
       password_login: on(SETTING_KEYS.passwordLoginEnabled),
       yookassa_enabled: on(SETTING_KEYS.yookassaEnabled) && billing?.yookassa === true,
       crypto_enabled: on(SETTING_KEYS.cryptoEnabled) && billing?.crypto === true,
-      group_rate_limits: parseGroupRateLimits(setting(SETTING_KEYS.groupRateLimits)),
+      group_rate_limits: publicGroupLimits(parseGroupRateLimits(setting(SETTING_KEYS.groupRateLimits))),
     };
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.settings?.stop();
   }
+}
+
+/**
+ * The named groups' limits only (default, vip, svip, enterprise): a company's own group, its name and
+ * its contract's limits are nobody else's business. Its members read theirs from
+ * GET /api/token/group_limits.
+ */
+function publicGroupLimits(limits: GroupRateLimits): GroupRateLimits {
+  const named: readonly string[] = USER_GROUPS;
+  return Object.fromEntries(Object.entries(limits).filter(([group]) => named.includes(group)));
 }

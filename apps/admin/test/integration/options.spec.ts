@@ -173,8 +173,12 @@ describe.each(INFRASTRUCTURES)('options and notice on %s infrastructure', (kind)
     });
   });
 
-  it("shows the groups' rate limits root sets in /api/status", async () => {
-    const limits = { default: { rpm: 60, tpm: 200_000, concurrency: 10 }, vip: { rpm: 600 } };
+  it("shows the named groups' rate limits root sets in /api/status, never a company group's", async () => {
+    const limits = {
+      default: { rpm: 60, tpm: 200_000, concurrency: 10 },
+      vip: { rpm: 600 },
+      acme: { rpm: 30, tpm: 200_000, concurrency: 5 },
+    };
     expect((await put({ key: SETTING_KEYS.groupRateLimits, value: JSON.stringify(limits) })).status).toBe(
       200,
     );

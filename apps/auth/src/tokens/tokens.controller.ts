@@ -8,6 +8,7 @@ import {
   updateTokenRequestSchema,
   type Envelope,
   type Page,
+  type TokenGroupLimits,
   type TokenKey,
   type TokenView,
 } from '@tollgate/contracts';
@@ -44,6 +45,11 @@ export class TokensController {
     const { page, pageSize } = parseRequest(pageQuery, query, locale, 'token_field_invalid');
     const { keyword } = parseRequest(tokenSearchQuerySchema, query, locale, 'token_field_invalid');
     return ok(await this.tokens.list(identity.userId, page, pageSize, keyword.trim()));
+  }
+
+  @Get('group_limits')
+  async groupLimits(@CurrentIdentity() identity: Identity): Promise<Envelope<TokenGroupLimits>> {
+    return ok(await this.tokens.groupLimits(identity.userId));
   }
 
   @Get(':id')

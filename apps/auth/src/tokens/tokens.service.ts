@@ -6,6 +6,7 @@ import {
   type CreateTokenRequest,
   type KeyRateLimitFields,
   type Page,
+  type TokenGroupLimits,
   type TokenKey,
   type TokenView,
   type UpdateTokenRequest,
@@ -75,6 +76,12 @@ export class TokensService {
 
   async delete(userId: number, id: number, locale: Locale): Promise<void> {
     if (!(await this.tokens.delete(userId, id))) throw this.notFound(locale);
+  }
+
+  /** The limits of the caller's group, which bound their keys' own (assertWithinGroupLimits). */
+  async groupLimits(userId: number): Promise<TokenGroupLimits> {
+    const group = await this.ownersGroup(userId);
+    return { group, limits: limitsOfGroup(this.settings.groupRateLimits(), group) };
   }
 
   /** The full key, for its owner only. */

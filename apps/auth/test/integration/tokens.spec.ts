@@ -288,6 +288,34 @@ describe.each(INFRASTRUCTURES)('API keys on %s infrastructure', (kind) => {
     expect(event).toMatchObject({ rpm_limit: 10, tpm_limit: 5000, concurrency_limit: 3 });
   });
 
+  it("tells a signed-in user their own group's limits and no other group's", async () => {
+    await infra.runtime.bus.publish([
+      {
+        topic: TOPICS.catalogOption.name,
+        key: SETTING_KEYS.groupRateLimits,
+        value: {
+          v: 1,
+          key: SETTING_KEYS.groupRateLimits,
+          value: JSON.stringify({
+            default: { rpm: 60, tpm: 100_000, concurrency: 0 },
+            vip: { rpm: 600 },
+            acme: { rpm: 30, tpm: 200_000, concurrency: 5 },
+          }),
+          updated_at: Math.floor(Date.now() / 1000),
+        },
+      },
+    ]);
+    const user = await signedInUser();
+    const answer = await eventually('the group limits in auth', async () => {
+      const limits = await user.call('/api/token/group_limits');
+      return limits.body.data?.['limits'] !== undefined ? limits : undefined;
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual({ group: 'default', limits: { rpm: 60, tpm: 100_000, concurrency: 0 } });
+    expect(JSON.stringify(answer.body)).not.toContain('acme');
+    expect((await call(gateway.url, '/api/token/group_limits')).status).toBe(401);
+  });
+
   it("keeps a key's model aliases, refuses chains and self-mappings, and publishes them to relay", async () => {
     const user = await signedInUser();
     const key = await create(user, {

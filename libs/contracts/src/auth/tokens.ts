@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_KEY_RATE_LIMIT } from '../limits/rate-limits';
+import { MAX_KEY_RATE_LIMIT, rateLimitsSchema } from '../limits/rate-limits';
 import type { AuthMessageKey } from './auth-message-keys';
 
 /** new-api's token states. Only enabled and disabled may be set by a user; the others follow use. */
@@ -205,3 +205,10 @@ export type TokenView = z.infer<typeof tokenViewSchema>;
 /** POST /api/token/:id/key: the full key, for its owner's "copy key". */
 export const tokenKeySchema = z.object({ key: z.string() });
 export type TokenKey = z.infer<typeof tokenKeySchema>;
+
+/**
+ * GET /api/token/group_limits: the signed-in caller's group and its GroupRateLimits, which bound their
+ * keys' own limits. Only the caller's group: /api/status publishes no company group's contract.
+ */
+export const tokenGroupLimitsSchema = z.object({ group: z.string(), limits: rateLimitsSchema });
+export type TokenGroupLimits = z.infer<typeof tokenGroupLimitsSchema>;
