@@ -236,7 +236,7 @@ Content-Type: application/json
     "message": "Rate limit reached on requests per minute (RPM) for this API key: limit 60. Please try again in 3s.",
     "type": "rate_limit_error",
     "param": null,
-    "code": "rate_limited"
+    "code": "rate_limit_exceeded"
   }
 }`,
       ),
