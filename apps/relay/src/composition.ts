@@ -203,7 +203,7 @@ export function composeRelay(infra: RelayInfrastructure): RelayComposition {
   });
   const dispatcher = new UpstreamDispatcher(router, upstream, keys, metrics, logger, now);
   const tokens = { countPromptTokens, countTextTokens };
-  const shared = { access, prices, metering, dispatcher, metrics, tokens, now };
+  const shared = { access, prices, channels: router, metering, dispatcher, metrics, tokens, now };
   const hotPath: HotPath = {
     access,
     chat: new ChatRelay({ ...shared, logger }),

@@ -10,6 +10,7 @@ export const queryKeys = {
   incidents: ['incidents'] as const,
   tokens: ['tokens'] as const,
   tokenList: (keyword: string) => ['tokens', 'list', keyword] as const,
+  tokenGroupLimits: ['tokens', 'group-limits'] as const,
   logs: ['logs'] as const,
   logPage: (filters: object, page: number) => ['logs', 'self', filters, page] as const,
   statistics: ['statistics'] as const,

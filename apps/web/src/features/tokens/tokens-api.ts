@@ -1,7 +1,9 @@
 import {
   TOKEN_PAGE_DEFAULT_SIZE,
+  tokenGroupLimitsSchema,
   tokenKeySchema,
   tokenViewSchema,
+  type TokenGroupLimits,
   type TokenStatus,
   type TokenView,
 } from '@tollgate/contracts';
@@ -42,4 +44,9 @@ export async function deleteToken(id: number): Promise<void> {
 /** The whole key, for its owner's "copy" (lists show it masked). */
 export async function fetchTokenKey(id: number): Promise<string> {
   return tokenKeySchema.parse(await api.data<unknown>('POST', `/token/${id}/key`)).key;
+}
+
+/** The caller's group and its limits, which bound their keys' own (a company group is not in /api/status). */
+export async function fetchGroupLimits(): Promise<TokenGroupLimits> {
+  return tokenGroupLimitsSchema.parse(await api.data<unknown>('GET', '/token/group_limits'));
 }

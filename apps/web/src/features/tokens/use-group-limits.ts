@@ -1,22 +1,15 @@
-import { limitsOfGroup, type RateLimits } from '@tollgate/contracts';
-import { useAccount } from '../session/use-account';
-import { useSystemStatus } from '../system/use-system-status';
+import { useQuery } from '@tanstack/react-query';
+import type { TokenGroupLimits } from '@tollgate/contracts';
+import { queryKeys } from '../../api/query-keys';
+import { fetchGroupLimits } from './tokens-api';
 
-export interface GroupLimits {
-  group: string;
-  limits: RateLimits;
-}
+export type GroupLimits = TokenGroupLimits;
 
 /**
- * The rate limits of a key's group, as auth checks the key against them: the key's own group when
- * it names one, else its owner's (the signed-in user). Undefined until /api/status and the
- * account are known; a group that GroupRateLimits does not name has no limits.
+ * The rate limits of the signed-in user's group, as auth checks their keys against them (a key is
+ * always served in its owner's group). Undefined until auth has answered; a group GroupRateLimits
+ * does not name has no limits (all 0).
  */
-export function useGroupLimits(keyGroup: string | undefined): GroupLimits | undefined {
-  const status = useSystemStatus();
-  const account = useAccount();
-  if (!status.data) return undefined;
-  const group = keyGroup || account.data?.group;
-  if (group === undefined) return undefined;
-  return { group, limits: limitsOfGroup(status.data.group_rate_limits, group) };
+export function useGroupLimits(): GroupLimits | undefined {
+  return useQuery({ queryKey: queryKeys.tokenGroupLimits, queryFn: fetchGroupLimits }).data;
 }

@@ -10,24 +10,19 @@ import {
   startSignedIn,
 } from '../../../../test/render-app';
 
-/** default: 60 requests and 200,000 tokens a minute, concurrency free; vip: 10 requests a minute. */
-const status = {
-  ...enabledStatus,
-  group_rate_limits: {
-    default: { rpm: 60, tpm: 200_000, concurrency: 0 },
-    vip: { rpm: 10, tpm: 0, concurrency: 0 },
-  },
-};
+/** The signed-in user's group, default: 60 requests and 200,000 tokens a minute, concurrency free. */
+const groupLimits = { group: 'default', limits: { rpm: 60, tpm: 200_000, concurrency: 0 } };
 
 const sent = (fetch: jest.Mock, method: string) =>
   fetch.mock.calls
     .filter(([url, init]) => String(url).split('?')[0] === '/api/token/' && init?.method === method)
     .map(([, init]) => JSON.parse(String(init!.body)) as Record<string, unknown>);
 
-function tokensApi(keys: unknown[]) {
+function tokensApi(keys: unknown[], limits = groupLimits) {
   return answerApi({
-    '/api/user/self': ok(aSignedInAccount({ group: 'default' })),
-    '/api/status': ok(status),
+    '/api/user/self': ok(aSignedInAccount({ group: limits.group })),
+    '/api/status': ok(enabledStatus),
+    '/api/token/group_limits': ok(limits),
     '/api/token/': (init) =>
       init?.method === 'POST' || init?.method === 'PUT'
         ? ok(aTokenView(JSON.parse(String(init.body)) as Record<string, unknown>))
@@ -81,8 +76,9 @@ describe('API key form: rate limits', () => {
     });
   });
 
-  it("checks an edited key against its own group's limits and sends them on update; empty is the group's", async () => {
-    const fetch = tokensApi([aTokenView({ group: 'vip', rpm_limit: 5, tpm_limit: 1_000 })]);
+  it("checks an edited key against its owner's group's limits and sends them on update; empty is the group's", async () => {
+    const vip = { group: 'vip', limits: { rpm: 10, tpm: 0, concurrency: 0 } };
+    const fetch = tokensApi([aTokenView({ group: 'vip', rpm_limit: 5, tpm_limit: 1_000 })], vip);
     renderApp('/dashboard/tokens');
     const row = await screen.findByTestId('token-row');
     expect(within(row).getByTestId('token-rate-limits')).toHaveTextContent(

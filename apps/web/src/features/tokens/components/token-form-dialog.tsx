@@ -33,7 +33,7 @@ interface TokenFormDialogProps {
 /** Create or edit a key: name, expiry, its own quota, model and IP limits, model aliases and rate limits. */
 export function TokenFormDialog({ open, onOpenChange, token, busy, onSubmit }: TokenFormDialogProps) {
   const { t } = useTranslation('tokens');
-  const groupLimits = useGroupLimits(token?.group);
+  const groupLimits = useGroupLimits();
   return (
     <Dialog
       open={open}
