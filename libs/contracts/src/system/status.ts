@@ -24,7 +24,7 @@ export const systemStatusSchema = z.object({
   password_login: z.boolean(),
   yookassa_enabled: z.boolean(),
   crypto_enabled: z.boolean(),
-  /** Each group's /v1 rate limits (GroupRateLimits); a group not named has none. */
+  /** The named groups' /v1 rate limits (GroupRateLimits; default, default_prev, vip, svip, enterprise): a company's own group is never public. */
   group_rate_limits: z.record(rateLimitsSchema),
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
