@@ -75,8 +75,6 @@ export const MIN_FITTED_ANSWER_TOKENS = 256;
  * the reservation must hold every output token the channel is allowed to bill.
  */
 export interface CallEstimateInput extends EstimateInput {
-  /** Answers generated for the call (`n`), each up to the limit; 1 when absent. */
-  answers?: number;
   /**
    * The answer limit a channel is sent when the client names none, where it is above the relay's
    * default (an Anthropic channel's max_tokens, which holds a `reasoning_effort`'s thinking too).
@@ -85,13 +83,14 @@ export interface CallEstimateInput extends EstimateInput {
 }
 
 /**
- * The estimate's input with its output as the upstream may bill it: every answer, each up to the
- * client's limit or, without one, the larger of the relay's default and what a channel is sent.
+ * The estimate's input with its output as the upstream may bill it: every answer (`answers`, which
+ * outputBound counts), each up to the client's limit or, without one, the larger of the relay's
+ * default and what a channel is sent.
  */
 function asSent(input: CallEstimateInput, policy: EstimatePolicy): EstimateInput {
   const { answers = 1, answerLimitSentByDefault = 0 } = input;
   if (answers === 1 && answerLimitSentByDefault <= policy.defaultMaxOutputTokens) return input;
-  return { ...input, maxOutputTokens: answerLimitReserved(input, policy) * answers };
+  return { ...input, maxOutputTokens: answerLimitReserved(input, policy) };
 }
 
 /** One answer's limit as reserved: the client's, else the default or what a channel is sent. */
@@ -301,7 +300,7 @@ export class Metering {
         : 0;
     if (answerLimit > 0) {
       try {
-        const fitted = { ...estimated, maxOutputTokens: answerLimit * (call.answers ?? 1) };
+        const fitted = { ...estimated, maxOutputTokens: answerLimit };
         return await this.reserveFitted(context, quote, fitted, eventId, admitted, answerLimit);
       } catch (error) {
         refusal = error;
@@ -337,7 +336,7 @@ export class Metering {
     return perAnswer >= shortest ? perAnswer : 0;
   }
 
-  /** `input` holds every answer at the fitted limit; `answerLimit` is one answer's. */
+  /** `input` holds every answer (its `answers`) at the fitted limit; `answerLimit` is one answer's. */
   private async reserveFitted(
     context: CallContext,
     quote: Quote,

@@ -112,6 +112,30 @@ describe('estimateQuota', () => {
     const worstServed = actualQuota(quote, { prompt_tokens: 100, completion_tokens: 900, cached_tokens: 0 });
     expect(reserved).toBeGreaterThanOrEqual(worstServed);
   });
+
+  it('cuts each of several answers to the context window, not their sum', () => {
+    // n = 3 answers of up to 5000, window 1000: each answer at most 1000, so 3000 output in all;
+    // 900 × 0.15 + 3000 × 0.6 = 1935 → 967.5 → 968 (one window for all three would be 368)
+    expect(
+      estimateQuota(
+        quote,
+        { promptTokens: 900, maxOutputTokens: 5000, answers: 3 },
+        { defaultMaxOutputTokens: 50 },
+      ),
+    ).toBe(968);
+    const worstServed = actualQuota(quote, {
+      prompt_tokens: 100,
+      completion_tokens: 3 * 900,
+      cached_tokens: 0,
+    });
+    expect(
+      estimateQuota(
+        quote,
+        { promptTokens: 900, maxOutputTokens: 5000, answers: 3 },
+        { defaultMaxOutputTokens: 50 },
+      ),
+    ).toBeGreaterThanOrEqual(worstServed);
+  });
 });
 
 describe('promptWithinContext', () => {

@@ -106,8 +106,10 @@ function quoteOf(entry: ModelPrice, groupRatio: string): Quote {
 export interface EstimateInput {
   /** At least the prompt's tokens (an upper bound, not a count). */
   promptTokens: number;
-  /** What the client allows the answer to be; undefined when it set no limit. */
+  /** What the client allows one answer to be; undefined when it set no limit. */
   maxOutputTokens: number | undefined;
+  /** Answers generated for the call (`n`), each up to the limit and to the context window; 1 when absent. */
+  answers?: number;
   /**
    * A closer estimate of the prompt (its tokens counted, with a margin), asked for only when the
    * account's balance is tight; absent where counting would cost more than it saves.
@@ -159,10 +161,11 @@ export function estimateTokens(quote: Quote, input: EstimateInput, policy: Estim
   return input.promptTokens + outputBound(quote, input, policy);
 }
 
+/** Every answer's output at most: each answer is held to the limit and to the context window. */
 export function outputBound(quote: Quote, input: EstimateInput, policy: EstimatePolicy): number {
-  let output = input.maxOutputTokens ?? policy.defaultMaxOutputTokens;
-  if (quote.contextWindow > 0) output = Math.min(output, quote.contextWindow);
-  return Math.max(0, Math.floor(output));
+  let perAnswer = input.maxOutputTokens ?? policy.defaultMaxOutputTokens;
+  if (quote.contextWindow > 0) perAnswer = Math.min(perAnswer, quote.contextWindow);
+  return Math.max(0, Math.floor(perAnswer)) * (input.answers ?? 1);
 }
 
 /**
