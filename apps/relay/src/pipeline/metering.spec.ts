@@ -215,3 +215,23 @@ describe('Metering: the reservation holds what the upstream may generate', () =>
     expect(named.heldAnswerLimit).toBeUndefined();
   });
 });
+
+describe('Metering: a 402 while finished calls still hold the balance', () => {
+  it('says the hold is of calls in flight or just finished, not of calls in flight alone', async () => {
+    const call = { promptTokens: 100, maxOutputTokens: 1_000 };
+    const oneCall = priceBook.estimateQuota(quote, call, { defaultMaxOutputTokens: 100 });
+    const metering = aMetering({
+      metrics: new RelayMetrics(new MetricsService('relay-metering-refusal-test')),
+      costTerms: IN_DOLLARS,
+      quotaOf: () => oneCall + oneCall / 2,
+    });
+    const first = await metering.open(context, quote, call);
+    await first.finish(ended({ prompt_tokens: 100, completion_tokens: 1_000, cached_tokens: 0 }));
+
+    const refusal = metering.open(context, quote, call);
+
+    await expect(refusal).rejects.toThrow(
+      'Calls in flight or just finished hold the rest of the balance until they are billed: retry in a minute',
+    );
+  });
+});
