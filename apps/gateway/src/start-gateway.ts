@@ -1,5 +1,5 @@
 import type { BackendService } from '@tollgate/contracts';
-import { createLogger, loadConfig, MetricsService } from '@tollgate/platform';
+import { createLogger, loadConfig, MetricsService, MODEL_API_ERROR_RENDERERS } from '@tollgate/platform';
 import { startNestService, type Env, type RunningService } from '@tollgate/runtime';
 import type { FastifyInstance } from 'fastify';
 import { composeGateway } from './composition';
@@ -41,6 +41,8 @@ export async function startGateway(env: Env, options: GatewayStartOptions = {}):
     // no async-local request context (a hook on every promise of the process) and no Nest middleware.
     asyncRequestContext: false,
     nestMiddleware: false,
+    // What its router refuses before any route (a /v1 path that does not decode) in the caller's protocol.
+    errorRenderers: MODEL_API_ERROR_RENDERERS,
     beforeListen: async (app) => {
       const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
       await registerGatewayRoutes(fastify, gateway.routeDeps(app.get(MetricsService)));

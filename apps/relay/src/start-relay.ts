@@ -1,7 +1,6 @@
-import { createLogger, loadConfig } from '@tollgate/platform';
+import { createLogger, loadConfig, MODEL_API_ERROR_RENDERERS } from '@tollgate/platform';
 import { startNestService, type Env, type RunningService, type ServiceRuntime } from '@tollgate/runtime';
 import { relayConfigSchema } from './config';
-import { RELAY_ERROR_RENDERERS } from './errors/protocol-error-renderers';
 import { registerV1Routes } from './http/v1-routes';
 import { RelayModule } from './relay.module';
 import { RelayRuntime } from './relay-runtime';
@@ -14,7 +13,7 @@ export async function startRelay(env: Env, runtime: ServiceRuntime): Promise<Run
     config,
     logger,
     module: RelayModule.register(runtime),
-    errorRenderers: RELAY_ERROR_RENDERERS,
+    errorRenderers: MODEL_API_ERROR_RENDERERS,
     bodyLimit: config.RELAY_BODY_LIMIT_BYTES,
     // The call's ids travel in its CallContext to the log lines and the usage event that need them:
     // no AsyncLocalStorage is ever entered, so Node 20 runs no hook per promise (bench/ANALYSIS.md, H30).

@@ -42,6 +42,7 @@ export {
   type ErrorReport,
   type RenderedError,
 } from './errors/error-renderer';
+export { MODEL_API_ERROR_RENDERERS } from './errors/model-api-error-renderers';
 export {
   describeError,
   errorCodeForStatus,

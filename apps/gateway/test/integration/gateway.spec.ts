@@ -447,6 +447,22 @@ describe('streaming', () => {
 });
 
 describe('refusals', () => {
+  const badPath = 'The request path is not a valid URL';
+  it.each([
+    [
+      '/v1/models/%FF',
+      { error: { message: badPath, type: 'invalid_request_error', param: null, code: 'validation_failed' } },
+    ],
+    ['/v1/messages/%FF', { type: 'error', error: { type: 'invalid_request_error', message: badPath } }],
+    ['/v1beta/models/%FF', { error: { code: 400, message: badPath, status: 'INVALID_ARGUMENT' } }],
+    ['/api/%FF', { success: false, message: badPath }],
+  ])("answers a path that does not decode (%s) with 400 in the caller's shape", async (path, shape) => {
+    const response = await call(gateway, path);
+
+    expect(response.status).toBe(400);
+    expect(response.json()).toEqual(shape);
+  });
+
   it.each([
     ['/api/user/self', { success: false, message: expect.stringContaining('auth') }],
     [

@@ -1,5 +1,5 @@
 import { renderProtocolError, type ApiProtocol } from '@tollgate/contracts';
-import type { ErrorRenderer, ErrorRendererRoute } from '@tollgate/platform';
+import type { ErrorRenderer, ErrorRendererRoute } from './error-renderer';
 
 const rendererFor = (protocol: ApiProtocol): ErrorRenderer => ({
   render: (error) => ({
@@ -8,8 +8,11 @@ const rendererFor = (protocol: ApiProtocol): ErrorRenderer => ({
   }),
 });
 
-/** Relay answers each API dialect's errors in that dialect's own shape, so official SDKs parse them. */
-export const RELAY_ERROR_RENDERERS: readonly ErrorRendererRoute[] = [
+/**
+ * The model APIs answer errors in each dialect's own shape, so official SDKs parse them: relay for its
+ * routes, the gateway for what its router refuses before any route (a path that does not decode).
+ */
+export const MODEL_API_ERROR_RENDERERS: readonly ErrorRendererRoute[] = [
   { prefix: '/v1', renderer: rendererFor('openai') },
   { prefix: '/v1/messages', renderer: rendererFor('anthropic') },
   { prefix: '/v1beta', renderer: rendererFor('gemini') },
