@@ -58,7 +58,9 @@ const aCall = fc.record({
   balance: fc.oneof(fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 0, max: 50_000_000 })),
 });
 
-function bodyOf(call: fc.RecordValue<typeof aCall> extends infer T ? T : never): Body {
+type GeneratedCall = typeof aCall extends fc.Arbitrary<infer T> ? T : never;
+
+function bodyOf(call: GeneratedCall): Body {
   const messages: unknown[] = [{ role: 'user', content: 'what is the weather' }];
   if (call.continuesToolCall)
     messages.push(
