@@ -33,17 +33,17 @@ export class CandidateIndex {
     const listedFor = new Map<string, Set<string>>();
     for (const channel of channels) {
       channelIds.add(channel.id);
+      const groups = new Set(channel.groups);
+      const enabled = channel.status === ENABLED;
       for (const model of servedModels(channel)) {
-        let groups = listedFor.get(model);
-        if (!groups) listedFor.set(model, (groups = new Set()));
-        for (const group of channel.groups) groups.add(group);
-      }
-      if (channel.status !== ENABLED) continue;
-      for (const model of servedModels(channel)) {
+        let listing = listedFor.get(model);
+        if (!listing) listedFor.set(model, (listing = new Set()));
+        for (const group of groups) listing.add(group);
+        if (!enabled) continue;
         const attempt: RouteAttempt = { channel, upstreamModel: channel.model_mapping[model] || model };
         let byGroup = lists.get(model);
         if (!byGroup) lists.set(model, (byGroup = new Map()));
-        for (const group of new Set(channel.groups)) {
+        for (const group of groups) {
           const list = byGroup.get(group);
           if (list) list.push(attempt);
           else byGroup.set(group, [attempt]);
