@@ -1,12 +1,11 @@
-import { chargeQuota, ErrorCode, type BillingPrice, type UsageRecorded } from '@tollgate/contracts';
+import { chargeQuota, ErrorCode, type UsageRecorded } from '@tollgate/contracts';
 import { MemoryKvStore } from '@tollgate/kv';
 import { MetricsService } from '@tollgate/platform';
+import { anAdmission } from '../../test/support/admission';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
 import { aMetering } from '../../test/support/metering';
 import { IN_DOLLARS } from '../pricing/call-cost';
-import type { CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
-import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType } from '../providers';
 import { userAccount } from '../quota/quota-reservations';
 import type { CallContext } from './call-context';
@@ -70,10 +69,6 @@ function setup(served: string[], balance = 1_000_000) {
   const kv = new MemoryKvStore();
   const events: UsageRecorded[] = [];
   const release = jest.fn();
-  const prices = new Map<string, BillingPrice>([
-    ['model:first', aModelPrice('first', { input: '15', output: '60' })],
-    ['model:second', aModelPrice('second')],
-  ]);
   const metrics = new RelayMetrics(new MetricsService('relay-lifecycle-test'));
   const dispatch = jest.fn(async (_context: CallContext, model: string): Promise<Dispatched> => {
     if (!served.includes(model)) throw new RelayError(ErrorCode.NoChannelAvailable, 'no channel', 1);
@@ -87,8 +82,7 @@ function setup(served: string[], balance = 1_000_000) {
     };
   });
   const lifecycle = new CallLifecycle({
-    access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
-    prices: new PriceBook({ get: (key) => prices.get(key) }),
+    ...anAdmission([aModelPrice('first', { input: '15', output: '60' }), aModelPrice('second')]),
     metering: aMetering({
       kv,
       quotaOf: () => balance,

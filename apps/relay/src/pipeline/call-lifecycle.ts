@@ -73,8 +73,7 @@ export interface ChannelListing {
 export interface ModelAdmissionDeps {
   access: CallerAccess;
   prices: PriceBook;
-  /** Absent in units that route nothing: every priced model is then the group's. */
-  channels?: ChannelListing;
+  channels: ChannelListing;
 }
 
 export interface CallLifecycleDeps extends ModelAdmissionDeps {
@@ -97,7 +96,7 @@ export function admitModel(
 ): { model: string; quote: Quote } {
   const model = servedModel(caller, asked);
   deps.access.assertModelAllowed(caller, model);
-  if (deps.channels !== undefined && !deps.channels.listsModel(model, caller.group))
+  if (!deps.channels.listsModel(model, caller.group))
     throw new RelayError(ErrorCode.ModelNotFound, `The model ${model} does not exist or has no price`);
   return { model, quote: deps.prices.quote(model, caller.group) };
 }

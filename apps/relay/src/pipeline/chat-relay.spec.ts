@@ -1,19 +1,12 @@
 import { Readable } from 'node:stream';
-import {
-  CHANNEL_TYPES,
-  chargeQuota,
-  ErrorCode,
-  type BillingPrice,
-  type UsageRecorded,
-} from '@tollgate/contracts';
+import { CHANNEL_TYPES, chargeQuota, ErrorCode, type UsageRecorded } from '@tollgate/contracts';
 import { MemoryKvStore } from '@tollgate/kv';
 import { MetricsService } from '@tollgate/platform';
+import { anAdmission } from '../../test/support/admission';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
 import { RecordingReply } from '../../test/support/recording-reply';
-import type { CallerAccess } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
-import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType, type UpstreamHttpRequest } from '../providers';
 import type { ChatCompletionChunk } from '../canonical';
 import { anthropicMessagesProtocol } from '../dialects/anthropic/messages.protocol';
@@ -63,7 +56,6 @@ function setup(balance: number, upstream: string | string[] | Error, defaultMaxO
   const events: UsageRecorded[] = [];
   const release = jest.fn();
   const tokens = { countTextTokens: countWords, countPromptTokens: jest.fn(() => 10) };
-  const prices = new Map<string, BillingPrice>([['model:gpt', aModelPrice('gpt')]]);
   const metrics = new RelayMetrics(new MetricsService('relay-test'));
   const dispatch = jest.fn(async (): Promise<Dispatched> => {
     if (upstream instanceof Error) throw upstream;
@@ -81,8 +73,7 @@ function setup(balance: number, upstream: string | string[] | Error, defaultMaxO
     };
   });
   const relay = new ChatRelay({
-    access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
-    prices: new PriceBook({ get: (key) => prices.get(key) }),
+    ...anAdmission([aModelPrice('gpt')]),
     metering: aMetering({
       kv,
       quotaOf: () => balance,

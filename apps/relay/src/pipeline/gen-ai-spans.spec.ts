@@ -5,13 +5,11 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import type { BillingPrice } from '@tollgate/contracts';
 import { MetricsService } from '@tollgate/platform';
+import { anAdmission } from '../../test/support/admission';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
 import { RecordingReply } from '../../test/support/recording-reply';
-import type { CallerAccess } from '../access/caller-access';
-import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType } from '../providers';
 import type { ChatCompletionChunk } from '../canonical';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
@@ -47,7 +45,6 @@ function streamedAnswer(): string {
 
 /** A streamed chat call through the real pipeline, the upstream faked at the dispatcher. */
 async function relayOneStream(spans: GenAiSpans | undefined): Promise<RecordingReply> {
-  const prices = new Map<string, BillingPrice>([['model:gpt', aModelPrice('gpt')]]);
   const metrics = new RelayMetrics(new MetricsService('relay-spans-test'));
   let clock = 1_000;
   const now = () => (clock += 5);
@@ -64,8 +61,7 @@ async function relayOneStream(spans: GenAiSpans | undefined): Promise<RecordingR
     url: 'https://user:pass@llm.example.com:8443/v1/chat/completions?key=sk-upstream',
   });
   const relay = new ChatRelay({
-    access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
-    prices: new PriceBook({ get: (key) => prices.get(key) }),
+    ...anAdmission([aModelPrice('gpt')]),
     metering: aMetering({ metrics, now, spans, costTerms: IN_DOLLARS }),
     dispatcher: { dispatch } as unknown as UpstreamDispatcher,
     metrics,

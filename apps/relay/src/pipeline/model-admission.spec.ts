@@ -1,20 +1,13 @@
-import { ChannelStatus, ErrorCode, priceKey, type BillingPrice } from '@tollgate/contracts';
+import { ChannelStatus, ErrorCode } from '@tollgate/contracts';
+import { anAdmission } from '../../test/support/admission';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
-import type { Caller, CallerAccess } from '../access/caller-access';
-import { PriceBook } from '../pricing/price-book';
-import { ChannelRouter } from '../routing';
+import type { Caller } from '../access/caller-access';
 import { admitModel, type ModelAdmissionDeps } from './call-lifecycle';
 
-const prices = new Map<string, BillingPrice>(
-  ['acme-gpt', 'gpt-4o-mini'].map((model) => [priceKey.model(model), aModelPrice(model)]),
-);
+const prices = ['acme-gpt', 'gpt-4o-mini'].map((model) => aModelPrice(model));
 
 function deps(...channels: ReturnType<typeof aChannel>[]): ModelAdmissionDeps {
-  return {
-    access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
-    prices: new PriceBook({ get: (key) => prices.get(key) }),
-    channels: new ChannelRouter(new Map(channels.map((channel) => [String(channel.id), channel]))),
-  };
+  return anAdmission(prices, channels);
 }
 
 const acmeChannel = aChannel({ id: 1, groups: ['acme'], models: ['acme-gpt'] });

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { CHANNEL_TYPES, type BillingPrice } from '@tollgate/contracts';
+import { CHANNEL_TYPES } from '@tollgate/contracts';
 import { MetricsService } from '@tollgate/platform';
+import { anAdmission } from '../../test/support/admission';
 import { aModelPrice, aToken, aUser } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
 import { RecordingReply } from '../../test/support/recording-reply';
-import type { CallerAccess } from '../access/caller-access';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import * as priceBook from '../pricing/price-book';
 import { IN_DOLLARS } from '../pricing/call-cost';
@@ -84,9 +84,7 @@ describe('what relay reserves for a chat call, against what it lets the upstream
   afterEach(() => jest.restoreAllMocks());
 
   it('reserves at least the output any channel is sent, and sends no limit only above a tight balance', async () => {
-    const prices = new Map<string, BillingPrice>([
-      ['model:gpt', aModelPrice('gpt', { contextWindow: 200_000 })],
-    ]);
+    const price = aModelPrice('gpt', { contextWindow: 200_000 });
     await fc.assert(
       fc.asyncProperty(aCall, async (call) => {
         const estimates = jest.spyOn(priceBook, 'estimateQuota');
@@ -103,8 +101,7 @@ describe('what relay reserves for a chat call, against what it lets the upstream
         });
         const metrics = new RelayMetrics(new MetricsService('relay-reserved-output-test'));
         const relay = new ChatRelay({
-          access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
-          prices: new priceBook.PriceBook({ get: (key) => prices.get(key) }),
+          ...anAdmission([price]),
           metering: aMetering({
             quotaOf: () => call.balance,
             metrics,

@@ -1,21 +1,14 @@
-import {
-  CHANNEL_TYPES,
-  CHAT_CHARGE_EVENT,
-  chargeQuota,
-  type BillingPrice,
-  type UsageRecorded,
-} from '@tollgate/contracts';
+import { CHANNEL_TYPES, CHAT_CHARGE_EVENT, chargeQuota, type UsageRecorded } from '@tollgate/contracts';
 import { MemoryKvStore } from '@tollgate/kv';
 import { MetricsService } from '@tollgate/platform';
+import { anAdmission } from '../../test/support/admission';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
 import { RecordingReply } from '../../test/support/recording-reply';
-import type { CallerAccess } from '../access/caller-access';
 import { anthropicMessagesProtocol } from '../dialects/anthropic/messages.protocol';
 import type { ChatClientProtocol } from '../dialects/chat-client-protocol';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import { IN_DOLLARS } from '../pricing/call-cost';
-import { PriceBook } from '../pricing/price-book';
 import { adapterForChannelType } from '../providers';
 import type { CallContext } from './call-context';
 import { ChatRelay } from './chat-relay';
@@ -84,7 +77,6 @@ const GEMINI_FINISHED = [
 
 function setup(channelType: number, pieces: string[]) {
   const events: UsageRecorded[] = [];
-  const prices = new Map<string, BillingPrice>([['model:gpt', aModelPrice('gpt')]]);
   const metrics = new RelayMetrics(new MetricsService('relay-test'));
   const dispatch = async (): Promise<Dispatched> => ({
     response: { statusCode: 200, headers: {}, body: brokenBody(pieces) } as unknown as Dispatched['response'],
@@ -95,8 +87,7 @@ function setup(channelType: number, pieces: string[]) {
     url: 'https://upstream.example/v1',
   });
   const relay = new ChatRelay({
-    access: { assertModelAllowed: () => undefined } as unknown as CallerAccess,
-    prices: new PriceBook({ get: (key) => prices.get(key) }),
+    ...anAdmission([aModelPrice('gpt')]),
     metering: aMetering({
       kv: new MemoryKvStore(),
       events,
