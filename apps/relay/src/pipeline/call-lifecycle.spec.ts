@@ -2,7 +2,7 @@ import { chargeQuota, ErrorCode, type UsageRecorded } from '@tollgate/contracts'
 import { MemoryKvStore } from '@tollgate/kv';
 import { MetricsService } from '@tollgate/platform';
 import { anAdmission } from '../../test/support/admission';
-import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import { aCallContext, aChannel, aModelPrice } from '../../test/support/fixtures';
 import { aMetering } from '../../test/support/metering';
 import { IN_DOLLARS } from '../pricing/call-cost';
 import { RelayError } from '../errors/relay-error';
@@ -94,13 +94,7 @@ function setup(served: string[], balance = 1_000_000) {
     metrics,
     now: () => 0,
   });
-  const context: CallContext = {
-    requestId: 'req-1',
-    correlationId: 'req-1',
-    protocol: 'openai',
-    caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
-    startedAt: 0,
-  };
+  const context = aCallContext();
   return { kv, events, release, dispatch, lifecycle, context };
 }
 

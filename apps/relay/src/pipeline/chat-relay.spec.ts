@@ -3,20 +3,20 @@ import { CHANNEL_TYPES, chargeQuota, ErrorCode, type UsageRecorded } from '@toll
 import { MemoryKvStore } from '@tollgate/kv';
 import { MetricsService } from '@tollgate/platform';
 import { anAdmission } from '../../test/support/admission';
-import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import { bodyBuiltFor } from '../../test/support/built-request';
+import { aCallContext, aChannel, aModelPrice } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
 import { RecordingReply } from '../../test/support/recording-reply';
 import { RelayError } from '../errors/relay-error';
-import { adapterForChannelType, type UpstreamHttpRequest } from '../providers';
+import { adapterForChannelType } from '../providers';
 import type { ChatCompletionChunk } from '../canonical';
 import { anthropicMessagesProtocol } from '../dialects/anthropic/messages.protocol';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import { userAccount } from '../quota/quota-reservations';
-import type { CallContext } from './call-context';
 import { callCost, type CostTerms } from '../pricing/call-cost';
 import { ChatRelay, withAnswerLimit } from './chat-relay';
 import { RelayMetrics } from './relay-metrics';
-import type { BuildUpstreamRequest, Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
+import type { Dispatched, UpstreamDispatcher } from './upstream-dispatcher';
 
 const PRICE = { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' };
 /** The callers here keep their accounts in rubles: costs are told at this rate. */
@@ -88,13 +88,7 @@ function setup(balance: number, upstream: string | string[] | Error, defaultMaxO
     tokens,
     now: () => 0,
   });
-  const context: CallContext = {
-    requestId: 'req-1',
-    correlationId: 'req-1',
-    protocol: 'openai',
-    caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
-    startedAt: 0,
-  };
+  const context = aCallContext();
   return { kv, events, release, dispatch, relay, context, tokens, metrics };
 }
 
@@ -519,13 +513,7 @@ describe('ChatRelay: a web chat call asking reasoning_effort on an Anthropic cha
     const dispatch = fixture.dispatch as unknown as jest.Mock;
     const answered = dispatch.getMockImplementation() as (...args: unknown[]) => Promise<Dispatched>;
     dispatch.mockImplementation(async (...args: unknown[]) => {
-      const build = args[3] as BuildUpstreamRequest;
-      const upstream = build(adapterForChannelType(CHANNEL_TYPES.anthropic), {
-        baseUrl: '',
-        apiKey: 'k',
-        upstreamModel: 'claude-sonnet-4-5',
-      }) as UpstreamHttpRequest;
-      sent.body = JSON.parse(upstream.body as string) as Record<string, unknown>;
+      sent.body = bodyBuiltFor(args, CHANNEL_TYPES.anthropic, 'claude-sonnet-4-5');
       return answered(...args);
     });
     const reply = new RecordingReply();

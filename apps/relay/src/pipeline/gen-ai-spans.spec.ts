@@ -7,13 +7,12 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { MetricsService } from '@tollgate/platform';
 import { anAdmission } from '../../test/support/admission';
-import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import { aCallContext, aChannel, aModelPrice } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
 import { RecordingReply } from '../../test/support/recording-reply';
 import { adapterForChannelType } from '../providers';
 import type { ChatCompletionChunk } from '../canonical';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
-import type { CallContext } from './call-context';
 import { ChatRelay } from './chat-relay';
 import { GEN_AI, GenAiSpans, passThroughGenAiOperation } from './gen-ai-spans';
 import { IN_DOLLARS } from '../pricing/call-cost';
@@ -69,13 +68,7 @@ async function relayOneStream(spans: GenAiSpans | undefined): Promise<RecordingR
     tokens: { countTextTokens: () => 1, countPromptTokens: () => 1 },
     now,
   });
-  const context: CallContext = {
-    requestId: 'req-1',
-    correlationId: 'req-1',
-    protocol: 'openai',
-    caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
-    startedAt: 900,
-  };
+  const context = aCallContext({ startedAt: 900 });
   const reply = new RecordingReply();
   const body = { model: 'gpt', stream: true, max_tokens: 20, messages: [{ role: 'user', content: PROMPT }] };
   await relay.handle(context, openAiChatProtocol, { body }, 1000, reply);

@@ -2,17 +2,17 @@ import fc from 'fast-check';
 import { CHANNEL_TYPES } from '@tollgate/contracts';
 import { MetricsService } from '@tollgate/platform';
 import { anAdmission } from '../../test/support/admission';
-import { aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import { bodyBuiltFor } from '../../test/support/built-request';
+import { aCallContext, aModelPrice } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
 import { RecordingReply } from '../../test/support/recording-reply';
 import { openAiChatProtocol } from '../dialects/openai/chat.protocol';
 import * as priceBook from '../pricing/price-book';
 import { IN_DOLLARS } from '../pricing/call-cost';
-import { adapterForChannelType, supportedChannelTypes, type UpstreamHttpRequest } from '../providers';
-import type { CallContext } from './call-context';
+import { supportedChannelTypes } from '../providers';
 import { ChatRelay } from './chat-relay';
 import { RelayMetrics } from './relay-metrics';
-import type { BuildUpstreamRequest, UpstreamDispatcher } from './upstream-dispatcher';
+import type { UpstreamDispatcher } from './upstream-dispatcher';
 
 /** A balance below this many reservations is tight (metering.ts). */
 const TIGHT_BALANCE_CALLS = 64;
@@ -90,13 +90,7 @@ describe('what relay reserves for a chat call, against what it lets the upstream
         const estimates = jest.spyOn(priceBook, 'estimateQuota');
         let sent: Body | undefined;
         const dispatch = jest.fn(async (...args: unknown[]) => {
-          const build = args[3] as BuildUpstreamRequest;
-          const upstream = build(adapterForChannelType(call.channelType), {
-            baseUrl: 'https://upstream.test',
-            apiKey: 'k',
-            upstreamModel: 'm',
-          }) as UpstreamHttpRequest;
-          sent = JSON.parse(upstream.body) as Body;
+          sent = bodyBuiltFor(args, call.channelType, 'm');
           throw new Sent();
         });
         const metrics = new RelayMetrics(new MetricsService('relay-reserved-output-test'));
@@ -114,14 +108,7 @@ describe('what relay reserves for a chat call, against what it lets the upstream
           tokens: { countTextTokens: () => 1, countPromptTokens: () => 10 },
           now: () => 0,
         });
-        const context: CallContext = {
-          requestId: 'r',
-          correlationId: 'r',
-          protocol: 'openai',
-          caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
-          startedAt: 0,
-          ...(call.webChat ? { reportsCharge: true } : {}),
-        };
+        const context = aCallContext(call.webChat ? { reportsCharge: true } : {});
         await relay
           .handle(context, openAiChatProtocol, { body: bodyOf(call) }, BODY_BYTES, new RecordingReply())
           .catch(() => undefined);

@@ -2,7 +2,7 @@ import { CHANNEL_TYPES, CHAT_CHARGE_EVENT, chargeQuota, type UsageRecorded } fro
 import { MemoryKvStore } from '@tollgate/kv';
 import { MetricsService } from '@tollgate/platform';
 import { anAdmission } from '../../test/support/admission';
-import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import { aCallContext, aChannel, aModelPrice } from '../../test/support/fixtures';
 import { aMetering, silentLogger } from '../../test/support/metering';
 import { RecordingReply } from '../../test/support/recording-reply';
 import { anthropicMessagesProtocol } from '../dialects/anthropic/messages.protocol';
@@ -100,18 +100,10 @@ function setup(channelType: number, pieces: string[]) {
     tokens: { countTextTokens: countWords, countPromptTokens: () => COUNTED_PROMPT },
     now: () => 0,
   });
-  const context = (extra: Partial<CallContext> = {}): CallContext => ({
-    requestId: 'req-1',
-    correlationId: 'req-1',
-    protocol: 'openai',
-    caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
-    startedAt: 0,
-    ...extra,
-  });
   const call = async (protocol: ChatClientProtocol, body: object, extra: Partial<CallContext> = {}) => {
     const reply = new RecordingReply();
     await relay.handle(
-      context(extra),
+      aCallContext(extra),
       protocol,
       { body: { model: 'gpt', messages: [{ role: 'user', content: 'hi' }], stream: true, ...body } },
       BODY_BYTES,

@@ -7,6 +7,7 @@ import {
   type IdentityToken,
   type IdentityUser,
 } from '@tollgate/contracts';
+import type { CallContext } from '../../src/pipeline/call-context';
 
 /** An enabled, unlimited, never-expiring key of user 7 in the default group, with any field overridden. */
 export function aToken(overrides: Partial<IdentityToken> = {}): IdentityToken {
@@ -89,6 +90,18 @@ export function aUser(id = 7, overrides: Partial<IdentityUser> = {}): IdentityUs
     inviter_id: null,
     created_at: 1_700_000_000,
     updated_at: 1_700_000_000,
+    ...overrides,
+  };
+}
+
+/** A call on the OpenAI protocol through key 3 of user 7 in the default group, request req-1. */
+export function aCallContext(overrides: Partial<CallContext> = {}): CallContext {
+  return {
+    requestId: 'req-1',
+    correlationId: 'req-1',
+    protocol: 'openai',
+    caller: { token: aToken({ id: 3 }), user: aUser(7), group: 'default' },
+    startedAt: 0,
     ...overrides,
   };
 }
