@@ -1,4 +1,5 @@
 import { ErrorCode, type BillingPrice } from '@tollgate/contracts';
+import { aPriceWithCacheWrites, aUsageWithCacheWrites } from '@tollgate/testing';
 import { RelayError } from '../errors/relay-error';
 import { actualQuota, estimateQuota, PriceBook, promptWithinContext } from './price-book';
 
@@ -157,29 +158,11 @@ describe('actualQuota', () => {
 });
 
 describe('cache-write prices', () => {
-  const claude: BillingPrice = {
-    v: 1,
-    kind: 'model',
-    model: 'claude-sonnet-4-5',
-    provider: 'anthropic',
-    input_price: '3',
-    output_price: '15',
-    cached_input_price: '0.3',
-    cache_write_price: '3.75',
-    cache_write_1h_price: '6',
-    context_window: 200_000,
-    updated_at: 0,
-  };
+  const claude = aPriceWithCacheWrites();
   const priced = new PriceBook({
     get: (key) => (key === 'model:claude-sonnet-4-5' ? claude : entries.get(key)),
   });
-  const writing = {
-    prompt_tokens: 10_000,
-    completion_tokens: 500,
-    cached_tokens: 2000,
-    cache_write_tokens: 7000,
-    cache_write_1h_tokens: 3000,
-  };
+  const writing = aUsageWithCacheWrites();
 
   it('quotes the write prices billing publishes for a model', () => {
     expect(priced.quote('claude-sonnet-4-5', 'vip').price).toEqual({

@@ -1,4 +1,5 @@
 import { usageRecordedV1 } from '@tollgate/contracts';
+import { aPriceSnapshotWithCacheWrites, aUsageWithCacheWrites } from '@tollgate/testing';
 import { aToken, aUser } from '../../test/support/fixtures';
 import { usageRecordedEvent } from './usage-event';
 
@@ -64,14 +65,7 @@ describe('usageRecordedEvent', () => {
       channelId: 11,
       model: 'claude-sonnet-4-5',
       upstreamModel: 'claude-sonnet-4-5',
-      price: {
-        input: '3',
-        output: '15',
-        cached_input: '0.3',
-        group_ratio: '1',
-        cache_write: '3.75',
-        cache_write_1h: '6',
-      },
+      price: aPriceSnapshotWithCacheWrites(),
       usage,
       quota: 22_050,
       latencyMs: 12,
@@ -82,13 +76,7 @@ describe('usageRecordedEvent', () => {
     });
 
   it('records the cache writes and the write prices they were charged at', () => {
-    const event = anthropicCall({
-      prompt_tokens: 10_000,
-      completion_tokens: 500,
-      cached_tokens: 2000,
-      cache_write_tokens: 7000,
-      cache_write_1h_tokens: 3000,
-    });
+    const event = anthropicCall(aUsageWithCacheWrites());
     expect(usageRecordedV1.parse(event)).toEqual(event);
     expect(event).toMatchObject({
       cache_write_tokens: 7000,

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { CHANNEL_TYPES, priceKey, TOPICS, type BillingPrice } from '@tollgate/contracts';
-import { eventually, INFRASTRUCTURES } from '@tollgate/testing';
+import { CHANNEL_TYPES, priceKey, TOPICS } from '@tollgate/contracts';
+import { aPriceWithCacheWrites, eventually, INFRASTRUCTURES } from '@tollgate/testing';
 import { userAccount } from '../../src/quota/quota-reservations';
 import type { TestKey } from '../support/relay-world';
 import { aChannelOn } from './builders';
@@ -62,19 +62,7 @@ describe.each(INFRASTRUCTURES)(
       const upstream = await harness.upstream({ completionTokens: 8, chunks: 4 });
       relay = await harness.start({ env: { RELAY_QUOTA_HOLD_MS: '60000' } });
       claude = world.model('claude');
-      const price: BillingPrice = {
-        v: 1,
-        kind: 'model',
-        model: claude,
-        provider: 'anthropic',
-        input_price: '3',
-        output_price: '15',
-        cached_input_price: '0.3',
-        cache_write_price: '3.75',
-        cache_write_1h_price: '6',
-        context_window: 200_000,
-        updated_at: 1_700_000_000,
-      };
+      const price = aPriceWithCacheWrites({ model: claude });
       await harness.bus.publish([
         { topic: TOPICS.billingPrice.name, key: priceKey.model(claude), value: price },
       ]);

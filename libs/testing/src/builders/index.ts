@@ -1,1 +1,7 @@
 export { aUsageRecorded, publishUsage } from './usage-recorded';
+export {
+  aPriceSnapshotWithCacheWrites,
+  aPriceWithCacheWrites,
+  aUsageRecordedWithCacheWrites,
+  aUsageWithCacheWrites,
+} from './cache-writes';

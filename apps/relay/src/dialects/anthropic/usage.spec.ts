@@ -1,16 +1,9 @@
+import { aUsageWithCacheWrites } from '@tollgate/testing';
 import { toAnthropicUsage } from './usage';
 
 describe('toAnthropicUsage', () => {
   it('tells the writes kept an hour apart from the 5-minute ones, as Anthropic does', () => {
-    expect(
-      toAnthropicUsage({
-        prompt_tokens: 10_000,
-        completion_tokens: 500,
-        cached_tokens: 2000,
-        cache_write_tokens: 7000,
-        cache_write_1h_tokens: 3000,
-      }),
-    ).toEqual({
+    expect(toAnthropicUsage(aUsageWithCacheWrites())).toEqual({
       input_tokens: 1000,
       output_tokens: 500,
       cache_read_input_tokens: 2000,
