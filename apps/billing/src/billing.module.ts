@@ -43,6 +43,7 @@ import { LedgerWithoutAccountCheckMigration } from './migrations/20270103-ledger
 import { UsageLogKeyedByEventMigration } from './migrations/20270104-usage-log-keyed-by-event.migration';
 import { PerUserRowsHotUpdatesMigration } from './migrations/20270105-per-user-rows-hot-updates.migration';
 import { CacheWritePricesMigration } from './migrations/20270106-cache-write-prices.migration';
+import { UsageLogCacheWritesMigration } from './migrations/20270107-usage-log-cache-writes.migration';
 import { PaymentRefund } from './payments/payment-refund.entity';
 import { BillingSettingsModule } from './settings/billing-settings.module';
 import { Payment } from './payments/payment.entity';
@@ -92,6 +93,7 @@ export class BillingModule {
               UsageLogKeyedByEventMigration,
               PerUserRowsHotUpdatesMigration,
               CacheWritePricesMigration,
+              UsageLogCacheWritesMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -39,6 +39,8 @@ export const BILLING_MESSAGE_KEYS = [
   'log_csv_prompt_tokens',
   'log_csv_completion_tokens',
   'log_csv_cached_tokens',
+  'log_csv_cache_write_5m_tokens',
+  'log_csv_cache_write_1h_tokens',
   'log_csv_duration',
   'log_csv_stream',
   'log_csv_group',

@@ -50,6 +50,8 @@ export class KeyUsageRepository {
       prompt_tokens: found.promptTokens,
       completion_tokens: found.completionTokens,
       cached_tokens: found.cachedTokens,
+      cache_write_5m_tokens: found.cacheWrite5mTokens,
+      cache_write_1h_tokens: found.cacheWrite1hTokens,
       quota: found.quota,
       latency_ms: found.latencyMs,
       ttft_ms: found.ttftMs,

@@ -29,8 +29,9 @@ export function csvDialectOf(locale: Locale): CsvDialect {
 
 /**
  * The export's columns, headed in the caller's language: when, what, which key and model, the
- * amount in the caller's currency, tokens, response time, and the line's ids; admins also see whose
- * line it is and which channel served it.
+ * amount in the caller's currency, tokens (cache writes for 5 minutes and for an hour apart, as they
+ * are priced), response time, and the line's ids; admins also see whose line it is and which channel
+ * served it.
  */
 export function logCsvColumns(audience: LogAudience, context: LogCsvContext): readonly LogCsvColumn[] {
   const text = (key: BillingMessageKey, params?: Record<string, string>) =>
@@ -56,6 +57,8 @@ export function logCsvColumns(audience: LogAudience, context: LogCsvContext): re
     requestColumn('log_csv_prompt_tokens', (item) => item.prompt_tokens),
     requestColumn('log_csv_completion_tokens', (item) => item.completion_tokens),
     requestColumn('log_csv_cached_tokens', (item) => item.cached_tokens),
+    requestColumn('log_csv_cache_write_5m_tokens', (item) => item.cache_write_5m_tokens),
+    requestColumn('log_csv_cache_write_1h_tokens', (item) => item.cache_write_1h_tokens),
     requestColumn('log_csv_duration', (_item, row) => ({
       decimal: (Number(row.latency_ms) / 1000).toFixed(3),
     })),

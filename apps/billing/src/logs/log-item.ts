@@ -20,6 +20,8 @@ export function logItemOf(row: LogRow, audience: LogAudience, locale: Locale): L
     prompt_tokens: row.prompt_tokens,
     completion_tokens: row.completion_tokens,
     cached_tokens: row.cached_tokens,
+    cache_write_5m_tokens: row.cache_write_5m_tokens,
+    cache_write_1h_tokens: row.cache_write_1h_tokens,
     use_time: Math.floor(row.latency_ms / 1000),
     is_stream: row.is_stream,
     group: row.group,

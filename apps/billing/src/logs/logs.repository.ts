@@ -45,6 +45,8 @@ export interface LogRow {
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
+  cache_write_5m_tokens: number;
+  cache_write_1h_tokens: number;
   latency_ms: number;
   is_stream: boolean;
   group: string;
@@ -145,6 +147,8 @@ export class LogsRepository {
       'u.prompt_tokens',
       'u.completion_tokens',
       'u.cached_tokens',
+      'u.cache_write_5m_tokens',
+      'u.cache_write_1h_tokens',
       'u.latency_ms',
       'u.is_stream',
       'u.group',
@@ -194,6 +198,8 @@ export class LogsRepository {
         knex.raw('0 as prompt_tokens'),
         knex.raw('0 as completion_tokens'),
         knex.raw('0 as cached_tokens'),
+        knex.raw('0 as cache_write_5m_tokens'),
+        knex.raw('0 as cache_write_1h_tokens'),
         knex.raw('0 as latency_ms'),
         knex.raw('false as is_stream'),
         knex.raw(`'' as "group"`),

@@ -45,6 +45,17 @@ export class UsageLog {
   @Property({ type: 'integer' })
   cachedTokens!: number;
 
+  /**
+   * Prompt tokens written to the prompt cache for 5 minutes and for an hour (20270107-usage-log-cache-writes):
+   * apart from each other and from the cached ones. Named by hand: the naming strategy would write
+   * `cache_write5m_tokens`.
+   */
+  @Property({ type: 'integer', fieldName: 'cache_write_5m_tokens' })
+  cacheWrite5mTokens!: number;
+
+  @Property({ type: 'integer', fieldName: 'cache_write_1h_tokens' })
+  cacheWrite1hTokens!: number;
+
   @Property({ type: new BigIntType('number') })
   quota!: number;
 

@@ -50,6 +50,8 @@ interface SettlementRow {
  * build its binary tree (PostgreSQL's CPU per event -14 %, bench/micro/billing-settlement.mjs). It is
  * the events as decoded, keys the statement does not name ignored, and each event's Moscow day
  * (moscow-day.ts) is worked out here, so that no row object is built per event to send it.
+ * The event tells all of a call's cache writes and the hour's part of them (absent: none); the log
+ * keeps the 5-minute and the hour's writes apart, as they are priced.
  * Exported for bench/micro/billing-settlement.mjs, which runs it alone.
  */
 export const SETTLE_SQL = `
@@ -58,20 +60,23 @@ with "incoming" as (
   from json_to_recordset(?::json) as x(
     "event_id" uuid, "created_at" bigint, "user_id" integer, "token_id" integer,
     "token_name" text, "channel_id" integer, "model" text, "upstream_model" text,
-    "prompt_tokens" integer, "completion_tokens" integer, "cached_tokens" integer, "quota" bigint,
+    "prompt_tokens" integer, "completion_tokens" integer, "cached_tokens" integer,
+    "cache_write_tokens" integer, "cache_write_1h_tokens" integer, "quota" bigint,
     "latency_ms" integer, "ttft_ms" integer, "is_stream" boolean, "status" text, "group" text,
     "request_id" text, "response_id" text, "finish_reason" text
   )
 ), "logged" as (
   insert into "usage_logs" (
     "event_id", "created_at", "user_id", "token_id", "token_name", "channel_id", "model",
-    "upstream_model", "prompt_tokens", "completion_tokens", "cached_tokens", "quota", "latency_ms",
-    "ttft_ms", "is_stream", "status", "group", "request_id", "response_id", "finish_reason"
+    "upstream_model", "prompt_tokens", "completion_tokens", "cached_tokens", "cache_write_5m_tokens",
+    "cache_write_1h_tokens", "quota", "latency_ms", "ttft_ms", "is_stream", "status", "group",
+    "request_id", "response_id", "finish_reason"
   )
   select "event_id", to_timestamp("created_at"), "user_id", "token_id", "token_name", "channel_id",
-    "model", "upstream_model", "prompt_tokens", "completion_tokens", "cached_tokens", "quota",
-    "latency_ms", "ttft_ms", "is_stream", "status", "group", "request_id", "response_id",
-    "finish_reason"
+    "model", "upstream_model", "prompt_tokens", "completion_tokens", "cached_tokens",
+    greatest(coalesce("cache_write_tokens", 0) - coalesce("cache_write_1h_tokens", 0), 0),
+    coalesce("cache_write_1h_tokens", 0), "quota", "latency_ms", "ttft_ms", "is_stream", "status",
+    "group", "request_id", "response_id", "finish_reason"
   from "incoming"
   on conflict ("event_id") do nothing
   returning "event_id"

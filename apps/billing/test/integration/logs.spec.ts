@@ -143,6 +143,8 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
       prompt_tokens: 1200,
       completion_tokens: 300,
       cached_tokens: 200,
+      cache_write_5m_tokens: 0,
+      cache_write_1h_tokens: 0,
       use_time: 2,
       is_stream: true,
       group: 'default',
@@ -236,9 +238,10 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     // (1006 quota × 80 ₽ / 500 000 = 0,16096 ₽), the response time in seconds.
     expect(csv.text).toBe(
       '\ufeffВремя;Тип;Пользователь;Ключ;Модель;Сумма, ₽;Токены запроса;Токены ответа;Токены из кэша;' +
+        'Токены записи в кэш, 5 мин;Токены записи в кэш, 1 ч;' +
         'Время ответа, с;Потоковый ответ;Группа;ID запроса;Примечание\r\n' +
         `${moscowTime(event.created_at)};Запрос;user_${user};"'=HYPERLINK(""x"")";claude-haiku-4-5;` +
-        `0,16096;1200;300;200;2,500;да;default;${event.request_id};\r\n`,
+        `0,16096;1200;300;200;0;0;2,500;да;default;${event.request_id};\r\n`,
     );
 
     const again = await download('/api/log/self/export');
@@ -257,8 +260,9 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     // 1000 quota = $0.002.
     expect(csv.text).toBe(
       '\ufeffTime,Type,User,Key,Model,"Amount, $",Prompt tokens,Completion tokens,Cached tokens,' +
+        '"Cache write tokens, 5 min","Cache write tokens, 1 h",' +
         '"Response time, s",Streamed,Group,Request ID,Note\r\n' +
-        `${kolkata}+05:30,Request,user_${other},other,gpt-4o-mini,0.002,1200,300,200,2.500,yes,default,` +
+        `${kolkata}+05:30,Request,user_${other},other,gpt-4o-mini,0.002,1200,300,200,0,0,2.500,yes,default,` +
         `${othersUsage.request_id},\r\n`,
     );
   });
@@ -272,7 +276,8 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
       .split('\r\n');
     expect(rows[0]).toBe(
       'Время;Тип;ID пользователя;Пользователь;Ключ;Модель;Сумма, ₽;Токены запроса;Токены ответа;' +
-        'Токены из кэша;Время ответа, с;Потоковый ответ;Группа;ID запроса;Примечание;Канал',
+        'Токены из кэша;Токены записи в кэш, 5 мин;Токены записи в кэш, 1 ч;Время ответа, с;' +
+        'Потоковый ответ;Группа;ID запроса;Примечание;Канал',
     );
     expect(rows).toHaveLength(1 + usage.length + 4);
     expect(new Set(rows).size).toBe(rows.length);
@@ -281,7 +286,7 @@ describe.each(INFRASTRUCTURES)('billing logs on %s infrastructure', (kind) => {
     expect(rows[1]).toMatch(new RegExp(`^[^;]+;Запрос;${user};user_${user};ci;gpt-4o-mini;.*;3$`));
     // 5 000 000 quota = $10 = 800 ₽; a balance change has no tokens, response time or streaming.
     expect(rows.at(-1)).toBe(
-      `${moscowTime(now - 2 * DAY)};Пополнение;${user};user_${user};;;800,00;;;;;;;;` +
+      `${moscowTime(now - 2 * DAY)};Пополнение;${user};user_${user};;;800,00;;;;;;;;;;` +
         'ЮKassa: 1000,00 ₽ по курсу 80 ₽ за доллар;',
     );
   });

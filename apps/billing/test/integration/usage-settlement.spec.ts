@@ -2,8 +2,11 @@ import {
   ACCOUNT_SET_QUOTA_CALL,
   GENERATION_CALL,
   KEY_USAGE_CALL,
+  Role,
   servicePath,
   TOPICS,
+  type LogItem,
+  type Page,
   type ServiceCall,
   type UsageRecorded,
 } from '@tollgate/contracts';
@@ -165,6 +168,70 @@ describe.each(INFRASTRUCTURES)('billing usage settlement on %s infrastructure', 
       ).toBe(401);
       expect((await billing.anonymous().get(servicePath(KEY_USAGE_CALL, { tokenId: 7 }))).status).toBe(401);
     });
+  });
+
+  it("logs a call's prompt-cache writes for 5 minutes and for an hour apart, in the log, its export and the generation, once however often the event comes", async () => {
+    const database = await harness.createDatabase();
+    const userId = randomUserId();
+    // 3 000 prompt tokens: 200 read from the cache, 2 000 written to it (1 500 of them for an hour).
+    const wrote = aUsageEvent(userId, {
+      model: 'claude-sonnet-4-5',
+      prompt_tokens: 3_000,
+      cached_tokens: 200,
+      cache_write_tokens: 2_000,
+      cache_write_1h_tokens: 1_500,
+      quota: 6_000,
+      response_id: 'msg_wrote',
+    });
+    const wroteNone = aUsageEvent(userId, { quota: 40 });
+
+    const audit = await runBilling(database, async (billing) => {
+      for (let delivery = 0; delivery < 3; delivery += 1) await publish([wrote]);
+      await publish([wroteNone]);
+      await balanceAfter(userId, 2);
+
+      const page = await billing.as(userId, Role.User).get<{ data: Page<LogItem> }>('/api/log/self');
+      const lines = page.body.data.items.map((line) => [
+        line.request_id,
+        line.cached_tokens,
+        line.cache_write_5m_tokens,
+        line.cache_write_1h_tokens,
+      ]);
+      expect(lines).toEqual([
+        [wroteNone.request_id, 200, 0, 0],
+        [wrote.request_id, 200, 500, 1_500],
+      ]);
+
+      const exported = await billing
+        .as(userId, Role.User)
+        .fetch('/api/log/self/export?currency=USD', { headers: { 'accept-language': 'en' } });
+      const csv = (await exported.text())
+        .replace(/^\ufeff/, '')
+        .trimEnd()
+        .split('\r\n');
+      expect(csv[0]).toContain(
+        ',Cached tokens,"Cache write tokens, 5 min","Cache write tokens, 1 h","Response time, s",',
+      );
+      expect(csv.slice(1).map((row) => row.split(',').slice(6, 11))).toEqual([
+        ['1200', '300', '200', '0', '0'],
+        ['3000', '300', '200', '500', '1500'],
+      ]);
+
+      const generation = await billing
+        .asService(GENERATION_CALL)
+        .get(servicePath(GENERATION_CALL, { userId, id: 'msg_wrote' }));
+      expect(generation.body).toMatchObject({
+        data: {
+          prompt_tokens: 3_000,
+          cached_tokens: 200,
+          cache_write_5m_tokens: 500,
+          cache_write_1h_tokens: 1_500,
+        },
+      });
+    });
+
+    expect(await settledState(database, userId)).toEqual(charged([6_000, 40]));
+    expect(audit).toEqual(auditIsClean);
   });
 
   it('settles a batch with events of two users, and dead-letters only the malformed record in it', async () => {

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@tollgate/contracts';
+import { ErrorCode, type GenerationResult } from '@tollgate/contracts';
 import { aToken, aUser } from '../../test/support/fixtures';
 import { IN_DOLLARS, type CostTerms } from '../pricing/call-cost';
 import { KeyAccount } from './key-account';
@@ -24,12 +24,14 @@ const aLoggedCall = {
   finish_reason: 'stop',
 };
 
-function account(balance = { quota: 2_000_000, used_quota: 500_000 }, terms: CostTerms = IN_DOLLARS) {
+function account(
+  balance = { quota: 2_000_000, used_quota: 500_000 },
+  terms: CostTerms = IN_DOLLARS,
+  logged: GenerationResult = aLoggedCall,
+) {
   const usage = {
     keyUsage: jest.fn(async () => spent),
-    generation: jest.fn(async (_user: number, id: string) =>
-      id === aLoggedCall.id ? aLoggedCall : undefined,
-    ),
+    generation: jest.fn(async (_user: number, id: string) => (id === logged.id ? logged : undefined)),
   };
   const keyAccount = new KeyAccount({
     balances: { balanceOf: () => balance },
@@ -81,6 +83,24 @@ describe('KeyAccount', () => {
       status: 404,
     });
     expect(usage.generation).toHaveBeenCalledWith(7, 'chatcmpl-1', 3);
+  });
+
+  it('tells the prompt-cache writes for 5 minutes and for an hour apart, as billing logged them, and none when billing did not say', async () => {
+    const wrote = {
+      ...aLoggedCall,
+      prompt_tokens: 3_000,
+      cache_write_5m_tokens: 500,
+      cache_write_1h_tokens: 1_500,
+    };
+    const { data } = await account(undefined, IN_DOLLARS, wrote).keyAccount.generation(caller(), 'msg_1');
+    expect(data).toMatchObject({
+      tokens_prompt: 3_000,
+      tokens_cached: 0,
+      tokens_cache_write_5m: 500,
+      tokens_cache_write_1h: 1_500,
+    });
+    const before = await account().keyAccount.generation(caller(), 'msg_1');
+    expect(before.data).toMatchObject({ tokens_cache_write_5m: 0, tokens_cache_write_1h: 0 });
   });
 
   it("tells a call's cost in the account's currency, as its answer's usage.cost did, with the dollars beside it", async () => {

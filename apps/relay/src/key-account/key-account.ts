@@ -100,7 +100,8 @@ export class KeyAccount {
   /**
    * GET /v1/generation?id=: one of the key's own calls, never its text. Its cost is told as the
    * answer's `usage.cost` was, in the account's currency (at the rate published now), with the dollars
-   * beside it.
+   * beside it. Its prompt tokens are told as they were charged: the cached reads, and the cache writes
+   * for 5 minutes and for an hour (each at its own price), all parts of `tokens_prompt`.
    */
   async generation(caller: Caller & { token: IdentityToken }, id: string) {
     const found = await this.deps.usage.generation(caller.user.id, id, caller.token.id);
@@ -117,6 +118,8 @@ export class KeyAccount {
         tokens_prompt: found.prompt_tokens,
         tokens_completion: found.completion_tokens,
         tokens_cached: found.cached_tokens,
+        tokens_cache_write_5m: found.cache_write_5m_tokens ?? 0,
+        tokens_cache_write_1h: found.cache_write_1h_tokens ?? 0,
         cost: Number(cost.amount),
         cost_currency: cost.currency,
         cost_usd: Number(cost.usd),

@@ -63,6 +63,13 @@ export const logItemSchema = z.object({
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
   cached_tokens: z.number().int(),
+  /**
+   * Prompt tokens written to the prompt cache for 5 minutes and for an hour, apart from each other and
+   * from `cached_tokens` (each charged at its own write price); 0 on other lines. Billing always sends
+   * them; 0 when absent (an answer from a billing before them).
+   */
+  cache_write_5m_tokens: z.number().int().nonnegative().default(0),
+  cache_write_1h_tokens: z.number().int().nonnegative().default(0),
   /** Seconds the request took (whole seconds, as new-api). */
   use_time: z.number().int(),
   is_stream: z.boolean(),

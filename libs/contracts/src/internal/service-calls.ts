@@ -190,6 +190,13 @@ export const generationResult = z.object({
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
   cached_tokens: z.number().int(),
+  /**
+   * Prompt tokens written to the prompt cache for 5 minutes and for an hour, apart from each other and
+   * from `cached_tokens`. Billing always sends them; optional so that a billing from before them is
+   * still understood (read as 0).
+   */
+  cache_write_5m_tokens: z.number().int().nonnegative().optional(),
+  cache_write_1h_tokens: z.number().int().nonnegative().optional(),
   quota: z.number().int(),
   latency_ms: z.number().int(),
   ttft_ms: z.number().int().nullable(),

@@ -44,6 +44,8 @@ export const en: Record<BillingMessageKey, string> = {
   log_csv_prompt_tokens: 'Prompt tokens',
   log_csv_completion_tokens: 'Completion tokens',
   log_csv_cached_tokens: 'Cached tokens',
+  log_csv_cache_write_5m_tokens: 'Cache write tokens, 5 min',
+  log_csv_cache_write_1h_tokens: 'Cache write tokens, 1 h',
   log_csv_duration: 'Response time, s',
   log_csv_stream: 'Streamed',
   log_csv_group: 'Group',

@@ -47,6 +47,8 @@ export const ru: Record<BillingMessageKey, string> = {
   log_csv_prompt_tokens: 'Токены запроса',
   log_csv_completion_tokens: 'Токены ответа',
   log_csv_cached_tokens: 'Токены из кэша',
+  log_csv_cache_write_5m_tokens: 'Токены записи в кэш, 5 мин',
+  log_csv_cache_write_1h_tokens: 'Токены записи в кэш, 1 ч',
   log_csv_duration: 'Время ответа, с',
   log_csv_stream: 'Потоковый ответ',
   log_csv_group: 'Группа',

@@ -47,6 +47,36 @@ describe('activity screen', () => {
     expect(row.textContent?.replace(/\s/g, ' ')).toContain('0,002405 ₽');
   });
 
+  it("shows a request's prompt-cache writes under its input tokens, and nothing for a request that wrote none", async () => {
+    answerApi({
+      ...aUserWithOneLogLine(),
+      '/api/log/self': ok({
+        items: [
+          aLogLine({
+            id: 'usage-2',
+            prompt_tokens: 2_600,
+            cache_write_5m_tokens: 500,
+            cache_write_1h_tokens: 1_500,
+          }),
+          aLogLine({ id: 'usage-3', prompt_tokens: 1_100, cache_write_1h_tokens: 1_024 }),
+          aLogLine(),
+        ],
+        total: 3,
+        page: 1,
+        page_size: 20,
+      }),
+    });
+    renderApp('/dashboard/activity');
+    await waitFor(() => expect(screen.getAllByTestId('log-row')).toHaveLength(3));
+    const [both, hourOnly, none] = screen.getAllByTestId('log-row');
+    const writesOf = (row: HTMLElement | undefined) =>
+      row?.querySelector('[data-testid="log-cache-writes"]')?.textContent?.replace(/\s/g, ' ');
+    expect(writesOf(both)).toBe('Запись в кэш на 5 мин: 500 · Запись в кэш на 1 ч: 1 500');
+    expect(writesOf(hourOnly)).toBe('Запись в кэш на 1 ч: 1 024');
+    // A line from a billing that did not send them reads as no writes.
+    expect(writesOf(none)).toBeUndefined();
+  });
+
   it('asks for the export in the currency the screen shows and the browser’s time zone', async () => {
     localStorage.setItem(STORAGE_KEYS.defaultCurrency, 'USD');
     const exported: URL[] = [];

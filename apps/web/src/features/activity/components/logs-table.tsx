@@ -9,7 +9,31 @@ interface LogsTableProps {
   formatCost: (quota: number) => string;
 }
 
-/** SPEC §3 activity record: date and time, model, key name, input and output tokens, price. */
+/**
+ * A request's prompt-cache writes under its input tokens, when it wrote any: they are part of the input
+ * but cost more (a 5-minute write 1.25×, an hour's 2× the input price), so the cost can be checked.
+ */
+function CacheWrites({ item, format }: { item: LogItem; format: (tokens: number) => string }) {
+  const { t } = useTranslation('activity');
+  const writes = [
+    { key: 'cache_write_5m', tokens: item.cache_write_5m_tokens },
+    { key: 'cache_write_1h', tokens: item.cache_write_1h_tokens },
+  ] as const;
+  if (writes.every((write) => write.tokens === 0)) return null;
+  return (
+    <span className="block text-xs whitespace-nowrap text-slate-500" data-testid="log-cache-writes">
+      {writes
+        .filter((write) => write.tokens > 0)
+        .map((write) => t(write.key, { tokens: format(write.tokens) }))
+        .join(' · ')}
+    </span>
+  );
+}
+
+/**
+ * SPEC §3 activity record: date and time, model, key name, input and output tokens (with the prompt
+ * cache's writes), price.
+ */
 export function LogsTable({ items, formatCost }: LogsTableProps) {
   const { t, i18n } = useTranslation('activity');
   const dateTime = tableDateTime(i18n.language, { withSeconds: true });
@@ -37,7 +61,10 @@ export function LogsTable({ items, formatCost }: LogsTableProps) {
                 {item.model_name || t(`type_${item.type}`)}
               </td>
               <td className="py-2 pr-3 text-slate-600">{item.token_name || '—'}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{number.format(item.prompt_tokens)}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">
+                {number.format(item.prompt_tokens)}
+                <CacheWrites item={item} format={number.format} />
+              </td>
               <td className="py-2 pr-3 text-right tabular-nums">{number.format(item.completion_tokens)}</td>
               <td className="py-2 text-right tabular-nums">{formatCost(item.quota)}</td>
             </tr>
