@@ -34,6 +34,17 @@ const tooManyUpdates = (locale: Locale) =>
     max: INCIDENT_MAX_UPDATES,
   });
 
+/**
+ * The timeline after the start moved from `oldStart` to `newStart`: the opening update, dated at the
+ * start, moves with it (never past the next update, so the timeline stays in order).
+ */
+function withOpeningAt(updates: IncidentView['updates'], oldStart: number, newStart: number) {
+  const [opening, ...rest] = updates;
+  if (!opening || opening.created_at !== oldStart || newStart === oldStart) return updates;
+  const at = rest.length > 0 ? Math.min(newStart, rest[0]!.created_at) : newStart;
+  return [{ ...opening, created_at: at }, ...rest];
+}
+
 /** The incident log: read by everyone, written by administrators; resolving stamps the time. */
 @Injectable()
 export class IncidentsService {
@@ -87,7 +98,10 @@ export class IncidentsService {
         if (changes.title !== undefined) found.title = changes.title;
         if (changes.description !== undefined) found.description = changes.description;
         if (changes.severity !== undefined) found.severity = changes.severity;
-        if (changes.started_at !== undefined) found.startedAt = fromSeconds(changes.started_at);
+        if (changes.started_at !== undefined) {
+          found.updates = withOpeningAt(found.updates, seconds(found.startedAt), changes.started_at);
+          found.startedAt = fromSeconds(changes.started_at);
+        }
         if (changes.components !== undefined) found.components = changes.components;
         if (status !== 'resolved') found.resolvedAt = null;
         else if (changes.resolved_at !== undefined) found.resolvedAt = fromSeconds(changes.resolved_at);

@@ -132,7 +132,22 @@ describe('status page', () => {
       uptime_percent: expectedUptime(2 * HOUR, DAY),
       worst_state: 'outage',
     });
-    expect(api.state).toBe('outage');
+    expect(api.state).toBe('operational');
+  });
+
+  it('shows an open incident that has not started yet without changing any state until it starts', () => {
+    const announced = anIncident({ severity: 'critical', components: [], started_at: NOW + 2 * HOUR });
+    const before = computeStatusPage([announced], NOW);
+    expect(before.overall).toBe('operational');
+    expect(before.components.map((c) => c.state)).toEqual([
+      'operational',
+      'operational',
+      'operational',
+      'operational',
+    ]);
+    expect(before.open_incidents).toEqual([announced]);
+    const after = computeStatusPage([announced], NOW + 3 * HOUR);
+    expect(after.overall).toBe('outage');
   });
 
   it("measures today's uptime over the part of today already gone", () => {

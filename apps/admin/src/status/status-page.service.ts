@@ -64,7 +64,8 @@ const moscowDate = (epochSeconds: number) =>
  * window. It touches the components it names, or all of them when it names none. A minor incident
  * makes a component degraded; a major or critical one is an outage.
  *
- * - A component's state is the worst state its open incidents give it (operational when none).
+ * - A component's state is the worst state its open incidents that have started give it
+ *   (operational when none).
  * - Uptime is the share of elapsed time covered by no outage: 100 × (elapsed − outage) / elapsed,
  *   where outage is the union of the spans of the major and critical incidents touching the
  *   component (overlapping incidents count once; minor incidents do not count as downtime). It is
@@ -104,8 +105,10 @@ export function computeStatusPage(incidents: readonly IncidentView[], nowSeconds
     });
     return {
       component,
+      // An incident announced ahead (started_at still to come) is listed but changes nothing yet,
+      // as it is left out of the uptime and the days.
       state: open
-        .filter((incident) => affects(incident, component))
+        .filter((incident) => affects(incident, component) && incident.started_at <= nowSeconds)
         .reduce<ComponentState>((state, incident) => worse(state, stateOf(incident)), 'operational'),
       uptime_percent: uptimePercent(
         coveredSeconds(outages, windowStart, nowSeconds),
