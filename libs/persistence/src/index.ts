@@ -43,3 +43,5 @@ export {
   type TestDatabaseFactory,
   type TestDatabaseFactoryOptions,
 } from './test-database/test-database-factory';
+export { ScenarioProcess, ScenarioProcessEnded } from './test-scenarios/scenario-process';
+export { serveScenarios, type Scenarios } from './test-scenarios/scenario-child';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScenarioProcess } from '../support/scenario-process';
+import { ScenarioProcess } from '../../src/test-scenarios/scenario-process';
 
 /** PGlite cannot run inside Jest's sandbox: the scenarios run in a child process, one after another. */
 const scenarios = new ScenarioProcess(join(__dirname, '..', 'support', 'pglite-in-thread-scenarios.ts'));

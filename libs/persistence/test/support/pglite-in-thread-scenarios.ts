@@ -1,6 +1,6 @@
 /**
- * Run by pglite-in-thread.spec.ts in a child process (scenario-process.ts), which runs its scenarios
- * one after another; by hand, one: `node -r ts-register.js pglite-in-thread-scenarios.ts <scenario>
+ * Run by pglite-in-thread.spec.ts in a child process (ScenarioProcess, src/test-scenarios), which runs
+ * its scenarios one after another; by hand, one: `node -r ts-register.js pglite-in-thread-scenarios.ts <scenario>
  * <root dir>` prints what it saw as JSON. The PGlite instances run on this thread (`startPgliteServers(…, { thread: 'this' })`, as
  * in embedded mode's bookkeeping worker), so `openDatabase` reaches them without their socket.
  */
@@ -17,9 +17,9 @@ import {
   vacuumAndAnalyze,
   type PgliteInstance,
 } from '../../src/pglite/pglite-instances';
+import { serveScenarios, type Scenarios } from '../../src/test-scenarios/scenario-child';
 import { CounterSchema, Migration20261122000100CreateCounters } from './counter.fixture';
 import { initialisedDataDir } from './initialised-data-dir';
-import { serveScenarios, type Scenarios } from './scenario-child';
 
 const urlOf = (instance: PgliteInstance) => instance.url;
 

@@ -1,9 +1,9 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ScenarioProcess } from '@tollgate/persistence';
 import { copyPgliteTemplate } from '@tollgate/testing';
 import { STAGING_CLUSTER } from '../../src/legacy-pglite-layout';
-import { ScenarioProcess } from '../support/scenario-process';
 
 const SERVICES = ['auth', 'billing', 'chat', 'admin'];
 
@@ -11,9 +11,10 @@ jest.setTimeout(600_000);
 
 /**
  * PGlite cannot run inside Jest's sandbox: the steps run in a child process (legacy-pglite-scenarios.ts),
- * one after another; a step that kills its process is followed by a new one.
+ * one after another; a step that kills its process is followed by a new one. Made in beforeAll, as the
+ * launcher loads the persistence library: lazily.
  */
-const steps = new ScenarioProcess(join(__dirname, '..', 'support', 'legacy-pglite-scenarios.ts'), 300_000);
+let steps: ScenarioProcess;
 
 const step = <T>(name: string, pgDir: string, option?: string): Promise<T> =>
   steps.run<T>(name, pgDir, ...(option ? [option] : []));
@@ -40,6 +41,8 @@ describe("moving a data directory's cluster per service into the one PGlite clus
   const entries = (pgDir: string) => readdirSync(pgDir).sort();
 
   beforeAll(async () => {
+    const { ScenarioProcess } = await import('@tollgate/persistence');
+    steps = new ScenarioProcess(join(__dirname, '..', 'support', 'legacy-pglite-scenarios.ts'), 300_000);
     // Each cluster as initdb left it, and beside them the launcher's initdb template (`.initdb`, which
     // the layout before one cluster had too), as copies of the integration tier's: initdb would
     // otherwise run here once per cluster and again in each test's first start, on every copy.

@@ -1,16 +1,15 @@
 /**
  * Run by legacy-pglite-migration.spec.ts in a child process (PGlite cannot run inside Jest's sandbox;
- * see scenario-process.ts), which runs its steps one after another; by
+ * see @tollgate/persistence's ScenarioProcess), which runs its steps one after another; by
  * hand, one: `node -r ts-register.js legacy-pglite-scenarios.ts <step> <pg dir> [option]` prints what
  * it saw as JSON.
  */
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { Migration } from '@mikro-orm/migrations';
-import type { Database, PgliteDatabase } from '@tollgate/persistence';
+import type { Database, PgliteDatabase, Scenarios } from '@tollgate/persistence';
 import { prepareServiceDatabases } from '../../src/embedded-databases';
 import { migrateLegacyClusters } from '../../src/legacy-pglite-migration';
-import { serveScenarios, type Scenarios } from './scenario-child';
 
 export const SERVICES = ['auth', 'billing', 'chat', 'admin'];
 
@@ -166,4 +165,5 @@ const steps: Scenarios = {
     snapshot((await prepareServiceDatabases(pgDir, SERVICES, () => undefined)) as PgliteDatabase[]),
 };
 
-serveScenarios('legacy-pglite-scenarios.ts', steps);
+// Served once the library is loaded: a microtask, so before this process reads its first request.
+void persistence().then(({ serveScenarios }) => serveScenarios('legacy-pglite-scenarios.ts', steps));

@@ -1,7 +1,6 @@
-// A copy of libs/persistence/test/support/scenario-process.ts: a project may not import another one's test
-// support by path (@nx/enforce-module-boundaries), nor may the persistence library import libs/testing.
 /**
- * One child process for a spec's scenarios, which it runs on request, one at a time (PGlite cannot
+ * Test support, exported for the specs of the library and of the launcher (as test-database/ is for
+ * libs/testing): one child process for a spec's scenarios, which it runs on request, one at a time (PGlite cannot
  * run inside Jest's sandbox: see ts-register.js). A process per scenario loaded the library, MikroORM
  * and PGlite's WASM anew every time, about 1.5 s of CPU: more than most scenarios take themselves.
  * A scenario that fails, times out or ends its process ends that process; the next one starts anew.
@@ -11,18 +10,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { ScenarioReply, ScenarioRequest } from './scenario-child';
 
-const TS_REGISTER = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  'libs',
-  'persistence',
-  'test',
-  'support',
-  'ts-register.js',
-);
+// From src/ and from dist/ alike: the same two levels below the library's folder.
+const TS_REGISTER = join(__dirname, '..', '..', 'test', 'support', 'ts-register.js');
 /** The end of a child's stderr kept for an error message. */
 const STDERR_TAIL = 16 * 1024;
 
