@@ -247,6 +247,43 @@ describe('relay through the gateway on distributed infrastructure', () => {
     );
   });
 
+  it("tells /v1/generation an Anthropic call's prompt-cache writes for 5 minutes and for an hour, as its client was told them", async () => {
+    const key = await fundedKey(50_000_000);
+    // Long enough for Anthropic to cache (1024 tokens and more), and this run's own.
+    const reference = (name: string) =>
+      Array.from({ length: 600 }, (_, line) => `reference ${name}-${id} line ${line}`).join('\n');
+    const message = await anthropic(key).messages.create({
+      model: claude,
+      max_tokens: 16,
+      system: [
+        { type: 'text', text: reference('hour'), cache_control: { type: 'ephemeral', ttl: '1h' } },
+        { type: 'text', text: reference('minutes'), cache_control: { type: 'ephemeral' } },
+      ],
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    const told = message.usage;
+    const hour = told.cache_creation?.ephemeral_1h_input_tokens ?? 0;
+    const minutes = told.cache_creation?.ephemeral_5m_input_tokens ?? 0;
+    expect(hour).toBeGreaterThan(1000);
+    expect(minutes).toBeGreaterThan(1000);
+    expect(told.cache_creation_input_tokens).toBe(hour + minutes);
+
+    const generation = await eventually('the call in the usage log', async () => {
+      const res = await fetch(`${v1()}/generation?id=${encodeURIComponent(message.id)}`, {
+        headers: { authorization: `Bearer ${key.apiKey}` },
+      });
+      return res.status === 200 ? ((await res.json()) as { data: Record<string, unknown> }) : undefined;
+    });
+    expect(generation.data).toMatchObject({
+      id: message.id,
+      model: claude,
+      tokens_prompt: told.input_tokens + hour + minutes + (told.cache_read_input_tokens ?? 0),
+      tokens_cached: told.cache_read_input_tokens ?? 0,
+      tokens_cache_write_5m: minutes,
+      tokens_cache_write_1h: hour,
+    });
+  });
+
   it('serves the OpenAI SDK from an Anthropic channel, tool calls included', async () => {
     const answer = await openai(rich).chat.completions.create({
       model: claude,
