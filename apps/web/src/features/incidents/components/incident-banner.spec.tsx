@@ -69,6 +69,20 @@ describe('incident banner', () => {
     expect(within(banner).queryByText(/Выясняем, почему/)).not.toBeInTheDocument();
   });
 
+  it('says when an incident announced ahead starts, not a status it does not have yet', async () => {
+    const startsAt = Math.floor(Date.now() / 1000) + 3 * 3600;
+    const planned = { ...incident(3, 'Работы на серверах', 'investigating'), started_at: startsAt };
+    answerApi({ '/api/incident/': ok({ page: 1, page_size: 20, total: 1, items: [planned] }) });
+    renderApp('/');
+    const banner = await screen.findByRole('region', { name: 'Сбои в работе сервиса' });
+    const when = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date(startsAt * 1000),
+    );
+    expect(within(banner).getByText(new RegExp(`запланировано на ${when}`))).toBeInTheDocument();
+    expect(within(banner).queryByText(/Выясняем причину/)).not.toBeInTheDocument();
+    expect(within(banner).queryByText(/^с /)).not.toBeInTheDocument();
+  });
+
   it('shows on the phone dashboard and stays hidden once dismissed', async () => {
     localStorage.setItem(STORAGE_KEYS.userId, '5');
     answerApi({ '/api/incident/': incidents });

@@ -19,7 +19,8 @@ const SEVERITY_CLASS: Record<Incident['severity'], string> = {
 /**
  * The administrators' notice, then SPEC §1 incident notices: each open incident from admin's public
  * list, until it is resolved or the reader dismisses it. When a list cannot be read nothing is shown
- * for it: no incident is invented.
+ * for it: no incident is invented. One announced ahead (works planned for later) says when it starts,
+ * not a status it does not have yet.
  */
 export function IncidentBanner({ className = '' }: { className?: string }) {
   const { t, i18n } = useTranslation('incidents');
@@ -39,6 +40,7 @@ export function IncidentBanner({ className = '' }: { className?: string }) {
         <section aria-label={t('banner_label')} className="flex flex-col gap-2">
           {shown.map((incident) => {
             const latest = latestIncidentText(incident);
+            const startsAt = new Date(incident.started_at * 1000);
             return (
               <article
                 key={incident.id}
@@ -50,8 +52,10 @@ export function IncidentBanner({ className = '' }: { className?: string }) {
                     {t(`severity_${incident.severity}`)}: {incident.title}
                   </p>
                   <p className="text-xs opacity-80">
-                    {t(`status_${incident.status}`)} ·{' '}
-                    {t('started', { time: dateTime.format(new Date(incident.started_at * 1000)) })} ·{' '}
+                    {startsAt.getTime() > Date.now()
+                      ? t('scheduled', { time: dateTime.format(startsAt) })
+                      : `${t(`status_${incident.status}`)} · ${t('started', { time: dateTime.format(startsAt) })}`}{' '}
+                    ·{' '}
                     {latest.updatedAt !== null &&
                       `${t('updated', { time: dateTime.format(new Date(latest.updatedAt * 1000)) })} · `}
                     <Link to={ROUTES.status} className="underline hover:opacity-80">
