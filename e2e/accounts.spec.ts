@@ -2,6 +2,7 @@ import { FakeOAuthProvider } from '@tollgate/testing';
 import { normalUserOnAdminRoutes } from './accounts/admin-routes';
 import { apiKeys } from './accounts/api-keys';
 import { OAUTH_CLIENT, oauthQuotaAndAudit } from './accounts/oauth-quota-audit';
+import { privatePrices } from './accounts/private-prices';
 import { startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
 
 // Generous for the hooks: starting the processes takes a minute when the machine is busy.
@@ -33,4 +34,5 @@ describe('accounts on one distributed platform', () => {
   oauthQuotaAndAudit(platform);
   apiKeys(platform);
   normalUserOnAdminRoutes(platform);
+  privatePrices(platform);
 });

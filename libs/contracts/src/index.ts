@@ -4,6 +4,7 @@ export * from './http/protocol-errors';
 export * from './events/topics';
 export * from './events/money';
 export * from './events/schemas';
+export * from './events/catalog-channel-models';
 export * from './routes/route-table';
 export * from './system/status';
 export * from './users/roles';

@@ -1,4 +1,10 @@
-import { CHANNEL_TYPES, TOPICS, type CatalogChannel } from '@tollgate/contracts';
+import {
+  CHANNEL_TYPES,
+  ChannelStatus,
+  TOPICS,
+  type CatalogChannel,
+  type CatalogChannelModels,
+} from '@tollgate/contracts';
 import type { OutgoingEvent } from '@tollgate/events';
 import type { Channel } from './channel.entity';
 
@@ -33,7 +39,39 @@ export function catalogChannelEvent(channel: Channel): OutgoingEvent {
   return { topic: TOPICS.catalogChannel.name, key: String(channel.id), value: catalogChannel(channel) };
 }
 
-/** A deleted channel: compaction forgets it, relay stops routing to it. */
-export function catalogChannelTombstone(id: number): OutgoingEvent {
-  return { topic: TOPICS.catalogChannel.name, key: String(id), value: null };
+/** What the channel serves and for whom, as billing's price list reads it: nothing else of the channel. */
+export function catalogChannelModels(channel: Channel): CatalogChannelModels {
+  const models = new Set(
+    [...channel.models, ...Object.keys(channel.modelMapping)].filter((name) => name !== ''),
+  );
+  return {
+    v: 1,
+    id: channel.id,
+    enabled: channel.status === ChannelStatus.Enabled,
+    groups: channel.groups,
+    models: [...models],
+    updated_at: seconds(channel.updatedAt),
+  };
+}
+
+/** The slim copy on the compacted catalog.channel-models topic, keyed by id. */
+export function catalogChannelModelsEvent(channel: Channel): OutgoingEvent {
+  return {
+    topic: TOPICS.catalogChannelModels.name,
+    key: String(channel.id),
+    value: catalogChannelModels(channel),
+  };
+}
+
+/** Every event a created or changed channel publishes, in one transaction with the change. */
+export function channelEvents(channel: Channel): OutgoingEvent[] {
+  return [catalogChannelEvent(channel), catalogChannelModelsEvent(channel)];
+}
+
+/** A deleted channel: compaction forgets it, relay stops routing to it, billing stops listing its models. */
+export function channelTombstones(id: number): OutgoingEvent[] {
+  return [
+    { topic: TOPICS.catalogChannel.name, key: String(id), value: null },
+    { topic: TOPICS.catalogChannelModels.name, key: String(id), value: null },
+  ];
 }

@@ -3,6 +3,7 @@ import { SERVICE_CONFIG } from '@tollgate/platform';
 import type { AdminConfig } from '../config';
 import { ChannelAutoEnableJob } from './channel-auto-enable.job';
 import { ChannelKeySealer } from './channel-key';
+import { ChannelModelsPublisher } from './channel-models-publisher';
 import { ChannelStatusController } from './channel-status.controller';
 import { ChannelUsageConsumer } from './channel-usage.consumer';
 import { ChannelUsageRepository } from './channel-usage.repository';
@@ -25,6 +26,7 @@ import { RelayChannelTester } from './relay-channel-tester';
     ChannelsRepository,
     ChannelsService,
     ChannelAutoEnableJob,
+    ChannelModelsPublisher,
     ChannelUsageRepository,
   ],
 })

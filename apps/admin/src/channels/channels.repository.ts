@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { ChannelStatus, type NewChannelFields } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
 import { channelAuditSnapshot } from './channel-view';
-import { catalogChannelEvent, catalogChannelTombstone } from './channel-events';
+import { channelEvents, channelTombstones } from './channel-events';
 import { Channel } from './channel.entity';
 
 export interface NewChannel extends NewChannelFields {
@@ -197,7 +197,7 @@ export class ChannelsRepository {
         }),
       );
       await tx.flush();
-      await enqueueOutbox(tx, created.map(catalogChannelEvent));
+      await enqueueOutbox(tx, created.flatMap(channelEvents));
       for (const channel of created) {
         await recordAudit(tx, {
           service: 'admin',
@@ -233,7 +233,7 @@ export class ChannelsRepository {
       if (!changed) return found;
       found.updatedAt = new Date();
       await tx.flush();
-      await enqueueOutbox(tx, [catalogChannelEvent(found)]);
+      await enqueueOutbox(tx, channelEvents(found));
       if (audit) {
         await recordAudit(tx, {
           service: 'admin',
@@ -262,7 +262,7 @@ export class ChannelsRepository {
       if (!found) return false;
       const before = channelAuditSnapshot(found);
       await tx.nativeDelete(Channel, { id });
-      await enqueueOutbox(tx, [catalogChannelTombstone(id)]);
+      await enqueueOutbox(tx, channelTombstones(id));
       await recordAudit(tx, {
         service: 'admin',
         actor,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { Body, Controller, Get, Param, Put, Req } from '@nestjs/common';
 import {
   groupRatioUpdateSchema,
   modelPriceUpdateSchema,
@@ -8,17 +8,19 @@ import {
   type ModelPricing,
   type PricingResponse,
 } from '@tollgate/contracts';
-import { CurrentIdentity, Public, Role, Roles, type Identity } from '@tollgate/platform';
+import { CurrentIdentity, identityOf, Public, Role, Roles, type Identity } from '@tollgate/platform';
+import type { FastifyRequest } from 'fastify';
 import { PricingService } from './pricing.service';
 
 @Controller('api/pricing')
 export class PricingController {
   constructor(private readonly pricing: PricingService) {}
 
+  /** Public; a signed-in caller's identity (the gateway still sends it here) widens what it lists. */
   @Public()
   @Get()
-  catalogue(): Promise<PricingResponse> {
-    return this.pricing.catalogue();
+  catalogue(@Req() request: FastifyRequest): Promise<PricingResponse> {
+    return this.pricing.catalogue(identityOf(request));
   }
 
   @Roles(Role.Admin)

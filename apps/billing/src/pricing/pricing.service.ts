@@ -2,16 +2,23 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import {
+  ErrorCode,
   normalizeDecimal,
+  USER_GROUPS,
   type GroupRatioUpdate,
   type ModelPriceUpdate,
   type ModelPricing,
   type PricingResponse,
 } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
+import { AppException, hasRole, Role, type Identity } from '@tollgate/platform';
 import { GroupRatio } from './group-ratio.entity';
 import { ModelPrice } from './model-price.entity';
 import { groupRatioEvent, modelPriceEvent } from './price-events';
+import { ServedModels } from './served-models';
+
+/** The group every caller's price list includes: what anyone can call once signed up. */
+const PUBLIC_GROUP = 'default';
 
 const toPricing = (price: ModelPrice): ModelPricing => ({
   model: price.model,
@@ -47,20 +54,40 @@ export class PricingService {
   constructor(
     private readonly em: EntityManager,
     private readonly outbox: OutboxRelay,
+    private readonly served: ServedModels,
   ) {}
 
-  /** The public price list: numbers are for display only; stored and published values stay decimal strings. */
-  async catalogue(): Promise<PricingResponse> {
+  /**
+   * The price list as `caller` may see it (numbers are for display only; stored and published values
+   * stay decimal strings). An admin sees every model and ratio, for the price editor. Anyone else sees
+   * the models an enabled channel serves for `default` or for their own group, and the ratios of the
+   * named groups and their own: a company's private models and ratio are its own business.
+   */
+  async catalogue(caller: Identity | undefined): Promise<PricingResponse> {
     const em = this.em.fork();
     const [models, groups] = await Promise.all([
       em.find(ModelPrice, {}, { orderBy: { provider: 'asc', model: 'asc' } }),
       em.find(GroupRatio, {}, { orderBy: { group: 'asc' } }),
     ]);
+    const everything = caller !== undefined && hasRole(caller.role, Role.Admin);
+    const own = caller?.group ?? PUBLIC_GROUP;
+    const served = everything ? undefined : this.served.forGroups([PUBLIC_GROUP, own]);
+    if (!everything && served === undefined) {
+      throw new AppException(
+        ErrorCode.ServiceUnavailable,
+        'The price list is loading; try again in a moment',
+      );
+    }
+    const visibleGroups = new Set<string>([...USER_GROUPS, own]);
     return {
       success: true,
       message: '',
-      data: models.map(toPricing),
-      group_ratio: Object.fromEntries(groups.map((g) => [g.group, Number(g.ratio)])),
+      data: (served ? models.filter((price) => served.has(price.model)) : models).map(toPricing),
+      group_ratio: Object.fromEntries(
+        groups
+          .filter((ratio) => everything || visibleGroups.has(ratio.group))
+          .map((ratio) => [ratio.group, Number(ratio.ratio)]),
+      ),
     };
   }
 

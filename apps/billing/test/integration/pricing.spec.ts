@@ -3,6 +3,7 @@ import {
   pricingResponseSchema,
   TOPICS,
   type BillingPrice,
+  type CatalogChannelModels,
   type PricingResponse,
 } from '@tollgate/contracts';
 import type { TestDatabase } from '@tollgate/persistence';
@@ -37,7 +38,10 @@ const SEEDED_KEYS = [
 ];
 
 describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => {
-  const harness = new BillingHarness(kind, 'billing-prices-it', { record: [TOPICS.billingPrice] });
+  const harness = new BillingHarness(kind, 'billing-prices-it', {
+    topics: [TOPICS.catalogChannelModels],
+    record: [TOPICS.billingPrice],
+  });
 
   const outboxCountsByKey = (database: TestDatabase) =>
     withDatabase(database, async (query) => {
@@ -67,7 +71,21 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
     ...overrides,
   });
 
-  beforeAll(() => harness.open());
+  beforeAll(async () => {
+    await harness.open();
+    // The public list shows the models a default-group channel serves (pricing-visibility.spec has the rest).
+    const servingEverySeededModel: CatalogChannelModels = {
+      v: 1,
+      id: 1,
+      enabled: true,
+      groups: ['default'],
+      models: SEED_MODEL_PRICES.map((price) => price.model),
+      updated_at: Math.floor(Date.now() / 1000),
+    };
+    await harness.bus.publish([
+      { topic: TOPICS.catalogChannelModels.name, key: '1', value: servingEverySeededModel },
+    ]);
+  });
   afterAll(() => harness.close());
 
   it('answers the seeded catalogue publicly and publishes each seeded entry exactly once across restarts', async () => {
@@ -150,7 +168,7 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
       ).toBe(200);
       expect((await admin.put('/api/pricing/groups/vip', { ratio: '1.25' })).status).toBe(200);
       expect((await admin.put(`/api/pricing/groups/${group}`, { ratio: 0.5 })).status).toBe(200);
-      after = await billing.anonymous().get<PricingResponse>('/api/pricing');
+      after = await admin.get<PricingResponse>('/api/pricing');
       await eventually('the edits on billing.price', async () =>
         publishedPrices(priceKey.group(group)).length > 0 &&
         publishedPrices(priceKey.model(newModel)).length > 0

@@ -82,7 +82,10 @@ export const modelPricingSchema = z.object({
 });
 export type ModelPricing = z.infer<typeof modelPricingSchema>;
 
-/** `GET /api/pricing` (public): the catalogue and every group's ratio. */
+/**
+ * `GET /api/pricing` (public): the priced models the caller's group or `default` can call and the named
+ * groups' ratios plus the caller's own; an admin gets every model and every ratio.
+ */
 export const pricingResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),

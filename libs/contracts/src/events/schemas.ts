@@ -3,6 +3,7 @@ import { decimalSchema, quotaSchema } from './money';
 import { groupNameSchema } from '../users/roles';
 import { auditRecordedV1 } from '../admin/audit';
 import { DEFAULT_CURRENCIES } from '../auth/account-requests';
+import { catalogChannelModelsV1 } from './catalog-channel-models';
 import { usageRecordedV1 } from './usage-recorded';
 
 /**
@@ -179,6 +180,7 @@ export const EVENT_SCHEMAS = {
   'identity.user': identityUserV1,
   'identity.token': identityTokenV1,
   'catalog.channel': catalogChannelV1,
+  'catalog.channel-models': catalogChannelModelsV1,
   'catalog.option': catalogOptionV1,
   'billing.price': billingPriceV1,
   'billing.balance': billingBalanceV1,

@@ -4,6 +4,7 @@ export const TOPICS = {
   identityUser: { name: 'identity.user', compacted: true },
   identityToken: { name: 'identity.token', compacted: true },
   catalogChannel: { name: 'catalog.channel', compacted: true },
+  catalogChannelModels: { name: 'catalog.channel-models', compacted: true },
   catalogOption: { name: 'catalog.option', compacted: true },
   billingPrice: { name: 'billing.price', compacted: true },
   billingBalance: { name: 'billing.balance', compacted: true },
