@@ -2,8 +2,10 @@ import {
   callsByWindow,
   judgeBalanceFloor,
   judgeCalls,
+  judgeReservations,
   judgeSettlement,
   judgeTopUps,
+  summarizeTightClient,
   timeToRecover,
   type CallRecord,
   type UsageCharge,
@@ -50,14 +52,20 @@ describe('chaos checks', () => {
     ]);
     const result = judgeCalls(
       'calm',
-      [call('a', 0), call('early', 0, failedEarly), call('cut', 0, cutMidway)],
+      [
+        call('a', 0),
+        call('early', 0, failedEarly),
+        call('cut', 0, cutMidway),
+        call('no-money', 0, { status: 402, anyByte: false, complete: false, error: 'Insufficient balance' }),
+      ],
       usage,
     );
     expect(result).toMatchObject({
-      calls: 3,
+      calls: 4,
       served: 1,
       servedChargedOnce: 1,
-      failedBeforeAnyByte: 1,
+      failedBeforeAnyByte: 2,
+      refusedForMoney: 1,
       cutMidAnswer: 1,
       pass: true,
     });
@@ -175,5 +183,60 @@ describe('chaos checks', () => {
     expect(judgeSettlement({ auth: 1, billing: 0 }, 0).pass).toBe(false);
     expect(judgeSettlement({ auth: 0 }, 3).pass).toBe(false);
     expect(judgeSettlement({ auth: 0 }, null).pass).toBe(false);
+  });
+
+  describe('reservations left in relay’s store', () => {
+    const kills = [
+      { name: 'kill:relay-1', injectedAt: 100_000, liftedAt: 110_000 },
+      { name: 'freeze:relay-1', injectedAt: 200_000, liftedAt: 232_000 },
+      { name: 'kill:relay-1+billing-1', injectedAt: 300_000, liftedAt: 330_000 },
+    ];
+    const entry = (id: string, takenAt: number) => ({ account: 'user:3', id, takenAt, amount: 500 });
+
+    it('excuses only what a relay held when it was killed', () => {
+      const result = judgeReservations(
+        [entry('lease:a:1', 99_000), entry('lease:b:1', 299_500), entry('lease:c:4', 150_000)],
+        kills,
+        21_000,
+      );
+      expect(result).toMatchObject({ outstanding: 3, heldByKilledRelay: 2, pass: false });
+      expect(result.unreleased.map((r) => r.id)).toEqual(['lease:c:4']);
+    });
+
+    it('does not excuse a reservation taken during a freeze or long before a kill', () => {
+      const result = judgeReservations(
+        [entry('lease:d:1', 210_000), entry('lease:e:1', 70_000)],
+        kills,
+        21_000,
+      );
+      expect(result.unreleased).toHaveLength(2);
+    });
+
+    it('passes an empty store', () => {
+      expect(judgeReservations([], kills, 21_000)).toMatchObject({ outstanding: 0, pass: true });
+    });
+  });
+
+  it('tells when the tight-balance client was first refused for money', () => {
+    const summary = summarizeTightClient(
+      [
+        call('a', 1000, { client: 'tight' }),
+        call('b', 5000, { client: 'tight', status: 402, anyByte: false, complete: false }),
+        call('c', 9000, { client: 'tight', status: 402, anyByte: false, complete: false }),
+        call('d', 2000, { client: 'other', status: 402, anyByte: false, complete: false }),
+      ],
+      'tight',
+      20_000,
+      12,
+      0,
+    );
+    expect(summary).toEqual({
+      client: 'tight',
+      startQuota: 20_000,
+      finalQuota: 12,
+      served: 1,
+      refusedForMoney: 2,
+      firstRefusalSeconds: 5.1,
+    });
   });
 });

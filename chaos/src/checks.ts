@@ -1,10 +1,13 @@
 // The suite's verdicts, from what the clients saw and what billing recorded. Pure: no I/O.
 
-export type CallKind = 'plain' | 'stream' | 'chat';
+/** OpenAI chat completions plain or streamed, Anthropic messages plain or streamed, a web chat message. */
+export type CallKind = 'plain' | 'stream' | 'messages' | 'messages-stream' | 'chat';
 
 /** One call as its client saw it. Times are epoch milliseconds. */
 export interface CallRecord {
   kind: CallKind;
+  /** What the call asked that sets its reservation (`n=2`, `no limit`, `thinking`, …; client-profiles.ts). */
+  shape?: string;
   client: string;
   /** The id the client sent as x-request-id, which the gateway keeps and billing logs. */
   requestId: string;
@@ -47,6 +50,8 @@ export interface FaultResult {
   servedChargedTwice: string[];
   /** Refused before any byte: an error status, or no connection. Never to be charged. */
   failedBeforeAnyByte: number;
+  /** Of those, 402s: the balance could not pay (the tight-balance client), not the fault. */
+  refusedForMoney: number;
   failedButCharged: string[];
   /**
    * Cut in flight before any byte (reset, closed, the client's deadline): relay may have served the
@@ -111,6 +116,7 @@ export function judgeCalls(
     servedNotCharged,
     servedChargedTwice,
     failedBeforeAnyByte: failedEarly.length,
+    refusedForMoney: failedEarly.filter((c) => c.status === 402).length,
     failedButCharged,
     cutBeforeAnyByte: cutEarly.length,
     cutBeforeAnyByteCharged: cutEarly.filter((c) => chargeOf(c).quota > 0).length,
@@ -213,4 +219,82 @@ export function judgeSettlement(
 ): SettlementResult {
   const pending = Object.values(outboxPending).reduce((a, b) => a + b, 0);
   return { outboxPending, usageLag, pass: pending === 0 && usageLag === 0 };
+}
+
+/** One entry of relay's quota store (Redis) still there once every hold has lapsed. */
+export interface OutstandingReservation {
+  /** `user:<id>` or `token:<id>`. */
+  account: string;
+  /** The reservation's id: `lease:<replica>:<n>` for a lease, the call's id otherwise. */
+  id: string;
+  /** When relay took it (its expiry minus the reservation TTL), epoch ms. */
+  takenAt: number;
+  amount: number;
+}
+
+export interface ReservationResult {
+  /** Entries still held after the last hold lapsed. */
+  outstanding: number;
+  /** Of those, held by a relay replica when it was SIGKILLed: they free themselves after the TTL. */
+  heldByKilledRelay: number;
+  /** The rest: reservations a running relay took and never settled or released. */
+  unreleased: OutstandingReservation[];
+  pass: boolean;
+}
+
+/**
+ * Every reservation is settled or released by the relay that took it; only a relay killed outright
+ * leaves its open ones behind (the store frees them after the reservation TTL). A lease or call in
+ * flight at a kill was taken at most `inFlightMs` before it (the clients' deadline plus a lease period).
+ */
+export function judgeReservations(
+  outstanding: OutstandingReservation[],
+  faults: FaultWindow[],
+  inFlightMs: number,
+): ReservationResult {
+  const relayKills = faults.filter((f) => /^kill:(.*\+)?relay-/.test(f.name)).map((f) => f.injectedAt);
+  const heldByKilled = (r: OutstandingReservation) =>
+    relayKills.some((killedAt) => r.takenAt <= killedAt + 1000 && r.takenAt >= killedAt - inFlightMs);
+  const unreleased = outstanding.filter((r) => !heldByKilled(r));
+  return {
+    outstanding: outstanding.length,
+    heldByKilledRelay: outstanding.length - unreleased.length,
+    unreleased,
+    pass: unreleased.length === 0,
+  };
+}
+
+/** How the tight-balance client's money went: it is to reach zero during the run, never below one call. */
+export interface TightClientResult {
+  client: string;
+  startQuota: number;
+  finalQuota: number;
+  served: number;
+  /** Answered 402: the balance (less what is held for calls in flight) could not pay the call. */
+  refusedForMoney: number;
+  /** Seconds from the start of the load to the first 402; null: the balance lasted the whole run. */
+  firstRefusalSeconds: number | null;
+}
+
+export function summarizeTightClient(
+  calls: CallRecord[],
+  client: string,
+  startQuota: number,
+  finalQuota: number,
+  loadStartedAt: number,
+): TightClientResult {
+  const own = calls.filter((c) => c.client === client);
+  const refusals = own.filter((c) => c.status === 402);
+  const first = refusals.reduce<number | null>(
+    (min, c) => (min === null || c.endedAt < min ? c.endedAt : min),
+    null,
+  );
+  return {
+    client,
+    startQuota,
+    finalQuota,
+    served: own.filter((c) => c.complete).length,
+    refusedForMoney: refusals.length,
+    firstRefusalSeconds: first === null ? null : seconds(first - loadStartedAt),
+  };
 }

@@ -1,8 +1,10 @@
 // What the platform recorded, read after the load: billing's usage log, ledger and balances, every
-// service's outbox, billing's consumer lag on usage.recorded, and the ledger audit through the API.
+// service's outbox, billing's consumer lag on usage.recorded, relay's reservations in Redis, and the
+// ledger audit through the API.
+import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { KafkaEventBus, silentEventBusLogger } from '@tollgate/events';
-import type { PaymentCredit, UsageCharge } from './checks';
+import type { OutstandingReservation, PaymentCredit, UsageCharge } from './checks';
 import type { WebSession } from './web-session';
 
 /** Billing's consumer group of usage.recorded (apps/billing/src/usage/usage-recorded.consumer.ts). */
@@ -93,5 +95,41 @@ export async function usageLag(kafkaBrokers: string, runId: string): Promise<num
     return partitions.reduce((sum, p) => sum + p.lag, 0);
   } finally {
     await bus.close();
+  }
+}
+
+/**
+ * Relay's quota store: per account a sorted set `quota:{<account>}:expiry` (reservation id, expiry in
+ * ms of the server's clock) beside a hash of amounts (libs/kv lua-scripts.ts). Entries past their
+ * expiry are not counted: the store purges them at the account's next reservation.
+ */
+export async function readReservations(
+  redisUrl: string,
+  reservationTtlMs: number,
+): Promise<OutstandingReservation[]> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  await redis.connect();
+  try {
+    const [seconds, micros] = await redis.time();
+    const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    const found: OutstandingReservation[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', '*quota:{*}:expiry', 'COUNT', 500);
+      cursor = next;
+      for (const key of keys) {
+        const account = /quota:\{(.+)\}:expiry$/.exec(key)?.[1] ?? key;
+        const amountKey = key.replace(/:expiry$/, ':amount');
+        const entries = await redis.zrangebyscore(key, now, '+inf', 'WITHSCORES');
+        for (let i = 0; i < entries.length; i += 2) {
+          const id = entries[i]!;
+          const amount = Number((await redis.hget(amountKey, id)) ?? 0);
+          found.push({ account, id, takenAt: Number(entries[i + 1]) - reservationTtlMs, amount });
+        }
+      }
+    } while (cursor !== '0');
+    return found;
+  } finally {
+    redis.disconnect();
   }
 }

@@ -1,9 +1,11 @@
-// The mixed load: /v1 calls plain and streamed, chat messages, top-ups paid at the fake YooKassa with
-// and without a promo code. Every client writes down what it saw; nothing here judges.
+// The mixed load: /v1 calls of each client's profile (client-profiles.ts), chat messages, top-ups paid
+// at the fake YooKassa with and without a promo code. Every client writes down what it saw; nothing
+// here judges.
 import { randomUUID } from 'node:crypto';
 import type { FakeYookassa } from '@tollgate/testing';
 import type { CallKind, CallRecord, TopUpRecord } from './checks';
-import { MODEL, PROMO_CODE, type Customer } from './seed';
+import { isWholeAnswer, MODEL, planCall } from './client-profiles';
+import { PROMO_CODE, type Customer } from './seed';
 import type { WebSession } from './web-session';
 
 export interface LoadRecords {
@@ -21,11 +23,11 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 async function observedCall(
   kind: CallKind,
+  shape: string,
   client: string,
   url: string,
   init: { headers: Record<string, string>; body: string },
   timeoutMs: number,
-  isWhole: (body: string) => boolean,
 ): Promise<{ record: CallRecord; received: string }> {
   const requestId = `chaos-${randomUUID()}`;
   const startedAt = Date.now();
@@ -49,9 +51,10 @@ async function observedCall(
         ? 'timeout'
         : (((e as Error).cause as Error)?.message ?? (e as Error).message);
   }
-  const complete = status === 200 && error === undefined && isWhole(received);
+  const complete = status === 200 && error === undefined && isWholeAnswer(kind, received);
   const record: CallRecord = {
     kind,
+    shape,
     client,
     requestId,
     startedAt,
@@ -65,21 +68,14 @@ async function observedCall(
   return { record, received };
 }
 
-const wholeCompletion = (body: string) => {
-  try {
-    return Array.isArray((JSON.parse(body) as { choices?: unknown[] }).choices);
-  } catch {
-    return false;
-  }
-};
-const wholeStream = (body: string) => body.includes('data: [DONE]');
-const wholeChatAnswer = (body: string) => body.includes('"type":"done"');
-
 export class LoadDriver {
   readonly records: LoadRecords = { calls: [], topUps: [], notes: [] };
   private stopped = false;
+  /** Set once every client loop has ended: no top-up can be created, and queue its notifications, after. */
+  private clientsDone = false;
   private drainDeadline = Infinity;
-  private readonly loops: Promise<void>[] = [];
+  private readonly clientLoops: Promise<void>[] = [];
+  private notifications: Promise<void> = Promise.resolve();
   /** Payment notifications the "provider" still has to deliver: YooKassa retries until it gets a 200. */
   private readonly undelivered: { body: unknown; paymentId: number }[] = [];
 
@@ -87,26 +83,34 @@ export class LoadDriver {
     private readonly deps: {
       gatewayUrl: string;
       customers: Customer[];
-      chatUser: WebSession;
-      yookassa: FakeYookassa;
+      chatUser: Pick<WebSession, 'call' | 'headers' | 'refresh'>;
+      yookassa: Pick<FakeYookassa, 'setStatus' | 'notification'>;
       callTimeoutMs: number;
+      /** Each customer tops up this often (default 4 s). */
+      topUpEveryMs?: number;
     },
   ) {}
 
   start(): void {
     for (const customer of this.deps.customers) {
-      this.loops.push(this.apiLoop(customer));
-      this.loops.push(this.topUpLoop(customer));
+      this.clientLoops.push(this.apiLoop(customer));
+      // The tight-balance client is to reach zero: it never tops up.
+      if (customer.profile !== 'tight') this.clientLoops.push(this.topUpLoop(customer));
     }
-    this.loops.push(this.chatLoop());
-    this.loops.push(this.notificationLoop());
+    this.clientLoops.push(this.chatLoop());
+    this.notifications = this.notificationLoop();
   }
 
-  /** Stops the clients; the provider keeps delivering its notifications for up to `drainMs`. */
+  /**
+   * Stops the clients; once they have all ended (a top-up created meanwhile is paid and queued too),
+   * the provider keeps delivering its notifications for up to `drainMs`.
+   */
   async stop(drainMs: number): Promise<void> {
-    this.drainDeadline = Date.now() + drainMs;
     this.stopped = true;
-    await Promise.all(this.loops);
+    await Promise.all(this.clientLoops);
+    this.drainDeadline = Date.now() + drainMs;
+    this.clientsDone = true;
+    await this.notifications;
     if (this.undelivered.length)
       this.records.notes.push(`${this.undelivered.length} payment notification(s) never accepted`);
   }
@@ -118,26 +122,18 @@ export class LoadDriver {
   private async apiLoop(customer: Customer): Promise<void> {
     let n = 0;
     while (!this.stopped) {
-      const stream = n++ % 2 === 1;
-      const body = {
-        model: MODEL,
-        messages: [{ role: 'user', content: `chaos call ${n}` }],
-        max_tokens: 16,
-        ...(stream ? { stream: true } : {}),
-      };
+      const call = planCall(customer.profile, customer.apiKey, n++, customer.name);
       const { record } = await observedCall(
-        stream ? 'stream' : 'plain',
+        call.kind,
+        call.shape,
         customer.name,
-        `${this.deps.gatewayUrl}/v1/chat/completions`,
-        {
-          headers: { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        },
+        `${this.deps.gatewayUrl}${call.path}`,
+        { headers: call.headers, body: JSON.stringify(call.body) },
         this.deps.callTimeoutMs,
-        stream ? wholeStream : wholeCompletion,
       );
       this.records.calls.push(record);
-      await pause(150);
+      // Refused for money: a person would not retry at once either.
+      await pause(record.status === 402 ? 1000 : 150);
     }
   }
 
@@ -159,11 +155,11 @@ export class LoadDriver {
       sent++;
       const { record, received } = await observedCall(
         'chat',
+        'chat message',
         'chat',
         `${this.deps.gatewayUrl}/api/chat/${chatId}/messages`,
         { headers: user.headers(), body: JSON.stringify({ content: `chaos chat ${sent}` }) },
         this.deps.callTimeoutMs,
-        wholeChatAnswer,
       );
       const answer = /"assistant_message_id":(\d+)/.exec(received);
       this.records.calls.push(answer ? { ...record, chargeId: `chat-${chatId}-${answer[1]}` } : record);
@@ -181,7 +177,7 @@ export class LoadDriver {
   private async topUpLoop(customer: Customer): Promise<void> {
     let n = 0;
     while (!this.stopped) {
-      await pause(4000);
+      await pause(this.deps.topUpEveryMs ?? 4000);
       if (this.stopped) break;
       n++;
       const promoCode = n % 2 === 0 ? PROMO_CODE : null;
@@ -217,7 +213,7 @@ export class LoadDriver {
   }
 
   private async notificationLoop(): Promise<void> {
-    while (!this.stopped || (this.undelivered.length > 0 && Date.now() < this.drainDeadline)) {
+    while (!this.clientsDone || (this.undelivered.length > 0 && Date.now() < this.drainDeadline)) {
       const next = this.undelivered[0];
       if (!next) {
         await pause(200);

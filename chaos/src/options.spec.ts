@@ -35,6 +35,9 @@ describe('chaos options', () => {
     expect(quick.faults.length).toBeLessThan(parsed([]).faults.length);
     expect(quick.freezeSeconds).toBeLessThan(parsed([]).freezeSeconds);
     expect(parsed(['--quick', '--freeze-seconds', '40']).freezeSeconds).toBe(40);
+    // The tight-balance client is to reach zero within the run, however long it is.
+    expect(quick.tightQuota).toBeLessThan(parsed([]).tightQuota);
+    expect(parsed(['--tight-quota', '5000']).tightQuota).toBe(5000);
   });
 
   it('reads a fault list with pairs', () => {

@@ -19,6 +19,8 @@ export interface ChaosOptions {
   apiClients: number;
   /** Client-side deadline of one call: a frozen hop must not hold a client for ever. */
   callTimeoutSeconds: number;
+  /** Quota units of the tight-balance client (no top-ups): it is to reach zero during the run. */
+  tightQuota: number;
   /** Where REPORT.md and the logs go (default reports/chaos/<run id>). */
   out?: string;
 }
@@ -47,7 +49,11 @@ export const USAGE = `Usage: npm run chaos -- [options]      (needs the compiled
   --calm-seconds N          load without faults before the first fault and after each recovery (default 8; quick 5)
   --recover-timeout N       seconds to wait for the first successful call after a fault (default 120)
   --drain-timeout N         seconds to wait for every event to be settled after the load (default 120)
-  --clients N               concurrent /v1 clients, each its own user and key (default 4)
+  --clients N               concurrent /v1 clients, each its own user and key (default 4), in turn
+                            OpenAI calls, n = 2 and no-limit calls, Anthropic calls; one more client
+                            on a tight balance comes on top
+  --tight-quota N           the tight-balance client's quota units, which it spends to zero (default
+                            60000; quick 20000)
   --call-timeout N          a client's deadline for one call, seconds (default 20)
   --out DIR                 where REPORT.md goes (default reports/chaos/<run id>)
   --help                    this text
@@ -73,6 +79,7 @@ export function parseOptions(argv: string[]): ChaosOptions | { help: true } {
       'drain-timeout': { type: 'string' },
       clients: { type: 'string' },
       'call-timeout': { type: 'string' },
+      'tight-quota': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -89,6 +96,7 @@ export function parseOptions(argv: string[]): ChaosOptions | { help: true } {
     drainTimeoutSeconds: positiveInt('drain-timeout', values['drain-timeout'], 120),
     apiClients: positiveInt('clients', values.clients, 4),
     callTimeoutSeconds: positiveInt('call-timeout', values['call-timeout'], 20),
+    tightQuota: positiveInt('tight-quota', values['tight-quota'], quick ? 20_000 : 60_000),
   };
   if (values.out) options.out = values.out;
   return options;

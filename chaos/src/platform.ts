@@ -35,6 +35,12 @@ export interface ChaosPlatformOptions {
 
 const READY_TIMEOUT_MS = 240_000;
 
+/**
+ * Relay's quota store settings, set here (at relay's defaults) because the reservation check reads
+ * the store with them: a reservation's TTL gives the time it was taken, a hold lapses after holdMs.
+ */
+export const RELAY_QUOTA = { reservationTtlMs: 900_000, holdMs: 60_000, leaseMs: 500 } as const;
+
 export async function startChaosPlatform(options: ChaosPlatformOptions): Promise<ChaosPlatform> {
   const root = { username: `chaos_root_${options.runId}`, password: randomBytes(12).toString('hex') };
   const ports = await freePorts(BACKEND_SERVICES.length + 1 + 4);
@@ -60,6 +66,9 @@ export async function startChaosPlatform(options: ChaosPlatformOptions): Promise
     GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
     // Billing never reaches the internet here.
     CBR_DAILY_URL: 'http://127.0.0.1:9/XML_daily.asp',
+    RELAY_RESERVATION_TTL_MS: String(RELAY_QUOTA.reservationTtlMs),
+    RELAY_QUOTA_HOLD_MS: String(RELAY_QUOTA.holdMs),
+    RELAY_QUOTA_LEASE_MS: String(RELAY_QUOTA.leaseMs),
     ...options.env,
   };
 

@@ -1,5 +1,13 @@
-import { judgeBalanceFloor, judgeCalls, judgeSettlement, judgeTopUps, type CallRecord } from './checks';
-import { faultTable, renderReport, verdict, type ChaosRun } from './report';
+import {
+  judgeBalanceFloor,
+  judgeCalls,
+  judgeReservations,
+  judgeSettlement,
+  judgeTopUps,
+  summarizeTightClient,
+  type CallRecord,
+} from './checks';
+import { byKind, faultTable, renderReport, verdict, type ChaosRun } from './report';
 
 const served = (requestId: string, startedAt: number): CallRecord => ({
   kind: 'stream',
@@ -31,6 +39,8 @@ function aRun(usageRows: number): ChaosRun {
     ledgerAudit: { clean: true, mismatched: 0 },
     balanceFloor: judgeBalanceFloor([{ userId: 1, quota: 5 }], 10),
     settlement: judgeSettlement({ billing: 0 }, 0),
+    reservations: judgeReservations([], [fault], 20_000),
+    tightClient: summarizeTightClient(calls, 'tight', 20_000, 0, 0),
     calls,
     notes: [],
   };
@@ -39,8 +49,8 @@ function aRun(usageRows: number): ChaosRun {
 describe('chaos report', () => {
   it('shows each fault with its figures and time to recover', () => {
     const table = faultTable(aRun(1));
-    expect(table).toContain('| calm | — | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | — | yes |');
-    expect(table).toContain('| kill:relay-1 | 1 | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | yes |');
+    expect(table).toContain('| calm | — | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | — | yes |');
+    expect(table).toContain('| kill:relay-1 | 1 | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | yes |');
   });
 
   it('passes a clean run and fails one with a double charge, naming the call', () => {
@@ -57,5 +67,29 @@ describe('chaos report', () => {
     run.faults[0]!.problems.push('restart relay-1: not ready');
     expect(verdict(run)).toBe(false);
     expect(renderReport(run)).toContain('- kill:relay-1: restart relay-1: not ready');
+  });
+
+  it('fails a run that left a reservation in relay’s store, naming it', () => {
+    const run = aRun(1);
+    run.reservations = judgeReservations(
+      [{ account: 'user:7', id: 'lease:abc:3', takenAt: 50_000, amount: 1234 }],
+      [{ name: 'kill:relay-1', injectedAt: 1000, liftedAt: 2000 }],
+      20_000,
+    );
+    expect(verdict(run)).toBe(false);
+    expect(renderReport(run)).toContain(
+      '1 left, 0 of them held by a relay when it was killed (freed after the TTL) (user:7 lease:abc:3 1234)',
+    );
+  });
+
+  it('counts the load by kind and by what each call’s reservation covers', () => {
+    const refused402 = { status: 402, anyByte: false, complete: false, error: 'Insufficient balance' };
+    const table = byKind([
+      { ...served('a', 0), kind: 'plain', shape: 'n=2' },
+      { ...served('b', 0), kind: 'plain', shape: 'n=2', ...refused402 },
+      { ...served('c', 0), kind: 'messages-stream', shape: 'thinking' },
+    ]);
+    expect(table).toContain('| plain | n=2 | 2 | 1 | 1 | 1 | 0 |');
+    expect(table).toContain('| messages-stream | thinking | 1 | 1 | 0 | 0 | 0 |');
   });
 });

@@ -1,5 +1,13 @@
 // REPORT.md of one chaos run. Pure: the run's figures in, Markdown out.
-import type { BalanceFloorResult, CallRecord, FaultResult, SettlementResult, TopUpResult } from './checks';
+import type {
+  BalanceFloorResult,
+  CallRecord,
+  FaultResult,
+  ReservationResult,
+  SettlementResult,
+  TightClientResult,
+  TopUpResult,
+} from './checks';
 
 export interface ChaosRun {
   runId: string;
@@ -13,6 +21,8 @@ export interface ChaosRun {
   ledgerAudit: { clean: boolean; mismatched: number };
   balanceFloor: BalanceFloorResult;
   settlement: SettlementResult;
+  reservations: ReservationResult;
+  tightClient: TightClientResult;
   calls: CallRecord[];
   notes: string[];
 }
@@ -22,7 +32,10 @@ const list = (ids: (string | number)[], max = 5) =>
   ids.length === 0 ? '' : ` (${ids.slice(0, max).join(', ')}${ids.length > max ? ', …' : ''})`;
 
 export function verdict(
-  run: Pick<ChaosRun, 'calm' | 'faults' | 'topUps' | 'ledgerAudit' | 'balanceFloor' | 'settlement'>,
+  run: Pick<
+    ChaosRun,
+    'calm' | 'faults' | 'topUps' | 'ledgerAudit' | 'balanceFloor' | 'settlement' | 'reservations'
+  >,
 ): boolean {
   return (
     run.calm.pass &&
@@ -30,31 +43,36 @@ export function verdict(
     run.topUps.pass &&
     run.ledgerAudit.clean &&
     run.balanceFloor.pass &&
-    run.settlement.pass
+    run.settlement.pass &&
+    run.reservations.pass
   );
 }
 
 /** The per-fault table: also what docs/reliability.md quotes. */
 export function faultTable(run: Pick<ChaosRun, 'calm' | 'faults'>): string {
   const header = [
-    '| fault | fault s | calls | served 200 | charged once | 200 not charged | 200 charged twice | refused before any byte | of those charged | cut before any byte | of those charged (≤ once) | cut mid-answer | recover s | pass |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| fault | fault s | calls | served 200 | charged once | 200 not charged | 200 charged twice | refused before any byte | of those 402 | of those charged | cut before any byte | of those charged (≤ once) | cut mid-answer | recover s | pass |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   const row = (f: FaultResult & { problems?: string[] }) =>
-    `| ${f.name} | ${f.faultSeconds || '—'} | ${f.calls} | ${f.served} | ${f.servedChargedOnce} | ${f.servedNotCharged.length} | ${f.servedChargedTwice.length} | ${f.failedBeforeAnyByte} | ${f.failedButCharged.length} | ${f.cutBeforeAnyByte} | ${f.cutBeforeAnyByteCharged} | ${f.cutMidAnswer} | ${f.recoverSeconds ?? (f.name === 'calm' ? '—' : '**never**')} | ${yes(f.pass && (f.problems?.length ?? 0) === 0)} |`;
+    `| ${f.name} | ${f.faultSeconds || '—'} | ${f.calls} | ${f.served} | ${f.servedChargedOnce} | ${f.servedNotCharged.length} | ${f.servedChargedTwice.length} | ${f.failedBeforeAnyByte} | ${f.refusedForMoney} | ${f.failedButCharged.length} | ${f.cutBeforeAnyByte} | ${f.cutBeforeAnyByteCharged} | ${f.cutMidAnswer} | ${f.recoverSeconds ?? (f.name === 'calm' ? '—' : '**never**')} | ${yes(f.pass && (f.problems?.length ?? 0) === 0)} |`;
   return [...header, row(run.calm), ...run.faults.map(row)].join('\n');
 }
 
-function byKind(calls: CallRecord[]): string {
-  const kinds = ['plain', 'stream', 'chat'] as const;
+/** Calls by kind and by what their reservation covers (their shape), in the order first seen. */
+export function byKind(calls: CallRecord[]): string {
+  const groups = new Map<string, CallRecord[]>();
+  for (const call of calls) {
+    const key = call.shape ? `${call.kind} | ${call.shape}` : `${call.kind} | —`;
+    groups.set(key, [...(groups.get(key) ?? []), call]);
+  }
   const lines = [
-    '| kind | calls | served 200 | failed before any byte | cut mid-answer |',
-    '|---|---:|---:|---:|---:|',
+    '| kind | shape | calls | served 200 | refused 402 | failed before any byte | cut mid-answer |',
+    '|---|---|---:|---:|---:|---:|---:|',
   ];
-  for (const kind of kinds) {
-    const of = calls.filter((c) => c.kind === kind);
+  for (const [key, of] of groups) {
     lines.push(
-      `| ${kind} | ${of.length} | ${of.filter((c) => c.complete).length} | ${of.filter((c) => !c.complete && !c.anyByte).length} | ${of.filter((c) => !c.complete && c.anyByte).length} |`,
+      `| ${key} | ${of.length} | ${of.filter((c) => c.complete).length} | ${of.filter((c) => c.status === 402).length} | ${of.filter((c) => !c.complete && !c.anyByte).length} | ${of.filter((c) => !c.complete && c.anyByte).length} |`,
     );
   }
   return lines.join('\n');
@@ -123,6 +141,8 @@ ${problems.length ? `Faults that did not apply or lift cleanly:\n\n${problems.jo
     .map(([s, n]) => `${s} ${n}`)
     .join(', ')} |
 | no usage event left unsettled: billing.usage lag on usage.recorded | ${run.settlement.usageLag ?? 'unknown'} |
+| every reservation in relay's store settled or released (after the holds lapsed) | ${yes(run.reservations.pass)}: ${run.reservations.outstanding} left, ${run.reservations.heldByKilledRelay} of them held by a relay when it was killed (freed after the TTL)${list(run.reservations.unreleased.map((r) => `${r.account} ${r.id} ${r.amount}`))} |
+| the tight-balance client (${run.tightClient.client}) | ${run.tightClient.startQuota} units at the start, ${run.tightClient.finalQuota} at the end; ${run.tightClient.served} calls served, ${run.tightClient.refusedForMoney} refused with 402${run.tightClient.firstRefusalSeconds === null ? ' (its balance lasted the run)' : `, the first ${run.tightClient.firstRefusalSeconds} s into the load`} |
 
 ## Load
 

@@ -9,18 +9,21 @@ import {
   callsByWindow,
   judgeBalanceFloor,
   judgeCalls,
+  judgeReservations,
   judgeSettlement,
   judgeTopUps,
+  summarizeTightClient,
   type FaultResult,
 } from './checks';
-import { outboxPending, readEvidence, usageLag } from './evidence';
+import { ROTATING_PROFILES } from './client-profiles';
+import { outboxPending, readEvidence, readReservations, usageLag } from './evidence';
 import { FaultInjector, type AppliedFault } from './fault-injector';
 import { Infrastructure } from './infra';
 import { LoadDriver } from './load';
 import { parseOptions, USAGE, type ChaosOptions } from './options';
-import { startChaosPlatform, type ChaosPlatform } from './platform';
+import { RELAY_QUOTA, startChaosPlatform, type ChaosPlatform } from './platform';
 import { renderReport, verdict, type ChaosRun } from './report';
-import { seedWorld } from './seed';
+import { seedWorld, STARTING_QUOTA, type CustomerPlan } from './seed';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const started = Date.now();
@@ -110,16 +113,28 @@ async function main(options: ChaosOptions, argv: string[]): Promise<boolean> {
   });
   log(`platform up at ${platform.url}`);
 
+  const plans: CustomerPlan[] = [
+    ...Array.from({ length: options.apiClients }, (_, i) => ({
+      profile: ROTATING_PROFILES[i % ROTATING_PROFILES.length]!,
+      quota: STARTING_QUOTA,
+    })),
+    { profile: 'tight', quota: options.tightQuota },
+    // The chat user: its profile is not used.
+    { profile: 'openai', quota: STARTING_QUOTA },
+  ];
   const { root, customers } = await seedWorld({
     gatewayUrl: platform.url,
     root: platform.root,
     upstreamUrl: upstream.url,
-    upstreamKey: DEFAULT_FAKE_UPSTREAM_KEYS.openai,
-    customers: options.apiClients + 1,
+    upstreamKeys: DEFAULT_FAKE_UPSTREAM_KEYS,
+    customers: plans,
     runId: shortId,
   });
   const chatUser = customers.pop()!;
-  log(`seeded ${customers.length} API customers and a chat user`);
+  const tightClient = customers.find((c) => c.profile === 'tight')!;
+  log(
+    `seeded ${customers.length} API customers (${customers.map((c) => c.profile).join(', ')}) and a chat user`,
+  );
 
   const load = new LoadDriver({
     gatewayUrl: platform.url,
@@ -150,8 +165,15 @@ async function main(options: ChaosOptions, argv: string[]): Promise<boolean> {
 
   log('stopping the load; the provider delivers its last notifications');
   await load.stop(options.drainTimeoutSeconds * 1000);
+  const loadStoppedAt = Date.now();
   log('waiting for every event to be settled');
   const settled = await drain(platform, infraEnv.KAFKA_BROKERS, shortId, options.drainTimeoutSeconds * 1000);
+  // Every settled charge stays in relay's store as a hold for holdMs: what is left after that was
+  // never settled or released.
+  const holdsLapse = loadStoppedAt + RELAY_QUOTA.holdMs + 3 * RELAY_QUOTA.leaseMs + 5000;
+  log(`waiting ${Math.max(0, Math.round((holdsLapse - Date.now()) / 1000))} s for relay's holds to lapse`);
+  await pause(Math.max(0, holdsLapse - Date.now()));
+  const outstanding = await readReservations(infraEnv.REDIS_URL, RELAY_QUOTA.reservationTtlMs);
 
   const { calls, topUps, notes } = load.records;
   const evidence = await readEvidence({
@@ -179,6 +201,18 @@ async function main(options: ChaosOptions, argv: string[]): Promise<boolean> {
     ledgerAudit: { clean: evidence.ledgerAudit.length === 0, mismatched: evidence.ledgerAudit.length },
     balanceFloor: judgeBalanceFloor(evidence.balances, evidence.largestCallQuota),
     settlement: judgeSettlement(settled.pending, settled.lag),
+    reservations: judgeReservations(
+      outstanding,
+      applied,
+      options.callTimeoutSeconds * 1000 + 2 * RELAY_QUOTA.leaseMs,
+    ),
+    tightClient: summarizeTightClient(
+      calls,
+      tightClient.name,
+      tightClient.quota,
+      evidence.balances.find((b) => b.userId === tightClient.userId)?.quota ?? Number.NaN,
+      runStarted.getTime(),
+    ),
     calls,
     notes,
   };
@@ -186,7 +220,14 @@ async function main(options: ChaosOptions, argv: string[]): Promise<boolean> {
   writeFileSync(
     join(outDir, 'run.json'),
     JSON.stringify(
-      { ...run, calls: undefined, options, topUpRecords: topUps, faultWindows: applied },
+      {
+        ...run,
+        calls: undefined,
+        options,
+        topUpRecords: topUps,
+        faultWindows: applied,
+        outstandingReservations: outstanding,
+      },
       null,
       2,
     ),
