@@ -53,7 +53,7 @@ export const USAGE = `Usage: npm run chaos -- [options]      (needs the compiled
                             OpenAI calls, n = 2 and no-limit calls, Anthropic calls; one more client
                             on a tight balance comes on top
   --tight-quota N           the tight-balance client's quota units, which it spends to zero (default
-                            60000; quick 20000)
+                            60000; quick 8000)
   --call-timeout N          a client's deadline for one call, seconds (default 20)
   --out DIR                 where REPORT.md goes (default reports/chaos/<run id>)
   --help                    this text
@@ -96,7 +96,7 @@ export function parseOptions(argv: string[]): ChaosOptions | { help: true } {
     drainTimeoutSeconds: positiveInt('drain-timeout', values['drain-timeout'], 120),
     apiClients: positiveInt('clients', values.clients, 4),
     callTimeoutSeconds: positiveInt('call-timeout', values['call-timeout'], 20),
-    tightQuota: positiveInt('tight-quota', values['tight-quota'], quick ? 20_000 : 60_000),
+    tightQuota: positiveInt('tight-quota', values['tight-quota'], quick ? 8_000 : 60_000),
   };
   if (values.out) options.out = values.out;
   return options;
