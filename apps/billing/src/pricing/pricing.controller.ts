@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, Param, Put, Req } from '@nestjs/common';
 import {
   groupRatioUpdateSchema,
   modelPriceUpdateSchema,
@@ -16,9 +16,13 @@ import { PricingService } from './pricing.service';
 export class PricingController {
   constructor(private readonly pricing: PricingService) {}
 
-  /** Public; a signed-in caller's identity (the gateway still sends it here) widens what it lists. */
+  /**
+   * Public; a signed-in caller's identity (the gateway still sends it here) widens what it lists, so
+   * no shared cache may keep one caller's answer for another.
+   */
   @Public()
   @Get()
+  @Header('cache-control', 'private, no-cache')
   catalogue(@Req() request: FastifyRequest): Promise<PricingResponse> {
     return this.pricing.catalogue(identityOf(request));
   }

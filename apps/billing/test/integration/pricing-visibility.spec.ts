@@ -119,6 +119,10 @@ describe.each(INFRASTRUCTURES)('the price list on %s infrastructure', (kind) => 
       'gpt-4o-mini',
     ]);
     expect(await priceList(signedIn(Role.User))).toEqual(await priceList(billing.anonymous()));
+    // Each caller's own answer: a shared cache between the visitor and billing must not keep it.
+    const answer = await signedIn(Role.User, 'acme').fetch('/api/pricing');
+    expect(answer.headers.get('cache-control')).toBe('private, no-cache');
+    await answer.body?.cancel();
   });
 
   it('shows an admin and root every priced model and every ratio, for the price editor', async () => {
