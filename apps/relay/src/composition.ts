@@ -80,6 +80,7 @@ export function composeUpstream(config: RelayConfig): RelayUpstream {
   const client = new UpstreamClient({
     connectionsPerOrigin: config.RELAY_UPSTREAM_CONNECTIONS,
     headersTimeoutMs: config.RELAY_UPSTREAM_HEADERS_TIMEOUT_MS,
+    streamHeadersTimeoutMs: config.RELAY_UPSTREAM_STREAM_HEADERS_TIMEOUT_MS,
   });
   const keys = new ChannelKeys(parseMasterKey(config.TOLLGATE_ENCRYPTION_KEY));
   return {

@@ -53,6 +53,12 @@ export const relayConfigSchema = z.object({
   RELAY_DEFAULT_MAX_OUTPUT_TOKENS: wholeNumber('4096', 1),
   /** Longest wait for an upstream's status and headers. */
   RELAY_UPSTREAM_HEADERS_TIMEOUT_MS: wholeNumber('300000', 1000),
+  /**
+   * Longest wait for the headers of a streamed call's answer: providers send them at once and the
+   * tokens after, so a stream that has not begun by then is a hanging channel; the attempt counts
+   * against the channel's circuit and the call moves on to the next channel. See docs/relay.md.
+   */
+  RELAY_UPSTREAM_STREAM_HEADERS_TIMEOUT_MS: wholeNumber('30000', 100),
   RELAY_UPSTREAM_CONNECTIONS: wholeNumber('256', 1),
   /** Further channels tried after a connect error, 429 or 5xx (before the client got any byte). */
   RELAY_MAX_RETRIES: wholeNumber('2', 0),

@@ -8,7 +8,25 @@ import type { QueueWaitOutcome } from '../routing/channel-queues';
 export const UNKNOWN_MODEL = 'unknown';
 export const NO_PROVIDER = 'none';
 
-export type RetryReason = 'connect' | 'rate_limited' | 'upstream_5xx' | 'queue';
+export type RetryReason =
+  | 'connect'
+  | 'first_byte_timeout'
+  | 'rate_limited'
+  | 'upstream_5xx'
+  | 'invalid_key'
+  | 'quota_exhausted'
+  | 'queue';
+
+/** How one attempt on a channel ended, up to the answer's headers (docs/monitoring.md). */
+export type AttemptOutcome =
+  | 'ok'
+  | 'upstream_5xx'
+  | 'upstream_429'
+  | 'auth'
+  | 'timeout_first_byte'
+  | 'connect_error'
+  | 'client_abandoned'
+  | 'other';
 
 /** The relay's metrics from the platform catalogue, with bounded labels only. */
 export class RelayMetrics {
@@ -17,6 +35,7 @@ export class RelayMetrics {
   private readonly timeToFirstToken;
   private readonly tokens;
   private readonly retries;
+  private readonly attempts;
   private readonly channelHealthy;
   private readonly queueDepth;
   private readonly queueWaits;
@@ -28,6 +47,7 @@ export class RelayMetrics {
     this.timeToFirstToken = metrics.histogram('relayTimeToFirstToken');
     this.tokens = metrics.histogram('relayTokens');
     this.retries = metrics.counter('relayRetries');
+    this.attempts = metrics.counter('relayUpstreamAttempts');
     this.channelHealthy = metrics.gauge('channelHealthy');
     this.queueDepth = metrics.gauge('relayQueueDepth');
     this.queueWaits = metrics.histogram('relayQueueWait');
@@ -54,6 +74,11 @@ export class RelayMetrics {
 
   retry(provider: string, reason: RetryReason): void {
     this.retries.inc({ provider, reason });
+  }
+
+  /** One attempt on a channel; its series is found again by its labels (bound once, metric-series.ts). */
+  attempt(provider: string, channelId: number, model: string, outcome: AttemptOutcome): void {
+    this.attempts.inc({ provider, channel: channelId, model, outcome });
   }
 
   health(channel: CatalogChannel, provider: string, healthy: boolean): void {

@@ -26,6 +26,7 @@ import { ChannelKeyError, type ChannelKeys } from '../upstream/channel-keys';
 import {
   readLimited,
   UpstreamConnectError,
+  type LateAnswer,
   type UpstreamClient,
   type UpstreamResponse,
 } from '../upstream/upstream-client';
@@ -33,7 +34,7 @@ import type { CallAbort } from '../upstream/call-abort';
 import { callLogIds, type CallContext } from './call-context';
 import { ClientGoneError } from './client-reply';
 import type { RelayMetrics } from './relay-metrics';
-import { clientErrorForFailure, retryAfterSeconds, retryReason } from './upstream-failure';
+import { attemptOutcome, clientErrorForFailure, retryAfterSeconds, retryReason } from './upstream-failure';
 
 /** The upstream said yes (2xx); nothing has reached the client yet. */
 export interface Dispatched {
@@ -60,9 +61,18 @@ const noChannel = (model: string): RelayError =>
   new RelayError(ErrorCode.NoChannelAvailable, `No channel is available for the model ${model} right now`, 1);
 
 /**
- * Sends a call to the first channel of the router's plan that answers 2xx. Connect errors, 429 and
- * 5xx move on to the next channel: nothing has reached the client at this point, so a retry is
- * invisible to it. Every other refusal ends the call with the matching client error.
+ * Sends a call to the first channel of the router's plan that answers 2xx. Connect errors, a stream
+ * whose headers did not come in time, 429 and 5xx move on to the next channel: nothing has reached
+ * the client at this point, so a retry is invisible to it. Every other refusal ends the call with
+ * the matching client error. Each attempt's outcome is counted once per channel
+ * (`tollgate_relay_upstream_attempts_total`).
+ *
+ * A client that leaves before the headers is not the channel's fault, with one exception made
+ * knowable: a streamed attempt is held until its headers or its (short) headers timeout, and that
+ * verdict goes to the channel's circuit (lateVerdict). Providers send a stream's headers at once, so
+ * a client that left first does not say the channel is slow, but a timeout does say it hangs; without
+ * this, a channel that hangs would never open its circuit while every client times out first.
+ * A non-streamed answer's headers come with the whole answer, so nothing is learned from its wait.
  */
 export class UpstreamDispatcher {
   constructor(
@@ -103,9 +113,14 @@ export class UpstreamDispatcher {
       let failure: AttemptFailure;
       let retryAfter: number | undefined;
       try {
-        const response = await this.upstream.send(request, abort);
+        const response = await this.upstream.send(
+          request,
+          abort,
+          request.stream ? this.lateVerdict(route, adapter.name, model) : undefined,
+        );
         if (response.statusCode >= 200 && response.statusCode < 300) {
           this.router.recordSuccess(route.channel);
+          this.metrics.attempt(adapter.name, route.channel.id, model, 'ok');
           return { response, route, adapter, release, sentAt, url: request.url };
         }
         retryAfter = retryAfterSeconds(response.headers['retry-after']);
@@ -116,13 +131,17 @@ export class UpstreamDispatcher {
       } catch (error) {
         if (abort.aborted || !(error instanceof UpstreamConnectError)) {
           release();
-          if (abort.aborted) throw new ClientGoneError();
-          throw error;
+          if (!abort.aborted) throw error;
+          // A streamed attempt's outcome comes later, from lateVerdict.
+          if (!request.stream)
+            this.metrics.attempt(adapter.name, route.channel.id, model, 'client_abandoned');
+          throw new ClientGoneError();
         }
-        failure = { kind: 'connect', message: error.message };
+        failure = { kind: 'connect', message: error.message, headersTimedOut: error.headersTimedOut };
       }
       release();
       this.router.recordFailure(route.channel, failure);
+      this.metrics.attempt(adapter.name, route.channel.id, model, attemptOutcome(failure));
       this.logger.warn(
         {
           ...callLogIds(context),
@@ -137,6 +156,29 @@ export class UpstreamDispatcher {
       this.metrics.retry(adapter.name, retryReason(failure));
     }
     throw lastError ?? noChannel(model);
+  }
+
+  /**
+   * What a streamed attempt whose client left before the headers turned out to be: headers in time
+   * are a success of the channel (counted `client_abandoned`: the client gave up, not the channel),
+   * an error status or the headers timeout a failure like any other attempt's.
+   */
+  private lateVerdict(route: RouteAttempt, provider: string, model: string): LateAnswer {
+    return (answer) => {
+      const failure: AttemptFailure | undefined =
+        typeof answer !== 'number'
+          ? { kind: 'connect', message: answer.message, headersTimedOut: answer.headersTimedOut }
+          : answer >= 200 && answer < 300
+            ? undefined
+            : upstreamHttpFailure(answer, '');
+      if (failure === undefined) {
+        this.router.recordSuccess(route.channel);
+        this.metrics.attempt(provider, route.channel.id, model, 'client_abandoned');
+        return;
+      }
+      this.router.recordFailure(route.channel, failure);
+      this.metrics.attempt(provider, route.channel.id, model, attemptOutcome(failure));
+    };
   }
 
   /** The adapter and request for a channel, or undefined when the channel cannot take this call. */

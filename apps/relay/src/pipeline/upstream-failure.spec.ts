@@ -1,5 +1,5 @@
 import { ErrorCode } from '@tollgate/contracts';
-import { clientErrorForFailure, retryAfterSeconds, retryReason } from './upstream-failure';
+import { attemptOutcome, clientErrorForFailure, retryAfterSeconds, retryReason } from './upstream-failure';
 
 describe('retryAfterSeconds', () => {
   it('reads seconds and HTTP dates, and ignores what is neither', () => {
@@ -57,5 +57,41 @@ describe('retryReason', () => {
     expect(retryReason({ kind: 'connect', message: 'x' })).toBe('connect');
     expect(retryReason({ kind: 'http', status: 429 })).toBe('rate_limited');
     expect(retryReason({ kind: 'http', status: 503 })).toBe('upstream_5xx');
+  });
+
+  it('tells a dead key, an empty account and a hanging stream from upstream trouble', () => {
+    expect(retryReason({ kind: 'http', status: 401, errorCode: 'invalid_api_key' })).toBe('invalid_key');
+    expect(retryReason({ kind: 'http', status: 401 })).toBe('invalid_key');
+    expect(retryReason({ kind: 'http', status: 429, errorType: 'insufficient_quota' })).toBe(
+      'quota_exhausted',
+    );
+    expect(retryReason({ kind: 'connect', message: 'UND_ERR_HEADERS_TIMEOUT', headersTimedOut: true })).toBe(
+      'first_byte_timeout',
+    );
+  });
+});
+
+describe('attemptOutcome', () => {
+  it('labels a failed attempt by its status class, bounded', () => {
+    const outcomes = [
+      { kind: 'connect', message: 'ECONNREFUSED' },
+      { kind: 'connect', message: 'UND_ERR_HEADERS_TIMEOUT', headersTimedOut: true },
+      { kind: 'http', status: 502 },
+      { kind: 'http', status: 429 },
+      { kind: 'http', status: 401 },
+      { kind: 'http', status: 403 },
+      { kind: 'http', status: 400 },
+      { kind: 'http', status: 402 },
+    ] as const;
+    expect(outcomes.map(attemptOutcome)).toEqual([
+      'connect_error',
+      'timeout_first_byte',
+      'upstream_5xx',
+      'upstream_429',
+      'auth',
+      'auth',
+      'other',
+      'other',
+    ]);
   });
 });

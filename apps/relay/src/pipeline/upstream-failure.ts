@@ -1,7 +1,7 @@
 import { ErrorCode } from '@tollgate/contracts';
 import { RelayError } from '../errors/relay-error';
-import { isContextLengthRefusal, type AttemptFailure } from '../routing';
-import type { RetryReason } from './relay-metrics';
+import { detectChannelFault, isContextLengthRefusal, type AttemptFailure } from '../routing';
+import type { AttemptOutcome, RetryReason } from './relay-metrics';
 
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
@@ -68,9 +68,22 @@ export function clientErrorForFailure(failure: AttemptFailure, retryAfter?: numb
   return new RelayError(ErrorCode.UpstreamError, `The upstream provider answered with an error (${status})`);
 }
 
+/** Why a failed attempt was retried on another channel (only retriable failures get here). */
 export function retryReason(failure: AttemptFailure): RetryReason {
-  if (failure.kind === 'connect') return 'connect';
+  if (failure.kind === 'connect') return failure.headersTimedOut ? 'first_byte_timeout' : 'connect';
+  const fault = detectChannelFault(failure);
+  if (fault !== undefined) return fault.kind;
   return failure.status === 429 ? 'rate_limited' : 'upstream_5xx';
+}
+
+/** The outcome label of a failed attempt: by status, as the alerts read them (401/403 is `auth`). */
+export function attemptOutcome(failure: AttemptFailure): AttemptOutcome {
+  if (failure.kind === 'connect') return failure.headersTimedOut ? 'timeout_first_byte' : 'connect_error';
+  const { status } = failure;
+  if (status >= 500) return 'upstream_5xx';
+  if (status === 429) return 'upstream_429';
+  if (status === 401 || status === 403) return 'auth';
+  return 'other';
 }
 
 /** The upstream said yes (2xx) but its answer cannot be read: not JSON, or not the shape its family sends. */

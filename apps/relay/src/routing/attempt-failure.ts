@@ -5,7 +5,12 @@
  * `error.type`, Gemini's `error.status` / the `reason` of its error details.
  */
 export type AttemptFailure =
-  | { kind: 'connect'; message: string }
+  | {
+      kind: 'connect';
+      message: string;
+      /** Connected and sent, then no headers in time: the upstream hangs (a streamed call's first byte). */
+      headersTimedOut?: boolean;
+    }
   | { kind: 'http'; status: number; errorType?: string; errorCode?: string; message?: string };
 
 type HttpFailure = Extract<AttemptFailure, { kind: 'http' }>;

@@ -95,6 +95,26 @@ describe('ChannelBreakers', () => {
     expect(health).toEqual([[7, false]]);
   });
 
+  it('admits one trial at a time once the delay has passed, until an outcome is recorded', async () => {
+    await fail(3);
+    jest.advanceTimersByTime(30_000);
+    expect([1, 2, 3].map(() => breakers.admits(7))).toEqual([true, false, false]);
+    breakers.recordSuccess(channel);
+    await outcomesApplied();
+    expect(breakers.state(7)).toBe(CircuitState.Closed);
+    expect([1, 2, 3].map(() => breakers.admits(7))).toEqual([true, true, true]);
+  });
+
+  it('lets another trial go when the one admitted told nothing within the half-open delay', async () => {
+    await fail(3);
+    jest.advanceTimersByTime(30_000);
+    expect(breakers.admits(7)).toBe(true);
+    jest.advanceTimersByTime(29_999);
+    expect(breakers.admits(7)).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect([1, 2].map(() => breakers.admits(7))).toEqual([true, false]);
+  });
+
   it('ignores successes recorded while the circuit is open and the delay runs', async () => {
     await fail(3);
     breakers.recordSuccess(channel);

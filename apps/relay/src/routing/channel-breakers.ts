@@ -18,6 +18,8 @@ interface ChannelCircuit {
   healthy: boolean;
   /** A failure was recorded since the last success (cockatiel's own counter may lag behind). */
   failedSinceSuccess: boolean;
+  /** Date.now() when the trial call in flight was admitted past an open circuit; 0 when none is. */
+  trialSince: number;
   /**
    * Outcomes reach cockatiel one after another through this chain: execute() is asynchronous and
    * takes more microtasks for a success than for a failure, so unchained they could overtake.
@@ -49,20 +51,27 @@ export class ChannelBreakers {
     private readonly onForget?: (channel: CatalogChannel) => void,
   ) {}
 
-  /** Closed and half-open circuits admit the channel; an open one only once its delay has passed. */
+  /**
+   * Closed circuits admit the channel. An open one, once its delay has passed, and a half-open one
+   * admit one trial call at a time: the plan that is told yes holds the trial until an outcome of
+   * the channel is recorded, and meanwhile every other plan leaves the channel out, as if the circuit
+   * were still open (so a channel that hangs gets one call, not all of them). Cockatiel does the
+   * same when it runs the calls itself, making the others wait for the trial instead; here they go
+   * to other channels. A trial that tells nothing (its client left, the channel came after others in
+   * the plan and was never tried) frees its place after the half-open delay.
+   */
   admits(channelId: number): boolean {
     if (this.circuits.size === 0) return true;
     const circuit = this.circuits.get(channelId);
     if (!circuit) return true;
-    switch (circuit.policy.state) {
-      case CircuitState.Closed:
-      case CircuitState.HalfOpen:
-        return true;
-      case CircuitState.Open:
-        return Date.now() - circuit.openedAt >= this.settings.halfOpenAfterMs;
-      default:
-        return false;
-    }
+    const state = circuit.policy.state;
+    if (state === CircuitState.Closed) return true;
+    if (state !== CircuitState.Open && state !== CircuitState.HalfOpen) return false;
+    const now = Date.now();
+    if (state === CircuitState.Open && now - circuit.openedAt < this.settings.halfOpenAfterMs) return false;
+    if (circuit.trialSince !== 0 && now - circuit.trialSince < this.settings.halfOpenAfterMs) return false;
+    circuit.trialSince = now;
+    return true;
   }
 
   /** The circuit's state, for health reports and tests. */
@@ -74,6 +83,7 @@ export class ChannelBreakers {
     const circuit = this.circuits.get(channel.id);
     if (!circuit) return;
     circuit.channel = channel;
+    circuit.trialSince = 0;
     if (circuit.policy.state === CircuitState.Closed && !circuit.failedSinceSuccess) return;
     circuit.failedSinceSuccess = false;
     this.apply(circuit, succeed);
@@ -83,6 +93,7 @@ export class ChannelBreakers {
     const circuit = this.circuitFor(channel);
     circuit.channel = channel;
     circuit.failedSinceSuccess = true;
+    circuit.trialSince = 0;
     this.apply(circuit, fail);
   }
 
@@ -116,6 +127,7 @@ export class ChannelBreakers {
       openedAt: 0,
       healthy: true,
       failedSinceSuccess: false,
+      trialSince: 0,
       applied: Promise.resolve(),
     };
     circuit.subscriptions.push(

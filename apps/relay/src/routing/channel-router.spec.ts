@@ -112,6 +112,32 @@ describe('ChannelRouter', () => {
       expect(ids(router.plan('gpt-4o', 'default'))).toEqual([1, 2]);
     });
 
+    it('lets one call at a time try a channel past its open circuit; the calls meanwhile go to the next channel', async () => {
+      routerOver([aChannel({ id: 1, priority: 1 }), aChannel({ id: 2 })]);
+      const primary = router.plan('gpt-4o', 'default')[0]!.channel;
+      router.recordFailure(primary, serverError);
+      router.recordFailure(primary, serverError);
+      await jest.advanceTimersByTimeAsync(30_000);
+      const concurrent = [1, 2, 3, 4].map(() => ids(router.plan('gpt-4o', 'default')));
+      expect(concurrent).toEqual([[1, 2], [2], [2], [2]]);
+      // The trial hangs: it fails, the circuit opens for another delay, and nobody tries the channel.
+      router.recordFailure(primary, {
+        kind: 'connect',
+        message: 'UND_ERR_HEADERS_TIMEOUT',
+        headersTimedOut: true,
+      });
+      await jest.advanceTimersByTimeAsync(0);
+      expect(ids(router.plan('gpt-4o', 'default'))).toEqual([2]);
+      await jest.advanceTimersByTimeAsync(30_000);
+      expect([1, 2].map(() => ids(router.plan('gpt-4o', 'default')))).toEqual([[1, 2], [2]]);
+      router.recordSuccess(primary);
+      await jest.advanceTimersByTimeAsync(0);
+      expect([1, 2].map(() => ids(router.plan('gpt-4o', 'default')))).toEqual([
+        [1, 2],
+        [1, 2],
+      ]);
+    });
+
     it('does not count the client’s own mistakes against the channel', async () => {
       routerOver([aChannel({ id: 1 })]);
       const channel = router.plan('gpt-4o', 'default')[0]!.channel;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { FreeListPool } from '@tollgate/runtime';
 import type { UpstreamHttpRequest } from '../providers';
 import { CallAbortedError, CallAbortSource } from './call-abort';
-import { UpstreamClient, UpstreamConnectError } from './upstream-client';
+import { UpstreamClient, UpstreamConnectError, type LateAnswer } from './upstream-client';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -46,6 +46,10 @@ const aRequest = (url: string, body = '{"model":"m"}'): UpstreamHttpRequest => (
 /** Resolves once the server sees the client's side of the request closed before it answered. */
 const closedEarly = (res: ServerResponse): Promise<void> =>
   new Promise((resolve) => res.once('close', () => (res.writableFinished ? undefined : resolve())));
+
+async function eventuallyTrue(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
 
 describe('UpstreamClient', () => {
   const upstream = new Upstream();
@@ -270,6 +274,60 @@ describe('UpstreamClient', () => {
     await expect(sent).rejects.toBeInstanceOf(UpstreamConnectError);
     await expect(sent).rejects.toMatchObject({ timedOut: true, message: 'UND_ERR_HEADERS_TIMEOUT' });
     await impatient.close();
+  });
+
+  it('gives up on a stream whose headers do not come within the stream headers timeout, not on a plain answer', async () => {
+    const streams = new UpstreamClient({
+      connectionsPerOrigin: 2,
+      headersTimeoutMs: 60_000,
+      streamHeadersTimeoutMs: 50,
+    });
+    upstream.answer((req, res) => {
+      if (req.url?.includes('plain')) setTimeout(() => res.end('{}'), 300);
+    });
+    const stream = streams.send({ ...aRequest(upstream.url), stream: true }, new CallAbortSource());
+    await expect(stream).rejects.toMatchObject({ timedOut: true, headersTimedOut: true });
+    const plain = { ...aRequest(upstream.url), url: `${upstream.url}/plain` };
+    await expect(streams.send(plain, new CallAbortSource())).resolves.toMatchObject({ statusCode: 200 });
+    await streams.close();
+  });
+
+  it('holds a stream its caller left before the headers and tells what came: the headers timeout, or a status', async () => {
+    const streams = new UpstreamClient({
+      connectionsPerOrigin: 2,
+      headersTimeoutMs: 60_000,
+      streamHeadersTimeoutMs: 200,
+    });
+    const answerLater: ServerResponse[] = [];
+    upstream.answer((req, res) => {
+      if (req.url?.includes('answers')) answerLater.push(res);
+    });
+    const told = (): [Promise<number | UpstreamConnectError>, LateAnswer] => {
+      let tell!: LateAnswer;
+      return [new Promise((resolve) => (tell = resolve)), (answer) => tell(answer)];
+    };
+
+    const [hangVerdict, lateForHang] = told();
+    const leaving = new CallAbortSource();
+    const hanging = streams.send({ ...aRequest(upstream.url), stream: true }, leaving, lateForHang);
+    await eventuallyTrue(() => upstream.requests.length === 1);
+    leaving.abort();
+    await expect(hanging).rejects.toBeInstanceOf(CallAbortedError);
+    await expect(hangVerdict).resolves.toMatchObject({ headersTimedOut: true });
+
+    const [answerVerdict, lateForAnswer] = told();
+    const leavingToo = new CallAbortSource();
+    const slow = { ...aRequest(upstream.url), url: `${upstream.url}/answers`, stream: true };
+    const answering = streams.send(slow, leavingToo, lateForAnswer);
+    await eventuallyTrue(() => answerLater.length === 1);
+    leavingToo.abort();
+    await expect(answering).rejects.toBeInstanceOf(CallAbortedError);
+    const upstreamSawClose = closedEarly(answerLater[0]!);
+    answerLater[0]!.writeHead(200, { 'content-type': 'text/event-stream' });
+    answerLater[0]!.write('data: {}\n\n');
+    await expect(answerVerdict).resolves.toBe(200);
+    await upstreamSawClose;
+    await streams.close();
   });
 
   it('says the upstream could not be reached when nothing listens, without a timeout', async () => {

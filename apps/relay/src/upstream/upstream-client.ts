@@ -9,6 +9,12 @@ export interface UpstreamClientOptions {
   connectionsPerOrigin: number;
   /** Longest wait for the upstream's status line and headers (a model may think a while). */
   headersTimeoutMs: number;
+  /**
+   * The same wait for a streamed call (headersTimeoutMs unless given). Providers send a stream's
+   * headers at once, so this one can be short: an upstream that accepts the call and never answers is
+   * found out before the client gives up, while nothing has reached the client yet.
+   */
+  streamHeadersTimeoutMs?: number;
 }
 
 /** An answer's body, read once: whole (`text`, `json`) or chunk by chunk as it arrives (`for await`). */
@@ -28,11 +34,19 @@ export class UpstreamConnectError extends Error {
   constructor(
     message: string,
     readonly timedOut: boolean,
+    /** Connected and sent, then no headers came within the headers timeout (the upstream hangs). */
+    readonly headersTimedOut = false,
   ) {
     super(message);
     this.name = 'UpstreamConnectError';
   }
 }
+
+/**
+ * Told what became of an upstream call whose caller left before its headers and which was held to
+ * learn it: the status that came, or the error that ended the wait (the headers timeout among them).
+ */
+export type LateAnswer = (answer: number | UpstreamConnectError) => void;
 
 interface Destination {
   pool: FreeListPool;
@@ -50,7 +64,8 @@ const MAX_REMEMBERED_URLS = 4096;
  */
 const ONE_SHOT_BODY_MIN_CHARS = 4096;
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
+const TIMEOUT_CODES = new Set([HEADERS_TIMEOUT, 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
  * Outbound HTTP to providers: one pool of keep-alive undici connections per origin, created on first
@@ -61,14 +76,24 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEO
 export class UpstreamClient {
   private readonly pools = new Map<string, FreeListPool>();
   private readonly destinations = new Map<string, Destination>();
+  private readonly streamHeadersTimeoutMs: number;
 
-  constructor(private readonly options: UpstreamClientOptions) {}
+  constructor(private readonly options: UpstreamClientOptions) {
+    this.streamHeadersTimeoutMs = options.streamHeadersTimeoutMs ?? options.headersTimeoutMs;
+  }
 
   /**
    * Resolves with the answer once its headers arrived. Throws UpstreamConnectError when no answer
-   * arrived, or CallAbortedError when the call was aborted first.
+   * arrived, or CallAbortedError when the call was aborted first. With `late`, a call aborted before
+   * its headers still rejects at once, but the upstream call goes on until its headers or its
+   * headers timeout, and `late` is told which (the answer itself is then dropped): whether a channel
+   * hangs is then known even when every client gives up before the timeout.
    */
-  send(request: UpstreamHttpRequest | UpstreamUploadRequest, abort: CallAbort): Promise<UpstreamResponse> {
+  send(
+    request: UpstreamHttpRequest | UpstreamUploadRequest,
+    abort: CallAbort,
+    late?: LateAnswer,
+  ): Promise<UpstreamResponse> {
     if (abort.aborted) return Promise.reject(new CallAbortedError());
     const { pool, path } = this.destinationOf(request.url);
     const oneShot =
@@ -81,10 +106,14 @@ export class UpstreamClient {
       headers: oneShot ? { ...request.headers, 'content-length': String(oneShot.length) } : request.headers,
       // undici takes any iterable as a body (core/request.js, isIterable); its types list streams only.
       body: oneShot ? (oneShot as unknown as Dispatcher.DispatchOptions['body']) : request.body,
+      // undici's own timer per request (the pool's headersTimeout otherwise): no timer of ours per call.
+      headersTimeout: request.stream ? this.streamHeadersTimeoutMs : undefined,
     };
     // The call keeps only the promise's own resolve and reject: a closure made here would keep this
     // scope, and with it the request's body, for as long as the answer streams (bench/ANALYSIS.md, H30).
-    return new Promise((resolve, reject) => pool.dispatch(options, new UpstreamCall(abort, resolve, reject)));
+    return new Promise((resolve, reject) =>
+      pool.dispatch(options, new UpstreamCall(abort, resolve, reject, late)),
+    );
   }
 
   async close(): Promise<void> {
@@ -158,6 +187,7 @@ function connectError(error: Error): UpstreamConnectError {
   return new UpstreamConnectError(
     typeof code === 'string' ? code : error.name,
     typeof code === 'string' && TIMEOUT_CODES.has(code),
+    code === HEADERS_TIMEOUT,
   );
 }
 
@@ -188,17 +218,25 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
   private error: Error | undefined;
   /** A reader waiting for the next chunk, the end or an error. */
   private wake: (() => void) | undefined;
+  /** The caller left before the headers and the call is held for `late` (see UpstreamClient.send). */
+  private left = false;
 
   constructor(
     private readonly abort: CallAbort,
     private readonly answer: (response: UpstreamResponse) => void,
     private readonly refuse: (error: Error) => void,
+    private readonly late?: LateAnswer,
   ) {
     this.removeAbortListener = abort.onAbort(this.onAbort);
   }
 
   private readonly onAbort = (): void => {
     this.removeAbortListener = undefined;
+    if (this.late !== undefined && !this.answered) {
+      this.left = true;
+      this.refuse(new CallAbortedError());
+      return;
+    }
     if (this.controller === undefined) this.abortedEarly = true;
     else this.controller.abort(new CallAbortedError());
   };
@@ -209,13 +247,18 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
   }
 
   onResponseStart(
-    _controller: Dispatcher.DispatchController,
+    controller: Dispatcher.DispatchController,
     statusCode: number,
     headers: IncomingHttpHeaders,
   ): void {
     // 1xx answers are undici's business; the caller gets the final one.
     if (statusCode < 200) return;
     this.answered = true;
+    if (this.left) {
+      controller.abort(new CallAbortedError());
+      this.late!(statusCode);
+      return;
+    }
     this.answer({ statusCode, headers, body: this });
   }
 
@@ -235,6 +278,10 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     this.stopListening();
     if (!this.answered) {
+      if (this.left) {
+        if (!(error instanceof CallAbortedError)) this.late!(connectError(error));
+        return;
+      }
       this.refuse(this.abort.aborted || error instanceof CallAbortedError ? error : connectError(error));
       return;
     }

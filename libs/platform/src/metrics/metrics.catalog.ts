@@ -44,8 +44,14 @@ export const METRICS = {
   relayRetries: {
     type: 'counter',
     name: 'tollgate_relay_retries_total',
-    help: 'Calls retried on another channel, by reason (connect, rate_limited, upstream_5xx)',
+    help: 'Calls retried on another channel, by reason (connect, first_byte_timeout, rate_limited, upstream_5xx, invalid_key, quota_exhausted, queue)',
     labels: ['provider', 'reason'],
+  },
+  relayUpstreamAttempts: {
+    type: 'counter',
+    name: 'tollgate_relay_upstream_attempts_total',
+    help: 'Attempts to serve a call on a channel, by how each ended before the answer began (ok, upstream_5xx, upstream_429, auth, timeout_first_byte, connect_error, client_abandoned, other)',
+    labels: ['provider', 'channel', 'model', 'outcome'],
   },
   channelHealthy: {
     type: 'gauge',
