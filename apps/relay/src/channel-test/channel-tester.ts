@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { CatalogChannel, ChannelTestRequest, ChannelTestResult } from '@tollgate/contracts';
 import { adapterForChannelType, channelTarget } from '../providers';
 import type { ChatCompletionRequest } from '../canonical';
@@ -10,6 +11,8 @@ const TEST_PROMPT = 'Say hi.';
 const TEST_MAX_TOKENS = 16;
 const TEST_TIMEOUT_MS = 30_000;
 const ERROR_BODY_LIMIT = 16 * 1024;
+/** An upstream's own words in a failed test's message, at most this long. */
+const UPSTREAM_MESSAGE_LIMIT = 300;
 
 /** The model a test asks for: the one given, else the channel's test model, else its first model. */
 export function testModelOf(channel: CatalogChannel, requested: string | undefined): string {
@@ -55,7 +58,7 @@ export class ChannelTester {
           response.statusCode,
           await readLimited(response.body, ERROR_BODY_LIMIT),
         );
-        return result(false, failure.message ?? `The upstream answered ${response.statusCode}`);
+        return result(false, failedTestMessage(response.statusCode, failure.message));
       }
       adapter.parseChatResponse(await response.body.json(), { created: 0, model });
       return result(true, 'ok');
@@ -67,4 +70,16 @@ export class ChannelTester {
       timeout.cancel();
     }
   }
+}
+
+/**
+ * A failed test told with the upstream's status first: a dead key (401) and an upstream outage (500)
+ * read apart even when the upstream's words are the same. In English, as relay's other messages.
+ */
+export function failedTestMessage(status: number, upstreamMessage: string | undefined): string {
+  const statusText = STATUS_CODES[status];
+  const head = statusText === undefined ? `HTTP ${status}` : `HTTP ${status} ${statusText}`;
+  if (upstreamMessage === undefined || upstreamMessage.trim() === '') return head;
+  const words = upstreamMessage.trim();
+  return `${head}: ${words.length > UPSTREAM_MESSAGE_LIMIT ? `${words.slice(0, UPSTREAM_MESSAGE_LIMIT)}…` : words}`;
 }
