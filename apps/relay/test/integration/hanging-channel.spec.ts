@@ -29,6 +29,10 @@ describe.each(INFRASTRUCTURES)('a channel that hangs, on %s infrastructure', (ki
   let key: TestKey;
   let model: string;
   let primary: CatalogChannel;
+  /** A second pair, for clients that give up before the deadline. */
+  let impatientModel: string;
+  let impatientPrimary: CatalogChannel;
+  let hangingToo: FakeUpstream;
 
   const streamed = () => relay.post('/v1/chat/completions', bearer(key), chat(model, { stream: true }));
   const plain = () => relay.post('/v1/chat/completions', bearer(key), chat(model));
@@ -48,9 +52,19 @@ describe.each(INFRASTRUCTURES)('a channel that hangs, on %s infrastructure', (ki
     const mapping = { model_mapping: { [model]: 'gpt-4o-mini' } };
     primary = await world.channel(aChannelOn(hanging, [model], { priority: 10, ...mapping }));
     const fallback = await world.channel(aChannelOn(healthy, [model], { priority: 0, ...mapping }));
+    hangingToo = await harness.upstream({ latencyMs: 120_000 });
+    impatientModel = world.model('impatient');
+    await world.price(impatientModel);
+    const impatientMapping = { model_mapping: { [impatientModel]: 'gpt-4o-mini' } };
+    impatientPrimary = await world.channel(
+      aChannelOn(hangingToo, [impatientModel], { priority: 10, ...impatientMapping }),
+    );
+    await world.channel(aChannelOn(healthy, [impatientModel], { priority: 0, ...impatientMapping }));
     key = await harness.readyKey([relay]);
     await eventually('both channels in relay', async () =>
-      (await relay.holds('channels', primary.id)) && (await relay.holds('channels', fallback.id))
+      (await relay.holds('channels', primary.id)) &&
+      (await relay.holds('channels', fallback.id)) &&
+      (await relay.holds('channels', impatientPrimary.id))
         ? true
         : undefined,
     );
@@ -79,6 +93,35 @@ describe.each(INFRASTRUCTURES)('a channel that hangs, on %s infrastructure', (ki
     expect(res.status).toBe(200);
     expect(hanging.stats().requests).toBe(2);
     expect(await metricLines('tollgate_relay_upstream_attempts_total', primary)).toEqual([
+      expect.stringMatching(/outcome="timeout_first_byte"[^}]*\} 2$/),
+    ]);
+  });
+
+  it('opens the circuit of a channel that hangs even when every client gives up before the deadline', async () => {
+    for (let i = 0; i < 2; i++) {
+      const client = new AbortController();
+      const call = fetch(`${relay.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(key) },
+        body: JSON.stringify(chat(impatientModel, { stream: true })),
+        signal: client.signal,
+      });
+      await eventually('the hanging upstream to get the call', async () =>
+        hangingToo.stats().requests === i + 1 ? true : undefined,
+      );
+      client.abort();
+      await expect(call).rejects.toThrow();
+    }
+    await eventually('the primary reported unhealthy', async () =>
+      (await metricLines('tollgate_channel_healthy', impatientPrimary)).some((line) => line.endsWith(' 0'))
+        ? true
+        : undefined,
+    );
+
+    const res = await relay.post('/v1/chat/completions', bearer(key), chat(impatientModel));
+    expect(res.status).toBe(200);
+    expect(hangingToo.stats().requests).toBe(2);
+    expect(await metricLines('tollgate_relay_upstream_attempts_total', impatientPrimary)).toEqual([
       expect.stringMatching(/outcome="timeout_first_byte"[^}]*\} 2$/),
     ]);
   });
