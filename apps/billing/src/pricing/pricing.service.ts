@@ -17,7 +17,7 @@ import { ModelPrice } from './model-price.entity';
 import { groupRatioEvent, modelPriceEvent } from './price-events';
 import { ServedModels } from './served-models';
 
-/** The group every caller's price list includes: what anyone can call once signed up. */
+/** The group whose models a visitor (or a caller without a group) sees: what anyone can call once signed up. */
 const PUBLIC_GROUP = 'default';
 
 const toPricing = (price: ModelPrice): ModelPricing => ({
@@ -60,8 +60,9 @@ export class PricingService {
   /**
    * The price list as `caller` may see it (numbers are for display only; stored and published values
    * stay decimal strings). An admin sees every model and ratio, for the price editor. Anyone else sees
-   * the models an enabled channel serves for `default` or for their own group, and the ratios of the
-   * named groups and their own: a company's private models and ratio are its own business.
+   * the models an enabled channel serves for their own group (`default` for a visitor), exactly what
+   * relay would serve them, and the ratios of the named groups and their own: a company's private
+   * models and ratio are its own business.
    */
   async catalogue(caller: Identity | undefined): Promise<PricingResponse> {
     const em = this.em.fork();
@@ -71,7 +72,7 @@ export class PricingService {
     ]);
     const everything = caller !== undefined && hasRole(caller.role, Role.Admin);
     const own = caller?.group ?? PUBLIC_GROUP;
-    const served = everything ? undefined : this.served.forGroups([PUBLIC_GROUP, own]);
+    const served = everything ? undefined : this.served.forGroups([own]);
     if (!everything && served === undefined) {
       throw new AppException(
         ErrorCode.ServiceUnavailable,

@@ -107,17 +107,14 @@ describe.each(INFRASTRUCTURES)('the price list on %s infrastructure', (kind) => 
     });
   });
 
-  it("shows a user of acme acme's private model and ratio besides the default list, never globex's", async () => {
+  it("shows a user of acme what relay serves acme: its private model and ratio, never globex's", async () => {
     expect(await priceList(signedIn(Role.User, 'acme'))).toEqual({
-      models: ['acme-gpt', 'gpt-4o', 'gpt-4o-mini'],
+      models: ['acme-gpt'],
       group_ratio: { ...NAMED_GROUP_RATIOS, acme: 0.8 },
     });
-    // A named group's user sees that group's channels too; a token without a group, the default list.
-    expect((await priceList(signedIn(Role.User, 'vip'))).models).toEqual([
-      'globex-gpt',
-      'gpt-4o',
-      'gpt-4o-mini',
-    ]);
+    // Relay serves a group only from channels that list it: a named group's user sees that group's
+    // channels, not default's (they would answer 404); a token without a group, the default list.
+    expect((await priceList(signedIn(Role.User, 'vip'))).models).toEqual(['globex-gpt']);
     expect(await priceList(signedIn(Role.User))).toEqual(await priceList(billing.anonymous()));
     // Each caller's own answer: a shared cache between the visitor and billing must not keep it.
     const answer = await signedIn(Role.User, 'acme').fetch('/api/pricing');
@@ -147,11 +144,8 @@ describe.each(INFRASTRUCTURES)('the price list on %s infrastructure', (kind) => 
       const { models } = await priceList(billing.anonymous());
       return models.join() === 'claude-sonnet-4-5' ? models : undefined;
     });
-    expect((await priceList(signedIn(Role.User, 'acme'))).models).toEqual([
-      'claude-sonnet-4-5',
-      'globex-gpt',
-    ]);
-    expect((await priceList(signedIn(Role.User, 'vip'))).models).toEqual(['claude-sonnet-4-5']);
+    expect((await priceList(signedIn(Role.User, 'acme'))).models).toEqual(['globex-gpt']);
+    expect((await priceList(signedIn(Role.User, 'vip'))).models).toEqual([]);
   });
 
   it('answers from the topic a new billing reads at start-up, without admin', async () => {
