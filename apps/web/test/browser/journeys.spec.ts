@@ -16,15 +16,68 @@ const user = {
   password: 'Secret-pass-42',
 };
 
+/** Root adds the channel that puts models on the price list; the journeys never sign in as root. */
+const root = { username: `root${Date.now().toString(36)}`, password: 'Journey-root-pass-42' };
+
+/** Models the price list, compare table and model page show: anyone sees a model a default-group channel serves. */
+const LISTED_MODELS = [
+  'gpt-5',
+  'gpt-5-mini',
+  'gpt-4.1',
+  'gpt-4o',
+  'gpt-4o-mini',
+  'o3',
+  'o4-mini',
+  'claude-opus-4-5',
+  'claude-sonnet-4-5',
+  'claude-haiku-4-5',
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+  'deepseek-chat',
+  'deepseek-reasoner',
+  'glm-4.6',
+];
+
 let platform: EmbeddedPlatform;
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   buildPlatform();
-  platform = await startEmbeddedPlatform();
+  platform = await startEmbeddedPlatform(undefined, {
+    TOLLGATE_ROOT_USERNAME: root.username,
+    TOLLGATE_ROOT_PASSWORD: root.password,
+  });
+  await addDefaultChannel(platform.url);
   browser = await launchChromium();
 });
+
+/** As an operator would before opening: a channel for the default group (never called by the journeys). */
+async function addDefaultChannel(url: string): Promise<void> {
+  const login = await fetch(`${url}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(root),
+  });
+  if (!login.ok) throw new Error(`root could not sign in: ${login.status} ${await login.text()}`);
+  const { data } = (await login.json()) as { data: { id: number } };
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const created = await fetch(`${url}/api/channel/`, {
+    method: 'POST',
+    headers: { cookie, 'new-api-user': String(data.id), 'content-type': 'application/json' },
+    body: JSON.stringify({
+      type: 1,
+      name: 'journey price list',
+      key: 'sk-journey-price-list',
+      models: LISTED_MODELS.join(','),
+      group: 'default',
+    }),
+  });
+  if (!created.ok) throw new Error(`the channel was refused: ${created.status} ${await created.text()}`);
+}
 
 afterAll(async () => {
   await browser?.close();
