@@ -137,6 +137,8 @@ function adminApi(role: number, overrides: Parameters<typeof answerApi>[0] = {})
           prompt_tokens: 12,
           completion_tokens: 40,
           cached_tokens: 0,
+          cache_write_5m_tokens: 0,
+          cache_write_1h_tokens: 2048,
           use_time: 1,
           is_stream: true,
           group: 'default',
@@ -542,6 +544,9 @@ describe('the admin area', () => {
     const row = await screen.findByTestId('admin-log-row');
     expect(row).toHaveTextContent('boris');
     expect(row).toHaveTextContent('chat #3');
+    expect(within(row).getByTestId('admin-log-cache-writes')).toHaveTextContent(
+      'запись в кэш: 5 мин 0, 1 ч 2048',
+    );
     await userEvent.type(screen.getByLabelText('Пользователь'), 'boris');
     await userEvent.click(screen.getByRole('button', { name: 'Найти' }));
     await waitFor(() =>

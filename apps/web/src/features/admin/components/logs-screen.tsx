@@ -176,6 +176,14 @@ export function LogsScreen() {
             <td className="px-2 py-2">{item.channel ?? ''}</td>
             <td className="px-2 py-2 whitespace-nowrap">
               {item.prompt_tokens} / {item.completion_tokens}
+              {item.cache_write_5m_tokens + item.cache_write_1h_tokens > 0 ? (
+                <span className="block text-xs text-slate-500" data-testid="admin-log-cache-writes">
+                  {t('logs_cache_writes', {
+                    minutes: item.cache_write_5m_tokens,
+                    hour: item.cache_write_1h_tokens,
+                  })}
+                </span>
+              ) : null}
             </td>
             <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(item.quota)}</td>
           </tr>
