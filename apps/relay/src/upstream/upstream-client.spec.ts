@@ -330,6 +330,23 @@ describe('UpstreamClient', () => {
     await streams.close();
   });
 
+  it('ends the calls it holds when it closes, telling nothing', async () => {
+    const streams = new UpstreamClient({
+      connectionsPerOrigin: 2,
+      headersTimeoutMs: 60_000,
+      streamHeadersTimeoutMs: 60_000,
+    });
+    upstream.answer(() => undefined);
+    const told: unknown[] = [];
+    const leaving = new CallAbortSource();
+    const held = streams.send({ ...aRequest(upstream.url), stream: true }, leaving, (a) => told.push(a));
+    await eventuallyTrue(() => upstream.requests.length === 1);
+    leaving.abort();
+    await expect(held).rejects.toBeInstanceOf(CallAbortedError);
+    await streams.close();
+    expect(told).toEqual([]);
+  });
+
   it('says the upstream could not be reached when nothing listens, without a timeout', async () => {
     const url = upstream.url;
     await upstream.stop();

@@ -77,6 +77,8 @@ export class UpstreamClient {
   private readonly pools = new Map<string, FreeListPool>();
   private readonly destinations = new Map<string, Destination>();
   private readonly streamHeadersTimeoutMs: number;
+  /** Calls held for `late` after their caller left (see send): close() ends them. */
+  private readonly heldCalls = new Set<UpstreamCall>();
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.streamHeadersTimeoutMs = options.streamHeadersTimeoutMs ?? options.headersTimeoutMs;
@@ -112,11 +114,15 @@ export class UpstreamClient {
     // The call keeps only the promise's own resolve and reject: a closure made here would keep this
     // scope, and with it the request's body, for as long as the answer streams (bench/ANALYSIS.md, H30).
     return new Promise((resolve, reject) =>
-      pool.dispatch(options, new UpstreamCall(abort, resolve, reject, late)),
+      pool.dispatch(options, new UpstreamCall(abort, resolve, reject, late, this.heldCalls)),
     );
   }
 
   async close(): Promise<void> {
+    // Nobody waits for their answers: closing waits for the calls in flight, and a held one would
+    // hold it up to its headers timeout.
+    for (const call of this.heldCalls) call.abandon();
+    this.heldCalls.clear();
     const pools = [...this.pools.values()];
     this.pools.clear();
     this.destinations.clear();
@@ -226,6 +232,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
     private readonly answer: (response: UpstreamResponse) => void,
     private readonly refuse: (error: Error) => void,
     private readonly late?: LateAnswer,
+    private readonly heldCalls?: Set<UpstreamCall>,
   ) {
     this.removeAbortListener = abort.onAbort(this.onAbort);
   }
@@ -234,12 +241,19 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
     this.removeAbortListener = undefined;
     if (this.late !== undefined && !this.answered) {
       this.left = true;
+      this.heldCalls?.add(this);
       this.refuse(new CallAbortedError());
       return;
     }
     if (this.controller === undefined) this.abortedEarly = true;
     else this.controller.abort(new CallAbortedError());
   };
+
+  /** Ends a held call without a verdict (the client is closing). */
+  abandon(): void {
+    if (this.controller === undefined) this.abortedEarly = true;
+    else this.controller.abort(new CallAbortedError());
+  }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
@@ -255,6 +269,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
     if (statusCode < 200) return;
     this.answered = true;
     if (this.left) {
+      this.heldCalls?.delete(this);
       controller.abort(new CallAbortedError());
       this.late!(statusCode);
       return;
@@ -279,6 +294,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
     this.stopListening();
     if (!this.answered) {
       if (this.left) {
+        this.heldCalls?.delete(this);
         if (!(error instanceof CallAbortedError)) this.late!(connectError(error));
         return;
       }
