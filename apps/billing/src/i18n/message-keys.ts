@@ -64,5 +64,6 @@ export const BILLING_MESSAGE_KEYS = [
   'log_type_4',
   'log_type_5',
   'log_type_6',
+  'price_list_loading',
 ] as const;
 export type BillingMessageKey = (typeof BILLING_MESSAGE_KEYS)[number];

@@ -8,7 +8,16 @@ import {
   type ModelPricing,
   type PricingResponse,
 } from '@tollgate/contracts';
-import { CurrentIdentity, identityOf, Public, Role, Roles, type Identity } from '@tollgate/platform';
+import {
+  CurrentIdentity,
+  identityOf,
+  Public,
+  RequestLocale,
+  Role,
+  Roles,
+  type Identity,
+  type Locale,
+} from '@tollgate/platform';
 import type { FastifyRequest } from 'fastify';
 import { PricingService } from './pricing.service';
 
@@ -23,8 +32,8 @@ export class PricingController {
   @Public()
   @Get()
   @Header('cache-control', 'private, no-cache')
-  catalogue(@Req() request: FastifyRequest): Promise<PricingResponse> {
-    return this.pricing.catalogue(identityOf(request));
+  catalogue(@Req() request: FastifyRequest, @RequestLocale() locale: Locale): Promise<PricingResponse> {
+    return this.pricing.catalogue(identityOf(request), locale);
   }
 
   @Roles(Role.Admin)

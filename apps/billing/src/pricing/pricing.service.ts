@@ -11,9 +11,10 @@ import {
   type PricingResponse,
 } from '@tollgate/contracts';
 import { enqueueOutbox, OutboxRelay, recordAudit, type AuditActor } from '@tollgate/persistence';
-import { AppException, hasRole, Role, type Identity } from '@tollgate/platform';
+import { hasRole, Role, type Identity, type Locale } from '@tollgate/platform';
 import { GroupRatio } from './group-ratio.entity';
 import { ModelPrice } from './model-price.entity';
+import { localizedException } from '../i18n/messages';
 import { groupRatioEvent, modelPriceEvent } from './price-events';
 import { ServedModels } from './served-models';
 
@@ -64,7 +65,7 @@ export class PricingService {
    * relay would serve them, and the ratios of the named groups and their own: a company's private
    * models and ratio are its own business.
    */
-  async catalogue(caller: Identity | undefined): Promise<PricingResponse> {
+  async catalogue(caller: Identity | undefined, locale: Locale): Promise<PricingResponse> {
     const em = this.em.fork();
     const [models, groups] = await Promise.all([
       em.find(ModelPrice, {}, { orderBy: { provider: 'asc', model: 'asc' } }),
@@ -74,10 +75,7 @@ export class PricingService {
     const own = caller?.group ?? PUBLIC_GROUP;
     const served = everything ? undefined : this.served.forGroups([own]);
     if (!everything && served === undefined) {
-      throw new AppException(
-        ErrorCode.ServiceUnavailable,
-        'The price list is loading; try again in a moment',
-      );
+      throw localizedException(ErrorCode.ServiceUnavailable, 'price_list_loading', locale);
     }
     const visibleGroups = new Set<string>([...USER_GROUPS, own]);
     return {

@@ -69,4 +69,5 @@ export const en: Record<BillingMessageKey, string> = {
   log_type_4: 'System entry',
   log_type_5: 'Error',
   log_type_6: 'Refund',
+  price_list_loading: 'The price list is loading; try again in a moment',
 };

@@ -72,4 +72,5 @@ export const ru: Record<BillingMessageKey, string> = {
   log_type_4: 'Системная запись',
   log_type_5: 'Ошибка',
   log_type_6: 'Возврат',
+  price_list_loading: 'Прайс-лист загружается, повторите через несколько секунд',
 };
