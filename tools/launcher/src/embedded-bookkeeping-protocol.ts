@@ -2,6 +2,9 @@ import type { MessagePort } from 'node:worker_threads';
 import type { BackendService } from '@tollgate/contracts';
 import type { PgliteDatabase } from '@tollgate/persistence';
 import type { Env } from '@tollgate/runtime';
+import type { MetricsService } from '@tollgate/platform';
+
+type MetricFamily = Awaited<ReturnType<MetricsService['families']>>[number];
 
 /** The services the bookkeeping worker runs, in start order: those with a database. */
 export const BOOKKEEPING_SERVICES = [
@@ -21,6 +24,8 @@ export interface BookkeepingWorkerData {
   /** The main thread's event bus and key-value store, served over these ports. */
   busPort: MessagePort;
   kvPort: MessagePort;
+  /** Scrapes of its services' metrics: `MetricsRequest` in, `MetricsAnswer` out. */
+  metricsPort: MessagePort;
   logLevel: string | undefined;
   otlpEndpoint: string | undefined;
 }
@@ -39,3 +44,14 @@ export type FromBookkeeping =
   | { failed: string }
   /** Everything is closed; the worker is ending. */
   | { closed: true; errors: string[] };
+
+/** Main thread → worker, on the metrics port: the families of every service the worker runs. */
+export interface MetricsRequest {
+  id: number;
+}
+
+/** Worker → main thread, on the metrics port. */
+export interface MetricsAnswer {
+  id: number;
+  families: MetricFamily[];
+}

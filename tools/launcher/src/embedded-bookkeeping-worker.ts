@@ -13,6 +13,7 @@ import { startChat } from '@tollgate/chat';
 import { BridgedEventBus } from '@tollgate/events';
 import { BridgedKvStore } from '@tollgate/kv';
 import type { PgliteServer } from '@tollgate/persistence';
+import { MetricsService } from '@tollgate/platform';
 import {
   busLoggerFor,
   holdPorts,
@@ -26,6 +27,8 @@ import {
   type BookkeepingService,
   type BookkeepingWorkerData,
   type FromBookkeeping,
+  type MetricsAnswer,
+  type MetricsRequest,
   type ToBookkeeping,
 } from './embedded-bookkeeping-protocol';
 import { lowerThisThreadPriority } from './thread-priority';
@@ -106,9 +109,26 @@ async function main(port: NonNullable<typeof parentPort>, data: BookkeepingWorke
     return;
   }
   report({ started: services.map(({ name, port: servicePort, url }) => ({ name, port: servicePort, url })) });
+  serveMetrics(
+    data.metricsPort,
+    services.map((service) => MetricsService.familiesOfServiceOn(service.port)),
+  );
   await nextMessage<Extract<ToBookkeeping, { close: true }>>(port);
+  data.metricsPort.close();
   report({ closed: true, errors: await close() });
   port.close();
+}
+
+/** Answers each scrape the main thread forwards with the families of every service of this thread. */
+function serveMetrics(
+  port: BookkeepingWorkerData['metricsPort'],
+  sources: readonly (() => Promise<MetricsAnswer['families']>)[],
+): void {
+  port.on('message', ({ id }: MetricsRequest) => {
+    void Promise.all(sources.map((source) => source().catch(() => [])))
+      .then((families) => port.postMessage({ id, families: families.flat() } satisfies MetricsAnswer))
+      .catch(() => port.postMessage({ id, families: [] } satisfies MetricsAnswer));
+  });
 }
 
 function nextMessage<T extends ToBookkeeping>(port: NonNullable<typeof parentPort>): Promise<T> {

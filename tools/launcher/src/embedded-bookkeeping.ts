@@ -1,5 +1,5 @@
 import { extname, join } from 'node:path';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { serveEventBus, type EventBus } from '@tollgate/events';
 import { serveKvStore, type KvStore } from '@tollgate/kv';
 import type { PgliteDatabase } from '@tollgate/persistence';
@@ -9,6 +9,8 @@ import {
   type BookkeepingService,
   type BookkeepingWorkerData,
   type FromBookkeeping,
+  type MetricsAnswer,
+  type MetricsRequest,
   type ToBookkeeping,
 } from './embedded-bookkeeping-protocol';
 
@@ -23,11 +25,16 @@ const WORKER = join(__dirname, `embedded-bookkeeping-worker${extname(__filename)
  */
 const BOOKKEEPING_YOUNG_GENERATION_MB = 24;
 
+/** How long a scrape waits for the worker's series before it is answered without them. */
+const METRICS_ANSWER_TIMEOUT_MS = 5000;
+
 export interface BookkeepingWorker {
   /** The port each of its services will listen on (held by the worker until then). */
   readonly ports: Readonly<Record<BookkeepingService, number>>;
   /** Starts the services with these environments (each with every service's URL); resolves once all listen. */
   start(envs: Record<BookkeepingService, Env>): Promise<RunningService[]>;
+  /** The metric families of its services (each series with its `service` label), read in the worker. */
+  metricFamilies(): Promise<MetricsAnswer['families']>;
   /** Closes its services, then its databases, and ends the thread. */
   close(): Promise<void>;
 }
@@ -60,18 +67,21 @@ export async function startBookkeepingWorker({
 }: BookkeepingWorkerOptions): Promise<BookkeepingWorker> {
   const busChannel = new MessageChannel();
   const kvChannel = new MessageChannel();
+  const metricsChannel = new MessageChannel();
   const busHost = serveEventBus(bus, busChannel.port1);
   const kvHost = serveKvStore(kv, kvChannel.port1);
+  const metrics = askForMetrics(metricsChannel.port1);
   const workerData: BookkeepingWorkerData = {
     pgDataDirs,
     busPort: busChannel.port2,
     kvPort: kvChannel.port2,
+    metricsPort: metricsChannel.port2,
     logLevel,
     otlpEndpoint,
   };
   const worker = new Worker(WORKER, {
     workerData,
-    transferList: [busChannel.port2, kvChannel.port2],
+    transferList: [busChannel.port2, kvChannel.port2, metricsChannel.port2],
     // So that the bench's profiler and `ps` tell it from the main thread.
     name: 'tollgate-bookkeeping',
     resourceLimits: { maxYoungGenerationSizeMb: BOOKKEEPING_YOUNG_GENERATION_MB },
@@ -110,6 +120,7 @@ export async function startBookkeepingWorker({
     });
 
   const stopBridges = async () => {
+    metrics.close();
     await busHost.close();
     kvHost.close();
   };
@@ -154,7 +165,41 @@ export async function startBookkeepingWorker({
       }
       return started.started.map(({ name, port, url }) => ({ name, port, url, close }));
     },
+    metricFamilies: metrics.families,
     close,
+  };
+}
+
+/**
+ * The main thread's end of the metrics port: each call asks the worker once. An answer that does not
+ * come in time (the worker busy or gone) is an empty one, so the scrape still answers.
+ */
+function askForMetrics(port: MessagePort): {
+  families: () => Promise<MetricsAnswer['families']>;
+  close: () => void;
+} {
+  const waiting = new Map<number, (families: MetricsAnswer['families']) => void>();
+  let nextId = 0;
+  port.on('message', ({ id, families }: MetricsAnswer) => waiting.get(id)?.(families));
+  // Not a reason for the process to stay up.
+  port.unref();
+  return {
+    families: () =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        const timer = setTimeout(() => answer([]), METRICS_ANSWER_TIMEOUT_MS);
+        const answer = (families: MetricsAnswer['families']) => {
+          clearTimeout(timer);
+          waiting.delete(id);
+          resolve(families);
+        };
+        waiting.set(id, answer);
+        port.postMessage({ id } satisfies MetricsRequest);
+      }),
+    close: () => {
+      for (const answer of waiting.values()) answer([]);
+      port.close();
+    },
   };
 }
 

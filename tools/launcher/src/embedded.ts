@@ -4,6 +4,7 @@ import { InProcessEventBus } from '@tollgate/events';
 import { startGateway, type GatewayStartOptions } from '@tollgate/gateway';
 import { MemoryKvStore } from '@tollgate/kv';
 import type { PgliteServer } from '@tollgate/persistence';
+import { MetricsService } from '@tollgate/platform';
 import { startRelay } from '@tollgate/relay';
 import { BACKEND_SERVICES, type BackendService } from '@tollgate/contracts';
 import {
@@ -254,6 +255,7 @@ export async function startEmbedded({
       },
     );
     services.push(gateway);
+    serveEveryServiceMetrics(gateway, services, bookkeeping);
     // What start-up freed goes back to the system now, and what later work frees, every interval.
     trimmer = await startMallocTrim(trimIntervalMs);
     return { url: gateway.url, services, close };
@@ -261,6 +263,25 @@ export async function startEmbedded({
     await close();
     throw err;
   }
+}
+
+/**
+ * The gateway's /metrics on PORT serves every service's series: its own, those of the services on this
+ * thread (relay's channel metrics) and the bookkeeping worker's, each series with its `service` label
+ * as on the service's own /metrics. The services' loopback ports change at every start; PORT does not.
+ */
+function serveEveryServiceMetrics(
+  gateway: RunningService,
+  services: readonly RunningService[],
+  bookkeeping: BookkeepingWorker | undefined,
+): void {
+  const inWorker = (name: string) =>
+    bookkeeping !== undefined && (BOOKKEEPING_SERVICES as readonly string[]).includes(name);
+  const onThisThread = services.filter((service) => service !== gateway && !inWorker(service.name));
+  MetricsService.listeningOn(gateway.port)?.serveWith([
+    ...onThisThread.map((service) => MetricsService.familiesOfServiceOn(service.port)),
+    ...(bookkeeping ? [bookkeeping.metricFamilies] : []),
+  ]);
 }
 
 function isPortNumber(value: number): boolean {
