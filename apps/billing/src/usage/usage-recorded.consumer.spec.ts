@@ -8,7 +8,7 @@ import {
   type EventRecord,
 } from '@tollgate/events';
 import { EventBusTransport } from '@tollgate/runtime';
-import { transportSubscriptionsOf } from '@tollgate/testing';
+import { aUsageRecordedWithCacheWrites, transportSubscriptionsOf } from '@tollgate/testing';
 import { randomUUID } from 'node:crypto';
 import { settledUsageOfEvent, USAGE_GROUP, UsageRecordedConsumer } from './usage-recorded.consumer';
 import { UsageSettlementService } from './usage-settlement.service';
@@ -133,23 +133,7 @@ describe('UsageRecordedConsumer', () => {
     expect(settledUsageOfEvent.parse(before)).toEqual(withoutPrice(before));
     expect(settledUsageOfEvent.parse(before)).not.toHaveProperty('cache_write_tokens');
 
-    const after: UsageRecorded = {
-      ...aUsageEvent(4, 22_050),
-      model: 'claude-sonnet-4-5',
-      prompt_tokens: 10_000,
-      completion_tokens: 500,
-      cached_tokens: 2000,
-      cache_write_tokens: 7000,
-      cache_write_1h_tokens: 3000,
-      price: {
-        input: '3',
-        output: '15',
-        cached_input: '0.3',
-        group_ratio: '1',
-        cache_write: '3.75',
-        cache_write_1h: '6',
-      },
-    };
+    const after = aUsageRecordedWithCacheWrites({ user_id: 4 });
     expect(settledUsageOfEvent.parse(after)).toEqual(withoutPrice(after));
     expect(settledUsageOfEvent.safeParse({ ...after, cache_write_tokens: -1 }).success).toBe(false);
   });

@@ -7,7 +7,13 @@ import {
   type PricingResponse,
 } from '@tollgate/contracts';
 import type { TestDatabase } from '@tollgate/persistence';
-import { eventually, INFRASTRUCTURES, randomUserId, withDatabase } from '@tollgate/testing';
+import {
+  aPriceWithCacheWrites,
+  eventually,
+  INFRASTRUCTURES,
+  randomUserId,
+  withDatabase,
+} from '@tollgate/testing';
 import { SEED_GROUP_RATIOS, SEED_MODEL_PRICES } from '../../src/migrations/20261123-prices.seed';
 import { BillingHarness, type Answer } from './billing-harness';
 
@@ -124,16 +130,7 @@ describe.each(INFRASTRUCTURES)('billing prices on %s infrastructure', (kind) => 
     });
     expect(body.group_ratio).toEqual({ default: 1, default_prev: 1, vip: 0.9, svip: 0.8, enterprise: 0.75 });
     expect(publishedPrices(priceKey.model('claude-sonnet-4-5'))[0]).toEqual({
-      v: 1,
-      kind: 'model',
-      model: 'claude-sonnet-4-5',
-      provider: 'anthropic',
-      input_price: '3',
-      output_price: '15',
-      cached_input_price: '0.3',
-      cache_write_price: '3.75',
-      cache_write_1h_price: '6',
-      context_window: 200_000,
+      ...aPriceWithCacheWrites(),
       updated_at: expect.any(Number),
     });
     expect(publishedPrices(priceKey.model('gpt-4o'))[0]).not.toHaveProperty('cache_write_price');
