@@ -21,7 +21,7 @@ describe("a service's scrape serving other services' metrics too (embedded mode)
     const [gatewayAlone, relayAlone] = await Promise.all([gateway.render(), relay.render()]);
     gateway.serveWith([() => relay.families()]);
 
-    const together = await gateway.render();
+    const together = await gateway.render({ everyService: true });
 
     expect(tollgateSeries(together).sort()).toEqual(
       [...tollgateSeries(gatewayAlone), ...tollgateSeries(relayAlone)].sort(),
@@ -38,6 +38,8 @@ describe("a service's scrape serving other services' metrics too (embedded mode)
       .split('\n\n')
       .find((block) => block.includes('# TYPE tollgate_http_request_duration_seconds '));
     expect(family).toMatch(/service="gateway"[\s\S]*service="relay"/);
+    // A scrape not asking for every service (one a proxy forwarded) gets the gateway's alone.
+    expect(tollgateSeries(await gateway.render())).toEqual(tollgateSeries(gatewayAlone));
     // The other service's own scrape is unchanged.
     expect(tollgateSeries(await relay.render())).toEqual(tollgateSeries(relayAlone));
   });
@@ -46,7 +48,7 @@ describe("a service's scrape serving other services' metrics too (embedded mode)
     const { gateway } = aGatewayAndARelay();
     const alone = await gateway.render();
     gateway.serveWith([() => Promise.reject(new Error('worker gone'))]);
-    expect(tollgateSeries(await gateway.render())).toEqual(tollgateSeries(alone));
+    expect(tollgateSeries(await gateway.render({ everyService: true }))).toEqual(tollgateSeries(alone));
   });
 
   it('finds a service of this thread by its port, and nothing once it is taken back', async () => {

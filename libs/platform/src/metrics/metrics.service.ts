@@ -99,9 +99,9 @@ export class MetricsService {
     this.servedWith = sources;
   }
 
-  /** The exposition text for a scrape. */
-  async render(): Promise<string> {
-    if (this.servedWith.length === 0) return this.registry.metrics();
+  /** The exposition text for a scrape; the other services' series too when `everyService` (see serveWith). */
+  async render({ everyService = false }: { everyService?: boolean } = {}): Promise<string> {
+    if (!everyService || this.servedWith.length === 0) return this.registry.metrics();
     const others = await Promise.all(this.servedWith.map((source) => source().catch(() => [])));
     return renderFamilies([await this.families(), ...others]);
   }

@@ -1,4 +1,4 @@
-import { nonPublicRangeOf, parseAllowedRanges, refusedRangeOf } from './network-ranges';
+import { isNonPublicAddress, nonPublicRangeOf, parseAllowedRanges, refusedRangeOf } from './network-ranges';
 
 describe('nonPublicRangeOf', () => {
   it.each([
@@ -51,5 +51,16 @@ describe('parseAllowedRanges', () => {
     expect(parseAllowedRanges('')).toEqual([]);
     expect(parseAllowedRanges('none')).toEqual([]);
     expect(() => parseAllowedRanges('loopback,intranet')).toThrow('unknown address range "intranet"');
+  });
+});
+
+describe('isNonPublicAddress', () => {
+  it("tells a socket's loopback and private peers from public ones, IPv4-mapped addresses included", () => {
+    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.1.2.3', '172.20.0.5', 'fd00::1']) {
+      expect(isNonPublicAddress(address)).toBe(true);
+    }
+    for (const address of ['8.8.8.8', '::ffff:8.8.8.8', '2001:4860::8888', 'localhost', '', undefined]) {
+      expect(isNonPublicAddress(address)).toBe(false);
+    }
   });
 });

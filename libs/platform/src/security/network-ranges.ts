@@ -67,6 +67,16 @@ export function nonPublicRangeOf(url: string): NonPublicRange | undefined {
   return NON_PUBLIC_RANGES.find((range) => LISTS[range].check(address, type));
 }
 
+/** Whether an IP address (as a socket reports it, IPv4-mapped IPv6 included) is in a non-public range. */
+export function isNonPublicAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  const family = isIP(plain);
+  if (family === 0) return false;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  return NON_PUBLIC_RANGES.some((range) => LISTS[range].check(plain, type));
+}
+
 /**
  * Parses an operator's comma-separated list of range names (`loopback,private`), or `none` (an empty
  * variable counts as unset, so it cannot say "none"); unknown names throw.

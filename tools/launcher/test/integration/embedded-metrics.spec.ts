@@ -16,7 +16,8 @@ const seriesOf = (text: string, name: string) =>
 /**
  * Embedded mode runs every service in one process, each on a loopback port chosen afresh at every
  * start. The gateway's /metrics on PORT serves them all, each series with its service's label, so an
- * operator's Prometheus has one target that does not move.
+ * operator's Prometheus has one target that does not move: to a scraper on a loopback or private
+ * address that reaches it directly, not through a proxy.
  */
 describe('embedded mode: one /metrics on PORT for every service', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-embedded-metrics-'));
@@ -74,6 +75,16 @@ describe('embedded mode: one /metrics on PORT for every service', () => {
     const types = text.split('\n').filter((line) => line.startsWith('# TYPE '));
     expect(new Set(types).size).toBe(types.length);
     expect(types).toContain('# TYPE tollgate_http_request_duration_seconds histogram');
+
+    // A scrape a proxy forwarded (from anywhere) gets the gateway's own series only: PORT is the
+    // clients' port, and the other services' tell revenue, users and channels.
+    const forwarded = await (
+      await fetch(`${url}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.9' } })
+    ).text();
+    expect(seriesOf(forwarded, 'process_cpu_user_seconds_total')).toEqual([
+      expect.stringContaining('service="gateway"'),
+    ]);
+    expect(forwarded).not.toContain('service="billing"');
 
     // Relay's own /metrics, on its loopback port, still holds relay's series only.
     const relayUrl = / relay on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
