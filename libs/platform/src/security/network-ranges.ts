@@ -60,7 +60,11 @@ export function nonPublicRangeOf(url: string): NonPublicRange | undefined {
     return undefined;
   }
   if (LOCALHOST_NAME.test(host)) return 'loopback';
-  const address = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return rangeOfAddress(host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
+}
+
+/** The non-public range an IP literal is in; undefined for a public address or anything not an IP. */
+function rangeOfAddress(address: string): NonPublicRange | undefined {
   const family = isIP(address);
   if (family === 0) return undefined;
   const type = family === 4 ? 'ipv4' : 'ipv6';
@@ -71,10 +75,7 @@ export function nonPublicRangeOf(url: string): NonPublicRange | undefined {
 export function isNonPublicAddress(address: string | undefined): boolean {
   if (address === undefined) return false;
   const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
-  const family = isIP(plain);
-  if (family === 0) return false;
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  return NON_PUBLIC_RANGES.some((range) => LISTS[range].check(plain, type));
+  return rangeOfAddress(plain) !== undefined;
 }
 
 /**

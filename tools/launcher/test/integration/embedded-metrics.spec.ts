@@ -1,13 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyPgliteTemplate } from '@tollgate/testing';
+import {
+  killIfRunning,
+  requireBuiltLauncher,
+  startEmbeddedPlatform,
+  type EmbeddedPlatform,
+} from '../support/embedded-platform';
 
 jest.setTimeout(240_000);
-
-const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
-const MAIN = join(REPO_ROOT, 'tools', 'launcher', 'dist', 'main-embedded.js');
 
 /** The lines of the series of `name` (a family's own name, or one of a histogram's _bucket/_sum/_count). */
 const seriesOf = (text: string, name: string) =>
@@ -21,43 +23,18 @@ const seriesOf = (text: string, name: string) =>
  */
 describe('embedded mode: one /metrics on PORT for every service', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-embedded-metrics-'));
-  let child: ChildProcess | undefined;
-  let exited: Promise<number | null> | undefined;
+  let platform: EmbeddedPlatform | undefined;
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
+    if (platform) await killIfRunning(platform);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("serves relay's series and the bookkeeping worker's beside the gateway's, each family once", async () => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "node scripts/build.mjs" first`);
+    requireBuiltLauncher();
     copyPgliteTemplate(join(dataDir, 'pg', '.initdb'));
-    child = spawn(process.execPath, [MAIN], {
-      cwd: REPO_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        PORT: '0',
-        TOLLGATE_DATA_DIR: dataDir,
-        TOLLGATE_ROOT_PASSWORD: 'embedded-metrics-root',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const started = child;
-    exited = new Promise((resolve) => started.once('exit', (code) => resolve(code)));
-    const url = await new Promise<string>((resolve, reject) => {
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const running = /Tollgate is running on (http:\/\/\S+) /.exec(output);
-        if (running) resolve(running[1]!);
-      };
-      started.stdout?.on('data', read);
-      started.stderr?.on('data', read);
-      void exited!.then((code) => reject(new Error(`exited with ${code} before it was running:\n${output}`)));
-    });
+    platform = startEmbeddedPlatform(dataDir, 'embedded-metrics-root');
+    const url = await platform.url;
 
     // A model call without a key: the gateway hands it to relay, which refuses it (401) and records it.
     expect((await fetch(`${url}/v1/models`)).status).toBe(401);
@@ -87,14 +64,14 @@ describe('embedded mode: one /metrics on PORT for every service', () => {
     expect(forwarded).not.toContain('service="billing"');
 
     // Relay's own /metrics, on its loopback port, still holds relay's series only.
-    const relayUrl = / relay on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    const relayUrl = / relay on (http:\/\/127\.0\.0\.1:\d+)/.exec(platform.output())?.[1];
     expect(relayUrl).toBeDefined();
     const relayText = await (await fetch(`${relayUrl}/metrics`)).text();
     expect(seriesOf(relayText, 'process_cpu_user_seconds_total')).toEqual([
       expect.stringContaining('service="relay"'),
     ]);
 
-    started.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    platform.child.kill('SIGTERM');
+    expect(await platform.exited).toBe(0);
   });
 });

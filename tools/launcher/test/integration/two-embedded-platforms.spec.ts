@@ -1,70 +1,35 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyPgliteTemplate } from '@tollgate/testing';
+import {
+  killIfRunning,
+  requireBuiltLauncher,
+  startEmbeddedPlatform,
+  type EmbeddedPlatform,
+} from '../support/embedded-platform';
 
 jest.setTimeout(240_000);
 
-const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
-const MAIN = join(REPO_ROOT, 'tools', 'launcher', 'dist', 'main-embedded.js');
-
-interface Platform {
-  child: ChildProcess;
-  output: () => string;
-  /** The gateway's address, once `npm start` says it is running. */
-  url: Promise<string>;
-  exited: Promise<number | null>;
-}
-
-/** `npm start`'s entry point on any free port (PORT=0) with its own data directory. */
-function startPlatform(dataDir: string): Platform {
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH,
-      PORT: '0',
-      TOLLGATE_DATA_DIR: dataDir,
-      TOLLGATE_ROOT_PASSWORD: 'two-platforms-root',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const running = /Tollgate is running on (http:\/\/\S+) /.exec(output);
-      if (running) resolve(running[1]!);
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    void exited.then((code) => reject(new Error(`exited with ${code} before it was running:\n${output}`)));
-  });
-  return { child, output: () => output, url, exited };
-}
-
 describe('embedded platforms started at the same time', () => {
   const root = mkdtempSync(join(tmpdir(), 'tollgate-two-platforms-'));
-  const platforms: Platform[] = [];
+  const platforms: EmbeddedPlatform[] = [];
 
   afterAll(async () => {
-    for (const { child, exited } of platforms) {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await exited;
-      }
-    }
+    for (const platform of platforms) await killIfRunning(platform);
     rmSync(root, { recursive: true, force: true });
   });
 
   it('both start, each on its own ports, both serve /api/status, and both stop cleanly', async () => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "node scripts/build.mjs" first`);
+    requireBuiltLauncher();
     // Each with the launcher's initdb template already there (a copy of the integration tier's): this
     // is about ports chosen at the same time; a first start's initdb is e2e's (embedded.spec.ts starts
     // on a new data directory), at ~6 s of CPU and ~850 MB each.
     for (const name of ['a', 'b']) copyPgliteTemplate(join(root, name, 'pg', '.initdb'));
-    platforms.push(startPlatform(join(root, 'a')), startPlatform(join(root, 'b')));
+    platforms.push(
+      startEmbeddedPlatform(join(root, 'a'), 'two-platforms-root'),
+      startEmbeddedPlatform(join(root, 'b'), 'two-platforms-root'),
+    );
 
     const urls = await Promise.all(platforms.map((p) => p.url));
     expect(new Set(urls).size).toBe(2);
