@@ -12,6 +12,7 @@ import { ChannelOtherMigration } from './migrations/20261225-channel-other.migra
 import { IncidentTimelineMigration } from './migrations/20261226-incident-timeline.migration';
 import { AuditMigration } from './migrations/20261227-audit.migration';
 import { ChannelUsageEventsBrinMigration } from './migrations/20270106-channel-usage-events-brin.migration';
+import { IncidentEnglishTextsMigration } from './migrations/20270111-incident-english-texts.migration';
 import { Incident } from './incidents/incident.entity';
 import { IncidentsModule } from './incidents/incidents.module';
 import { Option } from './options/option.entity';
@@ -42,6 +43,7 @@ export class AdminModule {
               IncidentTimelineMigration,
               AuditMigration,
               ChannelUsageEventsBrinMigration,
+              IncidentEnglishTextsMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -14,6 +14,14 @@ export class Incident {
   @Property({ type: 'text' })
   description: Opt<string> = '';
 
+  /** The English title; empty when the operators wrote none (readers get `title`). */
+  @Property({ type: 'text' })
+  titleEn: Opt<string> = '';
+
+  /** The English description (Markdown); empty when none. */
+  @Property({ type: 'text' })
+  descriptionEn: Opt<string> = '';
+
   @Property({ type: 'text' })
   status!: IncidentStatus;
 
@@ -24,7 +32,7 @@ export class Incident {
   @Property({ type: 'json' })
   components: Opt<StatusComponent[]> = [];
 
-  /** The timeline, oldest first; `text` is Markdown. */
+  /** The timeline, oldest first; `text` (and `text_en`, when written) is Markdown. */
   @Property({ type: 'json' })
   updates: Opt<IncidentUpdate[]> = [];
 

@@ -10,6 +10,8 @@ const auditIncident = auditRecorder('admin', 'incident');
 export interface NewIncident {
   title: string;
   description: string;
+  titleEn: string;
+  descriptionEn: string;
   status: IncidentStatus;
   severity: IncidentSeverity;
   components: StatusComponent[];
@@ -98,6 +100,8 @@ function incidentAuditSnapshot(incident: Incident): Record<string, unknown> {
   return {
     title: incident.title,
     description: incident.description,
+    title_en: incident.titleEn,
+    description_en: incident.descriptionEn,
     status: incident.status,
     severity: incident.severity,
     components: incident.components,

@@ -34,6 +34,8 @@ describe('IncidentsService', () => {
       {
         title: 'Primary channel failing',
         description: '',
+        title_en: '',
+        description_en: '',
         status: 'investigating',
         severity: 'major',
         components: ['api'],
@@ -57,6 +59,8 @@ describe('IncidentsService', () => {
       {
         title: 'Slow answers',
         description: '',
+        title_en: '',
+        description_en: '',
         status: 'investigating',
         severity: 'minor',
         components: [],
@@ -85,6 +89,8 @@ describe('IncidentsService', () => {
       {
         title: 'Payments slow',
         description: '',
+        title_en: '',
+        description_en: '',
         status: 'investigating',
         severity: 'minor',
         components: ['payments'],

@@ -3,17 +3,25 @@ import { ErrorCode, INCIDENT_MAX_UPDATES, type Page } from '@tollgate/contracts'
 import type { AuditActor } from '@tollgate/persistence';
 import type { Locale } from '@tollgate/platform';
 import { localizedException } from '../i18n/messages';
-import type { CreateIncidentRequest, IncidentView, UpdateIncidentRequest } from './incident-requests';
+import type {
+  CreateIncidentRequest,
+  IncidentUpdate,
+  IncidentView,
+  UpdateIncidentRequest,
+} from './incident-requests';
 import type { Incident } from './incident.entity';
 import { IncidentsRepository } from './incidents.repository';
 
 const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : 0);
 const fromSeconds = (value: number) => new Date(value * 1000);
 
+/** The English texts go out only where the operators wrote them, so a reader falls back by absence. */
 export const view = (incident: Incident): IncidentView => ({
   id: incident.id,
   title: incident.title,
   description: incident.description,
+  ...(incident.titleEn ? { title_en: incident.titleEn } : {}),
+  ...(incident.descriptionEn ? { description_en: incident.descriptionEn } : {}),
   status: incident.status,
   severity: incident.severity,
   components: incident.components,
@@ -45,6 +53,11 @@ function withOpeningAt(updates: IncidentView['updates'], oldStart: number, newSt
   return [{ ...opening, created_at: at }, ...rest];
 }
 
+/** A timeline update with its English text only when there is one. */
+function timelineUpdate(update: Omit<IncidentUpdate, 'text_en'>, textEn: string | undefined): IncidentUpdate {
+  return textEn ? { ...update, text_en: textEn } : update;
+}
+
 /** The incident log: read by everyone, written by administrators; resolving stamps the time. */
 @Injectable()
 export class IncidentsService {
@@ -70,11 +83,18 @@ export class IncidentsService {
       {
         title: request.title,
         description: request.description,
+        titleEn: request.title_en,
+        descriptionEn: request.description_en,
         status: request.status,
         severity: request.severity,
         components: request.components,
         // The timeline opens when the incident started, in its first status.
-        updates: [{ status: request.status, text: request.update ?? '', created_at: seconds(startedAt) }],
+        updates: [
+          timelineUpdate(
+            { status: request.status, text: request.update ?? '', created_at: seconds(startedAt) },
+            request.update_en,
+          ),
+        ],
         startedAt,
         resolvedAt,
       },
@@ -97,6 +117,8 @@ export class IncidentsService {
         if (changes.resolved_at !== undefined && status !== 'resolved') throw resolvedWhileOpen(locale);
         if (changes.title !== undefined) found.title = changes.title;
         if (changes.description !== undefined) found.description = changes.description;
+        if (changes.title_en !== undefined) found.titleEn = changes.title_en;
+        if (changes.description_en !== undefined) found.descriptionEn = changes.description_en;
         if (changes.severity !== undefined) found.severity = changes.severity;
         if (changes.started_at !== undefined) {
           found.updates = withOpeningAt(found.updates, seconds(found.startedAt), changes.started_at);
@@ -107,12 +129,18 @@ export class IncidentsService {
         else if (changes.resolved_at !== undefined) found.resolvedAt = fromSeconds(changes.resolved_at);
         else if (found.resolvedAt === null) found.resolvedAt = now;
         if (found.resolvedAt && found.resolvedAt < found.startedAt) throw resolvedBeforeStart(locale);
-        if (status !== found.status || changes.update) {
+        if (status !== found.status || changes.update || changes.update_en) {
           if (found.updates.length >= INCIDENT_MAX_UPDATES) throw tooManyUpdates(locale);
           // Resolving after the fact dates the resolution's update at the resolution.
           const at =
             status !== found.status && status === 'resolved' && found.resolvedAt ? found.resolvedAt : now;
-          found.updates = [...found.updates, { status, text: changes.update ?? '', created_at: seconds(at) }];
+          found.updates = [
+            ...found.updates,
+            timelineUpdate(
+              { status, text: changes.update ?? '', created_at: seconds(at) },
+              changes.update_en,
+            ),
+          ];
         }
         found.status = status;
       },

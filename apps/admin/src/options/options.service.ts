@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuditActor } from '@tollgate/persistence';
 import {
   ErrorCode,
+  NOTICE_EN_OPTION_KEY,
   NOTICE_OPTION_KEY,
   settingValueProblem,
   type OptionView,
@@ -29,8 +30,15 @@ export class OptionsService {
     return { key, value };
   }
 
-  /** The notice shown to every visitor; empty when none is set. */
-  async notice(): Promise<string> {
+  /**
+   * The notice shown to every visitor; empty when none is set. An English reader (`language` 'en')
+   * gets its English text when the operators wrote one, else the default (Russian) text.
+   */
+  async notice(language?: string): Promise<string> {
+    if (language === 'en') {
+      const english = (await this.options.find(NOTICE_EN_OPTION_KEY))?.value ?? '';
+      if (english.trim() !== '') return english;
+    }
     return (await this.options.find(NOTICE_OPTION_KEY))?.value ?? '';
   }
 }

@@ -57,10 +57,19 @@ const fields = {
     .transform((list) => STATUS_COMPONENTS.filter((component) => list.includes(component))),
   /** The text of a timeline update (Markdown); blank means the update is the status change alone. */
   update: markdownText.transform((text) => text.trim()),
+  /** An English title beside the default (Russian) one; blank means none. */
+  title_en: z
+    .string({ invalid_type_error: 'must be text' })
+    .trim()
+    .max(200, 'must be at most 200 characters')
+    .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
 };
 
 /**
- * POST /api/incident/: `started_at` defaults to now. The incident's timeline starts with one update
+ * POST /api/incident/: `started_at` defaults to now (a future one announces planned work).
+ * The texts are in the default language, Russian, which every reader gets unless an English one
+ * exists (`title_en`, `description_en`, `update_en`, blank meaning none) and the interface is
+ * English. The incident's timeline starts with one update
  * in its first status, carrying `update` when given. `resolved_at` (an incident logged after the
  * fact) is taken only with the status `resolved`, not before `started_at`; resolving without it
  * stamps the current time.
@@ -74,12 +83,15 @@ export const createIncidentRequestSchema = z.object({
   resolved_at: fields.started_at.optional(),
   components: fields.components.default([]),
   update: fields.update.optional(),
+  title_en: fields.title_en.default(''),
+  description_en: fields.description.transform((text) => text.trim()).default(''),
+  update_en: fields.update.optional(),
 });
 export type CreateIncidentRequest = z.output<typeof createIncidentRequestSchema>;
 
 /**
- * PUT /api/incident/:id: a partial update. A new status or an `update` text adds an update to the
- * timeline (in the new status, or the current one when only text is given).
+ * PUT /api/incident/:id: a partial update. A new status or an `update` / `update_en` text adds an
+ * update to the timeline (in the new status, or the current one when only text is given).
  */
 export const updateIncidentRequestSchema = createIncidentRequestSchema
   .extend({
@@ -87,6 +99,8 @@ export const updateIncidentRequestSchema = createIncidentRequestSchema
     status: fields.status,
     severity: fields.severity,
     components: fields.components,
+    title_en: fields.title_en,
+    description_en: fields.description.transform((text) => text.trim()),
   })
   .partial();
 export type UpdateIncidentRequest = z.output<typeof updateIncidentRequestSchema>;
@@ -96,6 +110,8 @@ export const incidentUpdateSchema = z.object({
   status: z.enum(INCIDENT_STATUSES),
   /** Markdown; may be empty when the update is a status change alone. */
   text: z.string(),
+  /** The English text, present only when the operators wrote one. */
+  text_en: z.string().optional(),
   /** Epoch seconds. */
   created_at: z.number().int(),
 });
@@ -107,12 +123,15 @@ export const incidentViewSchema = z.object({
   title: z.string(),
   /** Markdown. */
   description: z.string(),
+  /** The English title and description, present only when the operators wrote them. */
+  title_en: z.string().optional(),
+  description_en: z.string().optional(),
   status: z.enum(INCIDENT_STATUSES),
   severity: z.enum(INCIDENT_SEVERITIES),
   components: z.array(z.enum(STATUS_COMPONENTS)),
   /** Oldest first. */
   updates: z.array(incidentUpdateSchema),
-  /** Epoch seconds. */
+  /** Epoch seconds; later than now for work announced ahead. */
   started_at: z.number().int(),
   /** Epoch seconds; 0 while unresolved. */
   resolved_at: z.number().int(),

@@ -3,6 +3,10 @@ import { z } from 'zod';
 
 /** The option the public notice (GET /api/notice) is kept in, as new-api names it. */
 export const NOTICE_OPTION_KEY = SETTING_KEYS.notice;
+/** Its English text (`GET /api/notice?lang=en`); the notice above stays the default. */
+export const NOTICE_EN_OPTION_KEY = SETTING_KEYS.noticeEn;
+/** `GET /api/notice?lang=`: `en` asks for the English text where there is one. */
+export const noticeQuerySchema = z.object({ lang: z.string().optional() });
 export const OPTION_VALUE_MAX_LENGTH = 65_536;
 
 /** Secrets come from configuration (marked, never logged), never from options that are listed and published. */

@@ -45,8 +45,10 @@ export const SETTING_KEYS = {
    * (0 or absent = no limit). Relay enforces them; auth keeps keys' own limits within them.
    */
   groupRateLimits: 'GroupRateLimits',
-  /** The notice shown to every visitor, in Markdown. */
+  /** The notice shown to every visitor, in Markdown, in the default language (Russian). */
   notice: 'Notice',
+  /** The notice's English text, shown instead when the interface is English; blank means none. */
+  noticeEn: 'NoticeEn',
 } as const;
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
 
