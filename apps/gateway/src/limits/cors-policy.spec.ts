@@ -116,7 +116,13 @@ describe('CorsPolicy', () => {
       expect(res.getHeader('access-control-allow-origin')).toBe('*');
       expect(res.getHeader('access-control-allow-credentials')).toBeUndefined();
       const exposed = String(res.getHeader('access-control-expose-headers'));
-      for (const header of ['x-request-id', 'request-id', 'retry-after', 'x-ratelimit-remaining-requests'])
+      for (const header of [
+        'x-request-id',
+        'request-id',
+        'retry-after',
+        'retry-after-ms',
+        'x-ratelimit-remaining-requests',
+      ])
         expect(exposed).toContain(header);
       expect(res.getHeader('vary')).toBe('Origin');
       expect(res.writableEnded).toBe(false);

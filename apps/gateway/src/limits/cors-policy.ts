@@ -6,7 +6,7 @@ const ALLOWED_HEADERS =
   'authorization, content-type, new-api-user, x-api-key, x-goog-api-key, anthropic-version, anthropic-beta, openai-organization, openai-project, x-request-id, x-stainless-arch, x-stainless-lang, x-stainless-os, x-stainless-package-version, x-stainless-retry-count, x-stainless-runtime, x-stainless-runtime-version, x-stainless-timeout';
 /** What the SDKs read from an answer: the request id, when to retry, the rate limits, the timing. */
 const EXPOSED_HEADERS =
-  'x-request-id, request-id, retry-after, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-ratelimit-reset-requests, x-ratelimit-limit-tokens, x-ratelimit-remaining-tokens, x-ratelimit-reset-tokens, openai-processing-ms';
+  'x-request-id, request-id, retry-after, retry-after-ms, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-ratelimit-reset-requests, x-ratelimit-limit-tokens, x-ratelimit-remaining-tokens, x-ratelimit-reset-tokens, openai-processing-ms';
 const MAX_AGE_SECONDS = '600';
 const USER_HEADER = /new-api-user/i;
 

@@ -6,6 +6,8 @@ import { ERROR_STATUS, renderProtocolError, type ApiProtocol, type ErrorCode } f
  */
 export class RelayError extends Error {
   readonly status: number;
+  /** The wait of `Retry-After` to the millisecond, for `retry-after-ms`, when it is known that finely. */
+  readonly retryAfterMs?: number;
 
   constructor(
     readonly code: ErrorCode,
@@ -33,6 +35,7 @@ export interface RenderedRelayError {
 export function renderRelayError(protocol: ApiProtocol, error: RelayError): RenderedRelayError {
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error.retryAfterMs !== undefined) headers['retry-after-ms'] = String(Math.ceil(error.retryAfterMs));
   return {
     status: error.status,
     headers,

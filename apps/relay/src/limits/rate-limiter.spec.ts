@@ -9,7 +9,16 @@ import { RateLimitedError, RateLimiter, type AdmittedCall } from './rate-limiter
 
 const TTL = { reservationTtlMs: 600_000 };
 
-function limiterOn(kv: MemoryKvStore, groups: GroupRateLimits): RateLimiter {
+/** The limiter's clock, moved by hand; the store keeps its own. */
+class ManualClock {
+  ms = 1_000_000;
+  readonly now = () => this.ms;
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+function limiterOn(kv: MemoryKvStore, groups: GroupRateLimits, clock = new ManualClock()): RateLimiter {
   return new RateLimiter(
     {
       requests: new PerCallClaims(kv, { ...TTL, holdMs: 60_000 }),
@@ -17,6 +26,7 @@ function limiterOn(kv: MemoryKvStore, groups: GroupRateLimits): RateLimiter {
       concurrency: new PerCallClaims(kv, { ...TTL, holdMs: 0 }),
     },
     () => groups,
+    clock.now,
   );
 }
 
@@ -72,8 +82,44 @@ describe('RateLimiter', () => {
     const error = await refusal(admit(limiter, keyCaller(1)));
     expect(error.code).toBe(ErrorCode.RateLimited);
     expect(error.status).toBe(429);
-    expect(error.retryAfterSeconds).toBe(20);
+    // The three calls count for a minute after they ended: nothing frees sooner.
+    expect(error.retryAfterSeconds).toBe(60);
     expect(error.message).toContain('requests per minute');
+  });
+
+  it("tells a refused call when the oldest of the burst's requests stops counting, to the millisecond", async () => {
+    const clock = new ManualClock();
+    const limiter = limiterOn(new MemoryKvStore(), { default: { rpm: 5, tpm: 0, concurrency: 0 } }, clock);
+    for (let i = 0; i < 5; i++) {
+      await (await admit(limiter, keyCaller(1))).finish(10);
+      clock.advance(1_000);
+    }
+    // The first call ended 5 s ago and counts for 55 s more; an even share of the minute would say 12 s.
+    const error = await refusal(admit(limiter, keyCaller(1)));
+    expect(error.retryAfterMs).toBe(55_000);
+    expect(error.retryAfterSeconds).toBe(55);
+    expect(error.message).toContain('Please try again in 55s.');
+    clock.advance(40_500);
+    expect((await refusal(admit(limiter, keyCaller(1)))).retryAfterMs).toBe(14_500);
+  });
+
+  it("tells a call refused on tokens per minute when enough of the ended calls' tokens free", async () => {
+    const clock = new ManualClock();
+    const limiter = limiterOn(new MemoryKvStore(), { default: { rpm: 0, tpm: 1000, concurrency: 0 } }, clock);
+    await (await admit(limiter, keyCaller(1), 500)).finish(300);
+    clock.advance(10_000);
+    await (await admit(limiter, keyCaller(1), 700)).finish(700);
+    clock.advance(5_000);
+    // 300 tokens free 45 s from now, the next 700 at 55 s: a call of 200 needs the first, of 400 both.
+    expect((await refusal(admit(limiter, keyCaller(1), 200))).retryAfterMs).toBe(45_000);
+    expect((await refusal(admit(limiter, keyCaller(1), 400))).retryAfterMs).toBe(55_000);
+  });
+
+  it('falls back to the share of the minute when the requests are held by calls still running', async () => {
+    const limiter = limiterOn(new MemoryKvStore(), { default: { rpm: 4, tpm: 0, concurrency: 0 } });
+    const running = await Promise.all([1, 2, 3, 4].map(() => admit(limiter, keyCaller(1))));
+    expect((await refusal(admit(limiter, keyCaller(1)))).retryAfterSeconds).toBe(15);
+    await Promise.all(running.map((call) => call.finish(1)));
   });
 
   it('counts a user across all their keys at the group limit', async () => {

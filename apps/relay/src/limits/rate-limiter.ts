@@ -9,6 +9,7 @@ import {
 import type { Caller } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import type { AccountClaim, AccountClaims } from '../quota/account-claims';
+import { HoldLog } from './hold-log';
 import { rateLimitHeaders, type DimensionState } from './rate-limit-headers';
 
 export type LimitDimension = keyof RateLimits;
@@ -35,8 +36,9 @@ export class RateLimitedError extends RelayError {
     readonly dimension: LimitDimension,
     readonly scope: Scope,
     limit: number,
-    retryAfterSeconds: number,
+    override readonly retryAfterMs: number,
   ) {
+    const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     super(
       ErrorCode.RateLimited,
       `Rate limit reached on ${DIMENSION_WORDS[dimension]} for this ${scope === 'key' ? 'API key' : 'account'}: ` +
@@ -46,10 +48,22 @@ export class RateLimitedError extends RelayError {
   }
 }
 
+/** A monotonic clock in milliseconds. */
+type Clock = () => number;
+
 interface Taken {
   dimension: LimitDimension;
   limit: number;
+  account: string;
   claim: AccountClaim;
+}
+
+/** Where an ended call's per-minute holds are remembered, and when they free. */
+interface HoldRecorder {
+  holds: HoldLog;
+  now: Clock;
+  /** The latest a hold starts after its call's end, beyond which it counts for a window. */
+  holdMs: number;
 }
 
 /** A call let through the rate limits: it ends once, finished (with its real tokens) or abandoned. */
@@ -72,7 +86,10 @@ class LimitedCall implements AdmittedCall {
   private ended = false;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(private readonly taken: readonly Taken[]) {
+  constructor(
+    private readonly taken: readonly Taken[],
+    private readonly recorder: HoldRecorder,
+  ) {
     this.headers = rateLimitHeaders(tightest(taken, 'rpm'), tightest(taken, 'tpm'));
   }
 
@@ -87,6 +104,13 @@ class LimitedCall implements AdmittedCall {
   private async end(tokens: number): Promise<void> {
     if (this.ended) return;
     this.ended = true;
+    const { holds, holdMs } = this.recorder;
+    const now = this.recorder.now();
+    const freesAt = now + holdMs;
+    for (const { dimension, account } of this.taken) {
+      if (dimension === 'rpm') holds.add(account, 1, freesAt, now);
+      else if (dimension === 'tpm' && tokens > 0) holds.add(account, tokens, freesAt, now);
+    }
     await Promise.all(
       this.taken.map(({ dimension, claim }) => {
         if (dimension === 'rpm') return claim.settle(1);
@@ -107,10 +131,9 @@ function tightest(taken: readonly Taken[], dimension: LimitDimension): Dimension
   return best;
 }
 
-/** How long a refused call should wait: the share of the window that frees what it asked for. */
-function retryAfterSeconds(dimension: LimitDimension, amount: number, limit: number): number {
-  if (dimension === 'concurrency') return 1;
-  return Math.max(1, Math.ceil(((RATE_LIMIT_WINDOW_MS / 1000) * amount) / limit));
+/** Without this replica's holds to go by: the share of the window that frees what the call asked for. */
+function evenShareOfWindowMs(amount: number, limit: number): number {
+  return (RATE_LIMIT_WINDOW_MS * amount) / limit;
 }
 
 /**
@@ -120,10 +143,16 @@ function retryAfterSeconds(dimension: LimitDimension, amount: number, limit: num
  * most calls make no store round trip); a call nothing limits touches no store at all.
  */
 export class RateLimiter {
+  private readonly recorder: HoldRecorder;
+
   constructor(
     private readonly claims: RateLimitClaims,
     private readonly groups: () => GroupRateLimits,
-  ) {}
+    now: Clock = () => performance.now(),
+  ) {
+    const holdStartDelayMs = Math.max(claims.requests.holdStartDelayMs, claims.tokens.holdStartDelayMs);
+    this.recorder = { holds: new HoldLog(), now, holdMs: RATE_LIMIT_WINDOW_MS + holdStartDelayMs };
+  }
 
   /**
    * `tokens`: what the call may use at most (prompt bound and output limit); a call asking more than
@@ -177,9 +206,9 @@ export class RateLimiter {
       const w = wanted[index]!;
       if (result.status === 'rejected') failure ??= result.reason;
       else if (result.value === undefined) refused ??= w;
-      else taken.push({ dimension: w.dimension, limit: w.limit, claim: result.value });
+      else taken.push({ dimension: w.dimension, limit: w.limit, account: w.account, claim: result.value });
     });
-    if (refused === undefined && failure === undefined) return new LimitedCall(taken);
+    if (refused === undefined && failure === undefined) return new LimitedCall(taken, this.recorder);
     // The claims that did succeed are given back: a refused call counts against nothing.
     await Promise.all(taken.map(({ claim }) => claim.release()));
     if (refused === undefined) throw failure;
@@ -187,8 +216,20 @@ export class RateLimiter {
       refused.dimension,
       refused.scope,
       refused.limit,
-      retryAfterSeconds(refused.dimension, refused.amount, refused.limit),
+      this.retryAfterMs(refused.dimension, refused.account, refused.amount, refused.limit),
     );
+  }
+
+  /**
+   * How long a refused call should wait: until the holds of this replica's ended calls free what it
+   * asked for (after a burst, when the burst's first call is a window old), or, when this replica
+   * holds less than that, the share of the window that frees it. A call in flight frees its slot
+   * when it ends.
+   */
+  private retryAfterMs(dimension: LimitDimension, account: string, amount: number, limit: number): number {
+    if (dimension === 'concurrency') return 1000;
+    const { holds, now } = this.recorder;
+    return holds.msUntilFreed(account, amount, now()) ?? evenShareOfWindowMs(amount, limit);
   }
 
   async close(): Promise<void> {

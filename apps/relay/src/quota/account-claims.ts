@@ -16,6 +16,11 @@ export interface AccountClaim {
 /** Takes claims on accounts in the shared store. */
 export interface AccountClaims {
   /**
+   * How much later than its call's end a claim's hold may start in the store (a leased claim is
+   * settled with its lease, not when its call ends): for telling a refused call when holds free.
+   */
+  readonly holdStartDelayMs: number;
+  /**
    * Undefined when `available` cannot cover `amount` on top of what is outstanding. A claim taken
    * without a store round trip may come back as it is rather than in a promise.
    */
@@ -38,6 +43,8 @@ export interface ClaimPolicy {
 
 /** One store reservation per call: two round trips a call (reserve, settle). */
 export class PerCallClaims implements AccountClaims {
+  readonly holdStartDelayMs = 0;
+
   constructor(
     private readonly kv: KvStore,
     private readonly policy: ClaimPolicy,

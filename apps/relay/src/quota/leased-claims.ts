@@ -64,13 +64,17 @@ export class LeasedClaims implements AccountClaims {
   /** Armed only while a lease is open, for the oldest one's retirement: an idle relay is not woken. */
   private timer: NodeJS.Timeout | undefined;
   private sequence = 0;
+  /** A lease is retired within 1.5 periods, then settled as soon as its last call has ended. */
+  readonly holdStartDelayMs: number;
 
   constructor(
     private readonly kv: KvStore,
     private readonly policy: LeasePolicy,
     private readonly logger: Pick<Logger, 'warn'>,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.holdStartDelayMs = policy.leaseMs * 1.5;
+  }
 
   /** Most calls fit the open lease: they get their claim at once, without a promise or a turn of the loop. */
   claim(
