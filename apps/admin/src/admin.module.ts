@@ -13,6 +13,7 @@ import { IncidentTimelineMigration } from './migrations/20261226-incident-timeli
 import { AuditMigration } from './migrations/20261227-audit.migration';
 import { ChannelUsageEventsBrinMigration } from './migrations/20270106-channel-usage-events-brin.migration';
 import { IncidentEnglishTextsMigration } from './migrations/20270111-incident-english-texts.migration';
+import { ChannelTestErrorMigration } from './migrations/20270112-channel-test-error.migration';
 import { Incident } from './incidents/incident.entity';
 import { IncidentsModule } from './incidents/incidents.module';
 import { Option } from './options/option.entity';
@@ -44,6 +45,7 @@ export class AdminModule {
               AuditMigration,
               ChannelUsageEventsBrinMigration,
               IncidentEnglishTextsMigration,
+              ChannelTestErrorMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -38,6 +38,7 @@ import { LeasedClaims } from './quota/leased-claims';
 import { QuotaReservations } from './quota/quota-reservations';
 import type { ReadModels } from './read-models/read-models.service';
 import { ChannelRouter } from './routing';
+import type { HeldChannel } from './routing/channel-breakers';
 import { countPromptTokens, countTextTokens } from './token-counting';
 import { ChannelKeys } from './upstream/channel-keys';
 import { UpstreamClient } from './upstream/upstream-client';
@@ -59,6 +60,8 @@ export interface HotPath {
   account: KeyAccount;
   /** The models the caller's key may use, sorted by name. */
   models(caller: Caller): CallableModel[];
+  /** The channels this process's circuit breakers hold out (CHANNEL_BREAKERS_CALL). */
+  heldChannels(): HeldChannel[];
   isCaughtUp(): boolean;
 }
 
@@ -222,6 +225,7 @@ export function composeRelay(infra: RelayInfrastructure): RelayComposition {
       costTerms: termsOf,
     }),
     models: (caller) => modelsForCaller({ channels: models.channels, prices: models.prices }, caller),
+    heldChannels: () => router.heldChannels(),
     isCaughtUp: () => infra.readModelsCaughtUp() && infra.settings.isCaughtUp(),
   };
   closers.push(() => upstream.close());

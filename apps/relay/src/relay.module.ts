@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceInfrastructureModule, type ServiceRuntime } from '@tollgate/runtime';
+import { ChannelBreakersController } from './channel-test/channel-breakers.controller';
 import { ChannelTestController } from './channel-test/channel-test.controller';
 import { ReadModelsController } from './read-models/read-models.controller';
 import { ReadModelsLifecycle } from './read-models/read-models.lifecycle';
@@ -13,7 +14,7 @@ export class RelayModule {
     return {
       module: RelayModule,
       imports: [ServiceInfrastructureModule.forRoot({ runtime })],
-      controllers: [ReadModelsController, ChannelTestController],
+      controllers: [ReadModelsController, ChannelTestController, ChannelBreakersController],
       providers: [...relayUpstreamProviders, ReadModelsService, ReadModelsLifecycle, RelayRuntime],
     };
   }

@@ -30,6 +30,9 @@ export function catalogChannel(channel: Channel): CatalogChannel {
     test_model: channel.testModel,
     max_concurrency: channel.maxConcurrency,
     ...(channel.type === CHANNEL_TYPES.azure && channel.other !== '' ? { api_version: channel.other } : {}),
+    ...(channel.streamHeadersTimeout === null
+      ? {}
+      : { stream_headers_timeout_seconds: channel.streamHeadersTimeout }),
     updated_at: seconds(channel.updatedAt),
   };
 }

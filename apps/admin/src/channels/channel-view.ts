@@ -1,10 +1,13 @@
-import type { ChannelView } from '@tollgate/contracts';
+import type { ChannelBreaker, ChannelView } from '@tollgate/contracts';
 import type { Channel } from './channel.entity';
 
 const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : 0);
 
-/** A channel as the admin API shows it (new-api's shape), its key masked. */
-export function channelView(channel: Channel): ChannelView {
+/**
+ * A channel as the admin API shows it (new-api's shape, plus `test_error`, `stream_headers_timeout`
+ * and `breaker`), its key masked; `breaker`: relay's, when its circuit holds the channel out.
+ */
+export function channelView(channel: Channel, breaker: ChannelBreaker | null = null): ChannelView {
   return {
     id: channel.id,
     type: channel.type,
@@ -24,10 +27,13 @@ export function channelView(channel: Channel): ChannelView {
     test_model: channel.testModel,
     response_time: channel.responseTime,
     test_time: seconds(channel.testedAt),
+    test_error: channel.testError,
     used_quota: channel.usedQuota,
     max_concurrency: channel.maxConcurrency,
     other: channel.other,
     created_time: seconds(channel.createdAt),
+    stream_headers_timeout: channel.streamHeadersTimeout,
+    breaker,
   };
 }
 
@@ -39,8 +45,10 @@ export function channelAuditSnapshot(channel: Channel): Record<string, unknown> 
   const {
     response_time: _r,
     test_time: _t,
+    test_error: _e,
     used_quota: _u,
     status_time: _s,
+    breaker: _b,
     ...settings
   } = channelView(channel);
   return { ...settings, key: channel.keyEncrypted };

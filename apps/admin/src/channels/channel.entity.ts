@@ -73,6 +73,14 @@ export class Channel {
   @Property({ type: 'datetime', nullable: true })
   testedAt: (Date & Opt) | null = null;
 
+  /** Why the last test failed (relay's message, cut short); null after a passing test or before any. */
+  @Property({ type: 'text', nullable: true })
+  testError: (string & Opt) | null = null;
+
+  /** Seconds a streamed call waits for the upstream's headers; null = relay's global timeout. */
+  @Property({ type: 'integer', nullable: true })
+  streamHeadersTimeout: (number & Opt) | null = null;
+
   @Property({ type: 'bigint', runtimeType: 'number' })
   usedQuota: Opt<number> = 0;
 

@@ -10,6 +10,7 @@ import { ChannelUsageRepository } from './channel-usage.repository';
 import { ChannelsController } from './channels.controller';
 import { ChannelsRepository } from './channels.repository';
 import { ChannelsService } from './channels.service';
+import { RelayChannelBreakers } from './relay-channel-breakers';
 import { RelayChannelModels } from './relay-channel-models';
 import { RelayChannelTester } from './relay-channel-tester';
 
@@ -23,6 +24,7 @@ import { RelayChannelTester } from './relay-channel-tester';
     },
     RelayChannelTester,
     RelayChannelModels,
+    RelayChannelBreakers,
     ChannelsRepository,
     ChannelsService,
     ChannelAutoEnableJob,

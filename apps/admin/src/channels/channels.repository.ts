@@ -192,6 +192,7 @@ export class ChannelsRepository {
           testModel: input.test_model,
           maxConcurrency: input.max_concurrency,
           other: input.other,
+          streamHeadersTimeout: input.stream_headers_timeout,
           createdAt: now,
           updatedAt: now,
         }),
@@ -250,9 +251,14 @@ export class ChannelsRepository {
     return channel;
   }
 
-  /** The outcome of a test: not part of the catalog, so no event. */
-  async recordTest(id: number, responseTimeMs: number, testedAt: Date): Promise<void> {
-    await this.em.fork().nativeUpdate(Channel, { id }, { responseTime: responseTimeMs, testedAt });
+  /** The outcome of a test (`testError` null when it passed): not part of the catalog, so no event. */
+  async recordTest(
+    id: number,
+    responseTimeMs: number,
+    testedAt: Date,
+    testError: string | null,
+  ): Promise<void> {
+    await this.em.fork().nativeUpdate(Channel, { id }, { responseTime: responseTimeMs, testedAt, testError });
   }
 
   /** True when the channel existed and is gone, its tombstone queued. */

@@ -6,6 +6,7 @@ import {
   ChannelStatus,
   ErrorCode,
   isValidChannelOther,
+  CHANNEL_TEST_ERROR_MAX_LENGTH,
   type ChannelAutoDisableRequest,
   type ChannelListQuery,
   type ChannelPage,
@@ -31,6 +32,7 @@ import { ChannelKeySealer } from './channel-key';
 import { channelView } from './channel-view';
 import type { Channel } from './channel.entity';
 import { ChannelsRepository, type ChannelFilter } from './channels.repository';
+import { RelayChannelBreakers } from './relay-channel-breakers';
 import { RelayChannelModels } from './relay-channel-models';
 import { RelayChannelTester } from './relay-channel-tester';
 
@@ -55,6 +57,15 @@ const isSearch = (query: ChannelListQuery | ChannelSearchQuery): query is Channe
 export const testModelOf = (channel: Channel, requested?: string): string =>
   requested ?? (channel.testModel || channel.models[0] || '');
 
+/** What a failed test leaves on the channel: relay's message, one line, cut short; null when it passed. */
+export function testErrorOf(result: ChannelTestResult): string | null {
+  if (result.success) return null;
+  const message = result.message.replace(NO_CONTROL_CHARACTERS, ' ').trim() || 'Test failed';
+  return message.length > CHANNEL_TEST_ERROR_MAX_LENGTH
+    ? `${message.slice(0, CHANNEL_TEST_ERROR_MAX_LENGTH - 1)}…`
+    : message;
+}
+
 /** Channels: the admin API, the system's own status changes, and tests through relay. */
 @Injectable()
 export class ChannelsService {
@@ -63,6 +74,7 @@ export class ChannelsService {
     private readonly sealer: ChannelKeySealer,
     private readonly tester: RelayChannelTester,
     private readonly modelLists: RelayChannelModels,
+    private readonly breakers: RelayChannelBreakers,
     @InjectServiceConfig() private readonly config: AdminConfig,
   ) {}
 
@@ -73,25 +85,26 @@ export class ChannelsService {
       ...(isSearch(query) ? { keyword: query.keyword, group: query.group, model: query.model } : {}),
     };
     const order = { idSort: query.idSort };
-    const [slice, typeCounts] = await Promise.all([
+    const [slice, typeCounts, held] = await Promise.all([
       query.tagMode
         ? this.channels.tagPage(filter, order, query.page, query.pageSize)
         : this.channels.page(filter, order, query.page, query.pageSize),
       this.channels.typeCounts(filter),
+      this.breakers.held(),
     ]);
     return {
       page: query.page,
       page_size: query.pageSize,
       total: slice.total,
-      items: slice.items.map(channelView),
+      items: slice.items.map((channel) => channelView(channel, held.get(channel.id) ?? null)),
       type_counts: typeCounts,
     };
   }
 
   async get(id: number, locale: Locale): Promise<ChannelView> {
-    const channel = await this.channels.find(id);
+    const [channel, held] = await Promise.all([this.channels.find(id), this.breakers.held()]);
     if (!channel) throw notFound(locale);
-    return channelView(channel);
+    return channelView(channel, held.get(channel.id) ?? null);
   }
 
   /** One channel per key (a batch gives several keys), all created or none. */
@@ -101,7 +114,7 @@ export class ChannelsService {
       request.keys.map((key) => ({ ...request.channel, ...this.sealer.seal(key) })),
       actor,
     );
-    return created.map(channelView);
+    return created.map((channel) => channelView(channel));
   }
 
   async update(actor: AuditActor, request: UpdateChannelRequest, locale: Locale): Promise<ChannelView> {
@@ -128,6 +141,9 @@ export class ChannelsService {
         if (changes.test_model !== undefined) found.testModel = changes.test_model;
         if (changes.max_concurrency !== undefined) found.maxConcurrency = changes.max_concurrency;
         if (changes.other !== undefined) found.other = changes.other;
+        if (changes.stream_headers_timeout !== undefined) {
+          found.streamHeadersTimeout = changes.stream_headers_timeout;
+        }
         if (changes.status !== undefined && changes.status !== found.status) {
           found.status = changes.status;
           found.statusReason = '';
@@ -187,7 +203,7 @@ export class ChannelsService {
       { channel: catalogChannel(channel), ...(testModel ? { model: testModel } : {}) },
       signal,
     );
-    await this.channels.recordTest(id, result.time_ms, new Date());
+    await this.channels.recordTest(id, result.time_ms, new Date(), testErrorOf(result));
     return result;
   }
 

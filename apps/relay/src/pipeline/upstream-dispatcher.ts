@@ -117,6 +117,7 @@ export class UpstreamDispatcher {
           request,
           abort,
           request.stream ? this.lateVerdict(route, adapter.name, model) : undefined,
+          route.channel.stream_headers_timeout_seconds,
         );
         if (response.statusCode >= 200 && response.statusCode < 300) {
           this.router.recordSuccess(route.channel);

@@ -27,6 +27,15 @@ interface ChannelCircuit {
   applied: Promise<void>;
 }
 
+/** A circuit that holds its channel out of plans, as admin's channel list shows it. */
+export interface HeldChannel {
+  readonly id: number;
+  /** `open`: no calls until `nextTrialAtMs`; `half_open`: the next call, or the one in flight, is the trial. */
+  readonly state: 'open' | 'half_open';
+  /** Date.now() from which an open circuit lets one trial through; null when half-open. */
+  readonly nextTrialAtMs: number | null;
+}
+
 const CHANNEL_FAILED = new Error('channel attempt failed');
 const succeed = (): void => undefined;
 const fail = (): never => {
@@ -77,6 +86,28 @@ export class ChannelBreakers {
   /** The circuit's state, for health reports and tests. */
   state(channelId: number): CircuitState {
     return this.circuits.get(channelId)?.policy.state ?? CircuitState.Closed;
+  }
+
+  /**
+   * The circuits that are not closed. An open circuit whose delay has passed reads half-open: admits()
+   * lets its next call through as the trial (cockatiel itself moves only when that outcome comes).
+   */
+  held(now = Date.now()): HeldChannel[] {
+    const held: HeldChannel[] = [];
+    for (const [id, circuit] of this.circuits) {
+      const state = circuit.policy.state;
+      if (state === CircuitState.Open) {
+        const trialAt = circuit.openedAt + this.settings.halfOpenAfterMs;
+        held.push(
+          now < trialAt
+            ? { id, state: 'open', nextTrialAtMs: trialAt }
+            : { id, state: 'half_open', nextTrialAtMs: null },
+        );
+      } else if (state === CircuitState.HalfOpen) {
+        held.push({ id, state: 'half_open', nextTrialAtMs: null });
+      }
+    }
+    return held;
   }
 
   recordSuccess(channel: CatalogChannel): void {

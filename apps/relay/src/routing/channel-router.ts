@@ -2,7 +2,7 @@ import type { CatalogChannel } from '@tollgate/contracts';
 import type { AttemptFailure } from './attempt-failure';
 import { AutoBans } from './auto-bans';
 import { CandidateIndex } from './candidate-index';
-import { ChannelBreakers } from './channel-breakers';
+import { ChannelBreakers, type HeldChannel } from './channel-breakers';
 import { ChannelQueues, type Release } from './channel-queues';
 import { classifyFailure } from './failure-classification';
 import type { RouteAttempt } from './route-attempt';
@@ -121,6 +121,11 @@ export class ChannelRouter {
     if (this.bans.has(channel.id)) return;
     if (verdict.breakerFailure) this.breakers.recordFailure(channel);
     else this.breakers.recordSuccess(channel);
+  }
+
+  /** The channels this relay's circuit breakers hold out now (admin's channel list asks). */
+  heldChannels(): HeldChannel[] {
+    return this.breakers.held();
   }
 
   queueDepth(channelId: number): number {

@@ -29,6 +29,15 @@ export interface UpstreamResponse {
   body: UpstreamBody;
 }
 
+/**
+ * How long a streamed call waits for its headers: the channel's own timeout (catalog.channel's
+ * `stream_headers_timeout_seconds`, for upstreams that send headers only with a slow first token)
+ * when it has one, else relay's RELAY_UPSTREAM_STREAM_HEADERS_TIMEOUT_MS.
+ */
+export function streamHeadersTimeoutMs(channelSeconds: number | undefined, globalMs: number): number {
+  return channelSeconds === undefined ? globalMs : channelSeconds * 1000;
+}
+
 /** The upstream could not be reached or did not answer in time: nothing was received. */
 export class UpstreamConnectError extends Error {
   constructor(
@@ -89,12 +98,14 @@ export class UpstreamClient {
    * arrived, or CallAbortedError when the call was aborted first. With `late`, a call aborted before
    * its headers still rejects at once, but the upstream call goes on until its headers or its
    * headers timeout, and `late` is told which (the answer itself is then dropped): whether a channel
-   * hangs is then known even when every client gives up before the timeout.
+   * hangs is then known even when every client gives up before the timeout. `channelStreamTimeoutSeconds`:
+   * the channel's own headers timeout for a streamed call (see streamHeadersTimeoutMs).
    */
   send(
     request: UpstreamHttpRequest | UpstreamUploadRequest,
     abort: CallAbort,
     late?: LateAnswer,
+    channelStreamTimeoutSeconds?: number,
   ): Promise<UpstreamResponse> {
     if (abort.aborted) return Promise.reject(new CallAbortedError());
     const { pool, path } = this.destinationOf(request.url);
@@ -109,7 +120,9 @@ export class UpstreamClient {
       // undici takes any iterable as a body (core/request.js, isIterable); its types list streams only.
       body: oneShot ? (oneShot as unknown as Dispatcher.DispatchOptions['body']) : request.body,
       // undici's own timer per request (the pool's headersTimeout otherwise): no timer of ours per call.
-      headersTimeout: request.stream ? this.streamHeadersTimeoutMs : undefined,
+      headersTimeout: request.stream
+        ? streamHeadersTimeoutMs(channelStreamTimeoutSeconds, this.streamHeadersTimeoutMs)
+        : undefined,
     };
     // The call keeps only the promise's own resolve and reject: a closure made here would keep this
     // scope, and with it the request's body, for as long as the answer streams (bench/ANALYSIS.md, H30).

@@ -27,8 +27,31 @@ describe('channel requests', () => {
         test_model: '',
         max_concurrency: 0,
         other: '',
+        stream_headers_timeout: null,
       },
     });
+  });
+
+  it("takes a channel's own stream headers timeout of 1 to 600 whole seconds; empty, 0 or null is relay's default", () => {
+    const timeoutOf = (value: unknown) =>
+      updateChannelRequestSchema.parse({ id: 1, stream_headers_timeout: value }).stream_headers_timeout;
+    expect(timeoutOf(1)).toBe(1);
+    expect(timeoutOf(600)).toBe(600);
+    expect(timeoutOf('')).toBeNull();
+    expect(timeoutOf(0)).toBeNull();
+    expect(timeoutOf(null)).toBeNull();
+    expect(
+      createChannelRequestSchema.parse({ ...minimal, stream_headers_timeout: 120 }).channel,
+    ).toMatchObject({
+      stream_headers_timeout: 120,
+    });
+    for (const wrong of [601, -1, 2.5, '30']) {
+      const refused = updateChannelRequestSchema.safeParse({ id: 1, stream_headers_timeout: wrong });
+      expect(refused.success).toBe(false);
+      expect(refused.error?.issues[0]?.message).toBe(
+        "must be a whole number of seconds from 1 to 600, or empty for relay's default",
+      );
+    }
   });
 
   it('reads comma lists, JSON mappings and 0/1 flags, trimming and deduplicating', () => {

@@ -18,6 +18,9 @@ export const CHANNEL_MAX_GROUPS = 64;
 export const CHANNEL_PAGE_DEFAULT_SIZE = 10;
 export const CHANNEL_MAX_CONCURRENCY = 1_000_000;
 export const CHANNEL_DEFAULT_GROUP = 'default';
+/** Bounds of a channel's own stream headers timeout, in seconds. */
+export const CHANNEL_STREAM_HEADERS_TIMEOUT_MIN_SECONDS = 1;
+export const CHANNEL_STREAM_HEADERS_TIMEOUT_MAX_SECONDS = 600;
 
 const INT32_MAX = 2_147_483_647;
 const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cf}]*$/u;
@@ -108,6 +111,23 @@ const settableStatus = z.union(
   },
 );
 
+const STREAM_HEADERS_TIMEOUT_MESSAGE = `must be a whole number of seconds from ${CHANNEL_STREAM_HEADERS_TIMEOUT_MIN_SECONDS} to ${CHANNEL_STREAM_HEADERS_TIMEOUT_MAX_SECONDS}, or empty for relay's default`;
+
+/** A channel's own stream headers timeout in seconds; null, '' or 0 = relay's global one. */
+const streamHeadersTimeout = z.union(
+  [
+    z.null(),
+    z.literal('').transform(() => null),
+    z.literal(0).transform(() => null),
+    z
+      .number()
+      .int(STREAM_HEADERS_TIMEOUT_MESSAGE)
+      .min(CHANNEL_STREAM_HEADERS_TIMEOUT_MIN_SECONDS, STREAM_HEADERS_TIMEOUT_MESSAGE)
+      .max(CHANNEL_STREAM_HEADERS_TIMEOUT_MAX_SECONDS, STREAM_HEADERS_TIMEOUT_MESSAGE),
+  ],
+  { errorMap: () => ({ message: STREAM_HEADERS_TIMEOUT_MESSAGE }) },
+);
+
 const editableFields = {
   type: channelType,
   name: z
@@ -137,6 +157,7 @@ const editableFields = {
     .trim()
     .max(64, 'must be at most 64 characters')
     .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
+  stream_headers_timeout: streamHeadersTimeout,
 };
 
 const AZURE_API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
@@ -170,6 +191,7 @@ const channelFields = z
     test_model: editableFields.test_model.default(''),
     max_concurrency: editableFields.max_concurrency.default(0),
     other: editableFields.other.default(''),
+    stream_headers_timeout: editableFields.stream_headers_timeout.default(null),
     key: z
       .string({ required_error: 'is required', invalid_type_error: 'must be text' })
       .max(CHANNEL_BATCH_MAX_KEYS * (CHANNEL_KEY_MAX_LENGTH + 2), 'is too long')
@@ -253,6 +275,7 @@ export const updateChannelRequestSchema = z.object({
   test_model: editableFields.test_model.optional(),
   max_concurrency: editableFields.max_concurrency.optional(),
   other: editableFields.other.optional(),
+  stream_headers_timeout: editableFields.stream_headers_timeout.optional(),
 });
 export type UpdateChannelRequest = z.output<typeof updateChannelRequestSchema>;
 

@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { pageSchema } from '../http/envelope';
 
+/** The longest a channel's last test error is kept and shown (relay's message, never a key or a prompt). */
+export const CHANNEL_TEST_ERROR_MAX_LENGTH = 500;
+
+/**
+ * A channel relay's circuit breaker holds out: `open` (no calls until `until`, epoch seconds, when
+ * the next trial call is let through) or `half_open` (the next call, or one in flight, is the trial;
+ * `until` is null). Relay's breakers live in each relay process: the list shows the replica that answered.
+ */
+export const channelBreakerSchema = z.object({
+  state: z.enum(['open', 'half_open']),
+  until: z.number().int().nullable(),
+});
+export type ChannelBreaker = z.infer<typeof channelBreakerSchema>;
+
 /**
  * A channel as the admin API shows it: new-api's field names, `models` and `group` comma-separated,
  * `model_mapping` as JSON text ('' when none), `auto_ban` 1/0, times in epoch seconds (0 = never),
@@ -27,13 +41,23 @@ export const channelViewSchema = z.object({
   /** Milliseconds the last test took. */
   response_time: z.number().int(),
   test_time: z.number().int(),
+  /** Why the last test failed (relay's message); null after a passing test or when never tested. */
+  test_error: z.string().nullable().default(null),
   used_quota: z.number().int(),
   max_concurrency: z.number().int(),
   /** For Azure, the API version ('' = relay's default). */
   other: z.string(),
   created_time: z.number().int(),
+  /**
+   * Seconds a streamed call on this channel waits for the upstream's headers (its first token) before
+   * relay tries the next channel; null = relay's RELAY_UPSTREAM_STREAM_HEADERS_TIMEOUT_MS.
+   */
+  stream_headers_timeout: z.number().int().nullable().default(null),
+  /** Relay's circuit breaker for the channel when it holds the channel out; null when closed or unknown. */
+  breaker: channelBreakerSchema.nullable().default(null),
 });
-export type ChannelView = z.infer<typeof channelViewSchema>;
+/** The three fields after `created_time` default to null so that an admin from before them still parses. */
+export type ChannelView = z.output<typeof channelViewSchema>;
 
 /** A page of channels plus how many channels of each type match (new-api's `type_counts`). */
 export const channelPageSchema = pageSchema(channelViewSchema).extend({

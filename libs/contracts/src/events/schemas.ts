@@ -89,6 +89,11 @@ export const catalogChannelV1 = z.object({
    * Other channel types ignore it.
    */
   api_version: z.string().max(64).optional(),
+  /**
+   * Seconds a streamed call on this channel waits for the upstream's headers, instead of relay's
+   * RELAY_UPSTREAM_STREAM_HEADERS_TIMEOUT_MS. Optional: absent, relay's global deadline applies.
+   */
+  stream_headers_timeout_seconds: z.number().int().min(1).max(600).optional(),
   updated_at: epochSeconds,
 });
 export type CatalogChannel = z.infer<typeof catalogChannelV1>;

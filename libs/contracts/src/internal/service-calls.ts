@@ -59,6 +59,32 @@ export const channelModelsResult = z.object({
 });
 export type ChannelModelsResult = z.infer<typeof channelModelsResult>;
 
+/**
+ * Admin asks relay which channels its circuit breakers hold out, for the channel list. Each relay
+ * process keeps its own breakers: the answer is that of the replica that answered.
+ */
+export const CHANNEL_BREAKERS_CALL = {
+  method: 'GET',
+  path: '/internal/channels/breakers',
+  audience: 'relay:channel-breakers',
+} as const satisfies ServiceCall;
+
+/**
+ * The channels whose circuit is not closed (a channel not listed is closed): `open` until
+ * `next_trial_at` (epoch seconds), when relay lets one trial call through; `half_open` while the trial
+ * may go or is in flight (`next_trial_at` null).
+ */
+export const channelBreakersResult = z.object({
+  channels: z.array(
+    z.object({
+      id: z.number().int().positive(),
+      state: z.enum(['open', 'half_open']),
+      next_trial_at: z.number().int().nullable(),
+    }),
+  ),
+});
+export type ChannelBreakersResult = z.infer<typeof channelBreakersResult>;
+
 /** Relay tells admin that a channel's key is invalid or its quota exhausted (channels with auto_ban). */
 export const CHANNEL_AUTO_DISABLE_CALL = {
   method: 'POST',
