@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { answerApi, ok, renderApp } from '../../../../test/render-app';
+import { i18next } from '../../../i18n/i18n';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 // The route's chunk (with the Markdown renderer) is compiled when this file loads, not inside a
 // find* timeout: a fresh CI machine has no transform cache.
@@ -120,6 +121,44 @@ describe('incident banner', () => {
     const again = await screen.findByRole('region', { name: 'Сбои в работе сервиса' });
     expect(await within(again).findByText('Исправление выпущено.')).toBeInTheDocument();
     expect(within(again).getByText(/Исправлено, наблюдаем/)).toBeInTheDocument();
+  });
+
+  it("shows an English reader the operators' English texts where they wrote them, the default text elsewhere", async () => {
+    const translated = {
+      ...incident(2, 'Ошибки Claude', 'identified'),
+      title_en: 'Claude errors',
+      updates: [
+        {
+          status: 'investigating',
+          text: 'Разбираемся.',
+          text_en: 'Looking into it.',
+          created_at: 1_767_000_000,
+        },
+        { status: 'identified', text: 'Провайдер **ограничил** нас.', created_at: 1_767_003_600 },
+      ],
+    };
+    const fetch = answerApi({
+      '/api/incident/': ok({ page: 1, page_size: 20, total: 1, items: [translated] }),
+      '/api/notice': (_init, url) =>
+        ok(url.searchParams.get('lang') === 'en' ? 'Maintenance on **Sunday**' : 'Работы в **воскресенье**'),
+    });
+    renderApp('/');
+    const banner = await screen.findByRole('region', { name: 'Сбои в работе сервиса' });
+    expect(within(banner).getByText('Серьёзный сбой: Ошибки Claude')).toBeInTheDocument();
+    expect(await screen.findByText('воскресенье')).toBeInTheDocument();
+
+    await act(() => i18next.changeLanguage('en'));
+    const english = await screen.findByRole('region', { name: 'Service incidents' });
+    expect(within(english).getByText('Major incident: Claude errors')).toBeInTheDocument();
+    // The newest update has no English text: its default one, not an older English one.
+    expect((await within(english).findByText('ограничил')).tagName).toBe('STRONG');
+    expect(within(english).queryByText('Looking into it.')).not.toBeInTheDocument();
+    expect(await screen.findByText('Sunday')).toBeInTheDocument();
+    expect(fetch.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('/notice'))).toEqual([
+      expect.not.stringContaining('lang='),
+      expect.stringContaining('lang=en'),
+    ]);
+    await act(() => i18next.changeLanguage('ru'));
   });
 
   it('shows nothing when the incident list cannot be read', async () => {

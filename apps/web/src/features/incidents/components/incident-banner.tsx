@@ -7,6 +7,7 @@ import { NoticeBanner, useVisibleNotice } from './notice-banner';
 import { dismissIncident, incidentNoticeKey, readDismissedIncidents } from '../dismissed-incidents';
 import { type Incident } from '../incidents-api';
 import { latestIncidentText } from '../latest-incident-text';
+import { incidentInLanguage } from '../texts-in-language';
 import { useOpenIncidents } from '../use-open-incidents';
 import { intlLocale } from '../../../i18n/language';
 
@@ -20,13 +21,15 @@ const SEVERITY_CLASS: Record<Incident['severity'], string> = {
  * The administrators' notice, then SPEC §1 incident notices: each open incident from admin's public
  * list, until it is resolved or the reader dismisses it. When a list cannot be read nothing is shown
  * for it: no incident is invented. One announced ahead (works planned for later) says when it starts,
- * not a status it does not have yet.
+ * not a status it does not have yet. Texts are in English for an English reader where written so.
  */
 export function IncidentBanner({ className = '' }: { className?: string }) {
   const { t, i18n } = useTranslation('incidents');
   const incidents = useOpenIncidents();
   const [dismissed, setDismissed] = useState(readDismissedIncidents);
-  const shown = (incidents.data ?? []).filter((incident) => !dismissed.includes(incidentNoticeKey(incident)));
+  const shown = (incidents.data ?? [])
+    .filter((incident) => !dismissed.includes(incidentNoticeKey(incident)))
+    .map((incident) => incidentInLanguage(incident, i18n.language));
   const notice = useVisibleNotice();
   if (shown.length === 0 && notice === null) return null;
   const dateTime = new Intl.DateTimeFormat(intlLocale(i18n.language), {

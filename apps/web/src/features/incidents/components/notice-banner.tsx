@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LazyMarkdown } from '../../../ui/lazy-markdown';
-import { noticeQuery } from '../../system/system-api';
+import { noticeInLanguageQuery } from '../notice-api';
 import { dismissNotice, isNoticeDismissed } from '../dismissed-notice';
 
 export interface VisibleNotice {
@@ -11,11 +11,13 @@ export interface VisibleNotice {
 }
 
 /**
- * The administrators' notice (`GET /api/notice`, read again every 30 minutes per SPEC §7) unless
- * the reader hid this text; a changed text shows again.
+ * The administrators' notice (`GET /api/notice`, read again every 30 minutes per SPEC §7) in the
+ * interface's language where the operators wrote it in English, unless the reader hid this text;
+ * a changed text shows again.
  */
 export function useVisibleNotice(): VisibleNotice | null {
-  const notice = useQuery(noticeQuery);
+  const { i18n } = useTranslation();
+  const notice = useQuery(noticeInLanguageQuery(i18n.language));
   const [, rerender] = useState(0);
   const text = notice.data?.trim() ?? '';
   if (text === '' || isNoticeDismissed(text)) return null;

@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { answerApi, ok, renderApp } from '../../../../test/render-app';
+import { i18next } from '../../../i18n/i18n';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 // The route's chunk (with the Markdown renderer) is compiled when this file loads, not inside a
 // find* timeout: a fresh CI machine has no transform cache.
@@ -139,6 +140,52 @@ describe('status page', () => {
     await userEvent.click(within(past).getByText('Ход событий (2)'));
     expect(within(past).getByText('восстановил')).toBeVisible();
     expect(within(past).getByText('восстановил').tagName).toBe('STRONG');
+  });
+
+  it('reads an incident in English for an English reader where the operators wrote it so, and says when planned work starts', async () => {
+    const planned = incident({
+      id: 9,
+      title: 'Плановые работы',
+      title_en: 'Planned maintenance',
+      description: 'Обновляем базу.',
+      started_at: NOW + 2 * 3600,
+      updates: [{ status: 'investigating', text: 'Объявляем заранее.', created_at: NOW + 2 * 3600 }],
+    });
+    const translated = incident({
+      id: 7,
+      title: 'Ошибки Claude',
+      title_en: 'Claude errors',
+      description: 'Запросы к Claude отвечают **502**.',
+      description_en: 'Calls to Claude answer **502**.',
+      updates: [
+        {
+          status: 'investigating',
+          text: 'Разбираемся.',
+          text_en: 'Looking into it.',
+          created_at: NOW - 3600,
+        },
+        { status: 'identified', text: 'Провайдер ограничил нас.', created_at: NOW - 600 },
+      ],
+    });
+    answerApi({ '/api/status/page': ok({ ...statusPage, open_incidents: [planned, translated] }) });
+    renderApp('/status');
+    const plannedCard = await screen.findByRole('article', { name: 'Плановые работы' });
+    expect(within(plannedCard).getByText(/запланировано на/)).toBeInTheDocument();
+    expect(within(plannedCard).queryByText(/Начало:/)).not.toBeInTheDocument();
+
+    await act(() => i18next.changeLanguage('en'));
+    const english = await screen.findByRole('article', { name: 'Claude errors' });
+    expect(within(english).getByText(/Calls to Claude answer/)).toBeInTheDocument();
+    const updates = within(english).getAllByRole('listitem');
+    expect(updates.map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/Провайдер ограничил нас\.$/),
+      expect.stringMatching(/Looking into it\.$/),
+    ]);
+    const plannedInEnglish = screen.getByRole('article', { name: 'Planned maintenance' });
+    expect(within(plannedInEnglish).getByText(/scheduled for/)).toBeInTheDocument();
+    // No English description written: the default one.
+    expect(within(plannedInEnglish).getByText('Обновляем базу.')).toBeInTheDocument();
+    await act(() => i18next.changeLanguage('ru'));
   });
 
   it('says all is well when nothing is wrong, on the phone route set too', async () => {

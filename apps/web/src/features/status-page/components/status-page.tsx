@@ -7,6 +7,7 @@ import { EmptyState, ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
 import { formatCalendarDay } from '../../site/calendar-day';
 import { useStatusPage } from '../use-status-page';
+import { incidentInLanguage } from '../../incidents/texts-in-language';
 import { intlLocale } from '../../../i18n/language';
 
 const STATE_BAR: Record<ComponentState, string> = {
@@ -93,9 +94,21 @@ function ComponentRow({ status, windowDays }: { status: ComponentStatus; windowD
   );
 }
 
-/** An incident with its description and its timeline of updates, newest first. */
-function IncidentCard({ incident, collapsed }: { incident: IncidentView; collapsed: boolean }) {
-  const { t } = useTranslation('status_page');
+/**
+ * An incident with its description and its timeline of updates, newest first, in English for an
+ * English reader where the operators wrote it so. One announced ahead says when it is scheduled.
+ */
+function IncidentCard({
+  incident: asServed,
+  collapsed,
+  now,
+}: {
+  incident: IncidentView;
+  collapsed: boolean;
+  now: number;
+}) {
+  const { t, i18n } = useTranslation('status_page');
+  const incident = incidentInLanguage(asServed, i18n.language);
   const format = useFormats();
   const components = incident.components.length
     ? incident.components.map((c: StatusComponent) => t(`component_${c}`)).join(', ')
@@ -125,7 +138,10 @@ function IncidentCard({ incident, collapsed }: { incident: IncidentView; collaps
         </span>
       </div>
       <p className="text-sm text-slate-500">
-        {t('affects', { components })} · {t('started', { time: format.time(incident.started_at) })}
+        {t('affects', { components })} ·{' '}
+        {t(incident.started_at > now ? 'incidents:scheduled' : 'started', {
+          time: format.time(incident.started_at),
+        })}
         {incident.status === 'resolved' &&
           ` · ${t('resolved_after', {
             time: format.time(incident.resolved_at),
@@ -187,7 +203,7 @@ export function StatusPage() {
             </h2>
             {data.open_incidents.length === 0 && <EmptyState text={t('open_empty')} />}
             {data.open_incidents.map((incident) => (
-              <IncidentCard key={incident.id} incident={incident} collapsed={false} />
+              <IncidentCard key={incident.id} incident={incident} collapsed={false} now={data.generated_at} />
             ))}
           </section>
           <section aria-labelledby="status-past" className="flex flex-col gap-3">
@@ -198,7 +214,7 @@ export function StatusPage() {
               <EmptyState text={t('past_empty', { days: data.window_days })} />
             )}
             {data.past_incidents.map((incident) => (
-              <IncidentCard key={incident.id} incident={incident} collapsed />
+              <IncidentCard key={incident.id} incident={incident} collapsed now={data.generated_at} />
             ))}
           </section>
           <p className="text-xs text-slate-500">{t('uptime_rule')}</p>
