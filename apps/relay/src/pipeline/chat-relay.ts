@@ -33,6 +33,7 @@ import {
 } from './call-lifecycle';
 import { ChatStreamRelay, type StreamedChat } from './chat-stream-relay';
 import { takeModelFallbacks } from './model-fallbacks';
+import { takeOpenRouterFields } from './openrouter-fields';
 import { JSON_REPLY_CONTENT_TYPE, type ClientReply } from './client-reply';
 import type { CallEstimateInput } from './metering';
 import type { TokenCounter } from './token-counter';
@@ -85,6 +86,7 @@ export class ChatRelay {
     const request = protocol.toChatRequest(input);
     const stream = protocol.isStream(request, input);
     const models = takeModelFallbacks(request);
+    takeOpenRouterFields(request);
     // The web chat's calls (the chat service's) name no answer length: a balance that cannot pay for
     // the default one gets a shorter answer rather than a refusal.
     const fitsAnswerToBalance = context.reportsCharge === true;
