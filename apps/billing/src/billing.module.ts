@@ -44,6 +44,7 @@ import { UsageLogKeyedByEventMigration } from './migrations/20270104-usage-log-k
 import { PerUserRowsHotUpdatesMigration } from './migrations/20270105-per-user-rows-hot-updates.migration';
 import { CacheWritePricesMigration } from './migrations/20270106-cache-write-prices.migration';
 import { UsageLogCacheWritesMigration } from './migrations/20270107-usage-log-cache-writes.migration';
+import { DailyStatCacheWritesMigration } from './migrations/20270108-daily-stat-cache-writes.migration';
 import { PaymentRefund } from './payments/payment-refund.entity';
 import { BillingSettingsModule } from './settings/billing-settings.module';
 import { Payment } from './payments/payment.entity';
@@ -94,6 +95,7 @@ export class BillingModule {
               PerUserRowsHotUpdatesMigration,
               CacheWritePricesMigration,
               UsageLogCacheWritesMigration,
+              DailyStatCacheWritesMigration,
             ],
             outboxRelayEnabled: config.OUTBOX_RELAY_ENABLED,
           },

@@ -13,6 +13,9 @@ export interface DailyModelUsageRow {
   requests: number;
   promptTokens: number;
   completionTokens: number;
+  cachedTokens: number;
+  cacheWrite5mTokens: number;
+  cacheWrite1hTokens: number;
   quota: number;
 }
 
@@ -23,6 +26,9 @@ interface RawDailyModelUsage {
   requests: string;
   prompt_tokens: string;
   completion_tokens: string;
+  cached_tokens: string;
+  cache_write_5m_tokens: string;
+  cache_write_1h_tokens: string;
   quota: string;
 }
 
@@ -41,6 +47,9 @@ export class StatisticsRepository {
         knex.raw('sum(requests) as requests'),
         knex.raw('sum(prompt_tokens) as prompt_tokens'),
         knex.raw('sum(completion_tokens) as completion_tokens'),
+        knex.raw('sum(cached_tokens) as cached_tokens'),
+        knex.raw('sum(cache_write_5m_tokens) as cache_write_5m_tokens'),
+        knex.raw('sum(cache_write_1h_tokens) as cache_write_1h_tokens'),
         knex.raw('sum(quota) as quota'),
       )
       .whereBetween('day', [filter.firstDay, filter.lastDay])
@@ -55,6 +64,9 @@ export class StatisticsRepository {
       requests: Number(row.requests),
       promptTokens: Number(row.prompt_tokens),
       completionTokens: Number(row.completion_tokens),
+      cachedTokens: Number(row.cached_tokens),
+      cacheWrite5mTokens: Number(row.cache_write_5m_tokens),
+      cacheWrite1hTokens: Number(row.cache_write_1h_tokens),
       quota: Number(row.quota),
     }));
   }

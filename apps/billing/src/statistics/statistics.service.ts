@@ -64,6 +64,9 @@ export class StatisticsService {
         requests: row.requests,
         prompt_tokens: row.promptTokens,
         completion_tokens: row.completionTokens,
+        cached_tokens: row.cachedTokens,
+        cache_write_5m_tokens: row.cacheWrite5mTokens,
+        cache_write_1h_tokens: row.cacheWrite1hTokens,
         quota: row.quota,
       };
     });

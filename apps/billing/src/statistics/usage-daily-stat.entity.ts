@@ -29,8 +29,19 @@ export class UsageDailyStat {
   @Property({ type: new BigIntType('number') })
   completionTokens!: number;
 
+  /** Prompt tokens read from the prompt cache (part of promptTokens). */
   @Property({ type: new BigIntType('number') })
   cachedTokens!: number;
+
+  /**
+   * Prompt tokens written to the prompt cache for 5 minutes and for an hour (part of promptTokens,
+   * apart from cachedTokens and from each other; 20270108-daily-stat-cache-writes).
+   */
+  @Property({ type: new BigIntType('number'), fieldName: 'cache_write_5m_tokens' })
+  cacheWrite5mTokens!: number;
+
+  @Property({ type: new BigIntType('number'), fieldName: 'cache_write_1h_tokens' })
+  cacheWrite1hTokens!: number;
 
   @Property({ type: new BigIntType('number') })
   quota!: number;

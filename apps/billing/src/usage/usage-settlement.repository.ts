@@ -33,7 +33,8 @@ interface SettlementRow {
  *   nearly every event (PostgreSQL's buffer hits per event −16 % at 700 events of 333 users a batch,
  *   −36 % at 5,000: bench/micro/billing-settlement.mjs, bench/ANALYSIS.md H58). Nothing reads
  *   usage entries one by one: the log shows usage from usage_logs, the audit sums the ledger;
- * - "stats" adds the fresh events to the daily rollup, rows in key order;
+ * - "stats" adds the fresh events to the daily rollup, rows in key order, the cache writes apart as the
+ *   log keeps them;
  * - "balances" opens the account of a user billing has not seen and moves each balance by its new
  *   entry, once per user, accounts in user id order (every writer of accounts locks
  *   in that order, so concurrent batches cannot deadlock);
@@ -97,9 +98,11 @@ with "incoming" as (
 ), "stats" as (
   insert into "usage_daily_stats"
     ("user_id", "day", "model", "token_id", "requests", "prompt_tokens", "completion_tokens",
-     "cached_tokens", "quota")
+     "cached_tokens", "cache_write_5m_tokens", "cache_write_1h_tokens", "quota")
   select "user_id", "day", "model", coalesce("token_id", 0), count(*), sum("prompt_tokens"),
-    sum("completion_tokens"), sum("cached_tokens"), sum("quota")
+    sum("completion_tokens"), sum("cached_tokens"),
+    sum(greatest(coalesce("cache_write_tokens", 0) - coalesce("cache_write_1h_tokens", 0), 0)),
+    sum(coalesce("cache_write_1h_tokens", 0)), sum("quota")
   from "fresh"
   group by "user_id", "day", "model", coalesce("token_id", 0)
   order by "user_id", "day", "model", coalesce("token_id", 0)
@@ -108,6 +111,8 @@ with "incoming" as (
     "prompt_tokens" = "usage_daily_stats"."prompt_tokens" + excluded."prompt_tokens",
     "completion_tokens" = "usage_daily_stats"."completion_tokens" + excluded."completion_tokens",
     "cached_tokens" = "usage_daily_stats"."cached_tokens" + excluded."cached_tokens",
+    "cache_write_5m_tokens" = "usage_daily_stats"."cache_write_5m_tokens" + excluded."cache_write_5m_tokens",
+    "cache_write_1h_tokens" = "usage_daily_stats"."cache_write_1h_tokens" + excluded."cache_write_1h_tokens",
     "quota" = "usage_daily_stats"."quota" + excluded."quota"
 ), "balances" as (
   insert into "accounts" ("user_id", "quota", "used_quota", "request_count", "version")

@@ -11,9 +11,15 @@ const base = Date.parse('2021-01-04T00:00:00Z') + Math.floor(Math.random() * 150
 const day = (n: number) => new Date(base + n * 86_400_000).toISOString().slice(0, 10);
 type Statistics = JsonResponse<{ success: boolean; message: string; data?: DailyModelUsage[] }>;
 
-/** A call of 100 prompt and 10 completion tokens at `createdAt`. */
+/** A call of 100 prompt and 10 completion tokens at `createdAt`, none of them from the prompt cache. */
 const aUsageEventAt = (userId: number, createdAt: number, overrides: Partial<UsageRecorded> = {}) =>
-  aUsageEvent(userId, { created_at: createdAt, prompt_tokens: 100, completion_tokens: 10, ...overrides });
+  aUsageEvent(userId, {
+    created_at: createdAt,
+    prompt_tokens: 100,
+    completion_tokens: 10,
+    cached_tokens: 0,
+    ...overrides,
+  });
 
 describe.each(INFRASTRUCTURES)('billing statistics on %s infrastructure', (kind) => {
   const harness = new BillingHarness(kind, 'billing-statistics-it');
@@ -31,6 +37,23 @@ describe.each(INFRASTRUCTURES)('billing statistics on %s infrastructure', (kind)
     aUsageEventAt(user, at(`${day(1)}T21:00:00Z`), { quota: 200 }),
     aUsageEventAt(user, at(`${day(2)}T10:00:00Z`), { quota: 300, model: 'claude-haiku-4-5', token_id: 8 }),
     aUsageEventAt(other, at(`${day(2)}T10:00:00Z`), { quota: 5_000 }),
+    // Day 3: Anthropic calls reading from and writing to the prompt cache, and one that used no cache.
+    aUsageEventAt(user, at(`${day(3)}T09:00:00Z`), {
+      model: 'claude-sonnet-4-5',
+      prompt_tokens: 4_000,
+      cached_tokens: 1_000,
+      cache_write_tokens: 2_000,
+      cache_write_1h_tokens: 1_500,
+      quota: 400,
+    }),
+    aUsageEventAt(user, at(`${day(3)}T10:00:00Z`), {
+      model: 'claude-sonnet-4-5',
+      prompt_tokens: 3_000,
+      cached_tokens: 2_000,
+      cache_write_tokens: 700,
+      quota: 300,
+    }),
+    aUsageEventAt(user, at(`${day(3)}T11:00:00Z`), { model: 'claude-sonnet-4-5', quota: 20 }),
   ];
 
   beforeAll(async () => {
@@ -50,6 +73,7 @@ describe.each(INFRASTRUCTURES)('billing statistics on %s infrastructure', (kind)
 
   afterAll(() => harness.close());
 
+  const noCache = { cached_tokens: 0, cache_write_5m_tokens: 0, cache_write_1h_tokens: 0 };
   const moscowDay = (date: string) => ({
     start_timestamp: at(`${date}T00:00:00+03:00`),
     end_timestamp: at(`${date}T23:59:59+03:00`),
@@ -71,6 +95,7 @@ describe.each(INFRASTRUCTURES)('billing statistics on %s infrastructure', (kind)
             requests: 2,
             prompt_tokens: 140,
             completion_tokens: 14,
+            ...noCache,
             quota: 150,
           },
           {
@@ -80,6 +105,7 @@ describe.each(INFRASTRUCTURES)('billing statistics on %s infrastructure', (kind)
             requests: 1,
             prompt_tokens: 100,
             completion_tokens: 10,
+            ...noCache,
             quota: 300,
           },
           {
@@ -89,11 +115,36 @@ describe.each(INFRASTRUCTURES)('billing statistics on %s infrastructure', (kind)
             requests: 1,
             prompt_tokens: 100,
             completion_tokens: 10,
+            ...noCache,
             quota: 200,
           },
         ],
       },
     });
+  });
+
+  it("sums the day's prompt-cache reads, 5-minute writes and hour-long writes apart, for the user and for admins", async () => {
+    const claudeDay = {
+      date: day(3),
+      ...moscowDay(day(3)),
+      model_name: 'claude-sonnet-4-5',
+      requests: 3,
+      prompt_tokens: 7_100,
+      completion_tokens: 30,
+      cached_tokens: 3_000,
+      cache_write_5m_tokens: 500 + 700,
+      cache_write_1h_tokens: 1_500,
+      quota: 720,
+    };
+    const own = await statistics(`/api/statistics/self?start_date=${day(3)}&end_date=${day(3)}`);
+    const admins = await statistics(
+      `/api/statistics/?start_date=${day(3)}&end_date=${day(3)}&user_id=${user}`,
+      other,
+      Role.Admin,
+    );
+
+    expect(own.body.data).toEqual([claudeDay]);
+    expect(admins.body.data).toEqual([claudeDay]);
   });
 
   it('narrows to one token, and gives admins every user or one', async () => {

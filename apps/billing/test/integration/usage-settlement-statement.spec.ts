@@ -5,6 +5,7 @@ import { INFRASTRUCTURES, randomUserId } from '@tollgate/testing';
 import { randomUUID } from 'node:crypto';
 import { Account } from '../../src/accounts/account.entity';
 import { billingBalanceEvent } from '../../src/accounts/balance-events';
+import { DailyStatCacheWritesMigration } from '../../src/migrations/20270108-daily-stat-cache-writes.migration';
 import { UsageSettlementRepository } from '../../src/usage/usage-settlement.repository';
 import { BillingHarness } from './billing-harness';
 import { aUsageEvent } from './builders';
@@ -178,5 +179,42 @@ describe.each(INFRASTRUCTURES)('usage settlement statement on %s infrastructure'
     expect(await outbox(before)).toEqual([]);
     expect(await account(userId)).toEqual(stored);
     expect(await sql('select 1 from usage_logs where event_id = ?', [orphan.event_id])).toEqual([]);
+  });
+
+  it("migration 20270108 fills in the daily rollup's cache writes from the usage log, 5-minute and hour-long apart", async () => {
+    const [writer, other] = [randomUserId(), randomUserId()];
+    const createdAt = Math.floor(Date.now() / 1000);
+    await repository.settle([
+      aUsageEvent(writer, {
+        created_at: createdAt,
+        prompt_tokens: 4_000,
+        cache_write_tokens: 2_000,
+        cache_write_1h_tokens: 1_500,
+      }),
+      aUsageEvent(writer, { created_at: createdAt, cache_write_tokens: 700 }),
+      aUsageEvent(other, { created_at: createdAt }),
+    ]);
+    const migration = new DailyStatCacheWritesMigration(orm.em.getDriver(), orm.config);
+    const run = async (step: () => Promise<void>) => {
+      migration.reset();
+      await step();
+      for (const query of migration.getQueries()) await sql(String(query));
+    };
+    // The rollup as it was before the migration: no columns for the writes.
+    await run(() => migration.down());
+
+    await run(() => migration.up());
+
+    expect(
+      await sql(
+        `select user_id, requests::int, cache_write_5m_tokens::int as five_minutes,
+           cache_write_1h_tokens::int as hour
+         from usage_daily_stats where user_id in (?, ?) order by user_id = ? desc`,
+        [writer, other, writer],
+      ),
+    ).toEqual([
+      { user_id: writer, requests: 2, five_minutes: 500 + 700, hour: 1_500 },
+      { user_id: other, requests: 1, five_minutes: 0, hour: 0 },
+    ]);
   });
 });

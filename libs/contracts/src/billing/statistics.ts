@@ -35,6 +35,15 @@ export const dailyModelUsageSchema = z.object({
   requests: z.number().int(),
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
+  /**
+   * Prompt tokens read from the prompt cache, and written to it for 5 minutes and for an hour: all
+   * three are part of `prompt_tokens` and apart from each other (each priced apart, as in the log).
+   * Writes are counted since migration 20270108 (and back-filled from the log it still held). The
+   * defaults read an answer from a billing before them as no cache use.
+   */
+  cached_tokens: z.number().int().nonnegative().default(0),
+  cache_write_5m_tokens: z.number().int().nonnegative().default(0),
+  cache_write_1h_tokens: z.number().int().nonnegative().default(0),
   quota: z.number().int(),
 });
 export type DailyModelUsage = z.infer<typeof dailyModelUsageSchema>;
