@@ -8,6 +8,8 @@ export class RelayError extends Error {
   readonly status: number;
   /** The wait of `Retry-After` to the millisecond, for `retry-after-ms`, when it is known that finely. */
   readonly retryAfterMs?: number;
+  /** Headers the refusal carries besides the wait (a rate limit's `x-ratelimit-*`). */
+  readonly extraHeaders?: Readonly<Record<string, string>>;
 
   constructor(
     readonly code: ErrorCode,
@@ -33,7 +35,7 @@ export interface RenderedRelayError {
 
 /** The error in the shape the caller's SDK parses, with `Retry-After` when the error has one. */
 export function renderRelayError(protocol: ApiProtocol, error: RelayError): RenderedRelayError {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...error.extraHeaders };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
   if (error.retryAfterMs !== undefined) headers['retry-after-ms'] = String(Math.ceil(error.retryAfterMs));
   return {

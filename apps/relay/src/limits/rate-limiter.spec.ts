@@ -99,6 +99,11 @@ describe('RateLimiter', () => {
     expect(error.retryAfterMs).toBe(55_000);
     expect(error.retryAfterSeconds).toBe(55);
     expect(error.message).toContain('Please try again in 55s.');
+    expect(error.extraHeaders).toEqual({
+      'x-ratelimit-limit-requests': '5',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': '55s',
+    });
     clock.advance(40_500);
     expect((await refusal(admit(limiter, keyCaller(1)))).retryAfterMs).toBe(14_500);
   });

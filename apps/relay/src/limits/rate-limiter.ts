@@ -10,7 +10,7 @@ import type { Caller } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
 import type { AccountClaim, AccountClaims } from '../quota/account-claims';
 import { HoldLog } from './hold-log';
-import { rateLimitHeaders, type DimensionState } from './rate-limit-headers';
+import { formatResetDuration, rateLimitHeaders, type DimensionState } from './rate-limit-headers';
 
 export type LimitDimension = keyof RateLimits;
 type Scope = 'key' | 'user';
@@ -31,7 +31,13 @@ const DIMENSION_WORDS: Record<LimitDimension, string> = {
   concurrency: 'concurrent requests',
 };
 
+/** The header names of each limit OpenAI reports, by the dimension refused. */
+const HEADER_KIND: Partial<Record<LimitDimension, string>> = { rpm: 'requests', tpm: 'tokens' };
+
 export class RateLimitedError extends RelayError {
+  /** OpenAI's trio for the limit that refused the call: none left, and the wait as its reset. */
+  override readonly extraHeaders: Readonly<Record<string, string>>;
+
   constructor(
     readonly dimension: LimitDimension,
     readonly scope: Scope,
@@ -45,6 +51,15 @@ export class RateLimitedError extends RelayError {
         `limit ${limit}. Please try again in ${retryAfterSeconds}s.`,
       retryAfterSeconds,
     );
+    const kind = HEADER_KIND[dimension];
+    this.extraHeaders =
+      kind === undefined
+        ? {}
+        : {
+            [`x-ratelimit-limit-${kind}`]: String(limit),
+            [`x-ratelimit-remaining-${kind}`]: '0',
+            [`x-ratelimit-reset-${kind}`]: formatResetDuration(retryAfterMs),
+          };
   }
 }
 

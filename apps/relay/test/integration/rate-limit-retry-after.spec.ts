@@ -57,6 +57,10 @@ describe.each(INFRASTRUCTURES)('Retry-After after a burst on %s infrastructure',
     expect(waitMs).toBeGreaterThan(RATE_LIMIT_WINDOW_MS - 20_000);
     expect(waitMs).toBeLessThanOrEqual(LONGEST_WAIT_MS);
     expect(Number(headers.get('retry-after'))).toBe(Math.ceil(waitMs / 1000));
+    // The refusal carries OpenAI's headers of the limit too, as OpenAI's own 429 does.
+    expect(headers.get('x-ratelimit-limit-requests')).toBe('5');
+    expect(headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    expect(headers.get('x-ratelimit-reset-requests')).toMatch(/^\d+(\.\d+)?s$|^1m\d+(\.\d+)?s$/);
 
     const anthropic = new Anthropic({ apiKey: key.apiKey, baseURL: relay.url, maxRetries: 0 });
     const refusedToo = await anthropic.messages
