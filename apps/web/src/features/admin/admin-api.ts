@@ -164,6 +164,8 @@ export interface ChannelDraft {
   max_concurrency: number;
   /** Type-specific: Azure's api-version, for example. */
   other: string;
+  /** Seconds a streamed call waits for the upstream's first token; null: relay's default. */
+  stream_headers_timeout: number | null;
 }
 
 export async function saveChannel(id: number | null, draft: ChannelDraft): Promise<ChannelView> {

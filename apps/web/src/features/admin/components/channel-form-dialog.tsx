@@ -1,4 +1,9 @@
-import { CHANNEL_TYPES, type ChannelView } from '@tollgate/contracts';
+import {
+  CHANNEL_STREAM_HEADERS_TIMEOUT_MAX_SECONDS,
+  CHANNEL_STREAM_HEADERS_TIMEOUT_MIN_SECONDS,
+  CHANNEL_TYPES,
+  type ChannelView,
+} from '@tollgate/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +34,17 @@ function isJsonObjectOrEmpty(text: string): boolean {
   }
 }
 
+/** The stream timeout field's text as the draft holds it: empty is null (relay's default). */
+function streamTimeoutOf(text: string): number | null | 'invalid' {
+  if (text.trim() === '') return null;
+  const seconds = Number(text);
+  return Number.isInteger(seconds) &&
+    seconds >= CHANNEL_STREAM_HEADERS_TIMEOUT_MIN_SECONDS &&
+    seconds <= CHANNEL_STREAM_HEADERS_TIMEOUT_MAX_SECONDS
+    ? seconds
+    : 'invalid';
+}
+
 /**
  * A channel's main fields with new-api's names and type numbers. The key is write-only: it is never
  * shown back, and left empty on edit it stays as stored. The server checks everything again.
@@ -51,7 +67,13 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
     test_model: from?.test_model ?? '',
     max_concurrency: from?.max_concurrency ?? 0,
     other: from?.other ?? '',
+    stream_headers_timeout: from?.stream_headers_timeout ?? null,
   });
+  const [streamTimeoutText, setStreamTimeoutText] = useState(
+    from?.stream_headers_timeout == null ? '' : String(from.stream_headers_timeout),
+  );
+  const streamTimeout = streamTimeoutOf(streamTimeoutText);
+  const [hasOwnStreamTimeout] = useState(from?.stream_headers_timeout != null);
   const set = <K extends keyof ChannelDraft>(key: K, value: ChannelDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
   const mappingValid = isJsonObjectOrEmpty(draft.model_mapping);
@@ -66,6 +88,7 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
   });
   const complete =
     draft.name.trim() !== '' && draft.models.trim() !== '' && (channel !== null || draft.key.trim() !== '');
+  const valid = mappingValid && streamTimeout !== 'invalid';
   return (
     <Dialog
       open
@@ -82,7 +105,7 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
         className="flex flex-col gap-3"
         onSubmit={(event) => {
           event.preventDefault();
-          if (complete && mappingValid) onSave(draft);
+          if (complete && valid) onSave({ ...draft, stream_headers_timeout: streamTimeout as number | null });
         }}
       >
         <SelectField
@@ -199,8 +222,26 @@ export function ChannelFormDialog({ channel, copyOf = null, busy, onClose, onSav
         >
           {t('channel_auto_ban')}
         </CheckboxField>
+        {/* Open from the start when the channel has its own value; the operator folds it at will. */}
+        <details open={hasOwnStreamTimeout}>
+          <summary className="cursor-pointer text-sm font-medium">{t('channel_advanced')}</summary>
+          <div className="mt-2 flex flex-col gap-1">
+            <InputField
+              label={t('channel_stream_headers_timeout')}
+              type="number"
+              min={CHANNEL_STREAM_HEADERS_TIMEOUT_MIN_SECONDS}
+              max={CHANNEL_STREAM_HEADERS_TIMEOUT_MAX_SECONDS}
+              step={1}
+              value={streamTimeoutText}
+              error={streamTimeout === 'invalid' ? t('channel_stream_headers_timeout_invalid') : undefined}
+              aria-invalid={streamTimeout === 'invalid'}
+              hint={t('channel_stream_headers_timeout_hint')}
+              onChange={(e) => setStreamTimeoutText(e.target.value)}
+            />
+          </div>
+        </details>
         <div className="flex justify-end">
-          <button type="submit" className={buttonClass.primary} disabled={busy || !complete || !mappingValid}>
+          <button type="submit" className={buttonClass.primary} disabled={busy || !complete || !valid}>
             {t('save')}
           </button>
         </div>

@@ -1,5 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CHANNEL_TYPES, ChannelStatus, type ChannelView } from '@tollgate/contracts';
+import { tableDateTime } from '../../../i18n/date-time';
+import { intlLocale } from '../../../i18n/language';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-message';
@@ -30,8 +32,10 @@ export const CHANNEL_TYPE_LABELS: Record<number, string> = Object.fromEntries(
 
 /** Channels: status, type, groups, models, priority, weight, last test, usage; test, enable/disable, edit, delete. */
 export function ChannelsScreen() {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
   const money = useMoney();
+  const testedAt = tableDateTime(i18n.language);
+  const clock = new Intl.DateTimeFormat(intlLocale(i18n.language), { timeStyle: 'short' });
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<ChannelView | 'new' | { copyOf: ChannelView } | null>(null);
@@ -186,13 +190,35 @@ export function ChannelsScreen() {
               {channel.status_reason ? (
                 <div className="text-xs text-slate-500">{channel.status_reason}</div>
               ) : null}
+              {channel.breaker ? (
+                <div className="text-xs font-medium text-amber-700" data-testid="admin-channel-breaker">
+                  {channel.breaker.state === 'open' && channel.breaker.until !== null
+                    ? t('channel_breaker_open', {
+                        time: clock.format(new Date(channel.breaker.until * 1000)),
+                      })
+                    : t('channel_breaker_half_open')}
+                </div>
+              ) : null}
             </td>
             <td className="px-2 py-2">{channel.group}</td>
             <td className="max-w-[16rem] px-2 py-2 break-words text-xs">{channel.models}</td>
             <td className="px-2 py-2">
               {channel.priority} / {channel.weight}
             </td>
-            <td className="px-2 py-2">{channel.test_time > 0 ? `${channel.response_time} ms` : '—'}</td>
+            <td className="px-2 py-2">
+              {channel.test_time > 0 && channel.test_error !== null ? (
+                <span className="text-xs text-red-600" data-testid="admin-channel-test-error">
+                  {t('channel_test_error', {
+                    time: testedAt.format(new Date(channel.test_time * 1000)),
+                    error: channel.test_error,
+                  })}
+                </span>
+              ) : channel.test_time > 0 ? (
+                `${channel.response_time} ms`
+              ) : (
+                '—'
+              )}
+            </td>
             <td className="px-2 py-2 whitespace-nowrap">{money.formatQuota(channel.used_quota)}</td>
             <td className="px-2 py-2">
               <div className="flex flex-wrap justify-end gap-1">
