@@ -161,10 +161,13 @@ describe.each(INFRASTRUCTURES)('channels on %s infrastructure', (kind) => {
         test_model: 'gpt-4o-mini',
         response_time: 0,
         test_time: 0,
+        test_error: null,
         used_quota: 0,
         max_concurrency: 8,
         other: '',
         created_time: expect.any(Number),
+        stream_headers_timeout: null,
+        breaker: null,
       });
       expect(await read(created.id)).toEqual(created);
 
