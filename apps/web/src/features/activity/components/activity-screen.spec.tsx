@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
+import { moscowDayEnd, moscowDayStart, moscowToday } from '../date-range';
 import { answerApi, aSignedInAccount, ok, renderApp, startSignedIn } from '../../../../test/render-app';
 
 const aLogLine = (overrides: Record<string, unknown> = {}) => ({
@@ -75,6 +76,40 @@ describe('activity screen', () => {
     expect(writesOf(hourOnly)).toBe('Запись в кэш на 1 ч: 1 024');
     // A line from a billing that did not send them reads as no writes.
     expect(writesOf(none)).toBeUndefined();
+  });
+
+  it("shows the period's prompt-cache reads and writes under the spending chart", async () => {
+    const today = moscowToday();
+    const aDay = (model_name: string, cache: Record<string, number>) => ({
+      date: today,
+      start_timestamp: moscowDayStart(today),
+      end_timestamp: moscowDayEnd(today),
+      model_name,
+      requests: 2,
+      prompt_tokens: 7_000,
+      completion_tokens: 30,
+      quota: 700,
+      ...cache,
+    });
+    answerApi({
+      ...aUserWithOneLogLine(),
+      '/api/statistics/self': ok([
+        aDay('claude-sonnet-4-5', {
+          cached_tokens: 3_000,
+          cache_write_5m_tokens: 1_200,
+          cache_write_1h_tokens: 1_500,
+        }),
+        aDay('claude-haiku-4-5', { cached_tokens: 1_000 }),
+        // From a billing before the cache columns: no cache use.
+        aDay('gpt-4o-mini', {}),
+      ]),
+    });
+    renderApp('/dashboard/activity');
+
+    const totals = await screen.findByTestId('cache-totals');
+    expect(totals.textContent?.replace(/\s/g, ' ')).toBe(
+      'Прочитано из кэша: 4 000 · Запись в кэш на 5 мин: 1 200 · Запись в кэш на 1 ч: 1 500',
+    );
   });
 
   it('asks for the export in the currency the screen shows and the browser’s time zone', async () => {

@@ -9,10 +9,11 @@ import { LazyDailyUsageChart } from '../../charts/components/lazy-daily-usage-ch
 import { useMoney } from '../../currency/use-money';
 import { FormError } from '../../../ui/form-error';
 import { LOG_PAGE_SIZE, type LogFilters } from '../activity-api';
-import { dailyUsage } from '../daily-usage';
+import { cacheTotals, dailyUsage } from '../daily-usage';
 import { defaultRange, rangeProblem, rangeSeconds, type DayRange } from '../date-range';
 import { useLogs, useStatistics } from '../use-activity-queries';
 import { useExportLogs } from '../use-export-logs';
+import { CacheTotalsLine } from './cache-totals-line';
 import { LogsTable } from './logs-table';
 
 /** SPEC §2 activity: a date range under 31 days (14 days back by default), records, chart, CSV export. */
@@ -35,6 +36,10 @@ export function ActivityScreen() {
   const statistics = useStatistics(range, !problem);
   const days = useMemo(
     () => (statistics.data && !problem ? dailyUsage(statistics.data, range) : []),
+    [statistics.data, range, problem],
+  );
+  const cache = useMemo(
+    () => (statistics.data && !problem ? cacheTotals(statistics.data, range) : null),
     [statistics.data, range, problem],
   );
   const exporter = useExportLogs();
@@ -128,6 +133,7 @@ export function ActivityScreen() {
                 quotaToAmount={money.quotaToAmount}
               />
             )}
+            {cache && <CacheTotalsLine totals={cache} />}
           </div>
         </section>
       )}
