@@ -12,8 +12,13 @@ import { fetchConfiguredSecrets, fetchConfiguredSettings, fetchOptions, saveOpti
 import { CataloguedSettings } from './catalogued-settings';
 
 const NOTICE_KEY = SETTING_KEYS.notice;
+const NOTICE_EN_KEY = SETTING_KEYS.noticeEn;
+const NOTICE_KEYS: readonly string[] = [NOTICE_KEY, NOTICE_EN_KEY];
 
-/** Root's settings: the notice (Markdown with a preview), every catalogued setting by group, and other options. */
+/**
+ * Root's settings: the notice (Markdown with a preview; the default, Russian text and an optional
+ * English one for English readers), every catalogued setting by group, and other options.
+ */
 export function SettingsScreen() {
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
@@ -27,7 +32,7 @@ export function SettingsScreen() {
     mutationFn: ({ key, value }: { key: string; value: string }) => saveOption(key, value),
     onSuccess: (_data, { key }) => {
       notify.success(t('setting_saved', { key }));
-      if (key === NOTICE_KEY) void queryClient.invalidateQueries({ queryKey: queryKeys.notice });
+      if (NOTICE_KEYS.includes(key)) void queryClient.invalidateQueries({ queryKey: queryKeys.notice });
     },
     onError: (error) => notify.destructive(t('action_failed'), { description: errorMessage(error, t) }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminOptions }),
@@ -35,16 +40,18 @@ export function SettingsScreen() {
   if (options.isPending) return <Loading />;
   if (options.isError) return <ErrorState error={options.error} onRetry={() => void options.refetch()} />;
   const notice = options.data.find((option) => option.key === NOTICE_KEY)?.value ?? '';
+  const noticeEn = options.data.find((option) => option.key === NOTICE_EN_KEY)?.value ?? '';
   const values = new Map(options.data.map((option) => [option.key, option.value]));
   const others = options.data.filter(
-    (option) => option.key !== NOTICE_KEY && settingDefinition(option.key) === undefined,
+    (option) => !NOTICE_KEYS.includes(option.key) && settingDefinition(option.key) === undefined,
   );
   return (
     <div className="flex flex-col gap-6">
       <NoticeEditor
         stored={notice}
+        storedEn={noticeEn}
         busy={save.isPending}
-        onSave={(value) => save.mutate({ key: NOTICE_KEY, value })}
+        onSave={(key, value) => save.mutate({ key, value })}
       />
       <CataloguedSettings
         values={values}
@@ -78,10 +85,48 @@ export function SettingsScreen() {
 
 function NoticeEditor({
   stored,
+  storedEn,
   busy,
   onSave,
 }: {
   stored: string;
+  storedEn: string;
+  busy: boolean;
+  onSave: (key: string, value: string) => void;
+}) {
+  const { t } = useTranslation('admin');
+  return (
+    <section className={cardClass} aria-labelledby="admin-notice-title">
+      <h2 id="admin-notice-title" className="text-lg font-semibold">
+        {t('notice_title')}
+      </h2>
+      <p className="mt-1 text-sm text-slate-500">{t('notice_hint')}</p>
+      <NoticeText
+        stored={stored}
+        label={t('notice_text')}
+        busy={busy}
+        onSave={(value) => onSave(NOTICE_KEY, value)}
+      />
+      <p className="mt-4 text-sm text-slate-500">{t('notice_en_hint')}</p>
+      <NoticeText
+        stored={storedEn}
+        label={t('notice_en_text')}
+        busy={busy}
+        onSave={(value) => onSave(NOTICE_EN_KEY, value)}
+      />
+    </section>
+  );
+}
+
+/** One of the notice's texts, with its Markdown preview and its own Save. */
+function NoticeText({
+  stored,
+  label,
+  busy,
+  onSave,
+}: {
+  stored: string;
+  label: string;
   busy: boolean;
   onSave: (value: string) => void;
 }) {
@@ -89,15 +134,11 @@ function NoticeEditor({
   const [text, setText] = useState(stored);
   useEffect(() => setText(stored), [stored]);
   return (
-    <section className={cardClass} aria-labelledby="admin-notice-title">
-      <h2 id="admin-notice-title" className="text-lg font-semibold">
-        {t('notice_title')}
-      </h2>
-      <p className="mt-1 text-sm text-slate-500">{t('notice_hint')}</p>
+    <>
       <div className="mt-3 grid gap-4 md:grid-cols-2">
         <textarea
           className={`${inputClass} min-h-40 font-mono text-xs`}
-          aria-label={t('notice_text')}
+          aria-label={label}
           value={text}
           onChange={(event) => setText(event.target.value)}
         />
@@ -122,7 +163,7 @@ function NoticeEditor({
           {t('save')}
         </button>
       </div>
-    </section>
+    </>
   );
 }
 
