@@ -6,7 +6,7 @@ import { adminUserPath } from '../../../lib/routes';
 import { queryKeys } from '../../../api/query-keys';
 import { ErrorState, Loading } from '../../../ui/query-state';
 import { cardClass } from '../../../ui/styles';
-import { dailyUsage } from '../../activity/daily-usage';
+import { cacheTotals, dailyUsage } from '../../activity/daily-usage';
 import { addDays, moscowToday, type DayRange } from '../../activity/date-range';
 import { LazyDailyUsageChart } from '../../charts/components/lazy-daily-usage-chart';
 import { useMoney } from '../../currency/use-money';
@@ -66,6 +66,7 @@ export function OverviewScreen() {
     queryFn: fetchChannelCounts,
   });
   const overview = useQuery({ queryKey: queryKeys.adminOverview, queryFn: fetchOverview });
+  const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const percent = new Intl.NumberFormat(intlLocale(i18n.language), {
     style: 'percent',
     maximumFractionDigits: 1,
@@ -80,7 +81,9 @@ export function OverviewScreen() {
     <div className="flex flex-col gap-6">
       <div className="grid gap-4 md:grid-cols-3">
         {WINDOWS.map((days) => {
-          const totals = totalsSince(rows, addDays(today, -(days - 1)));
+          const firstDay = addDays(today, -(days - 1));
+          const totals = totalsSince(rows, firstDay);
+          const cache = cacheTotals(rows, { start: firstDay, end: today });
           const window = overview.data?.windows.find((entry) => entry.days === days);
           return (
             <section
@@ -95,6 +98,15 @@ export function OverviewScreen() {
                 {t('overview_requests', { count: totals.requests })} ·{' '}
                 {t('overview_tokens', { count: totals.tokens })}
               </p>
+              {cache.read + cache.written5m + cache.written1h > 0 ? (
+                <p className="mt-1 text-xs text-slate-500" data-testid={`overview-cache-${days}`}>
+                  {t('overview_cache', {
+                    read: number.format(cache.read),
+                    written_5m: number.format(cache.written5m),
+                    written_1h: number.format(cache.written1h),
+                  })}
+                </p>
+              ) : null}
               {window ? (
                 <p className="mt-1 text-sm text-slate-600" data-testid={`overview-activity-${days}`}>
                   {t('overview_active_users', { count: window.active_users })} ·{' '}
