@@ -19,9 +19,10 @@ const SWEEP_EVERY = 4096;
  * A call's request (and its tokens) count for a whole window after it ends, so after a burst nothing
  * frees before the first call of the burst is a minute old: a refused call must be told that, not
  * the share of the minute one request is worth, or a client retrying after `Retry-After` is refused
- * again. The store keeps no time per hold that a refusal could read, so the replica remembers its
- * own. Holds are added in the order they free (each is its call's end plus the same hold), so each
- * account's list is a queue.
+ * again. The store keeps no time per hold that a refusal could read, so the replica remembers the
+ * holds it started there (a call's charge, or a lease's when it is settled). They are added in the
+ * order they free (each is the moment the store took it plus the same hold), so each account's list
+ * is a queue.
  */
 export class HoldLog {
   private readonly accounts = new Map<string, AccountHolds>();

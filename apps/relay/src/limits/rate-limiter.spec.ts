@@ -120,6 +120,27 @@ describe('RateLimiter', () => {
     expect((await refusal(admit(limiter, keyCaller(1), 400))).retryAfterMs).toBe(55_000);
   });
 
+  it("counts a leased call's minute from when its lease is settled in the store, not from the call's end", async () => {
+    const clock = new ManualClock();
+    const kv = new MemoryKvStore();
+    const leased = (holdMs: number) =>
+      new LeasedClaims(kv, { ...TTL, holdMs, leaseMs: 60_000, callsPerLease: 32 }, { warn: () => undefined });
+    const limiter = new RateLimiter(
+      { requests: leased(60_000), tokens: leased(60_000), concurrency: leased(0) },
+      () => ({ default: { rpm: 3, tpm: 0, concurrency: 0 } }),
+      clock.now,
+    );
+    await (await admit(limiter, keyCaller(1))).finish(1);
+    clock.advance(2_000);
+    await (await admit(limiter, keyCaller(1))).finish(1);
+    await (await admit(limiter, keyCaller(1))).finish(1);
+    clock.advance(3_000);
+    // The first lease was settled when the second call opened a lease (2 s after the first call ended),
+    // the second when the third did; the third's lease is still open, so its request holds no minute yet.
+    expect((await refusal(admit(limiter, keyCaller(1)))).retryAfterMs).toBe(57_000);
+    await limiter.close();
+  });
+
   it('falls back to the share of the minute when the requests are held by calls still running', async () => {
     const limiter = limiterOn(new MemoryKvStore(), { default: { rpm: 4, tpm: 0, concurrency: 0 } });
     const running = await Promise.all([1, 2, 3, 4].map(() => admit(limiter, keyCaller(1))));

@@ -8,7 +8,7 @@ import {
 } from '@tollgate/contracts';
 import type { Caller } from '../access/caller-access';
 import { RelayError } from '../errors/relay-error';
-import type { AccountClaim, AccountClaims } from '../quota/account-claims';
+import type { AccountClaim, AccountClaims, HoldListener } from '../quota/account-claims';
 import { HoldLog } from './hold-log';
 import { formatResetDuration, rateLimitHeaders, type DimensionState } from './rate-limit-headers';
 
@@ -69,16 +69,7 @@ type Clock = () => number;
 interface Taken {
   dimension: LimitDimension;
   limit: number;
-  account: string;
   claim: AccountClaim;
-}
-
-/** Where an ended call's per-minute holds are remembered, and when they free. */
-interface HoldRecorder {
-  holds: HoldLog;
-  now: Clock;
-  /** The latest a hold starts after its call's end, beyond which it counts for a window. */
-  holdMs: number;
 }
 
 /** A call let through the rate limits: it ends once, finished (with its real tokens) or abandoned. */
@@ -101,10 +92,7 @@ class LimitedCall implements AdmittedCall {
   private ended = false;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(
-    private readonly taken: readonly Taken[],
-    private readonly recorder: HoldRecorder,
-  ) {
+  constructor(private readonly taken: readonly Taken[]) {
     this.headers = rateLimitHeaders(tightest(taken, 'rpm'), tightest(taken, 'tpm'));
   }
 
@@ -119,13 +107,6 @@ class LimitedCall implements AdmittedCall {
   private async end(tokens: number): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    const { holds, holdMs } = this.recorder;
-    const now = this.recorder.now();
-    const freesAt = now + holdMs;
-    for (const { dimension, account } of this.taken) {
-      if (dimension === 'rpm') holds.add(account, 1, freesAt, now);
-      else if (dimension === 'tpm' && tokens > 0) holds.add(account, tokens, freesAt, now);
-    }
     await Promise.all(
       this.taken.map(({ dimension, claim }) => {
         if (dimension === 'rpm') return claim.settle(1);
@@ -158,15 +139,20 @@ function evenShareOfWindowMs(amount: number, limit: number): number {
  * most calls make no store round trip); a call nothing limits touches no store at all.
  */
 export class RateLimiter {
-  private readonly recorder: HoldRecorder;
+  /** When this replica's holds of requests and tokens free, from the moment the store took each. */
+  private readonly holds = new HoldLog();
 
   constructor(
     private readonly claims: RateLimitClaims,
     private readonly groups: () => GroupRateLimits,
-    now: Clock = () => performance.now(),
+    private readonly now: Clock = () => performance.now(),
   ) {
-    const holdStartDelayMs = Math.max(claims.requests.holdStartDelayMs, claims.tokens.holdStartDelayMs);
-    this.recorder = { holds: new HoldLog(), now, holdMs: RATE_LIMIT_WINDOW_MS + holdStartDelayMs };
+    const remember: HoldListener = (account, amount, holdMs) => {
+      const at = this.now();
+      this.holds.add(account, amount, at + holdMs, at);
+    };
+    claims.requests.onHold(remember);
+    claims.tokens.onHold(remember);
   }
 
   /**
@@ -221,9 +207,9 @@ export class RateLimiter {
       const w = wanted[index]!;
       if (result.status === 'rejected') failure ??= result.reason;
       else if (result.value === undefined) refused ??= w;
-      else taken.push({ dimension: w.dimension, limit: w.limit, account: w.account, claim: result.value });
+      else taken.push({ dimension: w.dimension, limit: w.limit, claim: result.value });
     });
-    if (refused === undefined && failure === undefined) return new LimitedCall(taken, this.recorder);
+    if (refused === undefined && failure === undefined) return new LimitedCall(taken);
     // The claims that did succeed are given back: a refused call counts against nothing.
     await Promise.all(taken.map(({ claim }) => claim.release()));
     if (refused === undefined) throw failure;
@@ -236,15 +222,14 @@ export class RateLimiter {
   }
 
   /**
-   * How long a refused call should wait: until the holds of this replica's ended calls free what it
-   * asked for (after a burst, when the burst's first call is a window old), or, when this replica
-   * holds less than that, the share of the window that frees it. A call in flight frees its slot
-   * when it ends.
+   * How long a refused call should wait: until the holds this replica started in the store free what
+   * it asked for (after a burst, when the burst's first hold is a window old), or, when this replica
+   * holds less than that (calls still running, other replicas' calls), the share of the window that
+   * frees it.
    */
   private retryAfterMs(dimension: LimitDimension, account: string, amount: number, limit: number): number {
     if (dimension === 'concurrency') return 1000;
-    const { holds, now } = this.recorder;
-    return holds.msUntilFreed(account, amount, now()) ?? evenShareOfWindowMs(amount, limit);
+    return this.holds.msUntilFreed(account, amount, this.now()) ?? evenShareOfWindowMs(amount, limit);
   }
 
   async close(): Promise<void> {

@@ -13,13 +13,16 @@ export interface AccountClaim {
   release(): Promise<void>;
 }
 
+/** Told, once the store has it, that `amount` on `account` now counts for `holdMs`. */
+export type HoldListener = (account: string, amount: number, holdMs: number) => void;
+
 /** Takes claims on accounts in the shared store. */
 export interface AccountClaims {
   /**
-   * How much later than its call's end a claim's hold may start in the store (a leased claim is
-   * settled with its lease, not when its call ends): for telling a refused call when holds free.
+   * Tells `listener` of every hold this replica starts in the store (a call's charge, or a lease's once
+   * it is settled, which may be after its calls ended): for telling a refused call when holds free.
    */
-  readonly holdStartDelayMs: number;
+  onHold(listener: HoldListener): void;
   /**
    * Undefined when `available` cannot cover `amount` on top of what is outstanding. A claim taken
    * without a store round trip may come back as it is rather than in a promise.
@@ -43,12 +46,16 @@ export interface ClaimPolicy {
 
 /** One store reservation per call: two round trips a call (reserve, settle). */
 export class PerCallClaims implements AccountClaims {
-  readonly holdStartDelayMs = 0;
+  private holdListener: HoldListener | undefined;
 
   constructor(
     private readonly kv: KvStore,
     private readonly policy: ClaimPolicy,
   ) {}
+
+  onHold(listener: HoldListener): void {
+    this.holdListener = listener;
+  }
 
   async claim(
     account: string,
@@ -64,6 +71,7 @@ export class PerCallClaims implements AccountClaims {
       callId,
       this.policy.holdMs,
       Math.max(0, available - reserved.outstanding),
+      this.holdListener,
     );
   }
 
@@ -79,12 +87,15 @@ class PerCallClaim implements AccountClaim {
     private readonly id: string,
     private readonly holdMs: number,
     readonly remaining: number,
+    private readonly holdListener: HoldListener | undefined,
   ) {}
 
   async settle(actual: number): Promise<boolean> {
     if (this.done) return true;
     this.done = true;
-    return this.kv.settle(this.account, this.id, actual, this.holdMs);
+    const existed = await this.kv.settle(this.account, this.id, actual, this.holdMs);
+    if (existed && actual > 0 && this.holdMs > 0) this.holdListener?.(this.account, actual, this.holdMs);
+    return existed;
   }
 
   async release(): Promise<void> {

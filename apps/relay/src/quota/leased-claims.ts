@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KvStore } from '@tollgate/kv';
 import type { Logger } from '@tollgate/platform';
-import type { AccountClaim, AccountClaims, ClaimPolicy } from './account-claims';
+import type { AccountClaim, AccountClaims, ClaimPolicy, HoldListener } from './account-claims';
 
 export interface LeasePolicy extends ClaimPolicy {
   /** A lease takes new calls for this long, then is handed back as soon as its calls have ended. */
@@ -64,16 +64,17 @@ export class LeasedClaims implements AccountClaims {
   /** Armed only while a lease is open, for the oldest one's retirement: an idle relay is not woken. */
   private timer: NodeJS.Timeout | undefined;
   private sequence = 0;
-  /** A lease is retired within 1.5 periods, then settled as soon as its last call has ended. */
-  readonly holdStartDelayMs: number;
+  private holdListener: HoldListener | undefined;
 
   constructor(
     private readonly kv: KvStore,
     private readonly policy: LeasePolicy,
     private readonly logger: Pick<Logger, 'warn'>,
     private readonly now: () => number = () => performance.now(),
-  ) {
-    this.holdStartDelayMs = policy.leaseMs * 1.5;
+  ) {}
+
+  onHold(listener: HoldListener): void {
+    this.holdListener = listener;
   }
 
   /** Most calls fit the open lease: they get their claim at once, without a promise or a turn of the loop. */
@@ -202,6 +203,7 @@ export class LeasedClaims implements AccountClaims {
       const existed = await this.kv.settle(lease.account, lease.id, lease.charged, this.policy.holdMs);
       if (!existed)
         this.logger.warn({ account: lease.account }, 'a quota lease had expired before it was settled');
+      else if (this.policy.holdMs > 0) this.holdListener?.(lease.account, lease.charged, this.policy.holdMs);
     } catch (error) {
       // The lease expires on its own (reservation TTL); billing charges from the usage events anyway.
       this.logger.warn(
