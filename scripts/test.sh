@@ -55,6 +55,12 @@ step "lint, format and type-check"
   { npm run -s lint && npx prettier --check . --log-level warn; } >"$reports/lint.log" 2>&1
   echo $? >"$reports/lint.rc"; timed "lint and format" "$started" ) &
 lint_pid=$!
+# The web app has its own compiler settings (DOM, JSX, bundler resolution) outside the root project:
+# its sources and specs are type-checked here (the build's vite and the unit tier's ts-jest only strip types).
+( started=$(date +%s)
+  npx tsc -p apps/web/tsconfig.spec.json --noEmit >"$reports/web-type-check.log" 2>&1
+  echo $? >"$reports/web-type-check.rc"; timed "web type-check" "$started" ) &
+web_type_check_pid=$!
 started=$(date +%s)
 if ! npx tsc -p tsconfig.json; then failures+=("type-check"); fi
 timed "type-check" "$started"
@@ -65,6 +71,12 @@ if ! node scripts/build.mjs; then failures+=("build"); fi
 timed "build" "$started"
 wait $lint_pid
 if [ "$(cat "$reports/lint.rc")" != 0 ]; then cat "$reports/lint.log"; failures+=("lint"); else echo "lint: clean"; fi
+wait $web_type_check_pid
+if [ "$(cat "$reports/web-type-check.rc")" != 0 ]; then
+  cat "$reports/web-type-check.log"; failures+=("web type-check")
+else
+  echo "web type-check: clean"
+fi
 
 jest_tier() { # tier name, Jest projects (comma-separated), extra args...
   local tier=$1 projects=$2; shift 2
