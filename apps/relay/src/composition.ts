@@ -224,7 +224,11 @@ export function composeRelay(infra: RelayInfrastructure): RelayComposition {
       groupRateLimits,
       costTerms: termsOf,
     }),
-    models: (caller) => modelsForCaller({ channels: models.channels, prices: models.prices }, caller),
+    models: (caller) =>
+      modelsForCaller(
+        { channels: models.channels, prices: models.prices, quotes: prices, costTerms: termsOf },
+        caller,
+      ),
     heldChannels: () => router.heldChannels(),
     isCaughtUp: () => infra.readModelsCaughtUp() && infra.settings.isCaughtUp(),
   };

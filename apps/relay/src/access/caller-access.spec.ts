@@ -129,11 +129,31 @@ describe('CallerAccess', () => {
 
 describe('servedModel', () => {
   const user = aUser(7);
+  /** The providers the catalogue prices these models under. */
+  const catalogue = {
+    providerOf: (model: string) =>
+      ({ 'gpt-4o': 'openai', 'gpt-4o-mini': 'openai', 'deepseek-ai/DeepSeek-V3': 'siliconflow' })[model],
+  };
+
   it("serves a key's alias for the model asked, and anything else as asked", () => {
     const caller = { token: aToken({ model_aliases: { 'gpt-4': 'gpt-4o' } }), user, group: 'default' };
-    expect(servedModel(caller, 'gpt-4')).toBe('gpt-4o');
-    expect(servedModel(caller, 'gpt-4o-mini')).toBe('gpt-4o-mini');
-    expect(servedModel(caller, 'constructor')).toBe('constructor');
-    expect(servedModel({ token: null, user, group: 'default' }, 'gpt-4')).toBe('gpt-4');
+    expect(servedModel(caller, 'gpt-4', catalogue)).toBe('gpt-4o');
+    expect(servedModel(caller, 'gpt-4o-mini', catalogue)).toBe('gpt-4o-mini');
+    expect(servedModel(caller, 'constructor', catalogue)).toBe('constructor');
+    expect(servedModel({ token: null, user, group: 'default' }, 'gpt-4', catalogue)).toBe('gpt-4');
+  });
+
+  it("serves an OpenRouter name on the model when its prefix is the model's provider, after the key's aliases", () => {
+    const caller = {
+      token: aToken({ model_aliases: { 'openai/gpt-4o': 'gpt-4o-mini', fast: 'openai/gpt-4o-mini' } }),
+      user,
+      group: 'default',
+    };
+    expect(servedModel(caller, 'openai/gpt-4o-mini', catalogue)).toBe('gpt-4o-mini');
+    // The key's alias wins over the prefix rule, and an alias may name a model the OpenRouter way.
+    expect(servedModel(caller, 'openai/gpt-4o', catalogue)).toBe('gpt-4o-mini');
+    expect(servedModel(caller, 'fast', catalogue)).toBe('gpt-4o-mini');
+    // Not the model's provider: left as asked, so it is refused as an unknown model.
+    expect(servedModel(caller, 'anthropic/gpt-4o', catalogue)).toBe('anthropic/gpt-4o');
   });
 });

@@ -8,6 +8,7 @@ import {
   type IdentityUser,
 } from '@tollgate/contracts';
 import { RelayError } from '../errors/relay-error';
+import { withoutProviderPrefix, type ModelProviders } from '../models/provider-prefix';
 import { missingKeyMessage } from './api-key';
 import { IpAllowList } from './ip-allow-list';
 import type { ApiKeyHasher, KeyIndex } from './key-index';
@@ -30,12 +31,14 @@ export interface UserLookup {
 
 /**
  * The model a call is served by: the key's alias for the name asked for (a client's `gpt-4` →
- * `gpt-4o`), else the name itself. Everything after (the key's model list, price, channels, usage
- * log) sees the served model.
+ * `gpt-4o`), else the name itself; then an OpenRouter name's provider prefix taken off when it is the
+ * model's provider (`openai/gpt-4o-mini` → `gpt-4o-mini`, see withoutProviderPrefix). Everything after
+ * (the key's model list, price, channels, usage log) sees the served model.
  */
-export function servedModel(caller: Caller, asked: string): string {
+export function servedModel(caller: Caller, asked: string, catalogue: ModelProviders): string {
   const aliases = caller.token?.model_aliases;
-  return aliases !== undefined && Object.hasOwn(aliases, asked) ? aliases[asked]! : asked;
+  const model = aliases !== undefined && Object.hasOwn(aliases, asked) ? aliases[asked]! : asked;
+  return withoutProviderPrefix(model, catalogue);
 }
 
 /**

@@ -1,5 +1,7 @@
-import type { BillingPrice, CatalogChannel } from '@tollgate/contracts';
+import type { BillingPrice, CatalogChannel, IdentityUser } from '@tollgate/contracts';
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
+import { costTerms } from '../pricing/call-cost';
+import { PriceBook } from '../pricing/price-book';
 import { modelsForCaller } from './model-listing';
 
 const channels = new Map<string, CatalogChannel>([
@@ -11,14 +13,34 @@ const channels = new Map<string, CatalogChannel>([
 const prices = new Map<string, BillingPrice>(
   ['gpt-4o-mini', 'gpt-4o', 'claude-sonnet-4-5', 'private-model'].map((m) => [`model:${m}`, aModelPrice(m)]),
 );
-const catalogue = { channels, prices };
+prices.set('group:vip', {
+  v: 1,
+  kind: 'group_ratio',
+  group: 'vip',
+  ratio: '0.75',
+  updated_at: 1_700_000_000,
+});
+/** Costs told in the user's currency, rubles at 95.5 a dollar; dollars to a user who never chose. */
+const catalogue = {
+  channels,
+  prices,
+  quotes: new PriceBook(prices),
+  costTerms: (user: IdentityUser) => costTerms(user.default_currency ?? 'USD', '95.5'),
+};
+/** aModelPrice's $0.15, $0.6 and $0.075 per 1M tokens, per token. */
+const pricing = {
+  prompt: '0.00000015',
+  completion: '0.0000006',
+  input_cache_read: '0.000000075',
+  currency: 'USD',
+};
 
 describe('modelsForCaller', () => {
   it('lists priced models of enabled channels in the caller group, sorted, with their catalogue facts', () => {
     const caller = { token: aToken(), user: aUser(7), group: 'default' };
     expect(modelsForCaller(catalogue, caller)).toEqual([
-      { name: 'gpt-4o', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000 },
-      { name: 'gpt-4o-mini', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000 },
+      { name: 'gpt-4o', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000, pricing },
+      { name: 'gpt-4o-mini', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000, pricing },
     ]);
   });
 
@@ -48,8 +70,15 @@ describe('modelsForCaller', () => {
       group: 'default',
     };
     expect(modelsForCaller(catalogue, caller)).toEqual([
-      { name: 'gpt-4', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000 },
-      { name: 'gpt-4o', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000 },
+      {
+        name: 'gpt-4',
+        servedBy: 'gpt-4o',
+        provider: 'openai',
+        contextWindow: 128_000,
+        updatedAt: 1_700_000_000,
+        pricing,
+      },
+      { name: 'gpt-4o', provider: 'openai', contextWindow: 128_000, updatedAt: 1_700_000_000, pricing },
     ]);
   });
 
@@ -64,5 +93,27 @@ describe('modelsForCaller', () => {
       group: 'default',
     };
     expect(modelsForCaller(catalogue, limited).map((m) => m.name)).toEqual(['fast', 'gpt-4o-mini']);
+  });
+
+  it("prices each model per token for this caller, group ratio applied, in the caller's currency, as exact decimals", () => {
+    const vip = { token: aToken(), user: aUser(7, { group: 'vip' }), group: 'vip' };
+    channels.set('5', aChannel({ id: 5, models: ['gpt-4o'], groups: ['vip'] }));
+    try {
+      expect(modelsForCaller(catalogue, vip)[0]!.pricing).toEqual({
+        prompt: '0.0000001125',
+        completion: '0.00000045',
+        input_cache_read: '0.00000005625',
+        currency: 'USD',
+      });
+      const rubles = { ...vip, user: aUser(7, { group: 'vip', default_currency: 'RUB' }) };
+      expect(modelsForCaller(catalogue, rubles)[0]!.pricing).toEqual({
+        prompt: '0.00001074375',
+        completion: '0.000042975',
+        input_cache_read: '0.000005371875',
+        currency: 'RUB',
+      });
+    } finally {
+      channels.delete('5');
+    }
   });
 });

@@ -1,5 +1,14 @@
-import { ChannelStatus, priceKey, type BillingPrice, type CatalogChannel } from '@tollgate/contracts';
+import {
+  ChannelStatus,
+  priceKey,
+  type BillingPrice,
+  type CatalogChannel,
+  type IdentityUser,
+} from '@tollgate/contracts';
 import type { Caller } from '../access/caller-access';
+import type { CostTerms } from '../pricing/call-cost';
+import type { Quote } from '../pricing/price-book';
+import { tokenPrices, type TokenPrices } from './token-prices';
 
 /** A model a key may call, with what the catalogue says about it. */
 export interface CallableModel {
@@ -9,11 +18,19 @@ export interface CallableModel {
   contextWindow: number;
   /** When its price last changed (epoch seconds). */
   updatedAt: number;
+  /** For a key's alias, listed under the name asked: the catalogue's model it is served on. */
+  servedBy?: string;
+  /** What a token costs this caller (group ratio applied), in the caller's currency. */
+  pricing?: TokenPrices;
 }
 
 export interface ModelCatalogue {
   channels: { entries(): Iterable<[string, CatalogChannel]> };
   prices: { get(key: string): BillingPrice | undefined };
+  /** The model's prices for a group, as calls are charged (PriceBook.quote). */
+  quotes: { quote(model: string, group: string): Quote };
+  /** The currency (and rate) a user is told costs in. */
+  costTerms: (user: IdentityUser) => CostTerms;
 }
 
 /**
@@ -21,7 +38,8 @@ export interface ModelCatalogue {
  * catalogue (an unpriced model cannot be billed, so it is not offered), and on the key's model list
  * when it has one. The key's aliases are listed under the name a client asks for, with the facts of the
  * model they are served on; an alias whose model the key cannot call is not, nor is a model an alias
- * shadows with one the key cannot call (asking for it would be refused).
+ * shadows with one the key cannot call (asking for it would be refused). Read from memory only: UIs
+ * ask often.
  */
 export function modelsForCaller(catalogue: ModelCatalogue, caller: Caller): CallableModel[] {
   const models = callableModels(catalogue, caller);
@@ -32,7 +50,7 @@ export function modelsForCaller(catalogue: ModelCatalogue, caller: Caller): Call
   for (const [asked, served] of Object.entries(aliases)) {
     const model = byName.get(served);
     if (model === undefined) listed.delete(asked);
-    else listed.set(asked, { ...model, name: asked });
+    else listed.set(asked, { ...model, name: asked, servedBy: model.name });
   }
   return [...listed.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -46,6 +64,7 @@ function callableModels(catalogue: ModelCatalogue, caller: Caller): CallableMode
   }
   const { token } = caller;
   const models: CallableModel[] = [];
+  const terms = catalogue.costTerms(caller.user);
   for (const name of [...names].sort()) {
     if (token !== null && token.model_limits_enabled && !token.model_limits.includes(name)) continue;
     const price = catalogue.prices.get(priceKey.model(name));
@@ -55,6 +74,7 @@ function callableModels(catalogue: ModelCatalogue, caller: Caller): CallableMode
       provider: price.provider,
       contextWindow: price.context_window,
       updatedAt: price.updated_at,
+      pricing: tokenPrices(catalogue.quotes.quote(name, caller.group).price, terms),
     });
   }
   return models;

@@ -84,7 +84,8 @@ export interface CallLifecycleDeps extends ModelAdmissionDeps {
 }
 
 /**
- * The model a call is served on (the key's alias for the one asked, if it has one) and its price,
+ * The model a call is served on (the key's alias for the one asked, if it has one, without an
+ * OpenRouter provider prefix) and its price,
  * once the key may call it: 403 when it may not, 404 for a model without a price and, in the same
  * words, for one no channel of the caller's group lists (another company's private model is not
  * told apart from a made-up one, nor answered 503 for SDKs to retry).
@@ -94,7 +95,7 @@ export function admitModel(
   caller: Caller,
   asked: string,
 ): { model: string; quote: Quote } {
-  const model = servedModel(caller, asked);
+  const model = servedModel(caller, asked, deps.prices);
   deps.access.assertModelAllowed(caller, model);
   if (!deps.channels.listsModel(model, caller.group))
     throw new RelayError(ErrorCode.ModelNotFound, `The model ${model} does not exist or has no price`);

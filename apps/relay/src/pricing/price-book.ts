@@ -83,6 +83,12 @@ export class PriceBook {
     return entry?.kind === 'exchange_rate' ? entry.rate : undefined;
   }
 
+  /** The provider the catalogue prices the model under; undefined for a model it does not price. */
+  providerOf(model: string): string | undefined {
+    const entry = this.prices.get(priceKey.model(model));
+    return entry?.kind === 'model' ? entry.provider : undefined;
+  }
+
   /** Whether the catalogue prices the model (for listing models). */
   has(model: string): boolean {
     return this.prices.get(priceKey.model(model))?.kind === 'model';
