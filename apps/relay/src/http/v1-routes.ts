@@ -23,7 +23,7 @@ import type { Caller } from '../access/caller-access';
 import { RelayError, renderRelayError } from '../errors/relay-error';
 import { geminiModelPage, toGeminiModel } from '../dialects/gemini/models';
 import { anthropicModelPage, toAnthropicModel } from '../dialects/anthropic/models';
-import type { CallableModel } from '../models/model-listing';
+import { findCallableModel, type CallableModel } from '../models/model-listing';
 import { toOpenAiModel } from '../dialects/openai/models';
 import { callLogIds, type CallContext } from '../pipeline/call-context';
 import { ClientGoneError } from '../pipeline/client-reply';
@@ -647,10 +647,10 @@ function leaveBodyUnparsed(
   done(null, undefined);
 }
 
-/** The model named by the path's wildcard, if the caller's key may use it (else 404). */
+/** The model named by the path's wildcard (or its OpenRouter name), if the caller's key may use it (else 404). */
 function callableModel(hot: HotPath, context: CallContext, request: FastifyRequest): CallableModel {
   const name = decodeURIComponent((request.params as { '*': string })['*']);
-  const model = hot.models(context.caller).find((m) => m.name === name);
+  const model = findCallableModel(hot.models(context.caller), name);
   if (model === undefined) throw new RelayError(ErrorCode.ModelNotFound, `The model ${name} does not exist`);
   return model;
 }

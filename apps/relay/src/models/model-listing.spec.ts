@@ -2,7 +2,7 @@ import type { BillingPrice, CatalogChannel, IdentityUser } from '@tollgate/contr
 import { aChannel, aModelPrice, aToken, aUser } from '../../test/support/fixtures';
 import { costTerms } from '../pricing/call-cost';
 import { PriceBook } from '../pricing/price-book';
-import { modelsForCaller } from './model-listing';
+import { findCallableModel, modelsForCaller } from './model-listing';
 
 const channels = new Map<string, CatalogChannel>([
   ['1', aChannel({ id: 1, models: ['gpt-4o-mini', 'gpt-4o'], groups: ['default'] })],
@@ -115,5 +115,34 @@ describe('modelsForCaller', () => {
     } finally {
       channels.delete('5');
     }
+  });
+});
+
+describe('findCallableModel', () => {
+  const model = (name: string, provider: string, servedBy?: string) => ({
+    name,
+    provider,
+    contextWindow: 0,
+    updatedAt: 0,
+    ...(servedBy === undefined ? {} : { servedBy }),
+  });
+  const models = [
+    model('deepseek-ai/DeepSeek-V3', 'siliconflow'),
+    model('gpt-4', 'openai', 'gpt-4o'),
+    model('gpt-4o', 'openai'),
+    model('grok-4', 'xai'),
+  ];
+
+  it('finds a model by its name, or by its OpenRouter name when the prefix is its provider', () => {
+    expect(findCallableModel(models, 'gpt-4o')?.name).toBe('gpt-4o');
+    expect(findCallableModel(models, 'openai/gpt-4o')?.name).toBe('gpt-4o');
+    expect(findCallableModel(models, 'x-ai/grok-4')?.name).toBe('grok-4');
+    expect(findCallableModel(models, 'deepseek-ai/DeepSeek-V3')?.name).toBe('deepseek-ai/DeepSeek-V3');
+  });
+
+  it("finds nothing for another provider's prefix, nor for a prefixed alias (a call would refuse both)", () => {
+    expect(findCallableModel(models, 'anthropic/gpt-4o')).toBeUndefined();
+    expect(findCallableModel(models, 'openai/gpt-4')).toBeUndefined();
+    expect(findCallableModel(models, 'gpt-5')).toBeUndefined();
   });
 });

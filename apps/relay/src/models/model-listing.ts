@@ -8,6 +8,7 @@ import {
 import type { Caller } from '../access/caller-access';
 import type { CostTerms } from '../pricing/call-cost';
 import type { Quote } from '../pricing/price-book';
+import { namesProvider } from './provider-prefix';
 import { tokenPrices, type TokenPrices } from './token-prices';
 
 /** A model a key may call, with what the catalogue says about it. */
@@ -53,6 +54,22 @@ export function modelsForCaller(catalogue: ModelCatalogue, caller: Caller): Call
     else listed.set(asked, { ...model, name: asked, servedBy: model.name });
   }
   return [...listed.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * The model of a caller's list a name means, as a call would take it: by its name, else an OpenRouter
+ * name (`openai/gpt-4o-mini`) whose prefix is the model's provider (a key's alias is no catalogue model
+ * and takes no prefix, as in servedModel).
+ */
+export function findCallableModel(models: readonly CallableModel[], name: string): CallableModel | undefined {
+  const exact = models.find((model) => model.name === name);
+  const slash = name.indexOf('/');
+  if (exact !== undefined || slash < 0) return exact;
+  const prefix = name.slice(0, slash);
+  const plain = name.slice(slash + 1);
+  return models.find(
+    (model) => model.name === plain && model.servedBy === undefined && namesProvider(prefix, model.provider),
+  );
 }
 
 /** The models the key may call by their own names. */

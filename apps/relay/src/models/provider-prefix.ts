@@ -25,9 +25,13 @@ export function withoutProviderPrefix(name: string, catalogue: ModelProviders): 
   const slash = name.indexOf('/');
   if (slash < 0 || catalogue.providerOf(name) !== undefined) return name;
   const model = name.slice(slash + 1);
-  const provider = catalogue.providerOf(model)?.toLowerCase();
+  const provider = catalogue.providerOf(model);
   if (provider === undefined) return name;
-  const prefix = name.slice(0, slash);
+  return namesProvider(name.slice(0, slash), provider) ? model : name;
+}
+
+/** Whether an OpenRouter prefix (`x-ai`) is the catalogue's provider (`xai`, `XAI`). */
+export function namesProvider(prefix: string, provider: string): boolean {
   const named = Object.hasOwn(OPENROUTER_PREFIXES, prefix) ? OPENROUTER_PREFIXES[prefix] : prefix;
-  return named === provider ? model : name;
+  return named === provider.toLowerCase();
 }

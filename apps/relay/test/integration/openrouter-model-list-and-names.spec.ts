@@ -61,6 +61,8 @@ describe.each(INFRASTRUCTURES)('an OpenRouter client’s models on %s infrastruc
       },
       top_provider: { context_length: 128_000, max_completion_tokens: null },
     });
+    // A model read by its OpenRouter name is the model.
+    expect(await openai.models.retrieve(`openai/${gpt}`)).toEqual(model);
   });
 
   it("serves `openai/<model>` on the model, logged under its own name, and refuses another provider's prefix", async () => {
