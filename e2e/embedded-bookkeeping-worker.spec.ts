@@ -55,8 +55,11 @@ describe('embedded mode: the bookkeeping worker', () => {
     const inWorker = start(port);
     await serving(inWorker, base);
     expect(inWorker.output()).toMatch(/billing on http:\/\/127\.0\.0\.1:\d+ \(bookkeeping worker\)/);
-    // pino lines written by the services in the worker thread
-    expect(inWorker.output()).toMatch(/"service":"billing".*"msg":"billing listening"/);
+    // pino lines written by the services in the worker thread: a worker's stdout reaches the process's
+    // through the main thread, after the main thread may already have said it is running.
+    await eventually("the worker's log lines on stdout", async () =>
+      /"service":"billing".*"msg":"billing listening"/.test(inWorker.output()) ? true : undefined,
+    );
     expect(inWorker.output()).toMatch(ROOT_CREATED);
     const status = (await (await fetch(`${base}/api/status`)).json()) as { success: boolean };
     expect(status.success).toBe(true);
