@@ -5,8 +5,8 @@
 # with the fuzzing tier and then a smoke run of the benchmark harness beside it.
 # Ends with each step's and tier's wall time and "N passed, N failed".
 #
-# Side by side where the machine has room (two cores): lint beside the type-check and the build
-# (each mostly one core), the fuzzing tier and then the bench smoke (each driving a distributed
+# Side by side where the machine has room (two cores): lint, the web app's type-check and the build
+# beside the type-check (each mostly one core), the fuzzing tier and then the bench smoke (each driving a distributed
 # platform on real infrastructure) beside the browser tier (embedded platform, chromium).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -49,8 +49,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-step "lint, format and type-check"
-# Lint runs on in the background through the build; its outcome is read before the unit tests.
+step "lint, format, type-check and build, side by side"
+# Four jobs, each mostly one core, none reading what another writes (the type-checks read sources, the
+# build writes dist/): together they keep both cores busy where type-check then build left one idle for
+# the lint job's tail. Their outcomes are read before the unit tests.
 ( started=$(date +%s)
   { npm run -s lint && npx prettier --check . --log-level warn; } >"$reports/lint.log" 2>&1
   echo $? >"$reports/lint.rc"; timed "lint and format" "$started" ) &
@@ -61,14 +63,16 @@ lint_pid=$!
   npx tsc -p apps/web/tsconfig.spec.json --noEmit >"$reports/web-type-check.log" 2>&1
   echo $? >"$reports/web-type-check.rc"; timed "web type-check" "$started" ) &
 web_type_check_pid=$!
+( started=$(date +%s)
+  node scripts/build.mjs >"$reports/build.log" 2>&1
+  echo $? >"$reports/build.rc"; timed "build" "$started" ) &
+build_pid=$!
 started=$(date +%s)
 if ! npx tsc -p tsconfig.json; then failures+=("type-check"); fi
 timed "type-check" "$started"
-
-step "build"
-started=$(date +%s)
-if ! node scripts/build.mjs; then failures+=("build"); fi
-timed "build" "$started"
+wait $build_pid
+cat "$reports/build.log"
+if [ "$(cat "$reports/build.rc")" != 0 ]; then failures+=("build"); fi
 wait $lint_pid
 if [ "$(cat "$reports/lint.rc")" != 0 ]; then cat "$reports/lint.log"; failures+=("lint"); else echo "lint: clean"; fi
 wait $web_type_check_pid
