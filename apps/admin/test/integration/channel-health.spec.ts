@@ -14,7 +14,7 @@ import {
 } from '@tollgate/testing';
 import { startAdmin } from '../../src';
 import { AdminClient, adminEnv } from './admin-client';
-import { HealthStandInRelay } from './health-stand-in-relay';
+import { StandInRelay } from './stand-in-relay';
 
 jest.setTimeout(60_000);
 
@@ -32,7 +32,7 @@ describe.each(INFRASTRUCTURES)('channel health in the admin list on %s infrastru
   let infra: TestInfrastructureWithDatabase;
   let admin: RunningService;
   let client: AdminClient;
-  let relay: HealthStandInRelay;
+  let relay: StandInRelay;
   const secret = randomBytes(32).toString('hex');
 
   const create = async (body: Record<string, unknown> = aChannel()): Promise<ChannelView> => {
@@ -53,7 +53,7 @@ describe.each(INFRASTRUCTURES)('channel health in the admin list on %s infrastru
 
   beforeAll(async () => {
     infra = await openInfrastructure(kind, 'admin-channel-health-it');
-    relay = await HealthStandInRelay.start(secret);
+    relay = await StandInRelay.start(secret);
     const database = await infra.createDatabase();
     admin = await startAdmin(
       adminEnv(database.url, secret, randomBytes(32), { RELAY_URL: relay.url }),
@@ -73,7 +73,11 @@ describe.each(INFRASTRUCTURES)('channel health in the admin list on %s infrastru
     const channel = await create();
     expect(channel.test_error).toBeNull();
 
-    relay.testOutcome = { success: false, time_ms: 2, message: 'HTTP 401 Unauthorized: invalid api key' };
+    relay.outcomes.set(channel.name, {
+      success: false,
+      time_ms: 2,
+      message: 'HTTP 401 Unauthorized: invalid api key',
+    });
     const failed = await client.call(`/api/channel/test/${channel.id}`);
     expect(failed.body.success).toBe(false);
     expect(await read(channel.id)).toMatchObject({
@@ -84,7 +88,7 @@ describe.each(INFRASTRUCTURES)('channel health in the admin list on %s infrastru
     expect((await read(channel.id)).test_time).toBeGreaterThan(0);
     expect((await listed(channel.id))?.test_error).toBe('HTTP 401 Unauthorized: invalid api key');
 
-    relay.testOutcome = { success: true, time_ms: 40, message: '' };
+    relay.outcomes.set(channel.name, { success: true, time_ms: 40, message: '' });
     const passed = await client.call(`/api/channel/test/${channel.id}`);
     expect(passed.body.success).toBe(true);
     expect(await read(channel.id)).toMatchObject({ test_error: null, response_time: 40 });

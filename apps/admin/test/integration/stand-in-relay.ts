@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  CHANNEL_BREAKERS_CALL,
   CHANNEL_MODELS_CALL,
   CHANNEL_TEST_CALL,
   channelModelsRequest,
   channelTestRequest,
+  type ChannelBreakersResult,
   type ChannelTestRequest,
   type ChannelTestResult,
 } from '@tollgate/contracts';
@@ -13,13 +15,17 @@ import { SERVICE_TOKEN_HEADER, verifyServiceToken } from '@tollgate/platform';
 export type TestOutcome = Omit<ChannelTestResult, 'model'>;
 
 /**
- * Relay's CHANNEL_TEST_CALL as a small HTTP server: checks the service token and the request like
- * relay does, records each request, and answers what the test chose for the channel's name.
+ * Relay's CHANNEL_TEST_CALL, CHANNEL_MODELS_CALL and CHANNEL_BREAKERS_CALL as a small HTTP server:
+ * checks each call's service token (and a test's request) like relay does, records each test
+ * request, and answers what the test chose: a test's outcome by the channel's name, the breakers
+ * `breakers` (HTTP 503 while `breakersDown`).
  */
 export class StandInRelay {
   readonly requests: ChannelTestRequest[] = [];
   /** Outcome by channel name; channels not listed pass in 25 ms. */
   readonly outcomes = new Map<string, TestOutcome>();
+  breakers: ChannelBreakersResult = { channels: [] };
+  breakersDown = false;
 
   private readonly server: Server;
   private address = '';
@@ -51,6 +57,9 @@ export class StandInRelay {
   private async answer(request: IncomingMessage, text: string): Promise<{ status: number; body: unknown }> {
     if (request.method === CHANNEL_MODELS_CALL.method && request.url === CHANNEL_MODELS_CALL.path) {
       return this.models(request, text);
+    }
+    if (request.method === CHANNEL_BREAKERS_CALL.method && request.url === CHANNEL_BREAKERS_CALL.path) {
+      return this.heldChannels(request);
     }
     if (request.method !== CHANNEL_TEST_CALL.method || request.url !== CHANNEL_TEST_CALL.path) {
       return { status: 404, body: { success: false, message: 'not found' } };
@@ -95,6 +104,22 @@ export class StandInRelay {
           status: 200,
           body: { success: true, models: [...channel.models, 'o3-mini'].sort(), message: 'ok' },
         };
+  }
+
+  /** CHANNEL_BREAKERS_CALL: `breakers`, or a relay still starting while `breakersDown`. */
+  private async heldChannels(request: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    try {
+      await verifyServiceToken(
+        String(request.headers[SERVICE_TOKEN_HEADER] ?? ''),
+        this.secret,
+        CHANNEL_BREAKERS_CALL.audience,
+      );
+    } catch {
+      return { status: 401, body: { success: false, message: 'A valid service token is required' } };
+    }
+    return this.breakersDown
+      ? { status: 503, body: { success: false, message: 'Relay is starting' } }
+      : { status: 200, body: this.breakers };
   }
 
   requestsFor(channelId: number): ChannelTestRequest[] {
