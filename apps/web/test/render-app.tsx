@@ -121,3 +121,33 @@ export const aTokenView = (overrides: Record<string, unknown> = {}) => ({
   model_aliases: {},
   ...overrides,
 });
+
+/** A channel as `/api/channel/` lists it (ChannelView): OpenAI type, enabled, never tested, no breaker. */
+export const aChannelView = (id: number, name: string, overrides: Record<string, unknown> = {}) => ({
+  id,
+  type: 1,
+  name,
+  key: 'sk-a…wxyz',
+  base_url: 'https://upstream.example.test',
+  models: 'gpt-4o-mini',
+  model_mapping: '',
+  group: 'default',
+  priority: 0,
+  weight: 1,
+  tag: '',
+  status: 1,
+  status_reason: '',
+  status_time: 0,
+  auto_ban: 1,
+  test_model: '',
+  response_time: 0,
+  test_time: 0,
+  test_error: null,
+  used_quota: 0,
+  max_concurrency: 0,
+  other: '',
+  created_time: 1,
+  stream_headers_timeout: null,
+  breaker: null,
+  ...overrides,
+});

@@ -1,6 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { answerApi, aSignedInAccount, ok, renderApp, startSignedIn } from '../../../../test/render-app';
+import {
+  aChannelView,
+  answerApi,
+  aSignedInAccount,
+  ok,
+  renderApp,
+  startSignedIn,
+} from '../../../../test/render-app';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
 // The route's chunk (with the Markdown renderer) is compiled when this file loads, not inside a
 // find* timeout: a fresh CI machine has no transform cache.
@@ -26,30 +33,7 @@ const aUser = (id: number, username: string, overrides: Record<string, unknown> 
   ...overrides,
 });
 
-const channel = {
-  id: 4,
-  type: 1,
-  name: 'OpenAI main',
-  key: 'sk-a…wxyz',
-  base_url: 'https://upstream.example.test',
-  models: 'gpt-4o,gpt-4o-mini',
-  model_mapping: '',
-  group: 'default',
-  priority: 0,
-  weight: 1,
-  tag: '',
-  status: 1,
-  status_reason: '',
-  status_time: 0,
-  auto_ban: 1,
-  test_model: '',
-  response_time: 0,
-  test_time: 0,
-  used_quota: 0,
-  max_concurrency: 0,
-  other: '',
-  created_time: 1,
-};
+const channel = aChannelView(4, 'OpenAI main', { models: 'gpt-4o,gpt-4o-mini' });
 
 const promo = {
   id: 1,

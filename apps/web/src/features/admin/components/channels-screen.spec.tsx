@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
+import { aChannelView, aSignedInAccount, answerApi, ok, renderApp } from '../../../../test/render-app';
 import { tableDateTime } from '../../../i18n/date-time';
 import { intlLocale } from '../../../i18n/language';
 import { STORAGE_KEYS } from '../../../lib/local-storage-keys';
@@ -10,48 +10,19 @@ import '../../../pages/dashboard/admin/admin-pages';
 const TESTED_AT = 1_767_000_000;
 const NEXT_TRIAL_AT = 1_767_003_120;
 
-const aChannel = (id: number, name: string, overrides: Record<string, unknown> = {}) => ({
-  id,
-  type: 1,
-  name,
-  key: 'sk-a…wxyz',
-  base_url: 'https://upstream.example.test',
-  models: 'gpt-4o-mini',
-  model_mapping: '',
-  group: 'default',
-  priority: 0,
-  weight: 1,
-  tag: '',
-  status: 1,
-  status_reason: '',
-  status_time: 0,
-  auto_ban: 1,
-  test_model: '',
-  response_time: 0,
-  test_time: 0,
-  test_error: null,
-  used_quota: 0,
-  max_concurrency: 0,
-  other: '',
-  created_time: 1,
-  stream_headers_timeout: null,
-  breaker: null,
-  ...overrides,
-});
-
 const channels = [
-  aChannel(1, 'refused', {
+  aChannelView(1, 'refused', {
     response_time: 2,
     test_time: TESTED_AT,
     test_error: 'HTTP 401 Unauthorized: bad key',
   }),
-  aChannel(2, 'held', {
+  aChannelView(2, 'held', {
     response_time: 24,
     test_time: TESTED_AT,
     breaker: { state: 'open', until: NEXT_TRIAL_AT },
   }),
-  aChannel(3, 'trial', { breaker: { state: 'half_open', until: null } }),
-  aChannel(4, 'healthy', { response_time: 310, test_time: TESTED_AT, stream_headers_timeout: 120 }),
+  aChannelView(3, 'trial', { breaker: { state: 'half_open', until: null } }),
+  aChannelView(4, 'healthy', { response_time: 310, test_time: TESTED_AT, stream_headers_timeout: 120 }),
 ];
 
 const rowOf = (rows: HTMLElement[], name: string) => rows.find((row) => within(row).queryByText(name))!;
