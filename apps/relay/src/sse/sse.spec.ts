@@ -31,6 +31,33 @@ describe('SseDecoder', () => {
     }
   });
 
+  it('drops a byte order mark the stream begins with, even one split across reads, and only there', () => {
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('data: \uFEFFa\n\n')]);
+    for (const pieceSize of [1, 2, 4, withBom.length]) {
+      expect(decodeInPieces(withBom, pieceSize)).toEqual([{ data: '\uFEFFa' }]);
+    }
+  });
+
+  it('decodes invalid UTF-8 as the Encoding standard does, whatever the chunk size', () => {
+    const invalid = new Uint8Array([
+      ...new TextEncoder().encode('data: a'),
+      0xff,
+      0xe4,
+      0xb8,
+      0x41,
+      0xf0,
+      0x9f,
+      0x99,
+      0x82,
+      0xc3,
+      ...new TextEncoder().encode('\n\n'),
+    ]);
+    const data = new TextDecoder().decode(invalid).slice('data: '.length, -2);
+    for (const pieceSize of [1, 2, 3, invalid.length]) {
+      expect(decodeInPieces(invalid, pieceSize)).toEqual([{ data }]);
+    }
+  });
+
   it('accepts string chunks as well as bytes', () => {
     const decoder = new SseDecoder();
     expect([...decoder.push('data: {"a"'), ...decoder.push(':1}\n'), ...decoder.push('\n')]).toEqual([

@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 
 /** What a server-sent event stream is answered as. */
@@ -19,12 +20,21 @@ export class SseProtocolError extends Error {
   }
 }
 
+/** A UTF-8 byte order mark, which the SSE format says a stream may begin with and a reader drops. */
+const BOM = '\uFEFF';
+
 /**
  * Incremental SSE decoder over raw bytes. Chunk boundaries may fall anywhere: inside a line,
  * between `\r` and `\n`, or in the middle of a multi-byte UTF-8 character.
  */
 export class SseDecoder {
-  private readonly text = new TextDecoder('utf-8');
+  /**
+   * Node's own decoder rather than TextDecoder's streaming mode: the same text (invalid bytes as
+   * U+FFFD, a character split across reads kept for the next), at a third of the cost on a stream's
+   * first read, which is on the way to its first token (bench/ANALYSIS.md, h113).
+   */
+  private readonly text = new StringDecoder('utf8');
+  private started = false;
   private readonly parser: EventSourceParser;
   private pending: SseEvent[] = [];
   private failure: SseProtocolError | undefined;
@@ -42,17 +52,25 @@ export class SseDecoder {
 
   /** Feeds the next piece of the body and returns the events it completed. */
   push(chunk: Uint8Array | string): SseEvent[] {
-    const decoded = typeof chunk === 'string' ? chunk : this.text.decode(chunk, { stream: true });
-    if (decoded.length > 0) this.parser.feed(decoded);
+    const decoded = typeof chunk === 'string' ? chunk : this.text.write(chunk);
+    if (decoded.length > 0) this.feed(decoded);
     return this.drain();
   }
 
   /** Ends the body. As the SSE format says, an event cut off before its blank line is dropped. */
   end(): SseEvent[] {
-    const rest = this.text.decode();
-    if (rest.length > 0) this.parser.feed(rest);
+    const rest = this.text.end();
+    if (rest.length > 0) this.feed(rest);
     this.parser.reset();
     return this.drain();
+  }
+
+  private feed(text: string): void {
+    if (!this.started) {
+      this.started = true;
+      if (text.startsWith(BOM)) text = text.slice(BOM.length);
+    }
+    if (text.length > 0) this.parser.feed(text);
   }
 
   private drain(): SseEvent[] {
