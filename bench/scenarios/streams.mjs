@@ -1,10 +1,15 @@
 // Concurrent streams: N SSE streams opened over a ramp and read to the end; held = every stream
 // completed, none had a gap over 1 s between chunks, and all N were open at one moment (peakOpen,
-// where the client reports it). The ramp opens 1 stream per ms (the listen backlogs are 511-4096) and
-// the fake upstream sends a chunk every 400 ms, enough chunks for a stream to outlast the ramp by 3 s
-// (10,000 streams: 10 s ramp, 33 chunks): the level measures holding streams, not pushing chunks
-// (10,000 streams at 20 ms apart would be 500,000 chunks/s per hop). Peak RSS of each target's
-// processes is sampled meanwhile. A target with failed streams at a level is not tried at the next.
+// where the client reports it). The ramp opens 1 stream per ms and the fake upstream sends a chunk
+// every 400 ms, enough chunks for a stream to last twice the ramp plus 3 s (10,000 streams: 10 s ramp,
+// 58 chunks, 23 s): the first stream must still be open when the last one opens, and the last one
+// opens after the ramp AND the time the target takes to answer it, which under a 1,000/s ramp on two
+// shared cores has been up to 10 s (bench/ANALYSIS.md, h111). The level measures holding streams, not
+// pushing chunks (10,000 streams at 20 ms apart would be 500,000 chunks/s per hop). Before each
+// target the fake upstream closes the keep-alive connections earlier targets' pools left idle: they
+// count against its descriptors (20,000 here) while the next target is measured. Peak RSS of each
+// target's processes is sampled meanwhile. A target with failed streams at a level is not tried at
+// the next.
 import { readFileSync } from 'node:fs';
 import { STREAM_SHAPE } from '../lib/platform.mjs';
 import { log } from '../lib/log.mjs';
@@ -13,6 +18,7 @@ import { runStreamLoad } from '../lib/stream-load.mjs';
 
 const OPENS_PER_MS = 1;
 const CHUNK_MS = 400;
+/** How long a stream lasts beyond twice the ramp. */
 const OVERLAP_MS = 3_000;
 const MIN_CHUNKS = 16;
 
@@ -35,7 +41,7 @@ function listenOverflows() {
 /** The ramp and the stream's shape for a level, so that every stream is open at once. */
 export function streamPacing(concurrency) {
   const rampMs = Math.ceil(concurrency / OPENS_PER_MS);
-  const chunks = Math.max(MIN_CHUNKS, Math.ceil((rampMs + OVERLAP_MS) / CHUNK_MS));
+  const chunks = Math.max(MIN_CHUNKS, Math.ceil((2 * rampMs + OVERLAP_MS) / CHUNK_MS));
   return { rampMs, chunkMs: CHUNK_MS, chunks };
 }
 
@@ -52,6 +58,7 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
           rows.push({ target: target.name, concurrency, skipped: true });
           continue;
         }
+        await upstream.closeIdleConnections();
         const sampler = sampleRss(processesOf(target.name));
         const overflowsBefore = listenOverflows();
         let r;
