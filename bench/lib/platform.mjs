@@ -50,6 +50,12 @@ export async function startFakeUpstream({ logDir }) {
     setLatency(latencyMs) {
       return this.setOptions({ latencyMs });
     },
+    /** Closes the keep-alive connections no request is using (left by an earlier target's pool). */
+    async closeIdleConnections() {
+      const res = await fetch(`${url}/__fake/close-idle`, { method: 'POST' });
+      if (!res.ok) throw new Error(`fake upstream refused close-idle: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
   };
 }
 

@@ -1,18 +1,25 @@
 // Concurrent streams: N SSE streams opened over a ramp and read to the end; held = every stream
 // completed, none had a gap over 1 s between chunks, and all N were open at one moment (peakOpen,
-// where the client reports it). The ramp opens 1 stream per ms (the listen backlogs are 511-4096) and
-// the fake upstream sends a chunk every 400 ms, enough chunks for a stream to outlast the ramp by 3 s
-// (10,000 streams: 10 s ramp, 33 chunks): the level measures holding streams, not pushing chunks
-// (10,000 streams at 20 ms apart would be 500,000 chunks/s per hop). Peak RSS of each target's
-// processes is sampled meanwhile. A target with failed streams at a level is not tried at the next.
-import { readFileSync } from 'node:fs';
+// where the client reports it). The ramp opens 1 stream per ms and the fake upstream sends a chunk
+// every 400 ms, enough chunks for a stream to last twice the ramp plus 3 s (10,000 streams: 10 s ramp,
+// 58 chunks, 23 s): the first stream must still be open when the last one opens, and the last one
+// opens after the ramp AND the time the target takes to answer it, which under a 1,000/s ramp on two
+// shared cores has been up to 10 s (bench/ANALYSIS.md, h111). The level measures holding streams, not
+// pushing chunks (10,000 streams at 20 ms apart would be 500,000 chunks/s per hop). Before each
+// target the fake upstream closes the keep-alive connections earlier targets' pools left idle: they
+// count against its descriptors (20,000 here) while the next target is measured. Peak RSS of each
+// target's processes is sampled meanwhile. A target with failed streams at a level is not tried at
+// the next.
+import { readdirSync, readFileSync } from 'node:fs';
 import { STREAM_SHAPE } from '../lib/platform.mjs';
 import { log } from '../lib/log.mjs';
+import { processTable, treeOf } from '../lib/proc.mjs';
 import { sampleRss } from '../lib/rss.mjs';
 import { runStreamLoad } from '../lib/stream-load.mjs';
 
 const OPENS_PER_MS = 1;
 const CHUNK_MS = 400;
+/** How long a stream lasts beyond twice the ramp. */
 const OVERLAP_MS = 3_000;
 const MIN_CHUNKS = 16;
 
@@ -32,10 +39,55 @@ function listenOverflows() {
   }
 }
 
+/** Open descriptors of a process (0 once it is gone). */
+function descriptorsOf(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** A process's open-file limit (its soft RLIMIT_NOFILE), or undefined. */
+function descriptorLimitOf(pid) {
+  try {
+    const limit = /Max open files\s+(\d+)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1];
+    return limit === undefined ? undefined : Number(limit);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples the open descriptors of every process in the named trees until stopped; returns, per tree,
+ * the most any ONE process held and that process's limit: the limit is per process, and a proxy holds
+ * a client socket and a next-hop socket per stream, so a process at its limit refuses streams
+ * (accepts closed at once, next-hop connects failing with EMFILE).
+ */
+function sampleDescriptors(rootPids, intervalMs = 250) {
+  const peak = Object.fromEntries(Object.keys(rootPids).map((k) => [k, { fds: 0, limit: undefined }]));
+  const take = () => {
+    const table = processTable();
+    for (const [name, root] of Object.entries(rootPids))
+      for (const pid of treeOf(table, root)) {
+        const fds = descriptorsOf(pid);
+        if (fds > peak[name].fds) peak[name] = { fds, limit: descriptorLimitOf(pid) };
+      }
+  };
+  take();
+  const timer = setInterval(take, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
 /** The ramp and the stream's shape for a level, so that every stream is open at once. */
 export function streamPacing(concurrency) {
   const rampMs = Math.ceil(concurrency / OPENS_PER_MS);
-  const chunks = Math.max(MIN_CHUNKS, Math.ceil((rampMs + OVERLAP_MS) / CHUNK_MS));
+  const chunks = Math.max(MIN_CHUNKS, Math.ceil((2 * rampMs + OVERLAP_MS) / CHUNK_MS));
   return { rampMs, chunkMs: CHUNK_MS, chunks };
 }
 
@@ -52,7 +104,9 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
           rows.push({ target: target.name, concurrency, skipped: true });
           continue;
         }
+        await upstream.closeIdleConnections();
         const sampler = sampleRss(processesOf(target.name));
+        const descriptorSampler = sampleDescriptors(processesOf(target.name));
         const overflowsBefore = listenOverflows();
         let r;
         try {
@@ -61,10 +115,16 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
           r = { streams: concurrency, completed: 0, failed: concurrency, stalled: 0, error: error.message };
         }
         const rss = sampler.stop();
+        const descriptors = descriptorSampler.stop();
         const listenQueueOverflows = listenOverflows() - overflowsBefore;
         const allOpen = r.peakOpen === undefined || r.peakOpen >= concurrency;
         const held = r.failed === 0 && r.stalled === 0 && allOpen;
         if (r.failed > 0) givenUp.add(target.name);
+        // The processes near a descriptor limit are the ones that matter; the bookkeeping's hold ~30.
+        const busiest = Object.entries(descriptors)
+          .filter(([, d]) => d.fds > 100)
+          .map(([k, d]) => `${k} ${d.fds}/${d.limit ?? '?'}`)
+          .join(', ');
         const failures = Object.entries(r.failures ?? {})
           .map(([reason, n]) => `${n}× ${reason}`)
           .join('; ');
@@ -73,7 +133,7 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
             rss,
           )
             .map(([k, v]) => `${k} ${(v / 2 ** 20).toFixed(0)} MiB`)
-            .join(', ')}`,
+            .join(', ')}${busiest ? `, most descriptors in one process ${busiest}` : ''}`,
         );
         rows.push({
           target: target.name,
@@ -85,6 +145,7 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
           ...r,
           listenQueueOverflows,
           rss,
+          descriptors,
         });
       }
     }

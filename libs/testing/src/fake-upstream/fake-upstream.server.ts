@@ -40,6 +40,12 @@ const BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 /** Longer than the idle timeout of common client pools, so that the client, not the server, closes idle keep-alive sockets. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const CLOSE_SWEEP_MS = 20;
+/**
+ * The accept queue: a provider's front end takes a burst of thousands of connections a second, and
+ * Node's default (511) dropped SYNs when the benchmark opened 10,000 streams over 10 s (each drop is
+ * a 1–3 s retransmit on the client). The kernel caps it at net.core.somaxconn.
+ */
+export const FAKE_UPSTREAM_LISTEN_BACKLOG = 4096;
 const EMPTY_QUERY = new URLSearchParams();
 
 /** Loopback-only helpers for tests and benchmarks that run the fake in another process. */
@@ -74,7 +80,8 @@ class FakeUpstreamServer {
     this.promptTokens.count(['warm up']);
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(this.resolved.port, this.resolved.host, () => {
+      const { port, host } = this.resolved;
+      this.server.listen({ port, host, backlog: FAKE_UPSTREAM_LISTEN_BACKLOG }, () => {
         this.server.off('error', reject);
         resolve();
       });
@@ -232,6 +239,16 @@ class FakeUpstreamServer {
     if (method === 'POST' && pathname === `${CONTROL_PREFIX}reset`) {
       this.resetStats();
       return send(jsonReply(200, this.stats.snapshot()));
+    }
+    if (method === 'POST' && pathname === `${CONTROL_PREFIX}close-idle`) {
+      // A benchmark measuring targets one after another on one fake: the keep-alive connections an
+      // earlier target's pool left idle would otherwise count against this process's descriptors
+      // while the next target is measured.
+      this.server.getConnections((error, before) => {
+        this.server.closeIdleConnections();
+        send(jsonReply(200, { connectionsBefore: error === null ? before : null }));
+      });
+      return;
     }
     if (method === 'POST' && pathname === `${CONTROL_PREFIX}options`) {
       void readJsonBody(request, BODY_LIMIT_BYTES).then((body) => {

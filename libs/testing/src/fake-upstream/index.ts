@@ -1,4 +1,4 @@
-export { startFakeUpstream, type FakeUpstream } from './fake-upstream.server';
+export { FAKE_UPSTREAM_LISTEN_BACKLOG, startFakeUpstream, type FakeUpstream } from './fake-upstream.server';
 export {
   DEFAULT_FAKE_UPSTREAM_KEYS,
   DEFAULT_FAKE_UPSTREAM_MODELS,

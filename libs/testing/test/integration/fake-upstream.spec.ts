@@ -1,7 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import OpenAI, { AzureOpenAI } from 'openai';
 import {
   completionText,
+  FAKE_UPSTREAM_LISTEN_BACKLOG,
   countPromptTokens,
   runFakeUpstreamCli,
   startFakeUpstream,
@@ -500,6 +505,32 @@ describe('fake upstream, behaviours', () => {
     expect(stats).toMatchObject({ requests: 1, injectedFailures: 1 });
     const refused = await fetch(`${upstream.url}/__fake/options`, { method: 'POST', body: '{"failRate":7}' });
     expect(refused.status).toBe(400);
+  });
+
+  it('listens with an accept queue of FAKE_UPSTREAM_LISTEN_BACKLOG (as far as somaxconn lets it)', () => {
+    // ss's Send-Q of a listening socket is its accept queue's length.
+    const line = execFileSync('ss', ['-ltnH', `sport = :${upstream.port}`], { encoding: 'utf8' }).trim();
+    const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    expect(FAKE_UPSTREAM_LISTEN_BACKLOG).toBeGreaterThan(511);
+    expect(Number(line.split(/\s+/)[2])).toBe(Math.min(FAKE_UPSTREAM_LISTEN_BACKLOG, somaxconn));
+  });
+
+  it('closes idle keep-alive connections on POST /__fake/close-idle, and not a stream in flight', async () => {
+    upstream.setOptions({ chunkMs: 30 });
+    const idle = connect(upstream.port, '127.0.0.1');
+    idle.write('GET /health HTTP/1.1\r\nhost: fake\r\n\r\n');
+    await once(idle, 'data');
+    const idleClosed = once(idle, 'close');
+    const stream = await openai.chat.completions.create({ ...chat, stream: true });
+
+    const closing = await fetch(`${upstream.url}/__fake/close-idle`, { method: 'POST' });
+
+    expect(closing.status).toBe(200);
+    expect(await closing.json()).toEqual({ connectionsBefore: expect.any(Number) as number });
+    await idleClosed;
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe(ANSWER);
   });
 
   it('lets streams in flight finish on close, then stops', async () => {
