@@ -4,7 +4,7 @@
 // PostgreSQL, Kafka, the Go publisher, the bench, anything else as `other`), one JSON line a sample.
 // Run it beside a bench run (under the same lock), then sum a window of it:
 //
-//   flock /work/briefs/bench.lock bash -c 'node bench/micro/billing-cpu-timeline.mjs record --out /tmp/cpu.jsonl & S=$!;
+//   bash -c 'node bench/micro/billing-cpu-timeline.mjs record --out /tmp/cpu.jsonl & S=$!;
 //     npm run bench -- --only billing --rounds 1 --no-portkey --no-embedded --out /tmp/run.md; kill $S'
 //   node bench/micro/billing-cpu-timeline.mjs summary --out /tmp/cpu.jsonl --from 17:58:17.4 --to 17:58:20 --step 500
 //

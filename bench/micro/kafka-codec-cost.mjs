@@ -33,6 +33,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
+import { benchUsageEvent } from '../lib/usage-event-fixture.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -146,37 +147,7 @@ function child(spec) {
 }
 
 function usageEvent(i, topic) {
-  const userId = 1 + (i % 50);
-  return {
-    topic,
-    key: String(userId),
-    // What CorrelatedEventBus adds to an event published inside a call.
-    headers: { 'x-request-id': `req-${randomUUID()}`, 'x-correlation-id': `req-${randomUUID()}` },
-    value: {
-      v: 1,
-      event_id: randomUUID(),
-      request_id: `req-${randomUUID()}`,
-      user_id: userId,
-      token_id: 1000 + userId,
-      token_name: 'bench',
-      channel_id: 1 + (i % 4),
-      group: 'default',
-      model: 'gpt-4o-mini',
-      upstream_model: 'gpt-4o-mini-2024-07-18',
-      prompt_tokens: 12,
-      completion_tokens: 5,
-      cached_tokens: 0,
-      quota: 4,
-      price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
-      latency_ms: 3,
-      ttft_ms: null,
-      is_stream: false,
-      status: 'success',
-      created_at: Math.floor(Date.now() / 1000),
-      response_id: `chatcmpl-${randomUUID()}`,
-      finish_reason: 'stop',
-    },
-  };
+  return { topic, ...benchUsageEvent(i) };
 }
 
 /** Buffer allocations by kind (calls and bytes) while counting is on: a diagnostic, it slows them. */

@@ -7,11 +7,11 @@
 // measures each value once to split requests, the encoder once more).
 //
 //   node scripts/build.mjs
-//   flock /work/briefs/bench.lock node bench/micro/kafka-crc-cost.mjs [--batches 1,64] [--rounds 5] [--ms 400]
-import { randomUUID } from 'node:crypto';
+//   node bench/micro/kafka-crc-cost.mjs [--batches 1,64] [--rounds 5] [--ms 400]
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { benchUsageEvent } from '../lib/usage-event-fixture.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -29,35 +29,8 @@ const sliced = existsSync(new URL('../../libs/events/dist/kafka/kafka-crc32c.js'
   : undefined;
 
 function usageMessage(i) {
-  const userId = 1 + (i % 50);
-  return {
-    key: String(userId),
-    headers: { 'x-request-id': `req-${randomUUID()}`, 'x-correlation-id': `req-${randomUUID()}` },
-    value: JSON.stringify({
-      v: 1,
-      event_id: randomUUID(),
-      request_id: `req-${randomUUID()}`,
-      user_id: userId,
-      token_id: 1000 + userId,
-      token_name: 'bench',
-      channel_id: 1 + (i % 4),
-      group: 'default',
-      model: 'gpt-4o-mini',
-      upstream_model: 'gpt-4o-mini-2024-07-18',
-      prompt_tokens: 12,
-      completion_tokens: 5,
-      cached_tokens: 0,
-      quota: 4,
-      price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
-      latency_ms: 3,
-      ttft_ms: null,
-      is_stream: false,
-      status: 'success',
-      created_at: Math.floor(Date.now() / 1000),
-      response_id: `chatcmpl-${randomUUID()}`,
-      finish_reason: 'stop',
-    }),
-  };
+  const event = benchUsageEvent(i);
+  return { ...event, value: JSON.stringify(event.value) };
 }
 
 /** The CRC'd part of the record batch relay's publisher writes for `count` events. */

@@ -6,7 +6,7 @@
 // as between a ttft stream's chunks) or back to back (warm); "later read": one event through a stream's
 // existing decoder, warm. Medians in µs; checkouts alternate within each round.
 //
-//   flock /work/briefs/bench.lock node bench/micro/ttft-first-read.mjs --roots /tmp/base,. [--rounds 3]
+//   node bench/micro/ttft-first-read.mjs --roots /tmp/base,. [--rounds 3]
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
