@@ -230,9 +230,13 @@ describe('desktop journey', () => {
     } finally {
       await page.setViewportSize({ width: 1366, height: 900 });
     }
-    // Wide again: the names stand beside the icons.
-    const wideLabel = await page.getByRole('navigation').getByText('Активность').boundingBox();
-    expect(wideLabel?.width ?? 0).toBeGreaterThan(20);
+    // Wide again: the names stand beside the icons. The layout leaves rail mode on the media query's
+    // change event, re-mounting each link without its tooltip: a box read before that render lands can
+    // be the old, detached link's (none). Wait for the wide label rather than read it once.
+    const wideLabelWidth = async () =>
+      (await page.getByRole('navigation').getByText('Активность').boundingBox())?.width ?? 0;
+    for (let tries = 0; tries < 50 && (await wideLabelWidth()) <= 20; tries++) await page.waitForTimeout(100);
+    expect(await wideLabelWidth()).toBeGreaterThan(20);
   });
 
   it('signs out to the landing page', async () => {
