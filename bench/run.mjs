@@ -19,7 +19,7 @@ import { parseOptions, USAGE } from './lib/options.mjs';
 import { startFakeUpstream, startTollgate } from './lib/platform.mjs';
 import { startPortkey } from './lib/portkey.mjs';
 import { startEmbeddedTollgate } from './lib/embedded.mjs';
-import { infrastructurePids } from './lib/proc.mjs';
+import { infrastructurePids, openFileLimit } from './lib/proc.mjs';
 import { renderReport, writeReport } from './lib/report.mjs';
 import { treeRss } from './lib/rss.mjs';
 import { benchTargets } from './lib/targets.mjs';
@@ -38,9 +38,7 @@ const options = parseOptions(process.argv.slice(2));
 // 10,000 streams through two hops need over 20,000 descriptors in the gateway and in the relay: raise
 // this process's limit in place (children inherit it), or say why the largest stream levels may fail.
 const NOFILE = 65_536;
-const softNofile = Number(
-  /Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? NOFILE,
-);
+const softNofile = openFileLimit('self') ?? NOFILE;
 if (softNofile < NOFILE)
   try {
     execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${NOFILE}:${NOFILE}`], {

@@ -110,6 +110,25 @@ export function rssBytes(pid) {
   }
 }
 
+/** Open descriptors of a process (0 once it is gone). */
+export function openDescriptors(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** A process's open-file limit (its soft RLIMIT_NOFILE; `self` for this one), or undefined. */
+export function openFileLimit(pid) {
+  try {
+    const limit = /Max open files\s+(\d+)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1];
+    return limit === undefined ? undefined : Number(limit);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Socket inodes listening on `port` (IPv4 and IPv6). */
 function listeningInodes(port) {
   const inodes = new Set();

@@ -10,10 +10,10 @@
 // count against its descriptors (20,000 here) while the next target is measured. Peak RSS of each
 // target's processes is sampled meanwhile. A target with failed streams at a level is not tried at
 // the next.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { STREAM_SHAPE } from '../lib/platform.mjs';
 import { log } from '../lib/log.mjs';
-import { processTable, treeOf } from '../lib/proc.mjs';
+import { sampleDescriptors } from '../lib/descriptors.mjs';
 import { sampleRss } from '../lib/rss.mjs';
 import { runStreamLoad } from '../lib/stream-load.mjs';
 
@@ -37,51 +37,6 @@ function listenOverflows() {
   } catch {
     return undefined;
   }
-}
-
-/** Open descriptors of a process (0 once it is gone). */
-function descriptorsOf(pid) {
-  try {
-    return readdirSync(`/proc/${pid}/fd`).length;
-  } catch {
-    return 0;
-  }
-}
-
-/** A process's open-file limit (its soft RLIMIT_NOFILE), or undefined. */
-function descriptorLimitOf(pid) {
-  try {
-    const limit = /Max open files\s+(\d+)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1];
-    return limit === undefined ? undefined : Number(limit);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Samples the open descriptors of every process in the named trees until stopped; returns, per tree,
- * the most any ONE process held and that process's limit: the limit is per process, and a proxy holds
- * a client socket and a next-hop socket per stream, so a process at its limit refuses streams
- * (accepts closed at once, next-hop connects failing with EMFILE).
- */
-function sampleDescriptors(rootPids, intervalMs = 250) {
-  const peak = Object.fromEntries(Object.keys(rootPids).map((k) => [k, { fds: 0, limit: undefined }]));
-  const take = () => {
-    const table = processTable();
-    for (const [name, root] of Object.entries(rootPids))
-      for (const pid of treeOf(table, root)) {
-        const fds = descriptorsOf(pid);
-        if (fds > peak[name].fds) peak[name] = { fds, limit: descriptorLimitOf(pid) };
-      }
-  };
-  take();
-  const timer = setInterval(take, intervalMs);
-  return {
-    stop() {
-      clearInterval(timer);
-      return peak;
-    },
-  };
 }
 
 /** The ramp and the stream's shape for a level, so that every stream is open at once. */
