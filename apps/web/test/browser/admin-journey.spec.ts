@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium } from './chromium';
 import { buildPlatform, startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform';
 import { startFakeUpstreamProcess, type FakeUpstreamProcess } from './fake-upstream-process';
@@ -59,6 +59,20 @@ async function signedIn(who: {
 
 const toast = (page: Page, text: string | RegExp) =>
   page.locator('[data-sonner-toast]', { hasText: text }).first();
+const notAStaticFile = (line: string) => !line.includes('"route":"/*"');
+/**
+ * Waits for `locator` to show; if it never does, fails with the platform's last log lines (the web
+ * app's files left out) beside Playwright's words: this step failed once in CI with nothing to go on.
+ */
+async function shows(locator: Locator): Promise<void> {
+  try {
+    await locator.waitFor();
+  } catch (error) {
+    throw new Error(
+      `${(error as Error).message}\n--- the platform's last output ---\n${platform.recentOutput(60, notAStaticFile)}`,
+    );
+  }
+}
 const tab = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Разделы админ-панели' }).getByRole('link', { name });
 
@@ -100,9 +114,17 @@ describe('an operator runs the business in the admin area; a customer sees the r
     await dialog.getByLabel('Адрес API (base URL)').fill(upstream.url);
     await dialog.getByLabel('Модели').fill(MODEL);
     await dialog.getByLabel('Сопоставление моделей (JSON)').fill(JSON.stringify({ [MODEL]: 'gpt-4o-mini' }));
+    const saved = page.waitForResponse(
+      (answer) => answer.request().method() === 'POST' && new URL(answer.url()).pathname === '/api/channel/',
+    );
     await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    const answer = await saved;
+    expect({ status: answer.status(), body: (await answer.json()) as unknown }).toMatchObject({
+      status: 200,
+      body: { success: true, data: { name: 'journey upstream' } },
+    });
     const row = page.getByTestId('admin-channel-row').filter({ hasText: 'journey upstream' });
-    await row.waitFor();
+    await shows(row);
     await row.getByRole('button', { name: 'Проверить' }).click();
     await toast(page, /«journey upstream» ответил за \d+ мс/).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'admin-channels.png'), fullPage: true });

@@ -8,6 +8,8 @@ export const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 export interface EmbeddedPlatform {
   url: string;
   dataDir: string;
+  /** The last `lines` lines of the platform's output (its log) that `keep` accepts, for a failing test to show. */
+  recentOutput(lines: number, keep?: (line: string) => boolean): string;
   stop(): Promise<void>;
 }
 
@@ -88,5 +90,7 @@ export async function startEmbeddedPlatform(
     await stop();
     throw error;
   });
-  return { url: `http://localhost:${port}`, dataDir, stop };
+  const recentOutput = (lines: number, keep: (line: string) => boolean = () => true) =>
+    output.split('\n').filter(keep).slice(-lines).join('\n');
+  return { url: `http://localhost:${port}`, dataDir, recentOutput, stop };
 }
