@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { killAllChildren } from './lib/child.mjs';
 import { loadAverage, machine, versions } from './lib/environment.mjs';
 import { openInfrastructure } from './lib/infra.mjs';
-import { k6Version, runChatLoad } from './lib/k6.mjs';
+import { loadGeneratorVersion, runChatLoad, useLoadGenerator } from './lib/chat-load.mjs';
 import { log } from './lib/log.mjs';
 import { parseOptions, USAGE } from './lib/options.mjs';
 import { startFakeUpstream, startTollgate } from './lib/platform.mjs';
@@ -223,9 +223,22 @@ async function measureScenarios({ infra, upstream, portkey }) {
   while (cleanups.length > cleanupsBefore) await cleanups.pop()();
 }
 
+/** How the run's non-streaming loads were driven, for the report's command lines. */
+const LOAD_GENERATOR_LINES = {
+  wrk: [
+    "# wrk: bash scripts/wrk.sh (Debian's package), one thread, one connection per virtual user:",
+    '#   wrk --threads 1 --connections N --duration Ds --timeout 60s --script bench/wrk/chat.lua URL   (BODY, HEADERS_FILE, SUMMARY_FILE)',
+  ],
+  k6: [
+    '# k6: bash scripts/k6.sh (go install go.k6.io/k6@<pinned>), run with K6_NO_USAGE_REPORT=true:',
+    '#   k6 run --quiet --no-thresholds bench/k6/chat.js   (TARGET_URL, HEADERS, MODEL, VUS, DURATION)',
+  ],
+};
+
 async function main() {
   results.loadAverage = { atStart: loadAverage() };
-  const k6 = await k6Version();
+  useLoadGenerator(options.loadGenerator);
+  const generatorVersion = await loadGeneratorVersion();
   const infra = await openInfrastructure({
     mode: options.infra,
     stateDir: join(tmpdir(), `tollgate-bench-infra-${runId}`),
@@ -252,7 +265,7 @@ async function main() {
     machine: machine(),
     versions: await versions({
       infra: infra.env,
-      k6,
+      loadGenerator: { [options.loadGenerator]: generatorVersion },
       portkey: portkey ? `@portkey-ai/gateway ${portkey.version}` : undefined,
     }),
     commands: {
@@ -260,8 +273,7 @@ async function main() {
       lines: [
         'node scripts/build.mjs',
         `npm run bench${argv ? ` -- ${argv}` : ''}`,
-        '# k6: bash scripts/k6.sh (go install go.k6.io/k6@<pinned>), run with K6_NO_USAGE_REPORT=true:',
-        '#   k6 run --quiet --no-thresholds bench/k6/chat.js   (TARGET_URL, HEADERS, MODEL, VUS, DURATION)',
+        ...LOAD_GENERATOR_LINES[options.loadGenerator],
         '# streams and TTFT: node bench/load/streams.mjs --mode hold|ttft --url … --concurrency N',
         `# logs and CPU profiles of this run: ${relative(REPO_ROOT, logDir)}/`,
       ],

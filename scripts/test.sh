@@ -99,10 +99,10 @@ else
   cat "$infra_log"; failures+=("infra")
 fi
 
-# The bench smoke needs k6, built once with `go install` (minutes on a fresh machine, cached after).
-k6_log="$reports/k6.log"
-bash scripts/k6.sh >"$k6_log" 2>&1 &
-k6_pid=$!
+# The bench smoke drives its non-streaming loads with wrk (Debian's package; apt, shared lock).
+wrk_log="$reports/wrk.log"
+bash scripts/wrk.sh >"$wrk_log" 2>&1 &
+wrk_pid=$!
 
 step "integration tests (embedded and real infrastructure)"
 if wait $promtool_pid; then PROMTOOL_PATH="$(tail -n 1 "$promtool_log")"; export PROMTOOL_PATH; else cat "$promtool_log"; failures+=("promtool"); fi
@@ -120,12 +120,12 @@ step "browser tests (the web app in chromium, embedded platform) beside fuzzing 
 # billing would settle the other's usage events: they run one after the other, beside the browser
 # tier (embedded platform, in-process bus). A background job cannot add to this shell's failures:
 # its outcomes are written to files and read after the wait.
-k6_ready=true
-wait $k6_pid || k6_ready=false
+wrk_ready=true
+wait $wrk_pid || wrk_ready=false
 ( npx jest --selectProjects fuzz --ci --json --outputFile="$reports/fuzz.json" --runInBand >"$reports/fuzz.log" 2>&1
   echo $? >"$reports/fuzz.rc"
   started=$(date +%s)
-  if $k6_ready && node bench/run.mjs --smoke --no-portkey --infra env --out "$reports/bench-smoke.md" >"$reports/bench-smoke.log" 2>&1; then
+  if $wrk_ready && node bench/run.mjs --smoke --no-portkey --infra env --out "$reports/bench-smoke.md" >"$reports/bench-smoke.log" 2>&1; then
     echo 0 >"$reports/bench-smoke.rc"
   else
     echo 1 >"$reports/bench-smoke.rc"
@@ -143,7 +143,7 @@ if [ "$(cat "$reports/fuzz.rc" 2>/dev/null)" != 0 ]; then failures+=("fuzz tests
 if [ "$(cat "$reports/bench-smoke.rc" 2>/dev/null)" = 0 ]; then
   tail -n 5 "$reports/bench-smoke.log"
 else
-  cat "$k6_log"; tail -n 60 "$reports/bench-smoke.log" 2>/dev/null; failures+=("bench smoke")
+  cat "$wrk_log"; tail -n 60 "$reports/bench-smoke.log" 2>/dev/null; failures+=("bench smoke")
 fi
 
 step "summary"

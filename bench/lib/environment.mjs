@@ -64,11 +64,12 @@ function gitCommit() {
   }
 }
 
-export async function versions({ infra, k6, portkey }) {
+/** `loadGenerator`: { name: version } of what drove the non-streaming loads. */
+export async function versions({ infra, loadGenerator, portkey }) {
   return {
     tollgate: gitCommit(),
     node: process.version,
-    k6,
+    ...loadGenerator,
     portkey: portkey ?? 'not run',
     postgres: await postgresVersion(infra.DATABASE_URL).catch((e) => `unknown (${e.message})`),
     redis: await redisVersion(infra.REDIS_URL).catch((e) => `unknown (${e.message})`),

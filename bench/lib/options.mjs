@@ -1,6 +1,8 @@
 // Command-line options of bench/run.mjs.
 import { parseArgs } from 'node:util';
 
+export const LOAD_GENERATORS = ['wrk', 'k6'];
+
 export const SCENARIOS = ['latency', 'throughput', 'ttft', 'chat', 'streams', 'billing', 'profile'];
 
 export const USAGE = `Usage: node bench/run.mjs [options]      (npm run bench -- [options])
@@ -15,6 +17,8 @@ export const USAGE = `Usage: node bench/run.mjs [options]      (npm run bench --
   --no-embedded        leave the embedded-mode target (tollgate-embedded) out
   --billing-users N    users the billing burst's events are spread over (default BENCH_BILLING_USERS or 1000)
   --billing-publishers N  threads publishing the billing burst (default BENCH_BILLING_PUBLISHERS or 1)
+  --load-generator wrk|k6  what drives the non-streaming loads (default wrk: a C event loop; k6's
+                       JavaScript virtual users cost the shared cores several times more per call)
   --warmup-seconds N   load each target this long before the first scenario (default 30; smoke 1)
   --out FILE           where the report goes (default bench/RESULTS.md; smoke: reports/bench-smoke/RESULTS.md)
   --render FILE.json   write FILE.md again from a stored run (e.g. after bench/ANALYSIS.md changed)
@@ -36,6 +40,7 @@ export function parseOptions(argv) {
       'billing-users': { type: 'string' },
       'billing-publishers': { type: 'string' },
       'warmup-seconds': { type: 'string' },
+      'load-generator': { type: 'string', default: 'wrk' },
       out: { type: 'string' },
       render: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -47,6 +52,8 @@ export function parseOptions(argv) {
   const unknown = scenarios.filter((s) => !SCENARIOS.includes(s));
   if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}\n${USAGE}`);
   if (!['own', 'env'].includes(values.infra)) throw new Error(`--infra must be own or env\n${USAGE}`);
+  if (!LOAD_GENERATORS.includes(values['load-generator']))
+    throw new Error(`--load-generator must be ${LOAD_GENERATORS.join(' or ')}\n${USAGE}`);
   if (!/^(auto|[1-9]\d*)$/.test(values.workers))
     throw new Error(`--workers must be a positive integer or auto`);
   const positive = (name) => {
@@ -67,6 +74,7 @@ export function parseOptions(argv) {
     rounds,
     workers: values.workers,
     infra: values.infra,
+    loadGenerator: values['load-generator'],
     portkey: !values['no-portkey'],
     embedded: !values['no-embedded'],
     out: values.out,
@@ -76,7 +84,7 @@ export function parseOptions(argv) {
         ? [20]
         : [1000, 5000, 10000],
     // Seconds per measurement and load shapes; smoke keeps every step to a couple of seconds.
-    // Smoke: one second per k6 load, so that the embedded target adds little to npm test.
+    // Smoke: one second per non-streaming load, so that the embedded target adds little to npm test.
     latencySeconds: smoke ? 1 : 10,
     throughputSeconds: smoke ? 1 : 8,
     ttftSeconds: smoke ? 2 : 8,

@@ -306,6 +306,8 @@ function cpuTable(results) {
 }
 
 export function renderReport({ options, results, machine, versions, commands, startedAt, finishedAt }) {
+  // Runs stored before --load-generator existed were driven by k6.
+  const generator = options.loadGenerator ?? 'k6';
   const out = [];
   out.push('# Tollgate benchmark results', '');
   out.push(
@@ -325,7 +327,10 @@ export function renderReport({ options, results, machine, versions, commands, st
   );
 
   if (results.latency) {
-    out.push('## Added latency (concurrency 1, upstream answers at once; k6, medians of rounds)', '');
+    out.push(
+      `## Added latency (concurrency 1, upstream answers at once; ${generator}, medians of rounds)`,
+      '',
+    );
     out.push(
       table(
         [
@@ -354,7 +359,7 @@ export function renderReport({ options, results, machine, versions, commands, st
   }
   if (results.throughput) {
     out.push(
-      '## Throughput (non-streaming; highest req/s with p99 < 1 s and < 0.1% errors; k6 closed loop)',
+      `## Throughput (non-streaming; highest req/s with p99 < 1 s and < 0.1% errors; ${generator} closed loop)`,
       '',
     );
     out.push(
@@ -425,7 +430,7 @@ export function renderReport({ options, results, machine, versions, commands, st
   if (results.latency?.some((r) => r.cpu) || results.throughput?.some((r) => r.steps?.some((s) => s.cpu))) {
     out.push('## CPU per call, by process (from /proc, over each load window)', '');
     out.push(
-      "utime + stime of every process of a target (and of the children each reaped), read from /proc/<pid>/stat right before k6 starts and right after it ends, divided by the calls served (k6's requests less its errors); the window includes k6's start-up and shutdown, so what a target spends idle counts too. A process tree is a service's primary with its cluster workers, PostgreSQL's postmaster with its backends. Medians of rounds; peak RSS is the target's own processes together, sampled every 250 ms.",
+      `utime + stime of every process of a target (and of the children each reaped), read from /proc/<pid>/stat right before ${generator} starts and right after it ends, divided by the calls served (${generator}'s requests less its errors); the window includes ${generator}'s start-up and shutdown, so what a target spends idle counts too. A process tree is a service's primary with its cluster workers, PostgreSQL's postmaster with its backends. Medians of rounds; peak RSS is the target's own processes together, sampled every 250 ms.`,
       '',
     );
     out.push(cpuTable(results), '');
@@ -579,7 +584,7 @@ export function renderReport({ options, results, machine, versions, commands, st
   if (results.profile) {
     const p = results.profile;
     out.push(
-      `## CPU profile (V8 sampling profiler as --cpu-prof uses, one worker each, k6 c=${p.vus} for ${p.durationSeconds} s: ${fmtInt(p.rps)} req/s)`,
+      `## CPU profile (V8 sampling profiler as --cpu-prof uses, one worker each, ${generator} c=${p.vus} for ${p.durationSeconds} s: ${fmtInt(p.rps)} req/s)`,
       '',
     );
     for (const [service, s] of Object.entries(p.services)) {

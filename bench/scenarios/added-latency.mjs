@@ -2,7 +2,7 @@
 // direct, paired within a round; medians across rounds. The CPU each target's processes spent per call
 // over the same windows (lib/cpu.mjs) comes with it: at c=1 it is the cost of a lone call.
 import { medianCpu } from '../lib/cpu.mjs';
-import { runChatLoad } from '../lib/k6.mjs';
+import { runChatLoad } from '../lib/chat-load.mjs';
 import { log } from '../lib/log.mjs';
 import { median } from '../lib/stats.mjs';
 import { rotated } from '../lib/targets.mjs';

@@ -25,7 +25,7 @@ import {
   threadsOf,
   treeOf,
 } from '../lib/proc.mjs';
-import { runChatLoad } from '../lib/k6.mjs';
+import { runChatLoad } from '../lib/chat-load.mjs';
 import { log } from '../lib/log.mjs';
 import { setBenchBalance } from '../lib/seed.mjs';
 import { REPO_ROOT, workspacePackage } from '../lib/workspace.mjs';
@@ -685,7 +685,7 @@ export async function billingSettlement({
   const { TOPICS } = workspacePackage('@tollgate/contracts');
   const topic = TOPICS.usageRecorded.name;
   await upstream.setLatency(0);
-  // Under load: everything relay records while k6 drives Tollgate, then the drain.
+  // Under load: everything relay records while the load generator drives Tollgate, then the drain.
   const before = await watch(tollgate.bus, topic, { until: ({ lag }) => lag === 0, timeoutMs: 60_000 });
   const loadStart = performance.now();
   let during = { maxLag: 0 };

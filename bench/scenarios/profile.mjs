@@ -1,11 +1,12 @@
 // CPU profile of the hot path: a second Tollgate (one worker each, so one profile per service) with
-// V8's sampling profiler (what --cpu-prof uses; started by lib/cpu-profiler.preload.cjs), driven by k6 at the throughput scenario's load; self time per function and per
-// package of the gateway and relay profiles. The smoke run profiles the Tollgate it measured instead
-// (started with `profilerEnv`), which spares npm test a third platform start.
+// V8's sampling profiler (what --cpu-prof uses; started by lib/cpu-profiler.preload.cjs), driven by the
+// load generator at the throughput scenario's load; self time per function and per package of the
+// gateway and relay profiles. The smoke run profiles the Tollgate it measured instead (started with
+// `profilerEnv`), which spares npm test a third platform start.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runChatLoad } from '../lib/k6.mjs';
+import { runChatLoad } from '../lib/chat-load.mjs';
 import { log } from '../lib/log.mjs';
 import { summarizeCpuProfile } from '../lib/cpu-profile.mjs';
 import { startTollgate } from '../lib/platform.mjs';

@@ -4,7 +4,7 @@
 // (`steps`: req/s, p99 and the CPU per call of each target's processes at that concurrency, medians
 // across rounds), since issue 17's targets are stated at c=16 and c=64.
 import { medianCpu } from '../lib/cpu.mjs';
-import { runChatLoad } from '../lib/k6.mjs';
+import { runChatLoad } from '../lib/chat-load.mjs';
 import { log } from '../lib/log.mjs';
 import { median, ratio } from '../lib/stats.mjs';
 import { rotated } from '../lib/targets.mjs';
