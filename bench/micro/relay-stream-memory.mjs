@@ -20,7 +20,12 @@
 // Writing a heap snapshot takes relay's native memory up by hundreds of MiB that it keeps: read RSS
 // from a run without --snapshots, and what holds the heap from one with them. --grow-ms holds the
 // last level that much longer and reads again: what a stream gains per chunk. --prompt-bytes pads the
-// user message; --relay-env K=V,… sets relay's environment (e.g. GLIBC_TUNABLES).
+// user message; --relay-env K=V,… sets relay's environment (e.g. GLIBC_TUNABLES); --usage no opens
+// streams that do not ask for usage (as the bench's streams scenario does). Relay gets the V8 flags
+// the launcher gives it, and --relay-node-args A,B more (e.g. --trace-gc, its log in the run's logs).
+// --promoted-profile FILE writes, for the --grow-ms window, V8's sampling heap profile of the objects
+// that outlived young-generation GCs (promoted: garbage a full GC finds later, or live). Each reading is taken as found (before GC: what the bench's RSS sampler sees),
+// after two full GCs, and after glibc's malloc_trim(0) (what the C heap kept free).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -48,6 +53,9 @@ const { values: args } = parseArgs({
     'grow-ms': { type: 'string', default: '20000' },
     'prompt-bytes': { type: 'string', default: '0' },
     'relay-env': { type: 'string', default: '' },
+    usage: { type: 'string', default: 'yes' },
+    'relay-node-args': { type: 'string', default: '' },
+    'promoted-profile': { type: 'string' },
     snapshots: { type: 'boolean', default: false },
     out: { type: 'string' },
     label: { type: 'string', default: '' },
@@ -67,6 +75,8 @@ const CLK_TCK = 100;
 const CHUNK_MS = Number(args['chunk-ms']);
 const LEVELS = args.levels.split(',').map(Number);
 const EXTRA = Number(args.open);
+/** `--usage no`: the streams do not ask for usage, as the bench's streams scenario's client does not. */
+const INCLUDE_USAGE = args.usage !== 'no';
 /** The user's message: a short one, or one of about --prompt-bytes (what a real conversation sends). */
 const PROMPT =
   'Hold this stream open for the benchmark. ' +
@@ -115,7 +125,7 @@ function openStream(relayUrl, customer) {
     model: customer.model,
     messages: [{ role: 'user', content: PROMPT }],
     stream: true,
-    stream_options: { include_usage: true },
+    ...(INCLUDE_USAGE ? { stream_options: { include_usage: true } } : {}),
   });
   const startedAt = performance.now();
   const stream = {
@@ -265,7 +275,14 @@ async function main() {
   const relayPort = await freePort();
   const relayUrl = `http://127.0.0.1:${relayPort}`;
   const relay = startProcess('relay', join(ROOT, 'apps/relay/dist/main.js'), [], {
-    nodeArgs: ['--expose-gc', '--require', PRELOAD],
+    // The V8 flags the launcher starts relay with in distributed mode (its young generation's size).
+    nodeArgs: [
+      ...requireFromRoot('@tollgate/launcher').serviceNodeFlags('relay'),
+      ...args['relay-node-args'].split(',').filter(Boolean),
+      '--expose-gc',
+      '--require',
+      PRELOAD,
+    ],
     ipc: true,
     ...commonServiceEnv(secrets),
     ...relayEnv({ port: relayPort, spoolDir: join(workDir, 'spool') }),
@@ -286,14 +303,19 @@ async function main() {
 
   /** Relay's memory after two full GCs, its handles, and (--snapshots) its heap by constructor. */
   async function readMemory(name) {
-    const { memory, resources } = await ask(relay.child, { type: 'memory' });
+    // The highest RSS relay has had so far (what the bench's sampler would have seen at most).
+    const peakRss = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+    const { beforeGc, memory, afterTrim, resources } = await ask(relay.child, { type: 'memory' });
     const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
     const at = performance.now();
     const streams = held.filter((s) => !s.ended && !s.failure).length;
+    const mib = (bytes) => (bytes / 2 ** 20).toFixed(1);
     log(
-      `${name}: ${streams} open: rss ${(rss / 2 ** 20).toFixed(1)} MiB, heapUsed ${(memory.heapUsed / 2 ** 20).toFixed(1)} MiB ` +
-        `(heapTotal ${(memory.heapTotal / 2 ** 20).toFixed(1)}), external ${(memory.external / 2 ** 20).toFixed(1)} MiB, ` +
-        `arrayBuffers ${(memory.arrayBuffers / 2 ** 20).toFixed(1)} MiB, resources ${JSON.stringify(resources)}`,
+      `${name}: ${streams} open: peak rss so far ${mib(peakRss)} MiB; before GC rss ${mib(beforeGc.rss)} MiB, heapUsed ${mib(beforeGc.heapUsed)} MiB; ` +
+        `after GC rss ${mib(memory.rss)} MiB, heapUsed ${mib(memory.heapUsed)} MiB ` +
+        `(heapTotal ${mib(memory.heapTotal)}), external ${mib(memory.external)} MiB, ` +
+        `arrayBuffers ${mib(memory.arrayBuffers)} MiB; after malloc_trim rss ${afterTrim ? mib(afterTrim.rss) : '?'} MiB; ` +
+        `resources ${JSON.stringify(resources)}`,
     );
     let snapshot;
     if (args.snapshots) {
@@ -302,7 +324,7 @@ async function main() {
       snapshot = summarizeSnapshot(file);
       rmSync(file, { force: true });
     }
-    return { name, streams, at, memory, rssProc: rss, resources, snapshot };
+    return { name, streams, at, peakRss, beforeGc, memory, afterTrim, rssProc: rss, resources, snapshot };
   }
   try {
     const customer = await seedRelayCustomer({
@@ -359,7 +381,20 @@ async function main() {
     let growth;
     if (growMs > 0) {
       const before = levels.at(-1);
+      if (args['promoted-profile']) await ask(relay.child, { type: 'sampling-start' });
+      // RSS sampled every 100 ms while held, as the bench's sampler does (no GC forced in between).
+      let sampledPeakRss = 0;
+      const sampler = setInterval(() => {
+        const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+        sampledPeakRss = Math.max(sampledPeakRss, rss);
+      }, 100);
       await sleep(growMs);
+      clearInterval(sampler);
+      log(`while held ${growMs} ms: sampled peak rss ${(sampledPeakRss / 2 ** 20).toFixed(1)} MiB`);
+      if (args['promoted-profile']) {
+        await ask(relay.child, { type: 'sampling-stop', file: resolve(args['promoted-profile']) });
+        log(`what outlived young-generation GCs while held: ${args['promoted-profile']}`);
+      }
       const later = await readMemory('grown');
       const n = Math.max(1, later.streams);
       const chunks = (later.at - before.at) / CHUNK_MS;
@@ -369,6 +404,7 @@ async function main() {
         chunksPerStream: chunks,
         heapUsedBytesPerStreamPerChunk: (later.memory.heapUsed - before.memory.heapUsed) / n / chunks,
         rssBytesPerStreamPerChunk: (later.rssProc - before.rssProc) / n / chunks,
+        sampledPeakRss,
         heap:
           args.snapshots && before.snapshot && later.snapshot
             ? snapshotDelta(before.snapshot, later.snapshot, n * chunks)
@@ -428,18 +464,27 @@ async function main() {
       const per = (a, b) => (a - b) / n;
       return {
         streams: l.streams,
-        rssBytesPerStream: per(l.rssProc, base.rssProc),
+        rssBytesPerStream: per(l.memory.rss, base.memory.rss),
         heapUsedBytesPerStream: per(l.memory.heapUsed, base.memory.heapUsed),
         heapTotalBytesPerStream: per(l.memory.heapTotal, base.memory.heapTotal),
         externalBytesPerStream: per(l.memory.external, base.memory.external),
         arrayBuffersBytesPerStream: per(l.memory.arrayBuffers, base.memory.arrayBuffers),
+        beforeGc: {
+          rssBytesPerStream: per(l.beforeGc.rss, base.beforeGc.rss),
+          heapUsedBytesPerStream: per(l.beforeGc.heapUsed, base.beforeGc.heapUsed),
+          externalBytesPerStream: per(l.beforeGc.external, base.beforeGc.external),
+        },
+        afterTrimRssBytesPerStream:
+          l.afterTrim && base.afterTrim ? per(l.afterTrim.rss, base.afterTrim.rss) : undefined,
       };
     });
     for (const p of perStream) {
       log(
         `per stream at ${p.streams}: rss ${(p.rssBytesPerStream / 1024).toFixed(1)} KiB, heap ${(p.heapUsedBytesPerStream / 1024).toFixed(1)} KiB ` +
           `(heapTotal ${(p.heapTotalBytesPerStream / 1024).toFixed(1)} KiB), ` +
-          `external ${(p.externalBytesPerStream / 1024).toFixed(1)} KiB (arrayBuffers ${(p.arrayBuffersBytesPerStream / 1024).toFixed(1)} KiB)`,
+          `external ${(p.externalBytesPerStream / 1024).toFixed(1)} KiB (arrayBuffers ${(p.arrayBuffersBytesPerStream / 1024).toFixed(1)} KiB); ` +
+          `before GC rss ${(p.beforeGc.rssBytesPerStream / 1024).toFixed(1)} KiB, heap ${(p.beforeGc.heapUsedBytesPerStream / 1024).toFixed(1)} KiB; ` +
+          `after malloc_trim rss ${p.afterTrimRssBytesPerStream === undefined ? '?' : (p.afterTrimRssBytesPerStream / 1024).toFixed(1)} KiB`,
       );
     }
     let heap;
