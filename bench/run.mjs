@@ -159,7 +159,12 @@ async function measureScenarios({ infra, upstream, portkey }) {
 
   const rounds = options.rounds;
   await scenario('latency', () =>
-    addedLatency({ targets, upstream, rounds, durationSeconds: options.latencySeconds }),
+    addedLatency({
+      targets,
+      upstream,
+      rounds: options.latencyRounds,
+      durationSeconds: options.latencySeconds,
+    }),
   );
   await scenario('throughput', () =>
     throughput({

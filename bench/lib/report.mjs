@@ -643,7 +643,10 @@ export function renderReport({ options, results, machine, versions, commands, st
           'fake upstream',
           'libs/testing fake upstream, own process, 64 chunks 20 ms apart for streams, 16 completion tokens for non-streaming calls (max_tokens 16)',
         ],
-        ['rounds', `${options.rounds}, targets in a different order each round; medians reported`],
+        [
+          'rounds',
+          `${options.rounds}${options.latencyRounds && options.latencyRounds !== options.rounds ? ` (latency: ${options.latencyRounds})` : ''}, targets in a different order each round; medians reported`,
+        ],
         ...Object.entries(versions).map(([k, v]) => [k, String(v)]),
       ],
     ),
