@@ -16,8 +16,6 @@ export function useLoadGenerator(name) {
   chosen = name;
 }
 
-export const loadGeneratorName = () => chosen;
-
 export const loadGeneratorVersion = () => GENERATORS[chosen].version();
 
 /** One closed-loop run of non-streaming chat calls (see k6.mjs and wrk.mjs for the figures). */
