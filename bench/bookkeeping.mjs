@@ -32,6 +32,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchUsageEvent } from './lib/usage-event-fixture.mjs';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(REPO_ROOT, 'package.json'));
@@ -226,29 +227,16 @@ async function measure({ rate, seconds, idleSeconds, profile, batching, bridge }
   for (const name of ['auth', 'billing', 'admin']) services.push(await start(name));
 
   // Checked against the contract once; relay builds its events without parsing them, so does this.
+  // The Kafka micros' event, for this run's one user, token and channel, and a dearer call.
   const template = usageRecordedV1.parse({
-    v: 1,
-    event_id: randomUUID(),
-    request_id: randomUUID(),
+    ...benchUsageEvent(0).value,
     user_id: userId,
     token_id: tokenId,
-    token_name: 'bench',
     channel_id: channelId,
-    group: 'default',
-    model: 'gpt-4o-mini',
     upstream_model: 'gpt-4o-mini',
-    prompt_tokens: 12,
     completion_tokens: 20,
-    cached_tokens: 0,
     quota: 150,
-    price: { input: '0.15', output: '0.6', cached_input: '0.075', group_ratio: '1' },
-    latency_ms: 3,
-    ttft_ms: null,
-    is_stream: false,
-    status: 'success',
-    created_at: Math.floor(Date.now() / 1000),
     response_id: 'chatcmpl-bench',
-    finish_reason: 'stop',
   });
   const event = () => ({
     ...template,
