@@ -1,9 +1,8 @@
 // k6 (pinned, built by scripts/k6.sh) driving the non-streaming scenarios.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runToEnd } from './child.mjs';
-import { openCpuWindow } from './cpu.mjs';
+import { measuredLoad } from './load-window.mjs';
 import { REPO_ROOT } from './workspace.mjs';
 
 let k6Path;
@@ -27,11 +26,9 @@ export async function k6Version() {
  * One closed-loop run of bench/k6/chat.js: requests/s, error share and latency percentiles (ms), and
  * when the target names its processes, the CPU they spent per call served over the same window.
  */
-export async function runChatLoad(target, { vus, durationSeconds }) {
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-k6-'));
-  const summaryFile = join(dir, 'summary.json');
-  const cpuWindow = target.processes ? openCpuWindow(target.processes) : undefined;
-  try {
+export function runChatLoad(target, { vus, durationSeconds }) {
+  return measuredLoad(target, async (dir) => {
+    const summaryFile = join(dir, 'summary.json');
     await runToEnd(
       await resolveK6(),
       ['run', '--quiet', '--no-color', '--no-thresholds', join(REPO_ROOT, 'bench', 'k6', 'chat.js')],
@@ -52,19 +49,14 @@ export async function runChatLoad(target, { vus, durationSeconds }) {
     const duration = metrics.http_req_duration.values;
     const requests = metrics.http_reqs.values.count;
     const errorRate = metrics.http_req_failed?.values.rate ?? 0;
-    const served = Math.round(requests * (1 - errorRate));
     return {
       requests,
-      served,
+      served: Math.round(requests * (1 - errorRate)),
       rps: metrics.http_reqs.values.rate,
       errorRate,
       p50: duration['p(50)'],
       p99: duration['p(99)'],
       avg: duration.avg,
-      cpu: cpuWindow?.close(served),
     };
-  } finally {
-    cpuWindow?.close(0);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -1,11 +1,10 @@
 // wrk (Debian's package, installed by scripts/wrk.sh) driving the non-streaming scenarios: a C event
 // loop that costs the shared cores a fraction of what k6's JavaScript virtual users do per call.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runToEnd } from './child.mjs';
-import { openCpuWindow } from './cpu.mjs';
 import { chatCallBody } from './chat-calls.mjs';
+import { measuredLoad } from './load-window.mjs';
 import { REPO_ROOT } from './workspace.mjs';
 
 let wrkPath;
@@ -30,18 +29,16 @@ export async function wrkVersion() {
  * share and latency percentiles (ms), and when the target names its processes, the CPU they spent per
  * call served over the same window. The same shape as k6.mjs's runChatLoad.
  */
-export async function runChatLoad(target, { vus, durationSeconds }) {
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-wrk-'));
-  const summaryFile = join(dir, 'summary.json');
-  const headersFile = join(dir, 'headers.txt');
-  writeFileSync(
-    headersFile,
-    Object.entries(target.headers)
-      .map(([name, value]) => `${name}: ${value}\n`)
-      .join(''),
-  );
-  const cpuWindow = target.processes ? openCpuWindow(target.processes) : undefined;
-  try {
+export function runChatLoad(target, { vus, durationSeconds }) {
+  return measuredLoad(target, async (dir) => {
+    const summaryFile = join(dir, 'summary.json');
+    const headersFile = join(dir, 'headers.txt');
+    writeFileSync(
+      headersFile,
+      Object.entries(target.headers)
+        .map(([name, value]) => `${name}: ${value}\n`)
+        .join(''),
+    );
     await runToEnd(
       await resolveWrk(),
       [
@@ -67,20 +64,14 @@ export async function runChatLoad(target, { vus, durationSeconds }) {
     const { connect, read, write, status, timeout } = summary.errors;
     const failed = connect + read + write + status + timeout;
     const requests = summary.requests + connect + write + timeout;
-    const errorRate = requests === 0 ? 0 : failed / requests;
-    const served = Math.max(0, summary.requests - status - read);
     return {
       requests,
-      served,
+      served: Math.max(0, summary.requests - status - read),
       rps: summary.requests / (summary.durationUs / 1e6),
-      errorRate,
+      errorRate: requests === 0 ? 0 : failed / requests,
       p50: summary.latencyUs.p50 / 1000,
       p99: summary.latencyUs.p99 / 1000,
       avg: summary.latencyUs.mean / 1000,
-      cpu: cpuWindow?.close(served),
     };
-  } finally {
-    cpuWindow?.close(0);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
