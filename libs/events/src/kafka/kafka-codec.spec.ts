@@ -1,6 +1,5 @@
 import type { KafkaMessage } from 'kafkajs';
-import { decodeRecord } from '../shared/deliver-batch';
-import { decodeKafkaMessage, readKafkaMessage, toKafkaMessage } from './kafka-codec';
+import { decodeKafkaMessage, toKafkaMessage } from './kafka-codec';
 
 function message(value: Buffer | null, headers: KafkaMessage['headers'] = {}): KafkaMessage {
   return {
@@ -65,63 +64,5 @@ describe('kafka codec', () => {
     const decoded = decodeKafkaMessage('orders', 0, message(Buffer.from('private text')));
     expect(decoded.ok).toBe(false);
     if (!decoded.ok) expect(decoded.error.message).toBe('value is not JSON (12 characters)');
-  });
-
-  describe('readKafkaMessage', () => {
-    const positive = (value: unknown) => {
-      const total = (value as { total?: unknown }).total;
-      if (typeof total !== 'number' || total <= 0) throw new Error('total is not positive');
-      return { total };
-    };
-    const headers = { 'x-request-id': Buffer.from('r1'), repeated: [Buffer.from('a'), 'b'] };
-
-    it('reads as decodeKafkaMessage then decodeRecord do, for each kind of value', () => {
-      for (const value of ['{"total":5,"extra":1}', '{"total":-1}', 'not json', null]) {
-        for (const decode of [positive, undefined]) {
-          const raw = message(value === null ? null : Buffer.from(value), headers);
-          const decoded = decodeKafkaMessage('orders', 3, raw);
-          const expected = decoded.ok
-            ? decodeRecord(decoded.record, decode)
-            : { ok: false, record: decoded.raw, error: decoded.error };
-          expect(readKafkaMessage('orders', 3, raw, decode)).toEqual(expected);
-        }
-      }
-    });
-
-    it("hands the handler decode's value", () => {
-      const read = readKafkaMessage(
-        'orders',
-        0,
-        message(Buffer.from('{"total":5,"extra":1}'), headers),
-        positive,
-      );
-      expect(read).toEqual({
-        ok: true,
-        record: {
-          topic: 'orders',
-          partition: 0,
-          offset: '42',
-          key: 'user-1',
-          value: { total: 5 },
-          headers: { 'x-request-id': 'r1', repeated: 'b' },
-          timestamp: 1_700_000_000_000,
-        },
-      });
-    });
-
-    it('keeps the parsed value of a record decode refuses, with its error', () => {
-      const read = readKafkaMessage('orders', 0, message(Buffer.from('{"total":-1}')), positive);
-      expect(read.ok).toBe(false);
-      expect(read.record.value).toEqual({ total: -1 });
-      if (!read.ok) expect((read.error as Error).message).toBe('total is not positive');
-    });
-
-    it('keeps the raw text of a value that is not JSON, without calling decode', () => {
-      const decode = jest.fn(positive);
-      const read = readKafkaMessage('orders', 0, message(Buffer.from('private text')), decode);
-      expect(read).toMatchObject({ ok: false, record: { value: 'private text' } });
-      if (!read.ok) expect((read.error as Error).message).toBe('value is not JSON (12 characters)');
-      expect(decode).not.toHaveBeenCalled();
-    });
   });
 });

@@ -1,6 +1,5 @@
 import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
 import type { EventRecord, OutgoingEvent } from '../port/event-bus.port';
-import type { ReadRecord } from '../shared/deliver-batch';
 import { encodeValue } from '../shared/validate-events';
 
 export function toKafkaMessage(event: OutgoingEvent): Message {
@@ -15,38 +14,7 @@ export type DecodedMessage =
  * with its raw text so the consumer can dead-letter it.
  */
 export function decodeKafkaMessage(topic: string, partition: number, message: KafkaMessage): DecodedMessage {
-  const record = recordOf(topic, partition, message);
-  const error = parseValue(record, message.value);
-  return error === undefined ? { ok: true, record } : { ok: false, raw: record, error };
-}
-
-/**
- * Broker message → a record ready for a subscription's handler, its value passed through `decode`, or
- * one that can never be handled, with the reason: a value that is not JSON (with its raw text), or one
- * `decode` throws for (with the parsed value). The same as decodeKafkaMessage then decodeRecord, with
- * one record object made an event instead of two (a consumer's batch holds every one of them).
- */
-export function readKafkaMessage(
-  topic: string,
-  partition: number,
-  message: KafkaMessage,
-  decode: ((value: unknown) => unknown) | undefined,
-): ReadRecord<unknown> {
-  const record = recordOf(topic, partition, message);
-  const error = parseValue(record, message.value);
-  if (error !== undefined) return { ok: false, record, error };
-  if (!decode) return { ok: true, record };
-  try {
-    // Assigned only once `decode` returned: a record it throws for keeps the value it refused.
-    record.value = decode(record.value);
-    return { ok: true, record };
-  } catch (error) {
-    return { ok: false, record, error };
-  }
-}
-
-function recordOf(topic: string, partition: number, message: KafkaMessage): EventRecord {
-  return {
+  const record: EventRecord = {
     topic,
     partition,
     offset: message.offset,
@@ -55,27 +23,22 @@ function recordOf(topic: string, partition: number, message: KafkaMessage): Even
     headers: decodeHeaders(message.headers),
     timestamp: Number(message.timestamp),
   };
-}
-
-/** Sets `record.value` to the parsed value (null for a tombstone), or to its raw text and says why not. */
-function parseValue(record: EventRecord, value: Buffer | null): Error | undefined {
-  if (value === null) return undefined;
-  const text = value.toString('utf8');
+  if (message.value === null) return { ok: true, record };
+  const text = message.value.toString('utf8');
   try {
     record.value = JSON.parse(text);
-    return undefined;
+    return { ok: true, record };
   } catch {
-    record.value = text;
     // Not JSON.parse's message: it quotes the start of the value, which may hold user data, and is logged.
-    return new SyntaxError(`value is not JSON (${text.length} characters)`);
+    const error = new SyntaxError(`value is not JSON (${text.length} characters)`);
+    record.value = text;
+    return { ok: false, raw: record, error };
   }
 }
 
 function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
   const decoded: Record<string, string> = {};
-  // for…in rather than Object.entries: no array of pairs an event (the headers are a plain object).
-  for (const name in headers) {
-    const value = headers[name];
+  for (const [name, value] of Object.entries(headers ?? {})) {
     if (value === undefined) continue;
     // A header repeated on the wire: the last one wins, as with a plain object.
     const last = Array.isArray(value) ? value[value.length - 1] : value;

@@ -10,10 +10,15 @@ import type {
 import type { OutgoingEvent, SubscribeOptions, Subscription } from '../port/event-bus.port';
 import { sleep } from '../shared/backoff';
 import { deadLetterEvent } from '../shared/dead-letter';
-import { deliverRecords, type DeliveryContext, type DeliveryPolicy } from '../shared/deliver-batch';
+import {
+  decodeRecord,
+  deliverRecords,
+  type DeliveryContext,
+  type DeliveryPolicy,
+} from '../shared/deliver-batch';
 import { errorMessage, type EventBusLogger } from '../shared/logger';
 import { deliveryPolicy } from '../shared/validate-events';
-import { readKafkaMessage } from './kafka-codec';
+import { decodeKafkaMessage } from './kafka-codec';
 import {
   consumerConfig,
   DEFAULT_COMMIT_INTERVAL_MS,
@@ -180,10 +185,12 @@ export class KafkaSubscription implements Subscription {
 
   private async handleBatch(payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
-    // A value that is not JSON, or that decode refuses, can never be handled: straight to the dead-letter topic.
-    const records = batch.messages.map((message) =>
-      readKafkaMessage(batch.topic, batch.partition, message, this.options.decode),
-    );
+    const records = batch.messages.map((message) => {
+      const decoded = decodeKafkaMessage(batch.topic, batch.partition, message);
+      // A value that is not JSON can never be handled: straight to the dead-letter topic.
+      if (!decoded.ok) return { ok: false as const, record: decoded.raw, error: decoded.error };
+      return decodeRecord(decoded.record, this.options.decode);
+    });
     await deliverRecords(records, this.policy, this.deliveryContext(payload));
   }
 
