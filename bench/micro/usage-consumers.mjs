@@ -6,12 +6,15 @@
 //
 // Each batch goes through what the service runs after kafkajs has fetched it: each message as kafkajs
 // hands it over (key, value and relay's two correlation headers as Buffers, offset and timestamp as
-// strings) read by the variant's own libs/events (its key, headers and value's UTF-8 text decoded and the
-// value parsed: readKafkaMessage, or decodeKafkaMessage then decodeRecord in a variant from before h118),
-// checked against the handler's own @BusEvent schema (libs/runtime's decodeWithSchema, the schema read
-// from the compiled consumer's metadata), then the compiled consumer's handler with its repository on a
-// real database. Besides the CPU, the time this process spent in garbage collection per event is
-// printed (`gc`, from PerformanceObserver's gc entries). The outbox relay is not run:
+// strings) read by the variant's own libs/events as KafkaSubscription reads it (decodeKafkaMessage: key,
+// headers and the value's UTF-8 text decoded, the value parsed; then decodeRecord with the handler's own
+// @BusEvent schema through libs/runtime's decodeWithSchema, the schema read from the compiled consumer's
+// metadata), then the compiled consumer's handler with its repository on a real database. Besides the
+// CPU, the time this process spent in garbage collection per event is printed (`gc`, from
+// PerformanceObserver's gc entries).
+//
+// The variant listed first has read ~0.5 µs an event more CPU, and more GC, than the second with the same
+// decoding in both (bench/ANALYSIS.md, h118): to compare decoding changes, run both orders. The outbox relay is not run:
 // its `nudge()` is a no-op here (auth enqueues one identity.token row per key changed per batch).
 //
 // A variant is a directory holding `auth/dist`, `admin/dist` and `billing/dist` (a copy of the apps' dist taken
@@ -155,11 +158,10 @@ async function openService(variant, dir, service, name) {
   return { name, orm, consumer, handler, ids, decode, read: kafkaReader(variantRequire) };
 }
 
-/** How the variant's libs/events turns a fetched message into a record for the handler. */
+/** How the variant's libs/events turns a fetched message into a record for the handler (KafkaSubscription's). */
 function kafkaReader(variantRequire) {
   const events = dirname(variantRequire.resolve('@tollgate/events'));
   const codec = variantRequire(resolve(events, 'kafka/kafka-codec.js'));
-  if (codec.readKafkaMessage) return codec.readKafkaMessage;
   const { decodeRecord } = variantRequire(resolve(events, 'shared/deliver-batch.js'));
   return (topic, partition, message, decode) => {
     const decoded = codec.decodeKafkaMessage(topic, partition, message);
