@@ -13,8 +13,9 @@
 // CPU, the time this process spent in garbage collection per event is printed (`gc`, from
 // PerformanceObserver's gc entries).
 //
-// The variant listed first has read ~0.5 µs an event more CPU, and more GC, than the second with the same
-// decoding in both (bench/ANALYSIS.md, h118): to compare decoding changes, run both orders. The outbox relay is not run:
+// The variant listed first tends to read more CPU and GC an event than the second (h118: admin +0.3 µs
+// with the same build in both, bench/ANALYSIS.md): to compare a change of a few tenths of a µs, run both
+// orders. The outbox relay is not run:
 // its `nudge()` is a no-op here (auth enqueues one identity.token row per key changed per batch).
 //
 // A variant is a directory holding `auth/dist`, `admin/dist` and `billing/dist` (a copy of the apps' dist taken
