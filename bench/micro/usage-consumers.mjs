@@ -4,10 +4,18 @@
 // this process and of the PostgreSQL backends of each service's database, in interleaved rounds,
 // for each variant of the two services' compiled code.
 //
-// Each batch goes through what the service runs after kafkajs has fetched it: the value's UTF-8 text
-// parsed (libs/events' decodeKafkaMessage), checked against the handler's own @BusEvent schema
-// (libs/runtime's decodeWithSchema, the schema read from the compiled consumer's metadata), then the
-// compiled consumer's handler with its repository on a real database. The outbox relay is not run:
+// Each batch goes through what the service runs after kafkajs has fetched it: each message as kafkajs
+// hands it over (key, value and relay's two correlation headers as Buffers, offset and timestamp as
+// strings) read by the variant's own libs/events as KafkaSubscription reads it (decodeKafkaMessage: key,
+// headers and the value's UTF-8 text decoded, the value parsed; then decodeRecord with the handler's own
+// @BusEvent schema through libs/runtime's decodeWithSchema, the schema read from the compiled consumer's
+// metadata), then the compiled consumer's handler with its repository on a real database. Besides the
+// CPU, the time this process spent in garbage collection per event is printed (`gc`, from
+// PerformanceObserver's gc entries).
+//
+// The variant listed first tends to read more CPU and GC an event than the second (h118: admin +0.3 µs
+// with the same build in both, bench/ANALYSIS.md): to compare a change of a few tenths of a µs, run both
+// orders. The outbox relay is not run:
 // its `nudge()` is a no-op here (auth enqueues one identity.token row per key changed per batch).
 //
 // A variant is a directory holding `auth/dist`, `admin/dist` and `billing/dist` (a copy of the apps' dist taken
@@ -35,7 +43,9 @@
 //     [--only auth,admin,billing] [--explain 12 [--plans]]
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { databaseUrlOn, processCpuMs, withClient } from '../lib/pg-micro.mjs';
 import { benchUsageEvent, usageConsumerOf } from '../lib/usage-consumer.mjs';
@@ -146,39 +156,65 @@ async function openService(variant, dir, service, name) {
     return rows.map((row) => row.id);
   });
   const decode = decodeWithSchema(busEventOptions(handler).schema);
-  return { name, orm, consumer, handler, ids, decode };
+  return { name, orm, consumer, handler, ids, decode, read: kafkaReader(variantRequire) };
 }
 
-/** A batch as kafkajs hands it over: each event's JSON as a Buffer. */
+/** How the variant's libs/events turns a fetched message into a record for the handler (KafkaSubscription's). */
+function kafkaReader(variantRequire) {
+  const events = dirname(variantRequire.resolve('@tollgate/events'));
+  const codec = variantRequire(resolve(events, 'kafka/kafka-codec.js'));
+  const { decodeRecord } = variantRequire(resolve(events, 'shared/deliver-batch.js'));
+  return (topic, partition, message, decode) => {
+    const decoded = codec.decodeKafkaMessage(topic, partition, message);
+    if (!decoded.ok) return { ok: false, record: decoded.raw, error: decoded.error };
+    return decodeRecord(decoded.record, decode);
+  };
+}
+
+/**
+ * A batch as kafkajs hands it over: each event's JSON as a Buffer, keyed by its user, with the headers
+ * relay's events carry (CorrelatedEventBus's request and correlation ids).
+ */
 function encodedBatch(size, keys, channels) {
   const created = Math.floor(Date.now() / 1000);
-  return Array.from({ length: size }, (_, i) =>
-    Buffer.from(
-      JSON.stringify(
-        benchUsageEvent({
-          userId: 1 + (i % Number(args.users)),
-          tokenId: keys[i % keys.length],
-          channelId: channels[i % channels.length],
-          createdAt: created + (i % 7),
-        }),
+  return Array.from({ length: size }, (_, i) => {
+    const userId = 1 + (i % Number(args.users));
+    const requestId = Buffer.from(`req-${randomUUID()}`);
+    return {
+      key: Buffer.from(String(userId)),
+      value: Buffer.from(
+        JSON.stringify(
+          benchUsageEvent({
+            userId,
+            tokenId: keys[i % keys.length],
+            channelId: channels[i % channels.length],
+            createdAt: created + (i % 7),
+          }),
+        ),
       ),
-    ),
-  );
+      headers: { 'x-request-id': requestId, 'x-correlation-id': requestId },
+      offset: String(i),
+      timestamp: String(Date.now()),
+      attributes: 0,
+    };
+  });
 }
 
-/** What the service does with a fetched batch: parse, check, hand to the consumer. */
-async function consume(service, buffers) {
-  const events = buffers.map((value, offset) => ({
-    topic: 'usage.recorded',
-    partition: 0,
-    offset: String(offset),
-    key: '',
-    headers: {},
-    timestamp: 0,
-    value: service.decode(JSON.parse(value.toString('utf8'))),
-  }));
+/** What the service does with a fetched batch: read each message (decoded, parsed, checked), hand over the batch. */
+async function consume(service, messages) {
+  const events = messages.map((message) => {
+    const read = service.read('usage.recorded', 0, message, service.decode);
+    if (!read.ok) throw read.error;
+    return read.record;
+  });
   await service.handler.call(service.consumer, events);
 }
+
+/** Milliseconds this process has spent in garbage collection so far. */
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
 
 const variants = args.variants.split(',').map((pair) => pair.split('='));
 const opened = {};
@@ -368,9 +404,13 @@ try {
             const before = new Map(
               (await backends(admin, service.name)).map((pid) => [pid, processCpuMs(pid)]),
             );
+            const gcBefore = gcMs;
             const own = process.cpuUsage();
             for (const batch of work.slice(WARM_UP_BATCHES)) await consume(service, batch);
             const ownUsed = process.cpuUsage(own);
+            // gc entries are delivered asynchronously: let the last ones in.
+            await new Promise((resolve) => setImmediate(resolve));
+            const gcUsed = gcMs - gcBefore;
             let pgMs = 0;
             for (const pid of await backends(admin, service.name))
               pgMs += processCpuMs(pid) - (before.get(pid) ?? 0);
@@ -381,6 +421,7 @@ try {
               variant,
               service: serviceName,
               nodeMsPerEvent: (ownUsed.user + ownUsed.system) / 1000 / events,
+              gcMsPerEvent: gcUsed / events,
               postgresMsPerEvent: pgMs / events,
             };
             results.push(result);
@@ -426,8 +467,9 @@ for (const size of args.explain ? [] : batchSizes) {
       );
       const node = median(mine.map((r) => r.nodeMsPerEvent));
       const postgres = median(mine.map((r) => r.postgresMsPerEvent));
+      const gc = median(mine.map((r) => r.gcMsPerEvent));
       console.log(
-        `batch ${String(size).padStart(5)} ${serviceName.padEnd(5)} ${variant.padEnd(8)} node ${node.toFixed(4)} + PostgreSQL ${postgres.toFixed(4)} = ${(node + postgres).toFixed(4)} ms/event (median of ${mine.length})`,
+        `batch ${String(size).padStart(5)} ${serviceName.padEnd(5)} ${variant.padEnd(8)} node ${node.toFixed(4)} (gc ${gc.toFixed(4)}) + PostgreSQL ${postgres.toFixed(4)} = ${(node + postgres).toFixed(4)} ms/event (median of ${mine.length})`,
       );
     }
   }
