@@ -41,6 +41,14 @@ function listenOverflows() {
   }
 }
 
+/** The processes that spent a second or more, e.g. `relay 35.3 s, gateway 23.1 s, ` (else nothing). */
+function cpuList(cpuMs) {
+  return Object.entries(cpuMs)
+    .filter(([, ms]) => ms >= 1000)
+    .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s, `)
+    .join('');
+}
+
 /** The ramp and the stream's shape for a level, so that every stream is open at once. */
 export function streamPacing(concurrency) {
   const rampMs = Math.ceil(concurrency / OPENS_PER_MS);
@@ -96,12 +104,9 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
             rss,
           )
             .map(([k, v]) => `${k} ${(v / 2 ** 20).toFixed(0)} MiB`)
-            .join(', ')}, CPU ${Object.entries(cpuMs)
-            .filter(([, ms]) => ms >= 1000)
-            .map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`)
             .join(
               ', ',
-            )} (${cpuUsPerChunk?.toFixed(1)} µs a chunk received, all processes)${busiest ? `, most descriptors in one process ${busiest}` : ''}`,
+            )}, CPU ${cpuList(cpuMs)}(${cpuUsPerChunk?.toFixed(1)} µs a chunk received, all processes)${busiest ? `, most descriptors in one process ${busiest}` : ''}`,
         );
         rows.push({
           target: target.name,
