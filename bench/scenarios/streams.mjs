@@ -8,10 +8,12 @@
 // pushing chunks (10,000 streams at 20 ms apart would be 500,000 chunks/s per hop). Before each
 // target the fake upstream closes the keep-alive connections earlier targets' pools left idle: they
 // count against its descriptors (20,000 here) while the next target is measured. Peak RSS of each
-// target's processes is sampled meanwhile. A target with failed streams at a level is not tried at
-// the next.
+// target's processes is sampled meanwhile (each service's tree: a clustered service's primary and
+// workers together), and their CPU over the load (utime + stime, per chunk the client received). A
+// target with failed streams at a level is not tried at the next.
 import { readFileSync } from 'node:fs';
 import { STREAM_SHAPE } from '../lib/platform.mjs';
+import { openCpuWindow } from '../lib/cpu.mjs';
 import { log } from '../lib/log.mjs';
 import { sampleDescriptors } from '../lib/descriptors.mjs';
 import { sampleRss } from '../lib/rss.mjs';
@@ -39,6 +41,14 @@ function listenOverflows() {
   }
 }
 
+/** The processes that spent a second or more, e.g. `relay 35.3 s, gateway 23.1 s, ` (else nothing). */
+function cpuList(cpuMs) {
+  return Object.entries(cpuMs)
+    .filter(([, ms]) => ms >= 1000)
+    .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s, `)
+    .join('');
+}
+
 /** The ramp and the stream's shape for a level, so that every stream is open at once. */
 export function streamPacing(concurrency) {
   const rampMs = Math.ceil(concurrency / OPENS_PER_MS);
@@ -61,6 +71,8 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
         }
         await upstream.closeIdleConnections();
         const sampler = sampleRss(processesOf(target.name));
+        // RSS is sampled above (every 250 ms); the window is for CPU only.
+        const cpuWindow = openCpuWindow({ own: processesOf(target.name) }, 3_600_000);
         const descriptorSampler = sampleDescriptors(processesOf(target.name));
         const overflowsBefore = listenOverflows();
         let r;
@@ -70,6 +82,10 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
           r = { streams: concurrency, completed: 0, failed: concurrency, stalled: 0, error: error.message };
         }
         const rss = sampler.stop();
+        const chunksReceived = r.completed * chunks;
+        const { cpuMs } = cpuWindow.close(chunksReceived);
+        const cpuMsTotal = Object.values(cpuMs).reduce((a, b) => a + b, 0);
+        const cpuUsPerChunk = chunksReceived > 0 ? (cpuMsTotal * 1000) / chunksReceived : undefined;
         const descriptors = descriptorSampler.stop();
         const listenQueueOverflows = listenOverflows() - overflowsBefore;
         const allOpen = r.peakOpen === undefined || r.peakOpen >= concurrency;
@@ -88,7 +104,9 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
             rss,
           )
             .map(([k, v]) => `${k} ${(v / 2 ** 20).toFixed(0)} MiB`)
-            .join(', ')}${busiest ? `, most descriptors in one process ${busiest}` : ''}`,
+            .join(
+              ', ',
+            )}, CPU ${cpuList(cpuMs)}(${cpuUsPerChunk?.toFixed(1)} µs a chunk received, all processes)${busiest ? `, most descriptors in one process ${busiest}` : ''}`,
         );
         rows.push({
           target: target.name,
@@ -100,6 +118,8 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
           ...r,
           listenQueueOverflows,
           rss,
+          cpuMs,
+          cpuUsPerChunk,
           descriptors,
         });
       }

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { applyHeapGrowingPercent } from './heap-growing';
 import { clearStaleSocket, listenPathFromEnv } from './listen-path';
 import type { Env, RunningService, ServiceRuntime, StartService } from './service-runtime';
 import type { Telemetry } from './start-telemetry';
@@ -24,6 +25,8 @@ export type MakeRuntime = () => ServiceRuntime | Promise<ServiceRuntime>;
  * With TOLLGATE_WORKERS above 1 (or `auto`), this process becomes a cluster primary that runs that
  * many workers, each a whole copy of the service on the same port (see runClusterPrimary). The
  * service, its runtime and telemetry are loaded only where they run, so a primary stays small.
+ *
+ * TOLLGATE_HEAP_GROWING_PERCENT(_<SERVICE>) sets V8's heap growing percent first (heap-growing.ts).
  */
 export async function runMain(
   serviceName: string,
@@ -35,6 +38,7 @@ export async function runMain(
   let listenPath: string | undefined;
   try {
     workers = workerCount(env, serviceName);
+    applyHeapGrowingPercent(env, serviceName);
     listenPath = listenPathFromEnv(env);
     // Once per service: a cluster's workers listen through their primary, which holds the socket.
     if (listenPath && cluster.isPrimary) await clearStaleSocket(listenPath);

@@ -1,5 +1,12 @@
 import { once } from 'node:events';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
@@ -93,6 +100,10 @@ describe('proxyRequest with an event stream', () => {
   let pool: Pool;
   let answer: (res: ServerResponse) => void;
   let clientWrites: string[];
+  /** What the front's socket was handed, one entry per `socket.write` call of the response. */
+  let socketWriteCalls: string[];
+  const countedSockets = new WeakSet<Socket>();
+  let connections = 0;
 
   beforeAll(async () => {
     backend = createServer((_req, res) => answer(res));
@@ -101,12 +112,23 @@ describe('proxyRequest with an event stream', () => {
     pool = new Pool(`http://127.0.0.1:${(backend.address() as AddressInfo).port}`);
     front = createServer((req, res) => {
       clientWrites = recordSocketWrites(res.socket as Socket);
+      socketWriteCalls = [];
+      const socket = res.socket as Socket;
+      if (!countedSockets.has(socket)) {
+        countedSockets.add(socket);
+        const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+        socket.write = ((...args: unknown[]) => {
+          socketWriteCalls.push(String(args[0]));
+          return write(...args);
+        }) as Socket['write'];
+      }
       void proxyRequest(
         pool,
         { method: 'GET', path: '/', headers: req.headers, body: null, addedHeaders: {}, requestId: 'r-1' },
         res,
       );
     });
+    front.on('connection', () => connections++);
     front.listen(0, '127.0.0.1');
     await once(front, 'listening');
   });
@@ -121,9 +143,9 @@ describe('proxyRequest with an event stream', () => {
     ]);
   });
 
-  function get(): Promise<IncomingMessage> {
+  function get(agent?: Agent): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
-      request({ host: '127.0.0.1', port: (front.address() as AddressInfo).port, path: '/' }, resolve)
+      request({ host: '127.0.0.1', port: (front.address() as AddressInfo).port, path: '/', agent }, resolve)
         .on('error', reject)
         .end();
     });
@@ -164,5 +186,34 @@ describe('proxyRequest with an event stream', () => {
 
     expect(res.headers['content-type']).toBe('text/event-stream');
     expect(await readAll(res)).toBe('data: late\n\n');
+  });
+
+  it('forwards each later event to the client in one socket write, and keeps the connection for the next call', async () => {
+    let clientHasFirst: () => void = () => undefined;
+    answer = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+      // The next event only once the client has the first: it arrives at the gateway in a read of its own.
+      clientHasFirst = () => res.end('data: second\n\n');
+    };
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const connectionsBefore = connections;
+
+    const bodies: string[] = [];
+    for (let call = 0; call < 2; call++) {
+      const res = await get(agent);
+      let text = '';
+      for await (const chunk of res) {
+        text += String(chunk);
+        if (text === 'data: first\n\n') clientHasFirst();
+      }
+      bodies.push(text);
+    }
+    agent.destroy();
+
+    expect(bodies).toEqual(['data: first\n\ndata: second\n\n', 'data: first\n\ndata: second\n\n']);
+    // Chunked framing and the event in one write, not Node's four (size, CRLF, event, CRLF).
+    expect(socketWriteCalls).toContain('e\r\ndata: second\n\n\r\n');
+    expect(connections - connectionsBefore).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import { IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
+import { frameChunk, frameChunksItself, LAST_CHUNK } from './chunked-framing';
 import { isEventStream, requestHeadersForBackend, responseHeadersForClient } from './forward-headers';
 
 export interface ProxyTimings {
@@ -106,6 +107,8 @@ class ForwardingHandler implements Dispatcher.DispatchHandler {
   private waitingForDrain = false;
   /** Some of the answer's body went to the client (and its headers with it). */
   private forwardedAny = false;
+  /** The answer's chunked framing is written here, each piece as one write (chunked-framing.ts). */
+  private framed = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -144,6 +147,7 @@ class ForwardingHandler implements Dispatcher.DispatchHandler {
     this.timings.headersAt = performance.now();
     const headers = responseHeadersForClient(rawHeaders, this.requestId);
     this.res.writeHead(statusCode, headers);
+    this.framed = frameChunksItself(this.res);
     // An event stream's headers go out at once, so its client sees the answer begin before the
     // first event: with that event when it came in the same read (undici hands it over before this
     // turn's microtasks run), else alone. Any other answer leaves them to go with the body in one
@@ -157,8 +161,9 @@ class ForwardingHandler implements Dispatcher.DispatchHandler {
   };
 
   onData(chunk: Buffer): boolean {
+    if (chunk.length === 0) return true;
     this.forwardedAny = true;
-    if (this.res.write(chunk)) return true;
+    if (this.res.write(this.framed ? frameChunk(chunk) : chunk)) return true;
     // Back-pressure: the backend's socket is read again once the client has taken what it was sent.
     if (!this.waitingForDrain) {
       this.waitingForDrain = true;
@@ -168,7 +173,8 @@ class ForwardingHandler implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
-    this.res.end();
+    if (this.framed) this.res.end(LAST_CHUNK);
+    else this.res.end();
     this.finish({ kind: 'completed', status: this.res.statusCode, timings: this.timings });
   }
 

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { request, type IncomingMessage } from 'node:http';
+import { Agent, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { recordSocketWrites } from '@tollgate/testing';
@@ -10,6 +10,10 @@ let app: FastifyInstance;
 let serve: (client: FastifyClientReply, reply: FastifyReply) => void;
 /** What the server's socket was asked to send, one entry per system call's worth. */
 let socketWrites: string[];
+/** What the server's socket was handed, one entry per `socket.write` call of the response. */
+let socketWriteCalls: string[];
+const countedSockets = new WeakSet<Socket>();
+let connections = 0;
 const finished: string[] = [];
 
 beforeAll(async () => {
@@ -25,19 +29,30 @@ beforeAll(async () => {
   });
   app.get('/stream', (req, reply) => {
     socketWrites = recordSocketWrites(req.raw.socket as Socket);
+    socketWriteCalls = [];
+    const socket = req.raw.socket as Socket;
+    if (!countedSockets.has(socket)) {
+      countedSockets.add(socket);
+      const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+      socket.write = ((...args: unknown[]) => {
+        socketWriteCalls.push(String(args[0]));
+        return write(...args);
+      }) as Socket['write'];
+    }
     serve(new FastifyClientReply(reply), reply);
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  app.server.on('connection', () => connections++);
 });
 
 afterAll(async () => {
   await app.close();
 });
 
-function get(): Promise<IncomingMessage> {
+function get(agent: Agent | false = false): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     request(
-      { host: '127.0.0.1', port: (app.server.address() as AddressInfo).port, path: '/stream', agent: false },
+      { host: '127.0.0.1', port: (app.server.address() as AddressInfo).port, path: '/stream', agent },
       resolve,
     )
       .on('error', reject)
@@ -93,6 +108,28 @@ describe('FastifyClientReply streams', () => {
     expect(socketWrites.length).toBeGreaterThanOrEqual(2);
     await new Promise((resolve) => setImmediate(resolve));
     expect(finished).toEqual(['/stream 200']);
+  });
+
+  it('writes a later piece with its chunked framing in one socket write, and keeps the connection', async () => {
+    serve = (client) => {
+      client.startStream('text/event-stream; charset=utf-8');
+      void client.write('data: first\n\n');
+      setImmediate(() => {
+        void client.write('data: later\n\n').then(() => client.end());
+      });
+    };
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const connectionsBefore = connections;
+
+    const first = await readAll(await get(agent));
+    const laterWrites = socketWriteCalls;
+    const second = await readAll(await get(agent));
+    agent.destroy();
+
+    expect([first, second]).toEqual(['data: first\n\ndata: later\n\n', 'data: first\n\ndata: later\n\n']);
+    // Not Node's four writes (size, CRLF, text, CRLF) for the piece.
+    expect(laterWrites).toContain('d\r\ndata: later\n\n\r\n');
+    expect(connections - connectionsBefore).toBe(1);
   });
 
   it('waits for a slow client to take what it was sent, and fails the write once it has left', async () => {

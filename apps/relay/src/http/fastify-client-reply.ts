@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from '../pipeline/client-reply';
 import { CallAbortSource } from '../upstream/call-abort';
+import { frameChunk, frameChunksItself, LAST_CHUNK } from './chunked-framing';
 
 /** What a write the client can take at once resolves with: one promise for every such write. */
 const WRITTEN = Promise.resolve();
@@ -16,6 +17,8 @@ const WRITTEN = Promise.resolve();
 export class FastifyClientReply implements ClientReply {
   private readonly gone = new CallAbortSource();
   private stream: ServerResponse | undefined;
+  /** The stream's chunked framing is written here, each piece as one write (chunked-framing.ts). */
+  private framed = false;
 
   constructor(private readonly reply: FastifyReply) {
     reply.raw.once('close', () => {
@@ -63,6 +66,7 @@ export class FastifyClientReply implements ClientReply {
     // Not Fastify's any more: an error on the socket is the client leaving, which 'close' reports.
     raw.on('error', noop);
     raw.writeHead(200, headers);
+    this.framed = frameChunksItself(raw);
     this.stream = raw;
   }
 
@@ -72,12 +76,15 @@ export class FastifyClientReply implements ClientReply {
     if (stream === undefined) throw new Error('write() before startStream()');
     if (this.aborted || stream.destroyed || stream.writableEnded)
       return Promise.reject(new ClientGoneError());
-    return stream.write(text) ? WRITTEN : this.drained(stream);
+    if (text.length === 0) return WRITTEN;
+    return stream.write(this.framed ? frameChunk(text) : text) ? WRITTEN : this.drained(stream);
   }
 
   end(): void {
     const stream = this.stream;
-    if (stream !== undefined && !stream.destroyed && !stream.writableEnded) stream.end();
+    if (stream === undefined || stream.destroyed || stream.writableEnded) return;
+    if (this.framed) stream.end(LAST_CHUNK);
+    else stream.end();
   }
 
   /** Only a write that must wait pays for listeners: the client taking more, or leaving. */
