@@ -37,7 +37,7 @@ else await measure();
 
 async function serve(variant) {
   const { frameChunksItself, frameChunk, LAST_CHUNK } = await import(
-    fileURLToPath(new URL('../../apps/relay/dist/http/chunked-framing.js', import.meta.url))
+    fileURLToPath(new URL('../../libs/runtime/dist/chunked-framing.js', import.meta.url))
   );
   const piece = args.piece === 'buffer' ? Buffer.from(EVENT) : EVENT;
   const responses = [];

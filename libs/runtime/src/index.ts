@@ -4,6 +4,7 @@ export * from './main';
 export * from './worker-count';
 export * from './free-port';
 export * from './free-list-pool';
+export * from './chunked-framing';
 export * from './socket-lock';
 export * from './distributed-runtime';
 export * from './service-database-options';

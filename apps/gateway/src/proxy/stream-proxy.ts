@@ -1,7 +1,7 @@
 import { IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
-import { frameChunk, frameChunksItself, LAST_CHUNK } from './chunked-framing';
+import { frameChunk, frameChunksItself, LAST_CHUNK } from '@tollgate/runtime';
 import { isEventStream, requestHeadersForBackend, responseHeadersForClient } from './forward-headers';
 
 export interface ProxyTimings {
@@ -107,7 +107,7 @@ class ForwardingHandler implements Dispatcher.DispatchHandler {
   private waitingForDrain = false;
   /** Some of the answer's body went to the client (and its headers with it). */
   private forwardedAny = false;
-  /** The answer's chunked framing is written here, each piece as one write (chunked-framing.ts). */
+  /** The answer's chunked framing is written here, each piece as one write (@tollgate/runtime, chunked-framing.ts). */
   private framed = false;
 
   constructor(

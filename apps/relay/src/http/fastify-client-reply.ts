@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ClientGoneError, JSON_REPLY_CONTENT_TYPE, type ClientReply } from '../pipeline/client-reply';
 import { CallAbortSource } from '../upstream/call-abort';
-import { frameChunk, frameChunksItself, LAST_CHUNK } from './chunked-framing';
+import { frameChunk, frameChunksItself, LAST_CHUNK } from '@tollgate/runtime';
 
 /** What a write the client can take at once resolves with: one promise for every such write. */
 const WRITTEN = Promise.resolve();
@@ -17,7 +17,7 @@ const WRITTEN = Promise.resolve();
 export class FastifyClientReply implements ClientReply {
   private readonly gone = new CallAbortSource();
   private stream: ServerResponse | undefined;
-  /** The stream's chunked framing is written here, each piece as one write (chunked-framing.ts). */
+  /** The stream's chunked framing is written here, each piece as one write (@tollgate/runtime, chunked-framing.ts). */
   private framed = false;
 
   constructor(private readonly reply: FastifyReply) {
