@@ -7,6 +7,8 @@
 // and the client's p50/p99 (at c=1 the relay's latency plus the upstream's and this client's).
 // --heap-profile DIR also writes a sampling heap profile of each window (allocation sites, collected
 // objects included); with --live, what the window allocated that a scavenge at its end left alive;
+// with --survivors, what the window allocated that no scavenge collected (promoted, or young at its end,
+// whether or not a mark-compact collected it since): what lives across scavenges;
 // --top FILE prints a saved profile's largest allocating functions.
 // --service gateway (H63) puts a gateway (distributed mode's, one worker) in front of the relay and
 // measures it instead: the calls go through the gateway, the preload and the CPU count are its own.
@@ -14,11 +16,13 @@
 //   export TOLLGATE_INFRA_DIR=/tmp/relay-alloc-infra
 //   bash scripts/infra.sh up redis kafka && eval "$(bash scripts/infra.sh env redis kafka)"
 //   node bench/micro/relay-alloc.mjs [--service relay|gateway] [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000]
-//     [--heap-profile DIR [--live]] [--node-flags="--max-semi-space-size=32"] [--label TEXT] [--out FILE.json]
+//     [--heap-profile DIR [--live|--survivors]] [--node-flags="--max-semi-space-size=32"] [--label TEXT] [--out FILE.json]
+//     [--keep-logs DIR] (the services' logs, e.g. of --node-flags=--trace-gc-nvp, copied there)
 //   node bench/micro/relay-alloc.mjs --top FILE.heapprofile [--calls N] [--limit 40]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -51,8 +55,10 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3000' },
     'heap-profile': { type: 'string' },
     live: { type: 'boolean', default: false },
+    survivors: { type: 'boolean', default: false },
     'node-flags': { type: 'string', default: '' },
     label: { type: 'string', default: '' },
+    'keep-logs': { type: 'string' },
     out: { type: 'string' },
     top: { type: 'string' },
     calls: { type: 'string', default: '1' },
@@ -62,7 +68,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'node bench/micro/relay-alloc.mjs [--service relay|gateway] [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000] [--heap-profile DIR [--live]] [--node-flags=...] [--label TEXT] [--out FILE.json]\n' +
+    'node bench/micro/relay-alloc.mjs [--service relay|gateway] [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000] [--heap-profile DIR [--live|--survivors]] [--node-flags=...] [--label TEXT] [--out FILE.json] [--keep-logs DIR]\n' +
       'node bench/micro/relay-alloc.mjs --top FILE.heapprofile [--calls N] [--limit 40]',
   );
   process.exit(0);
@@ -150,7 +156,7 @@ async function window(target, concurrency, count, tag) {
 function startService(name, env, secrets, links) {
   const measured = name === args.service;
   const nodeFlags = measured ? args['node-flags'].split(/\s+/).filter(Boolean) : [];
-  if (measured && args.live) nodeFlags.push('--expose-gc');
+  if (measured && (args.live || args.survivors)) nodeFlags.push('--expose-gc');
   const preload = measured ? ['--require', join(HERE, 'relay-alloc.preload.cjs')] : [];
   const logFile = join(workDir, `${name}.log`);
   const child = spawn(process.execPath, [...nodeFlags, ...preload, join(ROOT, `apps/${name}/dist/main.js`)], {
@@ -163,6 +169,7 @@ function startService(name, env, secrets, links) {
         RELAY_ALLOC_OUT: links.out,
         ...(args['heap-profile'] ? { RELAY_ALLOC_HEAP_PROFILE: links.heap } : {}),
         ...(args.live ? { RELAY_ALLOC_LIVE: '1' } : {}),
+        ...(args.survivors ? { RELAY_ALLOC_LIVE: 'survivors' } : {}),
       }),
     },
     stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')],
@@ -303,4 +310,9 @@ try {
 const report = { label: args.label, service: args.service, root: ROOT, results };
 if (args.out) writeFileSync(args.out, JSON.stringify(report, null, 2));
 console.log(JSON.stringify(report));
+if (args['keep-logs']) {
+  mkdirSync(args['keep-logs'], { recursive: true });
+  for (const name of readdirSync(workDir).filter((f) => f.endsWith('.log')))
+    copyFileSync(join(workDir, name), join(args['keep-logs'], name));
+}
 rmSync(workDir, { recursive: true, force: true });

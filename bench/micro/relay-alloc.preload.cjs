@@ -4,7 +4,8 @@
 // their pauses and what each scavenge left alive. With RELAY_ALLOC_HEAP_PROFILE set, a sampling heap
 // profile of the window (objects collected by either GC included: what allocates, not what is left) is
 // written there too (a .heapprofile for Chrome's DevTools or relay-alloc.mjs --top); with RELAY_ALLOC_LIVE=1
-// as well, only what the window allocated and a scavenge at its end left alive.
+// as well, only what the window allocated and a scavenge at its end left alive; with
+// RELAY_ALLOC_LIVE=survivors, what the window allocated that no scavenge collected (what lived across one).
 'use strict';
 const { writeFileSync } = require('node:fs');
 const v8 = require('node:v8');
@@ -13,6 +14,7 @@ const out = process.env.RELAY_ALLOC_OUT;
 const heapProfileOut = process.env.RELAY_ALLOC_HEAP_PROFILE;
 // What is still alive at the window's end after a scavenge (needs --expose-gc), instead of what allocated.
 const liveOnly = process.env.RELAY_ALLOC_LIVE === '1';
+const survivorsOnly = process.env.RELAY_ALLOC_LIVE === 'survivors';
 let window;
 let session;
 
@@ -34,7 +36,7 @@ async function open() {
     await post('HeapProfiler.startSampling', {
       samplingInterval: 1024,
       includeObjectsCollectedByMajorGC: !liveOnly,
-      includeObjectsCollectedByMinorGC: !liveOnly,
+      includeObjectsCollectedByMinorGC: !liveOnly && !survivorsOnly,
     });
   }
 }
@@ -59,7 +61,7 @@ async function close() {
   allocated += usedAtEnd - previousAfter;
   const result = { seconds: Number(process.hrtime.bigint() - started) / 1e9, allocated, gcs };
   if (heapProfileOut) {
-    if (liveOnly) globalThis.gc({ type: 'minor' });
+    if (liveOnly || survivorsOnly) globalThis.gc({ type: 'minor' });
     const { profile } = await post('HeapProfiler.stopSampling');
     writeFileSync(heapProfileOut, JSON.stringify(profile));
     session.disconnect();

@@ -18,7 +18,7 @@ import { callLogIds, correlationHeadersOf, type CallContext } from './call-conte
 import { callCost, type CallCost, type CostTerms } from '../pricing/call-cost';
 import type { GenAiOperation, GenAiSpans } from './gen-ai-spans';
 import type { RelayMetrics } from './relay-metrics';
-import { v7 as timeOrderedUuid } from 'uuid';
+import { timeOrderedUuid } from './event-id';
 
 /** Where usage.recorded goes (the event bus, batched), with the headers that tie it to its call. */
 export interface UsageSink {
