@@ -10,7 +10,7 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
-import { recordSocketWrites } from '@tollgate/testing';
+import { recordSocketWriteCalls, recordSocketWrites } from '@tollgate/testing';
 import { arrivedBody, proxyRequest } from './stream-proxy';
 
 let server: Server;
@@ -102,7 +102,6 @@ describe('proxyRequest with an event stream', () => {
   let clientWrites: string[];
   /** What the front's socket was handed, one entry per `socket.write` call of the response. */
   let socketWriteCalls: string[];
-  const countedSockets = new WeakSet<Socket>();
   let connections = 0;
 
   beforeAll(async () => {
@@ -112,16 +111,7 @@ describe('proxyRequest with an event stream', () => {
     pool = new Pool(`http://127.0.0.1:${(backend.address() as AddressInfo).port}`);
     front = createServer((req, res) => {
       clientWrites = recordSocketWrites(res.socket as Socket);
-      socketWriteCalls = [];
-      const socket = res.socket as Socket;
-      if (!countedSockets.has(socket)) {
-        countedSockets.add(socket);
-        const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
-        socket.write = ((...args: unknown[]) => {
-          socketWriteCalls.push(String(args[0]));
-          return write(...args);
-        }) as Socket['write'];
-      }
+      socketWriteCalls = recordSocketWriteCalls(res.socket as Socket);
       void proxyRequest(
         pool,
         { method: 'GET', path: '/', headers: req.headers, body: null, addedHeaders: {}, requestId: 'r-1' },

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { recordSocketWrites } from '@tollgate/testing';
+import { recordSocketWriteCalls, recordSocketWrites } from '@tollgate/testing';
 import { ClientGoneError } from '../pipeline/client-reply';
 import { FastifyClientReply } from './fastify-client-reply';
 
@@ -12,7 +12,6 @@ let serve: (client: FastifyClientReply, reply: FastifyReply) => void;
 let socketWrites: string[];
 /** What the server's socket was handed, one entry per `socket.write` call of the response. */
 let socketWriteCalls: string[];
-const countedSockets = new WeakSet<Socket>();
 let connections = 0;
 const finished: string[] = [];
 
@@ -29,16 +28,7 @@ beforeAll(async () => {
   });
   app.get('/stream', (req, reply) => {
     socketWrites = recordSocketWrites(req.raw.socket as Socket);
-    socketWriteCalls = [];
-    const socket = req.raw.socket as Socket;
-    if (!countedSockets.has(socket)) {
-      countedSockets.add(socket);
-      const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
-      socket.write = ((...args: unknown[]) => {
-        socketWriteCalls.push(String(args[0]));
-        return write(...args);
-      }) as Socket['write'];
-    }
+    socketWriteCalls = recordSocketWriteCalls(req.raw.socket as Socket);
     serve(new FastifyClientReply(reply), reply);
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

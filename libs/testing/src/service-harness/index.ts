@@ -28,4 +28,4 @@ export {
 export { TopicRecorder } from './topic-recorder';
 export { withDatabase, type QueryRows } from './with-database';
 export { transportSubscriptionsOf } from './transport-subscriptions';
-export { recordSocketWrites } from './socket-writes';
+export { recordSocketWriteCalls, recordSocketWrites } from './socket-writes';
