@@ -41,7 +41,8 @@ export function openCpuWindow({ own, infra = {} }, rssIntervalMs = 250) {
     }
     peakRssTotal = Math.max(peakRssTotal, total);
   };
-  const timer = setInterval(() => sample(readGroups(own).rss), rssIntervalMs);
+  // 0: the caller samples RSS itself (the streams scenario); the window's end is still read.
+  const timer = rssIntervalMs > 0 ? setInterval(() => sample(readGroups(own).rss), rssIntervalMs) : undefined;
   const startedAt = performance.now();
   let closed;
   return {

@@ -71,8 +71,8 @@ export async function concurrentStreams({ targets, upstream, levels, processesOf
         }
         await upstream.closeIdleConnections();
         const sampler = sampleRss(processesOf(target.name));
-        // RSS is sampled above (every 250 ms); the window is for CPU only.
-        const cpuWindow = openCpuWindow({ own: processesOf(target.name) }, 3_600_000);
+        // RSS is sampled above; the window is for CPU only.
+        const cpuWindow = openCpuWindow({ own: processesOf(target.name) }, 0);
         const descriptorSampler = sampleDescriptors(processesOf(target.name));
         const overflowsBefore = listenOverflows();
         let r;

@@ -25,9 +25,6 @@ const CRLF = Buffer.from('\r\n', 'latin1');
  * One chunk of a chunked body: its size in hex, CRLF, the piece, CRLF; text stays text (the socket
  * encodes it as it writes), bytes are copied into one Buffer. `piece` must not be empty.
  */
-export function frameChunk(piece: string): string;
-export function frameChunk(piece: Buffer): Buffer;
-export function frameChunk(piece: string | Buffer): string | Buffer;
 export function frameChunk(piece: string | Buffer): string | Buffer {
   if (typeof piece === 'string') return `${Buffer.byteLength(piece).toString(16)}\r\n${piece}\r\n`;
   return Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`, 'latin1'), piece, CRLF]);

@@ -1,21 +1,21 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Env } from './service-runtime';
+import { serviceSetting } from './service-setting';
 
-/** The variable that caps how far V8 lets a service's old generation grow between full GCs. */
+/**
+ * The variable that caps how far V8 lets a service's old generation grow between full GCs; a service's
+ * own (e.g. TOLLGATE_HEAP_GROWING_PERCENT_RELAY) comes first.
+ */
 export const HEAP_GROWING_ENV = 'TOLLGATE_HEAP_GROWING_PERCENT';
-
-/** The per-service override, e.g. TOLLGATE_HEAP_GROWING_PERCENT_RELAY. */
-export const serviceHeapGrowingEnv = (serviceName: string): string =>
-  `${HEAP_GROWING_ENV}_${serviceName.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 
 /**
  * TOLLGATE_HEAP_GROWING_PERCENT_<SERVICE>, else TOLLGATE_HEAP_GROWING_PERCENT: an integer from 10 to
  * 1000, or undefined when both are unset (V8's own heuristic).
  */
 export function heapGrowingPercent(env: Env, serviceName: string): number | undefined {
-  const name = [serviceHeapGrowingEnv(serviceName), HEAP_GROWING_ENV].find((n) => env[n]?.trim());
-  if (!name) return undefined;
-  const raw = env[name]!.trim();
+  const setting = serviceSetting(env, HEAP_GROWING_ENV, serviceName);
+  if (setting === undefined) return undefined;
+  const { name, raw } = setting;
   const percent = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(percent >= 10 && percent <= 1000))
     throw new Error(`${name} must be an integer from 10 to 1000, got "${raw}"`);
