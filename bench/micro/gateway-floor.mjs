@@ -13,8 +13,29 @@
 //   export TOLLGATE_INFRA_DIR=/tmp/h73-infra; bash scripts/infra.sh up redis kafka
 //   eval "$(bash scripts/infra.sh env redis kafka)"
 //   node bench/micro/gateway-floor.mjs [--levels 1:3000,16:8000,64:8000] [--rounds 4] [--root DIR]
+//     [--direct] [--compare DIST ...] [--strace CALLS] [--cpu-prof DIR]
+//   node bench/micro/gateway-floor.mjs --parse-strace FILE --backend http://127.0.0.1:<relay port>
+//
+// Each window also times every call at the client: p50 per front, and the gateway's added p50 over the
+// floor (what Tollgate's gateway code adds to a call's latency) and, with --direct, over relay called
+// straight (the whole hop). --direct adds relay itself as a front (no proxy in front of it).
+// --compare DIST (up to three times) adds another gateway (gateway-b, -c, -d), `node DIST/main.js`: a
+// copy of another build's apps/gateway/dist kept inside this checkout (e.g. tmp/base/dist, ignored by
+// git) so that it resolves the same node_modules, in front of the same relay, measured in the same
+// interleaved windows as the others (h123).
+// --strace CALLS: after the rounds, CALLS calls at c=1 through each proxy front with `strace -tt -T -yy`
+// on its main thread (the event loop), each call split by that thread's system calls: in = from the
+// wake-up that brought the client's request to the first write to relay; out = from the wake-up that
+// brought relay's answer to the first write to the client; after = from the end of that write to the
+// loop's next epoll call (JS that runs after the answer left; at c=1 it delays the next call only if
+// the client's next request is already waiting). strace slows every system call: compare the fronts
+// with each other, not with the untraced windows. --parse-strace reads such a file again.
+// --cpu-prof DIR preloads bench/lib/cpu-profiler.preload.cjs into every proxy front and profiles the
+// c=1 windows (the profiler starts before the first c=1 window; each profile is written when its front
+// stops, so put c=1 last in --levels to leave the other levels out).
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -25,7 +46,12 @@ import { sendChatCalls, waitForFirstCall } from '../lib/chat-calls.mjs';
 import { infrastructureFromEnv } from '../lib/infra.mjs';
 import { freePort } from '../lib/net.mjs';
 import { cpuTicks, nodeProcesses } from '../lib/processes.mjs';
-import { serviceSecrets, startRelayBehindGateway } from '../lib/standalone-services.mjs';
+import {
+  commonServiceEnv,
+  gatewayEnv,
+  serviceSecrets,
+  startRelayBehindGateway,
+} from '../lib/standalone-services.mjs';
 
 const HERE = fileURLToPath(import.meta.url);
 const { values: args } = parseArgs({
@@ -36,14 +62,29 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3000' },
     serve: { type: 'string' },
     backend: { type: 'string' },
+    direct: { type: 'boolean', default: false },
+    compare: { type: 'string', multiple: true, default: [] },
+    strace: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    'parse-strace': { type: 'string' },
   },
 });
 const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const CLK_TCK = 100;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const PROFILER_PRELOAD = join(dirname(HERE), '..', 'lib', 'cpu-profiler.preload.cjs');
+const percentile = (xs, q) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
+
+const SECONDS_OF = (hms) => {
+  const [h, m, s] = hms.split(':');
+  return Number(h) * 3600 + Number(m) * 60 + Number(s);
+};
 
 if (args.serve) serveFloor(Number(args.serve), args.backend);
+else if (args['parse-strace'])
+  console.log(splitCalls(readFileSync(args['parse-strace'], 'utf8'), new URL(args.backend).port).summary);
 else await main();
 
 // ---- the floor: a pass-through proxy and nothing else
@@ -105,6 +146,19 @@ async function main() {
   const { start: startProcess, stopAll } = nodeProcesses({ logDir: workDir, cwd: ROOT });
   const secrets = serviceSecrets();
   const { serviceNodeFlags = () => [] } = requireFromRoot('@tollgate/launcher');
+  const profileDir = args['cpu-prof'] ? resolve(args['cpu-prof']) : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  // The profiler's preload, in the proxy fronts only (relay's SERVICE_NAME is left out of the list).
+  const profiled = profileDir
+    ? {
+        BENCH_CPU_PROFILE_DIR: profileDir,
+        BENCH_CPU_PROFILE_SERVICES: 'gateway,floor,gateway-b,gateway-c,gateway-d',
+      }
+    : {};
+  const frontFlags = (service) => [
+    ...serviceNodeFlags(service),
+    ...(profileDir && service === 'gateway' ? ['--require', PROFILER_PRELOAD] : []),
+  ];
   const bus = new KafkaEventBus({ brokers: process.env.KAFKA_BROKERS.split(','), clientId: `gwf-${runId}` });
   const { Pool } = requireFromRoot('undici');
   try {
@@ -118,7 +172,8 @@ async function main() {
       runId,
       prefix: 'gwf',
       label: 'Gateway floor',
-      nodeArgsOf: serviceNodeFlags,
+      nodeArgsOf: frontFlags,
+      env: profiled,
     });
     const floorPort = await freePort();
     const floorUrl = `http://127.0.0.1:${floorPort}`;
@@ -127,14 +182,32 @@ async function main() {
       HERE,
       ['--serve', String(floorPort), '--backend', relayUrl, '--root', ROOT],
       {
-        nodeArgs: serviceNodeFlags('gateway'),
+        nodeArgs: frontFlags('gateway'),
+        ...profiled,
+        SERVICE_NAME: 'floor',
       },
     );
     await waitForFirstCall({ url: floorUrl, customer, what: 'a call through the floor' });
     const fronts = {
-      gateway: { url: gatewayUrl, pid: gateway.child.pid },
-      floor: { url: floorUrl, pid: floor.child.pid },
+      gateway: { url: gatewayUrl, pid: gateway.child.pid, proxy: true },
+      floor: { url: floorUrl, pid: floor.child.pid, proxy: true },
     };
+    for (const [index, dist] of args.compare.entries()) {
+      const name = `gateway-${'bcd'[index]}`;
+      const port = await freePort();
+      const other = startProcess(name, join(resolve(dist), 'main.js'), [], {
+        ...commonServiceEnv(secrets),
+        ...profiled,
+        nodeArgs: frontFlags('gateway'),
+        ...gatewayEnv({ port, relayUrl }),
+        SERVICE_NAME: name,
+      });
+      const url = `http://127.0.0.1:${port}`;
+      await waitForFirstCall({ url, customer, what: `a call through ${name}` });
+      fronts[name] = { url, pid: other.child.pid, proxy: true };
+    }
+    if (args.direct) fronts.relay = { url: relayUrl, pid: relay.child.pid, proxy: false };
+    const names = Object.keys(fronts);
     for (const [name, front] of Object.entries(fronts)) {
       log(`warm-up ${name}: ${args.warmup} calls at c=16`);
       await sendChatCalls({ Pool, url: front.url, customer, calls: Number(args.warmup), concurrency: 16 });
@@ -144,42 +217,184 @@ async function main() {
       return { concurrency, calls };
     });
     const rows = [];
+    let profiling = false;
     for (let round = 0; round < Number(args.rounds); round++) {
       for (const { concurrency, calls } of levels) {
-        const order = round % 2 === 0 ? ['gateway', 'floor'] : ['floor', 'gateway'];
+        if (profileDir && concurrency === 1 && !profiling) {
+          profiling = true;
+          writeFileSync(join(profileDir, 'start'), '');
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        // Interleaved: each round runs the fronts in a rotated order (A B C, B C A, …; two fronts: A B, B A).
+        const order = names.map((_, i) => names[(i + round) % names.length]);
         const pair = { round: round + 1, concurrency };
         for (const name of order) {
           const front = fronts[name];
+          const latencies = [];
           const before = [cpuTicks(front.pid), cpuTicks(relay.child.pid)];
-          const load = await sendChatCalls({ Pool, url: front.url, customer, calls, concurrency });
+          const load = await sendChatCalls({ Pool, url: front.url, customer, calls, concurrency, latencies });
           const after = [cpuTicks(front.pid), cpuTicks(relay.child.pid)];
           if (load.failed > 0) throw new Error(`${name}: ${load.failed} calls failed: ${load.firstFailure}`);
           pair[name] = ((after[0] - before[0]) * (1000 / CLK_TCK)) / calls;
           pair[`${name}Relay`] = ((after[1] - before[1]) * (1000 / CLK_TCK)) / calls;
           pair[`${name}Rps`] = calls / load.seconds;
+          pair[`${name}P50`] = percentile(latencies, 0.5);
         }
         rows.push(pair);
         log(
-          `round ${pair.round} c=${concurrency}: gateway ${pair.gateway.toFixed(3)} ms (relay ${pair.gatewayRelay.toFixed(3)}), ` +
-            `floor ${pair.floor.toFixed(3)} ms (relay ${pair.floorRelay.toFixed(3)})`,
+          `round ${pair.round} c=${concurrency}: ` +
+            names
+              .map(
+                (n) =>
+                  `${n} ${pair[n].toFixed(3)} ms` +
+                  (fronts[n].proxy ? ` (relay ${pair[`${n}Relay`].toFixed(3)})` : '') +
+                  ` p50 ${pair[`${n}P50`].toFixed(3)}`,
+              )
+              .join(', '),
         );
       }
     }
     console.log(
-      'CPU ms per call, front process (relay behind it), median of rounds; pairs where gateway > floor',
+      'CPU ms per call, front process (relay behind it), median of rounds; pairs where gateway > floor; p50 ms at the client',
     );
     for (const { concurrency } of levels) {
       const of = rows.filter((r) => r.concurrency === concurrency);
       const m = (key) => median(of.map((r) => r[key])).toFixed(3);
       const above = of.filter((r) => r.gateway > r.floor).length;
       console.log(
-        `  c=${String(concurrency).padEnd(3)} gateway ${m('gateway')} (relay ${m('gatewayRelay')}, ${m('gatewayRps')} req/s)  ` +
-          `floor ${m('floor')} (relay ${m('floorRelay')}, ${m('floorRps')} req/s)  excess ${median(of.map((r) => r.gateway - r.floor)).toFixed(3)}  ${above}/${of.length}`,
+        `  c=${String(concurrency).padEnd(3)} ` +
+          names
+            .map(
+              (n) =>
+                `${n} ${m(n)}` +
+                (fronts[n].proxy ? ` (relay ${m(`${n}Relay`)})` : '') +
+                ` ${m(`${n}Rps`)} req/s p50 ${m(`${n}P50`)}`,
+            )
+            .join('  ') +
+          `  excess ${median(of.map((r) => r.gateway - r.floor)).toFixed(3)}  ${above}/${of.length}`,
       );
+      const added = (n, base) => median(of.map((r) => r[`${n}P50`] - r[`${base}P50`])).toFixed(3);
+      console.log(
+        `        p50 added, median of per-round differences: gateway − floor ${added('gateway', 'floor')}` +
+          (args.direct
+            ? `, gateway − relay ${added('gateway', 'relay')}, floor − relay ${added('floor', 'relay')}`
+            : '') +
+          args.compare
+            .map((_, index) => {
+              const other = `gateway-${'bcd'[index]}`;
+              const lower = of.filter((r) => r.gateway < r[other]).length;
+              const cpu = median(of.map((r) => r.gateway - r[other])).toFixed(3);
+              return `, gateway − ${other} ${added('gateway', other)} (CPU ${cpu}, ${lower}/${of.length} rounds gateway lower)`;
+            })
+            .join(''),
+      );
+    }
+    if (args.strace) {
+      const relayPort = new URL(relayUrl).port;
+      for (const [name, front] of Object.entries(fronts)) {
+        if (!front.proxy) continue;
+        const phases = await straceCalls({
+          Pool,
+          front,
+          customer,
+          calls: Number(args.strace),
+          relayPort,
+          workDir,
+          name,
+        });
+        console.log(`strace, ${name} main thread, ${phases.calls} calls at c=1: ${phases.summary}`);
+      }
     }
   } finally {
     await bus.close().catch(() => undefined);
     await stopAll();
     rmSync(join(workDir, 'spool'), { recursive: true, force: true });
   }
+}
+
+/**
+ * `calls` calls at c=1 through `front` with strace on its main thread (-p of the process is its main
+ * thread only), then each call split by the thread's system calls into in / out / after (see the header).
+ */
+async function straceCalls({ Pool, front, customer, calls, relayPort, workDir, name }) {
+  const file = join(workDir, `strace-${name}.txt`);
+  const tracer = spawn(
+    'strace',
+    [
+      '-tt',
+      '-T',
+      '-yy',
+      '-o',
+      file,
+      '-e',
+      'trace=read,write,writev,epoll_wait,epoll_pwait',
+      '-p',
+      String(front.pid),
+    ],
+    { stdio: 'ignore' },
+  );
+  await new Promise((r) => setTimeout(r, 1000));
+  await sendChatCalls({ Pool, url: front.url, customer, calls, concurrency: 1 });
+  await new Promise((r) => setTimeout(r, 300));
+  tracer.kill('SIGINT');
+  await new Promise((r) => tracer.once('exit', r));
+  return splitCalls(readFileSync(file, 'utf8'), relayPort);
+}
+
+/** strace lines → per call: ms from wake to relay write (in), from relay's answer to client write (out), after. */
+export function splitCalls(text, relayPort) {
+  const events = [];
+  for (const line of text.split('\n')) {
+    const m = /^(\d+:\d+:\d+\.\d+) (\w+)\((.*)\) += (-?\d+).*<([\d.]+)>$/.exec(line);
+    if (!m) continue;
+    const [, at, call, callArgs, result, took] = m;
+    const start = SECONDS_OF(at) * 1000;
+    const end = start + Number(took) * 1000;
+    const fd = /^\d+<TCP:\[([^\]]+)\]>/.exec(callArgs)?.[1];
+    const peer = fd === undefined ? undefined : fd.includes(`:${relayPort}`) ? 'relay' : 'client';
+    const blocking = call.startsWith('epoll') && !/, 0(, NULL, 8)?$/.test(callArgs);
+    events.push({ call, start, end, peer, blocking, result: Number(result) });
+  }
+  const rows = [];
+  let wake;
+  let call;
+  for (const e of events) {
+    if (e.call.startsWith('epoll')) {
+      // The JS that ran after the answer's write, until the loop polled again (whether or not it then sleeps).
+      if (call?.clientWrittenAt !== undefined && call.after === undefined)
+        call.after = e.start - call.clientWrittenAt;
+      if (e.result > 0) wake = e.end;
+      continue;
+    }
+    if (
+      e.call === 'read' &&
+      e.peer === 'client' &&
+      e.result > 0 &&
+      (call === undefined || call.after !== undefined)
+    ) {
+      if (call !== undefined) rows.push(call);
+      call = { wokeAt: wake ?? e.start, syscalls: 0 };
+    }
+    if (call === undefined) continue;
+    call.syscalls++;
+    if (e.call !== 'read' && e.peer === 'relay' && call.in === undefined) call.in = e.start - call.wokeAt;
+    if (e.call === 'read' && e.peer === 'relay' && e.result > 0 && call.answerAt === undefined)
+      call.answerAt = wake ?? e.start;
+    if (e.call !== 'read' && e.peer === 'client' && call.answerAt !== undefined && call.out === undefined) {
+      call.out = e.start - call.answerAt;
+      call.clientWrittenAt = e.end;
+    }
+  }
+  const complete = rows.filter((r) => r.in !== undefined && r.out !== undefined && r.after !== undefined);
+  const p = (key) =>
+    percentile(
+      complete.map((r) => r[key]),
+      0.5,
+    ).toFixed(3);
+  return {
+    calls: complete.length,
+    summary: complete.length
+      ? `median ms in ${p('in')}, out ${p('out')}, after ${p('after')}; syscalls a call ${p('syscalls')}`
+      : 'no complete call parsed',
+  };
 }
