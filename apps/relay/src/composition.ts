@@ -208,6 +208,9 @@ export function composeRelay(infra: RelayInfrastructure): RelayComposition {
     limiter,
     costTerms: termsOf,
   });
+  // Closed before the sink, the rate limits and the reservations (closers run in reverse): calls still
+  // finishing publish their events and settle their reservations first.
+  closers.push(() => metering.finished());
   const dispatcher = new UpstreamDispatcher(router, upstream, keys, metrics, logger, now);
   const tokens = { countPromptTokens, countTextTokens };
   const shared = { access, prices, channels: router, metering, dispatcher, metrics, tokens, now };
