@@ -4,12 +4,14 @@
 // process on keep-alive connections. For each window at each concurrency: the relay's CPU per call
 // (every thread, /proc/<pid>/task/*/schedstat), bytes its main isolate allocated per call, scavenges
 // per 1,000 calls, their median pause and what each left alive (a preload, relay-alloc.preload.cjs),
-// and the client's p50/p99 (at c=1 the relay's latency plus the upstream's and this client's).
+// and the client's p50/p99/p99.9 (at c=1 the relay's latency plus the upstream's and this client's).
 // --heap-profile DIR also writes a sampling heap profile of each window (allocation sites, collected
 // objects included); with --live, what the window allocated that a scavenge at its end left alive;
 // with --survivors, what the window allocated that no scavenge collected (promoted, or young at its end,
 // whether or not a mark-compact collected it since): what lives across scavenges;
 // --top FILE prints a saved profile's largest allocating functions.
+// --snapshot DIR writes a heap snapshot of the relay --snapshot-at-ms into each window (default 2000; the
+// window's figures then include the snapshot's pause): read it with heap-retainers.mjs (h121).
 // --service gateway (H63) puts a gateway (distributed mode's, one worker) in front of the relay and
 // measures it instead: the calls go through the gateway, the preload and the CPU count are its own.
 //
@@ -18,6 +20,7 @@
 //   node bench/micro/relay-alloc.mjs [--service relay|gateway] [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000]
 //     [--heap-profile DIR [--live|--survivors]] [--node-flags="--max-semi-space-size=32"] [--label TEXT] [--out FILE.json]
 //     [--keep-logs DIR] (the services' logs, e.g. of --node-flags=--trace-gc-nvp, copied there)
+//     [--snapshot DIR [--snapshot-at-ms 2000]]
 //   node bench/micro/relay-alloc.mjs --top FILE.heapprofile [--calls N] [--limit 40]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -59,6 +62,8 @@ const { values: args } = parseArgs({
     'node-flags': { type: 'string', default: '' },
     label: { type: 'string', default: '' },
     'keep-logs': { type: 'string' },
+    snapshot: { type: 'string' },
+    'snapshot-at-ms': { type: 'string', default: '2000' },
     out: { type: 'string' },
     top: { type: 'string' },
     calls: { type: 'string', default: '1' },
@@ -68,7 +73,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'node bench/micro/relay-alloc.mjs [--service relay|gateway] [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000] [--heap-profile DIR [--live|--survivors]] [--node-flags=...] [--label TEXT] [--out FILE.json] [--keep-logs DIR]\n' +
+    'node bench/micro/relay-alloc.mjs [--service relay|gateway] [--root DIR] [--levels 1:4000,64:16000] [--rounds 2] [--warmup 3000] [--heap-profile DIR [--live|--survivors]] [--node-flags=...] [--label TEXT] [--out FILE.json] [--keep-logs DIR] [--snapshot DIR [--snapshot-at-ms 2000]]\n' +
       'node bench/micro/relay-alloc.mjs --top FILE.heapprofile [--calls N] [--limit 40]',
   );
   process.exit(0);
@@ -112,6 +117,7 @@ async function window(target, concurrency, count, tag) {
   target.setOut(
     allocOut,
     args['heap-profile'] ? join(args['heap-profile'], `${tag}.heapprofile`) : undefined,
+    args.snapshot ? join(args.snapshot, `${tag}.heapsnapshot`) : undefined,
   );
   process.kill(target.pid, 'SIGUSR2');
   await sleep(300);
@@ -149,6 +155,8 @@ async function window(target, concurrency, count, tag) {
     markCompacts: alloc.gcs.filter((gc) => gc.type === 'MarkSweepCompact').length,
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
+    // At c=1 a scavenge meets about one call in 500: its pause shows at p99.9, not at p99.
+    p999: quantile(latencies, 0.999),
   };
 }
 
@@ -170,6 +178,9 @@ function startService(name, env, secrets, links) {
         ...(args['heap-profile'] ? { RELAY_ALLOC_HEAP_PROFILE: links.heap } : {}),
         ...(args.live ? { RELAY_ALLOC_LIVE: '1' } : {}),
         ...(args.survivors ? { RELAY_ALLOC_LIVE: 'survivors' } : {}),
+        ...(args.snapshot
+          ? { RELAY_ALLOC_SNAPSHOT: links.snapshot, RELAY_ALLOC_SNAPSHOT_MS: args['snapshot-at-ms'] }
+          : {}),
       }),
     },
     stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')],
@@ -194,7 +205,11 @@ async function startTarget(upstreamUrl) {
   }
   const { KafkaEventBus } = requireFromRoot('@tollgate/events');
   const secrets = serviceSecrets();
-  const links = { out: join(workDir, 'alloc-current.json'), heap: join(workDir, 'heap-current.heapprofile') };
+  const links = {
+    out: join(workDir, 'alloc-current.json'),
+    heap: join(workDir, 'heap-current.heapprofile'),
+    snapshot: join(workDir, 'heap-current.heapsnapshot'),
+  };
   const relayPort = await freePort();
   const relayUrl = `http://127.0.0.1:${relayPort}`;
   const relay = startService(
@@ -235,9 +250,10 @@ async function startTarget(upstreamUrl) {
     customer,
     pid: (gateway ?? relay).pid,
     // The preload writes to fixed paths; each window points them at its own files.
-    setOut(allocOut, heapOut) {
+    setOut(allocOut, heapOut, snapshotOut) {
       relink(links.out, allocOut);
       if (heapOut) relink(links.heap, heapOut);
+      if (snapshotOut) relink(links.snapshot, snapshotOut);
     },
     stop: async () => {
       await bus.close().catch(() => undefined);
@@ -272,6 +288,7 @@ const levels = args.levels.split(',').map((level) => {
   return { concurrency: c, calls: n };
 });
 if (args['heap-profile']) mkdirSync(args['heap-profile'], { recursive: true });
+if (args.snapshot) mkdirSync(args.snapshot, { recursive: true });
 const upstream = await startChild({
   name: 'fake upstream',
   command: process.execPath,
@@ -299,7 +316,8 @@ try {
         `c=${concurrency} r${round}: ${result.rps} req/s, ${args.service} CPU ${result.cpuMsPerCall.toFixed(3)} ms/call, ` +
           `${result.kbPerCall.toFixed(1)} KB/call, ${result.scavengesPer1000.toFixed(2)} scavenges/1000 calls ` +
           `(median ${result.scavengeMedianMs.toFixed(2)} ms, ${result.survivedKbMedian.toFixed(0)} KB left young), ` +
-          `${result.markCompacts} mark-compacts, p50 ${result.p50.toFixed(3)} p99 ${result.p99.toFixed(3)} ms`,
+          `${result.markCompacts} mark-compacts, p50 ${result.p50.toFixed(3)} p99 ${result.p99.toFixed(3)} ` +
+          `p99.9 ${result.p999.toFixed(3)} ms`,
       );
     }
   }

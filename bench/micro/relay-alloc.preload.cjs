@@ -6,6 +6,8 @@
 // written there too (a .heapprofile for Chrome's DevTools or relay-alloc.mjs --top); with RELAY_ALLOC_LIVE=1
 // as well, only what the window allocated and a scavenge at its end left alive; with
 // RELAY_ALLOC_LIVE=survivors, what the window allocated that no scavenge collected (what lived across one).
+// With RELAY_ALLOC_SNAPSHOT set, a heap snapshot is written there RELAY_ALLOC_SNAPSHOT_MS into the window
+// (read it with heap-retainers.mjs).
 'use strict';
 const { writeFileSync } = require('node:fs');
 const v8 = require('node:v8');
@@ -15,6 +17,8 @@ const heapProfileOut = process.env.RELAY_ALLOC_HEAP_PROFILE;
 // What is still alive at the window's end after a scavenge (needs --expose-gc), instead of what allocated.
 const liveOnly = process.env.RELAY_ALLOC_LIVE === '1';
 const survivorsOnly = process.env.RELAY_ALLOC_LIVE === 'survivors';
+const snapshotOut = process.env.RELAY_ALLOC_SNAPSHOT;
+const snapshotMs = Number(process.env.RELAY_ALLOC_SNAPSHOT_MS ?? 2000);
 let window;
 let session;
 
@@ -28,6 +32,7 @@ async function open() {
   const profiler = new v8.GCProfiler();
   profiler.start();
   window = { profiler, usedAtStart: v8.getHeapStatistics().used_heap_size, started: process.hrtime.bigint() };
+  if (snapshotOut) setTimeout(() => v8.writeHeapSnapshot(snapshotOut), snapshotMs);
   if (heapProfileOut) {
     const { Session } = require('node:inspector');
     session ??= new Session();

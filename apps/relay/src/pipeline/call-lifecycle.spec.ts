@@ -1,9 +1,9 @@
 import { chargeQuota, ErrorCode, type UsageRecorded } from '@tollgate/contracts';
 import { MemoryKvStore } from '@tollgate/kv';
-import { MetricsService } from '@tollgate/platform';
+import { MetricsService, type Logger } from '@tollgate/platform';
 import { anAdmission } from '../../test/support/admission';
 import { aCallContext, aChannel, aModelPrice } from '../../test/support/fixtures';
-import { aMetering } from '../../test/support/metering';
+import { aMetering, silentLogger, type TestMeteringOptions } from '../../test/support/metering';
 import { IN_DOLLARS } from '../pricing/call-cost';
 import { RelayError } from '../errors/relay-error';
 import { adapterForChannelType } from '../providers';
@@ -65,8 +65,12 @@ function aCall(relayed: RelayedAnswer | Error): ModelCall & { models: string[] }
 }
 
 /** `served`: the models a channel answers for; any other has none. */
-function setup(served: string[], balance = 1_000_000) {
-  const kv = new MemoryKvStore();
+function setup(
+  served: string[],
+  balance = 1_000_000,
+  metered: Pick<TestMeteringOptions, 'acknowledged' | 'logger'> & { kv?: MemoryKvStore } = {},
+) {
+  const kv = metered.kv ?? new MemoryKvStore();
   const events: UsageRecorded[] = [];
   const release = jest.fn();
   const metrics = new RelayMetrics(new MetricsService('relay-lifecycle-test'));
@@ -81,36 +85,88 @@ function setup(served: string[], balance = 1_000_000) {
       url: 'https://upstream.test/',
     };
   });
+  const metering = aMetering({
+    kv,
+    quotaOf: () => balance,
+    events,
+    metrics,
+    costTerms: IN_DOLLARS,
+    acknowledged: metered.acknowledged,
+    logger: metered.logger,
+  });
   const lifecycle = new CallLifecycle({
     ...anAdmission([aModelPrice('first', { input: '15', output: '60' }), aModelPrice('second')]),
-    metering: aMetering({
-      kv,
-      quotaOf: () => balance,
-      events,
-      metrics,
-      costTerms: IN_DOLLARS,
-    }),
+    metering,
     dispatcher: { dispatch } as unknown as UpstreamDispatcher,
     metrics,
     now: () => 0,
   });
   const context = aCallContext();
-  return { kv, events, release, dispatch, lifecycle, context };
+  return { kv, events, release, dispatch, lifecycle, context, metering };
+}
+
+/** Turns of the event loop until `done` says so, or ten of them: what a call's own steps take here. */
+async function turnsUntil(done: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 10 && !done(); turn++) await new Promise(setImmediate);
 }
 
 const answered: RelayedAnswer = { usage: USAGE, status: 'success', ttftMs: null, stream: false };
 
 describe('CallLifecycle', () => {
   it('finishes a served call once: its usage event, the channel freed, the real charge held', async () => {
-    const { kv, events, release, lifecycle, context } = setup(['first']);
+    const { kv, events, release, lifecycle, context, metering } = setup(['first']);
     const call = aCall(answered);
     await lifecycle.run(context, aReply(), ['first'], () => call);
+    await metering.finished();
 
     expect(events).toEqual([
       expect.objectContaining({ model: 'first', status: 'success', prompt_tokens: 10 }),
     ]);
     expect(release).toHaveBeenCalledTimes(1);
     expect(await kv.outstanding(userAccount(7))).toBe(events[0]!.quota);
+  });
+
+  it('returns once the answer is out, not when the broker acknowledges its usage event; the charge is held after', async () => {
+    let acknowledge!: () => void;
+    const acknowledged = new Promise<void>((resolve) => (acknowledge = resolve));
+    const { kv, events, lifecycle, context, metering } = setup(['first'], 1_000_000, {
+      acknowledged: () => acknowledged,
+    });
+    let returned = false;
+    void lifecycle.run(context, aReply(), ['first'], () => aCall(answered)).then(() => (returned = true));
+    await turnsUntil(() => returned);
+
+    expect(returned).toBe(true);
+    expect(events).toHaveLength(1);
+    const charge = events[0]!.quota;
+    expect(await kv.outstanding(userAccount(7))).not.toBe(charge); // still the estimate
+    let finished = false;
+    void metering.finished().then(() => (finished = true));
+    await turnsUntil(() => finished);
+    expect(finished).toBe(false);
+
+    acknowledge();
+    await metering.finished();
+    expect(await kv.outstanding(userAccount(7))).toBe(charge);
+  });
+
+  it('logs a reservation it could not settle once the answer is out, and neither throws nor tries another model', async () => {
+    const kv = new MemoryKvStore();
+    jest.spyOn(kv, 'settle').mockRejectedValue(new Error('connection lost'));
+    const error = jest.fn();
+    const logger = { ...silentLogger, error } as unknown as Logger;
+    const { events, lifecycle, context, metering } = setup(['first', 'second'], 1_000_000, { kv, logger });
+    const call = aCall(answered);
+
+    await lifecycle.run(context, aReply(), ['first', 'second'], () => call);
+    await metering.finished();
+
+    expect(call.models).toEqual(['first']);
+    expect(events).toHaveLength(1);
+    expect(error).toHaveBeenCalledWith(
+      expect.objectContaining({ err: 'Error' }),
+      'the call ended but its reservation could not be settled',
+    );
   });
 
   it('hands the reservation back and frees the channel when the answer cannot be read', async () => {

@@ -118,7 +118,8 @@ export function withModel<R extends { model: string }>(request: R, model: string
  * 4. relayed by the relay's ModelCall; when that throws, the reservation is handed back too, and a
  *    client that left is told apart from an answer that could not be read;
  * 5. the channel freed (whatever happened), the upstream's time observed, the call finished: charged
- *    and its usage event published, exactly once.
+ *    and its usage event published, exactly once, without the call waiting for the broker's
+ *    acknowledgement (Metering.finishLater).
  *
  * A call naming several models (chat's `models` fallbacks) goes on to the next while a model cannot
  * serve it and the client has had nothing yet.
@@ -184,7 +185,7 @@ export class CallLifecycle {
       quote.model,
       (this.deps.now() - sentAt) / 1000,
     );
-    await metered.finish({
+    this.deps.metering.finishLater(metered, {
       channel: route.channel,
       provider: adapter.name,
       upstreamModel: route.upstreamModel,

@@ -163,7 +163,8 @@ export class MeteredCall {
 
   /**
    * Publishes usage.recorded, then turns the reservation into a hold of the real cost. A call the
-   * upstream broke off is not charged; the event still records it for the usage log.
+   * upstream broke off is not charged; the event still records it for the usage log. Never rejects:
+   * the answer is out by now, so what fails here is logged (Metering.finishLater runs it detached).
    */
   async finish(call: EndedCall): Promise<void> {
     const quota = this.chargeFor(call.usage, call.status);
@@ -210,15 +211,25 @@ export class MeteredCall {
       );
     }
     // Settled even when the event was lost: the hold only errs on the side of the balance.
-    const settled =
-      this.admitted === UNLIMITED
-        ? await this.reservation.settle(quota)
-        : (
-            await Promise.all([
-              this.reservation.settle(quota),
-              this.admitted.finish(call.usage.prompt_tokens + call.usage.completion_tokens),
-            ])
-          )[0];
+    let settled: boolean;
+    try {
+      settled =
+        this.admitted === UNLIMITED
+          ? await this.reservation.settle(quota)
+          : (
+              await Promise.all([
+                this.reservation.settle(quota),
+                this.admitted.finish(call.usage.prompt_tokens + call.usage.completion_tokens),
+              ])
+            )[0];
+    } catch (error) {
+      // The estimate stays reserved until its TTL (RELAY_RESERVATION_TTL_MS): the balance errs on its side.
+      logger.error(
+        { ...callLogIds(this.context), eventId: this.eventId, err: (error as Error).name },
+        'the call ended but its reservation could not be settled',
+      );
+      return;
+    }
     if (!settled) {
       logger.warn(
         { ...callLogIds(this.context), eventId: this.eventId },
@@ -236,7 +247,45 @@ export class MeteredCall {
 
 /** Prices and reserves a call before it goes upstream. */
 export class Metering {
+  /** Calls whose finish (finishLater) has not settled yet, and what `finished` waits on while there are some. */
+  private finishing = 0;
+  private allFinished: (() => void) | undefined;
+
   constructor(private readonly deps: MeteringDeps) {}
+
+  /**
+   * Finishes an answered call without holding its caller: the usage event's acknowledgement takes a
+   * produce round trip (up to the publisher's linger), and a handler awaiting it kept the whole call
+   * (request, reply, body, upstream answer) alive across young-generation GCs at low rates
+   * (bench/ANALYSIS.md, h120); only the MeteredCall and its event wait now. `finished` (shutdown)
+   * waits for these.
+   */
+  finishLater(metered: MeteredCall, call: EndedCall): void {
+    this.finishing++;
+    metered.finish(call).then(this.finishedOne, (error: unknown) => {
+      this.deps.logger.error({ err: (error as Error).name }, 'a call could not be finished');
+      this.finishedOne();
+    });
+  }
+
+  private readonly finishedOne = (): void => {
+    if (--this.finishing > 0) return;
+    const allFinished = this.allFinished;
+    this.allFinished = undefined;
+    allFinished?.();
+  };
+
+  /** Resolves once no call's finish is running (those started meanwhile included). */
+  finished(): Promise<void> {
+    if (this.finishing === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const before = this.allFinished;
+      this.allFinished = () => {
+        before?.();
+        resolve();
+      };
+    });
+  }
 
   /** What a refused call could have had, as OpenRouter says it: the output tokens the balance affords. */
   private affordability(quote: Quote, input: EstimateInput, available: number): string {

@@ -29,6 +29,9 @@ export interface TestMeteringOptions {
   spans?: GenAiSpans;
   /** The answer length reserved for a call that names none (100 unless said). */
   defaultMaxOutputTokens?: number;
+  /** When the broker acknowledges each usage event (at once unless said). */
+  acknowledged?: () => Promise<void>;
+  logger?: Logger;
 }
 
 /** Relay's metering on per-call claims in a key-value store, as the hot path composes it. */
@@ -43,10 +46,11 @@ export function aMetering(options: TestMeteringOptions): Metering {
       record: async (event, recordedWith) => {
         events?.push(event);
         headers?.push(recordedWith);
+        await options.acknowledged?.();
       },
     },
     metrics: options.metrics,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     estimatePolicy: { defaultMaxOutputTokens: options.defaultMaxOutputTokens ?? 100 },
     now: options.now ?? (() => 0),
     ...(options.spans === undefined ? {} : { spans: options.spans }),
