@@ -1,3 +1,5 @@
+// First: kafkajs's producer binds its grouping function when kafkajs loads (kafkajs-partition-grouping.ts).
+import './kafkajs-partition-grouping';
 import { Kafka, logLevel as KafkaLogLevel, type Admin, type RetryOptions } from 'kafkajs';
 import type {
   CompactedTable,

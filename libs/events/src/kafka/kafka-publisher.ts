@@ -112,7 +112,8 @@ function queuedMessage(event: OutgoingEvent): QueuedMessage {
 function messageBytes(message: KafkaMessageOut): number {
   let bytes = Buffer.byteLength(message.key) + (message.value === null ? 0 : message.value.length);
   const headers = message.headers;
-  for (const name of Object.keys(headers)) bytes += Buffer.byteLength(name) + Buffer.byteLength(headers[name]);
+  for (const name of Object.keys(headers))
+    bytes += Buffer.byteLength(name) + Buffer.byteLength(headers[name]);
   return bytes;
 }
 
