@@ -9,19 +9,19 @@ import Module from 'node:module';
  * This is the same grouping in one pass: an object keyed by partition, each list in message order, the
  * partitioner called the same way for each message.
  */
-export interface GroupingArgs<M> {
+export interface GroupingArgs<M, P> {
   topic: string;
-  partitionMetadata: unknown[];
+  partitionMetadata: P[];
   messages: M[];
-  partitioner: (args: { topic: string; partitionMetadata: unknown[]; message: M }) => number;
+  partitioner: (args: { topic: string; partitionMetadata: P[]; message: M }) => number;
 }
 
-export function groupMessagesPerPartition<M>({
+export function groupMessagesPerPartition<M, P>({
   topic,
   partitionMetadata,
   messages,
   partitioner,
-}: GroupingArgs<M>): Record<number, M[]> {
+}: GroupingArgs<M, P>): Record<number, M[]> {
   const grouped: Record<number, M[]> = {};
   if (partitionMetadata.length === 0) return grouped;
   for (const message of messages) {
