@@ -13,12 +13,12 @@ function message(value: Buffer | null, headers: KafkaMessage['headers'] = {}): K
 }
 
 describe('kafka codec', () => {
-  it('encodes values as JSON, tombstones as null and copies headers', () => {
-    expect(toKafkaMessage({ topic: 't', key: 'k', value: { a: 1 }, headers: { h: 'v' } })).toEqual({
-      key: 'k',
-      value: '{"a":1}',
-      headers: { h: 'v' },
-    });
+  it('encodes values as the UTF-8 bytes of their JSON, tombstones as null and copies headers', () => {
+    const headers = { h: 'v' };
+    const message = toKafkaMessage({ topic: 't', key: 'k', value: { a: 1, text: 'ключ' }, headers });
+    expect(message).toEqual({ key: 'k', value: Buffer.from('{"a":1,"text":"ключ"}', 'utf8'), headers });
+    expect(Buffer.isBuffer(message.value)).toBe(true);
+    expect(message.headers).not.toBe(headers);
     expect(toKafkaMessage({ topic: 't', key: 'k', value: null }).value).toBeNull();
   });
 

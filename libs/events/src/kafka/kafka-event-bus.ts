@@ -1,4 +1,6 @@
-import { Kafka, logLevel as KafkaLogLevel, Partitioners, type Admin, type RetryOptions } from 'kafkajs';
+// First: kafkajs's producer binds its grouping function when kafkajs loads (kafkajs-partition-grouping.ts).
+import './kafkajs-partition-grouping';
+import { Kafka, logLevel as KafkaLogLevel, type Admin, type RetryOptions } from 'kafkajs';
 import type {
   CompactedTable,
   EventBus,
@@ -13,6 +15,7 @@ import { assertValidTopicName } from '../shared/topic-name';
 import { assertValidSubscription } from '../shared/validate-events';
 import type { KafkaConsumerTuning } from './kafka-consumer-tuning';
 import { kafkaLogCreator } from './kafka-log';
+import { keyHashPartitioner } from './kafka-partitioner';
 import { readKafkaConsumerLag } from './kafka-consumer-lag';
 import { KafkaPublisher, type KafkaPublisherOptions } from './kafka-publisher';
 import { fixKafkajsIdleTimer } from './kafkajs-idle-timer-fix';
@@ -76,7 +79,7 @@ export class KafkaEventBus implements EventBus, ConsumerLagReader {
         maxInFlightRequests: 1,
         allowAutoTopicCreation: false,
         // The Java client's murmur2 partitioner, the same one the in-process bus uses.
-        createPartitioner: Partitioners.DefaultPartitioner,
+        createPartitioner: keyHashPartitioner,
         // An idempotent producer retries until maxRetryTime runs out, never by count.
         retry: { ...options.retry, retries: Number.MAX_SAFE_INTEGER },
       }),
@@ -104,9 +107,10 @@ export class KafkaEventBus implements EventBus, ConsumerLagReader {
     await this.topics.ensure(specs);
   }
 
-  async publish(events: OutgoingEvent[]): Promise<void> {
-    this.assertOpen();
-    await this.publisher.publish(events);
+  /** Not async: the publisher's promise is handed on, not wrapped in one more per call. */
+  publish(events: OutgoingEvent[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The event bus is closed'));
+    return this.publisher.publish(events);
   }
 
   async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {

@@ -31,11 +31,11 @@ describe('KafkaPublisher', () => {
       {
         topic: 'a',
         messages: [
-          { key: '1', value: '1', headers: {} },
+          { key: '1', value: Buffer.from('1'), headers: {} },
           { key: '3', value: null, headers: {} },
         ],
       },
-      { topic: 'b', messages: [{ key: '2', value: '2', headers: { h: 'x' } }] },
+      { topic: 'b', messages: [{ key: '2', value: Buffer.from('2'), headers: { h: 'x' } }] },
     ]);
   });
 

@@ -2,7 +2,7 @@ import type { Message, Producer, TopicMessages } from 'kafkajs';
 import type { OutgoingEvent } from '../port/event-bus.port';
 import { CoalescingQueue } from '../shared/coalescing-queue';
 import { assertValidEvent } from '../shared/validate-events';
-import { toKafkaMessage } from './kafka-codec';
+import { toKafkaMessage, type KafkaMessageOut } from './kafka-codec';
 
 export interface KafkaPublisherOptions {
   /**
@@ -64,15 +64,19 @@ export class KafkaPublisher {
     });
   }
 
-  /** Resolves when all of these events are acknowledged by every in-sync replica. */
-  async publish(events: OutgoingEvent[]): Promise<void> {
-    // Encoding here, not at flush, so a bad event fails only its own publish() call.
-    const messages = events.map((event) => {
-      assertValidEvent(event);
-      const message = toKafkaMessage(event);
-      return { topic: event.topic, message, bytes: messageBytes(message) };
-    });
-    await this.queue.push(messages);
+  /**
+   * Resolves when all of these events are acknowledged by every in-sync replica. Not async: the promise
+   * is the queue's, one for every publish its flush carries.
+   */
+  publish(events: OutgoingEvent[]): Promise<void> {
+    let messages: QueuedMessage[];
+    try {
+      // Encoding here, not at flush, so a bad event fails only its own publish() call.
+      messages = events.map(queuedMessage);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.queue.push(messages);
   }
 
   async close(): Promise<void> {
@@ -98,16 +102,18 @@ export class KafkaPublisher {
   }
 }
 
-const byteLength = (value: Message['key'] | Message['value']): number =>
-  value === null || value === undefined ? 0 : Buffer.byteLength(value);
+function queuedMessage(event: OutgoingEvent): QueuedMessage {
+  assertValidEvent(event);
+  const message = toKafkaMessage(event);
+  return { topic: event.topic, message, bytes: messageBytes(message) };
+}
 
-function messageBytes(message: Message): number {
-  let bytes = byteLength(message.key) + byteLength(message.value);
-  for (const [name, value] of Object.entries(message.headers ?? {})) {
-    bytes += Buffer.byteLength(name);
-    if (typeof value === 'string' || Buffer.isBuffer(value)) bytes += Buffer.byteLength(value);
-    else if (Array.isArray(value)) for (const item of value) bytes += Buffer.byteLength(item);
-  }
+/** The key's, value's and headers' bytes, as toKafkaMessage made them (a string key, a Buffer value). */
+function messageBytes(message: KafkaMessageOut): number {
+  let bytes = Buffer.byteLength(message.key) + (message.value === null ? 0 : message.value.length);
+  const headers = message.headers;
+  for (const name of Object.keys(headers))
+    bytes += Buffer.byteLength(name) + Buffer.byteLength(headers[name]);
   return bytes;
 }
 

@@ -143,6 +143,7 @@ export function encodeProduceRequest(
   // Pass 1: every length, kept in order for pass 2 (key, value, then each header's name and value).
   const lengths: number[] = [];
   const recordSizes: number[] = [];
+  const headerCounts: number[] = [];
   let size = 2 + (transactionalId === null ? 0 : byteLength(transactionalId)) + 2 + 4 + 4;
   for (const { topic, partitions } of args.topicData) {
     size += 2 + byteLength(topic) + 4;
@@ -159,18 +160,24 @@ export function encodeProduceRequest(
         let body = 1 + 1 + sizeOfVarInt(i) + sizeOfVarIntBytes(keyLength) + sizeOfVarIntBytes(valueLength);
         let headerCount = 0;
         let headerBytes = 0;
-        for (const name of Object.keys(message.headers ?? {})) {
-          const value = message.headers![name] as string | Buffer | Array<string | Buffer>;
-          const nameLength = byteLength(name);
-          for (const item of Array.isArray(value) ? value : [value]) {
-            const itemLength = byteLength(item);
-            lengths.push(nameLength, itemLength);
-            headerBytes += sizeOfVarInt(nameLength) + nameLength + sizeOfVarInt(itemLength) + itemLength;
-            headerCount += 1;
+        const headers = message.headers;
+        if (headers) {
+          for (const name of Object.keys(headers)) {
+            const value = headers[name] as string | Buffer | Array<string | Buffer>;
+            const nameLength = byteLength(name);
+            // No [value] array for the usual lone value: this runs for every header of every event.
+            const count = Array.isArray(value) ? value.length : 1;
+            for (let j = 0; j < count; j++) {
+              const itemLength = byteLength(Array.isArray(value) ? value[j] : value);
+              lengths.push(nameLength, itemLength);
+              headerBytes += sizeOfVarInt(nameLength) + nameLength + sizeOfVarInt(itemLength) + itemLength;
+            }
+            headerCount += count;
           }
         }
         body += sizeOfVarInt(headerCount) + headerBytes;
         recordSizes.push(body);
+        headerCounts.push(headerCount);
         batchSize += sizeOfVarInt(body) + body;
       }
       // partition, record set size, first offset, batch length, then the batch
@@ -230,22 +237,19 @@ export function encodeProduceRequest(
         const valueLength = lengths[lengthAt++];
         offset = writeVarInt(buf, offset, valueLength);
         if (valueLength >= 0) offset = writeBytes(buf, offset, value as string | Buffer, valueLength);
-        const names = Object.keys(headers ?? {});
-        let headerCount = 0;
-        for (const name of names) {
-          const item = headers![name];
-          headerCount += Array.isArray(item) ? item.length : 1;
-        }
-        offset = writeVarInt(buf, offset, headerCount);
-        for (const name of names) {
-          const item = headers![name] as string | Buffer | Array<string | Buffer>;
-          for (const headerValue of Array.isArray(item) ? item : [item]) {
-            const nameLength = lengths[lengthAt++];
-            offset = writeVarInt(buf, offset, nameLength);
-            offset = writeBytes(buf, offset, name, nameLength);
-            const valueLength = lengths[lengthAt++];
-            offset = writeVarInt(buf, offset, valueLength);
-            offset = writeBytes(buf, offset, headerValue, valueLength);
+        offset = writeVarInt(buf, offset, headerCounts[recordAt - 1]);
+        if (headers) {
+          for (const name of Object.keys(headers)) {
+            const item = headers[name] as string | Buffer | Array<string | Buffer>;
+            const count = Array.isArray(item) ? item.length : 1;
+            for (let j = 0; j < count; j++) {
+              const nameLength = lengths[lengthAt++];
+              offset = writeVarInt(buf, offset, nameLength);
+              offset = writeBytes(buf, offset, name, nameLength);
+              const valueLength = lengths[lengthAt++];
+              offset = writeVarInt(buf, offset, valueLength);
+              offset = writeBytes(buf, offset, Array.isArray(item) ? item[j] : item, valueLength);
+            }
           }
         }
       }

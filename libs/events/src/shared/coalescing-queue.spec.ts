@@ -14,6 +14,18 @@ describe('CoalescingQueue', () => {
     expect(flushes).toEqual([[1, 2, 3, 4]]);
   });
 
+  it('hands every push of one flush the same promise and leaves the pushed arrays as they were', async () => {
+    const flushes: number[][] = [];
+    const queue = new CoalescingQueue<number>({ flush: async (items) => void flushes.push(items) });
+    const first = [1];
+    const pushes = [queue.push(first), queue.push([2, 3])];
+    expect(pushes[1]).toBe(pushes[0]);
+    await Promise.all(pushes);
+    expect(first).toEqual([1]);
+    expect(flushes).toEqual([[1, 2, 3]]);
+    expect(queue.push([4])).not.toBe(pushes[0]);
+  });
+
   it('keeps one flush in flight and gathers what arrives meanwhile into the next', async () => {
     const flushes: number[][] = [];
     const gate = deferred();

@@ -10,8 +10,10 @@ export interface CoalescingQueueOptions<T> {
   maxBatchSize?: number;
 }
 
-interface Pending<T> {
+/** The items of one future flush, and the one promise every push into it was handed. */
+interface Batch<T> {
   items: T[];
+  settled: Promise<void>;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -25,12 +27,17 @@ interface Pending<T> {
  * own. Batches form under load by themselves, as in Nagle's algorithm: what arrives while a flush is
  * in flight, or within `lingerMs` of the last flush's start, waits and goes out together, so flushes
  * come at most every `lingerMs` however many items are pushed.
+ *
+ * A push joins the last batch waiting when it fits (a batch takes pushes in order until the next would
+ * pass `maxBatchSize`; its first push, of any size) and is handed that batch's promise: one promise a
+ * flush, not one a push (each push is one usage event of a relay call).
  */
 export class CoalescingQueue<T> {
   private readonly flushItems: (items: T[]) => Promise<void>;
   private readonly lingerMs: number;
   private readonly maxBatchSize: number;
-  private queue: Pending<T>[] = [];
+  /** Batches waiting, oldest first; only the last one still takes pushes. */
+  private batches: Batch<T>[] = [];
   private flushing = false;
   private timer: NodeJS.Timeout | undefined;
   private flushQueued = false;
@@ -46,15 +53,22 @@ export class CoalescingQueue<T> {
 
   push(items: T[]): Promise<void> {
     if (items.length === 0) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ items, resolve, reject });
-      this.schedule();
-    });
+    const last = this.batches[this.batches.length - 1] as Batch<T> | undefined;
+    let batch: Batch<T>;
+    if (last && last.items.length + items.length <= this.maxBatchSize) {
+      batch = last;
+      for (const item of items) batch.items.push(item);
+    } else {
+      batch = newBatch(items.slice());
+      this.batches.push(batch);
+    }
+    this.schedule();
+    return batch.settled;
   }
 
   /** Resolves when everything pushed so far has been flushed (successfully or not). */
   drain(): Promise<void> {
-    if (!this.flushing && this.queue.length === 0) return Promise.resolve();
+    if (!this.flushing && this.batches.length === 0) return Promise.resolve();
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -83,36 +97,24 @@ export class CoalescingQueue<T> {
 
   private async flushNext(): Promise<void> {
     if (this.flushing) return;
-    const batch = this.takeBatch();
-    if (batch.length === 0) {
+    const batch = this.batches.shift();
+    if (!batch) {
       this.notifyIdle();
       return;
     }
     this.flushing = true;
     this.lastFlushAt = performance.now();
     try {
-      await this.flushItems(batch.flatMap((pending) => pending.items));
-      for (const pending of batch) pending.resolve();
+      await this.flushItems(batch.items);
+      batch.resolve();
     } catch (error) {
-      for (const pending of batch) pending.reject(error);
+      batch.reject(error);
     } finally {
       this.flushing = false;
     }
     // Whatever gathered during the flush goes out once `lingerMs` has passed since this one began.
-    if (this.queue.length > 0) this.schedule();
+    if (this.batches.length > 0) this.schedule();
     else this.notifyIdle();
-  }
-
-  private takeBatch(): Pending<T>[] {
-    let count = 0;
-    let taken = 0;
-    while (taken < this.queue.length) {
-      const size = this.queue[taken].items.length;
-      if (taken > 0 && count + size > this.maxBatchSize) break;
-      count += size;
-      taken++;
-    }
-    return this.queue.splice(0, taken);
   }
 
   private notifyIdle(): void {
@@ -120,4 +122,14 @@ export class CoalescingQueue<T> {
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+function newBatch<T>(items: T[]): Batch<T> {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const settled = new Promise<void>((onResolve, onReject) => {
+    resolve = onResolve;
+    reject = onReject;
+  });
+  return { items, settled, resolve, reject };
 }

@@ -14,8 +14,8 @@ const SEED = 0x9747b28c;
 const M = 0x5bd1e995;
 const R = 24;
 
-export function murmur2(data: Uint8Array): number {
-  const length = data.length;
+/** murmur2 of the first `length` bytes of `data` (all of them by default). */
+export function murmur2(data: Uint8Array, length = data.length): number {
   let h = SEED ^ length;
   const whole = length & ~3;
   for (let i = 0; i < whole; i += 4) {
