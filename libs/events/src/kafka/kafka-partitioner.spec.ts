@@ -1,15 +1,6 @@
-import { Partitioners, type PartitionMetadata } from 'kafkajs';
+import { Partitioners } from 'kafkajs';
+import { partitionMetadata as metadata } from '../../test/support/partition-metadata';
 import { keyHashPartitioner } from './kafka-partitioner';
-
-const metadata = (partitions: number): PartitionMetadata[] =>
-  Array.from({ length: partitions }, (_, partitionId) => ({
-    partitionId,
-    leader: 0,
-    replicas: [0],
-    isr: [0],
-    partitionErrorCode: 0,
-    offlineReplicas: [],
-  }));
 
 describe('keyHashPartitioner', () => {
   it('puts every keyed message on the partition kafkajs`s DefaultPartitioner picks', () => {

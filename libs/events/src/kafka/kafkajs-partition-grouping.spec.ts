@@ -1,4 +1,5 @@
-import { Partitioners, type Message, type PartitionMetadata } from 'kafkajs';
+import { Partitioners, type Message } from 'kafkajs';
+import { partitionMetadata } from '../../test/support/partition-metadata';
 import { groupKafkajsMessagesInOnePass, groupMessagesPerPartition } from './kafkajs-partition-grouping';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- kafkajs's own grouping, to compare with */
@@ -6,15 +7,8 @@ const kafkajsGrouping =
   require('kafkajs/src/producer/groupMessagesPerPartition') as typeof groupMessagesPerPartition;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-const metadata = (partitions: number): PartitionMetadata[] =>
-  Array.from({ length: partitions }, (_, partitionId) => ({
-    partitionId,
-    leader: partitionId === 1 ? -1 : 0,
-    replicas: [0],
-    isr: [0],
-    partitionErrorCode: 0,
-    offlineReplicas: [],
-  }));
+/** Partition 1 without a leader: kafkajs's default partitioner skips it for keyless messages. */
+const metadata = (partitions: number) => partitionMetadata(partitions, (id) => (id === 1 ? -1 : 0));
 
 describe('groupMessagesPerPartition', () => {
   it('groups exactly as kafkajs 2.2.4 does: the same partitions, each list in message order', () => {

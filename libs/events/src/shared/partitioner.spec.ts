@@ -1,20 +1,18 @@
 import { Partitioners } from 'kafkajs';
+import { partitionMetadata } from '../../test/support/partition-metadata';
 import { partitionForKey } from './partitioner';
 
 describe('partitionForKey', () => {
   it('matches the partition kafkajs (and the Java client) picks for the same key', () => {
     const kafkaPartitioner = Partitioners.DefaultPartitioner();
     for (const partitions of [1, 2, 3, 7, 12]) {
-      const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({
-        partitionId,
-        leader: 0,
-        replicas: [0],
-        isr: [0],
-        partitionErrorCode: 0,
-        offlineReplicas: [],
-      }));
+      const metadata = partitionMetadata(partitions);
       for (const key of ['', 'a', 'ab', 'abc', 'abcd', 'user-42', 'ключ-юникод', 'sk-' + 'x'.repeat(61)]) {
-        const expected = kafkaPartitioner({ topic: 't', partitionMetadata, message: { key, value: null } });
+        const expected = kafkaPartitioner({
+          topic: 't',
+          partitionMetadata: metadata,
+          message: { key, value: null },
+        });
         expect(partitionForKey(key, partitions)).toBe(expected);
       }
     }
