@@ -5,6 +5,7 @@ import type { Env, RunningService, ServiceRuntime, StartService } from './servic
 import type { Telemetry } from './start-telemetry';
 import { reportWorkerReady, runClusterPrimary } from './worker-cluster';
 import { workerCount } from './worker-count';
+import { turnOffPretenuring } from './young-generation';
 
 /** Loads the service's code and hands back its start function: `() => import('./start-x').then((m) => m.startX)`. */
 export type LoadService = () => Promise<StartService>;
@@ -26,7 +27,8 @@ export type MakeRuntime = () => ServiceRuntime | Promise<ServiceRuntime>;
  * many workers, each a whole copy of the service on the same port (see runClusterPrimary). The
  * service, its runtime and telemetry are loaded only where they run, so a primary stays small.
  *
- * TOLLGATE_HEAP_GROWING_PERCENT(_<SERVICE>) sets V8's heap growing percent first (heap-growing.ts).
+ * V8's allocation-site pretenuring is turned off first of all (young-generation.ts), then
+ * TOLLGATE_HEAP_GROWING_PERCENT(_<SERVICE>) sets V8's heap growing percent (heap-growing.ts).
  */
 export async function runMain(
   serviceName: string,
@@ -37,6 +39,7 @@ export async function runMain(
   let workers: number;
   let listenPath: string | undefined;
   try {
+    turnOffPretenuring();
     workers = workerCount(env, serviceName);
     applyHeapGrowingPercent(env, serviceName);
     listenPath = listenPathFromEnv(env);
