@@ -18,6 +18,7 @@ import { AudioRelay } from './audio/audio-relay';
 import { ChannelModelsLister } from './channel-test/channel-models-lister';
 import { ChannelTester } from './channel-test/channel-tester';
 import type { RelayConfig } from './config';
+import { keepCallStateYoung } from './http/young-call-state';
 import { BillingUsageClient } from './key-account/billing-usage.client';
 import { KeyAccount } from './key-account/key-account';
 import { RateLimiter } from './limits/rate-limiter';
@@ -80,6 +81,8 @@ export interface RelayUpstream {
 }
 
 export function composeUpstream(config: RelayConfig): RelayUpstream {
+  // The first part of the relay built, before its read models load and before any call.
+  keepCallStateYoung();
   const client = new UpstreamClient({
     connectionsPerOrigin: config.RELAY_UPSTREAM_CONNECTIONS,
     headersTimeoutMs: config.RELAY_UPSTREAM_HEADERS_TIMEOUT_MS,

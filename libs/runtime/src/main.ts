@@ -4,7 +4,6 @@
 // in the process that runs the service.
 export * from './service-runtime';
 export * from './run-main';
-export * from './young-generation';
 export * from './listen-path';
 export * from './lazy-distributed-runtime';
 export type { DistributedRuntimeNeeds } from './distributed-runtime';

@@ -5,7 +5,6 @@ import type { Env, RunningService, ServiceRuntime, StartService } from './servic
 import type { Telemetry } from './start-telemetry';
 import { reportWorkerReady, runClusterPrimary } from './worker-cluster';
 import { workerCount } from './worker-count';
-import { turnOffPretenuring } from './young-generation';
 
 /** Loads the service's code and hands back its start function: `() => import('./start-x').then((m) => m.startX)`. */
 export type LoadService = () => Promise<StartService>;
@@ -27,8 +26,7 @@ export type MakeRuntime = () => ServiceRuntime | Promise<ServiceRuntime>;
  * many workers, each a whole copy of the service on the same port (see runClusterPrimary). The
  * service, its runtime and telemetry are loaded only where they run, so a primary stays small.
  *
- * V8's allocation-site pretenuring is turned off first of all (young-generation.ts), then
- * TOLLGATE_HEAP_GROWING_PERCENT(_<SERVICE>) sets V8's heap growing percent (heap-growing.ts).
+ * TOLLGATE_HEAP_GROWING_PERCENT(_<SERVICE>) sets V8's heap growing percent first (heap-growing.ts).
  */
 export async function runMain(
   serviceName: string,
@@ -39,7 +37,6 @@ export async function runMain(
   let workers: number;
   let listenPath: string | undefined;
   try {
-    turnOffPretenuring();
     workers = workerCount(env, serviceName);
     applyHeapGrowingPercent(env, serviceName);
     listenPath = listenPathFromEnv(env);

@@ -1,14 +1,11 @@
 import { join } from 'node:path';
-import { turnOffPretenuring } from '@tollgate/runtime/main';
+import { startEmbedded } from './embedded';
 import { tuneEmbeddedHeap } from './embedded-heap';
 
 /** `npm start`: the whole platform in this process until Ctrl-C. */
 async function main(): Promise<void> {
   const repoRoot = join(__dirname, '..', '..', '..');
-  // The process's V8 settings, as runMain makes them for a service, before the platform's code loads.
-  turnOffPretenuring();
   tuneEmbeddedHeap();
-  const { startEmbedded } = await import('./embedded');
   const started = Date.now();
   const platform = await startEmbedded({
     env: process.env,

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
-import { runMain } from './run-main';
-import type { RunningService, ServiceRuntime } from './service-runtime';
-import { NO_PRETENURING_FLAG, turnOffPretenuring } from './young-generation';
+import { composeUpstream } from '../composition';
+import type { RelayConfig } from '../config';
+import { keepCallStateYoung, NO_PRETENURING_FLAG } from './young-call-state';
 
 // The process's V8 flags are not this suite's to change; the child processes below get their own.
 jest.mock('node:v8', () => ({ ...jest.requireActual<object>('node:v8'), setFlagsFromString: jest.fn() }));
@@ -30,53 +30,22 @@ function oldBornAfterTraining(applyFlag: boolean): number {
   return Number(child.stdout);
 }
 
-describe('turnOffPretenuring', () => {
-  beforeEach(() => jest.mocked(setFlagsFromString).mockClear());
-
+describe('keepCallStateYoung', () => {
   it('turns off V8 allocation-site pretenuring', () => {
     const setFlags = jest.fn();
-    turnOffPretenuring(setFlags);
+    keepCallStateYoung(setFlags);
     expect(setFlags.mock.calls).toEqual([['--no-allocation-site-pretenuring']]);
   });
 
-  it("is applied by runMain before the service's runtime and code load", async () => {
-    const flagsWhenLoaded: Record<string, unknown[][]> = {};
-    const snapshot = (what: string) =>
-      (flagsWhenLoaded[what] = [...jest.mocked(setFlagsFromString).mock.calls]);
-    const service: RunningService = {
-      name: 'probe',
-      port: 1,
-      url: 'http://127.0.0.1:1',
-      close: async () => {},
-    };
-    const runtime = {
-      bus: { close: async () => {} },
-      kv: { close: async () => {} },
-    } as unknown as ServiceRuntime;
-    const signalHandlers = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-    const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    try {
-      await runMain(
-        'probe',
-        async () => {
-          snapshot('service');
-          return async () => service;
-        },
-        () => {
-          snapshot('runtime');
-          return runtime;
-        },
-        {},
-      );
-    } finally {
-      write.mockRestore();
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-        for (const handler of process.listeners(signal)) {
-          if (!signalHandlers[signal].includes(handler)) process.removeListener(signal, handler);
-        }
-      }
-    }
-    expect(flagsWhenLoaded).toEqual({ runtime: [[NO_PRETENURING_FLAG]], service: [[NO_PRETENURING_FLAG]] });
+  it('is applied when the relay composes its upstream, before read models and calls', () => {
+    const upstream = composeUpstream({
+      RELAY_UPSTREAM_CONNECTIONS: 4,
+      RELAY_UPSTREAM_HEADERS_TIMEOUT_MS: 1000,
+      RELAY_UPSTREAM_STREAM_HEADERS_TIMEOUT_MS: 1000,
+      TOLLGATE_ENCRYPTION_KEY: 'ab'.repeat(32),
+    } as RelayConfig);
+    expect(jest.mocked(setFlagsFromString).mock.calls).toEqual([[NO_PRETENURING_FLAG]]);
+    return upstream.client.close();
   });
 
   // V8 ignores a flag it does not know: this would fail were the flag renamed or its effect gone.
