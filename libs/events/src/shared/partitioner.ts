@@ -1,13 +1,24 @@
+/** Keys up to this many UTF-16 units are hashed from one reused buffer (3 bytes a unit at most). */
+const SCRATCH_KEY_UNITS = 128;
+const scratch = Buffer.allocUnsafe(SCRATCH_KEY_UNITS * 3);
+
 /**
  * Key → partition, the way Kafka's Java client (and kafkajs' DefaultPartitioner) does it:
  * murmur2 of the UTF-8 key, made positive, modulo the partition count. Using the same function
- * in the in-process bus keeps a key on the same partition number in both modes.
+ * in the in-process bus and the Kafka producer keeps a key on the same partition number in both
+ * modes. A short string key is written into a reused buffer: no Buffer a message.
  */
-export function partitionForKey(key: string, partitions: number): number {
+export function partitionForKey(key: string | Buffer, partitions: number): number {
   if (!Number.isInteger(partitions) || partitions < 1) {
     throw new RangeError(`partition count must be a positive integer, got ${partitions}`);
   }
-  return (murmur2(Buffer.from(key, 'utf8')) & 0x7fffffff) % partitions;
+  return (hashOfKey(key) & 0x7fffffff) % partitions;
+}
+
+function hashOfKey(key: string | Buffer): number {
+  if (typeof key !== 'string') return murmur2(key);
+  if (key.length > SCRATCH_KEY_UNITS) return murmur2(Buffer.from(key, 'utf8'));
+  return murmur2(scratch, scratch.write(key, 0, 'utf8'));
 }
 
 const SEED = 0x9747b28c;
