@@ -108,6 +108,21 @@ export default tseslint.config(
     },
   },
   {
+    // A query read again after a change goes through readAgain, which cancels a read that may have left
+    // before the change (invalidateQueries hands such a read back while a list is on its first load).
+    files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
+    ignores: ['apps/web/src/api/query-client.ts', '**/*.spec.ts', '**/*.spec.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='invalidateQueries']",
+          message: 'Read the query again with readAgain (apps/web/src/api/query-client.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -1,3 +1,4 @@
+import { QueryObserver } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/react-query-persist-client';
 import {
   NOTICE_STALE_MS,
@@ -6,6 +7,7 @@ import {
   STATUS_STALE_MS,
   createAppQueryClient,
   createPersistOptions,
+  readAgain,
   refreshAfterRestore,
   removeOutdatedQueryCaches,
 } from './query-client';
@@ -96,5 +98,49 @@ describe('query cache', () => {
     await refreshAfterRestore(client);
     expect(client.getQueryState(queryKeys.self)?.isInvalidated).toBe(true);
     expect(client.getQueryState(queryKeys.status)).toBeUndefined();
+  });
+});
+
+describe('reading a query again after a change', () => {
+  const key = ['admin', 'channels'];
+
+  /** A list whose first read is held open until released; later reads answer at once. */
+  function aListBeingLoaded(client: ReturnType<typeof createAppQueryClient>) {
+    const server = { rows: ['existing'] };
+    let releaseFirstRead: (() => void) | undefined;
+    const queryFn = () => {
+      const seen = [...server.rows];
+      if (releaseFirstRead) return Promise.resolve(seen);
+      return new Promise<string[]>((resolve) => (releaseFirstRead = () => resolve(seen)));
+    };
+    const unsubscribe = new QueryObserver(client, { queryKey: key, queryFn }).subscribe(() => undefined);
+    return { server, releaseFirstRead: () => releaseFirstRead!(), unsubscribe };
+  }
+
+  it('shows the change when the list was still on its first read, which left before the change landed', async () => {
+    const client = createAppQueryClient();
+    const list = aListBeingLoaded(client);
+    list.server.rows.push('added'); // the save lands while the first read is under way
+
+    const reading = readAgain(client, key);
+    list.releaseFirstRead(); // the first read answers after the save, with what it saw before it
+    await reading;
+
+    expect(client.getQueryData(key)).toEqual(['existing', 'added']);
+    list.unsubscribe();
+  });
+
+  it('reads a list that already has data again', async () => {
+    const client = createAppQueryClient();
+    const list = aListBeingLoaded(client);
+    list.releaseFirstRead();
+    await client.getQueryCache().find({ queryKey: key })!.fetch(); // the first read's own promise
+    expect(client.getQueryData(key)).toEqual(['existing']);
+    list.server.rows.push('added');
+
+    await readAgain(client, key);
+
+    expect(client.getQueryData(key)).toEqual(['existing', 'added']);
+    list.unsubscribe();
   });
 });

@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import type { PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
 import { queryKeys } from './query-keys';
@@ -37,7 +37,19 @@ export function createAppQueryClient(): QueryClient {
  * the account would otherwise be served from it for its 30 s of freshness.
  */
 export function refreshAfterRestore(client: QueryClient): Promise<void> {
-  return client.invalidateQueries({ queryKey: queryKeys.self });
+  return readAgain(client, queryKeys.self);
+}
+
+/**
+ * Reads the queries under `queryKey` again after something changed on the server. A read already
+ * under way may have left before the change landed, and `invalidateQueries` alone hands that read
+ * back when the query has no data yet (TanStack Query cancels a running fetch only when there is
+ * data to fall back to): a list on its first load would show the state before the change as fresh.
+ * So what is running is cancelled first, and the new read starts after the change.
+ */
+export async function readAgain(client: QueryClient, queryKey: QueryKey): Promise<void> {
+  await client.cancelQueries({ queryKey });
+  await client.invalidateQueries({ queryKey });
 }
 
 /** Copies saved under an earlier version are never read again, so their space is given back. */

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-message';
+import { readAgain } from '../../api/query-client';
 import { notify } from '../shell/notify';
 
 interface AdminMutationOptions<TVariables, TResult> {
@@ -26,7 +27,6 @@ export function useAdminMutation<TVariables, TResult = void>(
     },
     onError: (error: unknown) =>
       notify.destructive(t('action_failed'), { description: errorMessage(error, t) }),
-    onSettled: () =>
-      Promise.all(options.refresh.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+    onSettled: () => Promise.all(options.refresh.map((queryKey) => readAgain(queryClient, queryKey))),
   });
 }

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { readAgain } from '../../api/query-client';
 import { queryKeys } from '../../api/query-keys';
 import { ROUTES } from '../../lib/routes';
 import type { SelfUser } from '../session/session-api';
@@ -17,7 +18,7 @@ export function useCompleteSignIn() {
   return useCallback(
     (user: SelfUser, successText: string) => {
       storeUserId(user.id);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.pricing });
+      void readAgain(queryClient, queryKeys.pricing);
       notify.success(successText);
       navigate(ROUTES.dashboard, { replace: true });
     },

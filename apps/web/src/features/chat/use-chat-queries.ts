@@ -3,6 +3,7 @@ import type { UpdateChat } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/error-message';
+import { readAgain } from '../../api/query-client';
 import { queryKeys } from '../../api/query-keys';
 import { chatPath } from '../../lib/routes';
 import { notify } from '../shell/notify';
@@ -51,7 +52,7 @@ export function useChatMutations() {
   const { t } = useTranslation('chat');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.chats });
+  const refresh = () => readAgain(queryClient, queryKeys.chats);
   const fail = (text: string) => (error: unknown) =>
     notify.destructive(text, { description: errorMessage(error, t) });
 

@@ -8,6 +8,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/api-error';
+import { readAgain } from '../../api/query-client';
 import { queryKeys } from '../../api/query-keys';
 import { retryDelayMs, shouldRetry } from '../../api/retry-policy';
 import { notify } from '../shell/notify';
@@ -147,19 +148,19 @@ export function useChatStream(chatId: number | undefined) {
       } finally {
         controller.current = null;
         setAnswer(null);
-        const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+        const refresh = () => readAgain(queryClient, key);
         await refresh();
         if (refusal !== undefined) {
           const status = isApiError(refusal) ? refusal.status : null;
           if (status === 402) setNeedsTopUp(true);
           // A model taken out of the chat: the picker shows what is offered now.
-          if (status === 404) void queryClient.invalidateQueries({ queryKey: queryKeys.chatModels });
+          if (status === 404) void readAgain(queryClient, queryKeys.chatModels);
           const chatGone = queryClient.getQueryState(key)?.status === 'error';
           const notice = sendFailureNotice(refusal, t, { chatGone });
           if (notice) notify.destructive(notice.title, { description: notice.description });
         }
         // The answer (and the title below) was paid from the balance: the dashboard shows what is left.
-        const refreshBalance = () => queryClient.invalidateQueries({ queryKey: queryKeys.self });
+        const refreshBalance = () => readAgain(queryClient, queryKeys.self);
         if (abort.signal.aborted) {
           const lookAgain = () => void Promise.all([refresh(), refreshBalance()]);
           lateRefetches.current = STOPPED_REFETCH_MS.map((ms) => setTimeout(lookAgain, ms));
@@ -175,8 +176,8 @@ export function useChatStream(chatId: number | undefined) {
           firstAnswer && !abort.signal.aborted ? fetchTitle(chatId).catch(() => undefined) : undefined;
         void Promise.resolve(named).then(() =>
           Promise.all([
-            queryClient.invalidateQueries({ queryKey: queryKeys.chats }),
-            queryClient.invalidateQueries({ queryKey: queryKeys.chat(chatId) }),
+            readAgain(queryClient, queryKeys.chats),
+            readAgain(queryClient, queryKeys.chat(chatId)),
             refreshBalance(),
           ]),
         );

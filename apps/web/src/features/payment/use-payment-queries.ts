@@ -6,6 +6,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { readAgain } from '../../api/query-client';
 import { queryKeys } from '../../api/query-keys';
 import type { Account } from '../session/session-api';
 import { forgetAwaitedPayment, readAwaitedPayment } from './awaited-payment';
@@ -73,7 +74,7 @@ export function useAwaitedPayment() {
     if (sawPending.current) {
       void refreshBalanceUntilChanged(queryClient, queryClient.getQueryData<Account>(queryKeys.self)?.quota);
     } else {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.self });
+      void readAgain(queryClient, queryKeys.self);
     }
   }, [settledStatus, queryClient]);
   const dismiss = () => {
@@ -99,7 +100,7 @@ export function useCreatePayment() {
       }
     },
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.payments });
+      void readAgain(queryClient, queryKeys.payments);
     },
   });
 }

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { readAgain } from '../../api/query-client';
 import { queryKeys } from '../../api/query-keys';
 import type { OAuthProvider } from '@tollgate/contracts';
 import { unlinkOAuth } from './settings-api';
@@ -11,6 +12,6 @@ export function useUnlinkProvider() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (provider: OAuthProvider) => unlinkOAuth(provider),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.self }),
+    onSuccess: () => readAgain(queryClient, queryKeys.self),
   });
 }

@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { TokenStatus } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-message';
+import { readAgain } from '../../api/query-client';
 import { queryKeys } from '../../api/query-keys';
 import { copyText } from '../../lib/clipboard';
 import { notify } from '../shell/notify';
@@ -21,7 +22,7 @@ export function useTokens(keyword: string, page: number) {
 export function useTokenMutations() {
   const { t } = useTranslation('tokens');
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.tokens });
+  const refresh = () => readAgain(queryClient, queryKeys.tokens);
   const fail = (text: string) => (error: unknown) =>
     notify.destructive(text, { description: errorMessage(error, t) });
 

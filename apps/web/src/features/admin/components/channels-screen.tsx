@@ -5,6 +5,7 @@ import { intlLocale } from '../../../i18n/language';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-message';
+import { readAgain } from '../../../api/query-client';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { buttonClass, cardClass, inputClass } from '../../../ui/styles';
@@ -75,7 +76,7 @@ export function ChannelsScreen() {
       notify.destructive(t('channel_test_failed', { name: channel.name }), {
         description: errorMessage(error, t),
       }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminChannels }),
+    onSettled: () => readAgain(queryClient, queryKeys.adminChannels),
   });
   // Tests the page's channels one after another (each answer updates its response time).
   const testAll = useMutation({
@@ -89,7 +90,7 @@ export function ChannelsScreen() {
     },
     onSuccess: (result) =>
       (result.failed === 0 ? notify.success : notify.destructive)(t('channels_tested', result)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminChannels }),
+    onSettled: () => readAgain(queryClient, queryKeys.adminChannels),
   });
   const remove = useAdminMutation({
     mutationFn: (id: number) => deleteChannel(id),

@@ -3,6 +3,7 @@ import type { ModelPricing } from '@tollgate/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-message';
+import { readAgain } from '../../../api/query-client';
 import { queryKeys } from '../../../api/query-keys';
 import { Dialog } from '../../../ui/dialog';
 import { ErrorState, Loading } from '../../../ui/query-state';
@@ -40,10 +41,7 @@ export function PricesScreen() {
   const pricing = useQuery({ queryKey: queryKeys.adminPricing, queryFn: fetchPricingAdmin });
   const [editing, setEditing] = useState<ModelPricing | 'new' | null>(null);
   const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: queryKeys.adminPricing }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.pricing }),
-    ]);
+    Promise.all([readAgain(queryClient, queryKeys.adminPricing), readAgain(queryClient, queryKeys.pricing)]);
   const fail = (error: unknown) =>
     notify.destructive(t('action_failed'), { description: errorMessage(error, t) });
   const saveModel = useMutation({

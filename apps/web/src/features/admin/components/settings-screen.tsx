@@ -3,6 +3,7 @@ import { settingDefinition, SETTING_KEYS } from '@tollgate/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-message';
+import { readAgain } from '../../../api/query-client';
 import { queryKeys } from '../../../api/query-keys';
 import { Markdown } from '../../../ui/markdown';
 import { ErrorState, Loading } from '../../../ui/query-state';
@@ -32,10 +33,10 @@ export function SettingsScreen() {
     mutationFn: ({ key, value }: { key: string; value: string }) => saveOption(key, value),
     onSuccess: (_data, { key }) => {
       notify.success(t('setting_saved', { key }));
-      if (NOTICE_KEYS.includes(key)) void queryClient.invalidateQueries({ queryKey: queryKeys.notice });
+      if (NOTICE_KEYS.includes(key)) void readAgain(queryClient, queryKeys.notice);
     },
     onError: (error) => notify.destructive(t('action_failed'), { description: errorMessage(error, t) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminOptions }),
+    onSettled: () => readAgain(queryClient, queryKeys.adminOptions),
   });
   if (options.isPending) return <Loading />;
   if (options.isError) return <ErrorState error={options.error} onRetry={() => void options.refetch()} />;

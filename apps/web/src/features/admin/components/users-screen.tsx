@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { adminUserPath } from '../../../lib/routes';
 import { errorMessage } from '../../../api/error-message';
+import { readAgain } from '../../../api/query-client';
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Dialog } from '../../../ui/dialog';
@@ -56,7 +57,7 @@ export function UsersScreen() {
     queryFn: () => fetchUsers(search, page, filter),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers });
+  const refresh = () => readAgain(queryClient, queryKeys.adminUsers);
   const manage = useMutation({
     mutationFn: ({ id, action }: { id: number; action: UserAction }) => manageUser(id, action),
     onSuccess: (_done, { action }) =>

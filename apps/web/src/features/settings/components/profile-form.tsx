@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-message';
+import { readAgain } from '../../../api/query-client';
 import { queryKeys } from '../../../api/query-keys';
 import { buttonClass, cardClass, labelClass } from '../../../ui/styles';
 import { TextField } from '../../../ui/text-field';
@@ -25,7 +26,7 @@ export function ProfileForm({ account }: { account: Account }) {
     onSuccess: () => {
       notify.success(t('profile_saved'));
       setPassword('');
-      void queryClient.invalidateQueries({ queryKey: queryKeys.self });
+      void readAgain(queryClient, queryKeys.self);
     },
     onError: (error) => setProblem(errorMessage(error, t)),
   });
