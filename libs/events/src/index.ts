@@ -2,6 +2,7 @@ export * from './port/event-bus.port';
 export { readsConsumerLag, type ConsumerLagReader, type PartitionLag } from './port/consumer-lag.port';
 export { InProcessEventBus, type InProcessEventBusOptions } from './in-process/in-process-event-bus';
 export { KafkaEventBus, type KafkaEventBusOptions } from './kafka/kafka-event-bus';
+export { kafkajsGroupsInOnePass } from './kafka/kafkajs-partition-grouping';
 export type { KafkaConsumerTuning } from './kafka/kafka-consumer-tuning';
 export { logLevel as KafkaLogLevel } from 'kafkajs';
 export { createEventBus, type EventBusConfig } from './create-event-bus';

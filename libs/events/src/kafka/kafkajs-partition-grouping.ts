@@ -41,6 +41,17 @@ const BINDING_MODULE = 'kafkajs/src/producer/sendMessages';
 type ModuleCache = Record<string, Pick<NodeJS.Module, 'exports'> | undefined>;
 
 /**
+ * Whether kafkajs's producer will group with the one-pass function: a process that loaded kafkajs before
+ * this module (any import of kafkajs ahead of @tollgate/events) silently keeps kafkajs's own.
+ */
+export function kafkajsGroupsInOnePass(
+  cache: ModuleCache = require.cache,
+  resolve: (id: string) => string = require.resolve,
+): boolean {
+  return cache[resolve(GROUPING_MODULE)]?.exports === groupMessagesPerPartition;
+}
+
+/**
  * Puts the one-pass grouping in the module cache under kafkajs's own module's name. kafkajs's producer
  * reads that module once, when kafkajs is first loaded, so this must run before anything loads kafkajs
  * (kafka-event-bus.ts imports this module first); once kafkajs is loaded it changes nothing and returns
@@ -51,8 +62,8 @@ export function groupKafkajsMessagesInOnePass(
   resolve: (id: string) => string = require.resolve,
   load: (id: string) => unknown = require,
 ): boolean {
+  if (kafkajsGroupsInOnePass(cache, resolve)) return true;
   const groupingPath = resolve(GROUPING_MODULE);
-  if (cache[groupingPath]?.exports === groupMessagesPerPartition) return true;
   const { version } = load('kafkajs/package.json') as { version: string };
   if (version !== PATCHED_KAFKAJS_VERSION) return false;
   if (cache[groupingPath] || cache[resolve(BINDING_MODULE)]) return false;
