@@ -17,6 +17,8 @@
 //   node bench/full-platform-cpu.mjs --profile          # and V8 profiles of the services at c=1
 //   node bench/full-platform-cpu.mjs --profile --profile-calls 0   # profiles of 10 s with no calls
 //   node bench/full-platform-cpu.mjs --root /other/checkout   # a built copy (before/after)
+//   node bench/full-platform-cpu.mjs --rounds 8 --batch gateway,relay   # those services on SCHED_BATCH
+//     (chrt, every thread) in rounds 2, 3, 6, 7, … (plain batch batch plain), each set's medians printed (h127)
 //
 // With --root the services, the launcher and kafkajs come from that checkout, the seeding and /proc
 // helpers from this one; for a before/after pair, copying this script into each built copy and
@@ -24,6 +26,7 @@
 //
 // A broker of its own: on a shared one, other platforms' relays read this run's compacted topics and
 // their billing settles nothing of it but still publishes, which moves the numbers being measured.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -40,6 +43,14 @@ import { seedCustomer, waitUntilServable } from './lib/seed.mjs';
 import { median } from './lib/stats.mjs';
 import { sendChatCalls } from './lib/chat-calls.mjs';
 
+/** Every thread of each process in `pids` (and its children) to SCHED_BATCH or back to SCHED_OTHER (chrt). */
+function schedulingPolicy(pids, policy) {
+  const table = processTable();
+  for (const root of pids)
+    for (const pid of treeOf(table, root))
+      execFileSync('chrt', ['-a', policy === 'batch' ? '-b' : '-o', '-p', '0', String(pid)]);
+}
+
 const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
 const SERVICES = ['gateway', 'relay', 'auth', 'billing', 'admin', 'chat'];
 
@@ -55,6 +66,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'profile-services': { type: 'string', default: 'relay,billing,auth,gateway' },
     'profile-calls': { type: 'string', default: '3000' },
+    batch: { type: 'string' },
     out: { type: 'string' },
     label: { type: 'string', default: '' },
     help: { type: 'boolean', default: false },
@@ -62,7 +74,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'node bench/full-platform-cpu.mjs [--root DIR] [--calls 3000] [--concurrency 1] [--rounds 3] [--warmup 1000] [--tail-ms 1000] [--idle-ms 5000] [--profile] [--profile-services relay,billing] [--out FILE.json] [--label TEXT]',
+    'node bench/full-platform-cpu.mjs [--root DIR] [--calls 3000] [--concurrency 1] [--rounds 3] [--warmup 1000] [--tail-ms 1000] [--idle-ms 5000] [--profile] [--profile-services relay,billing] [--batch gateway,relay] [--out FILE.json] [--label TEXT]',
   );
   process.exit(0);
 }
@@ -188,6 +200,7 @@ async function main() {
     const groups = { own, infra: infrastructurePids(infra, log) };
     const calls = Number(args.calls);
     const concurrency = Number(args.concurrency);
+    const batchServices = args.batch ? args.batch.split(',') : [];
 
     log(`warm-up: ${args.warmup} calls at c=${concurrency}`);
     await runCalls(platform.url, customer, Number(args.warmup), concurrency);
@@ -210,6 +223,14 @@ async function main() {
 
     const rounds = [];
     for (let round = 0; round < Number(args.rounds); round++) {
+      // --batch: the listed services' threads on SCHED_BATCH in rounds 2, 3, 6, 7, … (plain batch batch
+      // plain, …: each pair's order alternates, so a drift of the host favours neither).
+      const batch = batchServices.length > 0 && (round % 4 === 1 || round % 4 === 2);
+      if (batch)
+        schedulingPolicy(
+          batchServices.map((name) => own[name]),
+          'batch',
+        );
       const offsetsBefore = await topicOffsets(admin);
       const syscallsBefore = syscalls(groups);
       const window = openCpuWindow(groups);
@@ -220,6 +241,11 @@ async function main() {
       const syscallsPerCall = Object.fromEntries(
         Object.keys(syscallsAfter).map((n) => [n, (syscallsAfter[n] - syscallsBefore[n]) / calls]),
       );
+      if (batch)
+        schedulingPolicy(
+          batchServices.map((name) => own[name]),
+          'other',
+        );
       const offsetsAfter = await topicOffsets(admin);
       const recordsPer1000 = Object.fromEntries(
         Object.keys(offsetsAfter)
@@ -227,6 +253,7 @@ async function main() {
           .filter(([, n]) => n > 0),
       );
       rounds.push({
+        batch,
         ...load,
         rps: calls / load.seconds,
         perCall: cpu.perCall,
@@ -234,7 +261,7 @@ async function main() {
         recordsPer1000,
       });
       log(
-        `round ${round + 1}: ${calls} calls (${load.failed} failed${load.firstFailure ? `: ${load.firstFailure}` : ''}) in ${load.seconds.toFixed(1)} s; ` +
+        `round ${round + 1}${batch ? ` (SCHED_BATCH: ${batchServices.join(',')})` : ''}: ${calls} calls (${load.failed} failed${load.firstFailure ? `: ${load.firstFailure}` : ''}) in ${load.seconds.toFixed(1)} s; ` +
           `CPU ms/call ${Object.entries(cpu.perCall)
             .map(([name, ms]) => `${name} ${ms.toFixed(3)}`)
             .join(', ')}; records/1000 calls ${JSON.stringify(recordsPer1000)}`,
@@ -314,6 +341,24 @@ async function main() {
     console.log(
       `  own processes ${sumOf(SERVICES).toFixed(3)} ms/call, with infrastructure ${sumOf(names).toFixed(3)}; ${summary.rps.toFixed(0)} req/s`,
     );
+    if (batchServices.length > 0) {
+      const plain = rounds.filter((r) => !r.batch);
+      const batched = rounds.filter((r) => r.batch);
+      const pairs = batched.map((b, i) => [plain[i], b]).filter(([a]) => a !== undefined);
+      console.log(
+        `  SCHED_BATCH for ${batchServices.join(',')}: median ms/call of the plain rounds → the batch rounds (pairs with batch lower; for rps, pairs with batch slower):`,
+      );
+      const ownTotal = (r) => SERVICES.reduce((sum, n) => sum + (r.perCall[n] ?? 0), 0);
+      for (const [name, of] of [
+        ...names.map((n) => [n, (r) => r.perCall[n]]),
+        ['own total', ownTotal],
+        ['rps', (r) => r.rps],
+      ])
+        console.log(
+          `    ${name.padEnd(10)} ${median(plain.map(of)).toFixed(3)} → ${median(batched.map(of)).toFixed(3)} ` +
+            `(${pairs.filter(([a, b]) => of(b) < of(a)).length}/${pairs.length})`,
+        );
+    }
     console.log('  records per 1,000 calls:');
     for (const [topic, n] of Object.entries(summary.recordsPer1000))
       console.log(`    ${topic.padEnd(28)} ${n.toFixed(1)}`);

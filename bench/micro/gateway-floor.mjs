@@ -13,8 +13,9 @@
 //   export TOLLGATE_INFRA_DIR=/tmp/h73-infra; bash scripts/infra.sh up redis kafka
 //   eval "$(bash scripts/infra.sh env redis kafka)"
 //   node bench/micro/gateway-floor.mjs [--levels 1:3000,16:8000,64:8000] [--rounds 4] [--root DIR]
-//     [--direct] [--compare DIST ...] [--strace CALLS] [--cpu-prof DIR]
+//     [--direct] [--compare DIST ...] [--strace CALLS] [--cpu-prof DIR] [--sched] [--perf CALLS] [--batch]
 //   node bench/micro/gateway-floor.mjs --parse-strace FILE --backend http://127.0.0.1:<relay port>
+//   node bench/micro/gateway-floor.mjs --parse-perf FILE --calls N
 //
 // Each window also times every call at the client: p50 per front, and the gateway's added p50 over the
 // floor (what Tollgate's gateway code adds to a call's latency) and, with --direct, over relay called
@@ -29,12 +30,24 @@
 // brought relay's answer to the first write to the client; after = from the end of that write to the
 // loop's next epoll call (JS that runs after the answer left; at c=1 it delays the next call only if
 // the client's next request is already waiting). strace slows every system call: compare the fronts
-// with each other, not with the untraced windows. --parse-strace reads such a file again.
+// with each other, not with the untraced windows. --parse-strace reads such a file again. Every system
+// call of the thread is traced; the summary adds the median bytes of each transfer and the most common
+// sequences of system calls a call (h127).
 // --cpu-prof DIR preloads bench/lib/cpu-profiler.preload.cjs into every proxy front and profiles the
 // c=1 windows (the profiler starts before the first c=1 window; each profile is written when its front
 // stops, so put c=1 last in --levels to leave the other levels out).
+// --sched: each window also reads the event loop's thread from /proc (task stat, schedstat, status):
+// user and system CPU, time on a CPU and time runnable but waiting for one, voluntary (slept) and
+// involuntary (preempted) context switches, all a call (h127).
+// --perf CALLS: after the rounds, two passes of CALLS calls at c=1 through each proxy front (A B A B)
+// with `perf record -e cpu-clock -e sched:sched_switch -g` on its main thread: on-CPU µs a call in user
+// space and in the kernel by system call (writev split into send, the loopback receive and the peer's
+// wake-up; context switches), and the thread's switches a call: preemptions by the call they caught it
+// returning from and by who took the CPU (relay, the client, other) (h127). --parse-perf reads one again.
+// --batch: each proxy front also as `<name>/batch`: the same process measured in windows of its own with
+// it and relay on SCHED_BATCH (chrt -a -b), which a task woken on a busy CPU does not preempt (h127).
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -67,6 +80,11 @@ const { values: args } = parseArgs({
     strace: { type: 'string' },
     'cpu-prof': { type: 'string' },
     'parse-strace': { type: 'string' },
+    'parse-perf': { type: 'string' },
+    calls: { type: 'string' },
+    sched: { type: 'boolean', default: false },
+    perf: { type: 'string' },
+    batch: { type: 'boolean', default: false },
   },
 });
 const ROOT = resolve(args.root);
@@ -77,6 +95,7 @@ const PROFILER_PRELOAD = join(dirname(HERE), '..', 'lib', 'cpu-profiler.preload.
 const percentile = (xs, q) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 
+const PERF_FREQUENCY = 10_000;
 const SECONDS_OF = (hms) => {
   const [h, m, s] = hms.split(':');
   return Number(h) * 3600 + Number(m) * 60 + Number(s);
@@ -85,6 +104,7 @@ const SECONDS_OF = (hms) => {
 if (args.serve) serveFloor(Number(args.serve), args.backend);
 else if (args['parse-strace'])
   console.log(splitCalls(readFileSync(args['parse-strace'], 'utf8'), new URL(args.backend).port).summary);
+else if (args['parse-perf']) console.log(await perfSplit(args['parse-perf'], Number(args.calls)));
 else await main();
 
 // ---- the floor: a pass-through proxy and nothing else
@@ -207,6 +227,9 @@ async function main() {
       fronts[name] = { url, pid: other.child.pid, proxy: true };
     }
     if (args.direct) fronts.relay = { url: relayUrl, pid: relay.child.pid, proxy: false };
+    if (args.batch)
+      for (const [name, front] of Object.entries(fronts))
+        if (front.proxy) fronts[`${name}/batch`] = { ...front, batch: [front.pid, relay.child.pid] };
     const names = Object.keys(fronts);
     for (const [name, front] of Object.entries(fronts)) {
       log(`warm-up ${name}: ${args.warmup} calls at c=16`);
@@ -230,15 +253,22 @@ async function main() {
         const pair = { round: round + 1, concurrency };
         for (const name of order) {
           const front = fronts[name];
+          if (front.batch) schedulingPolicy(front.batch, 'batch');
           const latencies = [];
           const before = [cpuTicks(front.pid), cpuTicks(relay.child.pid)];
+          const threadBefore = mainThreadStats(front.pid);
           const load = await sendChatCalls({ Pool, url: front.url, customer, calls, concurrency, latencies });
+          const threadAfter = mainThreadStats(front.pid);
           const after = [cpuTicks(front.pid), cpuTicks(relay.child.pid)];
+          if (front.batch) schedulingPolicy(front.batch, 'other');
+          for (const key of Object.keys(threadAfter))
+            pair[`${name}.${key}`] = (threadAfter[key] - threadBefore[key]) / calls;
           if (load.failed > 0) throw new Error(`${name}: ${load.failed} calls failed: ${load.firstFailure}`);
           pair[name] = ((after[0] - before[0]) * (1000 / CLK_TCK)) / calls;
           pair[`${name}Relay`] = ((after[1] - before[1]) * (1000 / CLK_TCK)) / calls;
           pair[`${name}Rps`] = calls / load.seconds;
           pair[`${name}P50`] = percentile(latencies, 0.5);
+          pair[`${name}P99`] = percentile(latencies, 0.99);
         }
         rows.push(pair);
         log(
@@ -268,11 +298,18 @@ async function main() {
               (n) =>
                 `${n} ${m(n)}` +
                 (fronts[n].proxy ? ` (relay ${m(`${n}Relay`)})` : '') +
-                ` ${m(`${n}Rps`)} req/s p50 ${m(`${n}P50`)}`,
+                ` ${m(`${n}Rps`)} req/s p50 ${m(`${n}P50`)} p99 ${m(`${n}P99`)}`,
             )
             .join('  ') +
           `  excess ${median(of.map((r) => r.gateway - r.floor)).toFixed(3)}  ${above}/${of.length}`,
       );
+      if (args.sched)
+        for (const n of names)
+          console.log(
+            `        ${n} main thread a call: user ${m(`${n}.userMs`)} ms, sys ${m(`${n}.sysMs`)} ms, ` +
+              `on-CPU ${m(`${n}.runMs`)} ms, run-queue wait ${m(`${n}.waitMs`)} ms, ` +
+              `switches ${m(`${n}.voluntary`)} voluntary / ${m(`${n}.involuntary`)} involuntary`,
+          );
       const added = (n, base) => median(of.map((r) => r[`${n}P50`] - r[`${base}P50`])).toFixed(3);
       console.log(
         `        p50 added, median of per-round differences: gateway − floor ${added('gateway', 'floor')}` +
@@ -305,6 +342,41 @@ async function main() {
         console.log(`strace, ${name} main thread, ${phases.calls} calls at c=1: ${phases.summary}`);
       }
     }
+    if (args.perf) {
+      // Two passes, the fronts alternating (A B A B), each pass CALLS calls at c=1 under perf.
+      const proxies = Object.entries(fronts).filter(([, front]) => front.proxy);
+      const byFront = {};
+      for (let pass = 0; pass < 2; pass++)
+        for (const [name, front] of proxies) {
+          const peers = { self: front.pid, relay: relay.child.pid, client: process.pid };
+          const split = await perfCalls({
+            Pool,
+            front,
+            customer,
+            calls: Number(args.perf),
+            workDir,
+            name,
+            pass,
+            peers,
+          });
+          (byFront[name] ??= []).push(split);
+        }
+      console.log(
+        `perf (cpu-clock on the main thread: on-CPU time only), µs a call at c=1, ${args.perf} calls a pass, two passes:`,
+      );
+      for (const [name, passes] of Object.entries(byFront))
+        for (const { split, switches } of passes)
+          console.log(
+            `  ${name.padEnd(9)} ` +
+              Object.entries(split)
+                .map(([part, us]) => `${part} ${us.toFixed(1)}`)
+                .join(', ') +
+              `\n            switches a call: ` +
+              Object.entries(switches)
+                .map(([what, n]) => `${what} ${n.toFixed(2)}`)
+                .join(', '),
+          );
+    }
   } finally {
     await bus.close().catch(() => undefined);
     await stopAll();
@@ -313,26 +385,177 @@ async function main() {
 }
 
 /**
+ * `calls` calls at c=1 through `front` with `perf record -e cpu-clock -g` on its main thread (a
+ * software clock that only counts while the thread runs, so preemption and sleep are left out), then
+ * each sample put in one part: user space; or in the kernel, by the system call it is under — writev
+ * split into the sender's own work (send), the loopback receive it does for the peer (receive: the
+ * packet through the peer's TCP, in the sender's softirq) and the peer's wake-up (wake: epoll callback,
+ * try_to_wake_up); write, read, epoll_wait, other system calls, and kernel work under none (interrupts,
+ * faults). µs a call per part.
+ */
+async function perfCalls({ Pool, front, customer, calls, workDir, name, pass, peers }) {
+  const file = join(workDir, `perf-${name}-${pass}.data`);
+  const recorder = spawn(
+    'perf',
+    [
+      'record',
+      '-e',
+      'cpu-clock',
+      '-e',
+      'sched:sched_switch',
+      '-F',
+      String(PERF_FREQUENCY),
+      '-g',
+      '-t',
+      String(front.pid),
+      '-o',
+      file,
+    ],
+    { stdio: 'ignore' },
+  );
+  await new Promise((r) => setTimeout(r, 1000));
+  await sendChatCalls({ Pool, url: front.url, customer, calls, concurrency: 1 });
+  recorder.kill('SIGINT');
+  await new Promise((r) => recorder.once('exit', r));
+  return perfSplit(file, calls, peers);
+}
+
+/**
+ * A perfCalls file of `calls` calls → µs a call per part (cpu-clock samples), and the thread's
+ * switches off the CPU a call (sched_switch): sleeps, and preemptions by where they caught it (the
+ * system call it was returning from, by its libc wrapper, or an interrupt) and by who took the CPU
+ * (`peers`: process ids by name; a thread of another process counts as that process).
+ */
+async function perfSplit(file, calls, peers = {}) {
+  const script = await new Promise((resolvePromise, reject) => {
+    const child = spawn('perf', ['script', '-i', file, '-F', 'event,trace,ip,sym,dso'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (text += chunk));
+    child.once('exit', (code) =>
+      code === 0 ? resolvePromise(text) : reject(new Error(`perf script ${code}`)),
+    );
+  });
+  const parts = {};
+  const switches = {};
+  const count = (into, key) => (into[key] = (into[key] ?? 0) + 1);
+  for (const sample of script.split(/\n\s*\n/)) {
+    const lines = sample.split('\n').filter((line) => line.trim() !== '');
+    if (lines.length === 0) continue;
+    const frames = lines
+      .map((line) => /^\s*[0-9a-f]+ (\S+?)(?:\+0x[0-9a-f]+)? \((.*)\)$/.exec(line))
+      .filter(Boolean)
+      .map(([, sym, dso]) => ({ sym, kernel: dso === '[kernel.kallsyms]' }));
+    const switched = /sched_switch: .*prev_state=(\S+) ==> next_comm=.* next_pid=(\d+)/.exec(lines[0]);
+    if (switched) {
+      const [, state, nextPid] = switched;
+      if (!state.startsWith('R')) {
+        count(switches, 'sleep');
+        continue;
+      }
+      count(switches, 'preempted');
+      const fromSyscall = frames.some((f) => /syscall_exit|do_syscall_64/.test(f.sym));
+      const userTop = frames.find((f) => !f.kernel)?.sym ?? '?';
+      count(switches, `preempted at ${fromSyscall ? userTop : 'an interrupt'}`);
+      count(switches, `preempted by ${peerOf(Number(nextPid), peers)}`);
+      continue;
+    }
+    if (frames.length === 0) continue;
+    count(parts, partOfSample(frames));
+  }
+  const total = Object.values(parts).reduce((a, b) => a + b, 0);
+  const usPerCall = (n) => ((n / PERF_FREQUENCY) * 1e6) / calls;
+  const split = { total: usPerCall(total) };
+  for (const part of Object.keys(parts).sort()) split[part] = usPerCall(parts[part]);
+  const perCall = {};
+  for (const [key, n] of Object.entries(switches).sort((x, y) => y[1] - x[1]))
+    if (n / calls >= 0.01) perCall[key] = n / calls;
+  return { split, switches: perCall };
+}
+
+/** The name in `peers` of the process that thread `tid` belongs to ('other' when none). */
+function peerOf(tid, peers) {
+  let tgid = tid;
+  try {
+    tgid = Number(/^Tgid:\s+(\d+)/m.exec(readFileSync(`/proc/${tid}/status`, 'utf8'))[1]);
+  } catch {
+    // Gone already: counted as its own id.
+  }
+  for (const [name, pid] of Object.entries(peers))
+    if (pid === tgid) return tgid === tid ? name : `${name} (thread)`;
+  return tid === 0 ? 'idle' : 'other';
+}
+
+function partOfSample(frames) {
+  const SYSCALL_FRAMES = [
+    [/^(do_writev|__x64_sys_writev)$/, 'writev'],
+    [/^(ksys_write|__x64_sys_write)$/, 'write'],
+    [/^(ksys_read|__x64_sys_read)$/, 'read'],
+    [/^(do_epoll_wait|__x64_sys_epoll_wait|__x64_sys_epoll_pwait)$/, 'epoll_wait'],
+  ];
+  const WAKE_FRAMES =
+    /^(try_to_wake_up|ep_poll_callback|sock_def_readable|__wake_up_common|__wake_up_sync_key)$/;
+  const RECEIVE_FRAMES =
+    /^(tcp_v4_rcv|ip_rcv|__netif_receive_skb.*|process_backlog|net_rx_action|ip_local_deliver.*)$/;
+  if (!frames[0].kernel) return 'user';
+  // A context switch (the cost of leaving or coming back to the CPU): when the thread slept in epoll_wait,
+  // or was preempted (on its way back to user space: after a system call or an interrupt), or within another call.
+  if (frames.some((f) => f.sym === '__schedule')) {
+    if (frames.some((f) => /epoll_wait|epoll_pwait/.test(f.sym))) return 'k:switch.sleep';
+    if (frames.some((f) => /exit_to_user_mode|irqentry_exit/.test(f.sym))) return 'k:switch.preempted';
+    return 'k:switch.other';
+  }
+  for (const frame of frames)
+    for (const [pattern, call] of SYSCALL_FRAMES)
+      if (pattern.test(frame.sym)) {
+        if (call !== 'writev' && call !== 'write') return `k:${call}`;
+        if (frames.some((f) => WAKE_FRAMES.test(f.sym))) return `k:${call}.wake`;
+        if (frames.some((f) => RECEIVE_FRAMES.test(f.sym))) return `k:${call}.receive`;
+        return `k:${call}.send`;
+      }
+  return frames.some((f) => /^(entry_SYSCALL_64|do_syscall_64)/.test(f.sym))
+    ? 'k:other-syscall'
+    : 'k:no-syscall';
+}
+
+/** Every thread of each process in `pids` to SCHED_BATCH or back to SCHED_OTHER (chrt). */
+function schedulingPolicy(pids, policy) {
+  for (const pid of pids)
+    execFileSync('chrt', ['-a', policy === 'batch' ? '-b' : '-o', '-p', '0', String(pid)]);
+}
+
+/**
+ * The event loop's thread (the process's main thread) from /proc: user and system CPU (ticks, as ms),
+ * time on a CPU and time runnable but waiting for one (schedstat, ns, as ms), and its context switches
+ * (voluntary: it slept in epoll; involuntary: it was preempted).
+ */
+function mainThreadStats(pid) {
+  const task = `/proc/${pid}/task/${pid}`;
+  const stat = readFileSync(`${task}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [runNs, waitNs] = readFileSync(`${task}/schedstat`, 'utf8').trim().split(' ').map(Number);
+  const status = readFileSync(`${task}/status`, 'utf8');
+  const count = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)[1]);
+  return {
+    userMs: Number(fields[11]) * (1000 / CLK_TCK),
+    sysMs: Number(fields[12]) * (1000 / CLK_TCK),
+    runMs: runNs / 1e6,
+    waitMs: waitNs / 1e6,
+    voluntary: count('voluntary_ctxt_switches'),
+    involuntary: count('nonvoluntary_ctxt_switches'),
+  };
+}
+
+/**
  * `calls` calls at c=1 through `front` with strace on its main thread (-p of the process is its main
  * thread only), then each call split by the thread's system calls into in / out / after (see the header).
  */
 async function straceCalls({ Pool, front, customer, calls, relayPort, workDir, name }) {
   const file = join(workDir, `strace-${name}.txt`);
-  const tracer = spawn(
-    'strace',
-    [
-      '-tt',
-      '-T',
-      '-yy',
-      '-o',
-      file,
-      '-e',
-      'trace=read,write,writev,epoll_wait,epoll_pwait',
-      '-p',
-      String(front.pid),
-    ],
-    { stdio: 'ignore' },
-  );
+  const tracer = spawn('strace', ['-tt', '-T', '-yy', '-o', file, '-p', String(front.pid)], {
+    stdio: 'ignore',
+  });
   await new Promise((r) => setTimeout(r, 1000));
   await sendChatCalls({ Pool, url: front.url, customer, calls, concurrency: 1 });
   await new Promise((r) => setTimeout(r, 300));
@@ -356,6 +579,7 @@ export function splitCalls(text, relayPort) {
     events.push({ call, start, end, peer, blocking, result: Number(result) });
   }
   const rows = [];
+  const bytes = {};
   let wake;
   let call;
   for (const e of events) {
@@ -377,6 +601,9 @@ export function splitCalls(text, relayPort) {
     }
     if (call === undefined) continue;
     call.syscalls++;
+    const key = e.peer === undefined ? e.call : `${e.call}→${e.peer}`;
+    call.signature = call.signature === undefined ? key : `${call.signature} ${key}`;
+    if (e.peer !== undefined && e.result > 0) (bytes[key] ??= []).push(e.result);
     if (e.call !== 'read' && e.peer === 'relay' && call.in === undefined) call.in = e.start - call.wokeAt;
     if (e.call === 'read' && e.peer === 'relay' && e.result > 0 && call.answerAt === undefined)
       call.answerAt = wake ?? e.start;
@@ -391,10 +618,23 @@ export function splitCalls(text, relayPort) {
       complete.map((r) => r[key]),
       0.5,
     ).toFixed(3);
+  const signatures = new Map();
+  for (const r of complete) signatures.set(r.signature, (signatures.get(r.signature) ?? 0) + 1);
+  const common = [...signatures.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([signature, n]) => `${((100 * n) / complete.length).toFixed(1)} % [${signature}]`)
+    .join('; ');
+  const sizes = Object.entries(bytes)
+    .map(
+      ([key, xs]) => `${key} ${percentile(xs, 0.5)} B (${(xs.length / complete.length).toFixed(2)} a call)`,
+    )
+    .join(', ');
   return {
     calls: complete.length,
     summary: complete.length
-      ? `median ms in ${p('in')}, out ${p('out')}, after ${p('after')}; syscalls a call ${p('syscalls')}`
+      ? `median ms in ${p('in')}, out ${p('out')}, after ${p('after')}; syscalls a call ${p('syscalls')}` +
+        `\n    median bytes: ${sizes}\n    most common sequences (from the client's request to the next one): ${common}`
       : 'no complete call parsed',
   };
 }
