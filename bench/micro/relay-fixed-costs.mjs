@@ -2,9 +2,11 @@
 // alone (one worker, a Redis and Kafka of the run's own, the fake upstream answering at once), calls
 // from this process on keep-alive connections, a window per concurrency level. For each window, per
 // call: the relay's CPU (every thread, /proc/<pid>/task/*/schedstat) and its wake-ups (voluntary context
-// switches) by thread name; from a preload (relay-fixed-costs.preload.cjs) the async resources its main
-// thread started by type (timers, immediates, ticks, promises, write requests) with the code that
-// started the timers, immediates and ticks, Timeout#refresh calls and garbage collections; with --strace,
+// switches) by thread name, and its garbage collections (a preload, relay-fixed-costs.preload.cjs); with
+// --census, a second window of the same calls in which the preload counts the async resources the main
+// thread started by type (timers, immediates, ticks, promises, write requests) with the code that started
+// the timers, immediates and ticks, and Timeout#refresh calls (async_hooks cost CPU of their own, and
+// turning them on and off deoptimises node's timer code: read counts there, CPU in the plain window); with --strace,
 // a second window of the same calls under `strace -c -f` for the system calls per call by name (strace
 // slows the process: read counts, not times). --hold keeps the relay up after the windows and prints its
 // pid and how to call it (for `strace -tt -T -f -p PID`, perf, --cpu-prof), until Ctrl-C.
@@ -12,7 +14,7 @@
 //   export TOLLGATE_INFRA_DIR=/tmp/fixed-infra
 //   bash scripts/infra.sh up redis kafka && eval "$(bash scripts/infra.sh env redis kafka)"
 //   node bench/micro/relay-fixed-costs.mjs [--root DIR] [--levels 1:3000,64:16000] [--rounds 1] [--warmup 3000]
-//     [--strace] [--sites 12] [--perf SECONDS] [--node-flags="..."] [--env NAME=VALUE ...] [--hold] [--out FILE.json]
+//     [--census] [--strace] [--sites 12] [--perf SECONDS] [--node-flags="..."] [--env NAME=VALUE ...] [--hold] [--out FILE.json]
 // --keep-logs keeps the relay's log, its windows marked ("relay-fixed-costs: window open/closed").
 // --pin CPUS measures every level twice, the relay on any CPU and pinned to CPUS (taskset); --isolate CPUS
 // also moves this client, the fake upstream and the run's Redis and Kafka to the other CPUs (processes of
