@@ -19,6 +19,15 @@
 //   node bench/full-platform-cpu.mjs --root /other/checkout   # a built copy (before/after)
 //   node bench/full-platform-cpu.mjs --rounds 8 --batch gateway,relay   # those services on SCHED_BATCH
 //     (chrt, every thread) in rounds 2, 3, 6, 7, … (plain batch batch plain), each set's medians printed (h127)
+//   node bench/full-platform-cpu.mjs --gc --service-v8-flags gateway=--no-allocation-site-pretenuring
+//
+// --service-v8-flags SERVICE=FLAGS (repeatable) gives V8 flags to one service only, through
+// v8.setFlagsFromString in a preload (lib/service-v8.preload.cjs) before the service's code loads: also
+// the flags NODE_OPTIONS refuses, such as --no-allocation-site-pretenuring. --gc reads each service's
+// garbage collection over every window (v8.GCProfiler in the same preload, started and stopped through
+// files the preload watches): scavenges per 1,000 calls, their median pause, the young generation each
+// left, what each promoted, mark-compacts, GC ms per call — so that a run in V8's "bad" GC state (h121)
+// is recognisable per service. Both add the preload to every service's NODE_OPTIONS.
 //
 // With --root the services, the launcher and kafkajs come from that checkout, the seeding and /proc
 // helpers from this one; for a before/after pair, copying this script into each built copy and
@@ -42,6 +51,7 @@ import { infrastructurePids, processTable, treeOf } from './lib/proc.mjs';
 import { seedCustomer, waitUntilServable } from './lib/seed.mjs';
 import { median } from './lib/stats.mjs';
 import { sendChatCalls } from './lib/chat-calls.mjs';
+import { closeGcWindow, formatGc, openGcWindow } from './lib/service-gc.mjs';
 
 /** Every thread of each process in `pids` (and its children) to SCHED_BATCH or back to SCHED_OTHER (chrt). */
 function schedulingPolicy(pids, policy) {
@@ -52,6 +62,7 @@ function schedulingPolicy(pids, policy) {
 }
 
 const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
+const SERVICE_V8_PRELOAD = fileURLToPath(new URL('./lib/service-v8.preload.cjs', import.meta.url));
 const SERVICES = ['gateway', 'relay', 'auth', 'billing', 'admin', 'chat'];
 
 const { values: args } = parseArgs({
@@ -67,6 +78,8 @@ const { values: args } = parseArgs({
     'profile-services': { type: 'string', default: 'relay,billing,auth,gateway' },
     'profile-calls': { type: 'string', default: '3000' },
     batch: { type: 'string' },
+    'service-v8-flags': { type: 'string', multiple: true, default: [] },
+    gc: { type: 'boolean', default: false },
     out: { type: 'string' },
     label: { type: 'string', default: '' },
     help: { type: 'boolean', default: false },
@@ -74,10 +87,28 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'node bench/full-platform-cpu.mjs [--root DIR] [--calls 3000] [--concurrency 1] [--rounds 3] [--warmup 1000] [--tail-ms 1000] [--idle-ms 5000] [--profile] [--profile-services relay,billing] [--batch gateway,relay] [--out FILE.json] [--label TEXT]',
+    'node bench/full-platform-cpu.mjs [--root DIR] [--calls 3000] [--concurrency 1] [--rounds 3] [--warmup 1000] [--tail-ms 1000] [--idle-ms 5000] [--profile] [--profile-services relay,billing] [--batch gateway,relay] [--service-v8-flags SERVICE=FLAGS ...] [--gc] [--out FILE.json] [--label TEXT]',
   );
   process.exit(0);
 }
+
+/** `gateway=--a --b` (repeatable) → { gateway: '--a --b' }; a service named twice gets both. */
+function serviceV8Flags(specs) {
+  const flags = {};
+  for (const spec of specs) {
+    const at = spec.indexOf('=');
+    const service = spec.slice(0, at);
+    if (at < 1 || !SERVICES.includes(service)) {
+      console.error(
+        `--service-v8-flags ${spec}: expected SERVICE=FLAGS, SERVICE one of ${SERVICES.join(', ')}`,
+      );
+      process.exit(2);
+    }
+    flags[service] = [flags[service], spec.slice(at + 1)].filter(Boolean).join(' ');
+  }
+  return flags;
+}
+const V8_FLAGS = serviceV8Flags(args['service-v8-flags']);
 
 const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
@@ -143,16 +174,27 @@ async function main() {
   const { KafkaEventBus } = requireFromRoot('@tollgate/events');
   const { Kafka, logLevel } = requireFromRoot('kafkajs');
   const profileDir = join(workDir, 'profiles');
+  const gcDir = join(workDir, 'gc');
   const extraEnv = {};
+  const preloads = [];
   if (args.profile) {
     mkdirSync(profileDir);
+    preloads.push(PROFILER_PRELOAD);
     Object.assign(extraEnv, {
-      NODE_OPTIONS: `--require ${PROFILER_PRELOAD}`,
       BENCH_CPU_PROFILE_DIR: profileDir,
       BENCH_CPU_PROFILE_SERVICES: args['profile-services'],
     });
   }
-  log(`root ${ROOT}, logs in ${workDir}`);
+  if (args.gc || Object.keys(V8_FLAGS).length > 0) {
+    preloads.push(SERVICE_V8_PRELOAD);
+    extraEnv.BENCH_SERVICE_V8_FLAGS = JSON.stringify(V8_FLAGS);
+    if (args.gc) {
+      mkdirSync(gcDir);
+      extraEnv.BENCH_GC_DIR = gcDir;
+    }
+  }
+  if (preloads.length > 0) extraEnv.NODE_OPTIONS = preloads.map((file) => `--require ${file}`).join(' ');
+  log(`root ${ROOT}, logs in ${workDir}, V8 flags per service ${JSON.stringify(V8_FLAGS)}`);
   const upstream = await startFakeUpstream({ logDir: workDir });
   await upstream.setLatency(0);
   const internalSecret = randomBytes(32).toString('hex');
@@ -233,10 +275,12 @@ async function main() {
         );
       const offsetsBefore = await topicOffsets(admin);
       const syscallsBefore = syscalls(groups);
+      if (args.gc) openGcWindow(gcDir, round);
       const window = openCpuWindow(groups);
       const load = await runCalls(platform.url, customer, calls, concurrency);
       await sleep(Number(args['tail-ms']));
       const cpu = window.close(calls);
+      const gc = args.gc ? await closeGcWindow(gcDir, round, SERVICES, calls) : undefined;
       const syscallsAfter = syscalls(groups);
       const syscallsPerCall = Object.fromEntries(
         Object.keys(syscallsAfter).map((n) => [n, (syscallsAfter[n] - syscallsBefore[n]) / calls]),
@@ -259,7 +303,12 @@ async function main() {
         perCall: cpu.perCall,
         syscallsPerCall,
         recordsPer1000,
+        gc: gc?.byService,
       });
+      if (gc)
+        log(
+          `round ${round + 1} GC: ${formatGc(gc.byService)}${gc.missing.length ? `; no reading from ${gc.missing.join(', ')}` : ''}`,
+        );
       log(
         `round ${round + 1}${batch ? ` (SCHED_BATCH: ${batchServices.join(',')})` : ''}: ${calls} calls (${load.failed} failed${load.firstFailure ? `: ${load.firstFailure}` : ''}) in ${load.seconds.toFixed(1)} s; ` +
           `CPU ms/call ${Object.entries(cpu.perCall)
@@ -283,6 +332,7 @@ async function main() {
       recordsPer1000: Object.fromEntries(
         topics.map((t) => [t, median(rounds.map((r) => r.recordsPer1000[t] ?? 0))]),
       ),
+      gc: args.gc ? medianGc(rounds.map((r) => r.gc)) : undefined,
     };
 
     let profiles;
@@ -317,6 +367,7 @@ async function main() {
       at: new Date().toISOString(),
       calls,
       concurrency,
+      v8Flags: V8_FLAGS,
       idleMsPerSecond,
       idleSyscallsPerSecond,
       stopMs,
@@ -362,6 +413,10 @@ async function main() {
     console.log('  records per 1,000 calls:');
     for (const [topic, n] of Object.entries(summary.recordsPer1000))
       console.log(`    ${topic.padEnd(28)} ${n.toFixed(1)}`);
+    if (summary.gc) {
+      console.log('  GC per service (median of rounds):');
+      for (const [service, g] of Object.entries(summary.gc)) console.log(`    ${formatGc({ [service]: g })}`);
+    }
     if (profiles) {
       for (const [service, p] of Object.entries(profiles)) {
         console.log(`\n${service}: busy ${p.totalMs.toFixed(0)} ms (${p.file})`);
@@ -379,6 +434,18 @@ async function main() {
     await upstream.stop();
     if (!args.profile) rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** Each service's GC figures, the median of each across the rounds that read it. */
+function medianGc(perRound) {
+  const services = [...new Set(perRound.flatMap((byService) => Object.keys(byService)))];
+  return Object.fromEntries(
+    services.map((service) => {
+      const readings = perRound.map((byService) => byService[service]).filter(Boolean);
+      const keys = Object.keys(readings[0]);
+      return [service, Object.fromEntries(keys.map((k) => [k, median(readings.map((g) => g[k]))]))];
+    }),
+  );
 }
 
 main().catch((error) => {

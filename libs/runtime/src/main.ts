@@ -6,4 +6,5 @@ export * from './service-runtime';
 export * from './run-main';
 export * from './listen-path';
 export * from './lazy-distributed-runtime';
+export * from './young-call-state';
 export type { DistributedRuntimeNeeds } from './distributed-runtime';

@@ -16,11 +16,13 @@ export const NO_PRETENURING_FLAG = '--no-allocation-site-pretenuring';
  * response, write buffers: ~8 KB a call, ~4.2 MB a scavenge at c=1 against ~0.9 MB, pauses of ~7 ms
  * against ~2.2, a mark-compact more under load), for the rest of the process's life. Whether relay
  * fell into that state was decided in its first seconds, in one run of seven to five of seven
- * (bench/ANALYSIS.md, h121). The relay's long-lived objects are few and made at start-up; they are
- * copied once more before promotion instead.
+ * (bench/ANALYSIS.md, h121); auth's usage consumer fell into it too, in one run of four (h125). Their
+ * long-lived objects are few and made at start-up; they are copied once more before promotion instead.
  *
  * The flag is refused in NODE_OPTIONS, and a literal already pretenured stays so when it is turned
- * off: this runs before the service loads its read models or serves a call.
+ * off: a service calls this first thing in its composition, before it loads its read models, joins
+ * its consumer groups or serves a call. V8's flags are the process's: in embedded mode the first
+ * call sets it for every service.
  */
 export function keepCallStateYoung(setFlags: (flags: string) => void = setFlagsFromString): void {
   setFlags(NO_PRETENURING_FLAG);
