@@ -69,6 +69,7 @@ import { runChatLoad } from './lib/k6.mjs';
 import { startFakeUpstream } from './lib/platform.mjs';
 import { CLOCK_TICKS, processTable, threadsOf, treeOf } from './lib/proc.mjs';
 import { sampleRss, treeRss } from './lib/rss.mjs';
+import { envAssignments } from './lib/env-assignments.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -96,11 +97,9 @@ if (values.help) {
   console.log(manual.replace(/^#!.*\n/, '').replace(/^\/\/ ?/gm, ''));
   process.exit(0);
 }
-const platformEnv = values.env.map((assignment) => {
-  const at = assignment.indexOf('=');
-  if (at < 1) throw new Error(`--env wants NAME=VALUE, got ${assignment}`);
-  return `export ${assignment.slice(0, at)}=${JSON.stringify(assignment.slice(at + 1))}\n`;
-});
+const platformEnv = Object.entries(envAssignments(values.env)).map(
+  ([name, value]) => `export ${name}=${JSON.stringify(value)}\n`,
+);
 const idleMs = Number(values.idle) * 1000;
 const mb = (bytes) => Math.round(bytes / 2 ** 20);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -39,6 +39,7 @@ import { infrastructurePids, processTable, treeOf } from '../lib/proc.mjs';
 import { waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 import { commonServiceEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
+import { envAssignments } from '../lib/env-assignments.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -71,13 +72,7 @@ const runId = `l${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const workDir = mkdtempSync(join(tmpdir(), 'lone-'));
 const log = (line) => console.error(`[relay-lone-call ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const extraEnv = Object.fromEntries(
-  args.env.map((assignment) => {
-    const at = assignment.indexOf('=');
-    if (at < 1) throw new Error(`--env wants NAME=VALUE, got ${assignment}`);
-    return [assignment.slice(0, at), assignment.slice(at + 1)];
-  }),
-);
+const extraEnv = envAssignments(args.env);
 
 // ---- /proc: every thread of a process
 
