@@ -14,7 +14,7 @@
 //   export TOLLGATE_INFRA_DIR=/tmp/fixed-infra
 //   bash scripts/infra.sh up redis kafka && eval "$(bash scripts/infra.sh env redis kafka)"
 //   node bench/micro/relay-fixed-costs.mjs [--root DIR] [--levels 1:3000,64:16000] [--rounds 1] [--warmup 3000]
-//     [--census] [--strace] [--sites 12] [--perf SECONDS] [--node-flags="..."] [--env NAME=VALUE ...] [--hold] [--out FILE.json]
+//     [--census] [--strace] [--sites 12] [--perf SECONDS] [--node-flags="..."] [--env NAME=VALUE ...] [--hold] [--out FILE.json] [--help]
 // --keep-logs keeps the relay's log, its windows marked ("relay-fixed-costs: window open/closed").
 // --pin CPUS measures every level twice, the relay on any CPU and pinned to CPUS (taskset); --isolate CPUS
 // also moves this client, the fake upstream and the run's Redis and Kafka to the other CPUs (processes of
@@ -45,6 +45,7 @@ const { values: args } = parseArgs({
     levels: { type: 'string', default: '1:3000,64:16000' },
     rounds: { type: 'string', default: '1' },
     warmup: { type: 'string', default: '3000' },
+    census: { type: 'boolean', default: false },
     strace: { type: 'boolean', default: false },
     sites: { type: 'string', default: '12' },
     'node-flags': { type: 'string', default: '' },
@@ -55,8 +56,15 @@ const { values: args } = parseArgs({
     isolate: { type: 'string' },
     'keep-logs': { type: 'boolean', default: false },
     out: { type: 'string' },
+    help: { type: 'boolean', default: false },
   },
 });
+if (args.help) {
+  // The file's opening comment is its manual.
+  const manual = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\nimport ')[0];
+  console.log(manual.replace(/^\/\/ ?/gm, ''));
+  process.exit(0);
+}
 
 const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
