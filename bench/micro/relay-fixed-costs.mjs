@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sendChatCalls, waitForFirstCall } from '../lib/chat-calls.mjs';
 import { startChild } from '../lib/child.mjs';
+import { infrastructureFromEnv } from '../lib/infra.mjs';
 import { freePort } from '../lib/net.mjs';
 import { infrastructurePids } from '../lib/proc.mjs';
 import { waitFor } from '../lib/processes.mjs';
@@ -107,10 +108,7 @@ function threads(pid) {
 }
 
 async function startTarget(upstreamUrl) {
-  for (const name of ['REDIS_URL', 'KAFKA_BROKERS']) {
-    if (!process.env[name])
-      throw new Error(`${name} is not set: eval "$(bash scripts/infra.sh env redis kafka)" first`);
-  }
+  infrastructureFromEnv(['REDIS_URL', 'KAFKA_BROKERS']);
   const { KafkaEventBus } = requireFromRoot('@tollgate/events');
   const secrets = serviceSecrets();
   const port = await freePort();
