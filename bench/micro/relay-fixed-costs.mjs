@@ -67,6 +67,8 @@ if (args.help) {
   process.exit(0);
 }
 
+// Before anything starts: a missing server ends the process here, where nothing is left running.
+infrastructureFromEnv(['REDIS_URL', 'KAFKA_BROKERS']);
 const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const runId = `f${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
@@ -108,7 +110,6 @@ function threads(pid) {
 }
 
 async function startTarget(upstreamUrl) {
-  infrastructureFromEnv(['REDIS_URL', 'KAFKA_BROKERS']);
   const { KafkaEventBus } = requireFromRoot('@tollgate/events');
   const secrets = serviceSecrets();
   const port = await freePort();
