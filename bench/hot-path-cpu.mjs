@@ -32,6 +32,7 @@ import { sendChatCalls } from './lib/chat-calls.mjs';
 import { infrastructureFromEnv } from './lib/infra.mjs';
 import { cpuTicks, nodeProcesses } from './lib/processes.mjs';
 import { serviceSecrets, startRelayBehindGateway } from './lib/standalone-services.mjs';
+import { namedLog } from './lib/log.mjs';
 
 const PROFILER_PRELOAD = fileURLToPath(new URL('./lib/cpu-profiler.preload.cjs', import.meta.url));
 
@@ -72,7 +73,7 @@ const runId = `h${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 // Short: relay's spool directory holds lock sockets (at most 80 bytes of path).
 const workDir = join(tmpdir(), `hpc-${runId}`);
 mkdirSync(workDir, { recursive: true });
-const log = (line) => console.error(`[hot-path-cpu ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = namedLog('hot-path-cpu');
 
 // ---- processes
 

@@ -65,6 +65,7 @@ import {
   serviceSecrets,
   startRelayBehindGateway,
 } from '../lib/standalone-services.mjs';
+import { namedLog } from '../lib/log.mjs';
 
 const HERE = fileURLToPath(import.meta.url);
 const { values: args } = parseArgs({
@@ -162,7 +163,7 @@ async function main() {
   const runId = `f${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const workDir = join(tmpdir(), `gwf-${runId}`);
   mkdirSync(workDir, { recursive: true });
-  const log = (line) => console.error(`[gateway-floor ${new Date().toISOString().slice(11, 19)}] ${line}`);
+  const log = namedLog('gateway-floor');
   const { start: startProcess, stopAll } = nodeProcesses({ logDir: workDir, cwd: ROOT });
   const secrets = serviceSecrets();
   const { serviceNodeFlags = () => [] } = requireFromRoot('@tollgate/launcher');

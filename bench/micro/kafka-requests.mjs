@@ -32,6 +32,7 @@ import { startFakeUpstream, startTollgate } from '../lib/platform.mjs';
 import { infrastructurePids } from '../lib/proc.mjs';
 import { median } from '../lib/stats.mjs';
 import { chatCallBody, sendChatCalls } from '../lib/chat-calls.mjs';
+import { namedLog } from '../lib/log.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PRELOAD = join(HERE, 'kafka-requests.preload.cjs');
@@ -61,7 +62,7 @@ const runId = `k${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const workDir = join(tmpdir(), `kr-${runId}`);
 const countDir = join(workDir, 'requests');
 mkdirSync(countDir, { recursive: true });
-const log = (line) => console.error(`[kafka-requests ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = namedLog('kafka-requests');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let snapSeq = 0;

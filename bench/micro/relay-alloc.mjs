@@ -47,6 +47,7 @@ import { freePort } from '../lib/net.mjs';
 import { waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 import { commonServiceEnv, gatewayEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
+import { namedLog } from '../lib/log.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -89,7 +90,7 @@ const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const runId = `a${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const workDir = mkdtempSync(join(tmpdir(), 'ralloc-'));
-const log = (line) => console.error(`[relay-alloc ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = namedLog('relay-alloc');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function cpuNsOf(pid) {

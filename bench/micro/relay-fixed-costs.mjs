@@ -38,6 +38,7 @@ import { waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 import { commonServiceEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
 import { envAssignments } from '../lib/env-assignments.mjs';
+import { namedLog } from '../lib/log.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -73,7 +74,7 @@ const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const runId = `f${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const workDir = mkdtempSync(join(tmpdir(), 'fixed-'));
-const log = (line) => console.error(`[relay-fixed-costs ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = namedLog('relay-fixed-costs');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const extraEnv = envAssignments(args.env);
 

@@ -40,6 +40,7 @@ import { waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 import { commonServiceEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
 import { envAssignments } from '../lib/env-assignments.mjs';
+import { namedLog } from '../lib/log.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -70,7 +71,7 @@ const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const runId = `l${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 // Short: relay's spool directory holds lock sockets (at most 80 bytes of path).
 const workDir = mkdtempSync(join(tmpdir(), 'lone-'));
-const log = (line) => console.error(`[relay-lone-call ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = namedLog('relay-lone-call');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const extraEnv = envAssignments(args.env);
 

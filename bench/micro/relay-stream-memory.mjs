@@ -39,6 +39,7 @@ import { freePort } from '../lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 import { commonServiceEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
+import { namedLog } from '../lib/log.mjs';
 
 const PRELOAD = fileURLToPath(new URL('./relay-stream-memory.preload.cjs', import.meta.url));
 
@@ -92,8 +93,7 @@ const runId = `m${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 // Short: relay's spool directory holds lock sockets (at most 80 bytes of path).
 const workDir = join(tmpdir(), `rsm-${runId}`);
 mkdirSync(workDir, { recursive: true });
-const log = (line) =>
-  console.error(`[relay-stream-memory ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = namedLog('relay-stream-memory');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---- processes

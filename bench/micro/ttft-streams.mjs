@@ -45,6 +45,7 @@ import { freePort } from '../lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 import { commonServiceEnv, gatewayEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
+import { namedLog } from '../lib/log.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PROFILER_PRELOAD = join(HERE, '..', 'lib', 'cpu-profiler.preload.cjs');
@@ -94,7 +95,7 @@ const runId = `t${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 // Short: relay's spool directory holds lock sockets (at most 80 bytes of path).
 const workDir = join(tmpdir(), `ttft-${runId}`);
 mkdirSync(workDir, { recursive: true });
-const log = (line) => console.error(`[ttft-streams ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = namedLog('ttft-streams');
 const CLK_TCK = 100;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percentile = (sorted, p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];

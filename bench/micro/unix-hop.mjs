@@ -24,6 +24,7 @@ import { freePort } from '../lib/net.mjs';
 import { cpuTicks, nodeProcesses, waitFor } from '../lib/processes.mjs';
 import { seedRelayCustomer } from '../lib/relay-customer.mjs';
 import { commonServiceEnv, gatewayEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
+import { namedLog } from '../lib/log.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -45,7 +46,7 @@ const runId = `u${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const workDir = join(tmpdir(), `uhop-${runId}`);
 mkdirSync(workDir, { recursive: true });
 const socketPath = join(workDir, 'relay.sock');
-const log = (line) => console.error(`[unix-hop ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = namedLog('unix-hop');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const { start: startProcess, stopAll } = nodeProcesses({ logDir: workDir, cwd: ROOT });
 
