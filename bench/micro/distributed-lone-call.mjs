@@ -7,14 +7,16 @@
 // (undici, keep-alive, closed loop at each --concurrency). Each round runs every variant once, in an
 // order that alternates (A B, B A, …), on the same platform: a variant `B/I` sets the nice value of
 // every thread of the bookkeeping services to B and of PostgreSQL and Kafka (the servers, not Redis,
-// which relay waits on) to I before its window. The launcher sets the bookkeeping's at start-up
-// (TOLLGATE_BOOKKEEPING_NICE); here it is set again per window, so both variants run on one platform.
+// which relay waits on) to I before its window; `idle` for B or I is SCHED_IDLE (chrt) instead of a
+// nice value (h129). The launcher sets the bookkeeping's at start-up (TOLLGATE_BOOKKEEPING_NICE); here
+// it is set again per window, so both variants run on one platform.
 // Use a private infrastructure for infra nice values other than 0 (TOLLGATE_INFRA_DIR): they are
 // restored to 0 at the end, but others' tests would share the lowered servers meanwhile.
 //
 //   export TOLLGATE_INFRA_DIR=/tmp/h50-infra; bash scripts/infra.sh up && eval "$(bash scripts/infra.sh env)"
 //   node bench/micro/distributed-lone-call.mjs [--root DIR] [--variants 0/0,10/0] [--concurrency 1,16]
-//     [--seconds 10] [--rounds 3] [--warmup 20] [--perf] [--switches] [--strace] [--out FILE.json]
+//     [--seconds 10] [--rounds 3] [--warmup 20] [--perf] [--switches] [--strace] [--direct]
+//     [--kafka-gc-log FILE] [--before-window COMMAND] [--out FILE.json] [--help]
 //     [--env NAME=VALUE ...] [--log-dir DIR]   (every service's environment, e.g. NODE_OPTIONS=--trace-gc;
 //     the services' logs kept in DIR)
 //
@@ -24,6 +26,17 @@
 // 1 % of calls and for the middle ones it prints what ran on the CPUs during the call, per process,
 // and how long gateway's and relay's threads waited runnable (scheduling delay). Compare variants only
 // within a round; a shared machine moves everything between rounds.
+// It also gives the same per thread (`byThread`: a process's main thread, a JVM's or V8's other threads
+// by name, e.g. `kafka: CN CompilerThre`, `kafka: GC Thread#N`, `billing: node` for V8's helpers,
+// PostgreSQL's processes by title: `postgres: backend`, `postgres: walwriter`, …) (h129).
+//
+// --direct (h129): after each round's variants, a window of the same calls straight at the fake
+// upstream, the bench's `direct` target: its p99 moves with the machine, so read Tollgate's against it.
+// --before-window COMMAND (h129): run by sh before each window with the variant's name as $1; a variant
+// `B/I:label` is B/I with a label, so a run can alternate something else on one platform (e.g. a
+// setting a service's preload watches a file for).
+// The broker's GC pauses in each window (count, sum, longest) are read from its `-Xlog:gc` file,
+// <TOLLGATE_INFRA_DIR>/kafka/logs/gc.log as scripts/infra/kafka/broker.sh writes it, or --kafka-gc-log.
 //
 // With --switches (H60), each window also prints the context switches per call of every process tree
 // (voluntary: the thread slept and was woken, i.e. a wake-up; involuntary: it was preempted), from
@@ -36,7 +49,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +58,7 @@ import { chatCallBody } from '../lib/chat-calls.mjs';
 import { infrastructureFromEnv } from '../lib/infra.mjs';
 import { log } from '../lib/log.mjs';
 import { startFakeUpstream, startTollgate } from '../lib/platform.mjs';
+import { UPSTREAM_KEY, UPSTREAM_MODEL } from '../lib/seed.mjs';
 import { CLOCK_TICKS, infrastructurePids, processTable, threadsOf, treeOf } from '../lib/proc.mjs';
 import { workspacePackage } from '../lib/workspace.mjs';
 
@@ -61,17 +75,38 @@ const { values: args } = parseArgs({
     perf: { type: 'boolean', default: false },
     switches: { type: 'boolean', default: false },
     strace: { type: 'boolean', default: false },
+    direct: { type: 'boolean', default: false },
+    'kafka-gc-log': { type: 'string' },
+    'before-window': { type: 'string' },
+    help: { type: 'boolean', default: false },
     env: { type: 'string', multiple: true, default: [] },
     'log-dir': { type: 'string' },
     out: { type: 'string' },
   },
 });
 
+if (args.help) {
+  // The manual is this file's opening comment.
+  const source = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+  const manual = source.slice(
+    1,
+    source.findIndex((line, i) => i > 0 && !line.startsWith('//')),
+  );
+  console.log(manual.map((line) => line.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
+
 const BOOKKEEPING = ['auth', 'billing', 'admin', 'chat'];
 const variants = args.variants.split(',').map((v) => {
-  const [bookkeeping, infra = '0'] = v.split('/').map(Number);
+  // A value is a nice value, or `idle`: SCHED_IDLE (the thread runs only when no other wants the core).
+  // After a `:`, a label the --before-window command is given (variants that differ in something else).
+  const [bookkeeping, infra = '0'] = v
+    .split(':')[0]
+    .split('/')
+    .map((x) => (x === 'idle' ? x : Number(x)));
   return { name: v, bookkeeping, infra };
 });
+const usesIdle = variants.some((v) => v.bookkeeping === 'idle' || v.infra === 'idle');
 const concurrencies = args.concurrency.split(',').map(Number);
 const seconds = Number(args.seconds);
 const rounds = Number(args.rounds);
@@ -90,14 +125,19 @@ const extraEnv = Object.fromEntries(
 const runId = randomBytes(3).toString('hex');
 const { Pool } = workspacePackage('undici', args.root);
 
-/** Every thread of every process in `pids`' trees to `nice`. */
+/** Every thread of every process in `pids`' trees to `nice`, or to SCHED_IDLE for `idle` (chrt). */
 function renice(rootPids, nice) {
   const table = processTable();
   for (const root of rootPids)
     for (const pid of treeOf(table, root))
       for (const { tid } of threadsOf(pid)) {
         try {
-          setPriority(Number(tid), nice);
+          // Back to the normal policy first when a variant of this run uses SCHED_IDLE.
+          if (nice === 'idle' || usesIdle)
+            execFileSync('chrt', [nice === 'idle' ? '--idle' : '--other', '-p', '0', tid], {
+              stdio: 'ignore',
+            });
+          if (nice !== 'idle') setPriority(Number(tid), nice);
         } catch {
           // gone
         }
@@ -113,6 +153,60 @@ function groupsOf(roots) {
   for (const [name, root] of Object.entries(roots))
     for (const pid of treeOf(table, root)) if (!groups.has(pid)) groups.set(pid, name);
   return groups;
+}
+
+/**
+ * pid → what the process is, for the processes whose threads all carry one name: PostgreSQL's
+ * (`walwriter`, `checkpointer`, `autovacuum launcher`, … from their titles; a backend is `backend`).
+ */
+function processTitles(groups) {
+  const titles = new Map();
+  for (const [pid, group] of groups) {
+    if (group !== 'postgres') continue;
+    try {
+      const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').replace(/\0/g, ' ');
+      const what = /^postgres: (.*)$/.exec(title)?.[1] ?? 'postmaster';
+      titles.set(pid, what.includes('(') ? 'backend' : what.replace(/\d+/g, 'N'));
+    } catch {
+      // gone
+    }
+  }
+  return titles;
+}
+
+/**
+ * The broker's GC log (scripts/infra/kafka/broker.sh writes `-Xlog:gc` to <state>/logs/gc.log): the
+ * offset reached so far, and the pauses logged since an offset (count, sum, longest, ms).
+ */
+function kafkaGcLogFile() {
+  if (args['kafka-gc-log']) return args['kafka-gc-log'];
+  const dir = process.env.TOLLGATE_INFRA_DIR;
+  return dir ? join(dir, 'kafka', 'logs', 'gc.log') : undefined;
+}
+function gcLogOffset(file) {
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined;
+  }
+}
+function gcPausesSince(file, offset) {
+  if (offset === undefined) return undefined;
+  let text;
+  try {
+    const all = readFileSync(file);
+    // A rotated log starts again from 0.
+    text = all.subarray(all.length >= offset ? offset : 0).toString('utf8');
+  } catch {
+    return undefined;
+  }
+  const pauses = [];
+  for (const m of text.matchAll(/ Pause ([A-Za-z]+)[^\n]*? ([\d.]+)ms$/gm)) pauses.push(Number(m[2]));
+  return {
+    count: pauses.length,
+    sumMs: Number(pauses.reduce((a, b) => a + b, 0).toFixed(2)),
+    maxMs: Number(Math.max(0, ...pauses).toFixed(2)),
+  };
 }
 
 function cpuByGroup(groups) {
@@ -230,15 +324,19 @@ function printSwitches(label, switches) {
   );
 }
 
-async function window({ url, customer, concurrency }) {
+async function window({ url, customer, concurrency, direct = false }) {
   if (concurrency === 0) {
     // An idle window: what every process does per second with no calls.
     await new Promise((r) => setTimeout(r, seconds * 1000));
     return { calls: [], failed: 0, elapsed: seconds };
   }
   const pool = new Pool(new URL(url).origin, { connections: concurrency, pipelining: 1 });
-  const body = chatCallBody(customer.model);
-  const headers = { authorization: `Bearer ${customer.apiKey}`, 'content-type': 'application/json' };
+  // direct: the same call straight at the fake upstream, as the bench's `direct` target sends it.
+  const body = chatCallBody(direct ? UPSTREAM_MODEL : customer.model);
+  const headers = {
+    authorization: `Bearer ${direct ? UPSTREAM_KEY : customer.apiKey}`,
+    'content-type': 'application/json',
+  };
   const calls = [];
   let failed = 0;
   const deadline = performance.now() + seconds * 1000;
@@ -295,7 +393,7 @@ function readTimehist(file) {
  * For each call, ms each group ran on the CPUs during it, and the scheduling delay of gateway's and
  * relay's threads switched in during it; averaged over the slowest 1 % and over the middle 10 %.
  */
-function attribute(calls, rows, groups, originMs) {
+function attribute(calls, rows, groups, titles, originMs) {
   rows.sort((a, b) => a.start - b.start);
   const groupOf = (row) => {
     const g = groups.get(row.pid);
@@ -304,6 +402,13 @@ function attribute(calls, rows, groups, originMs) {
     if (/^(kworker|ksoftirq|migration|rcu|kthreadd|irq\/)/.test(row.name)) return 'kernel';
     return `other: ${row.name.replace(/\d+/g, 'N')}`;
   };
+  // Which thread of a group: a process's main thread, a JVM's or V8's named threads (digits folded),
+  // PostgreSQL's processes by title.
+  const threadOf = (row, group) => {
+    if (group === 'postgres') return titles.get(row.pid) ?? 'postgres';
+    if (row.tid === row.pid) return 'main';
+    return row.name.replace(/\d+/g, 'N');
+  };
   const byDuration = calls
     .map(([s, e]) => ({ start: s + originMs, end: e + originMs, ms: e - s }))
     .sort((a, b) => a.ms - b.ms);
@@ -311,6 +416,7 @@ function attribute(calls, rows, groups, originMs) {
   const middle = byDuration.slice(Math.floor(byDuration.length * 0.45), Math.floor(byDuration.length * 0.55));
   const summarize = (set) => {
     const ran = {};
+    const byThread = {};
     const delay = {};
     for (const call of set) {
       // rows are sorted by start; a run that started up to 1 s before the call may overlap it
@@ -327,6 +433,11 @@ function attribute(calls, rows, groups, originMs) {
         if (overlap <= 0) continue;
         const g = groupOf(row);
         ran[g] = (ran[g] ?? 0) + overlap;
+        const group = groups.get(row.pid);
+        if (group) {
+          const t = `${group}: ${threadOf(row, group)}`;
+          byThread[t] = (byThread[t] ?? 0) + overlap;
+        }
         if (row.start >= call.start && /^(gateway|relay|client)/.test(g))
           delay[g] = (delay[g] ?? 0) + row.delay;
       }
@@ -342,6 +453,7 @@ function attribute(calls, rows, groups, originMs) {
       callMs: Number(median(set.map((c) => c.ms)).toFixed(3)),
       ran: per(ran),
       delay: per(delay),
+      byThread: Object.fromEntries(Object.entries(per(byThread)).filter(([, v]) => v >= 0.01)),
     };
   };
   return { slowest1pct: summarize(slow), middle10pct: summarize(middle) };
@@ -379,7 +491,14 @@ async function main() {
         for (const variant of order) {
           renice(niceRoots.bookkeeping, variant.bookkeeping);
           renice(niceRoots.infra, variant.infra);
+          if (args['before-window'])
+            execFileSync('sh', ['-c', args['before-window'], 'before-window', variant.name], {
+              stdio: 'inherit',
+            });
           const groups = groupsOf(roots);
+          const titles = processTitles(groups);
+          const gcLog = kafkaGcLogFile();
+          const gcOffset = gcLog && gcLogOffset(gcLog);
           const perfFile = join(
             workDir,
             `sched-${round}-${concurrency}-${variant.bookkeeping}-${variant.infra}.data`,
@@ -414,6 +533,7 @@ async function main() {
             concurrency,
           });
           const after = cpuByGroup(groups);
+          const kafkaGc = gcLog && gcPausesSince(gcLog, gcOffset);
           const switchesAfter = args.switches ? contextSwitches(groups) : undefined;
           // c=0 is an idle window: its figures are per second instead of per call.
           const per = concurrency === 0 ? elapsed : calls.length;
@@ -437,13 +557,14 @@ async function main() {
             p99: Number(quantile(sorted, 0.99).toFixed(3)),
             max: Number(sorted[sorted.length - 1].toFixed(3)),
             cpuPerCall: cpu,
+            ...(kafkaGc ? { kafkaGc } : {}),
             ...(switchesAfter ? { switches: switchesPerCall(switchesBefore, switchesAfter, per) } : {}),
           };
           if (recording) {
             await new Promise((r) => recording.once('exit', r));
             // performance.now() + this = the monotonic clock's ms (perf's -k CLOCK_MONOTONIC).
             const offset = Number(process.hrtime.bigint()) / 1e6 - performance.now();
-            row.attribution = attribute(calls, readTimehist(perfFile), groups, offset);
+            row.attribution = attribute(calls, readTimehist(perfFile), groups, titles, offset);
             rmSync(perfFile, { force: true });
           }
           results.windows.push(row);
@@ -454,7 +575,10 @@ async function main() {
           log(
             `round ${round} c=${concurrency} ${variant.name}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} max ${row.max} ms; ` +
               `CPU/call own ${own.toFixed(3)} (gw ${cpu.gateway} relay ${cpu.relay} billing ${cpu.billing} auth ${cpu.auth} admin ${cpu.admin}) ` +
-              `pg ${cpu.postgres} kafka ${cpu.kafka} redis ${cpu.redis}; load ${load}${failed ? `; ${failed} failed` : ''}`,
+              `pg ${cpu.postgres} kafka ${cpu.kafka} redis ${cpu.redis}; load ${load}${failed ? `; ${failed} failed` : ''}` +
+              (kafkaGc
+                ? `; kafka GC ${kafkaGc.count} pauses, ${kafkaGc.sumMs} ms, longest ${kafkaGc.maxMs}`
+                : ''),
           );
           if (row.attribution) log(JSON.stringify(row.attribution));
           if (row.switches) printSwitches(`round ${round} c=${concurrency} ${variant.name}`, row.switches);
@@ -490,6 +614,29 @@ async function main() {
             });
           }
         }
+        if (args.direct && concurrency > 0) {
+          const load = await loadavg();
+          const { calls, failed, elapsed } = await window({ url: upstream.url, concurrency, direct: true });
+          const sorted = calls.map(([s, e]) => e - s).sort((a, b) => a - b);
+          if (sorted.length === 0) sorted.push(0);
+          const row = {
+            round,
+            concurrency,
+            variant: 'direct',
+            load,
+            calls: calls.length,
+            failed,
+            rps: Math.round(calls.length / elapsed),
+            p50: Number(quantile(sorted, 0.5).toFixed(3)),
+            p99: Number(quantile(sorted, 0.99).toFixed(3)),
+            max: Number(sorted[sorted.length - 1].toFixed(3)),
+          };
+          results.windows.push(row);
+          log(
+            `round ${round} c=${concurrency} direct: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} max ${row.max} ms; ` +
+              `load ${load}${failed ? `; ${failed} failed` : ''}`,
+          );
+        }
       }
     }
   } finally {
@@ -524,6 +671,10 @@ function summarize({ windows }) {
           `p99 ${median(rows.map((w) => w.p99)).toFixed(3)} ms, CPU/call own ${median(own).toFixed(3)} ms ` +
           `(each round: p99 ${rows.map((w) => w.p99).join(' / ')}; req/s ${rows.map((w) => w.rps).join(' / ')})`,
       );
+      if (rows[0]?.kafkaGc)
+        console.log(
+          `    kafka GC pauses per window: ${rows.map((w) => `${w.kafkaGc.count} (${w.kafkaGc.sumMs} ms)`).join(' / ')}`,
+        );
       if (rows[0]?.switches) {
         const groups = Object.keys(rows[0].switches.byGroup);
         console.log(
@@ -537,6 +688,12 @@ function summarize({ windows }) {
         );
       }
     }
+    const direct = windows.filter((w) => w.concurrency === concurrency && w.variant === 'direct');
+    if (direct.length)
+      console.log(
+        `  direct: p50 ${median(direct.map((w) => w.p50)).toFixed(3)}, p99 ${median(direct.map((w) => w.p99)).toFixed(3)} ms ` +
+          `(each round: p99 ${direct.map((w) => w.p99).join(' / ')})`,
+      );
   }
 }
 

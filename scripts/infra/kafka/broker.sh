@@ -20,6 +20,14 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 printf '%s\n' "$$" >"$state_dir/kafka.pid"
 
+# The broker outlives whoever started it, so it keeps none of their descriptors beyond stdio: a lock
+# its caller held (`flock bench.lock bash scripts/infra.sh up`) would otherwise stay held until the
+# broker stops.
+for fd in /proc/$$/fd/*; do
+  fd="${fd##*/}"
+  if ((fd > 2)); then eval "exec ${fd}>&-" 2>/dev/null || true; fi
+done
+
 java -Xms64m -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.awt.headless=true \
   -Dlog4j.configuration="file:$here/tools-log4j.properties" -cp "$jars_dir/*" \
   kafka.tools.StorageTool format -t "$cluster_id" -c "$state_dir/server.properties" --ignore-formatted \
@@ -35,6 +43,8 @@ else
   class_data=(-XX:ArchiveClassesAtExit="$archive.$$.partial")
 fi
 
+# logs/gc.log: the JVM's GC pauses (bench/micro/distributed-lone-call.mjs reads them per window).
 exec java -Xms256m -Xmx768m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true "${class_data[@]}" \
+  -Xlog:gc:file="$state_dir/logs/gc.log"::filecount=2,filesize=10m \
   -Dlog4j.configuration="file:$here/log4j.properties" -Dkafka.logs.dir="$state_dir/logs" \
   -cp "$jars_dir/*" kafka.Kafka "$state_dir/server.properties"
