@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
 import { killAllChildren } from './lib/child.mjs';
 import { loadAverage, machine, versions } from './lib/environment.mjs';
 import { openInfrastructure } from './lib/infra.mjs';
+import { warmBrokerUntilCompiled } from './lib/broker-warmup.mjs';
 import { loadGeneratorVersion, runChatLoad, useLoadGenerator } from './lib/chat-load.mjs';
 import { log } from './lib/log.mjs';
 import { parseOptions, USAGE } from './lib/options.mjs';
@@ -156,6 +157,25 @@ async function measureScenarios({ infra, upstream, portkey }) {
 
   log(`warming up every target (${options.warmupSeconds} s each, 8 VUs)`);
   for (const target of targets) await runChatLoad(target, { vus: 8, durationSeconds: options.warmupSeconds });
+  const brokerPid = processes.tollgate.infra.kafka;
+  const brokerMatters = ['latency', 'throughput', 'ttft', 'chat'].some((name) =>
+    options.scenarios.includes(name),
+  );
+  if (options.brokerWarmupSeconds > 0 && brokerPid && brokerMatters) {
+    log(
+      `warming distributed Tollgate until its Kafka broker stops compiling (at most ${options.brokerWarmupSeconds} s)`,
+    );
+    results.brokerWarmup = await warmBrokerUntilCompiled({
+      target: targets.find((target) => target.name === 'tollgate'),
+      brokerPid,
+      runLoad: runChatLoad,
+      maxSeconds: options.brokerWarmupSeconds,
+    });
+    const { seconds, jitMsPerSecond } = results.brokerWarmup;
+    log(
+      `broker warm-up: ${seconds} s, its JIT compiler ${jitMsPerSecond.map((ms) => ms.toFixed(1)).join(', ')} ms/s`,
+    );
+  }
 
   const rounds = options.rounds;
   await scenario('latency', () =>

@@ -20,6 +20,8 @@ export const USAGE = `Usage: node bench/run.mjs [options]      (npm run bench --
   --load-generator wrk|k6  what drives the non-streaming loads (default wrk: a C event loop; k6's
                        JavaScript virtual users cost the shared cores several times more per call)
   --warmup-seconds N   load each target this long before the first scenario (default 30; smoke 1)
+  --broker-warmup-seconds N  then keep loading distributed Tollgate, in 10 s steps, until its Kafka
+                       broker's JIT compiler is quiet, for at most N s (default 180; smoke and 0: not at all)
   --out FILE           where the report goes (default bench/RESULTS.md; smoke: reports/bench-smoke/RESULTS.md)
   --render FILE.json   write FILE.md again from a stored run (e.g. after bench/ANALYSIS.md changed)
   --help               this text
@@ -40,6 +42,7 @@ export function parseOptions(argv) {
       'billing-users': { type: 'string' },
       'billing-publishers': { type: 'string' },
       'warmup-seconds': { type: 'string' },
+      'broker-warmup-seconds': { type: 'string' },
       'load-generator': { type: 'string', default: 'wrk' },
       out: { type: 'string' },
       render: { type: 'string' },
@@ -65,6 +68,9 @@ export function parseOptions(argv) {
   const billingUsers = positive('billing-users');
   const billingPublishers = positive('billing-publishers');
   const warmupSeconds = positive('warmup-seconds');
+  const brokerWarmup = values['broker-warmup-seconds'];
+  if (brokerWarmup !== undefined && !/^\d+$/.test(brokerWarmup))
+    throw new Error('--broker-warmup-seconds must be a whole number of seconds');
   const smoke = values.smoke;
   const rounds = Number(values.rounds ?? (smoke ? 1 : 3));
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a positive integer');
@@ -97,6 +103,9 @@ export function parseOptions(argv) {
     // ms of CPU a call in embedded mode, bench/ANALYSIS.md H61); windows measured before that count the
     // compiler as CPU per call. Every target gets the same warm-up.
     warmupSeconds: warmupSeconds ?? (smoke ? 1 : 30),
+    // The bench's broker starts with the run and compiles for minutes; a deployment's has long finished
+    // (bench/lib/broker-warmup.mjs). Most runs end well before the limit.
+    brokerWarmupSeconds: brokerWarmup !== undefined ? Number(brokerWarmup) : smoke ? 0 : 180,
     ladders: smoke
       ? [
           [0, [16]],

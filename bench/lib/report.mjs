@@ -246,6 +246,16 @@ function perProcessCell(cpu) {
     .join(' · ');
 }
 
+/** What the broker's warm-up took (bench/lib/broker-warmup.mjs), for the Setup table. */
+function brokerWarmupNote(warmup) {
+  if (!warmup) return '';
+  const steps = warmup.jitMsPerSecond.map((ms) => fmt(ms, 1)).join(', ');
+  const end = warmup.quiet
+    ? `until its compiler ran under ${warmup.quietMsPerSecond} ms a second`
+    : `its compiler still over ${warmup.quietMsPerSecond} ms a second at the limit`;
+  return `; then distributed Tollgate ${warmup.seconds} s more (10 s steps, half at 8 connections, half at 1) ${end}: the broker's JIT ${steps} ms/s by step`;
+}
+
 /** ", of it N ms Kafka's JIT compiler": what a broker still warming up spent of the infrastructure's figure. */
 function jitNote(cpu) {
   const ms = Object.values(cpu?.jitPerCall ?? {}).reduce((a, b) => a + b, 0);
@@ -642,6 +652,10 @@ export function renderReport({ options, results, machine, versions, commands, st
         [
           'fake upstream',
           'libs/testing fake upstream, own process, 64 chunks 20 ms apart for streams, 16 completion tokens for non-streaming calls (max_tokens 16)',
+        ],
+        [
+          'warm-up',
+          `${options.warmupSeconds ?? '?'} s a target at 8 connections${brokerWarmupNote(results.brokerWarmup)}`,
         ],
         [
           'rounds',
