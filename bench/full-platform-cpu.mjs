@@ -20,6 +20,12 @@
 //   node bench/full-platform-cpu.mjs --rounds 8 --batch gateway,relay   # those services on SCHED_BATCH
 //     (chrt, every thread) in rounds 2, 3, 6, 7, … (plain batch batch plain), each set's medians printed (h127)
 //   node bench/full-platform-cpu.mjs --gc --service-v8-flags gateway=--no-allocation-site-pretenuring
+//   node bench/full-platform-cpu.mjs --concurrency 64 --client both --rounds 8 --tail-ms 0
+//     (undici's pool and wrk, bench/wrk/chat.lua for --wrk-seconds as `npm run bench` drives a step, alternating)
+//
+// The customer is made through the platform's API as `npm run bench` makes it (--seed api): auth's and
+// admin's usage consumers then update the key and the channel, as in production. --seed topics publishes
+// it straight onto the compacted topics (the only way before h128), where auth and admin count nothing.
 //
 // --service-v8-flags SERVICE=FLAGS (repeatable) gives V8 flags to one service only, through
 // v8.setFlagsFromString in a preload (lib/service-v8.preload.cjs) before the service's code loads: also
@@ -48,9 +54,10 @@ import { infrastructureFromEnv } from './lib/infra.mjs';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
 import { startFakeUpstream } from './lib/platform.mjs';
 import { infrastructurePids, processTable, treeOf } from './lib/proc.mjs';
-import { seedCustomer, waitUntilServable } from './lib/seed.mjs';
+import { seedCustomer, seedCustomerThroughApi, waitUntilServable } from './lib/seed.mjs';
 import { median } from './lib/stats.mjs';
 import { sendChatCalls } from './lib/chat-calls.mjs';
+import { runChatLoad } from './lib/wrk.mjs';
 import { closeGcWindow, formatGc, openGcWindow } from './lib/service-gc.mjs';
 
 /** Every thread of each process in `pids` (and its children) to SCHED_BATCH or back to SCHED_OTHER (chrt). */
@@ -82,12 +89,15 @@ const { values: args } = parseArgs({
     gc: { type: 'boolean', default: false },
     out: { type: 'string' },
     label: { type: 'string', default: '' },
+    seed: { type: 'string', default: 'api' },
+    client: { type: 'string', default: 'undici' },
+    'wrk-seconds': { type: 'string', default: '8' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'node bench/full-platform-cpu.mjs [--root DIR] [--calls 3000] [--concurrency 1] [--rounds 3] [--warmup 1000] [--tail-ms 1000] [--idle-ms 5000] [--profile] [--profile-services relay,billing] [--batch gateway,relay] [--service-v8-flags SERVICE=FLAGS ...] [--gc] [--out FILE.json] [--label TEXT]',
+    'node bench/full-platform-cpu.mjs [--root DIR] [--calls 3000] [--concurrency 1] [--rounds 3] [--warmup 1000] [--tail-ms 1000] [--idle-ms 5000] [--profile] [--profile-services relay,billing] [--batch gateway,relay] [--service-v8-flags SERVICE=FLAGS ...] [--gc] [--seed api|topics] [--client undici|wrk|both] [--wrk-seconds 8] [--out FILE.json] [--label TEXT]',
   );
   process.exit(0);
 }
@@ -109,6 +119,14 @@ function serviceV8Flags(specs) {
   return flags;
 }
 const V8_FLAGS = serviceV8Flags(args['service-v8-flags']);
+if (!['undici', 'wrk', 'both'].includes(args.client)) {
+  console.error(`--client ${args.client}: expected undici, wrk or both`);
+  process.exit(2);
+}
+if (!['api', 'topics'].includes(args.seed)) {
+  console.error(`--seed ${args.seed}: expected api or topics`);
+  process.exit(2);
+}
 
 const ROOT = resolve(args.root);
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
@@ -169,6 +187,28 @@ function runCalls(url, customer, calls, concurrency) {
   return sendChatCalls({ Pool: requireFromRoot('undici').Pool, url, customer, calls, concurrency });
 }
 
+/**
+ * One round's load: `calls` calls from this process's undici pool, or (`client` wrk) the bench's
+ * generator, bench/wrk/chat.lua over `concurrency` new connections for `seconds`, as one throughput
+ * step of `npm run bench` drives it. `calls` is what was served either way.
+ */
+async function roundLoad({ client, url, customer, calls, concurrency, seconds }) {
+  if (client === 'undici') return runCalls(url, customer, calls, concurrency);
+  const target = {
+    url: `${url}/v1/chat/completions`,
+    headers: { authorization: `Bearer ${customer.apiKey}` },
+    model: customer.model,
+  };
+  const load = await runChatLoad(target, { vus: concurrency, durationSeconds: seconds });
+  const failed = load.requests - load.served;
+  return {
+    calls: load.served,
+    failed,
+    firstFailure: failed > 0 ? `${(load.errorRate * 100).toFixed(2)} % errors (wrk)` : '',
+    seconds: load.served / load.rps,
+  };
+}
+
 async function main() {
   const { startDistributed } = requireFromRoot('@tollgate/launcher');
   const { KafkaEventBus } = requireFromRoot('@tollgate/events');
@@ -199,13 +239,21 @@ async function main() {
   await upstream.setLatency(0);
   const internalSecret = randomBytes(32).toString('hex');
   const encryptionKey = randomBytes(32).toString('base64');
+  const root = {
+    username: `froot_${randomBytes(4).toString('hex')}`,
+    password: randomBytes(12).toString('hex'),
+  };
   const platform = await startDistributed({
     repoRoot: ROOT,
     env: {
       TOLLGATE_INTERNAL_TOKEN_SECRET: internalSecret,
       TOLLGATE_ENCRYPTION_KEY: encryptionKey,
-      TOLLGATE_ROOT_USERNAME: `froot_${randomBytes(4).toString('hex')}`,
-      TOLLGATE_ROOT_PASSWORD: randomBytes(12).toString('hex'),
+      TOLLGATE_ROOT_USERNAME: root.username,
+      TOLLGATE_ROOT_PASSWORD: root.password,
+      // --seed api: admin's channel on the fake upstream (loopback, which channels may not name by default).
+      CHANNEL_BASE_URL_ALLOWED_RANGES: 'loopback',
+      // No exchange-rate fetch from the internet during a run.
+      CBR_DAILY_URL: 'http://127.0.0.1:9/XML_daily.asp',
       LOG_LEVEL: 'warn',
       OTEL_EXPORTER_OTLP_ENDPOINT: '',
       GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
@@ -229,14 +277,17 @@ async function main() {
   }).admin();
   await admin.connect();
   try {
-    const customer = await seedCustomer({
-      bus,
-      encryptionKey,
-      internalSecret,
-      billingUrl: platform.services.billing.url,
-      upstreamUrl: upstream.url,
-      runId,
-    });
+    const customer =
+      args.seed === 'api'
+        ? await seedCustomerThroughApi({ url: platform.url, root, upstreamUrl: upstream.url, runId })
+        : await seedCustomer({
+            bus,
+            encryptionKey,
+            internalSecret,
+            billingUrl: platform.services.billing.url,
+            upstreamUrl: upstream.url,
+            runId,
+          });
     await waitUntilServable(platform.url, customer);
     const own = Object.fromEntries(SERVICES.map((name) => [name, platform.services[name].pid]));
     const groups = { own, infra: infrastructurePids(infra, log) };
@@ -268,6 +319,9 @@ async function main() {
       // --batch: the listed services' threads on SCHED_BATCH in rounds 2, 3, 6, 7, … (plain batch batch
       // plain, …: each pair's order alternates, so a drift of the host favours neither).
       const batch = batchServices.length > 0 && (round % 4 === 1 || round % 4 === 2);
+      // --client both: wrk in the same rounds 2, 3, 6, 7, …, undici's pool in the others.
+      const client =
+        args.client === 'both' ? (round % 4 === 1 || round % 4 === 2 ? 'wrk' : 'undici') : args.client;
       if (batch)
         schedulingPolicy(
           batchServices.map((name) => own[name]),
@@ -277,13 +331,20 @@ async function main() {
       const syscallsBefore = syscalls(groups);
       if (args.gc) openGcWindow(gcDir, round);
       const window = openCpuWindow(groups);
-      const load = await runCalls(platform.url, customer, calls, concurrency);
+      const load = await roundLoad({
+        client,
+        url: platform.url,
+        customer,
+        calls,
+        concurrency,
+        seconds: Number(args['wrk-seconds']),
+      });
       await sleep(Number(args['tail-ms']));
-      const cpu = window.close(calls);
-      const gc = args.gc ? await closeGcWindow(gcDir, round, SERVICES, calls) : undefined;
+      const cpu = window.close(load.calls);
+      const gc = args.gc ? await closeGcWindow(gcDir, round, SERVICES, load.calls) : undefined;
       const syscallsAfter = syscalls(groups);
       const syscallsPerCall = Object.fromEntries(
-        Object.keys(syscallsAfter).map((n) => [n, (syscallsAfter[n] - syscallsBefore[n]) / calls]),
+        Object.keys(syscallsAfter).map((n) => [n, (syscallsAfter[n] - syscallsBefore[n]) / load.calls]),
       );
       if (batch)
         schedulingPolicy(
@@ -293,13 +354,14 @@ async function main() {
       const offsetsAfter = await topicOffsets(admin);
       const recordsPer1000 = Object.fromEntries(
         Object.keys(offsetsAfter)
-          .map((topic) => [topic, ((offsetsAfter[topic] - (offsetsBefore[topic] ?? 0)) * 1000) / calls])
+          .map((topic) => [topic, ((offsetsAfter[topic] - (offsetsBefore[topic] ?? 0)) * 1000) / load.calls])
           .filter(([, n]) => n > 0),
       );
       rounds.push({
         batch,
+        client,
         ...load,
-        rps: calls / load.seconds,
+        rps: load.calls / load.seconds,
         perCall: cpu.perCall,
         syscallsPerCall,
         recordsPer1000,
@@ -310,7 +372,7 @@ async function main() {
           `round ${round + 1} GC: ${formatGc(gc.byService)}${gc.missing.length ? `; no reading from ${gc.missing.join(', ')}` : ''}`,
         );
       log(
-        `round ${round + 1}${batch ? ` (SCHED_BATCH: ${batchServices.join(',')})` : ''}: ${calls} calls (${load.failed} failed${load.firstFailure ? `: ${load.firstFailure}` : ''}) in ${load.seconds.toFixed(1)} s; ` +
+        `round ${round + 1}${batch ? ` (SCHED_BATCH: ${batchServices.join(',')})` : ''} (${client}): ${load.calls} calls (${load.failed} failed${load.firstFailure ? `: ${load.firstFailure}` : ''}) in ${load.seconds.toFixed(1)} s; ` +
           `CPU ms/call ${Object.entries(cpu.perCall)
             .map(([name, ms]) => `${name} ${ms.toFixed(3)}`)
             .join(', ')}; records/1000 calls ${JSON.stringify(recordsPer1000)}`,
@@ -368,6 +430,7 @@ async function main() {
       calls,
       concurrency,
       v8Flags: V8_FLAGS,
+      seed: args.seed,
       idleMsPerSecond,
       idleSyscallsPerSecond,
       stopMs,
@@ -378,7 +441,7 @@ async function main() {
     if (args.out) writeFileSync(args.out, JSON.stringify(report, null, 2));
     const sumOf = (list) => list.reduce((s, n) => s + (summary.perCall[n] ?? 0), 0);
     console.log(
-      `full platform CPU per call at c=${concurrency} (${args.label || ROOT}), median of ${args.rounds} rounds of ${calls}:`,
+      `full platform CPU per call at c=${concurrency} (${args.label || ROOT}), median of ${args.rounds} rounds of ${args.client === 'undici' ? calls : args.client === 'wrk' ? `wrk for ${args['wrk-seconds']} s` : `${calls} calls or wrk for ${args['wrk-seconds']} s`}:`,
     );
     for (const [name, ms] of Object.entries(summary.perCall))
       console.log(
@@ -392,13 +455,10 @@ async function main() {
     console.log(
       `  own processes ${sumOf(SERVICES).toFixed(3)} ms/call, with infrastructure ${sumOf(names).toFixed(3)}; ${summary.rps.toFixed(0)} req/s`,
     );
-    if (batchServices.length > 0) {
-      const plain = rounds.filter((r) => !r.batch);
-      const batched = rounds.filter((r) => r.batch);
-      const pairs = batched.map((b, i) => [plain[i], b]).filter(([a]) => a !== undefined);
-      console.log(
-        `  SCHED_BATCH for ${batchServices.join(',')}: median ms/call of the plain rounds → the batch rounds (pairs with batch lower; for rps, pairs with batch slower):`,
-      );
+    /** Medians of the rounds in one set against another's, and how many pairs the second is lower in. */
+    const compareRounds = (title, first, second) => {
+      const pairs = second.map((b, i) => [first[i], b]).filter(([a]) => a !== undefined);
+      console.log(title);
       const ownTotal = (r) => SERVICES.reduce((sum, n) => sum + (r.perCall[n] ?? 0), 0);
       for (const [name, of] of [
         ...names.map((n) => [n, (r) => r.perCall[n]]),
@@ -406,10 +466,22 @@ async function main() {
         ['rps', (r) => r.rps],
       ])
         console.log(
-          `    ${name.padEnd(10)} ${median(plain.map(of)).toFixed(3)} → ${median(batched.map(of)).toFixed(3)} ` +
+          `    ${name.padEnd(10)} ${median(first.map(of)).toFixed(3)} → ${median(second.map(of)).toFixed(3)} ` +
             `(${pairs.filter(([a, b]) => of(b) < of(a)).length}/${pairs.length})`,
         );
-    }
+    };
+    if (batchServices.length > 0)
+      compareRounds(
+        `  SCHED_BATCH for ${batchServices.join(',')}: median ms/call of the plain rounds → the batch rounds (pairs with batch lower; for rps, pairs with batch slower):`,
+        rounds.filter((r) => !r.batch),
+        rounds.filter((r) => r.batch),
+      );
+    if (args.client === 'both')
+      compareRounds(
+        `  median ms/call of the undici rounds → the wrk rounds (pairs with wrk lower; for rps, pairs with wrk slower):`,
+        rounds.filter((r) => r.client === 'undici'),
+        rounds.filter((r) => r.client === 'wrk'),
+      );
     console.log('  records per 1,000 calls:');
     for (const [topic, n] of Object.entries(summary.recordsPer1000))
       console.log(`    ${topic.padEnd(28)} ${n.toFixed(1)}`);
