@@ -51,6 +51,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { openCpuWindow } from './lib/cpu.mjs';
 import { infrastructureFromEnv } from './lib/infra.mjs';
+import { namedLog } from './lib/log.mjs';
 import { summarizeCpuProfile } from './lib/cpu-profile.mjs';
 import { startFakeUpstream } from './lib/platform.mjs';
 import { infrastructurePids, processTable, treeOf } from './lib/proc.mjs';
@@ -135,7 +136,7 @@ const runId = `f${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 // Short: relay's spool directory holds lock sockets (at most 80 bytes of path).
 const workDir = join(tmpdir(), `fpc-${runId}`);
 mkdirSync(workDir, { recursive: true });
-const log = (line) => console.error(`[full-platform-cpu ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = namedLog('full-platform-cpu');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**

@@ -358,6 +358,19 @@ async function window({ url, customer, concurrency, direct = false }) {
 }
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+/** A window's calls (`[start, end]` ms each) as the rows report them: count, rate, p50, p99, longest. */
+function callTimes(calls, elapsedSeconds) {
+  const sorted = calls.map(([start, end]) => end - start).sort((a, b) => a - b);
+  if (sorted.length === 0) sorted.push(0);
+  return {
+    calls: calls.length,
+    rps: Math.round(calls.length / elapsedSeconds),
+    p50: Number(quantile(sorted, 0.5).toFixed(3)),
+    p99: Number(quantile(sorted, 0.99).toFixed(3)),
+    max: Number(sorted[sorted.length - 1].toFixed(3)),
+  };
+}
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -537,8 +550,6 @@ async function main() {
           const switchesAfter = args.switches ? contextSwitches(groups) : undefined;
           // c=0 is an idle window: its figures are per second instead of per call.
           const per = concurrency === 0 ? elapsed : calls.length;
-          const sorted = calls.map(([s, e]) => e - s).sort((a, b) => a - b);
-          if (sorted.length === 0) sorted.push(0);
           const cpu = Object.fromEntries(
             Object.keys(after).map((g) => [
               g,
@@ -550,12 +561,8 @@ async function main() {
             concurrency,
             variant: variant.name,
             load,
-            calls: calls.length,
+            ...callTimes(calls, elapsed),
             failed,
-            rps: Math.round(calls.length / elapsed),
-            p50: Number(quantile(sorted, 0.5).toFixed(3)),
-            p99: Number(quantile(sorted, 0.99).toFixed(3)),
-            max: Number(sorted[sorted.length - 1].toFixed(3)),
             cpuPerCall: cpu,
             ...(kafkaGc ? { kafkaGc } : {}),
             ...(switchesAfter ? { switches: switchesPerCall(switchesBefore, switchesAfter, per) } : {}),
@@ -617,20 +624,7 @@ async function main() {
         if (args.direct && concurrency > 0) {
           const load = await loadavg();
           const { calls, failed, elapsed } = await window({ url: upstream.url, concurrency, direct: true });
-          const sorted = calls.map(([s, e]) => e - s).sort((a, b) => a - b);
-          if (sorted.length === 0) sorted.push(0);
-          const row = {
-            round,
-            concurrency,
-            variant: 'direct',
-            load,
-            calls: calls.length,
-            failed,
-            rps: Math.round(calls.length / elapsed),
-            p50: Number(quantile(sorted, 0.5).toFixed(3)),
-            p99: Number(quantile(sorted, 0.99).toFixed(3)),
-            max: Number(sorted[sorted.length - 1].toFixed(3)),
-          };
+          const row = { round, concurrency, variant: 'direct', load, ...callTimes(calls, elapsed), failed };
           results.windows.push(row);
           log(
             `round ${round} c=${concurrency} direct: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} max ${row.max} ms; ` +
