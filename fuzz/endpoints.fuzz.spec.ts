@@ -55,7 +55,7 @@ describe('every public endpoint under fuzzed input', () => {
             if (response.status >= 500) throw new Error(`5xx: ${context}`);
             const refused = response.status >= 400 || refusedInEnvelope(route, response.body);
             if (!refused) {
-              await platform.settled();
+              await platform.settled(before);
               if (changesIdentities(request)) await platform.refreshIdentities();
               return;
             }

@@ -38,14 +38,16 @@ export interface Identities {
 /** Rows per table, per service database. */
 export type RowCounts = Record<string, number>;
 
+/** How long row counts must stay the same after an accepted call: longer than the consumers' 250 ms gathering. */
+const SETTLED_STILL_MS = 600;
 /**
- * How long row counts must stay the same after an accepted call: longer than the usage consumers
- * gather (billing's, auth's and admin's: up to a second each; billing's was 250 ms until h130, when
- * 600 ms sufficed before its row), so that a batch still gathering is not taken for stillness and
- * counted against the next, refused, case.
+ * The same after a call that billing has settled usage for: longer than auth's and admin's usage
+ * consumers gather (up to a second), so that their batch still gathering is not taken for stillness
+ * and counted against the next, refused, case. Billing's own 250 ms window puts its row first.
  */
-const SETTLED_STILL_MS = 1_200;
+const SETTLED_STILL_AFTER_USAGE_MS = 1_200;
 const SETTLED_READ_EVERY_MS = 100;
+const USAGE_ROWS = 'billing.usage_logs';
 
 /** Small limits, so that an oversized body costs a fuzz case little. */
 export const API_BODY_LIMIT_BYTES = 64 * 1024;
@@ -198,18 +200,20 @@ export class FuzzPlatform {
   }
 
   /**
-   * Waits until no table's row count has changed for `SETTLED_STILL_MS`: what an accepted call set
-   * off (a usage event consumed by billing, auth and admin, each gathering for up to a second; an
-   * outbox relayed) is done before the next case is measured.
+   * Waits until no table's row count has changed for `SETTLED_STILL_MS`, or for
+   * `SETTLED_STILL_AFTER_USAGE_MS` once billing has settled usage since `before` (the counts taken
+   * before the call): what an accepted call set off (a usage event consumed by billing, auth and admin,
+   * gathering for up to 250 ms, 1 s and 1 s; an outbox relayed) is done before the next case is measured.
    */
-  async settled(): Promise<void> {
+  async settled(before: RowCounts): Promise<void> {
     let counts = await this.rowCounts();
     let last = JSON.stringify(counts);
     const readsFor = (ms: number) => Math.ceil(ms / SETTLED_READ_EVERY_MS);
     // Bounded: on a loaded machine a busy platform is never still for long, and a case must not wait for it.
-    const maxReads = 5 * readsFor(SETTLED_STILL_MS);
+    const maxReads = 5 * readsFor(SETTLED_STILL_AFTER_USAGE_MS);
     for (let still = 0, reads = 0; reads < maxReads; reads++) {
-      if (still >= readsFor(SETTLED_STILL_MS)) return;
+      const usage = (counts[USAGE_ROWS] ?? 0) > (before[USAGE_ROWS] ?? 0);
+      if (still >= readsFor(usage ? SETTLED_STILL_AFTER_USAGE_MS : SETTLED_STILL_MS)) return;
       await new Promise((resolve) => setTimeout(resolve, SETTLED_READ_EVERY_MS));
       counts = await this.rowCounts();
       const now = JSON.stringify(counts);
