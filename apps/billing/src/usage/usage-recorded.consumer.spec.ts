@@ -57,7 +57,7 @@ function withoutPrice({ price: _price, ...rest }: UsageRecorded) {
 }
 
 describe('UsageRecordedConsumer', () => {
-  it('settles usage.recorded in its own group in batches of up to 4 MiB or a second, commits each batch at once, and retries any failure instead of dead-lettering a charge', async () => {
+  it('settles usage.recorded in its own group in batches of up to 4 MiB or a quarter second, commits each batch at once, and retries any failure instead of dead-lettering a charge', async () => {
     const subscribed = await transportSubscriptionsOf(UsageRecordedConsumer, [
       { provide: UsageSettlementService, useValue: {} },
     ]);
@@ -66,7 +66,7 @@ describe('UsageRecordedConsumer', () => {
     expect(subscribed[0]).toMatchObject({
       groupId: USAGE_GROUP,
       topics: [USAGE_RECORDED],
-      batching: { minBytes: 4 * 1024 * 1024, maxWaitMs: 1000 },
+      batching: { minBytes: 4 * 1024 * 1024, maxWaitMs: 250 },
       commitIntervalMs: 0,
     });
     const bug = new TypeError("Cannot read properties of undefined (reading 'id')");

@@ -31,19 +31,16 @@ export class UsageRecordedConsumer {
     schema: settledUsageOfEvent,
     // One statement per batch, and per batch one ledger entry, rollup row, balance update and
     // billing.balance per user, which every balances reader (relay's, auth's) is woken to fetch: a
-    // second of gathering makes batches larger and each event's share of all that smaller. At low
-    // rates it is one such cycle a second, not four (at ~650 calls/s, c=1: billing.balance 6.2 → 1.8
-    // records per 1,000 calls, billing + PostgreSQL + Kafka 0.41 → 0.28 ms of CPU a call, the platform's
-    // 1.71 → 1.49; bench/ANALYSIS.md, h130). Up to 4 MiB (a partition's largest fetch), not auth's and
-    // admin's 1 MiB: at 20,000 events/s 1 MiB came every ~0.1 s in batches of ~700 events a partition,
-    // where PostgreSQL hits 32 buffers an event against 22 at 1,700 (H58); there 4 MiB fills before
-    // the second ends. Balances trail the calls by up to the second at low rates, well inside relay's
-    // hold (RELAY_QUOTA_HOLD_MS, 60 s).
-    batching: { minBytes: 4 * 1024 * 1024, maxWaitMs: 1000 },
+    // quarter second of gathering makes batches larger and each event's share of all that smaller.
+    // Up to 4 MiB (a partition's largest fetch), not auth's and admin's 1 MiB: at 20,000 events/s
+    // 1 MiB came every ~0.1 s in batches of ~700 events a partition, where PostgreSQL hits 32 buffers
+    // an event against 22 at 1,700 (bench/ANALYSIS.md, H58). Balances still trail by at most the
+    // quarter second, well inside relay's hold (RELAY_QUOTA_HOLD_MS, 60 s).
+    batching: { minBytes: 4 * 1024 * 1024, maxWaitMs: 250 },
     // Its committed position is the lag operators and the bench read for settlement (target < 1 s):
     // each partition's batch commits as soon as its transaction has, not at the next quarter second
-    // (it waited up to 0.25 s more at 20,000 events/s, bench/ANALYSIS.md, h112): a batch a partition
-    // per fetch, so up to three OffsetCommits a fetch.
+    // (it waited up to 0.25 s more at 20,000 events/s, bench/ANALYSIS.md, h112). A fetch comes at
+    // most about four times a second, a batch a partition: up to ~12 OffsetCommits a second, not ~4.
     commitIntervalMs: 0,
     isTransient: () => true,
   })
