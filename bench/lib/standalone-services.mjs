@@ -2,7 +2,9 @@
 // starts on its own: distributed mode, one worker each, on the Redis and Kafka of REDIS_URL and
 // KAFKA_BROKERS, no telemetry, warnings only. The other services' URLs point where nothing listens:
 // the happy path of a /v1 call never calls billing, admin, auth or chat.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitForFirstCall } from './chat-calls.mjs';
 import { freePort } from './net.mjs';
@@ -112,4 +114,67 @@ export async function startRelayBehindGateway({
   await waitFor('gateway', async () => (await fetch(`${gatewayUrl}/health/ready`)).ok || 'not ready');
   await waitForFirstCall({ url: gatewayUrl, customer, what: 'a call through the gateway' });
   return { upstreamUrl, relayUrl, gatewayUrl, relay, gateway, customer };
+}
+
+/**
+ * A relay alone in its own process (the checkout at `root`'s build, `nodeArgs` before its main, `env`
+ * added, its log in `workDir`/relay.log) in front of the upstream at `upstreamUrl`; then the run's
+ * customer published (seedRelayCustomer) and a first call served. A start that fails part-way leaves
+ * no relay running: it is killed when this process exits.
+ */
+export async function startRelayAlone({
+  root,
+  requireFromRoot,
+  workDir,
+  upstreamUrl,
+  runId,
+  prefix,
+  label,
+  nodeArgs = [],
+  env = {},
+}) {
+  const { KafkaEventBus } = requireFromRoot('@tollgate/events');
+  const secrets = serviceSecrets();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logFile = join(workDir, 'relay.log');
+  const relay = spawn(process.execPath, [...nodeArgs, join(root, 'apps/relay/dist/main.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...commonServiceEnv(secrets),
+      ...relayEnv({ port, spoolDir: join(workDir, 'spool') }),
+      ...env,
+    },
+    stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')],
+  });
+  const exited = new Promise((resolve) => relay.once('exit', resolve));
+  process.once('exit', () => relay.kill('SIGKILL'));
+  const bus = new KafkaEventBus({
+    brokers: process.env.KAFKA_BROKERS.split(','),
+    clientId: `${prefix}-${runId}`,
+  });
+  const customer = await seedRelayCustomer({
+    requireFromRoot,
+    bus,
+    encryptionKey: secrets.encryptionKey,
+    upstreamUrl,
+    runId,
+    prefix,
+    label,
+  });
+  await waitFor('relay', async () => (await fetch(`${url}/health/ready`)).ok || 'not ready');
+  await waitForFirstCall({ url, customer });
+  return {
+    url,
+    customer,
+    pid: relay.pid,
+    stop: async () => {
+      await bus.close().catch(() => undefined);
+      const timer = setTimeout(() => relay.kill('SIGKILL'), 15_000);
+      relay.kill('SIGTERM');
+      await exited;
+      clearTimeout(timer);
+    },
+  };
 }

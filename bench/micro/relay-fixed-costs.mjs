@@ -23,20 +23,18 @@
 // needs --node-flags=--perf-basic-prof) and prints its groups: shares of the relay's CPU by part.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { sendChatCalls, waitForFirstCall } from '../lib/chat-calls.mjs';
+import { sendChatCalls } from '../lib/chat-calls.mjs';
 import { startChild } from '../lib/child.mjs';
 import { infrastructureFromEnv } from '../lib/infra.mjs';
-import { freePort } from '../lib/net.mjs';
 import { infrastructurePids } from '../lib/proc.mjs';
 import { waitFor } from '../lib/processes.mjs';
-import { seedRelayCustomer } from '../lib/relay-customer.mjs';
-import { commonServiceEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
+import { startRelayAlone } from '../lib/standalone-services.mjs';
 import { envAssignments } from '../lib/env-assignments.mjs';
 import { namedLog } from '../lib/log.mjs';
 
@@ -111,63 +109,23 @@ function threads(pid) {
 }
 
 async function startTarget(upstreamUrl) {
-  const { KafkaEventBus } = requireFromRoot('@tollgate/events');
-  const secrets = serviceSecrets();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const outFile = join(workDir, 'window.json');
-  const nodeFlags = args['node-flags'].split(/\s+/).filter(Boolean);
-  const logFile = join(workDir, 'relay.log');
-  const relay = spawn(
-    process.execPath,
-    [
-      ...nodeFlags,
-      '--require',
-      join(HERE, 'relay-fixed-costs.preload.cjs'),
-      join(ROOT, 'apps/relay/dist/main.js'),
-    ],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...commonServiceEnv(secrets),
-        ...relayEnv({ port, spoolDir: join(workDir, 'spool') }),
-        RELAY_FIXED_OUT: outFile,
-        ...extraEnv,
-      },
-      stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')],
-    },
-  );
-  const exited = new Promise((r) => relay.once('exit', r));
-  process.once('exit', () => relay.kill('SIGKILL'));
-  const bus = new KafkaEventBus({
-    brokers: process.env.KAFKA_BROKERS.split(','),
-    clientId: `fixed-${runId}`,
-  });
-  const customer = await seedRelayCustomer({
+  const relay = await startRelayAlone({
+    root: ROOT,
     requireFromRoot,
-    bus,
-    encryptionKey: secrets.encryptionKey,
+    workDir,
     upstreamUrl,
     runId,
     prefix: 'fixed',
     label: 'Relay fixed costs',
+    nodeArgs: [
+      ...args['node-flags'].split(/\s+/).filter(Boolean),
+      '--require',
+      join(HERE, 'relay-fixed-costs.preload.cjs'),
+    ],
+    env: { RELAY_FIXED_OUT: outFile, ...extraEnv },
   });
-  await waitFor('relay', async () => (await fetch(`${url}/health/ready`)).ok || 'not ready');
-  await waitForFirstCall({ url, customer });
-  return {
-    url,
-    customer,
-    pid: relay.pid,
-    outFile,
-    stop: async () => {
-      await bus.close().catch(() => undefined);
-      const timer = setTimeout(() => relay.kill('SIGKILL'), 15_000);
-      relay.kill('SIGTERM');
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return { ...relay, outFile };
 }
 
 async function calls(target, concurrency, count) {

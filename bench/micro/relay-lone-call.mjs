@@ -26,19 +26,16 @@
 // shared machine, not the wall times.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chatCallBody, waitForFirstCall } from '../lib/chat-calls.mjs';
+import { chatCallBody } from '../lib/chat-calls.mjs';
 import { startChild } from '../lib/child.mjs';
-import { freePort } from '../lib/net.mjs';
 import { infrastructurePids, processTable, treeOf } from '../lib/proc.mjs';
-import { waitFor } from '../lib/processes.mjs';
-import { seedRelayCustomer } from '../lib/relay-customer.mjs';
-import { commonServiceEnv, relayEnv, serviceSecrets } from '../lib/standalone-services.mjs';
+import { startRelayAlone } from '../lib/standalone-services.mjs';
 import { envAssignments } from '../lib/env-assignments.mjs';
 import { namedLog } from '../lib/log.mjs';
 
@@ -220,37 +217,17 @@ async function startDistributed(upstreamUrl) {
     if (!process.env[name])
       throw new Error(`${name} is not set: eval "$(bash scripts/infra.sh env redis kafka)" first`);
   }
-  const { KafkaEventBus } = requireFromRoot('@tollgate/events');
-  const secrets = serviceSecrets();
-  const { encryptionKey } = secrets;
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const nodeFlags = args['node-flags'].split(/\s+/).filter(Boolean);
-  const relay = spawn(process.execPath, [...nodeFlags, join(ROOT, 'apps/relay/dist/main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...commonServiceEnv(secrets),
-      ...relayEnv({ port, spoolDir: join(workDir, 'spool') }),
-      ...extraEnv,
-    },
-    stdio: ['ignore', openSync(join(workDir, 'relay.log'), 'a'), openSync(join(workDir, 'relay.log'), 'a')],
-  });
-  const relayExited = new Promise((r) => relay.once('exit', r));
-  // A start that fails below must not leave the relay running.
-  process.once('exit', () => relay.kill('SIGKILL'));
-  const bus = new KafkaEventBus({ brokers: process.env.KAFKA_BROKERS.split(','), clientId: `lone-${runId}` });
-  const customer = await seedRelayCustomer({
+  const relay = await startRelayAlone({
+    root: ROOT,
     requireFromRoot,
-    bus,
-    encryptionKey,
+    workDir,
     upstreamUrl,
     runId,
     prefix: 'lone',
     label: 'Lone call',
+    nodeArgs: args['node-flags'].split(/\s+/).filter(Boolean),
+    env: extraEnv,
   });
-  await waitFor('relay', async () => (await fetch(`${url}/health/ready`)).ok || 'not ready');
-  await waitForFirstCall({ url, customer });
   // Redis and the broker, by the ports they listen on (no PostgreSQL here: relay has no database).
   const pids = {
     relay: relay.pid,
@@ -259,19 +236,7 @@ async function startDistributed(upstreamUrl) {
       () => undefined,
     ),
   };
-  return {
-    url,
-    customer,
-    pids,
-    servedPid: relay.pid,
-    stop: async () => {
-      await bus.close().catch(() => undefined);
-      const timer = setTimeout(() => relay.kill('SIGKILL'), 15_000);
-      relay.kill('SIGTERM');
-      await relayExited;
-      clearTimeout(timer);
-    },
-  };
+  return { url: relay.url, customer: relay.customer, pids, servedPid: relay.pid, stop: relay.stop };
 }
 
 /**
